@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "ObjectGraph",
+    products: [
+        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .library(name: "ObjectGraphTesting", targets: ["ObjectGraphTesting"]),
+        .library(name: "LedgerKit", targets: ["LedgerKit"]),
+        .executable(name: "ledger", targets: ["ledger"]),
+        .executable(name: "objectgraph", targets: ["objectgraph"]),
+        .executable(name: "objectgraph-bench", targets: ["objectgraph-bench"]),
+    ],
+    targets: [
+        .target(name: "ObjectGraph", swiftSettings: strict),
+        .target(name: "ObjectGraphTesting", dependencies: ["ObjectGraph"], swiftSettings: strict),
+        .target(name: "LedgerKit", dependencies: ["ObjectGraph"], swiftSettings: strict),
+        .executableTarget(name: "ledger", dependencies: ["LedgerKit"], swiftSettings: strict),
+        .executableTarget(
+            name: "objectgraph", dependencies: ["ObjectGraph", "ObjectGraphTesting"], swiftSettings: strict),
+        .executableTarget(
+            name: "objectgraph-bench", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ObjectGraphTestingTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
+            swiftSettings: strict),
+        .testTarget(name: "LedgerKitTests", dependencies: ["LedgerKit"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Factories for the errors a model check throws (code 134060), one per rule.
+public enum ModelError {
+    /// An entity name used twice in one model.
+    public static func duplicateEntity(_ entity: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: entity \(entity) is declared twice", entityName: entity)
+    }
+    /// One entity description passed to two models.
+    public static func entityReused(_ entity: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: entity \(entity) already belongs to another model; "
+                         + "create new descriptions for each model", entityName: entity)
+    }
+    /// An empty or otherwise unusable name.
+    public static func invalidName(entity: String, property: String?) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: \(property.map { "\(entity).\($0)" } ?? "entity '\(entity)'") "
+                         + "has an empty or invalid name", entityName: entity, key: property)
+    }
+    /// A property name used twice in an entity or its ancestors.
+    public static func duplicateProperty(entity: String, property: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: \(entity).\(property) is declared twice (in the entity or a superentity)",
+                         entityName: entity, key: property)
+    }
+    /// A superentity that is not in the model, or an inheritance cycle.
+    public static func badSuperentity(entity: String, superentity: String, reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: \(entity)'s superentity \(superentity) \(reason)", entityName: entity)
+    }
+    /// A relationship whose destination is not in the model.
+    public static func unknownDestination(entity: String, relationship: String, destination: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: \(entity).\(relationship) points to unknown entity \(destination)",
+                         entityName: entity, key: relationship)
+    }
+    /// An inverse that does not exist or does not point back.
+    public static func badInverse(entity: String, relationship: String, reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: \(entity).\(relationship)'s inverse \(reason)",
+                         entityName: entity, key: relationship)
+    }
+    /// A uniqueness constraint naming something that is not a stored attribute or to-one.
+    public static func badConstraint(entity: String, key: String, reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: \(entity)'s uniqueness constraint on \(key): \(reason)",
+                         entityName: entity, key: key)
+    }
+    /// A default or limit that does not fit the attribute.
+    public static func badAttribute(entity: String, attribute: String, reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: \(entity).\(attribute): \(reason)", entityName: entity, key: attribute)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// An attribute of an entity: its type, optionality, default and validation limits.
+///
+/// ```swift
+/// AttributeDescription(name: "amount", type: .decimal, isOptional: false, minValue: 0.01)
+/// AttributeDescription(name: "colorHex", type: .string, isOptional: false,
+///                      defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$")
+/// ```
+///
+/// Limits are checked at save and by `validateValue(_:forKey:)`: `minValue`/`maxValue` for
+/// numbers and dates (inclusive), `minLength`/`maxLength` for strings (in characters),
+/// `pattern` a regular expression the whole string must match. Literal limits and defaults
+/// are converted to ``type`` when the model is built; one that cannot be converted makes
+/// building the model throw.
+///
+/// - Note: Mirrors `NSAttributeDescription` (and `NSDerivedAttributeDescription` through
+///   ``derivationExpression``).
+public final class AttributeDescription: PropertyDescription, @unchecked Sendable {
+    /// The attribute's storable type.
+    public let type: AttributeType
+    /// The value a newly inserted object starts with (default `.null`).
+    public internal(set) var defaultValue: AttributeValue
+    /// The smallest allowed number or earliest allowed date, inclusive.
+    public internal(set) var minValue: AttributeValue?
+    /// The largest allowed number or latest allowed date, inclusive.
+    public internal(set) var maxValue: AttributeValue?
+    /// The fewest characters a string may have.
+    public let minLength: Int?
+    /// The most characters a string may have.
+    public let maxLength: Int?
+    /// A regular expression (ICU syntax) that a string value must match in full.
+    public let pattern: String?
+    /// Xcode's value transformer name for transformable attributes, kept for reference.
+    public let valueTransformerName: String?
+    /// The class name Xcode records for transformable values, kept for reference.
+    public let attributeValueClassName: String?
+    /// Whether large binary values may live outside the row (a hint; default `false`).
+    public let allowsExternalBinaryDataStorage: Bool
+    /// For a derived attribute, the expression it is computed from at save (default `nil`).
+    public let derivationExpression: String?
+    /// Whether the attribute is indexed in the store (a hint; default `false`).
+    public let isIndexed: Bool
+
+    /// Creates an attribute.
+    ///
+    /// - Parameters:
+    ///   - name: The key, unique in the entity.
+    ///   - type: The storable type.
+    ///   - isOptional: Whether `nil` is allowed at save; Core Data's default, `true`.
+    ///   - isTransient: Whether the value is kept in memory only; default `false`.
+    ///   - defaultValue: The initial value of inserted objects; default `.null`.
+    ///   - minValue, maxValue: Inclusive limits for numbers and dates.
+    ///   - minLength, maxLength: Limits on a string's character count.
+    ///   - pattern: A regular expression a string must match in full.
+    public init(
+        name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
+        defaultValue: AttributeValue = .null, minValue: AttributeValue? = nil,
+        maxValue: AttributeValue? = nil, minLength: Int? = nil, maxLength: Int? = nil,
+        pattern: String? = nil, valueTransformerName: String? = nil,
+        attributeValueClassName: String? = nil, allowsExternalBinaryDataStorage: Bool = false,
+        derivationExpression: String? = nil, isIndexed: Bool = false,
+        userInfo: [String: String] = [:], versionHashModifier: String? = nil,
+        renamingIdentifier: String? = nil
+    ) {
+        self.type = type
+        self.defaultValue = defaultValue
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.pattern = pattern
+        self.valueTransformerName = valueTransformerName
+        self.attributeValueClassName = attributeValueClassName
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.derivationExpression = derivationExpression
+        self.isIndexed = isIndexed
+        super.init(name: name, isOptional: isOptional, isTransient: isTransient,
+                   userInfo: userInfo, versionHashModifier: versionHashModifier,
+                   renamingIdentifier: renamingIdentifier)
+    }
+
+    /// Whether the attribute is computed at save from ``derivationExpression``.
+    public var isDerived: Bool { derivationExpression != nil }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// An entity: a named kind of object with attributes, relationships and constraints.
+///
+/// ```swift
+/// EntityDescription(name: "Category", managedObjectClass: Category.self, properties: [
+///     AttributeDescription(name: "name", type: .string, isOptional: false),
+///     RelationshipDescription(name: "transactions", destination: "Transaction",
+///                             inverse: "category", isToMany: true),
+/// ], uniquenessConstraints: [["name"]])
+/// ```
+///
+/// An entity may inherit from a superentity (`superentityName`): its rows and objects then
+/// carry the superentity's properties first, in the same slots, followed by its own.
+/// Abstract entities cannot be instantiated. Once its model is built, an entity is
+/// immutable and `Sendable`.
+///
+/// - Note: Mirrors `NSEntityDescription`.
+// Sendable: resolved fields are written only by ManagedObjectModel.init before publication.
+public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    /// The entity's name, unique in its model.
+    public let name: String
+    /// The class instantiated for this entity's objects (default ``ManagedObject``).
+    public let managedObjectClass: ManagedObject.Type
+    /// The class name recorded in the model (Xcode's `representedClassName`), if any.
+    public let managedObjectClassName: String?
+    /// Whether the entity is abstract (no instances of its own).
+    public let isAbstract: Bool
+    /// The name of the superentity, if any.
+    public let superentityName: String?
+    /// The properties this entity declares itself, in declaration order.
+    public let ownProperties: [PropertyDescription]
+    /// Sets of attribute names whose combined values must be unique at save.
+    public let uniquenessConstraints: [[String]]
+    /// Free-form key-value pairs from the model.
+    public let userInfo: [String: String]
+    /// A string mixed into ``versionHash`` to force a new version.
+    public let versionHashModifier: String?
+    /// The entity's name in the previous model version, for migration.
+    public let renamingIdentifier: String?
+
+    /// The model this entity belongs to; set when the model is built.
+    public internal(set) unowned var managedObjectModel: ManagedObjectModel?
+    /// The resolved superentity; set when the model is built.
+    public internal(set) unowned var superentity: EntityDescription?
+    /// The entities that inherit from this one, directly; set when the model is built.
+    public internal(set) var subentities: [EntityDescription] = []
+    /// Every property including inherited ones, in slot order (inherited first).
+    public internal(set) var properties: [PropertyDescription] = []
+    /// Every property by name, inherited ones included.
+    public internal(set) var propertiesByName: [String: PropertyDescription] = [:]
+    /// Every attribute by name, inherited ones included.
+    public internal(set) var attributesByName: [String: AttributeDescription] = [:]
+    /// Every relationship by name, inherited ones included.
+    public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
+    /// This entity's position in its model's ``ManagedObjectModel/entities``.
+    public internal(set) var index: Int = -1
+
+    /// Creates an entity.
+    ///
+    /// - Parameters:
+    ///   - name: Unique in the model.
+    ///   - managedObjectClass: The subclass to instantiate; default ``ManagedObject``.
+    ///   - managedObjectClassName: The class name to record; defaults to the class's name.
+    ///   - isAbstract: Default `false`.
+    ///   - superentityName: The entity this one inherits from.
+    ///   - properties: Attributes and relationships declared here.
+    ///   - uniquenessConstraints: Each inner array names attributes whose values together
+    ///     must be unique (single-attribute constraints are one-element arrays).
+    public init(
+        name: String, managedObjectClass: ManagedObject.Type = ManagedObject.self,
+        managedObjectClassName: String? = nil, isAbstract: Bool = false,
+        superentityName: String? = nil, properties: [PropertyDescription] = [],
+        uniquenessConstraints: [[String]] = [], userInfo: [String: String] = [:],
+        versionHashModifier: String? = nil, renamingIdentifier: String? = nil
+    ) {
+        self.name = name
+        self.managedObjectClass = managedObjectClass
+        self.managedObjectClassName = managedObjectClassName
+            ?? (managedObjectClass == ManagedObject.self ? nil : String(describing: managedObjectClass))
+        self.isAbstract = isAbstract
+        self.superentityName = superentityName
+        self.ownProperties = properties
+        self.uniquenessConstraints = uniquenessConstraints
+        self.userInfo = userInfo
+        self.versionHashModifier = versionHashModifier
+        self.renamingIdentifier = renamingIdentifier
+    }
+
+    /// Every attribute, inherited first, in slot order.
+    public var attributes: [AttributeDescription] { properties.compactMap { $0 as? AttributeDescription } }
+    /// Every relationship, inherited first, in slot order.
+    public var relationships: [RelationshipDescription] {
+        properties.compactMap { $0 as? RelationshipDescription }
+    }
+
+    /// The top of this entity's inheritance chain (itself when it has no superentity).
+    public var rootEntity: EntityDescription {
+        var entity = self
+        while let parent = entity.superentity { entity = parent }
+        return entity
+    }
+
+    /// Whether this entity is `other` or inherits from it.
+    public func isKind(of other: EntityDescription) -> Bool {
+        var entity: EntityDescription? = self
+        while let current = entity {
+            if current === other { return true }
+            entity = current.superentity
+        }
+        return false
+    }
+
+    /// This entity and all entities below it, depth first.
+    public var selfAndDescendants: [EntityDescription] {
+        [self] + subentities.flatMap(\.selfAndDescendants)
+    }
+
+    /// The entity's name.
+    public var description: String { name }
+}

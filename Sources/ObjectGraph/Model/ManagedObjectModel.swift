@@ -1,0 +1,53 @@
+import Foundation
+
+/// A checked, immutable schema: the entities an object graph may hold.
+///
+/// Building a model resolves superentities, relationship destinations and inverses, gives
+/// every property its slot, converts literal defaults and limits to their attribute's type,
+/// and checks the whole: a duplicate name, an unknown destination, an inverse that does not
+/// point back, or a constraint on a missing attribute throws a ``ModelError`` naming the
+/// entity and property. A built model is `Sendable` and may be shared by any number of
+/// coordinators.
+///
+/// ```swift
+/// let model = try ManagedObjectModel(entities: [category, transaction])
+/// ```
+///
+/// - Note: Mirrors `NSManagedObjectModel`.
+// Sendable: immutable once init returns.
+public final class ManagedObjectModel: @unchecked Sendable {
+    /// The model's entities, in declaration order.
+    public let entities: [EntityDescription]
+    /// The model's entities by name.
+    public let entitiesByName: [String: EntityDescription]
+    /// Names of the model's configurations and the entities in each (empty: one default).
+    public let configurations: [String: [String]]
+    /// Free-form version identifiers (Xcode's "Core Data Model Identifier").
+    public let versionIdentifiers: Set<String>
+
+    /// Builds and checks a model from entity descriptions.
+    ///
+    /// - Parameters:
+    ///   - entities: Each entity at most once; the model takes ownership of the descriptions.
+    ///   - configurations: Named subsets of entity names.
+    ///   - versionIdentifiers: Free-form identifiers that do not affect version hashes.
+    /// - Throws: ``ModelError`` naming the entity and property at fault.
+    public init(entities: [EntityDescription], configurations: [String: [String]] = [:],
+                versionIdentifiers: Set<String> = []) throws {
+        var byName: [String: EntityDescription] = [:]
+        for entity in entities {
+            guard !entity.name.isEmpty else { throw ModelError.invalidName(entity: entity.name, property: nil) }
+            guard byName[entity.name] == nil else { throw ModelError.duplicateEntity(entity.name) }
+            guard entity.managedObjectModel == nil else { throw ModelError.entityReused(entity.name) }
+            byName[entity.name] = entity
+        }
+        self.entities = entities
+        self.entitiesByName = byName
+        self.configurations = configurations
+        self.versionIdentifiers = versionIdentifiers
+        try ModelLinker(model: self).link()
+    }
+
+    /// The entity named `name`, or `nil`.
+    public subscript(entityName name: String) -> EntityDescription? { entitiesByName[name] }
+}

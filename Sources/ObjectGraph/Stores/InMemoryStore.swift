@@ -1,0 +1,99 @@
+import Foundation
+
+/// A store that keeps its rows in RAM only: Core Data's `/dev/null` SQLite store.
+///
+/// Fast, volatile and fully featured: the same fetches, constraints, delete rules and
+/// conflicts as the file store, so tests on it mean something. Open it with a
+/// `PersistentStoreDescription` whose URL is `/dev/null` (or whose type is `"InMemory"`).
+/// ``snapshot()`` and ``init(model:table:options:)`` copy a whole store in O(1), which is
+/// how the fixture provider gives each test its own world.
+///
+/// - Note: Mirrors Core Data's SQLite store at `/dev/null` (preferred over
+///   `NSInMemoryStoreType`, whose behaviour differs).
+// Sendable: `table` is read and written only while holding `lock`.
+public final class InMemoryStore: PersistentStore, @unchecked Sendable {
+    /// The store type name, `"InMemory"`.
+    public static let storeType = "InMemory"
+
+    /// The store's UUID string.
+    public let identifier: String
+    /// `"InMemory"`.
+    public var type: String { Self.storeType }
+    /// The URL it was opened at (`/dev/null`), if any.
+    public let url: URL?
+    /// The model it holds rows of.
+    public let model: ManagedObjectModel
+    /// Whether commits are refused.
+    public let isReadOnly: Bool
+    /// Always empty: nothing to recover.
+    public var recoveryNotices: [String] { [] }
+
+    private let lock = NSLock()
+    private var table: RowTable
+
+    /// Opens an empty RAM store.
+    ///
+    /// - Parameters:
+    ///   - model: The model of the rows.
+    ///   - url: Recorded only; `/dev/null` by convention.
+    ///   - options: `storeIdentifier` fixes the UUID; `isReadOnly` refuses commits.
+    public init(model: ManagedObjectModel, url: URL? = nil, options: StoreOptions = StoreOptions()) {
+        self.identifier = options.storeIdentifier ?? UUID().uuidString
+        self.url = url
+        self.model = model
+        self.isReadOnly = options.isReadOnly
+        self.table = RowTable(model: model, storeIdentifier: identifier)
+    }
+
+    /// Opens a RAM store holding a copy of `table` (O(1); copies on later writes).
+    public init(model: ManagedObjectModel, table: RowTable, url: URL? = nil, options: StoreOptions = StoreOptions()) {
+        precondition(table.model === model, "InMemoryStore: the table belongs to another model")
+        self.identifier = table.storeIdentifier
+        self.url = url
+        self.model = model
+        self.isReadOnly = options.isReadOnly
+        self.table = table
+    }
+
+    /// A copy of every row, in O(1).
+    public func snapshot() -> RowTable { locked { table } }
+
+    /// See ``PersistentStore/fetch(_:)``.
+    public func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
+        let t = snapshot()
+        return try t.fetch(request)
+    }
+
+    /// See ``PersistentStore/count(_:)``.
+    public func count(_ request: StoreFetchRequest) throws -> Int {
+        let t = snapshot()
+        return try t.count(request)
+    }
+
+    /// See ``PersistentStore/row(for:)``.
+    public func row(for objectID: ManagedObjectID) throws -> StoreRow? { locked { table.row(for: objectID) } }
+
+    /// See ``PersistentStore/relatedObjectIDs(_:of:)``.
+    public func relatedObjectIDs(_ relationship: RelationshipDescription, of objectID: ManagedObjectID) throws
+        -> [ManagedObjectID]
+    {
+        locked { table.relatedObjectIDs(relationship, of: objectID) }
+    }
+
+    /// See ``PersistentStore/allocatePrimaryKeys(for:count:)``.
+    public func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
+        locked { table.allocatePrimaryKeys(for: entity, count: count) }
+    }
+
+    /// See ``PersistentStore/commit(_:)``.
+    public func commit(_ changes: StoreChangeSet) throws {
+        if isReadOnly { throw StoreErrors.readOnly(url) }
+        try locked { try table.apply(changes) }
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

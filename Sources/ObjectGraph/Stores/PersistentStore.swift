@@ -1,0 +1,117 @@
+import Foundation
+
+/// A backend that keeps rows: the seam that makes stores pluggable.
+///
+/// A store knows models, values, rows and requests, never contexts or managed objects.
+/// The coordinator calls a store from one thread at a time (it serialises access with
+/// its own lock), but a store must still be `Sendable`: it is created on one thread and
+/// used from others. Every store must pass the conformance suite in `ObjectGraphTesting`
+/// (`StoreConformance`).
+///
+/// To add a backend (SQLite, a server), implement this protocol and register a factory
+/// with ``PersistentStoreCoordinator/registerStoreType(_:factory:)``.
+///
+/// - Note: Mirrors `NSIncrementalStore`: ``row(for:)`` is `newValuesForObjectWithID`,
+///   ``relatedObjectIDs(_:of:)`` is `newValueForRelationship`, ``allocatePrimaryKeys(for:count:)``
+///   is `obtainPermanentIDsForObjects`, ``commit(_:)`` is a save request.
+public protocol PersistentStore: AnyObject, Sendable {
+    /// The store's UUID string, recorded in its metadata and in permanent object IDs.
+    var identifier: String { get }
+    /// The store type name, e.g. `"InMemory"` or `"JSONLines"`.
+    var type: String { get }
+    /// Where the store lives, or `nil` (or `/dev/null`) for a RAM store.
+    var url: URL? { get }
+    /// The model the store was opened with.
+    var model: ManagedObjectModel { get }
+    /// Whether the store refuses commits.
+    var isReadOnly: Bool { get }
+    /// Messages about what opening the store repaired or noticed (a torn last line, …).
+    var recoveryNotices: [String] { get }
+
+    /// The rows matching `request`, filtered, sorted and windowed as it asks.
+    ///
+    /// - Throws: ``ObjectGraphError`` — `.storeOperation` (134070) on I/O failure.
+    /// - Complexity: O(n log n) in the rows of the entity, at most.
+    func fetch(_ request: StoreFetchRequest) throws -> [StoreRow]
+    /// How many rows match `request` (ignoring its sort; honouring offset and limit).
+    func count(_ request: StoreFetchRequest) throws -> Int
+    /// The current row of `objectID`, or `nil` when it does not exist.
+    func row(for objectID: ManagedObjectID) throws -> StoreRow?
+    /// The destinations of a to-many relationship the row does not keep (derived from its
+    /// to-one inverse), or of any relationship; in order for ordered relationships.
+    func relatedObjectIDs(_ relationship: RelationshipDescription, of objectID: ManagedObjectID) throws
+        -> [ManagedObjectID]
+    /// Reserves `count` new primary keys for `entity`'s hierarchy; never reused, even after
+    /// a failed save.
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
+    /// Applies a change set atomically: all of it, or (on a throw) none of it.
+    ///
+    /// - Throws: ``ObjectGraphError`` — `.storeSaveConflicts` (134050) when an updated or
+    ///   deleted row's version is not the one the change set expects, or an inserted ID
+    ///   exists; `.storeSave` (134030) on I/O failure; `.coreData` (134060) when read-only.
+    func commit(_ changes: StoreChangeSet) throws
+}
+
+/// What a store is asked to fetch: plain, `Sendable` data.
+///
+/// - Note: The store-level part of `NSFetchRequest`.
+public struct StoreFetchRequest: Sendable {
+    /// The entity to fetch.
+    public var entity: EntityDescription
+    /// Which rows; `nil` matches all.
+    public var predicate: FetchPredicate?
+    /// The order; empty means the store's stable order (ascending primary key per entity).
+    public var sortDescriptors: [FetchSortDescriptor]
+    /// The most rows to return; 0 means no limit.
+    public var fetchLimit: Int
+    /// How many matching rows to skip.
+    public var fetchOffset: Int
+    /// Whether rows of subentities match too (default `true`).
+    public var includesSubentities: Bool
+
+    /// Creates a request.
+    public init(entity: EntityDescription, predicate: FetchPredicate? = nil,
+                sortDescriptors: [FetchSortDescriptor] = [], fetchLimit: Int = 0,
+                fetchOffset: Int = 0, includesSubentities: Bool = true) {
+        self.entity = entity
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+        self.includesSubentities = includesSubentities
+    }
+}
+
+/// One save's changes, as a store commits them: all or nothing.
+///
+/// Updated rows carry their *new* version (the old one plus one); deleted IDs carry the
+/// version the saver last saw. The store checks both against its current rows.
+public struct StoreChangeSet: Sendable {
+    /// New rows, with permanent IDs and version 1.
+    public var inserted: [StoreRow]
+    /// Changed rows, complete, with their new versions.
+    public var updated: [StoreRow]
+    /// Deleted objects and the version each had when the saver read it.
+    public var deleted: [(objectID: ManagedObjectID, version: Int64)]
+    /// The saving context's `transactionAuthor`.
+    public var author: String?
+    /// The saving context's `name`.
+    public var contextName: String?
+    /// When the save happened, from the coordinator's clock.
+    public var timestamp: Date
+
+    /// Creates a change set.
+    public init(inserted: [StoreRow] = [], updated: [StoreRow] = [],
+                deleted: [(objectID: ManagedObjectID, version: Int64)] = [],
+                author: String? = nil, contextName: String? = nil, timestamp: Date) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.author = author
+        self.contextName = contextName
+        self.timestamp = timestamp
+    }
+
+    /// Whether there is nothing to commit.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// One storable value: the closed set of values that attributes hold and stores keep.
+///
+/// Every ``AttributeType`` maps to one case; `.null` is the absent value (Core Data's nil).
+/// Equality and hashing are by *stored identity*: floating-point values compare by bit
+/// pattern (so `NaN == NaN` and `-0.0 != 0.0` here), which is what change tracking and
+/// round-trip tests need. Predicates compare numerically instead (see the predicate docs).
+///
+/// - Note: Core Data keeps values as `NSObject`s (`NSNumber`, `NSString`, …); this enum
+///   is their typed counterpart.
+public enum AttributeValue: Sendable {
+    /// No value (Core Data's `nil`).
+    case null
+    /// An integer of any width (`integer16`, `integer32`, `integer64`).
+    case integer(Int64)
+    /// An exact decimal (`decimal`).
+    case decimal(Decimal)
+    /// A `Double` (`double`).
+    case double(Double)
+    /// A `Float` (`float`).
+    case float(Float)
+    /// A string (`string`).
+    case string(String)
+    /// A Boolean (`boolean`).
+    case boolean(Bool)
+    /// An instant (`date`).
+    case date(Date)
+    /// Bytes (`binaryData`).
+    case data(Data)
+    /// A UUID (`uuid`).
+    case uuid(UUID)
+    /// A URL (`uri`).
+    case uri(URL)
+    /// The JSON encoding of a `Codable` payload (`transformable`).
+    case transformable(Data)
+
+    /// Whether this is `.null`.
+    public var isNull: Bool { if case .null = self { true } else { false } }
+
+    /// The attribute type whose values use this case, or `nil` for `.null` and integers
+    /// (whose width the value alone does not tell).
+    public var naturalType: AttributeType? {
+        switch self {
+        case .null, .integer: nil
+        case .decimal: .decimal
+        case .double: .double
+        case .float: .float
+        case .string: .string
+        case .boolean: .boolean
+        case .date: .date
+        case .data: .binaryData
+        case .uuid: .uuid
+        case .uri: .uri
+        case .transformable: .transformable
+        }
+    }
+
+    /// Whether this value may be stored in an attribute of `type` (`.null` fits every type;
+    /// integers must lie within the type's range).
+    public func fits(_ type: AttributeType) -> Bool {
+        switch (self, type) {
+        case (.null, _), (_, .undefined): true
+        case (.integer(let v), _): type.integerRange?.contains(v) ?? false
+        default: naturalType == type
+        }
+    }
+}
+
+extension AttributeValue: Hashable {
+    /// Stored-identity equality: floating-point values compare by bit pattern.
+    public static func == (lhs: AttributeValue, rhs: AttributeValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.integer(let a), .integer(let b)): a == b
+        case (.decimal(let a), .decimal(let b)): a == b && a.description == b.description
+        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+        case (.float(let a), .float(let b)): a.bitPattern == b.bitPattern
+        case (.string(let a), .string(let b)): a == b
+        case (.boolean(let a), .boolean(let b)): a == b
+        case (.date(let a), .date(let b)):
+            a.timeIntervalSince1970.bitPattern == b.timeIntervalSince1970.bitPattern
+        case (.data(let a), .data(let b)): a == b
+        case (.uuid(let a), .uuid(let b)): a == b
+        case (.uri(let a), .uri(let b)): a.absoluteString == b.absoluteString
+        case (.transformable(let a), .transformable(let b)): a == b
+        default: false
+        }
+    }
+
+    /// Hashes consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .integer(let v): hasher.combine(1); hasher.combine(v)
+        case .decimal(let v): hasher.combine(2); hasher.combine(v.description)
+        case .double(let v): hasher.combine(3); hasher.combine(v.bitPattern)
+        case .float(let v): hasher.combine(4); hasher.combine(v.bitPattern)
+        case .string(let v): hasher.combine(5); hasher.combine(v)
+        case .boolean(let v): hasher.combine(6); hasher.combine(v)
+        case .date(let v): hasher.combine(7); hasher.combine(v.timeIntervalSince1970.bitPattern)
+        case .data(let v): hasher.combine(8); hasher.combine(v)
+        case .uuid(let v): hasher.combine(9); hasher.combine(v)
+        case .uri(let v): hasher.combine(10); hasher.combine(v.absoluteString)
+        case .transformable(let v): hasher.combine(11); hasher.combine(v)
+        }
+    }
+}
