@@ -1,0 +1,118 @@
+import Foundation
+import ObjectGraph
+
+// Cases on managed objects in a context: inserting, reading and writing properties.
+
+extension MicroFixture {
+    func cases() -> [MicroCase] { objectCases() + saveCases() + storeCases() }
+
+    func objectCases() -> [MicroCase] {
+        let n = count
+        return [
+            MicroCase(name: "context.insert", unit: "objects", explains: "W1: Expense(context:) only") { [self] in
+                try inContext { context in
+                    timed(n) { for _ in 0..<n { _ = Expense(context: context) } }
+                }
+            },
+            MicroCase(name: "context.insert+set", unit: "objects",
+                      explains: "W1: insert, 5 attributes and the category through wrappers") { [self] in
+                try inContext { context in
+                    let categories = (0..<20).map { _ in Category(context: context) }
+                    var random = SplitMix64(seed: 7)
+                    return timed(n) {
+                        for i in 0..<n {
+                            SyntheticExpense.fill(Expense(context: context), index: i, random: &random,
+                                                  category: categories[i % 20])
+                        }
+                    }
+                }
+            },
+            MicroCase(name: "wrapper.read.first", unit: "reads",
+                      explains: "W4/W5: first read of 5 attributes on freshly fetched objects") { [self] in
+                try withFetched { expenses in timed(5 * n) { readAll(expenses) } }
+            },
+            MicroCase(name: "wrapper.read", unit: "reads", explains: "the same reads again (key already resolved)") { [self] in
+                try withFetched { expenses in
+                    readAll(expenses)
+                    return timed(5 * n) { readAll(expenses) }
+                }
+            },
+            MicroCase(name: "kvc.read", unit: "reads", explains: "value(forKey:) for the same 5 attributes") { [self] in
+                try withFetched { expenses in
+                    let keys = ["id", "title", "amount", "date", "note"]
+                    return timed(5 * n) {
+                        var present = 0
+                        for expense in expenses {
+                            for key in keys where expense.value(forKey: key) != nil { present += 1 }
+                        }
+                        blackHole(present)
+                    }
+                }
+            },
+            MicroCase(name: "wrapper.write.double", unit: "writes", explains: "W4: amount = x (Double) on fetched objects") { [self] in
+                try withFetched { expenses in
+                    timed(n) { for (i, expense) in expenses.enumerated() { expense.amount = Double(i) + 0.25 } }
+                }
+            },
+            MicroCase(name: "kvc.write.double", unit: "writes", explains: "setValue(_:forKey: \"amount\")") { [self] in
+                try withFetched { expenses in
+                    timed(n) {
+                        for (i, expense) in expenses.enumerated() { expense.setValue(Double(i) + 0.25, forKey: "amount") }
+                    }
+                }
+            },
+            MicroCase(name: "wrapper.write.decimal", unit: "writes",
+                      explains: "the same write with a Decimal attribute (Tally.amount)") { [self] in
+                try inContext { context in
+                    let tallies = try context.fetch(FetchRequest<Tally>(entityName: "Tally"))
+                    return timed(tallies.count) {
+                        for (i, tally) in tallies.enumerated() { tally.amount = Decimal(i) / 100 + 1 }
+                    }
+                }
+            },
+        ]
+    }
+
+    // MARK: Helpers shared by the cases
+
+    /// Runs `body` in a fresh context over a copy of the seeded rows, then lets the objects go.
+    func inContext(_ body: (ManagedObjectContext) throws -> (Int, Double)) throws -> (operations: Int, seconds: Double) {
+        let context = self.context()
+        return try context.performAndWait {
+            defer { context.reset() }
+            let (operations, seconds) = try body(context)
+            return (operations, seconds)
+        }
+    }
+
+    /// Runs `body` with every seeded expense fetched (not timed) into a fresh context.
+    func withFetched(_ body: ([Expense]) throws -> (Int, Double)) throws -> (operations: Int, seconds: Double) {
+        try inContext { context in try body(try context.fetch(FetchRequest<Expense>(entityName: "Expense"))) }
+    }
+
+    /// Reads five attributes of every expense through the wrappers.
+    func readAll(_ expenses: [Expense]) {
+        var checksum = 0.0
+        for expense in expenses {
+            if expense.id != nil { checksum += 1 }
+            checksum += Double(expense.title?.utf8.count ?? 0)
+            checksum += expense.amount
+            checksum += expense.date?.timeIntervalSince1970 ?? 0
+            if expense.note != nil { checksum += 1 }
+        }
+        blackHole(checksum)
+    }
+}
+
+/// Times `body` and returns it with its operation count.
+func timed(_ operations: Int, _ body: () throws -> Void) rethrows -> (Int, Double) {
+    let start = Measurement.now()
+    try body()
+    return (operations, Measurement.seconds(since: start))
+}
+
+/// Keeps a computed value alive so the optimiser cannot drop the loop that made it.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
