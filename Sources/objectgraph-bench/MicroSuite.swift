@@ -33,7 +33,7 @@ struct MicroSuite {
             return
         }
         if !options.json {
-            print("objectgraph-bench micro: N = \(options.count), median of \(options.repeats) runs, "
+            print("objectgraph-bench micro: N = \(options.count), median of \(options.repeats) run\(options.repeats == 1 ? "" : "s"), "
                   + "\(MacroRun.buildConfiguration) build\n")
         }
         var results: [MicroResult] = []
@@ -87,7 +87,8 @@ struct MicroSuite {
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in
                 let pad = String(repeating: " ", count: widths[i] - cell.count)
-                return i == 0 || i == cells.count - 1 ? cell + pad : pad + cell
+                if i == cells.count - 1 { return cell }
+                return i == 0 ? cell + pad : pad + cell
             }.joined(separator: "  ")
         }
         print(line(header))
