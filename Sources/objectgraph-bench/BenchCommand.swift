@@ -1,11 +1,11 @@
 import Foundation
 
 /// The command line: `--dataset FILE --mode memory|jsonl --dir DIR [--drop-caches]`, or
-/// `micro [--n N] [--repeat R] [--json]`.
+/// `micro [--n N] [--repeat R] [--json] [--only CASE,...]`.
 enum BenchCommand {
     static let usage = """
         usage: objectgraph-bench --dataset FILE --mode memory|jsonl --dir DIR [--drop-caches]
-               objectgraph-bench micro [--n N] [--repeat R] [--json]
+               objectgraph-bench micro [--n N] [--repeat R] [--json] [--only CASE,...]
 
         The first form runs the workloads W0–W7 of ../shared/bench/README.md on one store and
         prints one JSON line per workload (the dataset comes from ../shared/bench/dataset.py;
@@ -14,7 +14,8 @@ enum BenchCommand {
 
         `micro` runs the micro-benchmarks that explain the workloads' numbers (N objects,
         default 100000; each case R times, default 3, reporting the median) and prints a table,
-        or JSON lines with --json.
+        or JSON lines with --json. --only runs the named cases alone (for a profiler: the timed
+        regions run inside `timed`, so callgrind's --toggle-collect='*timed*' sees only them).
 
         Build with: swift build -c release --product objectgraph-bench
 
@@ -29,7 +30,7 @@ enum BenchCommand {
         do {
             if arguments.first == "micro" {
                 let options = try MicroOptions(Array(arguments.dropFirst()))
-                MicroSuite(options: options).run()
+                try MicroSuite(options: options).run()
             } else {
                 let options = try MacroOptions(arguments)
                 let dataset = try Dataset.load(path: options.datasetPath)
@@ -92,11 +93,14 @@ struct MicroOptions {
     var count = 100_000
     var repeats = 3
     var json = false
+    /// Case names to run; empty runs them all.
+    var only: Set<String> = []
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
+            case "--only": only = Set(try value(of: argument, from: &rest).split(separator: ",").map(String.init))
             case "--n": count = try positive(try value(of: argument, from: &rest), argument)
             case "--repeat": repeats = try positive(try value(of: argument, from: &rest), argument)
             case "--json": json = true

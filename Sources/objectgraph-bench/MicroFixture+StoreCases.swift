@@ -10,9 +10,9 @@ extension MicroFixture {
             MicroCase(name: "fetch.all", unit: "rows", explains: "W2b/W4/W5: fetch every expense into a fresh context") { [self] in
                 try inContext { context in
                     let request = FetchRequest<Expense>(entityName: "Expense")
-                    let start = Measurement.now()
-                    let expenses = try context.fetch(request)
-                    return (expenses.count, Measurement.seconds(since: start))
+                    var fetched = 0
+                    let (_, seconds) = try timed(0) { fetched = try context.fetch(request).count }
+                    return (fetched, seconds)
                 }
             },
             MicroCase(name: "save.insert", unit: "objects", explains: "W1: save() of N inserted expenses") { [self] in
@@ -63,9 +63,9 @@ extension MicroFixture {
             MicroCase(name: "store.fetch.all", unit: "rows", explains: "the RAM store alone: fetch every expense row") { [self] in
                 let store = InMemoryStore(model: model, table: table)
                 let request = StoreFetchRequest(entity: model.entitiesByName["Expense"]!)
-                let start = Measurement.now()
-                let rows = try store.fetch(request)
-                return (rows.count, Measurement.seconds(since: start))
+                var fetched = 0
+                let (_, seconds) = try timed(0) { fetched = try store.fetch(request).count }
+                return (fetched, seconds)
             },
             MicroCase(name: "fixture.container.1k", unit: "containers",
                       explains: "goal ≤ 100 µs: coordinator + RAM store copy of 1k rows + context + count") { [self] in

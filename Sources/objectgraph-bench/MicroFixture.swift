@@ -7,10 +7,7 @@ import ObjectGraph
 final class MicroFixture {
     let count: Int
     let model: ManagedObjectModel
-    /// The seeded rows: 20 categories, `count` expenses, `count` tallies.
-    let table: RowTable
-    /// A 1,000-expense table for the fixture-container case.
-    let smallTable: RowTable
+    private var seeded: (table: RowTable, small: RowTable)?
 
     /// Work that explains a goal but whose feature is not on main yet.
     let notYetMeasured = [
@@ -22,8 +19,25 @@ final class MicroFixture {
     init(count: Int) throws {
         self.count = count
         self.model = try BenchModel.make()
-        self.table = try Self.seed(model: model, expenses: count, tallies: count)
-        self.smallTable = try Self.seed(model: model, expenses: 1_000, tallies: 0)
+    }
+
+    /// Seeds the stores the cases copy (once; not timed).
+    func prepare() throws {
+        guard seeded == nil else { return }
+        seeded = (try Self.seed(model: model, expenses: count, tallies: count),
+                  try Self.seed(model: model, expenses: 1_000, tallies: 0))
+    }
+
+    /// The seeded rows: 20 categories, `count` expenses, `count` tallies.
+    var table: RowTable {
+        guard let seeded else { preconditionFailure("MicroFixture: prepare() was not called") }
+        return seeded.table
+    }
+
+    /// A 1,000-expense table for the fixture-container case.
+    var smallTable: RowTable {
+        guard let seeded else { preconditionFailure("MicroFixture: prepare() was not called") }
+        return seeded.small
     }
 
     /// A coordinator over a private copy of `rows` (O(1) until written).

@@ -26,18 +26,25 @@ struct MicroResult {
 struct MicroSuite {
     let options: MicroOptions
 
-    func run() {
-        let fixture: MicroFixture
-        do { fixture = try MicroFixture(count: options.count) } catch {
-            FileHandle.standardError.write(Data("objectgraph-bench micro: setup failed: \(error)\n".utf8))
-            return
+    /// Runs the selected cases and prints their results.
+    ///
+    /// - Throws: ``UsageError`` for an unknown case name; ``BenchError`` when seeding fails.
+    func run() throws {
+        let fixture = try MicroFixture(count: options.count)
+        let all = fixture.cases()
+        let unknown = options.only.subtracting(all.map(\.name))
+        if !unknown.isEmpty {
+            throw UsageError("micro: no case named \(unknown.sorted().joined(separator: ", ")); "
+                             + "cases: \(all.map(\.name).joined(separator: ", "))")
         }
+        let cases = all.filter { options.only.isEmpty || options.only.contains($0.name) }
+        do { try fixture.prepare() } catch { throw BenchError("micro: seeding the store failed: \(error)") }
         if !options.json {
             print("objectgraph-bench micro: N = \(options.count), median of \(options.repeats) run\(options.repeats == 1 ? "" : "s"), "
                   + "\(MacroRun.buildConfiguration) build\n")
         }
         var results: [MicroResult] = []
-        for benchCase in fixture.cases() {
+        for benchCase in cases {
             var seconds: [Double] = []
             var operations = 0
             var failure: (any Error)?
