@@ -15,7 +15,8 @@ enum BenchCommand {
         `micro` runs the micro-benchmarks that explain the workloads' numbers (N objects,
         default 100000; each case R times, default 3, reporting the median) and prints a table,
         or JSON lines with --json. --only runs the named cases alone (for a profiler: the timed
-        regions run inside `timed`, so callgrind's --toggle-collect='*timed*' sees only them).
+        regions run inside `timedRegion`, so callgrind's --toggle-collect='*timedRegion*' sees
+        only them).
 
         Build with: swift build -c release --product objectgraph-bench
 

@@ -36,7 +36,7 @@ extension MicroFixture {
             MicroCase(name: "context.delete", unit: "objects", explains: "W5: delete(_:) of N/2 expenses") { [self] in
                 try withFetched { expenses in
                     let context = expenses[0].managedObjectContext!
-                    return timed((expenses.count + 1) / 2) {
+                    return try timed((expenses.count + 1) / 2) {
                         for (i, expense) in expenses.enumerated() where i % 2 == 0 { context.delete(expense) }
                     }
                 }
