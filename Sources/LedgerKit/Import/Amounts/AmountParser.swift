@@ -71,14 +71,14 @@ struct AmountParser {
         _ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ end: Int
     ) throws(ImportProblem) -> (UInt64, Int) {
         var digits = Digits()
-        var groupLength = 0, groups = 0, lastWasPunctuation = false
-        func checkGroup(final: Bool, punctuation: Bool) throws(ImportProblem) {
+        var groupLength = 0, groups = 0, lastWasPunctuation = false, lastSeparator = 0
+        func checkGroup(final: Bool, punctuation: Bool, separatorAt at: Int) throws(ImportProblem) {
             let ok = groups == 0 ? (final || (1...3).contains(groupLength)) : groupLength == 3
             guard ok else {
                 if punctuation || lastWasPunctuation {
                     throw .amountDecimalMismatch(style: style, inferredAt: inferredAt)
                 }
-                throw .amountGroupSize(separator: AmountSyntax.character(p, i, end))
+                throw .amountGroupSize(separator: AmountSyntax.character(p, at, end))
             }
         }
         while i < end {
@@ -93,7 +93,7 @@ struct AmountParser {
                 guard i + 1 < end, AmountSyntax.isDigit(p[i + 1]) else {
                     throw .amountUnexpected(AmountSyntax.character(p, i, end))
                 }
-                try checkGroup(final: true, punctuation: false)
+                try checkGroup(final: true, punctuation: false, separatorAt: lastSeparator)
                 i += 1
                 while i < end, AmountSyntax.isDigit(p[i]) {
                     try digits.append(p[i], fraction: true)
@@ -108,14 +108,17 @@ struct AmountParser {
                 AmountSyntax.isDigit(p[i + n])
             else { break }
             let punctuation = b == style.groupingPunctuation
-            try checkGroup(final: false, punctuation: punctuation)
+            try checkGroup(final: false, punctuation: punctuation, separatorAt: i)
             lastWasPunctuation = punctuation
+            lastSeparator = i
             groups += 1
             groupLength = 0
             i += n
         }
-        guard digits.count > 0 else { throw .amountNoDigits }
-        if groups > 0 { try checkGroup(final: false, punctuation: false) }
+        guard digits.count > 0 else {
+            throw i < end ? .amountUnexpected(AmountSyntax.character(p, i, end)) : .amountNoDigits
+        }
+        if groups > 0 { try checkGroup(final: false, punctuation: false, separatorAt: lastSeparator) }
         return (digits.mantissa, digits.scale)
     }
 
