@@ -39,7 +39,7 @@ enum ImportError {
 
     /// A row that cannot be read as a whole (wrong field count, no amount).
     static func row(_ file: String, line: Int, _ problem: ImportProblem) -> ObjectGraphError {
-        ObjectGraphError(.coreData, "\(file):\(line): row \(problem.reason)", file: file, line: line)
+        ObjectGraphError(.coreData, "\(file):\(line): \(problem.reason)", file: file, line: line)
     }
 
     /// All-or-nothing failure: the first bad row's message and how many more there are;

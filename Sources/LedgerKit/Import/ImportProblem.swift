@@ -53,7 +53,7 @@ enum ImportProblem: Error, Equatable {
         case .dateTrailing(let pos): "unexpected text from character \(pos)"
         case .dateFormat(let what): what
         case .fieldCount(let found, let expected, let like):
-            "has \(found) field\(found == 1 ? "" : "s"), expected \(expected) like line \(like)"
+            "the row has \(found) field\(found == 1 ? "" : "s"), expected \(expected) like line \(like)"
         case .debitAndCredit: "both the debit and the credit column hold an amount"
         case .neitherDebitNorCredit: "neither the debit nor the credit column holds an amount"
         case .typeEmpty: "the type cell is empty"
