@@ -74,7 +74,8 @@ public enum CSVImporter {
         let table = try CSVReader(delimiter: delimiter.byte, file: sourceName).read(bytes)
         let plan = try ImportPlan(options: options, dateFormat: dateFormat, table: table, file: sourceName)
         let (style, inferredAt) = options.decimalStyle.map { ($0, nil) } ?? inferStyle(table, plan)
-        var converter = RowConverter(plan: plan, parser: AmountParser(style: style, inferredAt: inferredAt))
+        var converter = RowConverter(plan: plan, parser: AmountParser(style: style, inferredAt: inferredAt),
+                                     expectedRows: table.count)
         var rows: [ImportedRow] = []
         var skipped: [ImportResult.SkippedRow] = []
         var errors: [ObjectGraphError] = []

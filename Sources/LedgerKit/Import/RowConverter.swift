@@ -5,11 +5,15 @@ import ObjectGraph
 struct RowConverter {
     let plan: ImportPlan
     let parser: AmountParser
-    var keys = ImportKeyMaker()
+    var keys: ImportKeyMaker
+    /// The row's identity bytes (see ``ImportKeyMaker``), reused from row to row.
+    private var identity: [UInt8] = []
 
-    init(plan: ImportPlan, parser: AmountParser) {
+    init(plan: ImportPlan, parser: AmountParser, expectedRows: Int) {
         self.plan = plan
         self.parser = parser
+        self.keys = ImportKeyMaker(expectedRows: expectedRows)
+        identity.reserveCapacity(256)
     }
 
     /// The row of record `record`; `p` is `table.bytes`.
@@ -67,13 +71,23 @@ struct RowConverter {
         }
         let isExpense: Bool
         if case .signed = plan.amount { isExpense = value.negative } else { isExpense = out }
-        let descriptions = plan.descriptionColumns.map { Text.normalized(cell($0)) }
-        let present = descriptions.filter { !$0.isEmpty }
-        let key = keys.key(date: date.iso, signedAmount: (isExpense ? "-" : "") + value.magnitudeText,
-                           descriptions: descriptions)
+        identity.removeAll(keepingCapacity: true)
+        date.appendISO(to: &identity)
+        identity.append(0x1F)
+        if isExpense { identity.append(UInt8(ascii: "-")) }
+        value.appendMagnitude(to: &identity)
+        var payee: String?, note: String?
+        for column in plan.descriptionColumns {
+            identity.append(0x1F)
+            let start = identity.count
+            Text.appendNormalized(cell(column), to: &identity)
+            guard identity.count > start else { continue }
+            let text = String(decoding: identity[start...], as: UTF8.self)
+            if payee == nil { payee = text } else { note = note.map { $0 + " · " + text } ?? text }
+        }
+        let key = keys.key(identity: &identity)
         return ImportedRow(
             line: line, date: date.date, amount: value.magnitude, kind: isExpense ? .expense : .income,
-            payee: present.first, note: present.count > 1 ? present.dropFirst().joined(separator: " · ") : nil,
-            importKey: key)
+            payee: payee, note: note, importKey: key)
     }
 }

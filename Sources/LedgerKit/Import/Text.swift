@@ -15,19 +15,18 @@ enum Text {
         return String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
     }
 
-    /// The cell trimmed, with every run of spaces, tabs and line breaks made one space.
-    static func normalized(_ p: UnsafeBufferPointer<UInt8>) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(p.count)
+    /// Appends the cell trimmed, with every run of spaces, tabs and line breaks made one
+    /// space, to `out`.
+    static func appendNormalized(_ p: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let start = out.count
         var pendingSpace = false
         for b in p {
             if isSpace(b) {
-                pendingSpace = !out.isEmpty
+                pendingSpace = out.count > start
                 continue
             }
             if pendingSpace { out.append(0x20); pendingSpace = false }
             out.append(b)
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

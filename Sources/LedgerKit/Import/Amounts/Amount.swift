@@ -41,10 +41,21 @@ struct Amount: Hashable {
 
     /// The magnitude in plain decimal notation, e.g. `18`, `0.23`, `1234.5`.
     var magnitudeText: String {
-        let digits = String(mantissa)
-        guard scale > 0 else { return digits }
-        let padded = String(repeating: "0", count: max(0, scale + 1 - digits.count)) + digits
-        let cut = padded.index(padded.endIndex, offsetBy: -scale)
-        return "\(padded[..<cut]).\(padded[cut...])"
+        var bytes: [UInt8] = []
+        appendMagnitude(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``magnitudeText``'s UTF-8 bytes to `out`.
+    func appendMagnitude(to out: inout [UInt8]) {
+        var digits: (UInt64, Int) = (mantissa, 0)
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(digits.0 % 10))
+            digits.0 /= 10
+            digits.1 += 1
+            if digits.1 == scale { out.append(UInt8(ascii: ".")) }
+        } while digits.0 > 0 || digits.1 <= scale
+        out[start...].reverse()
     }
 }

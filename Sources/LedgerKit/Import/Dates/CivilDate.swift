@@ -34,11 +34,26 @@ struct CivilDate: Hashable {
 
     /// `YYYY-MM-DD`, the form import keys hash.
     var iso: String {
-        func pad(_ v: Int, _ width: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
+        var bytes: [UInt8] = []
+        appendISO(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``iso``'s UTF-8 bytes to `out`.
+    func appendISO(to out: inout [UInt8]) {
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        digits(year, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(day, 2)
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

@@ -2,62 +2,102 @@ import Foundation
 
 /// SHA-256 (FIPS 180-4) in plain Swift: the same digest on every platform and run, with no
 /// dependency on a crypto library (which this toolchain does not ship on Linux).
+///
+/// Allocation-free apart from the result: whole blocks are read from the message in place,
+/// the padded tail goes through a stack buffer.
 enum SHA256 {
-    /// The 32-byte digest of `message`.
-    static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
-        var state: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
-            0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
-        var padded = [UInt8](message)
-        let bitLength = UInt64(padded.count) &* 8
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for block in stride(from: 0, to: padded.count, by: 64) {
-            for t in 0..<16 {
-                let i = block + t * 4
-                w[t] = UInt32(padded[i]) << 24 | UInt32(padded[i + 1]) << 16 | UInt32(padded[i + 2]) << 8
-                    | UInt32(padded[i + 3])
-            }
-            for t in 16..<64 {
-                let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-                let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-            }
-            compress(&state, w)
+    /// A 256-bit digest, as four big-endian 64-bit words.
+    struct Digest: Hashable {
+        var words: (UInt64, UInt64, UInt64, UInt64)
+
+        static func == (a: Digest, b: Digest) -> Bool { a.words == b.words }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(words.0)
+            hasher.combine(words.1)
         }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+
+        /// Byte `i` (0–31) of the digest.
+        subscript(i: Int) -> UInt8 {
+            let word = i < 16 ? (i < 8 ? words.0 : words.1) : (i < 24 ? words.2 : words.3)
+            return UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (i % 8)))
+        }
+
+        /// Lowercase hex of the first `bytes` bytes.
+        func hex(bytes: Int = 32) -> String {
+            let hexDigits: StaticString = "0123456789abcdef"
+            return String(unsafeUninitializedCapacity: bytes * 2) { out in
+                hexDigits.withUTF8Buffer { digits in
+                    for i in 0..<bytes {
+                        out[2 * i] = digits[Int(self[i] >> 4)]
+                        out[2 * i + 1] = digits[Int(self[i] & 0x0F)]
+                    }
+                }
+                return bytes * 2
+            }
+        }
     }
 
-    /// Lowercase hex of the digest's first `bytes` bytes.
+    /// Lowercase hex of the first `bytes` bytes of the digest of `message`.
     static func hex(_ message: some Collection<UInt8>, bytes: Int = 32) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes * 2)
-        for b in digest(message).prefix(bytes) {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        let digest = message.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0)) }
+            ?? Array(message).withUnsafeBytes { hash($0) }
+        return digest.hex(bytes: bytes)
     }
 
-    private static func compress(_ state: inout [UInt32], _ w: [UInt32]) {
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
-        for t in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let choose = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choose &+ k[t] &+ w[t]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            h = g; g = f; f = e; e = d &+ t1
-            d = c; c = b; b = a; a = t1 &+ t2
+    /// The digest of `message`.
+    static func hash(_ message: UnsafeRawBufferPointer) -> Digest {
+        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                let whole = message.count / 64 * 64
+                var offset = 0
+                while offset < whole {
+                    compress(&state, UnsafeRawBufferPointer(rebasing: message[offset..<offset + 64]), w)
+                    offset += 64
+                }
+                let rest = message.count - whole
+                let tailLength = rest < 56 ? 64 : 128
+                for i in 0..<tailLength { tail[i] = i < rest ? message[whole + i] : 0 }
+                tail[rest] = 0x80
+                let bitLength = UInt64(message.count) &* 8
+                for i in 0..<8 { tail[tailLength - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * i)) }
+                let padded = UnsafeRawBufferPointer(tail)
+                compress(&state, UnsafeRawBufferPointer(rebasing: padded[0..<64]), w)
+                if tailLength == 128 { compress(&state, UnsafeRawBufferPointer(rebasing: padded[64..<128]), w) }
+            }
         }
-        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+        func pair(_ high: UInt32, _ low: UInt32) -> UInt64 { UInt64(high) << 32 | UInt64(low) }
+        return Digest(words: (pair(state.0, state.1), pair(state.2, state.3), pair(state.4, state.5),
+                              pair(state.6, state.7)))
+    }
+
+    private static func compress(
+        _ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+        _ block: UnsafeRawBufferPointer, _ w: UnsafeMutableBufferPointer<UInt32>
+    ) {
+        for t in 0..<16 {
+            w[t] = UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(block[4 * t + 2]) << 8
+                | UInt32(block[4 * t + 3])
+        }
+        for t in 16..<64 {
+            let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
+            let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
+            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = state
+        k.withUnsafeBufferPointer { k in
+            for t in 0..<64 {
+                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                let t1 = h &+ s1 &+ ((e & f) ^ (~e & g)) &+ k[t] &+ w[t]
+                let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                h = g; g = f; f = e; e = d &+ t1
+                d = c; c = b; b = a; a = t1 &+ t2
+            }
+        }
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                 state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
     }
 
     @inline(__always)
