@@ -17,8 +17,9 @@ import ObjectGraph
 /// print(result.rows.count, result.totalOut, result.totalIn)
 /// ```
 ///
-/// Every row must have as many fields as the first record (the header, if any). A row that
-/// cannot be read fails the whole import, naming the file, line and reason, unless
+/// Every row must have the shape of the first record (the header, if any): as many fields,
+/// give or take trailing blank ones. A row that cannot be read fails the whole import,
+/// naming the file, line and reason, unless
 /// ``ImportOptions/skipBadRows`` is set: then it is left out and listed in
 /// ``ImportResult/skipped``. Each row's ``ImportedRow/importKey`` hashes its date, signed
 /// amount and description cells plus its occurrence index among identical rows of the
@@ -109,7 +110,7 @@ public enum CSVImporter {
     private static func inferStyle(_ table: CSVTable, _ plan: ImportPlan) -> (DecimalStyle, Int?) {
         table.bytes.withUnsafeBufferPointer { p in
             for record in plan.firstDataRecord..<max(plan.firstDataRecord, table.count)
-            where table.fieldCount(record) == plan.width {
+            where plan.fits(record, table, blank: { Text.isBlank(UnsafeBufferPointer(rebasing: p[$0])) }) {
                 for column in plan.amountColumns {
                     let cell = UnsafeBufferPointer(rebasing: p[table.range(record, column)])
                     if let style = DecimalInference.evidence(cell) { return (style, table.recordLines[record]) }

@@ -38,10 +38,23 @@ extension ImportPlan {
         default:
             throw ImportError.options("give --amount-column, or --debit-column with --credit-column")
         }
+        let dateColumn = try resolve(options.dateColumn)
+        let descriptionColumns = try options.descriptionColumns.map(resolve)
+        var significant = width
+        while significant > 0, table.bytes[table.range(0, significant - 1)].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            significant -= 1
+        }
+        let mapped: [Int] = switch amount {
+        case .signed(let a): [a]
+        case .typed(let a, let t, _): [a, t]
+        case .debitCredit(let d, let c): [d, c]
+        }
+        let lastMapped = ([dateColumn] + mapped + descriptionColumns).max() ?? 0
         self.init(
-            file: file, dateColumn: try resolve(options.dateColumn), dateFormat: dateFormat, amount: amount,
-            descriptionColumns: try options.descriptionColumns.map(resolve), header: header, width: width,
-            widthLine: line, firstDataRecord: options.hasHeader ? 1 : 0)
+            file: file, dateColumn: dateColumn, dateFormat: dateFormat, amount: amount,
+            descriptionColumns: descriptionColumns, header: header, width: width,
+            minimumWidth: max(significant, lastMapped + 1), widthLine: line,
+            firstDataRecord: options.hasHeader ? 1 : 0)
     }
 
     /// The 0-based index of the header cell `name`: an exact match (after trimming), else

@@ -21,8 +21,12 @@ struct ImportPlan {
     let descriptionColumns: [Int]
     /// The header cells (trimmed), or `nil` without a header row.
     let header: [String]?
-    /// The number of fields every data row must have (that of the first record).
+    /// The number of fields of the first record (the header, if any).
     let width: Int
+    /// The fields a row needs: the first record's up to its last non-blank cell, and at
+    /// least every mapped column. A row may end early down to this, or run on past
+    /// ``width`` with blank fields only (exports add or drop trailing delimiters).
+    let minimumWidth: Int
     /// The 1-based line the width was taken from.
     let widthLine: Int
     /// The index of the first data record (1 after a header row).
@@ -35,6 +39,14 @@ struct ImportPlan {
         case .typed(let c, _, _): [c]
         case .debitCredit(let d, let c): [d, c]
         }
+    }
+
+    /// Whether a data record with `fields` fields has the file's shape.
+    func fits(_ record: Int, _ table: CSVTable, blank: (Range<Int>) -> Bool) -> Bool {
+        let fields = table.fieldCount(record)
+        if fields == width { return true }
+        guard fields >= minimumWidth else { return false }
+        return fields < width || (width..<fields).allSatisfy { blank(table.range(record, $0)) }
     }
 
     /// `column 4 ("Amount")` or `column 4`, for messages.

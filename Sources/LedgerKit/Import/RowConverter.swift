@@ -23,7 +23,7 @@ struct RowConverter {
         let line = table.recordLines[record]
         let file = plan.file
         let fields = table.fieldCount(record)
-        guard fields == plan.width else {
+        guard plan.fits(record, table, blank: { Text.isBlank(UnsafeBufferPointer(rebasing: p[$0])) }) else {
             throw ImportError.row(file, line: line, .fieldCount(found: fields, expected: plan.width, like: plan.widthLine))
         }
         func cell(_ column: Int) -> UnsafeBufferPointer<UInt8> {

@@ -143,4 +143,15 @@ import Testing
         let options = ImportOptions(dateColumn: "Date", amountColumn: "Amount")
         #expect(days(try parse("date-time.csv", options)) == ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"])
     }
+
+    @Test func trailingBlankFieldsMayComeAndGoButOtherShapesAreBadRows() throws {
+        var options = byName
+        options.skipBadRows = true
+        let result = try parse("trailing-delimiters.csv", options)
+        #expect(result.rows.map(\.payee) == ["A", "B", "C"])
+        #expect(result.skipped == [
+            .init(line: 5, reason: "the row has 5 fields, expected 4 like line 1"),
+            .init(line: 6, reason: "the row has 2 fields, expected 4 like line 1"),
+        ])
+    }
 }
