@@ -70,13 +70,16 @@ public enum CSVImporter {
         progress: ((Int) -> Void)? = nil
     ) throws -> ImportResult {
         let dateFormat = try ImportPlan.check(options)
-        let (bytes, encoding) = try TextDecoding.decode(data, forced: options.encoding, file: sourceName)
+        let (bytes, encoding) = try TextDecoding.decode(
+            data, forced: options.encoding, file: sourceName)
         let delimiter = options.delimiter ?? CSVReader.detectDelimiter(in: bytes)
         let table = try CSVReader(delimiter: delimiter.byte, file: sourceName).read(bytes)
-        let plan = try ImportPlan(options: options, dateFormat: dateFormat, table: table, file: sourceName)
+        let plan = try ImportPlan(
+            options: options, dateFormat: dateFormat, table: table, file: sourceName)
         let (style, inferredAt) = options.decimalStyle.map { ($0, nil) } ?? inferStyle(table, plan)
-        var converter = RowConverter(plan: plan, parser: AmountParser(style: style, inferredAt: inferredAt),
-                                     expectedRows: table.count)
+        var converter = RowConverter(
+            plan: plan, parser: AmountParser(style: style, inferredAt: inferredAt),
+            expectedRows: table.count)
         var rows: [ImportedRow] = []
         var skipped: [ImportResult.SkippedRow] = []
         var errors: [ObjectGraphError] = []
@@ -90,7 +93,10 @@ public enum CSVImporter {
                 } catch {
                     errorCount += 1
                     if options.skipBadRows {
-                        skipped.append(.init(line: table.recordLines[record], reason: ImportError.reason(of: error)))
+                        skipped.append(
+                            .init(
+                                line: table.recordLines[record],
+                                reason: ImportError.reason(of: error)))
                     } else if errors.count < ImportError.maxListed {
                         errors.append(error)
                     }
@@ -101,8 +107,9 @@ public enum CSVImporter {
             progress?(done)
         }
         if !errors.isEmpty { throw ImportError.badRows(sourceName, errors, total: errorCount) }
-        return ImportResult(rows: rows, skipped: skipped, header: plan.header, delimiter: delimiter,
-                            encoding: encoding, decimalStyle: style)
+        return ImportResult(
+            rows: rows, skipped: skipped, header: plan.header, delimiter: delimiter,
+            encoding: encoding, decimalStyle: style)
     }
 
     /// The decimal style the first settling amount cell implies, with its line; `.point`
@@ -110,10 +117,14 @@ public enum CSVImporter {
     private static func inferStyle(_ table: CSVTable, _ plan: ImportPlan) -> (DecimalStyle, Int?) {
         table.bytes.withUnsafeBufferPointer { p in
             for record in plan.firstDataRecord..<max(plan.firstDataRecord, table.count)
-            where plan.fits(record, table, blank: { Text.isBlank(UnsafeBufferPointer(rebasing: p[$0])) }) {
+            where plan.fits(
+                record, table, blank: { Text.isBlank(UnsafeBufferPointer(rebasing: p[$0])) })
+            {
                 for column in plan.amountColumns {
                     let cell = UnsafeBufferPointer(rebasing: p[table.range(record, column)])
-                    if let style = DecimalInference.evidence(cell) { return (style, table.recordLines[record]) }
+                    if let style = DecimalInference.evidence(cell) {
+                        return (style, table.recordLines[record])
+                    }
                 }
             }
             return (.point, nil)

@@ -11,8 +11,9 @@ enum ImportError {
 
     /// The file could not be read at all.
     static func unreadable(_ file: String, _ error: any Error) -> ObjectGraphError {
-        ObjectGraphError(.coreData, "\(file): cannot read the file: \(error.localizedDescription)",
-                         file: file)
+        ObjectGraphError(
+            .coreData, "\(file): cannot read the file: \(error.localizedDescription)",
+            file: file)
     }
 
     /// A problem with the whole file at a line (quoting, encoding, header).
@@ -32,9 +33,10 @@ enum ImportError {
         _ file: String, line: Int, key: String, text: String, column: String,
         _ problem: ImportProblem
     ) -> ObjectGraphError {
-        ObjectGraphError(.coreData,
-                         "\(file):\(line): bad \(key) \"\(text)\" in \(column): \(problem.reason)",
-                         key: key, value: .string(text), file: file, line: line)
+        ObjectGraphError(
+            .coreData,
+            "\(file):\(line): bad \(key) \"\(text)\" in \(column): \(problem.reason)",
+            key: key, value: .string(text), file: file, line: line)
     }
 
     /// A row that cannot be read as a whole (wrong field count, no amount).
@@ -44,13 +46,16 @@ enum ImportError {
 
     /// All-or-nothing failure: the first bad row's message and how many more there are;
     /// `errors` (at most ``maxListed`` of the `total`) go under `underlying`.
-    static func badRows(_ file: String, _ errors: [ObjectGraphError], total: Int) -> ObjectGraphError {
+    static func badRows(_ file: String, _ errors: [ObjectGraphError], total: Int)
+        -> ObjectGraphError
+    {
         let first = errors[0]
         let more = total == 1 ? "" : " (and \(total - 1) more bad row\(total == 2 ? "" : "s"))"
-        return ObjectGraphError(.coreData,
-                                "\(first.message)\(more); nothing imported (--skip-bad-rows skips bad rows)",
-                                key: first.key, value: first.value, file: file, line: first.line,
-                                underlying: Array(errors.prefix(maxListed)))
+        return ObjectGraphError(
+            .coreData,
+            "\(first.message)\(more); nothing imported (--skip-bad-rows skips bad rows)",
+            key: first.key, value: first.value, file: file, line: first.line,
+            underlying: Array(errors.prefix(maxListed)))
     }
 
     /// How many row errors an all-or-nothing failure lists under `underlying`.
@@ -60,6 +65,7 @@ enum ImportError {
     static func reason(of error: ObjectGraphError) -> String {
         guard let file = error.file, let line = error.line else { return error.message }
         let prefix = "\(file):\(line): "
-        return error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
+        return error.message.hasPrefix(prefix)
+            ? String(error.message.dropFirst(prefix.count)) : error.message
     }
 }

@@ -61,13 +61,15 @@ struct ImportPlan {
     static func check(_ options: ImportOptions) throws -> DateFormat {
         let o = options
         if o.amountColumn != nil, o.debitColumn != nil || o.creditColumn != nil {
-            throw ImportError.options("--amount-column cannot be combined with --debit-column or --credit-column")
+            throw ImportError.options(
+                "--amount-column cannot be combined with --debit-column or --credit-column")
         }
         if (o.debitColumn == nil) != (o.creditColumn == nil) {
             throw ImportError.options("--debit-column and --credit-column go together")
         }
         if o.amountColumn == nil, o.debitColumn == nil {
-            throw ImportError.options("give --amount-column, or --debit-column with --credit-column")
+            throw ImportError.options(
+                "give --amount-column, or --debit-column with --credit-column")
         }
         if o.typeColumn != nil, o.amountColumn == nil {
             throw ImportError.options("--type-column needs --amount-column")
@@ -78,14 +80,17 @@ struct ImportPlan {
         if let word = o.debitValue, word.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ImportError.options("--debit-value must not be empty")
         }
-        let all = [o.dateColumn] + [o.amountColumn, o.typeColumn, o.debitColumn, o.creditColumn].compactMap { $0 }
+        let all =
+            [o.dateColumn]
+            + [o.amountColumn, o.typeColumn, o.debitColumn, o.creditColumn].compactMap { $0 }
             + o.descriptionColumns
         for column in all {
             switch column {
             case .number(let n) where n < 1:
                 throw ImportError.options("\(column) is not a column: columns are numbered from 1")
             case .name(let name) where !o.hasHeader:
-                throw ImportError.options("column \"\(name)\" is named, but --no-header says there are no names")
+                throw ImportError.options(
+                    "column \"\(name)\" is named, but --no-header says there are no names")
             default: break
             }
         }

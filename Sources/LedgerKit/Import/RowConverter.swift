@@ -23,15 +23,20 @@ struct RowConverter {
         let line = table.recordLines[record]
         let file = plan.file
         let fields = table.fieldCount(record)
-        guard plan.fits(record, table, blank: { Text.isBlank(UnsafeBufferPointer(rebasing: p[$0])) }) else {
-            throw ImportError.row(file, line: line, .fieldCount(found: fields, expected: plan.width, like: plan.widthLine))
+        guard
+            plan.fits(record, table, blank: { Text.isBlank(UnsafeBufferPointer(rebasing: p[$0])) })
+        else {
+            throw ImportError.row(
+                file, line: line,
+                .fieldCount(found: fields, expected: plan.width, like: plan.widthLine))
         }
         func cell(_ column: Int) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: p[table.range(record, column)])
         }
         func failure(_ key: String, _ column: Int, _ problem: ImportProblem) -> ObjectGraphError {
-            ImportError.cell(file, line: line, key: key, text: Text.trimmed(cell(column)),
-                             column: plan.label(column), problem)
+            ImportError.cell(
+                file, line: line, key: key, text: Text.trimmed(cell(column)),
+                column: plan.label(column), problem)
         }
         let date: CivilDate
         do {
@@ -59,7 +64,10 @@ struct RowConverter {
         case .debitCredit(let debitColumn, let creditColumn):
             let debit = Text.isBlank(cell(debitColumn)) ? nil : try amount(debitColumn)
             let credit = Text.isBlank(cell(creditColumn)) ? nil : try amount(creditColumn)
-            switch (debit.flatMap { $0.mantissa == 0 ? nil : $0 }, credit.flatMap { $0.mantissa == 0 ? nil : $0 }) {
+            switch (
+                debit.flatMap { $0.mantissa == 0 ? nil : $0 },
+                credit.flatMap { $0.mantissa == 0 ? nil : $0 }
+            ) {
             case (_?, _?): throw ImportError.row(file, line: line, .debitAndCredit)
             case (let d?, nil): (value, out, amountColumn) = (d, true, debitColumn)
             case (nil, let c?): (value, out, amountColumn) = (c, false, creditColumn)
@@ -76,7 +84,8 @@ struct RowConverter {
         identity.append(0x1F)
         if isExpense { identity.append(UInt8(ascii: "-")) }
         value.appendMagnitude(to: &identity)
-        var payee: String?, note: String?
+        var payee: String?
+        var note: String?
         for column in plan.descriptionColumns {
             identity.append(0x1F)
             let start = identity.count
@@ -87,7 +96,8 @@ struct RowConverter {
         }
         let key = keys.key(identity: &identity)
         return ImportedRow(
-            line: line, date: date.date, amount: value.magnitude, kind: isExpense ? .expense : .income,
+            line: line, date: date.date, amount: value.magnitude,
+            kind: isExpense ? .expense : .income,
             payee: payee, note: note, importKey: key)
     }
 }

@@ -12,11 +12,13 @@ enum CSVFixtures {
     static let own = packageRoot.appendingPathComponent("Fixtures/csv")
 
     /// The shared real bank exports.
-    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/csv")
+    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent(
+        "shared/fixtures/csv")
 
     /// Whether the shared exports are present; prints why the tests skip when not.
     static let sharedAvailable: Bool = {
-        let present = FileManager.default.fileExists(atPath: shared.appendingPathComponent("EXPECTED.md").path)
+        let present = FileManager.default.fileExists(
+            atPath: shared.appendingPathComponent("EXPECTED.md").path)
         if !present { print("Skipping shared bank-export tests: \(shared.path) is absent") }
         return present
     }()

@@ -8,7 +8,8 @@ import Testing
     static func largeExport(rows count: Int) -> Data {
         var text = "Date;Amount;Payee;Memo\r\n"
         for i in 0..<count {
-            let day = 1 + i % 28, month = 1 + (i / 28) % 12
+            let day = 1 + i % 28
+            let month = 1 + (i / 28) % 12
             let cents = (i * 7919) % 250_000 + 1
             let sign = i % 5 == 0 ? "+" : "-"
             let fraction = cents % 100 < 10 ? "0\(cents % 100)" : "\(cents % 100)"
@@ -19,10 +20,13 @@ import Testing
     }
 
     @Test func reportsProgressEveryIntervalAndAtTheEnd() throws {
-        let options = ImportOptions(dateColumn: "Date", amountColumn: "Amount", descriptionColumns: ["Payee", "Memo"],
-                                    dateFormat: "%d.%m.%Y")
+        let options = ImportOptions(
+            dateColumn: "Date", amountColumn: "Amount", descriptionColumns: ["Payee", "Memo"],
+            dateFormat: "%d.%m.%Y")
         var reports: [Int] = []
-        let result = try CSVImporter.parse(data: Self.largeExport(rows: 20_001), options: options) { reports.append($0) }
+        let result = try CSVImporter.parse(data: Self.largeExport(rows: 20_001), options: options) {
+            reports.append($0)
+        }
         #expect(reports == [10_000, 20_000, 20_001])
         #expect(result.rows.count == 20_001)
         #expect(result.delimiter == .semicolon)

@@ -19,7 +19,10 @@ import Testing
 
     @Test func quotedFieldsHoldDelimitersDoubledQuotesAndLineBreaks() throws {
         let table = try read("\"x,y\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\nlf\"\nnext,row,,\n")
-        #expect(records(table) == [["x,y", "say \"hi\"", "two\nlines", "cr\r\nlf"], ["next", "row", "", ""]])
+        #expect(
+            records(table) == [
+                ["x,y", "say \"hi\"", "two\nlines", "cr\r\nlf"], ["next", "row", "", ""],
+            ])
         #expect(table.recordLines == [1, 4])
     }
 
@@ -57,7 +60,9 @@ import Testing
     }
 
     @Test func anUnclosedQuoteIsAnErrorAtTheLineItOpens() throws {
-        let error = try #require(throws: ObjectGraphError.self) { try read("a,b\nc,\"open\nstill\n") }
+        let error = try #require(throws: ObjectGraphError.self) {
+            try read("a,b\nc,\"open\nstill\n")
+        }
         #expect(error.code == .coreData)
         #expect(error.line == 2)
         #expect(error.file == "t.csv")

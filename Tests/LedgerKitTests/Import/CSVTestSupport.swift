@@ -19,7 +19,9 @@ enum CSVTestSupport {
     }
 
     /// Runs `body` over the UTF-8 bytes of `text`.
-    static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R)
+        rethrows -> R
+    {
         try Array(text.utf8).withUnsafeBufferPointer(body)
     }
 

@@ -11,7 +11,8 @@ struct Amount: Hashable {
     var scale: Int
 
     init(negative: Bool, mantissa: UInt64, scale: Int) {
-        var m = mantissa, s = scale
+        var m = mantissa
+        var s = scale
         while s > 0, m % 10 == 0 {
             m /= 10
             s -= 1

@@ -23,7 +23,10 @@ struct AmountParser {
         var sawSomething = false
         while i < end {
             var n = AmountSyntax.spaceLength(p, i, end)
-            if n > 0 { i += n; continue }
+            if n > 0 {
+                i += n
+                continue
+            }
             sawSomething = true
             n = AmountSyntax.minusLength(p, i, end)
             if n > 0 || p[i] == UInt8(ascii: "+") {
@@ -39,7 +42,10 @@ struct AmountParser {
                 continue
             }
             n = AmountSyntax.currencyLength(p, i, end)
-            if n > 0 { i += n; continue }
+            if n > 0 {
+                i += n
+                continue
+            }
             break
         }
         guard sawSomething else { throw .amountEmpty }
@@ -48,7 +54,10 @@ struct AmountParser {
         while i < end {
             var n = AmountSyntax.spaceLength(p, i, end)
             if n == 0 { n = AmountSyntax.currencyLength(p, i, end) }
-            if n > 0 { i += n; continue }
+            if n > 0 {
+                i += n
+                continue
+            }
             n = AmountSyntax.minusLength(p, i, end)
             if n > 0 || p[i] == UInt8(ascii: "+") {
                 guard minus == nil else { throw .amountTwoSigns }
@@ -56,7 +65,9 @@ struct AmountParser {
                 i += max(n, 1)
                 continue
             }
-            guard p[i] == UInt8(ascii: ")") else { throw .amountUnexpected(AmountSyntax.character(p, i, end)) }
+            guard p[i] == UInt8(ascii: ")") else {
+                throw .amountUnexpected(AmountSyntax.character(p, i, end))
+            }
             guard parenthesis, !closed else { throw .amountUnbalancedParenthesis }
             closed = true
             i += 1
@@ -71,7 +82,10 @@ struct AmountParser {
         _ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ end: Int
     ) throws(ImportProblem) -> (UInt64, Int) {
         var digits = Digits()
-        var groupLength = 0, groups = 0, lastWasPunctuation = false, lastSeparator = 0
+        var groupLength = 0
+        var groups = 0
+        var lastWasPunctuation = false
+        var lastSeparator = 0
         func checkGroup(final: Bool, punctuation: Bool, separatorAt at: Int) throws(ImportProblem) {
             let ok = groups == 0 ? (final || (1...3).contains(groupLength)) : groupLength == 3
             guard ok else {
@@ -99,7 +113,9 @@ struct AmountParser {
                     try digits.append(p[i], fraction: true)
                     i += 1
                 }
-                if i < end, let n = separatorLength(p, i, end), i + n < end, AmountSyntax.isDigit(p[i + n]) {
+                if i < end, let n = separatorLength(p, i, end), i + n < end,
+                    AmountSyntax.isDigit(p[i + n])
+                {
                     throw .amountAfterFraction(AmountSyntax.character(p, i, end))
                 }
                 return (digits.mantissa, digits.scale)
@@ -118,7 +134,9 @@ struct AmountParser {
         guard digits.count > 0 else {
             throw i < end ? .amountUnexpected(AmountSyntax.character(p, i, end)) : .amountNoDigits
         }
-        if groups > 0 { try checkGroup(final: false, punctuation: false, separatorAt: lastSeparator) }
+        if groups > 0 {
+            try checkGroup(final: false, punctuation: false, separatorAt: lastSeparator)
+        }
         return (digits.mantissa, digits.scale)
     }
 

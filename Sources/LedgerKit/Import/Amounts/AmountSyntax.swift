@@ -4,15 +4,19 @@ import Foundation
 /// spaces (ASCII and Unicode), signs, apostrophes and currency symbols in UTF-8.
 enum AmountSyntax {
     /// Currency symbols recognized before or after the number.
-    static let currencySymbols: [[UInt8]] = ["$", "€", "£", "¥", "₹", "₽", "₩", "₺", "₪", "₫", "฿", "₱", "₴", "₦"]
-        .map { Array($0.utf8) }
+    static let currencySymbols: [[UInt8]] = [
+        "$", "€", "£", "¥", "₹", "₽", "₩", "₺", "₪", "₫", "฿", "₱", "₴", "₦",
+    ]
+    .map { Array($0.utf8) }
 
     /// The byte length of a space at `i` (space, TAB, no-break, narrow no-break, thin), or 0.
     static func spaceLength(_ p: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
         let b = p[i]
         if b == 0x20 || b == 0x09 { return 1 }
         if b == 0xC2, i + 1 < end, p[i + 1] == 0xA0 { return 2 }
-        if b == 0xE2, i + 2 < end, p[i + 1] == 0x80, p[i + 2] == 0xAF || p[i + 2] == 0x89 { return 3 }
+        if b == 0xE2, i + 2 < end, p[i + 1] == 0x80, p[i + 2] == 0xAF || p[i + 2] == 0x89 {
+            return 3
+        }
         return 0
     }
 

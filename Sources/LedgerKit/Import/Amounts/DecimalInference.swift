@@ -9,8 +9,12 @@ import Foundation
 enum DecimalInference {
     /// The style `cell` implies, or `nil` if it is ambiguous.
     static func evidence(_ p: UnsafeBufferPointer<UInt8>) -> DecimalStyle? {
-        let point = UInt8(ascii: "."), comma = UInt8(ascii: ",")
-        var points = 0, commas = 0, last: UInt8 = 0, lastIndex = -1
+        let point = UInt8(ascii: ".")
+        let comma = UInt8(ascii: ",")
+        var points = 0
+        var commas = 0
+        var last: UInt8 = 0
+        var lastIndex = -1
         for (i, b) in p.enumerated() where b == point || b == comma {
             if b == point { points += 1 } else { commas += 1 }
             last = b
@@ -20,9 +24,14 @@ enum DecimalInference {
         if points > 1 { return .comma }
         if commas > 1 { return .point }
         guard lastIndex >= 0 else { return nil }
-        var before = 0, after = 0
-        while lastIndex - before - 1 >= 0, AmountSyntax.isDigit(p[lastIndex - before - 1]) { before += 1 }
-        while lastIndex + after + 1 < p.count, AmountSyntax.isDigit(p[lastIndex + after + 1]) { after += 1 }
+        var before = 0
+        var after = 0
+        while lastIndex - before - 1 >= 0, AmountSyntax.isDigit(p[lastIndex - before - 1]) {
+            before += 1
+        }
+        while lastIndex + after + 1 < p.count, AmountSyntax.isDigit(p[lastIndex + after + 1]) {
+            after += 1
+        }
         let loneZero = before == 1 && p[lastIndex - 1] == 0x30
         let separatorIsDecimal = after != 3 || before == 0 || before > 3 || loneZero
         guard separatorIsDecimal else { return nil }

@@ -9,7 +9,10 @@ extension CSVReader {
     ///
     /// - Complexity: O(k), k the bytes of the first ``detectionRecords`` records.
     static func detectDelimiter(in bytes: [UInt8]) -> CSVDelimiter {
-        var comma = 0, semicolon = 0, tab = 0, records = 0
+        var comma = 0
+        var semicolon = 0
+        var tab = 0
+        var records = 0
         var inQuotes = false
         for b in bytes {
             switch b {

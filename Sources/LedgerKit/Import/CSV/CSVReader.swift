@@ -34,10 +34,17 @@ struct CSVReader {
         return table
     }
 
-    private func scan(_ p: UnsafeMutableBufferPointer<UInt8>, into t: inout CSVTable) -> (line: Int, reason: String)? {
-        let quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A, delim = delimiter
+    private func scan(_ p: UnsafeMutableBufferPointer<UInt8>, into t: inout CSVTable) -> (
+        line: Int, reason: String
+    )? {
+        let quote = UInt8(ascii: "\"")
+        let cr: UInt8 = 0x0D
+        let lf: UInt8 = 0x0A
+        let delim = delimiter
         let n = p.count
-        var r = 0, w = 0, line = 1
+        var r = 0
+        var w = 0
+        var line = 1
         while r < n {
             let recordLine = line
             let firstField = t.fieldStarts.count
@@ -47,18 +54,24 @@ struct CSVReader {
                     let quoteLine = line
                     r += 1
                     while true {
-                        guard r < n else { return (quoteLine, "a quoted field opened here is never closed") }
+                        guard r < n else {
+                            return (quoteLine, "a quoted field opened here is never closed")
+                        }
                         let c = p[r]
                         if c == quote {
                             if r + 1 < n, p[r + 1] == quote {
-                                p[w] = quote; w += 1; r += 2
+                                p[w] = quote
+                                w += 1
+                                r += 2
                                 continue
                             }
                             r += 1
                             break
                         }
                         if c == lf || (c == cr && (r + 1 >= n || p[r + 1] != lf)) { line += 1 }
-                        p[w] = c; w += 1; r += 1
+                        p[w] = c
+                        w += 1
+                        r += 1
                     }
                     while r < n, p[r] == 0x20 || (p[r] == 0x09 && delim != 0x09) { r += 1 }
                     if r < n, p[r] != delim, p[r] != cr, p[r] != lf {
@@ -68,7 +81,9 @@ struct CSVReader {
                     while r < n {
                         let c = p[r]
                         if c == delim || c == cr || c == lf { break }
-                        p[w] = c; w += 1; r += 1
+                        p[w] = c
+                        w += 1
+                        r += 1
                     }
                 }
                 t.fieldStarts.append(start)
@@ -92,9 +107,13 @@ struct CSVReader {
         return nil
     }
 
-    private func isBlank(_ p: UnsafeMutableBufferPointer<UInt8>, _ t: CSVTable, from first: Int) -> Bool {
+    private func isBlank(_ p: UnsafeMutableBufferPointer<UInt8>, _ t: CSVTable, from first: Int)
+        -> Bool
+    {
         for k in first..<t.fieldStarts.count {
-            for i in t.fieldStarts[k]..<t.fieldEnds[k] where p[i] != 0x20 && p[i] != 0x09 { return false }
+            for i in t.fieldStarts[k]..<t.fieldEnds[k] where p[i] != 0x20 && p[i] != 0x09 {
+                return false
+            }
         }
         return true
     }

@@ -8,11 +8,17 @@ enum TextDecoding {
     ///
     /// - Throws: `ObjectGraphError` 134060 for a UTF-16 file, or invalid UTF-8 when UTF-8
     ///   was asked for (naming the line of the first bad byte).
-    static func decode(_ data: Data, forced: CSVEncoding?, file: String) throws -> ([UInt8], CSVEncoding) {
+    static func decode(_ data: Data, forced: CSVEncoding?, file: String) throws -> (
+        [UInt8], CSVEncoding
+    ) {
         var bytes = [UInt8](data)
-        if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
-            throw ImportError.file(file, line: 1, "the file is UTF-16 (it starts with a UTF-16 byte-order "
-                                   + "mark); save the export as UTF-8 or Latin-1")
+        if bytes.count >= 2,
+            (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF)
+        {
+            throw ImportError.file(
+                file, line: 1,
+                "the file is UTF-16 (it starts with a UTF-16 byte-order "
+                    + "mark); save the export as UTF-8 or Latin-1")
         }
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             bytes.removeFirst(3)
@@ -21,8 +27,11 @@ enum TextDecoding {
         switch (forced, invalid) {
         case (.utf8, let offset?):
             let line = bytes.withUnsafeBufferPointer { lineNumber(ofOffset: offset, in: $0) }
-            throw ImportError.file(file, line: line, String(format: "byte 0x%02X is not valid UTF-8; "
-                                   + "pass --encoding latin-1 if the file is Latin-1", bytes[offset]))
+            throw ImportError.file(
+                file, line: line,
+                String(
+                    format: "byte 0x%02X is not valid UTF-8; "
+                        + "pass --encoding latin-1 if the file is Latin-1", bytes[offset]))
         case (.utf8, nil), (nil, nil):
             return (bytes, .utf8)
         case (.latin1, _), (nil, _?):
@@ -37,7 +46,10 @@ enum TextDecoding {
         var i = 0
         while i < n {
             let b = p[i]
-            if b < 0x80 { i += 1; continue }
+            if b < 0x80 {
+                i += 1
+                continue
+            }
             let (length, low, high): (Int, UInt8, UInt8)
             switch b {
             case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
@@ -61,7 +73,9 @@ enum TextDecoding {
         var line = 1
         var i = 0
         while i < offset {
-            if p[i] == 0x0A || (p[i] == 0x0D && (i + 1 >= p.count || p[i + 1] != 0x0A)) { line += 1 }
+            if p[i] == 0x0A || (p[i] == 0x0D && (i + 1 >= p.count || p[i + 1] != 0x0A)) {
+                line += 1
+            }
             i += 1
         }
         return line

@@ -27,7 +27,10 @@ struct ByteScanner {
 
     /// Drops spaces and tabs at both ends.
     mutating func trim() {
-        while index < end, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1; leadingTrim += 1 }
+        while index < end, bytes[index] == 0x20 || bytes[index] == 0x09 {
+            index += 1
+            leadingTrim += 1
+        }
         while end > index, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
     }
 
@@ -47,7 +50,8 @@ struct ByteScanner {
 
     /// Reads as many digits as `digits` allows (greedy up to its upper bound).
     mutating func number(_ digits: ClosedRange<Int>, _ what: String) throws(ImportProblem) -> Int {
-        var value = 0, count = 0
+        var value = 0
+        var count = 0
         while count < digits.upperBound, index < end, bytes[index] >= 0x30, bytes[index] <= 0x39 {
             value = value * 10 + Int(bytes[index] - 0x30)
             index += 1

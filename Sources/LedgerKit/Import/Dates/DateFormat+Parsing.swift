@@ -7,15 +7,20 @@ extension DateFormat {
         scanner.trim()
         guard !scanner.atEnd else { throw .dateEmpty }
         guard let tokens else { return try parseISO(&scanner) }
-        var year = 0, month = 0, day = 0
+        var year = 0
+        var month = 0
+        var day = 0
         for token in tokens {
             switch token {
             case .literal(let b):
                 guard scanner.take(b) else {
-                    throw .dateExpected("\"\(Character(Unicode.Scalar(b)))\"", position: scanner.position)
+                    throw .dateExpected(
+                        "\"\(Character(Unicode.Scalar(b)))\"", position: scanner.position)
                 }
             case .space:
-                guard scanner.skipSpaces() else { throw .dateExpected("a space", position: scanner.position) }
+                guard scanner.skipSpaces() else {
+                    throw .dateExpected("a space", position: scanner.position)
+                }
             case .year4: year = try scanner.number(4...4, "a 4-digit year (%Y)")
             case .year2:
                 let yy = try scanner.number(2...2, "a 2-digit year (%y)")
@@ -36,7 +41,9 @@ extension DateFormat {
         let year = try s.number(4...4, "a 4-digit year")
         let extended = s.take(UInt8(ascii: "-"))
         let month = try s.number(2...2, "a 2-digit month")
-        if extended, !s.take(UInt8(ascii: "-")) { throw .dateExpected("\"-\"", position: s.position) }
+        if extended, !s.take(UInt8(ascii: "-")) {
+            throw .dateExpected("\"-\"", position: s.position)
+        }
         let day = try s.number(2...2, "a 2-digit day")
         let date = try CivilDate.make(year: year, month: month, day: day)
         if s.atEnd { return date }
@@ -58,7 +65,9 @@ extension DateFormat {
         }
         try s.checkedNumber(0...23, "a 2-digit offset hour", digits: 2...2)
         let colon = s.take(UInt8(ascii: ":"))
-        if colon || !s.atEnd { try s.checkedNumber(0...59, "a 2-digit offset minute", digits: 2...2) }
+        if colon || !s.atEnd {
+            try s.checkedNumber(0...59, "a 2-digit offset minute", digits: 2...2)
+        }
         return try s.end(date)
     }
 }

@@ -47,8 +47,9 @@ struct DateFormat: Hashable {
             case "S": tokens.append(.second)
             case "%": tokens.append(.literal(b))
             case let other?:
-                throw .dateFormat("--date-format \"\(pattern)\": %\(Character(other)) is not one of "
-                                      + "%Y %y %m %d %b %B %H %M %S %%")
+                throw .dateFormat(
+                    "--date-format \"\(pattern)\": %\(Character(other)) is not one of "
+                        + "%Y %y %m %d %b %B %H %M %S %%")
             case nil:
                 throw .dateFormat("--date-format \"\(pattern)\" ends in a lone %")
             }
@@ -56,8 +57,9 @@ struct DateFormat: Hashable {
         let hasYear = tokens.contains(.year4) || tokens.contains(.year2)
         let hasMonth = tokens.contains(.month) || tokens.contains(.monthName)
         guard hasYear, hasMonth, tokens.contains(.day) else {
-            throw .dateFormat("--date-format \"\(pattern)\" needs a year (%Y or %y), a month "
-                                  + "(%m, %b or %B) and a day (%d)")
+            throw .dateFormat(
+                "--date-format \"\(pattern)\" needs a year (%Y or %y), a month "
+                    + "(%m, %b or %B) and a day (%d)")
         }
         self.tokens = tokens
     }
