@@ -12,8 +12,8 @@ public enum CSVDelimiter: String, Sendable, Hashable, CaseIterable, CustomString
     /// TAB (U+0009), as in "tab-separated values".
     case tab = "\t"
 
-    /// Reads a `--delimiter` argument: `,` `;`, a literal TAB, or the words `comma`,
-    /// `semicolon`, `tab` (any case). Returns `nil` for anything else.
+    /// Reads a `--delimiter` argument: `,` `;`, a literal TAB or the two characters `\t`,
+    /// or the words `comma`, `semicolon`, `tab` (any case). Returns `nil` for anything else.
     public init?(argument: String) {
         switch argument.lowercased() {
         case ",", "comma": self = .comma

@@ -71,8 +71,7 @@ import Testing
 
     @Test(arguments: [
         (",", CSVDelimiter.comma), ("comma", .comma), (";", .semicolon), ("\t", .tab),
-        ("tab", .tab),
-        ("TAB", .tab),
+        ("tab", .tab), ("TAB", .tab), ("\\t", .tab),
     ])
     func readsDelimiterArguments(_ argument: String, _ expected: CSVDelimiter) {
         #expect(CSVDelimiter(argument: argument) == expected)
