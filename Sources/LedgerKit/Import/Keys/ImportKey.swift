@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// Computes import keys: what makes importing the same export twice add nothing.
 ///
