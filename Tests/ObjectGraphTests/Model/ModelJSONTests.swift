@@ -15,6 +15,8 @@ final class JSONTransaction: ManagedObject {}
         #expect(copy.versionHash == model.versionHash)
         #expect(copy.configurations == model.configurations)
         #expect(copy.versionIdentifiers == ["1.0", "beta"])
+        #expect(copy.fetchRequestTemplatesByName == model.fetchRequestTemplatesByName)
+        #expect(copy.fetchRequestTemplatesByName.count == 2)
     }
 
     @Test func everyAttributeFieldSurvivesTheRoundTrip() throws {
@@ -28,6 +30,14 @@ final class JSONTransaction: ManagedObject {}
             #expect(other.versionHashModifier == entity.versionHashModifier)
             #expect(other.renamingIdentifier == entity.renamingIdentifier)
             #expect(other.properties.map(\.name) == entity.properties.map(\.name))
+            #expect(other.indexes == entity.indexes)
+            for f in entity.ownFetchedProperties {
+                let g = try #require(other.fetchedPropertiesByName[f.name])
+                #expect(g.destinationEntityName == f.destinationEntityName && g.predicateFormat == f.predicateFormat)
+                #expect(g.isOptional == f.isOptional && g.userInfo == f.userInfo, "\(f)")
+                #expect(g.versionHashModifier == f.versionHashModifier && g.renamingIdentifier == f.renamingIdentifier)
+                #expect(g.versionHash == f.versionHash && g.versionHash.count == 32)
+            }
             for case let a as AttributeDescription in entity.ownProperties {
                 let b = try #require(other.attributesByName[a.name])
                 #expect(b.type == a.type && b.isOptional == a.isOptional && b.isTransient == a.isTransient, "\(a)")
@@ -39,6 +49,7 @@ final class JSONTransaction: ManagedObject {}
                 #expect(b.derivationExpression == a.derivationExpression && b.isIndexed == a.isIndexed, "\(a)")
                 #expect(b.userInfo == a.userInfo && b.versionHashModifier == a.versionHashModifier, "\(a)")
                 #expect(b.renamingIdentifier == a.renamingIdentifier, "\(a)")
+                #expect(b.preservesValueInHistoryOnDeletion == a.preservesValueInHistoryOnDeletion, "\(a)")
             }
             for case let r as RelationshipDescription in entity.ownProperties {
                 let s = try #require(other.relationshipsByName[r.name])
@@ -141,6 +152,10 @@ final class JSONTransaction: ManagedObject {}
         (#"{"format":"objectgraph-model/2","entities":[]}"#, "format: expected \"objectgraph-model/1\""),
         (#"{"entities":[]}"#, "format: expected \"objectgraph-model/1\", found nothing"),
         (#"[1]"#, "(root): expected an object, found an array"),
+        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","indexes":[{"name":"i","elements":[{"property":"x","collationType":"btree"}]}]}]}"#,
+         "entities[0].indexes[0].elements[0].collationType (A): expected \"binary\" or \"rTree\""),
+        (#"{"format":"objectgraph-model/1","entities":[],"fetchRequestTemplates":[{"name":"t","entityName":"A","resultType":"rows"}]}"#,
+         "fetchRequestTemplates[0].resultType: expected one of managedObject, managedObjectID, dictionary, count"),
         (#"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"relationship","name":"b","destination":"Nope"}]}]}"#,
          "A.b points to unknown entity Nope"),
     ]
