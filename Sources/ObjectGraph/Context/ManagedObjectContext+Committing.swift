@@ -66,23 +66,23 @@ extension ManagedObjectContext {
 
     private func isUnloadedStoredToMany(_ object: ManagedObject, _ index: Int) -> Bool {
         guard case .toMany(nil) = object.slots[index] else { return false }
-        return (object.entity.properties[index] as? RelationshipDescription)?.isStoredInRow ?? false
+        return object.entity.layout.kinds[index] == .toManyStored
     }
 
     /// An object's values as the store keeps them.
     func storeValues(_ object: ManagedObject, _ id: (ManagedObject) -> ManagedObjectID) -> [StoreValue] {
-        let properties = object.entity.properties
-        return object.slots.enumerated().map { i, value in
-            let property = properties[i]
-            if property.isTransient { return .notStored }
-            switch value {
-            case .attribute(let v): return .attribute(v)
-            case .toOne(let o): return .toOne(o.map(id))
-            case .toMany(let m):
-                guard (property as! RelationshipDescription).isStoredInRow, let m else { return .notStored }
-                return .toMany(m.objects.filter { !$0.state.isDeleted }.map(id))
+        let kinds = object.entity.layout.kinds
+        var values: [StoreValue] = []
+        values.reserveCapacity(kinds.count)
+        for (i, value) in object.slots.enumerated() {
+            switch (kinds[i], value) {
+            case (.attribute, .attribute(let v)): values.append(.attribute(v))
+            case (.toOne, .toOne(let o)): values.append(.toOne(o.map(id)))
+            case (.toManyStored, .toMany(let m?)): values.append(.toMany(m.objects.filter { !$0.state.isDeleted }.map(id)))
+            default: values.append(.notStored)
             }
         }
+        return values
     }
 
     /// Makes temporary IDs permanent now, without saving; the objects stay inserted.

@@ -56,14 +56,14 @@ extension ManagedObjectContext {
         let deletedIDs = changes.deleted.map(\.objectID)
         for object in changes.inserted + changes.updated {
             object.snapshot = object.slots
-            object.changedSlots = IndexSet()
-            object.state = ObjectState()
+            object.changedSlots = SlotSet()
+            object.state.clearLifecycle()
         }
         for object in changes.deleted { registry[object.objectID] = nil }
         pending.removeAll()
         for object in changes.inserted + changes.updated + changes.deleted { object.didSave() }
         for object in changes.deleted {
-            object.state = ObjectState()
+            object.state.clearLifecycle()
             object.managedObjectContext = nil
         }
         let info: [String: Any] = [

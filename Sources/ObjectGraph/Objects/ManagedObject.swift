@@ -31,15 +31,17 @@ open class ManagedObject: CustomStringConvertible {
     /// The context the object lives in; `nil` once deleted and saved, or after `reset()`.
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
+    // Hot state, confined to the context's queue. Dynamic exclusivity checks are off for these
+    // (they cost more than the work on every property access); no access overlaps another.
     /// Current values, one per slot; empty while the object is a fault.
-    var slots: [ObjectValue] = []
+    @exclusivity(unchecked) var slots: [ObjectValue] = []
     /// The values last read from (or saved to) the parent; `nil` for an unsaved insert.
-    var snapshot: [ObjectValue]?
+    @exclusivity(unchecked) var snapshot: [ObjectValue]?
     /// The row version the snapshot came from (optimistic locking).
-    var snapshotVersion: Int64 = 0
+    @exclusivity(unchecked) var snapshotVersion: Int64 = 0
     /// Slots changed since the snapshot.
-    var changedSlots = IndexSet()
-    var state = ObjectState()
+    @exclusivity(unchecked) var changedSlots = SlotSet()
+    @exclusivity(unchecked) var state = ObjectState()
 
     /// Creates an object of `entity` and inserts it into `context` (or leaves it detached
     /// when `context` is `nil`, to be inserted later with `insert(_:)`).
@@ -155,6 +157,15 @@ struct ObjectState {
     var isDeleted = false
     /// `prepareForDeletion` and delete rules already ran for the current deletion.
     var deletionProcessed = false
+    /// The object is in its context's pending list (kept by `PendingObjects`).
+    var isPending = false
+
+    /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
+    mutating func clearLifecycle() {
+        isInserted = false
+        isDeleted = false
+        deletionProcessed = false
+    }
 }
 
 /// One slot of a managed object.

@@ -27,7 +27,7 @@ extension ManagedObjectContext {
                 // A deletion committed elsewhere wins under every policy: never resurrect.
                 changes.updated.removeAll { $0 === object }
                 changes.deleted.removeAll { $0 === object }
-                object.changedSlots = IndexSet()
+                object.changedSlots = SlotSet()
                 object.state.isDeleted = true
                 object.state.deletionProcessed = true
                 registry[object.objectID] = nil
@@ -56,7 +56,7 @@ extension ManagedObjectContext {
             object.snapshot = store
             object.snapshotVersion = row.version
             if mergePolicy == .rollback {
-                object.changedSlots = IndexSet()
+                object.changedSlots = SlotSet()
                 changes.updated.removeAll { $0 === object }
             }
         }

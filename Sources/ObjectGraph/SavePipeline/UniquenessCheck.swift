@@ -7,7 +7,7 @@ extension ManagedObjectContext {
     /// - Throws: `.constraintConflict` (133021) naming the constraint, values and objects.
     func checkUniqueness(_ changes: SaveChanges) throws {
         let candidates = changes.inserted + changes.updated
-        guard candidates.contains(where: { !$0.entity.rootEntity.allUniquenessConstraints.isEmpty }) else { return }
+        guard candidates.contains(where: { $0.entity.layout.hasUniquenessConstraints }) else { return }
         let deletedIDs = Set(changes.deleted.map(\.objectID))
         var seen: [String: ManagedObject] = [:]
         for object in candidates {

@@ -28,25 +28,23 @@ extension ManagedObject {
     /// Runs the model's rules on every property and throws what fails.
     func validateProperties() throws {
         if slots.isEmpty { fireFault() }
+        let layout = entity.layout
         var errors: [ObjectGraphError] = []
-        for property in entity.properties {
-            switch property {
-            case let a as AttributeDescription:
-                if let error = ValidationRules.check(slots[a.index].attributeValue, a, self) { errors.append(error) }
-            case let r as RelationshipDescription:
-                if r.isToMany {
-                    let count = related(r).filter { !$0.isDeleted }.count
-                    if count == 0 && !r.isOptional && r.minCount == 0 {
-                        errors.append(ValidationErrors.missing(self, r.name))
-                    } else if r.minCount > 0 && count < r.minCount && !(r.isOptional && count == 0) {
-                        errors.append(ValidationErrors.tooFew(self, r, count))
-                    } else if r.maxCount > 0 && count > r.maxCount {
-                        errors.append(ValidationErrors.tooMany(self, r, count))
-                    }
-                } else if !r.isOptional && (toOne(r) == nil || toOne(r)!.isDeleted) {
+        for a in layout.attributesToValidate {
+            if let error = ValidationRules.check(slots[a.index].attributeValue, a, self) { errors.append(error) }
+        }
+        for r in layout.relationshipsToValidate {
+            if r.isToMany {
+                let count = related(r).filter { !$0.isDeleted }.count
+                if count == 0 && !r.isOptional && r.minCount == 0 {
                     errors.append(ValidationErrors.missing(self, r.name))
+                } else if r.minCount > 0 && count < r.minCount && !(r.isOptional && count == 0) {
+                    errors.append(ValidationErrors.tooFew(self, r, count))
+                } else if r.maxCount > 0 && count > r.maxCount {
+                    errors.append(ValidationErrors.tooMany(self, r, count))
                 }
-            default: continue
+            } else if !r.isOptional && (toOne(r) == nil || toOne(r)!.isDeleted) {
+                errors.append(ValidationErrors.missing(self, r.name))
             }
         }
         try ValidationErrors.throwCollected(errors)
