@@ -9,7 +9,7 @@ enum IntegrityModels {
     typealias E = EntityDescription
 
     /// B05/B06 and the upsert tests: `Tag(name)` unique, with a to-one inverse (`Note.tag`),
-    /// a many-to-many (`Post.tags`), a compound constraint (`Seat(row, number)`), a
+    /// a one-to-one (`Tag.favorite`), a many-to-many (`Post.tags`), a compound constraint (`Seat(row, number)`), a
     /// constraint on a to-one (`Badge(owner, kind)`) and one declared on a superentity
     /// (`Animal(name)`, inherited by `Dog` and `Cat`).
     static func upsert() throws -> ManagedObjectModel {
@@ -21,10 +21,12 @@ enum IntegrityModels {
                 R(name: "notes", destination: "Note", inverse: "tag", isToMany: true),
                 R(name: "posts", destination: "Post", inverse: "tags", isToMany: true),
                 R(name: "badges", destination: "Badge", inverse: "owner", isToMany: true),
+                R(name: "favorite", destination: "Note", inverse: "favoriteOf"),
             ], uniquenessConstraints: [["name"]]),
             E(name: "Note", properties: [
                 A(name: "text", type: .string),
                 R(name: "tag", destination: "Tag", inverse: "notes"),
+                R(name: "favoriteOf", destination: "Tag", inverse: "favorite"),
             ]),
             E(name: "Post", properties: [
                 A(name: "title", type: .string),
