@@ -28,10 +28,9 @@ extension ManagedObjectContext {
             var sets: [String: StoreChangeSet] = [:]
             let now = coordinator.clock()
             func add(_ id: ManagedObjectID, _ apply: (inout StoreChangeSet) -> Void) {
-                let key = id.storeIdentifier ?? ""
-                var set = sets[key] ?? StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)
-                apply(&set)
-                sets[key] = set
+                // In place: copying the set out and back would copy its arrays on every row.
+                apply(&sets[id.storeIdentifier ?? "",
+                            default: StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)])
             }
             for object in plan.inserted {
                 let row = StoreRow(objectID: id(object), version: 1, values: storeValues(plan.values(of: object), object.entity, id))

@@ -36,6 +36,7 @@ extension ManagedObjectContext {
         for (i, object) in plan.written.enumerated() { position[ObjectIdentifier(object)] = i }
         var unresolvable: [ConstraintClash] = []
         var merged = Set<ObjectIdentifier>()
+        var takenOver: [ManagedObject] = []
         for cluster in ClusterBuilder(clashes).clusters {
             let objects = cluster.objects.sorted { position[ObjectIdentifier($0)]! < position[ObjectIdentifier($1)]! }
             let inserts = objects.filter(\.state.isInserted)
@@ -59,8 +60,7 @@ extension ManagedObjectContext {
                 if let registered = registry[row.objectID] { losers.append(registered) }
                 plan.takeovers[ObjectIdentifier(survivor)] = row.objectID
                 plan.expectedVersion[ObjectIdentifier(survivor)] = row.version
-                plan.inserted.removeAll { $0 === survivor }
-                plan.updated.append(survivor)
+                takenOver.append(survivor)
                 members.append(MergeMember(values: objectValues(from: row), claimsAll: true, set: IndexSet()))
             } else {
                 survivor = inserts[0]
@@ -85,6 +85,9 @@ extension ManagedObjectContext {
                 reason: "a merge policy merges new objects into one object; it cannot merge objects that are "
                     + "both already stored, nor objects of different entities: change the values")
         }
+        let moved = Set(takenOver.map(ObjectIdentifier.init))
+        plan.inserted.removeAll { moved.contains(ObjectIdentifier($0)) }
+        plan.updated += takenOver
         plan.remove(merged)
     }
 
