@@ -16,7 +16,7 @@ extension ManagedObject {
         switch self.property(key, "validateValue(_:forKey:)") {
         case let attribute as AttributeDescription:
             guard let v = AttributeValue(any: value, for: attribute.type) else {
-                throw ValidationErrors.wrongType(self, key, expected: "a \(attribute.type.rawValue)", got: value)
+                throw ValidationErrors.wrongType(self, key, expected: "of type \(attribute.type.rawValue)", got: value)
             }
             if let error = ValidationRules.check(v, attribute, self) { throw error }
         case let r as RelationshipDescription:
