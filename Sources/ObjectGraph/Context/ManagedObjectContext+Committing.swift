@@ -27,10 +27,9 @@ extension ManagedObjectContext {
             }
             var sets: [String: StoreChangeSet] = [:]
             let now = coordinator.clock()
+            let empty = StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)
             func add(_ id: ManagedObjectID, _ apply: (inout StoreChangeSet) -> Void) {
-                // In place: copying the set out and back would copy its arrays on every row.
-                apply(&sets[id.storeIdentifier ?? "",
-                            default: StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)])
+                apply(&sets[id.storeIdentifier ?? "", default: empty]) // in place: no copy per row
             }
             for object in plan.inserted {
                 let row = StoreRow(objectID: id(object), version: 1, values: storeValues(plan.values(of: object), object.entity, id))
