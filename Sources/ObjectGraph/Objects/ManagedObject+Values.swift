@@ -173,9 +173,10 @@ extension ManagedObject {
         markChanged(index)
     }
 
-    /// Records that slot `index` changed.
+    /// Records that slot `index` changed (for an inserted object: that it was set, which
+    /// uniqueness-constraint merges need).
     func markChanged(_ index: Int) {
-        if !state.isInserted { changedSlots.insert(index) }
+        changedSlots.insert(index)
         if !state.isPending { managedObjectContext?.objectDidChange(self) }
     }
 

@@ -7,6 +7,12 @@ struct SlotSet: Sequence, Sendable, Equatable {
     private var low: UInt64 = 0
     private var high: [Int] = []
 
+    init() {}
+
+    init(_ slots: some Sequence<Int>) {
+        for slot in slots { insert(slot) }
+    }
+
     var isEmpty: Bool { low == 0 && high.isEmpty }
 
     func contains(_ i: Int) -> Bool {
