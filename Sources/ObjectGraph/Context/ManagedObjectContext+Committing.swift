@@ -29,11 +29,9 @@ extension ManagedObjectContext {
             func id(_ o: ManagedObject) -> ManagedObjectID { newIDs[ObjectIdentifier(o)] ?? o.objectID }
             var sets: [String: StoreChangeSet] = [:]
             let now = coordinator.clock()
+            let empty = StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)
             func add(_ id: ManagedObjectID, _ apply: (inout StoreChangeSet) -> Void) {
-                let key = id.storeIdentifier ?? ""
-                var set = sets[key] ?? StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)
-                apply(&set)
-                sets[key] = set
+                apply(&sets[id.storeIdentifier ?? "", default: empty]) // in place: no copy per row
             }
             for object in changes.inserted {
                 let row = StoreRow(objectID: id(object), version: 1, values: storeValues(object, id))

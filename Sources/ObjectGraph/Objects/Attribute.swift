@@ -18,7 +18,6 @@ import Foundation
 @propertyWrapper
 public struct Attribute<Value: AttributeConvertible> {
     let key: String?
-    var slot = -1
 
     /// An attribute whose key is the property's name.
     public init() { self.key = nil }
@@ -61,30 +60,51 @@ public struct Attribute<Value: AttributeConvertible> {
     }
 
     private static func resolve<Object: ManagedObject>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>) -> Int {
-        let cached = object[keyPath: storage].slot
-        if cached >= 0 { return cached }
-        let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
-        guard let attribute = object.entity.attributesByName[key] else {
+        guard let slot = PropertyKeys.slot(storage, explicitKey: object[keyPath: storage].key, entity: object.entity, relationship: false) else {
+            let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
             preconditionFailure("ObjectGraph: @Attribute \(key): entity \(object.entity.name) has no attribute '\(key)'")
         }
-        object[keyPath: storage].slot = attribute.index
-        return attribute.index
+        return slot
     }
 }
 
-/// Learns a wrapped property's name from its storage key path (`\Category._name` → `name`).
+/// Resolves a wrapped property's slot from its storage key path, once per property and entity.
+///
+/// The key is the property's name, learnt from the key path's description
+/// (`\Category._name` → `name`); storage key paths are uniqued per property, so the cache is
+/// keyed by the key path's identity and the lookup after the first is a hash of two words.
 enum PropertyKeys {
+    struct Key: Hashable {
+        let keyPath: ObjectIdentifier
+        let entity: ObjectIdentifier
+    }
+
     // Sendable: guarded by `lock`.
-    nonisolated(unsafe) private static var names: [AnyKeyPath: String] = [:]
+    nonisolated(unsafe) private static var slots: [Key: Int] = [:]
     private static let lock = NSLock()
 
+    /// The slot of the property behind `keyPath` in `entity`, or `nil` when the entity has no
+    /// such property (or it is of the other kind).
+    static func slot(_ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
+                     relationship: Bool) -> Int? {
+        let key = Key(keyPath: ObjectIdentifier(keyPath), entity: ObjectIdentifier(entity))
+        lock.lock()
+        if let slot = slots[key] { lock.unlock(); return slot }
+        lock.unlock()
+        let name = explicitKey() ?? self.name(of: keyPath)
+        let property: PropertyDescription? = relationship ? entity.relationshipsByName[name] : entity.attributesByName[name]
+        guard let slot = property?.index else { return nil }
+        lock.lock()
+        slots[key] = slot
+        lock.unlock()
+        return slot
+    }
+
+    /// `\Category._name` → `name`.
     static func name(of keyPath: AnyKeyPath) -> String {
-        lock.lock(); defer { lock.unlock() }
-        if let name = names[keyPath] { return name }
         let text = "\(keyPath)"
         var name = String(text.split(separator: ".").last ?? Substring(text))
         if name.hasPrefix("_") { name.removeFirst() }
-        names[keyPath] = name
         return name
     }
 }
