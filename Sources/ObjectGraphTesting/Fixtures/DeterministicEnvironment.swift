@@ -61,7 +61,9 @@ public struct DeterministicEnvironment: Sendable {
     }
 
     /// `options` with ``storeIdentifier`` and `clock` set: the options of a reproducible store.
-    public func storeOptions(_ options: StoreOptions = StoreOptions(), clock: DeterministicClock) -> StoreOptions {
+    public func storeOptions(_ options: StoreOptions = StoreOptions(), clock: DeterministicClock)
+        -> StoreOptions
+    {
         var options = options
         options.storeIdentifier = storeIdentifier
         options.clock = clock.reading
@@ -73,8 +75,10 @@ public struct DeterministicEnvironment: Sendable {
     ///
     /// - Throws: ``ObjectGraphError`` from opening the store (see
     ///   `PersistentStoreCoordinator.addPersistentStore(with:)`).
-    public func makeCoordinator(model: ManagedObjectModel, url: URL = URL(fileURLWithPath: "/dev/null"),
-                                options: StoreOptions = StoreOptions()) throws -> PersistentStoreCoordinator {
+    public func makeCoordinator(
+        model: ManagedObjectModel, url: URL = URL(fileURLWithPath: "/dev/null"),
+        options: StoreOptions = StoreOptions()
+    ) throws -> PersistentStoreCoordinator {
         let clock = makeClock()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         coordinator.clock = clock.reading
@@ -88,8 +92,10 @@ public struct DeterministicEnvironment: Sendable {
     /// and a new clock for both the store and save timestamps.
     ///
     /// - Throws: ``ObjectGraphError`` from opening the store.
-    public func makeContainer(name: String, model: ManagedObjectModel,
-                              url: URL = URL(fileURLWithPath: "/dev/null")) throws -> PersistentContainer {
+    public func makeContainer(
+        name: String, model: ManagedObjectModel,
+        url: URL = URL(fileURLWithPath: "/dev/null")
+    ) throws -> PersistentContainer {
         let clock = makeClock()
         let container = PersistentContainer(name: name, managedObjectModel: model)
         container.persistentStoreCoordinator.clock = clock.reading

@@ -10,13 +10,18 @@ enum FixtureDate {
     /// The date `text` names, or `nil` when it is not in the accepted form or out of range.
     static func parse(_ text: String) -> Date? {
         var scanner = Scanner(Array(text.utf8))
-        guard let year = scanner.year(), scanner.take("-"), let month = scanner.digits(2), scanner.take("-"),
-              let day = scanner.digits(2), (1...12).contains(month),
-              (1...daysIn(month: month, year: year)).contains(day) else { return nil }
-        var seconds = ExactDecimal(Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400)
+        guard let year = scanner.year(), scanner.take("-"), let month = scanner.digits(2),
+            scanner.take("-"),
+            let day = scanner.digits(2), (1...12).contains(month),
+            (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        var seconds = ExactDecimal(
+            Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400)
         if scanner.atEnd { return seconds.dateFromSecondsSince1970 }
-        guard scanner.take("T"), let hour = scanner.digits(2), scanner.take(":"), let minute = scanner.digits(2),
-              scanner.take(":"), let second = scanner.digits(2), hour < 24, minute < 60, second < 60 else { return nil }
+        guard scanner.take("T"), let hour = scanner.digits(2), scanner.take(":"),
+            let minute = scanner.digits(2),
+            scanner.take(":"), let second = scanner.digits(2), hour < 24, minute < 60, second < 60
+        else { return nil }
         var clock = "\(hour * 3600 + minute * 60 + second)"
         if scanner.take(".") {
             guard let fraction = scanner.digitRun(), !fraction.isEmpty else { return nil }
@@ -26,8 +31,10 @@ enum FixtureDate {
         seconds = seconds + clockSeconds
         if scanner.take("Z") {
             // UTC
-        } else if let sign = scanner.sign(), let h = scanner.digits(2), scanner.take(":"), let m = scanner.digits(2),
-                  h < 24, m < 60 {
+        } else if let sign = scanner.sign(), let h = scanner.digits(2), scanner.take(":"),
+            let m = scanner.digits(2),
+            h < 24, m < 60
+        {
             let offset = ExactDecimal(Int64(h * 3600 + m * 60))
             seconds = seconds + (sign < 0 ? offset : -offset)
         } else {
@@ -64,7 +71,8 @@ enum FixtureDate {
         } else {
             yearText = (year < 0 ? "-" : "+") + pad(abs(year), 4)
         }
-        var out = "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+        var out =
+            "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
             + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
         if !fraction.isEmpty { out += "." + fraction }
         return out + "Z"
@@ -139,7 +147,8 @@ enum FixtureDate {
 
         mutating func digits(_ count: Int) -> Int? {
             guard position + count <= bytes.count,
-                  bytes[position..<position + count].allSatisfy({ (48...57).contains($0) }) else { return nil }
+                bytes[position..<position + count].allSatisfy({ (48...57).contains($0) })
+            else { return nil }
             defer { position += count }
             return Int(String(decoding: bytes[position..<position + count], as: UTF8.self))
         }
@@ -147,7 +156,9 @@ enum FixtureDate {
         /// `YYYY`, or an expanded year: a sign and at least four digits (at most nine).
         mutating func year() -> Int? {
             if let s = sign() {
-                guard let run = digitRun(), (4...9).contains(run.count), let y = Int(run) else { return nil }
+                guard let run = digitRun(), (4...9).contains(run.count), let y = Int(run) else {
+                    return nil
+                }
                 return s * y
             }
             return digits(4)

@@ -43,7 +43,9 @@ public struct FixtureLoader: Sendable {
     ///
     /// - Throws: as the array form of `load(_:into:)`.
     @discardableResult
-    public func load(_ source: FixtureSource, into coordinator: PersistentStoreCoordinator) throws -> FixtureReferences {
+    public func load(_ source: FixtureSource, into coordinator: PersistentStoreCoordinator) throws
+        -> FixtureReferences
+    {
         try load([source], into: coordinator)
     }
 
@@ -59,8 +61,12 @@ public struct FixtureLoader: Sendable {
     /// - Precondition: `coordinator` uses ``model``.
     /// - Complexity: O(n) in the objects and references loaded.
     @discardableResult
-    public func load(_ sources: [FixtureSource], into coordinator: PersistentStoreCoordinator) throws -> FixtureReferences {
-        precondition(coordinator.managedObjectModel === model, "FixtureLoader: the coordinator uses another model")
+    public func load(_ sources: [FixtureSource], into coordinator: PersistentStoreCoordinator)
+        throws -> FixtureReferences
+    {
+        precondition(
+            coordinator.managedObjectModel === model,
+            "FixtureLoader: the coordinator uses another model")
         let parsed = try FixtureParser(model: model).parse(sources)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         context.name = "FixtureLoader"
@@ -78,10 +84,14 @@ public struct FixtureLoader: Sendable {
     }
 
     /// Inserts the objects, sets attributes then relationships, and checks both sides agree.
-    private func insert(_ parsed: [ParsedObject], into context: ManagedObjectContext) throws -> [ManagedObject] {
+    private func insert(_ parsed: [ParsedObject], into context: ManagedObjectContext) throws
+        -> [ManagedObject]
+    {
         let objects = parsed.map { context.insertNewObject(forEntityName: $0.entity.name) }
         for (object, p) in zip(objects, parsed) {
-            for (attribute, value) in p.attributes { object.setAttributeValue(value, forKey: attribute.name) }
+            for (attribute, value) in p.attributes {
+                object.setAttributeValue(value, forKey: attribute.name)
+            }
         }
         for (object, p) in zip(objects, parsed) {
             for (r, targets) in p.relationships {

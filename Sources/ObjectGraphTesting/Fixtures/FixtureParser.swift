@@ -33,8 +33,11 @@ struct FixtureParser {
                 throw FixtureErrors.syntax(source.name, error)
             }
             guard case .object(let members) = json else {
-                throw ObjectGraphError(.coreData, "\(FixtureErrors.subject(source.name)): expected an object keyed by "
-                                       + "entity name at the top level, found \(json.kindDescription)", file: source.name)
+                throw ObjectGraphError(
+                    .coreData,
+                    "\(FixtureErrors.subject(source.name)): expected an object keyed by "
+                        + "entity name at the top level, found \(json.kindDescription)",
+                    file: source.name)
             }
             try checkEntities(members, file: source.name)
             documents.append((source.name, members))
@@ -44,8 +47,10 @@ struct FixtureParser {
             for document in documents {
                 guard let list = document.members[entity.name] else { continue }
                 guard case .array(let items) = list else {
-                    throw FixtureErrors.at(document.file, entity.name, entity: entity.name,
-                                           "expected an array of \(entity.name) objects, found \(list.kindDescription)")
+                    throw FixtureErrors.at(
+                        document.file, entity.name, entity: entity.name,
+                        "expected an array of \(entity.name) objects, found \(list.kindDescription)"
+                    )
                 }
                 for (index, item) in items.enumerated() {
                     let path = FixturePath(file: document.file, entity: entity.name, index: index)
@@ -61,35 +66,46 @@ struct FixtureParser {
         for name in members.keys.sorted() {
             guard let entity = model.entitiesByName[name] else {
                 let known = model.entities.map(\.name)
-                throw FixtureErrors.at(file, name, "the model has no entity \(name)"
-                                       + FixtureErrors.suggestion(name, among: known))
+                throw FixtureErrors.at(
+                    file, name,
+                    "the model has no entity \(name)"
+                        + FixtureErrors.suggestion(name, among: known))
             }
             if entity.isAbstract {
                 let concrete = entity.selfAndDescendants.filter { !$0.isAbstract }.map(\.name)
-                throw FixtureErrors.at(file, name, entity: name, "\(name) is abstract; list its objects under a "
-                                       + "concrete subentity (\(concrete.joined(separator: ", ")))")
+                throw FixtureErrors.at(
+                    file, name, entity: name,
+                    "\(name) is abstract; list its objects under a "
+                        + "concrete subentity (\(concrete.joined(separator: ", ")))")
             }
         }
     }
 
-    private func parseObject(_ json: JSONValue, entity: EntityDescription, path: FixturePath) throws -> ParsedObject {
+    private func parseObject(_ json: JSONValue, entity: EntityDescription, path: FixturePath) throws
+        -> ParsedObject
+    {
         let file = path.file
         guard case .object(let members) = json else {
-            throw FixtureErrors.at(file, path.description, entity: entity.name,
-                                   "expected a \(entity.name) object, found \(json.kindDescription)")
+            throw FixtureErrors.at(
+                file, path.description, entity: entity.name,
+                "expected a \(entity.name) object, found \(json.kindDescription)")
         }
         var ref: String?
         if let value = members["_ref"] {
             guard case .string(let s) = value, !s.isEmpty else {
-                throw FixtureErrors.at(file, "\(path)._ref", entity: entity.name,
-                                       "expected a non-empty string, found \(value.kindDescription)")
+                throw FixtureErrors.at(
+                    file, "\(path)._ref", entity: entity.name,
+                    "expected a non-empty string, found \(value.kindDescription)")
             }
             ref = s
         }
-        for key in members.keys.sorted() where key != "_ref" && entity.propertiesByName[key] == nil {
+        for key in members.keys.sorted() where key != "_ref" && entity.propertiesByName[key] == nil
+        {
             let known = entity.properties.filter { !$0.isTransient }.map(\.name)
-            throw FixtureErrors.at(file, "\(path).\(key)", entity: entity.name, key: key,
-                                   "\(entity.name) has no property \(key)" + FixtureErrors.suggestion(key, among: known))
+            throw FixtureErrors.at(
+                file, "\(path).\(key)", entity: entity.name, key: key,
+                "\(entity.name) has no property \(key)"
+                    + FixtureErrors.suggestion(key, among: known))
         }
         var object = ParsedObject(entity: entity, path: path, ref: ref)
         for property in entity.properties {
@@ -99,34 +115,44 @@ struct FixtureParser {
                 FixtureErrors.at(file, at, entity: entity.name, key: property.name, rule)
             }
             if property.isTransient {
-                throw fail("\(entity.name).\(property.name) is transient (never stored); leave it out")
+                throw fail(
+                    "\(entity.name).\(property.name) is transient (never stored); leave it out")
             }
             if let attribute = property as? AttributeDescription {
                 if attribute.isDerived {
-                    throw fail("\(entity.name).\(property.name) is derived (computed at save); leave it out")
+                    throw fail(
+                        "\(entity.name).\(property.name) is derived (computed at save); leave it out"
+                    )
                 }
                 guard let v = FixtureValues.read(value, type: attribute.type) else {
-                    throw fail("\(entity.name).\(property.name) has type \(attribute.type.rawValue): expected "
-                               + "\(FixtureValues.expectation(for: attribute.type)), found \(value.kindDescription)")
+                    throw fail(
+                        "\(entity.name).\(property.name) has type \(attribute.type.rawValue): expected "
+                            + "\(FixtureValues.expectation(for: attribute.type)), found \(value.kindDescription)"
+                    )
                 }
                 object.attributes.append((attribute, v))
             } else if let relationship = property as? RelationshipDescription {
-                object.relationshipRefs.append((relationship, try references(value, relationship, fail)))
+                object.relationshipRefs.append(
+                    (relationship, try references(value, relationship, fail)))
             }
         }
         return object
     }
 
-    private func references(_ value: JSONValue, _ r: RelationshipDescription,
-                            _ fail: (String) -> ObjectGraphError) throws -> [String?] {
+    private func references(
+        _ value: JSONValue, _ r: RelationshipDescription,
+        _ fail: (String) -> ObjectGraphError
+    ) throws -> [String?] {
         let owner = r.entity?.name ?? "?"
         if !r.isToMany {
             switch value {
             case .null: return [nil]
             case .string(let s): return [s]
             default:
-                throw fail("\(owner).\(r.name) is a to-one relationship to \(r.destinationEntityName): expected "
-                           + "the _ref string of a \(r.destinationEntityName) or null, found \(value.kindDescription)")
+                throw fail(
+                    "\(owner).\(r.name) is a to-one relationship to \(r.destinationEntityName): expected "
+                        + "the _ref string of a \(r.destinationEntityName) or null, found \(value.kindDescription)"
+                )
             }
         }
         switch value {
@@ -134,14 +160,16 @@ struct FixtureParser {
         case .array(let items):
             return try items.map { item in
                 guard case .string(let s) = item else {
-                    throw fail("\(owner).\(r.name) is a to-many relationship to \(r.destinationEntityName): expected an "
-                               + "array of _ref strings, found \(item.kindDescription) in the array")
+                    throw fail(
+                        "\(owner).\(r.name) is a to-many relationship to \(r.destinationEntityName): expected an "
+                            + "array of _ref strings, found \(item.kindDescription) in the array")
                 }
                 return s
             }
         default:
-            throw fail("\(owner).\(r.name) is a to-many relationship to \(r.destinationEntityName): expected an array "
-                       + "of _ref strings, found \(value.kindDescription)")
+            throw fail(
+                "\(owner).\(r.name) is a to-many relationship to \(r.destinationEntityName): expected an array "
+                    + "of _ref strings, found \(value.kindDescription)")
         }
     }
 
@@ -152,10 +180,12 @@ struct FixtureParser {
             guard let ref = object.ref else { continue }
             if let first = byRef[ref] {
                 let other = objects[first].path
-                let where_ = other.file == object.path.file ? "" : " in \(other.file ?? "another document")"
-                throw FixtureErrors.at(object.path.file, "\(object.path)._ref", entity: object.entity.name,
-                                       "the _ref \(JSONValue.quoted(ref)) is already used by \(other)\(where_); "
-                                       + "each _ref must be unique in the fixture set")
+                let where_ =
+                    other.file == object.path.file ? "" : " in \(other.file ?? "another document")"
+                throw FixtureErrors.at(
+                    object.path.file, "\(object.path)._ref", entity: object.entity.name,
+                    "the _ref \(JSONValue.quoted(ref)) is already used by \(other)\(where_); "
+                        + "each _ref must be unique in the fixture set")
             }
             byRef[ref] = i
         }
@@ -166,19 +196,30 @@ struct FixtureParser {
                 var targets: [Int] = []
                 for (position, ref) in refs.enumerated() {
                     guard let ref else { continue }
-                    let at = r.isToMany ? "\(object.path).\(r.name)[\(position)]" : "\(object.path).\(r.name)"
+                    let at =
+                        r.isToMany
+                        ? "\(object.path).\(r.name)[\(position)]" : "\(object.path).\(r.name)"
                     func fail(_ rule: String) -> ObjectGraphError {
-                        FixtureErrors.at(object.path.file, at, entity: object.entity.name, key: r.name, rule)
+                        FixtureErrors.at(
+                            object.path.file, at, entity: object.entity.name, key: r.name, rule)
                     }
                     guard let target = byRef[ref] else {
-                        throw fail("no object has _ref \(JSONValue.quoted(ref))" + FixtureErrors.suggestion(ref, among: knownRefs))
+                        throw fail(
+                            "no object has _ref \(JSONValue.quoted(ref))"
+                                + FixtureErrors.suggestion(ref, among: knownRefs))
                     }
-                    if let destination = r.destinationEntity, !objects[target].entity.isKind(of: destination) {
-                        throw fail("\(JSONValue.quoted(ref)) is a \(objects[target].entity.name) (\(objects[target].path)); "
-                                   + "\(object.entity.name).\(r.name) holds \(r.destinationEntityName) objects")
+                    if let destination = r.destinationEntity,
+                        !objects[target].entity.isKind(of: destination)
+                    {
+                        throw fail(
+                            "\(JSONValue.quoted(ref)) is a \(objects[target].entity.name) (\(objects[target].path)); "
+                                + "\(object.entity.name).\(r.name) holds \(r.destinationEntityName) objects"
+                        )
                     }
                     if targets.contains(target) {
-                        throw fail("\(JSONValue.quoted(ref)) is listed twice in \(object.entity.name).\(r.name)")
+                        throw fail(
+                            "\(JSONValue.quoted(ref)) is listed twice in \(object.entity.name).\(r.name)"
+                        )
                     }
                     targets.append(target)
                 }

@@ -48,27 +48,34 @@ public final class FixtureProvider: Sendable {
     ///   - environment: Store UUID and clocks. Default seed 0.
     ///   - populate: Fills the store (through contexts and saves) and returns the references to keep.
     /// - Throws: whatever `populate` throws.
-    public init(model: ManagedObjectModel, environment: DeterministicEnvironment = DeterministicEnvironment(),
-                populate: (PersistentStoreCoordinator) throws -> FixtureReferences) throws {
+    public init(
+        model: ManagedObjectModel,
+        environment: DeterministicEnvironment = DeterministicEnvironment(),
+        populate: (PersistentStoreCoordinator) throws -> FixtureReferences
+    ) throws {
         let clock = environment.makeClock()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         coordinator.clock = clock.reading
-        let store = InMemoryStore(model: model, url: URL(fileURLWithPath: "/dev/null"),
-                                  options: environment.storeOptions(clock: clock))
+        let store = InMemoryStore(
+            model: model, url: URL(fileURLWithPath: "/dev/null"),
+            options: environment.storeOptions(clock: clock))
         coordinator.addPersistentStore(store)
         self.model = model
         self.environment = environment
         self.references = try populate(coordinator)
         self.snapshot = store.snapshot()
-        self.clockStart = environment.startDate.addingTimeInterval(Double(clock.readingCount) * environment.tick)
+        self.clockStart = environment.startDate.addingTimeInterval(
+            Double(clock.readingCount) * environment.tick)
     }
 
     /// Loads `fixtures` as one set (see ``FixtureLoader``).
     ///
     /// - Throws: the loader's ``ObjectGraphError`` (134060 format errors, validation codes),
     ///   naming file, JSON path and rule.
-    public convenience init(model: ManagedObjectModel, fixtures: [FixtureSource],
-                            environment: DeterministicEnvironment = DeterministicEnvironment()) throws {
+    public convenience init(
+        model: ManagedObjectModel, fixtures: [FixtureSource],
+        environment: DeterministicEnvironment = DeterministicEnvironment()
+    ) throws {
         try self.init(model: model, environment: environment) { coordinator in
             try FixtureLoader(model: model).load(fixtures, into: coordinator)
         }
@@ -78,17 +85,25 @@ public final class FixtureProvider: Sendable {
     ///
     /// - Parameter file: The name errors use. Default none.
     /// - Throws: as ``init(model:fixtures:environment:)``.
-    public convenience init(model: ManagedObjectModel, fixtureData: Data, file: String? = nil,
-                            environment: DeterministicEnvironment = DeterministicEnvironment()) throws {
-        try self.init(model: model, fixtures: [FixtureSource(data: fixtureData, name: file)], environment: environment)
+    public convenience init(
+        model: ManagedObjectModel, fixtureData: Data, file: String? = nil,
+        environment: DeterministicEnvironment = DeterministicEnvironment()
+    ) throws {
+        try self.init(
+            model: model, fixtures: [FixtureSource(data: fixtureData, name: file)],
+            environment: environment)
     }
 
     /// Loads fixture files as one set.
     ///
     /// - Throws: as ``init(model:fixtures:environment:)``, and 134060 for a file that cannot be read.
-    public convenience init(model: ManagedObjectModel, fixtureFiles: [URL],
-                            environment: DeterministicEnvironment = DeterministicEnvironment()) throws {
-        try self.init(model: model, fixtures: fixtureFiles.map(FixtureSource.init(contentsOf:)), environment: environment)
+    public convenience init(
+        model: ManagedObjectModel, fixtureFiles: [URL],
+        environment: DeterministicEnvironment = DeterministicEnvironment()
+    ) throws {
+        try self.init(
+            model: model, fixtures: fixtureFiles.map(FixtureSource.init(contentsOf:)),
+            environment: environment)
     }
 
     /// A new RAM store holding the snapshot's rows.

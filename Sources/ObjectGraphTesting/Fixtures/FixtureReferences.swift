@@ -62,11 +62,16 @@ public struct FixtureReferences: Sendable {
     /// The object whose `_ref` is `ref`, as `type`, in `context` (call on the context's queue).
     ///
     /// - Throws: as ``object(_:in:)``, and 134060 when the object is not a `type`.
-    public func object<T: ManagedObject>(_ ref: String, as type: T.Type, in context: ManagedObjectContext) throws -> T {
+    public func object<T: ManagedObject>(
+        _ ref: String, as type: T.Type, in context: ManagedObjectContext
+    ) throws -> T {
         let object = try self.object(ref, in: context)
         guard let typed = object as? T else {
-            throw ObjectGraphError(.coreData, "fixture: _ref \(JSONValue.quoted(ref)) is a \(object.entity.name) "
-                                   + "(class \(Swift.type(of: object))), not a \(T.self)", entityName: object.entity.name)
+            throw ObjectGraphError(
+                .coreData,
+                "fixture: _ref \(JSONValue.quoted(ref)) is a \(object.entity.name) "
+                    + "(class \(Swift.type(of: object))), not a \(T.self)",
+                entityName: object.entity.name)
         }
         return typed
     }

@@ -8,7 +8,8 @@ enum FixtureValues {
     static func read(_ json: JSONValue, type: AttributeType) -> AttributeValue? {
         switch (type, json) {
         case (_, .null): return .null
-        case (.integer16, .number(let t)), (.integer32, .number(let t)), (.integer64, .number(let t)):
+        case (.integer16, .number(let t)), (.integer32, .number(let t)),
+            (.integer64, .number(let t)):
             guard let i = Int64(t), type.integerRange?.contains(i) == true else { return nil }
             return .integer(i)
         case (.decimal, .string("NaN")): return .decimal(.nan)
@@ -20,7 +21,8 @@ enum FixtureValues {
         case (.boolean, .bool(let b)): return .boolean(b)
         case (.date, .string(let s)): return FixtureDate.parse(s).map { .date($0) }
         case (.binaryData, .string(let s)): return Data(base64Encoded: s).map { .data($0) }
-        case (.transformable, .string(let s)): return Data(base64Encoded: s).map { .transformable($0) }
+        case (.transformable, .string(let s)):
+            return Data(base64Encoded: s).map { .transformable($0) }
         case (.uuid, .string(let s)): return UUID(uuidString: s).map { .uuid($0) }
         case (.uri, .string(let s)): return URL(string: s).map { .uri($0) }
         default: return nil
@@ -50,11 +52,15 @@ enum FixtureValues {
         case .integer16, .integer32, .integer64:
             let r = type.integerRange ?? 0...0
             return "an integer in \(r.lowerBound)...\(r.upperBound)"
-        case .decimal: return "a decimal as a string, e.g. \"12.50\" (or a number; at most 38 significant digits)"
-        case .double, .float: return "a number, or one of \"NaN\", \"Infinity\", \"-Infinity\", \"-0\""
+        case .decimal:
+            return
+                "a decimal as a string, e.g. \"12.50\" (or a number; at most 38 significant digits)"
+        case .double, .float:
+            return "a number, or one of \"NaN\", \"Infinity\", \"-Infinity\", \"-0\""
         case .string: return "a string"
         case .boolean: return "true or false"
-        case .date: return "an ISO 8601 date string, e.g. \"2024-03-01T12:00:00Z\" or \"2024-03-01\""
+        case .date:
+            return "an ISO 8601 date string, e.g. \"2024-03-01T12:00:00Z\" or \"2024-03-01\""
         case .binaryData, .transformable: return "base64 bytes as a string"
         case .uuid: return "a UUID string"
         case .uri: return "a URL string"
@@ -62,7 +68,9 @@ enum FixtureValues {
         }
     }
 
-    private static func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(_ json: JSONValue, _: F.Type) -> F? {
+    private static func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ json: JSONValue, _: F.Type
+    ) -> F? {
         switch json {
         case .number(let t): return F(t).flatMap { $0.isFinite ? $0 : nil }
         case .string("NaN"): return .nan
@@ -73,7 +81,9 @@ enum FixtureValues {
         }
     }
 
-    private static func floatingJSON<F: BinaryFloatingPoint & LosslessStringConvertible>(_ v: F) -> JSONValue {
+    private static func floatingJSON<F: BinaryFloatingPoint & LosslessStringConvertible>(_ v: F)
+        -> JSONValue
+    {
         if v.isNaN { return .string("NaN") }
         if v.isInfinite { return .string(v < 0 ? "-Infinity" : "Infinity") }
         if v == 0 && v.sign == .minus { return .string("-0") }

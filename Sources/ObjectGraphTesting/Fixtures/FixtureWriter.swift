@@ -57,9 +57,12 @@ public struct FixtureWriter: Sendable {
                 let value = object.attributeValue(forKey: a.name)
                 if value.isNull && a.defaultValue.isNull { continue }
                 guard let json = FixtureValues.write(value) else {
-                    throw ObjectGraphError(.coreData, "FixtureWriter: \(object.entity.name).\(a.name) of "
-                                           + "\(object.objectID) holds a date that is not finite", entityName: object.entity.name,
-                                           key: a.name, value: value, objectID: object.objectID)
+                    throw ObjectGraphError(
+                        .coreData,
+                        "FixtureWriter: \(object.entity.name).\(a.name) of "
+                            + "\(object.objectID) holds a date that is not finite",
+                        entityName: object.entity.name,
+                        key: a.name, value: value, objectID: object.objectID)
                 }
                 members[a.name] = json
             case let r as RelationshipDescription where !r.isToMany:
@@ -72,9 +75,15 @@ public struct FixtureWriter: Sendable {
                     targets = list
                 } else {
                     let set = object.value(forKey: r.name) as? Set<ManagedObject> ?? []
-                    targets = set.sorted { ($0.objectID.entity.name, $0.objectID.primaryKey) < ($1.objectID.entity.name, $1.objectID.primaryKey) }
+                    targets = set.sorted {
+                        ($0.objectID.entity.name, $0.objectID.primaryKey) < (
+                            $1.objectID.entity.name, $1.objectID.primaryKey
+                        )
+                    }
                 }
-                if !targets.isEmpty { members[r.name] = .array(targets.map { .string(Self.ref($0.objectID)) }) }
+                if !targets.isEmpty {
+                    members[r.name] = .array(targets.map { .string(Self.ref($0.objectID)) })
+                }
             default:
                 continue
             }
@@ -91,7 +100,8 @@ public struct FixtureWriter: Sendable {
         if r.isOrdered { return true }
         guard inverse.isToMany else { return false }
         if inverse.isOrdered { return false }
-        let mine = (r.entity?.index ?? 0, r.index), theirs = (inverse.entity?.index ?? 0, inverse.index)
+        let mine = (r.entity?.index ?? 0, r.index)
+        let theirs = (inverse.entity?.index ?? 0, inverse.index)
         return mine <= theirs
     }
 }

@@ -32,22 +32,31 @@ struct InverseAgreement {
         }
     }
 
-    private func disagreement(_ p: ParsedObject, _ r: RelationshipDescription, expected: [Int], actual: [Int]) -> ObjectGraphError {
+    private func disagreement(
+        _ p: ParsedObject, _ r: RelationshipDescription, expected: [Int], actual: [Int]
+    ) -> ObjectGraphError {
         let involved = Set(expected).symmetricDifference(actual).sorted() + expected
         let culprit = r.inverseRelationship.flatMap { inverse in
-            involved.first { parsed[$0].relationships.contains { $0.0 === inverse } }.map { "\(parsed[$0].path).\(inverse.name)" }
+            involved.first { parsed[$0].relationships.contains { $0.0 === inverse } }.map {
+                "\(parsed[$0].path).\(inverse.name)"
+            }
         }
         let owner = "\(p.entity.name).\(r.name)"
-        let what = r.isOrdered && Set(expected) == Set(actual)
+        let what =
+            r.isOrdered && Set(expected) == Set(actual)
             ? "lists \(describe(expected)) but ends up in the order \(describe(actual))"
             : "says \(describe(expected)) but the other side of the relationship makes it \(describe(actual))"
-        return FixtureErrors.at(p.path.file, "\(p.path).\(r.name)", entity: p.entity.name, key: r.name,
-                                "\(owner) \(what)" + (culprit.map { " (see \($0))" } ?? "")
-                                + "; both sides of a relationship must agree")
+        return FixtureErrors.at(
+            p.path.file, "\(p.path).\(r.name)", entity: p.entity.name, key: r.name,
+            "\(owner) \(what)" + (culprit.map { " (see \($0))" } ?? "")
+                + "; both sides of a relationship must agree")
     }
 
     private func describe(_ indexes: [Int]) -> String {
-        let names = indexes.map { i in parsed[i].ref.map { "\(JSONValue.quoted($0)) (\(parsed[i].path))" } ?? parsed[i].path.description }
+        let names = indexes.map { i in
+            parsed[i].ref.map { "\(JSONValue.quoted($0)) (\(parsed[i].path))" }
+                ?? parsed[i].path.description
+        }
         if names.isEmpty { return "nothing" }
         return names.count == 1 ? names[0] : "[" + names.joined(separator: ", ") + "]"
     }

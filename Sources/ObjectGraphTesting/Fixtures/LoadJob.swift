@@ -27,8 +27,10 @@ public struct LoadJob: Sendable {
     public var storeOptions: StoreOptions
 
     /// A job loading `fixtures`.
-    public init(model: ManagedObjectModel, fixtures: [FixtureSource], seed: UInt64 = 0,
-                storeOptions: StoreOptions = StoreOptions()) {
+    public init(
+        model: ManagedObjectModel, fixtures: [FixtureSource], seed: UInt64 = 0,
+        storeOptions: StoreOptions = StoreOptions()
+    ) {
         self.model = model
         self.fixtures = fixtures
         self.seed = seed
@@ -45,7 +47,8 @@ public struct LoadJob: Sendable {
         let environment = DeterministicEnvironment(seed: seed)
         let loader = FixtureLoader(model: model)
         _ = try loader.load(fixtures, into: environment.makeCoordinator(model: model))
-        let coordinator = try environment.makeCoordinator(model: model, url: storeURL, options: storeOptions)
+        let coordinator = try environment.makeCoordinator(
+            model: model, url: storeURL, options: storeOptions)
         let references = try loader.load(fixtures, into: coordinator)
         var counts: [String: Int] = [:]
         for entity in model.entities where !references.objectIDs(of: entity.name).isEmpty {
@@ -53,18 +56,4 @@ public struct LoadJob: Sendable {
         }
         return StoreJobResult(coordinator: coordinator, counts: counts)
     }
-}
-
-/// What a ``LoadJob`` or ``SeedJob`` wrote.
-public struct StoreJobResult: Sendable {
-    /// The coordinator holding the store written to (release it to close the store).
-    public let coordinator: PersistentStoreCoordinator
-    /// How many objects of each entity were written (entities with none are absent).
-    public let counts: [String: Int]
-
-    /// The store's UUID.
-    public var storeIdentifier: String { coordinator.persistentStores.first?.identifier ?? "" }
-
-    /// The number of objects written in all.
-    public var totalCount: Int { counts.values.reduce(0, +) }
 }

@@ -39,7 +39,8 @@ enum AttributeRules {
         switch v {
         case .decimal(let d): d
         case .integer(let i): Decimal(i)
-        case .double, .float: v.coerced(to: .decimal).flatMap { if case .decimal(let d) = $0 { d } else { nil } }
+        case .double, .float:
+            v.coerced(to: .decimal).flatMap { if case .decimal(let d) = $0 { d } else { nil } }
         default: nil
         }
     }
@@ -61,7 +62,9 @@ enum AttributeRules {
     static func fullMatch(_ s: String, _ pattern: String) -> Bool {
         guard let regex = cache.regex(pattern) else { return false }
         let range = NSRange(s.startIndex..., in: s)
-        guard let match = regex.firstMatch(in: s, options: [.anchored], range: range) else { return false }
+        guard let match = regex.firstMatch(in: s, options: [.anchored], range: range) else {
+            return false
+        }
         return match.range == range
     }
 }

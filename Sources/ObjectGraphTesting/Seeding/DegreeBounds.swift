@@ -11,14 +11,21 @@ struct DegreeBounds {
 
     /// The bounds `r` imposes, capped by `available` partners; optional to-manys with a
     /// minimum are kept empty with probability 0.15 (and always when the minimum cannot be met).
-    static func of(_ r: RelationshipDescription, available: Int, random: inout SeededRandomNumberGenerator) -> DegreeBounds {
+    static func of(
+        _ r: RelationshipDescription, available: Int, random: inout SeededRandomNumberGenerator
+    ) -> DegreeBounds {
         if !r.isToMany {
-            return DegreeBounds(lo: r.isOptional ? 0 : 1, hi: min(1, available), mayDropToZero: false)
+            return DegreeBounds(
+                lo: r.isOptional ? 0 : 1, hi: min(1, available), mayDropToZero: false)
         }
         let hi = min(r.maxCount > 0 ? r.maxCount : .max, available)
-        if !r.isOptional { return DegreeBounds(lo: max(r.minCount, 1), hi: hi, mayDropToZero: false) }
+        if !r.isOptional {
+            return DegreeBounds(lo: max(r.minCount, 1), hi: hi, mayDropToZero: false)
+        }
         if r.minCount == 0 { return DegreeBounds(lo: 0, hi: hi, mayDropToZero: false) }
-        if r.minCount > hi || random.chance(0.15) { return DegreeBounds(lo: 0, hi: 0, mayDropToZero: false) }
+        if r.minCount > hi || random.chance(0.15) {
+            return DegreeBounds(lo: 0, hi: 0, mayDropToZero: false)
+        }
         return DegreeBounds(lo: r.minCount, hi: hi, mayDropToZero: true)
     }
 

@@ -37,8 +37,10 @@ public struct PreviewSeeder: Sendable {
     ///   - referenceDate: Dates fall in the year before it (birth dates decades before, due
     ///     dates up to half a year after), within the attributes' limits. Default
     ///     ``DeterministicEnvironment/defaultStartDate``.
-    public init(model: ManagedObjectModel, seed: UInt64 = 0,
-                referenceDate: Date = DeterministicEnvironment.defaultStartDate) {
+    public init(
+        model: ManagedObjectModel, seed: UInt64 = 0,
+        referenceDate: Date = DeterministicEnvironment.defaultStartDate
+    ) {
         self.model = model
         self.seed = seed
         self.referenceDate = referenceDate
@@ -58,9 +60,13 @@ public struct PreviewSeeder: Sendable {
     /// - Complexity: O(n) in the objects generated, plus O(n × m) for relationships whose
     ///   objects must be searched for room.
     @discardableResult
-    public func generate(counts: [String: Int], defaultCount: Int = 0,
-                         into coordinator: PersistentStoreCoordinator) throws -> SeedResult {
-        precondition(coordinator.managedObjectModel === model, "PreviewSeeder: the coordinator uses another model")
+    public func generate(
+        counts: [String: Int], defaultCount: Int = 0,
+        into coordinator: PersistentStoreCoordinator
+    ) throws -> SeedResult {
+        precondition(
+            coordinator.managedObjectModel === model,
+            "PreviewSeeder: the coordinator uses another model")
         let plan = try resolve(counts, defaultCount: defaultCount)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         context.name = "PreviewSeeder"
@@ -83,7 +89,9 @@ public struct PreviewSeeder: Sendable {
     ///
     /// - Throws: as ``generate(counts:defaultCount:into:)``.
     @discardableResult
-    public func generate(objectsPerEntity count: Int, into coordinator: PersistentStoreCoordinator) throws -> SeedResult {
+    public func generate(objectsPerEntity count: Int, into coordinator: PersistentStoreCoordinator)
+        throws -> SeedResult
+    {
         try generate(counts: [:], defaultCount: count, into: coordinator)
     }
 
@@ -93,16 +101,22 @@ public struct PreviewSeeder: Sendable {
     /// seeder's seed and reference date, so two calls give identical stores.
     ///
     /// - Throws: as ``generate(counts:defaultCount:into:)``.
-    public func makeContainer(name: String = "Preview", counts: [String: Int] = [:],
-                              objectsPerEntity: Int = 0) throws -> PersistentContainer {
+    public func makeContainer(
+        name: String = "Preview", counts: [String: Int] = [:],
+        objectsPerEntity: Int = 0
+    ) throws -> PersistentContainer {
         let environment = DeterministicEnvironment(seed: seed, startDate: referenceDate)
         let container = try environment.makeContainer(name: name, model: model)
-        try generate(counts: counts, defaultCount: objectsPerEntity, into: container.persistentStoreCoordinator)
+        try generate(
+            counts: counts, defaultCount: objectsPerEntity,
+            into: container.persistentStoreCoordinator)
         return container
     }
 
     /// The concrete entities in model order with their counts.
-    private func resolve(_ counts: [String: Int], defaultCount: Int) throws -> [(EntityDescription, Int)] {
+    private func resolve(_ counts: [String: Int], defaultCount: Int) throws -> [(
+        EntityDescription, Int
+    )] {
         for name in counts.keys.sorted() {
             guard let entity = model.entitiesByName[name] else {
                 throw SeedErrors.unknownEntity(name, known: model.entities.map(\.name))
@@ -111,24 +125,8 @@ public struct PreviewSeeder: Sendable {
             if let count = counts[name], count < 0 { throw SeedErrors.negativeCount(name, count) }
         }
         if defaultCount < 0 { throw SeedErrors.negativeCount("every other entity", defaultCount) }
-        return model.entities.filter { !$0.isAbstract }.map { ($0, counts[$0.name] ?? defaultCount) }
+        return model.entities.filter { !$0.isAbstract }.map {
+            ($0, counts[$0.name] ?? defaultCount)
+        }
     }
-}
-
-/// What a ``PreviewSeeder`` run saved.
-public struct SeedResult: Sendable {
-    /// The permanent IDs of the new objects, by entity name, in the order they were made.
-    public let objectIDs: [String: [ManagedObjectID]]
-
-    init(objects: [ManagedObject]) {
-        var ids: [String: [ManagedObjectID]] = [:]
-        for object in objects { ids[object.entity.name, default: []].append(object.objectID) }
-        self.objectIDs = ids
-    }
-
-    /// The number of objects made of each entity (entities with none are absent).
-    public var counts: [String: Int] { objectIDs.mapValues(\.count) }
-
-    /// The number of objects made in all.
-    public var totalCount: Int { objectIDs.values.reduce(0) { $0 + $1.count } }
 }

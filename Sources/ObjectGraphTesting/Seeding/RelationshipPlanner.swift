@@ -24,7 +24,10 @@ struct RelationshipPlanner {
     ///   - aObjects, bObjects: Object numbers of each side (the same array for a symmetric relationship).
     ///   - aBounds, bBounds: The bounds of each vertex.
     ///   - symmetric: Whether A and B are the same vertices.
-    init(aObjects: [Int], bObjects: [Int], aBounds: [DegreeBounds], bBounds: [DegreeBounds], symmetric: Bool) {
+    init(
+        aObjects: [Int], bObjects: [Int], aBounds: [DegreeBounds], bBounds: [DegreeBounds],
+        symmetric: Bool
+    ) {
         sideA = 0..<aObjects.count
         sideB = symmetric ? sideA : aObjects.count..<(aObjects.count + bObjects.count)
         objectOf = symmetric ? aObjects : aObjects + bObjects
@@ -50,7 +53,9 @@ struct RelationshipPlanner {
     ///
     /// - Parameter aTargets: How many partners each A vertex aims for.
     /// - Returns: `nil`, or the first vertex (side A?, index in its side) whose minimum cannot be met.
-    mutating func plan(aTargets: [Int], random: inout SeededRandomNumberGenerator) -> (isA: Bool, index: Int)? {
+    mutating func plan(aTargets: [Int], random: inout SeededRandomNumberGenerator) -> (
+        isA: Bool, index: Int
+    )? {
         var order = Array(sideA)
         random.shuffle(&order)
         for a in order {
@@ -74,20 +79,27 @@ struct RelationshipPlanner {
     }
 
     private mutating func link(_ x: Int, _ y: Int) {
-        linked[x].insert(y); linked[y].insert(x)
-        neighbors[x].append(y); neighbors[y].append(x)
-        change(x, by: 1); change(y, by: 1)
+        linked[x].insert(y)
+        linked[y].insert(x)
+        neighbors[x].append(y)
+        neighbors[y].append(x)
+        change(x, by: 1)
+        change(y, by: 1)
     }
 
     private mutating func unlink(_ x: Int, _ y: Int) {
-        linked[x].remove(y); linked[y].remove(x)
-        neighbors[x].removeAll { $0 == y }; neighbors[y].removeAll { $0 == x }
-        change(x, by: -1); change(y, by: -1)
+        linked[x].remove(y)
+        linked[y].remove(x)
+        neighbors[x].removeAll { $0 == y }
+        neighbors[y].removeAll { $0 == x }
+        change(x, by: -1)
+        change(y, by: -1)
     }
 
     /// Changes a degree (and the bounds), keeping the side-B counters in step.
     private mutating func change(_ v: Int, by delta: Int, newBounds: DegreeBounds? = nil) {
-        let wasShort = degree[v] < bounds[v].lo, hadRoom = degree[v] < bounds[v].hi
+        let wasShort = degree[v] < bounds[v].lo
+        let hadRoom = degree[v] < bounds[v].hi
         degree[v] += delta
         if let newBounds { bounds[v] = newBounds }
         guard sideB.contains(v) else { return }
@@ -96,7 +108,9 @@ struct RelationshipPlanner {
     }
 
     /// Links `a` to `need` partners of side B: those short of their minimum first, then any with room.
-    private mutating func choose(_ need: Int, for a: Int, _ random: inout SeededRandomNumberGenerator) {
+    private mutating func choose(
+        _ need: Int, for a: Int, _ random: inout SeededRandomNumberGenerator
+    ) {
         guard !sideB.isEmpty else { return }
         var remaining = need
         let start = random.int(in: 0...(sideB.count - 1))
@@ -105,12 +119,18 @@ struct RelationshipPlanner {
             for _ in 0..<(remaining * 4) where remaining > 0 {
                 let y = sideB.lowerBound + random.int(in: 0...(sideB.count - 1))
                 guard pass == 0 ? degree[y] < bounds[y].lo : true else { continue }
-                if canLink(a, y, allowSameObject: false) { link(a, y); remaining -= 1 }
+                if canLink(a, y, allowSameObject: false) {
+                    link(a, y)
+                    remaining -= 1
+                }
             }
             for offset in 0..<sideB.count where remaining > 0 {
                 let y = sideB.lowerBound + (start + offset) % sideB.count
                 guard pass == 0 ? degree[y] < bounds[y].lo : true else { continue }
-                if canLink(a, y, allowSameObject: false) { link(a, y); remaining -= 1 }
+                if canLink(a, y, allowSameObject: false) {
+                    link(a, y)
+                    remaining -= 1
+                }
             }
         }
     }
@@ -121,11 +141,17 @@ struct RelationshipPlanner {
         var candidates = Array(other)
         random.shuffle(&candidates)
         for allowSame in [false, true] {
-            for y in candidates where degree[x] < bounds[x].lo && canLink(x, y, allowSameObject: allowSame) { link(x, y) }
+            for y in candidates
+            where degree[x] < bounds[x].lo && canLink(x, y, allowSameObject: allowSame) {
+                link(x, y)
+            }
             // Move an edge (z, y) to (x, y) when z has more partners than it needs.
-            for y in candidates where degree[x] < bounds[x].lo && !linked[x].contains(y) && x != y
-                && (allowSame || objectOf[x] != objectOf[y]) {
-                guard let z = neighbors[y].first(where: { $0 != x && degree[$0] > bounds[$0].lo }) else { continue }
+            for y in candidates
+            where degree[x] < bounds[x].lo && !linked[x].contains(y) && x != y
+                && (allowSame || objectOf[x] != objectOf[y])
+            {
+                guard let z = neighbors[y].first(where: { $0 != x && degree[$0] > bounds[$0].lo })
+                else { continue }
                 unlink(z, y)
                 link(x, y)
             }

@@ -28,8 +28,10 @@ public struct SeedJob: Sendable {
     public var storeOptions: StoreOptions
 
     /// A job generating `counts` objects with `seed`.
-    public init(model: ManagedObjectModel, counts: [String: Int], defaultCount: Int = 0, seed: UInt64,
-                storeOptions: StoreOptions = StoreOptions()) {
+    public init(
+        model: ManagedObjectModel, counts: [String: Int], defaultCount: Int = 0, seed: UInt64,
+        storeOptions: StoreOptions = StoreOptions()
+    ) {
         self.model = model
         self.counts = counts
         self.defaultCount = defaultCount
@@ -46,9 +48,13 @@ public struct SeedJob: Sendable {
     public func run(storeURL: URL) throws -> StoreJobResult {
         let environment = DeterministicEnvironment(seed: seed)
         let seeder = PreviewSeeder(model: model, seed: seed, referenceDate: environment.startDate)
-        try seeder.generate(counts: counts, defaultCount: defaultCount, into: environment.makeCoordinator(model: model))
-        let coordinator = try environment.makeCoordinator(model: model, url: storeURL, options: storeOptions)
-        let result = try seeder.generate(counts: counts, defaultCount: defaultCount, into: coordinator)
+        try seeder.generate(
+            counts: counts, defaultCount: defaultCount,
+            into: environment.makeCoordinator(model: model))
+        let coordinator = try environment.makeCoordinator(
+            model: model, url: storeURL, options: storeOptions)
+        let result = try seeder.generate(
+            counts: counts, defaultCount: defaultCount, into: coordinator)
         return StoreJobResult(coordinator: coordinator, counts: result.counts)
     }
 }

@@ -28,8 +28,10 @@ extension SeedRun {
             for entity in constrained {
                 var random = random("unique:\(entity.name)")
                 for constraint in entity.uniquenessConstraints {
-                    changed = try enforce(constraint, of: entity, stored: stored[ObjectIdentifier(entity)] ?? [],
-                                          &random) || changed
+                    changed =
+                        try enforce(
+                            constraint, of: entity, stored: stored[ObjectIdentifier(entity)] ?? [],
+                            &random) || changed
                 }
             }
             if !changed { return }
@@ -37,11 +39,15 @@ extension SeedRun {
     }
 
     /// Returns whether any value changed.
-    private func enforce(_ constraint: [String], of entity: EntityDescription, stored: [ManagedObject],
-                         _ random: inout SeededRandomNumberGenerator) throws -> Bool {
+    private func enforce(
+        _ constraint: [String], of entity: EntityDescription, stored: [ManagedObject],
+        _ random: inout SeededRandomNumberGenerator
+    ) throws -> Bool {
         var taken = Set<[KeyPart]>()
         for object in stored { if let key = key(object, constraint) { taken.insert(key) } }
-        let attributes = constraint.compactMap { entity.attributesByName[$0] }.filter { !$0.isDerived }
+        let attributes = constraint.compactMap { entity.attributesByName[$0] }.filter {
+            !$0.isDerived
+        }
         var changed = false
         for number in members(of: entity) {
             let object = objects[number]
@@ -52,7 +58,8 @@ extension SeedRun {
             guard !attributes.isEmpty else {
                 throw SeedErrors.unsatisfiableConstraint(
                     entity: entity.name, constraint: constraint, attempts: 0,
-                    detail: "\(object.entity.name) #\(indexInEntity[number] + 1) repeats another object's relationships, "
+                    detail:
+                        "\(object.entity.name) #\(indexInEntity[number] + 1) repeats another object's relationships, "
                         + "and a constraint of relationships only is not varied by the seeder")
             }
             var attempt = 1
@@ -60,12 +67,15 @@ extension SeedRun {
                 guard attempt <= Self.maximumAttempts else {
                     throw SeedErrors.unsatisfiableConstraint(
                         entity: entity.name, constraint: constraint, attempts: Self.maximumAttempts,
-                        detail: "\(object.entity.name) #\(indexInEntity[number] + 1) still repeats the values of another object")
+                        detail:
+                            "\(object.entity.name) #\(indexInEntity[number] + 1) still repeats the values of another object"
+                    )
                 }
                 for attribute in attributes {
                     // Late attempts may leave an optional attribute nil: nil never conflicts.
-                    let value = try generator.value(for: attribute, of: object.entity, index: indexInEntity[number],
-                                                    attempt: attempt, nilChance: attempt > 40 ? 0.5 : 0, random: &random)
+                    let value = try generator.value(
+                        for: attribute, of: object.entity, index: indexInEntity[number],
+                        attempt: attempt, nilChance: attempt > 40 ? 0.5 : 0, random: &random)
                     object.setAttributeValue(value, forKey: attribute.name)
                 }
                 changed = true

@@ -49,8 +49,9 @@ final class SeedRun {
             for attribute in Self.generatedAttributes(entity) {
                 var random = random("attribute:\(entity.name).\(attribute.name)")
                 for i in 0..<count {
-                    let value = try generator.value(for: attribute, of: entity, index: i, attempt: 0,
-                                                    nilChance: Self.nilChance, random: &random)
+                    let value = try generator.value(
+                        for: attribute, of: entity, index: i, attempt: 0,
+                        nilChance: Self.nilChance, random: &random)
                     objects[first + i].setAttributeValue(value, forKey: attribute.name)
                 }
             }

@@ -94,7 +94,8 @@ extension SeededRandomNumberGenerator {
 
     /// A version-4-shaped UUID made of this generator's bits.
     mutating func uuid() -> UUID {
-        let a = next(), b = next()
+        let a = next()
+        let b = next()
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<8 {
             bytes[i] = UInt8(truncatingIfNeeded: a >> (56 - 8 * i))
@@ -102,7 +103,10 @@ extension SeededRandomNumberGenerator {
         }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

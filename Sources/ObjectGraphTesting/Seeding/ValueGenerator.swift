@@ -15,11 +15,14 @@ struct ValueGenerator {
     ///     another one, which widens the choice (number suffixes, full limit ranges).
     ///   - nilChance: The probability of `nil` for an optional attribute.
     /// - Throws: ``ObjectGraphError`` 134060 naming the attribute and the rule it cannot meet.
-    func value(for attribute: AttributeDescription, of entity: EntityDescription, index: Int, attempt: Int,
-               nilChance: Double, random: inout SeededRandomNumberGenerator) throws -> AttributeValue {
+    func value(
+        for attribute: AttributeDescription, of entity: EntityDescription, index: Int, attempt: Int,
+        nilChance: Double, random: inout SeededRandomNumberGenerator
+    ) throws -> AttributeValue {
         if attribute.isOptional && random.chance(nilChance) { return .null }
         if attempt == 0, !attribute.defaultValue.isNull, random.chance(0.3),
-           AttributeRules.accepts(attribute.defaultValue, attribute) {
+            AttributeRules.accepts(attribute.defaultValue, attribute)
+        {
             return attribute.defaultValue
         }
         let key = attribute.name.lowercased()
@@ -34,65 +37,96 @@ struct ValueGenerator {
         case .float:
             value = float(attribute, key: key, attempt: attempt, &random).map { .float($0) }
         case .string:
-            value = .string(try string(attribute, entity: entity, index: index, attempt: attempt, &random))
+            value = .string(
+                try string(attribute, entity: entity, index: index, attempt: attempt, &random))
         case .boolean:
             value = .boolean(random.chance(0.5))
         case .date:
             value = date(attribute, key: key, &random).map { .date($0) }
         case .binaryData:
-            value = .data(Data((0..<random.int(in: 16...64)).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
+            value = .data(
+                Data(
+                    (0..<random.int(in: 16...64)).map { _ in
+                        UInt8(truncatingIfNeeded: random.next())
+                    }))
         case .uuid:
             value = .uuid(random.uuid())
         case .uri:
-            value = url(entity: entity, key: key, index: index, attempt: attempt, &random).map { .uri($0) }
+            value = url(entity: entity, key: key, index: index, attempt: attempt, &random).map {
+                .uri($0)
+            }
         case .transformable:
-            value = attribute.defaultValue.isNull ? (attribute.isOptional ? .null : .transformable(Data("{}".utf8)))
+            value =
+                attribute.defaultValue.isNull
+                ? (attribute.isOptional ? .null : .transformable(Data("{}".utf8)))
                 : attribute.defaultValue
         case .undefined:
             value = .null
         }
         guard let value, AttributeRules.accepts(value, attribute) else {
-            throw SeedErrors.unsatisfiableAttribute(entity: entity.name, attribute: attribute,
-                                                    reason: "no \(attribute.type.rawValue) value fits its limits")
+            throw SeedErrors.unsatisfiableAttribute(
+                entity: entity.name, attribute: attribute,
+                reason: "no \(attribute.type.rawValue) value fits its limits")
         }
         return value
     }
 
     // MARK: Numbers
 
-    private func integer(_ a: AttributeDescription, key: String, index: Int, attempt: Int,
-                         _ random: inout SeededRandomNumberGenerator) -> AttributeValue? {
+    private func integer(
+        _ a: AttributeDescription, key: String, index: Int, attempt: Int,
+        _ random: inout SeededRandomNumberGenerator
+    ) -> AttributeValue? {
         guard let typeRange = a.type.integerRange else { return nil }
-        var lo = typeRange.lowerBound, hi = typeRange.upperBound
+        var lo = typeRange.lowerBound
+        var hi = typeRange.upperBound
         if case .integer(let m)? = a.minValue { lo = max(lo, m) }
         if case .integer(let m)? = a.maxValue { hi = min(hi, m) }
         guard lo <= hi else { return nil }
-        if attempt == 0, ["position", "order", "index", "sort", "sequence"].contains(where: key.contains) {
+        if attempt == 0,
+            ["position", "order", "index", "sort", "sequence"].contains(where: key.contains)
+        {
             let sequential = Int64(index) + max(lo, 1)
             if sequential <= hi { return .integer(sequential) }
         }
-        let plausible: ClosedRange<Int64> = switch key {
-        case _ where key.contains("year"): 1970...Int64(referenceYear)
-        case _ where key.contains("pages"): 24...900
-        case _ where key == "age" || key.hasPrefix("age"): 18...90
-        case _ where ["count", "quantity", "qty", "copies", "stock", "number"].contains(where: key.contains): 1...50
-        case _ where ["rating", "stars", "priority", "level", "rank"].contains(where: key.contains): 1...5
-        case _ where ["minutes", "duration"].contains(where: key.contains): 5...240
-        case _ where key.contains("percent"): 0...100
-        default: 0...1000
-        }
+        let plausible: ClosedRange<Int64> =
+            switch key {
+            case _ where key.contains("year"): 1970...Int64(referenceYear)
+            case _ where key.contains("pages"): 24...900
+            case _ where key == "age" || key.hasPrefix("age"): 18...90
+            case _
+            where ["count", "quantity", "qty", "copies", "stock", "number"].contains(
+                where: key.contains):
+                1...50
+            case _
+            where ["rating", "stars", "priority", "level", "rank"].contains(where: key.contains):
+                1...5
+            case _ where ["minutes", "duration"].contains(where: key.contains): 5...240
+            case _ where key.contains("percent"): 0...100
+            default: 0...1000
+            }
         let range = attempt > 3 ? lo...hi : Self.clamp(plausible, lo...hi)
         return .integer(random.int64(in: range))
     }
 
     /// `preferred` limited to `bounds`, or a window at the edge of `bounds` nearest to it.
-    static func clamp(_ preferred: ClosedRange<Int64>, _ bounds: ClosedRange<Int64>) -> ClosedRange<Int64> {
-        if preferred.overlaps(bounds) { return max(preferred.lowerBound, bounds.lowerBound)...min(preferred.upperBound, bounds.upperBound) }
+    static func clamp(_ preferred: ClosedRange<Int64>, _ bounds: ClosedRange<Int64>) -> ClosedRange<
+        Int64
+    > {
+        if preferred.overlaps(bounds) {
+            return max(
+                preferred.lowerBound, bounds.lowerBound)...min(
+                    preferred.upperBound, bounds.upperBound)
+        }
         let width = preferred.upperBound - preferred.lowerBound
         if preferred.upperBound < bounds.lowerBound {
-            return bounds.lowerBound...(bounds.upperBound - bounds.lowerBound > width ? bounds.lowerBound + width : bounds.upperBound)
+            return bounds
+                .lowerBound...(bounds.upperBound - bounds.lowerBound > width
+                ? bounds.lowerBound + width : bounds.upperBound)
         }
-        return (bounds.upperBound - bounds.lowerBound > width ? bounds.upperBound - width : bounds.lowerBound)...bounds.upperBound
+        return
+            (bounds.upperBound - bounds.lowerBound > width
+            ? bounds.upperBound - width : bounds.lowerBound)...bounds.upperBound
     }
 
     /// The UTC year of ``referenceDate``.
@@ -109,9 +143,16 @@ struct ValueGenerator {
         if has("rate", "ratio", "fraction") { return (0, 1, 3) }
         if has("percent", "score") { return (0, 100, 1) }
         if has("temperature", "temp") { return (-10, 35, 1) }
-        if has("weight", "height", "width", "depth", "distance", "length", "size") { return (0.5, 100, 1) }
-        if has("amount", "price", "cost", "total", "balance", "salary", "fee", "payment", "sum", "budget",
-               "tax", "tip", "value") { return (1, 500, 2) }
+        if has("weight", "height", "width", "depth", "distance", "length", "size") {
+            return (0.5, 100, 1)
+        }
+        if has(
+            "amount", "price", "cost", "total", "balance", "salary", "fee", "payment", "sum",
+            "budget",
+            "tax", "tip", "value")
+        {
+            return (1, 500, 2)
+        }
         return (0, 1000, 2)
     }
 }

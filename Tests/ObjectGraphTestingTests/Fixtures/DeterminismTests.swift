@@ -40,7 +40,9 @@ import Testing
     }
 
     @Test func uuidsRepeatForTheSameSeedOnly() {
-        let a = SeededUUIDGenerator(seed: 5), b = SeededUUIDGenerator(seed: 5), c = SeededUUIDGenerator(seed: 6)
+        let a = SeededUUIDGenerator(seed: 5)
+        let b = SeededUUIDGenerator(seed: 5)
+        let c = SeededUUIDGenerator(seed: 6)
         let first = (0..<3).map { _ in a.next() }
         #expect(first == (0..<3).map { _ in b.next() })
         #expect(first != (0..<3).map { _ in c.next() })
@@ -55,8 +57,12 @@ import Testing
         #expect(UUID(uuidString: environment.storeIdentifier) != nil)
         let model = try ProjectFixtures.model("ExpenseTracker")
         let container = try environment.makeContainer(name: "T", model: model)
-        #expect(container.persistentStoreCoordinator.persistentStores.first?.identifier == environment.storeIdentifier)
-        #expect(container.persistentStoreCoordinator.clock() == DeterministicEnvironment.defaultStartDate)
+        #expect(
+            container.persistentStoreCoordinator.persistentStores.first?.identifier
+                == environment.storeIdentifier)
+        #expect(
+            container.persistentStoreCoordinator.clock()
+                == DeterministicEnvironment.defaultStartDate)
         let coordinator = try environment.makeCoordinator(model: model)
         #expect(coordinator.persistentStores.first?.identifier == environment.storeIdentifier)
         let options = environment.storeOptions(clock: environment.makeClock())
@@ -67,29 +73,35 @@ import Testing
     @Test func twoLoadsOfTheSameFixtureGiveIdenticalRows() throws {
         let model = try ProjectFixtures.model("ExpenseTracker")
         let url = ProjectFixtures.fixtureURL("expenses")
-        let first = try FixtureProvider(model: model, fixtureFiles: [url], environment: DeterministicEnvironment(seed: 1))
-        let second = try FixtureProvider(model: model, fixtureFiles: [url], environment: DeterministicEnvironment(seed: 1))
+        let first = try FixtureProvider(
+            model: model, fixtureFiles: [url], environment: DeterministicEnvironment(seed: 1))
+        let second = try FixtureProvider(
+            model: model, fixtureFiles: [url], environment: DeterministicEnvironment(seed: 1))
         for entity in model.entities {
             #expect(first.snapshot.rows(of: entity) == second.snapshot.rows(of: entity))
         }
         #expect(first.snapshot.totalRowCount == 9)
         let writer = FixtureWriter()
-        #expect(try writer.fixtureData(from: first.makeCoordinator()) == writer.fixtureData(from: second.makeCoordinator()))
+        #expect(
+            try writer.fixtureData(from: first.makeCoordinator())
+                == writer.fixtureData(from: second.makeCoordinator()))
     }
 
     @Test func fetchesWithoutSortDescriptorsGoEntityByEntityInPrimaryKeyOrder() throws {
         let model = try ProjectFixtures.model("Library")
         let json = #"""
-        {"Shelf": [{"_ref": "s", "name": "A", "position": 1}],
-         "Film": [{"title": "F1", "code": "FLM-0001", "addedOn": "2020-01-01", "shelf": "s", "minutes": 90},
-                  {"title": "F2", "code": "FLM-0002", "addedOn": "2020-01-01", "shelf": "s", "minutes": 95}],
-         "Author": [{"_ref": "a", "name": "Ann", "email": "ann@example.com"}],
-         "Book": [{"title": "B1", "code": "BOK-0001", "addedOn": "2020-01-01", "shelf": "s", "isbn": "978-0000000001",
-                   "pages": 10, "authors": ["a"]}]}
-        """#
+            {"Shelf": [{"_ref": "s", "name": "A", "position": 1}],
+             "Film": [{"title": "F1", "code": "FLM-0001", "addedOn": "2020-01-01", "shelf": "s", "minutes": 90},
+                      {"title": "F2", "code": "FLM-0002", "addedOn": "2020-01-01", "shelf": "s", "minutes": 95}],
+             "Author": [{"_ref": "a", "name": "Ann", "email": "ann@example.com"}],
+             "Book": [{"title": "B1", "code": "BOK-0001", "addedOn": "2020-01-01", "shelf": "s", "isbn": "978-0000000001",
+                       "pages": 10, "authors": ["a"]}]}
+            """#
         let fixtures = try FixtureProvider(model: model, fixtureData: Data(json.utf8))
         let titles = try withContext(fixtures.makeCoordinator()) { context in
-            try fetchAll("Item", in: context).map { "\($0.entity.name):\($0.objectID.primaryKey):\($0.value(forKey: "title") as? String ?? "")" }
+            try fetchAll("Item", in: context).map {
+                "\($0.entity.name):\($0.objectID.primaryKey):\($0.value(forKey: "title") as? String ?? "")"
+            }
         }
         // Model order puts Book before Film, so books are inserted (and numbered) first.
         #expect(titles == ["Book:1:B1", "Film:2:F1", "Film:3:F2"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraphTesting
 
 @Suite struct FixtureDateTests {
@@ -20,9 +21,12 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "2024-3-01", "2024-13-01", "2023-02-29", "2024-04-31", "2024-03-01T24:00:00Z", "2024-03-01T12:60:00Z",
-        "2024-03-01T12:00:60Z", "2024-03-01T12:00:00", "2024-03-01t12:00:00Z", "2024-03-01T12:00:00z",
-        "2024-03-01T12:00:00.Z", "2024-03-01T12:00:00+0200", "2024-03-01T12:00Z", "2024-03-01 12:00:00Z",
+        "", "2024-3-01", "2024-13-01", "2023-02-29", "2024-04-31", "2024-03-01T24:00:00Z",
+        "2024-03-01T12:60:00Z",
+        "2024-03-01T12:00:60Z", "2024-03-01T12:00:00", "2024-03-01t12:00:00Z",
+        "2024-03-01T12:00:00z",
+        "2024-03-01T12:00:00.Z", "2024-03-01T12:00:00+0200", "2024-03-01T12:00Z",
+        "2024-03-01 12:00:00Z",
         "2024-03-01T12:00:00Zjunk", "yesterday", "+123-01-01",
     ])
     func rejectsAnythingElse(_ text: String) {
@@ -46,7 +50,9 @@ import Testing
             #expect(text.flatMap(FixtureDate.parse) == date, "\(seconds) → \(text ?? "nil")")
         }
         #expect(FixtureDate.format(Date(timeIntervalSince1970: -5.25)) == "1969-12-31T23:59:54.75Z")
-        #expect(FixtureDate.format(Date(timeIntervalSince1970: 1_709_296_215)) == "2024-03-01T12:30:15Z")
+        #expect(
+            FixtureDate.format(Date(timeIntervalSince1970: 1_709_296_215)) == "2024-03-01T12:30:15Z"
+        )
     }
 
     @Test func expandedYearsRoundTrip() {

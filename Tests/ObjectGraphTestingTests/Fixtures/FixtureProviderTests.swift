@@ -6,8 +6,9 @@ import Testing
 /// One provider shared by every test of the suite, loaded once.
 private let sharedFixtures: FixtureProvider = {
     do {
-        return try FixtureProvider(model: ProjectFixtures.model("ExpenseTracker"),
-                                   fixtureFiles: [ProjectFixtures.fixtureURL("expenses")])
+        return try FixtureProvider(
+            model: ProjectFixtures.model("ExpenseTracker"),
+            fixtureFiles: [ProjectFixtures.fixtureURL("expenses")])
     } catch {
         preconditionFailure("the expenses fixture must load: \(error)")
     }
@@ -29,7 +30,9 @@ private let sharedFixtures: FixtureProvider = {
         }
         let reader = container.newBackgroundContext()
         try reader.performAndWait {
-            let names = try fetchAll("Category", in: reader).compactMap { $0.value(forKey: "name") as? String }
+            let names = try fetchAll("Category", in: reader).compactMap {
+                $0.value(forKey: "name") as? String
+            }
             #expect(names == ["Food \(worker)", "Travel", "Rent", "Mine \(worker)"])
             #expect(try fetchAll("Transaction", in: reader).count == 4)
         }
@@ -40,17 +43,22 @@ private let sharedFixtures: FixtureProvider = {
         try Self.mutateAndCheck(sharedFixtures, worker: worker)
         // A container made afterwards still starts from the pristine fixture.
         try withContext(sharedFixtures.makeCoordinator()) { context in
-            let names = try fetchAll("Category", in: context).compactMap { $0.value(forKey: "name") as? String }
+            let names = try fetchAll("Category", in: context).compactMap {
+                $0.value(forKey: "name") as? String
+            }
             #expect(names == ["Food", "Travel", "Rent"])
         }
     }
 
     @Test func containersMutatedOnManyThreadsAtOnceStayApart() throws {
-        let fixtures = try FixtureProvider(model: ProjectFixtures.model("ExpenseTracker"),
-                                           fixtureFiles: [ProjectFixtures.fixtureURL("expenses")])
+        let fixtures = try FixtureProvider(
+            model: ProjectFixtures.model("ExpenseTracker"),
+            fixtureFiles: [ProjectFixtures.fixtureURL("expenses")])
         let failures = UncheckedSendable(FailureBox())
         DispatchQueue.concurrentPerform(iterations: 16) { worker in
-            do { try Self.mutateAndCheck(fixtures, worker: worker) } catch { failures.value.add("\(worker): \(error)") }
+            do { try Self.mutateAndCheck(fixtures, worker: worker) } catch {
+                failures.value.add("\(worker): \(error)")
+            }
         }
         #expect(failures.value.messages.isEmpty)
         #expect(fixtures.snapshot.totalRowCount == 9, "the snapshot itself never changes")
@@ -58,10 +66,15 @@ private let sharedFixtures: FixtureProvider = {
 
     @Test func everyContainerHasTheFixtureStoreIdentifierAndItsOwnClock() throws {
         let environment = DeterministicEnvironment(seed: 8, tick: 2)
-        let fixtures = try FixtureProvider(model: ProjectFixtures.model("ExpenseTracker"),
-                                           fixtureFiles: [ProjectFixtures.fixtureURL("expenses")], environment: environment)
-        let a = fixtures.makeContainer(), b = fixtures.makeContainer()
-        #expect(a.persistentStoreCoordinator.persistentStores.map(\.identifier) == [environment.storeIdentifier])
+        let fixtures = try FixtureProvider(
+            model: ProjectFixtures.model("ExpenseTracker"),
+            fixtureFiles: [ProjectFixtures.fixtureURL("expenses")], environment: environment)
+        let a = fixtures.makeContainer()
+        let b = fixtures.makeContainer()
+        #expect(
+            a.persistentStoreCoordinator.persistentStores.map(\.identifier) == [
+                environment.storeIdentifier
+            ])
         #expect(a.persistentStoreDescriptions.isEmpty)
         // Loading saved once (one reading); each container's clock continues from there.
         let next = environment.startDate.addingTimeInterval(2)
@@ -88,7 +101,10 @@ private let sharedFixtures: FixtureProvider = {
 
     @Test func anInvalidFixtureFailsTheProvider() throws {
         let model = try ProjectFixtures.model("ExpenseTracker")
-        let e = objectGraphError { _ = try FixtureProvider(model: model, fixtureData: Data(#"{"X": []}"#.utf8), file: "x.json") }
+        let e = objectGraphError {
+            _ = try FixtureProvider(
+                model: model, fixtureData: Data(#"{"X": []}"#.utf8), file: "x.json")
+        }
         #expect(e?.message == "fixture x.json at X: the model has no entity X")
     }
 }

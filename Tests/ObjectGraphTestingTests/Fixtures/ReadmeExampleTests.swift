@@ -17,7 +17,7 @@ final class Transaction: ManagedObject {
 }
 
 enum ExpenseFixtures {
-    static let folder = URL(fileURLWithPath: #filePath)   // Tests/<Target>/<Folder>/<File>.swift
+    static let folder = URL(fileURLWithPath: #filePath)  // Tests/<Target>/<Folder>/<File>.swift
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures")
 
@@ -32,7 +32,7 @@ enum ExpenseFixtures {
 @Suite struct ExpenseFixtureTests {
     @Test func movingLunchToTravel() throws {
         let fixtures = ExpenseFixtures.provider
-        let context = fixtures.makeContainer().newBackgroundContext()   // this test's own world
+        let context = fixtures.makeContainer().newBackgroundContext()  // this test's own world
         try context.performAndWait {
             let lunch = try fixtures.references.object("lunch", as: Transaction.self, in: context)
             let travel = try fixtures.references.object("travel", as: Category.self, in: context)

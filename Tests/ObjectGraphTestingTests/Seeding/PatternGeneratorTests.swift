@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraphTesting
 
 @Suite struct PatternGeneratorTests {
@@ -13,7 +14,8 @@ import Testing
         #"^#[0-9A-Fa-f]{6}$"#, #"^[A-Z]{3}-\d{4}$"#, #"^(G|PG|PG-13|R|NC-17)$"#,
         #"^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$"#, #"^(?:[A-F0-9]{2}\.){2}[a-z]+_[^\s,]{3}\w?$"#,
         #"\d+(\.\d{1,2})?"#, #"[^aeiou]{3,5}"#, "a|b|c", #"(?<year>\d{4})-\d\d"#, #"\Qa.b\E+"#,
-        #"[\]\-\\]x"#, #"\x41\u00e9\x{1F600}"#, ".{2}", "colou?r", "[-a]+", "a{0}b", #"\A\w*?\z"#, "x{2,}",
+        #"[\]\-\\]x"#, #"\x41\u00e9\x{1F600}"#, ".{2}", "colou?r", "[-a]+", "a{0}b", #"\A\w*?\z"#,
+        "x{2,}",
         #"[\d\s]{4}"#, #"\D\W\S"#, "[]a]", #"\t\n"#, "(ab|cd)*e+", "^$",
     ])
     func generatedStringsMatchTheirPattern(_ pattern: String) throws {
@@ -44,7 +46,9 @@ import Testing
         (#"\yes"#, #"\y"#, 1, "an escape the generator does not know"),
         ("^*", "*", 2, "a quantifier on an anchor"),
     ])
-    func unsupportedConstructsAreNamedWithTheirPosition(_ pattern: String, _ part: String, _ position: Int, _ what: String) {
+    func unsupportedConstructsAreNamedWithTheirPosition(
+        _ pattern: String, _ part: String, _ position: Int, _ what: String
+    ) {
         do {
             _ = try PatternParser.parse(pattern)
             Issue.record("\(pattern) should not parse")
@@ -64,9 +68,12 @@ import Testing
     @Test func lengthBiasSteersUnboundedRepetitions() throws {
         let generator = PatternGenerator(root: try PatternParser.parse("[a-z]+"))
         var random = SeededRandomNumberGenerator(seed: 2)
-        let long = (0..<20).compactMap { _ in generator.generate(&random, spread: 300, bias: .long) }
+        let long = (0..<20).compactMap { _ in generator.generate(&random, spread: 300, bias: .long)
+        }
         #expect(long.allSatisfy { $0.count >= 200 })
-        let short = (0..<20).compactMap { _ in generator.generate(&random, spread: 300, bias: .short) }
+        let short = (0..<20).compactMap { _ in
+            generator.generate(&random, spread: 300, bias: .short)
+        }
         #expect(short.allSatisfy { $0.count <= 101 })
     }
 }

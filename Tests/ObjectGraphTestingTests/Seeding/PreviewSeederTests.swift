@@ -5,16 +5,20 @@ import Testing
 
 @Suite struct PreviewSeederTests {
     /// Seeds `model` into a fresh deterministic RAM store and returns the store as a fixture document.
-    private func seededDocument(_ model: ManagedObjectModel, seed: UInt64, counts: [String: Int] = [:],
-                                defaultCount: Int = 12) throws -> (Data, PersistentStoreCoordinator) {
+    private func seededDocument(
+        _ model: ManagedObjectModel, seed: UInt64, counts: [String: Int] = [:],
+        defaultCount: Int = 12
+    ) throws -> (Data, PersistentStoreCoordinator) {
         let coordinator = try DeterministicEnvironment(seed: seed).makeCoordinator(model: model)
-        try PreviewSeeder(model: model, seed: seed).generate(counts: counts, defaultCount: defaultCount, into: coordinator)
+        try PreviewSeeder(model: model, seed: seed).generate(
+            counts: counts, defaultCount: defaultCount, into: coordinator)
         return (try FixtureWriter().fixtureData(from: coordinator), coordinator)
     }
 
     @Test(arguments: ProjectFixtures.modelFiles)
     func seedsEveryProjectModelValidlyAndRepeatably(_ name: String) throws {
-        let model = try ManagedObjectModel(contentsOf: ProjectFixtures.root.appendingPathComponent(name))
+        let model = try ManagedObjectModel(
+            contentsOf: ProjectFixtures.root.appendingPathComponent(name))
         let (first, coordinator) = try seededDocument(model, seed: 7)
         let (again, _) = try seededDocument(model, seed: 7)
         let (other, _) = try seededDocument(model, seed: 8)
@@ -40,14 +44,19 @@ import Testing
 
     @Test func expenseValuesArePlausibleAndWithinTheRules() throws {
         let model = try ProjectFixtures.model("ExpenseTracker")
-        let (_, coordinator) = try seededDocument(model, seed: 1, counts: ["Category": 8, "Transaction": 300, "Receipt": 40])
+        let (_, coordinator) = try seededDocument(
+            model, seed: 1, counts: ["Category": 8, "Transaction": 300, "Receipt": 40])
         let reference = DeterministicEnvironment.defaultStartDate
         try withContext(coordinator) { context in
             let categories = try fetchAll("Category", in: context)
             let names = categories.compactMap { $0.value(forKey: "name") as? String }
             #expect(Set(names).count == 8, "names are unique")
             #expect(names.allSatisfy { !$0.isEmpty && $0.count <= 50 })
-            #expect(categories.allSatisfy { ($0.value(forKey: "colorHex") as? String)?.wholeMatch(of: /#[0-9A-Fa-f]{6}/) != nil })
+            #expect(
+                categories.allSatisfy {
+                    ($0.value(forKey: "colorHex") as? String)?.wholeMatch(of: /#[0-9A-Fa-f]{6}/)
+                        != nil
+                })
             let transactions = try fetchAll("Transaction", in: context)
             for t in transactions {
                 let amount = try #require(t.value(forKey: "amount") as? Decimal)
@@ -57,17 +66,27 @@ import Testing
                 #expect(date <= reference && date >= reference.addingTimeInterval(-365 * 86_400))
             }
             let notes = transactions.map { $0.value(forKey: "note") as? String }
-            #expect(notes.contains(nil) && notes.contains { $0 != nil }, "optional values are sometimes nil")
+            #expect(
+                notes.contains(nil) && notes.contains { $0 != nil },
+                "optional values are sometimes nil")
             let receipts = try fetchAll("Receipt", in: context)
-            let owners = receipts.compactMap { ($0.value(forKey: "transaction") as? ManagedObject).map(ObjectIdentifier.init) }
-            #expect(owners.count == 40 && Set(owners).count == 40, "one-to-one: every receipt has its own transaction")
+            let owners = receipts.compactMap {
+                ($0.value(forKey: "transaction") as? ManagedObject).map(ObjectIdentifier.init)
+            }
+            #expect(
+                owners.count == 40 && Set(owners).count == 40,
+                "one-to-one: every receipt has its own transaction")
         }
     }
 
     @Test func libraryRelationshipsKeepTheirCountsAndInverses() throws {
         let model = try ProjectFixtures.model("Library")
-        let (_, coordinator) = try seededDocument(model, seed: 3, counts: ["Book": 40, "Film": 15, "Author": 10, "Tag": 12,
-                                                                            "Shelf": 2, "Member": 9, "LibraryCard": 6])
+        let (_, coordinator) = try seededDocument(
+            model, seed: 3,
+            counts: [
+                "Book": 40, "Film": 15, "Author": 10, "Tag": 12,
+                "Shelf": 2, "Member": 9, "LibraryCard": 6,
+            ])
         try withContext(coordinator) { context in
             let items = try context.count(for: FetchRequest<ManagedObject>(entityName: "Item"))
             #expect(items == 55)
@@ -75,7 +94,9 @@ import Testing
                 let authors = try #require(book.value(forKey: "authors") as? [ManagedObject])
                 #expect((1...3).contains(authors.count))
                 for author in authors {
-                    #expect((author.value(forKey: "books") as? Set<ManagedObject>)?.contains(book) == true)
+                    #expect(
+                        (author.value(forKey: "books") as? Set<ManagedObject>)?.contains(book)
+                            == true)
                 }
                 #expect(((book.value(forKey: "tags") as? Set<ManagedObject>)?.count ?? 0) <= 4)
                 #expect(book.value(forKey: "shelf") is ManagedObject)
@@ -89,15 +110,21 @@ import Testing
                 let friends = member.value(forKey: "friends") as? Set<ManagedObject> ?? []
                 #expect(friends.count <= 5 && !friends.contains(member))
                 for friend in friends {
-                    #expect((friend.value(forKey: "friends") as? Set<ManagedObject>)?.contains(member) == true)
+                    #expect(
+                        (friend.value(forKey: "friends") as? Set<ManagedObject>)?.contains(member)
+                            == true)
                 }
             }
             let cards = try fetchAll("LibraryCard", in: context)
-            let holders = cards.compactMap { ($0.value(forKey: "member") as? ManagedObject).map(ObjectIdentifier.init) }
+            let holders = cards.compactMap {
+                ($0.value(forKey: "member") as? ManagedObject).map(ObjectIdentifier.init)
+            }
             #expect(holders.count == 6 && Set(holders).count == 6)
             for author in try fetchAll("Author", in: context) {
                 let email = try #require(author.value(forKey: "email") as? String)
-                #expect(email.wholeMatch(of: /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/) != nil, "\(email)")
+                #expect(
+                    email.wholeMatch(of: /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/) != nil, "\(email)"
+                )
             }
         }
     }
@@ -111,15 +138,22 @@ import Testing
             for s in samples {
                 let ratio = try #require(s.value(forKey: "ratio") as? Decimal)
                 #expect(ratio >= Decimal(string: "0.001")! && ratio <= Decimal(string: "0.002")!)
-                if let exactly = s.value(forKey: "exactly") as? Float { #expect(exactly == Float(0.1)) }
+                if let exactly = s.value(forKey: "exactly") as? Float {
+                    #expect(exactly == Float(0.1))
+                }
                 let instant = try #require(s.value(forKey: "instant") as? Date)
-                #expect(instant.timeIntervalSince1970 >= 1_704_067_200.25 && instant.timeIntervalSince1970 <= 1_704_067_200.5)
+                #expect(
+                    instant.timeIntervalSince1970 >= 1_704_067_200.25
+                        && instant.timeIntervalSince1970 <= 1_704_067_200.5)
                 if let essay = s.value(forKey: "essay") as? String { #expect(essay.count >= 200) }
                 let nickname = try #require(s.value(forKey: "nickname") as? String)
                 #expect((3...12).contains(nickname.count))
                 let sku = try #require(s.value(forKey: "sku") as? String)
-                #expect(sku.wholeMatch(of: /(?:[A-F0-9]{2}\.){2}[a-z]+_[^\s,]{3}\w?/) != nil, "\(sku)")
-                if let large = s.value(forKey: "large") as? Int64 { #expect(large >= 9_000_000_000_000_000_000) }
+                #expect(
+                    sku.wholeMatch(of: /(?:[A-F0-9]{2}\.){2}[a-z]+_[^\s,]{3}\w?/) != nil, "\(sku)")
+                if let large = s.value(forKey: "large") as? Int64 {
+                    #expect(large >= 9_000_000_000_000_000_000)
+                }
                 #expect((s.value(forKey: "homepageURL") as? URL)?.scheme == "https")
                 #expect(s.value(forKey: "scratch") == nil, "transient attributes are left alone")
             }
@@ -135,7 +169,9 @@ import Testing
         #expect(second.counts == ["Category": 10])
         #expect(second.totalCount == 10)
         try withContext(coordinator) { context in
-            let names = try fetchAll("Category", in: context).compactMap { $0.value(forKey: "name") as? String }
+            let names = try fetchAll("Category", in: context).compactMap {
+                $0.value(forKey: "name") as? String
+            }
             #expect(names.count == 20 && Set(names).count == 20)
         }
     }
@@ -143,10 +179,14 @@ import Testing
     @Test func makeContainerGivesIdenticalPreviewStores() throws {
         let model = try ProjectFixtures.model("Library")
         let seeder = PreviewSeeder(model: model, seed: 11)
-        let a = try seeder.makeContainer(objectsPerEntity: 6), b = try seeder.makeContainer(objectsPerEntity: 6)
+        let a = try seeder.makeContainer(objectsPerEntity: 6)
+        let b = try seeder.makeContainer(objectsPerEntity: 6)
         let writer = FixtureWriter()
-        #expect(try writer.fixtureData(from: a.persistentStoreCoordinator) == writer.fixtureData(from: b.persistentStoreCoordinator))
-        #expect(a.persistentStoreCoordinator.persistentStores.first?.identifier
+        #expect(
+            try writer.fixtureData(from: a.persistentStoreCoordinator)
+                == writer.fixtureData(from: b.persistentStoreCoordinator))
+        #expect(
+            a.persistentStoreCoordinator.persistentStores.first?.identifier
                 == DeterministicEnvironment(seed: 11).storeIdentifier)
     }
 }
@@ -154,7 +194,8 @@ import Testing
 extension Decimal {
     /// The value rounded to a whole number (for checking fraction digits).
     var rounded0: Decimal {
-        var input = self, result = Decimal()
+        var input = self
+        var result = Decimal()
         NSDecimalRound(&result, &input, 0, .plain)
         return result
     }

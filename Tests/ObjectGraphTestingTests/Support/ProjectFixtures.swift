@@ -6,7 +6,8 @@ import ObjectGraphTesting
 enum ProjectFixtures {
     /// Package root: four levels up from Tests/ObjectGraphTestingTests/Support/<File>.swift.
     static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
     /// Every JSON model in Fixtures/models, by file name without extension, sorted.
@@ -20,12 +21,15 @@ enum ProjectFixtures {
     /// the top), as paths relative to Fixtures/, sorted.
     static var modelFiles: [String] {
         let top = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return (modelNames.map { "models/\($0).json" } + top.filter { $0.hasSuffix(".xcdatamodeld") }).sorted()
+        return
+            (modelNames.map { "models/\($0).json" } + top.filter { $0.hasSuffix(".xcdatamodeld") })
+            .sorted()
     }
 
     /// The model in Fixtures/models/<name>.json, built fresh.
     static func model(_ name: String) throws -> ManagedObjectModel {
-        try ManagedObjectModel(jsonData: Data(contentsOf: root.appendingPathComponent("models/\(name).json")))
+        try ManagedObjectModel(
+            jsonData: Data(contentsOf: root.appendingPathComponent("models/\(name).json")))
     }
 
     /// The URL of Fixtures/fixtures/<name>.json.
@@ -55,7 +59,9 @@ enum SharedModels {
 }
 
 /// Runs `body` on a new private-queue context of `coordinator`.
-func withContext<T>(_ coordinator: PersistentStoreCoordinator, _ body: (ManagedObjectContext) throws -> T) rethrows -> T {
+func withContext<T>(
+    _ coordinator: PersistentStoreCoordinator, _ body: (ManagedObjectContext) throws -> T
+) rethrows -> T {
     let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     return try context.performAndWait { try body(context) }
 }

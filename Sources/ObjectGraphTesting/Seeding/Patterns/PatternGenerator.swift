@@ -26,18 +26,24 @@ struct PatternGenerator {
         var ended = false
     }
 
-    private func emit(_ node: PatternNode, _ state: inout State, _ random: inout SeededRandomNumberGenerator,
-                      spread: Int, bias: Bias) -> Bool {
+    private func emit(
+        _ node: PatternNode, _ state: inout State, _ random: inout SeededRandomNumberGenerator,
+        spread: Int, bias: Bias
+    ) -> Bool {
         switch node {
         case .literal(let scalar):
             return append(scalar, &state)
         case .set(let set):
             let preferred = set.intersection(.printable)
             let pool = preferred.isEmpty ? set : preferred
-            guard let scalar = pool.scalar(at: random.int(in: 0...(pool.count - 1))) else { return false }
+            guard let scalar = pool.scalar(at: random.int(in: 0...(pool.count - 1))) else {
+                return false
+            }
             return append(scalar, &state)
         case .sequence(let parts):
-            for part in parts where !emit(part, &state, &random, spread: spread, bias: bias) { return false }
+            for part in parts where !emit(part, &state, &random, spread: spread, bias: bias) {
+                return false
+            }
             return true
         case .alternation(let branches):
             return emit(random.pick(branches), &state, &random, spread: spread, bias: bias)
@@ -49,7 +55,9 @@ struct PatternGenerator {
             case .short: count = random.int(in: low...(low + (top - low) / 3))
             case .long: count = random.int(in: (top - (top - low) / 3)...top)
             }
-            for _ in 0..<count where !emit(inner, &state, &random, spread: spread, bias: bias) { return false }
+            for _ in 0..<count where !emit(inner, &state, &random, spread: spread, bias: bias) {
+                return false
+            }
             return true
         case .start:
             return state.output.isEmpty

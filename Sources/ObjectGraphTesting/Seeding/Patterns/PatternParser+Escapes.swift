@@ -5,11 +5,17 @@ extension PatternParser {
         let at = position
         guard let c = peek(1) else { throw unsupported("\\", "a '\\' at the end of the pattern") }
         switch c {
-        case "A": position += 2; return .start
-        case "z", "Z": position += 2; return .end
+        case "A":
+            position += 2
+            return .start
+        case "z", "Z":
+            position += 2
+            return .end
         default:
             let set = try escapedSet(at: at)
-            if set.count == 1, let only = set.scalar(at: 0), !Self.isClassEscape(c) { return .literal(only) }
+            if set.count == 1, let only = set.scalar(at: 0), !Self.isClassEscape(c) {
+                return .literal(only)
+            }
             return .set(set)
         }
     }
@@ -33,7 +39,9 @@ extension PatternParser {
 
     /// The scalars an escape stands for (inside or outside a class); advances past it.
     mutating func escapedSet(at: Int) throws(UnsupportedPattern) -> ScalarSet {
-        guard let c = peek(1) else { throw unsupported("\\", "a '\\' at the end of the pattern", at: at) }
+        guard let c = peek(1) else {
+            throw unsupported("\\", "a '\\' at the end of the pattern", at: at)
+        }
         position += 2
         func one(_ value: UInt32) -> ScalarSet { ScalarSet([value...value]) }
         switch c {
@@ -63,11 +71,16 @@ extension PatternParser {
     }
 
     /// `\xhh`, `\x{h…}`, `\uhhhh` or `\Uhhhhhhhh` (position is just after the letter).
-    private mutating func hexScalar(_ kind: Unicode.Scalar, at: Int) throws(UnsupportedPattern) -> UInt32 {
+    private mutating func hexScalar(_ kind: Unicode.Scalar, at: Int) throws(UnsupportedPattern)
+        -> UInt32
+    {
         var digits = ""
         if kind == "x", current == "{" {
             position += 1
-            while let c = current, c != "}" { digits.unicodeScalars.append(c); position += 1 }
+            while let c = current, c != "}" {
+                digits.unicodeScalars.append(c)
+                position += 1
+            }
             position += 1
         } else {
             let width = kind == "x" ? 2 : kind == "u" ? 4 : 8
@@ -78,7 +91,8 @@ extension PatternParser {
             }
         }
         guard let value = UInt32(digits, radix: 16), Unicode.Scalar(value) != nil else {
-            throw unsupported("\\" + String(kind) + digits, "a malformed hexadecimal escape", at: at)
+            throw unsupported(
+                "\\" + String(kind) + digits, "a malformed hexadecimal escape", at: at)
         }
         return value
     }
@@ -89,15 +103,24 @@ extension PatternParser {
         let at = position
         position += 1
         var negated = false
-        if current == "^" { negated = true; position += 1 }
+        if current == "^" {
+            negated = true
+            position += 1
+        }
         var set = ScalarSet()
         var first = true
         while let c = current, c != "]" || first {
             first = false
             let itemAt = position
-            if c == "[" { throw unsupported("[", "a nested set or POSIX class inside [...]", at: itemAt) }
-            if c == "&" && peek(1) == "&" { throw unsupported("&&", "a set intersection", at: itemAt) }
-            if c == "-" && peek(1) == "-" { throw unsupported("--", "a set difference", at: itemAt) }
+            if c == "[" {
+                throw unsupported("[", "a nested set or POSIX class inside [...]", at: itemAt)
+            }
+            if c == "&" && peek(1) == "&" {
+                throw unsupported("&&", "a set intersection", at: itemAt)
+            }
+            if c == "-" && peek(1) == "-" {
+                throw unsupported("--", "a set difference", at: itemAt)
+            }
             let low: ScalarSet
             if c == "\\" {
                 low = try escapedSet(at: itemAt)
@@ -111,9 +134,16 @@ extension PatternParser {
                 }
                 position += 1
                 let high: ScalarSet
-                if next == "\\" { high = try escapedSet(at: position) } else { position += 1; high = ScalarSet([next.value...next.value]) }
+                if next == "\\" {
+                    high = try escapedSet(at: position)
+                } else {
+                    position += 1
+                    high = ScalarSet([next.value...next.value])
+                }
                 guard high.count == 1, let to = high.scalar(at: 0), from.value <= to.value else {
-                    throw unsupported("-", "a range whose end is not a single character after its start", at: itemAt)
+                    throw unsupported(
+                        "-", "a range whose end is not a single character after its start",
+                        at: itemAt)
                 }
                 set.insert(from.value...to.value)
             } else {
@@ -125,7 +155,9 @@ extension PatternParser {
         set = set.intersection(ScalarSet([0...0xD7FF, 0xE000...0x10FFFF]))
         if negated { set = set.complement(in: .printable) }
         guard !set.isEmpty else {
-            throw unsupported(String(scalars[at..<position].map(Character.init)), "a class that matches no printable character", at: at)
+            throw unsupported(
+                String(scalars[at..<position].map(Character.init)),
+                "a class that matches no printable character", at: at)
         }
         return .set(set)
     }

@@ -59,23 +59,37 @@ struct PatternParser {
         return parts.count == 1 ? parts[0] : .sequence(parts)
     }
 
-    private mutating func quantified(_ atom: PatternNode, start: Int) throws(UnsupportedPattern) -> PatternNode {
+    private mutating func quantified(_ atom: PatternNode, start: Int) throws(UnsupportedPattern)
+        -> PatternNode
+    {
         var node = atom
         while let c = current, c == "?" || c == "*" || c == "+" || c == "{" {
             let at = position
-            if atom == .start || atom == .end { throw unsupported(String(c), "a quantifier on an anchor") }
+            if atom == .start || atom == .end {
+                throw unsupported(String(c), "a quantifier on an anchor")
+            }
             let bounds: (Int, Int?)
             switch c {
-            case "?": bounds = (0, 1); position += 1
-            case "*": bounds = (0, nil); position += 1
-            case "+": bounds = (1, nil); position += 1
+            case "?":
+                bounds = (0, 1)
+                position += 1
+            case "*":
+                bounds = (0, nil)
+                position += 1
+            case "+":
+                bounds = (1, nil)
+                position += 1
             default: bounds = try braces()
             }
             if current == "+" {
-                throw unsupported(String(scalars[at..<position + 1].map(Character.init)), "a possessive quantifier", at: at)
+                throw unsupported(
+                    String(scalars[at..<position + 1].map(Character.init)),
+                    "a possessive quantifier", at: at)
             }
-            if current == "?" { position += 1 }   // lazy: the same strings match in full
-            if case .repetition = node { throw unsupported(String(c), "a quantifier applied to a quantifier", at: at) }
+            if current == "?" { position += 1 }  // lazy: the same strings match in full
+            if case .repetition = node {
+                throw unsupported(String(c), "a quantifier applied to a quantifier", at: at)
+            }
             node = .repetition(node, min: bounds.0, max: bounds.1)
         }
         return node
@@ -86,17 +100,23 @@ struct PatternParser {
         position += 1
         func number() -> Int? {
             var digits = ""
-            while let c = current, ("0"..."9").contains(c) { digits.unicodeScalars.append(c); position += 1 }
+            while let c = current, ("0"..."9").contains(c) {
+                digits.unicodeScalars.append(c)
+                position += 1
+            }
             return digits.isEmpty ? nil : Int(digits)
         }
-        guard let low = number() else { throw unsupported("{", "a '{' that does not start a {m,n} quantifier", at: at) }
+        guard let low = number() else {
+            throw unsupported("{", "a '{' that does not start a {m,n} quantifier", at: at)
+        }
         var high: Int? = low
         if current == "," {
             position += 1
             high = number()
         }
         guard current == "}", low <= 10_000, high.map({ $0 >= low && $0 <= 10_000 }) ?? true else {
-            throw unsupported("{", "a {m,n} quantifier that is malformed or larger than 10000", at: at)
+            throw unsupported(
+                "{", "a {m,n} quantifier that is malformed or larger than 10000", at: at)
         }
         position += 1
         return (low, high)
@@ -107,12 +127,20 @@ struct PatternParser {
         switch c {
         case "(": return try group()
         case "[": return try characterClass()
-        case ".": position += 1; return .set(.printable)
-        case "^": position += 1; return .start
-        case "$": position += 1; return .end
+        case ".":
+            position += 1
+            return .set(.printable)
+        case "^":
+            position += 1
+            return .start
+        case "$":
+            position += 1
+            return .end
         case "\\": return try escape()
         case "*", "+", "?", "{": throw unsupported(String(c), "a quantifier with nothing to repeat")
-        default: position += 1; return .literal(c)
+        default:
+            position += 1
+            return .literal(c)
         }
     }
 
@@ -125,7 +153,9 @@ struct PatternParser {
             case ("<", let n?) where n.properties.isAlphabetic:
                 position += 2
                 while let c = current, c != ">" { position += 1 }
-                guard current == ">" else { throw unsupported("(?<", "an unterminated group name", at: at) }
+                guard current == ">" else {
+                    throw unsupported("(?<", "an unterminated group name", at: at)
+                }
                 position += 1
             case ("=", _): throw unsupported("(?=", "a lookahead", at: at)
             case ("!", _): throw unsupported("(?!", "a negative lookahead", at: at)
@@ -133,7 +163,9 @@ struct PatternParser {
             case ("<", "!"): throw unsupported("(?<!", "a negative lookbehind", at: at)
             case (">", _): throw unsupported("(?>", "an atomic group", at: at)
             case ("#", _): throw unsupported("(?#", "a comment group", at: at)
-            default: throw unsupported("(?" + (peek(1).map { String($0) } ?? ""), "a flag setting", at: at)
+            default:
+                throw unsupported(
+                    "(?" + (peek(1).map { String($0) } ?? ""), "a flag setting", at: at)
             }
         }
         let inner = try alternation()

@@ -45,7 +45,9 @@ struct ScalarSet: Equatable {
                 start = r.upperBound &+ 1
                 if r.upperBound >= u.upperBound { break }
             }
-            if start <= u.upperBound && start >= u.lowerBound { result.insert(start...u.upperBound) }
+            if start <= u.upperBound && start >= u.lowerBound {
+                result.insert(start...u.upperBound)
+            }
         }
         return result
     }
