@@ -42,6 +42,16 @@ import Testing
         #expect(ProjectFixtures.modelFiles.count >= 4)
     }
 
+    /// The checked-in Fixtures/fixtures/expenses-seed-7.json pins the seeder's output across
+    /// processes and releases: regenerate it deliberately when the generator changes.
+    @Test func seedSevenGivesTheCheckedInBytes() throws {
+        let model = try ProjectFixtures.model("ExpenseTracker")
+        let (data, _) = try seededDocument(
+            model, seed: 7, counts: ["Category": 4, "Transaction": 8, "Receipt": 2], defaultCount: 0)
+        let golden = try Data(contentsOf: ProjectFixtures.fixtureURL("expenses-seed-7"))
+        #expect(data == golden)
+    }
+
     @Test func expenseValuesArePlausibleAndWithinTheRules() throws {
         let model = try ProjectFixtures.model("ExpenseTracker")
         let (_, coordinator) = try seededDocument(
