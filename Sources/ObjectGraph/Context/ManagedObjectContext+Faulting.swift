@@ -76,7 +76,7 @@ extension ManagedObjectContext {
         object.slots = values
         object.snapshot = values
         object.snapshotVersion = row.version
-        object.changedSlots = IndexSet()
+        object.changedSlots = SlotSet()
         object.awakeFromFetch()
     }
 
@@ -124,8 +124,8 @@ extension ManagedObjectContext {
             object.willTurnIntoFault()
             object.slots = []
             object.snapshot = nil
-            object.changedSlots = IndexSet()
-            object.state = ObjectState()
+            object.changedSlots = SlotSet()
+            object.state.clearLifecycle()
             object.didTurnIntoFault()
             unannounced.refreshed.append(object)
             return
@@ -160,8 +160,8 @@ extension ManagedObjectContext {
             object.willTurnIntoFault()
             object.slots = []
             object.snapshot = nil
-            object.changedSlots = IndexSet()
-            object.state = ObjectState()
+            object.changedSlots = SlotSet()
+            object.state.clearLifecycle()
             object.managedObjectContext = nil
         }
         registry.removeAll()
@@ -181,7 +181,7 @@ extension ManagedObjectContext {
         for object in pending.objects {
             if object.state.isInserted {
                 registry[object.objectID] = nil
-                object.state = ObjectState()
+                object.state.clearLifecycle()
                 object.managedObjectContext = nil
                 continue
             }
@@ -194,8 +194,8 @@ extension ManagedObjectContext {
                     return v
                 }
             }
-            object.changedSlots = IndexSet()
-            object.state = ObjectState()
+            object.changedSlots = SlotSet()
+            object.state.clearLifecycle()
             unannounced.refreshed.append(object)
         }
         pending.removeAll()
