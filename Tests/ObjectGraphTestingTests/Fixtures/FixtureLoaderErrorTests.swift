@@ -135,9 +135,8 @@ let brokenFixtures: [BrokenFixture] = [
         name: "uniqueness constraint",
         json:
             #"{"Category": [\#(food), {"id": "0B8E4C1A-9F3D-4A2B-B6C7-D8E9F0A1B2C3", "name": "Food"}]}"#,
-        code: 133021, path: "Category[1].name",
-        rule:
-            "uniqueness constraint Category(name) violated: name = Food is already used by another object being saved (Category[0])"
+        code: 133021, path: "Category[0].name",
+        rule: #"Category(name) name = "Food": new Category Category[0] and new Category Category[1]"#
     ),
 ]
 

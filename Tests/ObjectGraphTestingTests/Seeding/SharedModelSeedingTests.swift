@@ -12,21 +12,9 @@ struct SharedModelSeedingTests {
         "ChristianKienle__Core-Data-Editor__iOS_Example.xml": ["Person": 40]
     ]
 
-    /// Models whose save trips a known engine bug on main: the save's uniqueness check compares
-    /// values by their description, and `Data` describes itself as "N bytes", so two different
-    /// blobs of one length conflict (LoopKit's unique `PumpEvent.raw`). The save-pipeline
-    /// rewrite on the integrity branch keys constraints by value and fixes it.
-    static let knownEngineIssues: Set<String> = ["LoopKit__LoopKit__Modelv4.xml"]
-
     @Test(arguments: SharedModels.files)
     func seedsEverySharedModelValidlyAndRepeatably(_ file: String) throws {
-        guard Self.knownEngineIssues.contains(file) else { return try seed(file) }
-        withKnownIssue(
-            "binary values of equal length clash in the engine's uniqueness check",
-            isIntermittent: true
-        ) {
-            try seed(file)
-        }
+        try seed(file)
     }
 
     private func seed(_ file: String) throws {
