@@ -5,7 +5,8 @@ import Foundation
 /// Accepted: `nil` (`Optional.none`, `NSNull`), `Bool`, every integer type, `Double`,
 /// `Float`, `Decimal`, `NSNumber` (and `NSDecimalNumber`), `String`, `Substring`,
 /// `Character`, `Date`, `UUID`, `URL`, `Data`, ``AttributeValue``, ``ManagedObjectID``,
-/// ``ManagedObject`` (its `objectID`), ``FetchExpression``, and arrays, sets, ordered sets
+/// ``ManagedObject`` (its `objectID`), any ``PredicateRecord`` (its `recordObjectID`),
+/// ``FetchExpression``, and arrays, sets, ordered sets
 /// and dictionaries (their values) of those. Sets and dictionaries are put in a fixed order
 /// so that equal arguments give equal predicates.
 enum PredicateArgument {
@@ -17,6 +18,7 @@ enum PredicateArgument {
         switch value {
         case let id as ManagedObjectID: return .object(id)
         case let object as ManagedObject: return .object(object.objectID)
+        case let record as any PredicateRecord: return .object(record.recordObjectID)
         case let expression as FetchExpression: return expression
         case let array as [Any]: return aggregate(array, sorted: false)
         case let set as Set<AnyHashable>: return aggregate(Array(set), sorted: true)

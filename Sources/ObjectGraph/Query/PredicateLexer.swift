@@ -89,7 +89,12 @@ struct PredicateLexer {
     }
 
     static func isNameContinuation(_ c: Unicode.Scalar) -> Bool {
-        isNameStart(c) || isDigit(c) || (!c.isASCII && c.properties.numericType != nil)
+        if isNameStart(c) || isDigit(c) { return true }
+        guard !c.isASCII else { return false }
+        switch c.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation: return true
+        default: return false
+        }
     }
 
     private mutating func lexName() -> String? {

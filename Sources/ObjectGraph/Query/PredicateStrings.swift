@@ -125,7 +125,7 @@ enum RegularExpressionCache {
     /// Why `pattern` is not a valid regular expression, or `nil` when it is.
     static func problem(with pattern: String) -> String? {
         do {
-            _ = try NSRegularExpression(pattern: pattern)
+            if !pattern.isEmpty { _ = try NSRegularExpression(pattern: pattern) }
             _ = try NSRegularExpression(pattern: anchored(pattern))
             return nil
         } catch {
