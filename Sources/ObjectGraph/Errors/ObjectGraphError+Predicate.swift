@@ -14,11 +14,13 @@ extension ObjectGraphError {
     ///           ^
     /// ```
     static func predicateSyntax(_ reason: String, format: String, scalarOffset: Int) -> ObjectGraphError {
-        let scalars = format.unicodeScalars
-        let clamped = min(max(0, scalarOffset), scalars.count)
-        let prefix = String(String.UnicodeScalarView(scalars.prefix(clamped)))
-        let column = prefix.count + 1
-        let shown = String(format.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        let isASCII = format.utf8.allSatisfy { $0 < 0x80 }
+        let scalarCount = isASCII ? format.utf8.count : format.unicodeScalars.count
+        let clamped = min(max(0, scalarOffset), scalarCount)
+        let column = isASCII ? clamped + 1
+            : String(String.UnicodeScalarView(format.unicodeScalars.prefix(clamped))).count + 1
+        let hasControls = format.utf8.contains { $0 == 9 || $0 == 10 || $0 == 11 || $0 == 12 || $0 == 13 }
+        let shown = hasControls ? String(format.map { $0.isNewline || $0 == "\t" ? " " : $0 }) : format
         let caret = String(repeating: " ", count: column - 1) + "^"
         return ObjectGraphError(.coreData, "predicate: \(reason) at column \(column)\n  \(shown)\n  \(caret)",
                                 column: column)

@@ -11,9 +11,10 @@ extension FetchPredicate {
     /// Arguments are converted now (objects to their IDs, sets to sorted collections), so the
     /// predicate holds only values. A placeholder inside quotes is literal text (`'%@'`).
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the string does not parse, an
-    ///   argument is missing, unused or of an unusable type; the message quotes the string
-    ///   with a caret at the 1-based ``ObjectGraphError/column``, which is also set.
+    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the string does not parse or
+    ///   an argument is missing or of an unusable type (extra arguments are ignored, as by
+    ///   Core Data); the message quotes the string with a caret at the 1-based
+    ///   ``ObjectGraphError/column``, which is also set.
     /// - Complexity: O(length of the string).
     /// - Note: Mirrors `NSPredicate(format:_:)`.
     public init(format: String, _ arguments: Any...) throws {

@@ -15,6 +15,7 @@ struct PredicateLexer {
     static func tokens(of format: String) throws -> [PredicateToken] {
         var lexer = PredicateLexer(format: format)
         var tokens: [PredicateToken] = []
+        tokens.reserveCapacity(lexer.scalars.count / 2 + 1)
         while true {
             let token = try lexer.next()
             tokens.append(token)
@@ -32,7 +33,9 @@ struct PredicateLexer {
     }
 
     mutating func next() throws -> PredicateToken {
-        while let c = peek(), c.properties.isWhitespace { position += 1 }
+        while let c = peek(), c == " " || (c.isASCII ? c.value >= 9 && c.value <= 13 : c.properties.isWhitespace) {
+            position += 1
+        }
         let start = position
         guard let c = peek() else { return PredicateToken(kind: .end, start: start, end: start) }
         let kind: PredicateToken.Kind
@@ -51,7 +54,7 @@ struct PredicateLexer {
             guard let name = lexName() else { throw fail("expected a key after '#'", at: start) }
             kind = .identifier(name, escaped: true)
         case "%": kind = try lexSpecifier()
-        case "0"..."9": kind = .number(try lexNumber())
+        case _ where Self.isDigit(c): kind = .number(try lexNumber())
         case "." where peek(1).map(Self.isDigit) ?? false: kind = .number(try lexNumber())
         default:
             if let name = lexName() {
@@ -66,7 +69,7 @@ struct PredicateLexer {
     }
 
     private mutating func keywordOrIdentifier(_ name: String, start: Int) -> PredicateToken.Kind {
-        if name.uppercased() == "UTI" {
+        if name.utf8.count == 3, name.uppercased() == "UTI" {
             for keyword in [PredicateKeyword.utiConformsTo, .utiEquals] {
                 let rest = Array(keyword.rawValue.unicodeScalars.dropFirst(3))
                 let end = position + rest.count
@@ -82,15 +85,18 @@ struct PredicateLexer {
         return .identifier(name, escaped: false)
     }
 
-    static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
+    static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value &- 48 < 10 }
 
     static func isNameStart(_ c: Unicode.Scalar) -> Bool {
-        c == "_" || (c.isASCII ? (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") : c.properties.isAlphabetic)
+        let v = c.value
+        if v < 0x80 { return v == 95 || (v | 0x20) &- 97 < 26 }
+        return c.properties.isAlphabetic
     }
 
     static func isNameContinuation(_ c: Unicode.Scalar) -> Bool {
-        if isNameStart(c) || isDigit(c) { return true }
-        guard !c.isASCII else { return false }
+        let v = c.value
+        if v < 0x80 { return v == 95 || (v | 0x20) &- 97 < 26 || v &- 48 < 10 }
+        if c.properties.isAlphabetic { return true }
         switch c.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation: return true
         default: return false
@@ -105,18 +111,22 @@ struct PredicateLexer {
     }
 
     private mutating func lexSymbol() -> PredicateSymbol? {
-        let two: [(String, PredicateSymbol)] = [
-            ("**", .power), ("==", .equal), ("!=", .notEqual), ("<>", .notEqual), ("<=", .lessEqual),
-            ("=<", .lessEqual), (">=", .greaterEqual), ("=>", .greaterEqual), ("&&", .and), ("||", .or),
-        ]
-        if let a = peek(), let b = peek(1) {
-            let pair = String(a) + String(b)
-            if let match = two.first(where: { $0.0 == pair }) {
-                position += 2
-                return match.1
-            }
-        }
         guard let c = peek() else { return nil }
+        let next = peek(1)
+        let pair: PredicateSymbol? = switch (c, next) {
+        case ("*", "*"): .power
+        case ("=", "="): .equal
+        case ("!", "="), ("<", ">"): .notEqual
+        case ("<", "="), ("=", "<"): .lessEqual
+        case (">", "="), ("=", ">"): .greaterEqual
+        case ("&", "&"): .and
+        case ("|", "|"): .or
+        default: nil
+        }
+        if let pair {
+            position += 2
+            return pair
+        }
         let one: PredicateSymbol? = switch c {
         case "(": .leftParen
         case ")": .rightParen

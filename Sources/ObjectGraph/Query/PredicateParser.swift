@@ -44,12 +44,10 @@ struct PredicateParser {
         return expression
     }
 
+    /// Requires the end of the string. Arguments beyond those the string uses are ignored,
+    /// as by Core Data (a quoted `'%@'` takes none).
     private mutating func finish() throws {
         guard current.kind == .end else { throw fail("unexpected \(describe(current))", at: current) }
-        guard argumentIndex == arguments.count else {
-            throw fail("the format string takes \(argumentIndex) argument(s) but \(arguments.count) were given",
-                       at: current)
-        }
     }
 
     // MARK: Token helpers

@@ -64,7 +64,8 @@ enum PredicateKeyword: String, CaseIterable {
 
     /// The keyword spelled `word` in any case, if any.
     static func matching(_ word: String) -> PredicateKeyword? {
-        guard word.utf8.count <= 15 else { return nil }
+        let length = word.utf8.count
+        guard length >= 2, length <= 15, let first = word.utf8.first, first < 0x80 else { return nil }
         return byUppercasedName[word.uppercased()]
     }
 

@@ -13,7 +13,7 @@ extension PredicateCorpus {
         E("name == 'abc", column: 9),
         E("name == \"abc", column: 9),
         E("name == %@", column: 9),
-        E("name == %@", column: 11, args: { ["a", "b"] }),
+        E("name == %@ AND x == %@", column: 21, args: { ["a"] }),
         E("name NOT IN %@", column: 6, args: { [["x"]] }),
         E("name == 'a' AND", column: 16),
         E("amount > 5 ANDD x", column: 12),
