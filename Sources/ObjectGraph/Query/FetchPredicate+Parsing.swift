@@ -10,6 +10,8 @@ extension FetchPredicate {
     ///
     /// Arguments are converted now (objects to their IDs, sets to sorted collections), so the
     /// predicate holds only values. A placeholder inside quotes is literal text (`'%@'`).
+    /// Swift spreads an array literal of mixed element types (an `[Any]`) into separate
+    /// variadic arguments; pass such an array with `argumentArray:` or as `[a, b] as Any`.
     ///
     /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the string does not parse or
     ///   an argument is missing or of an unusable type (extra arguments are ignored, as by
