@@ -19,9 +19,11 @@ let package = Package(
         .target(name: "ObjectGraph", swiftSettings: strict),
         .target(name: "ObjectGraphTesting", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .target(name: "LedgerKit", dependencies: ["ObjectGraph"], swiftSettings: strict),
-        .executableTarget(name: "ledger", dependencies: ["LedgerKit"], swiftSettings: strict),
+        .target(name: "CLISupport", swiftSettings: strict),
+        .executableTarget(name: "ledger", dependencies: ["LedgerKit", "CLISupport"], swiftSettings: strict),
         .executableTarget(
-            name: "objectgraph", dependencies: ["ObjectGraph", "ObjectGraphTesting"], swiftSettings: strict),
+            name: "objectgraph", dependencies: ["ObjectGraph", "ObjectGraphTesting", "CLISupport"],
+            swiftSettings: strict),
         .executableTarget(
             name: "objectgraph-bench", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
             swiftSettings: strict),
@@ -32,6 +34,7 @@ let package = Package(
             name: "ObjectGraphTestingTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
             swiftSettings: strict),
         .testTarget(name: "LedgerKitTests", dependencies: ["LedgerKit"], swiftSettings: strict),
+        .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,7 @@ extension ManagedObjectContext {
     /// ```
     ///
     /// - Note: Mirrors `performAndWait(_:)`.
+    @discardableResult
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if ownsQueue { return try block() }
         let lent = QueueOwnership.lendable

@@ -1,25 +1,76 @@
 import Foundation
 
-/// Resolves and checks a model's entities once, inside `ManagedObjectModel.init`.
+/// Resolves and checks a model's entities once, inside `ManagedObjectModel.init`, then
+/// computes their version hashes. On failure ``unlink(_:)`` returns the descriptions to
+/// their unbuilt state, so a failed build leaves nothing half-linked.
 struct ModelLinker {
     let model: ManagedObjectModel
 
-    func link() throws {
+    /// Links and checks the model; returns the warnings for ``ManagedObjectModel/loadWarnings``.
+    func link() throws -> [String] {
         for (i, entity) in model.entities.enumerated() {
             entity.managedObjectModel = model
             entity.index = i
         }
         try resolveInheritance()
-        for entity in inheritanceOrder() { try layOutProperties(of: entity) }
+        let ordered = inheritanceOrder()
+        for entity in ordered { try layOutProperties(of: entity) }
         for entity in model.entities {
             for case let attribute as AttributeDescription in entity.ownProperties {
                 try check(attribute, in: entity)
             }
             for case let relationship as RelationshipDescription in entity.ownProperties {
+                try check(relationship, in: entity)
                 try resolve(relationship, in: entity)
             }
+            for fetched in entity.ownFetchedProperties { try resolve(fetched, in: entity) }
         }
-        for entity in model.entities { try checkConstraints(of: entity) }
+        for entity in model.entities {
+            try checkMandatoryDestinations(of: entity)
+            try checkConstraints(of: entity)
+            try checkIndexes(of: entity)
+        }
+        try checkConfigurations()
+        try checkFetchRequestTemplates()
+        for entity in ordered { VersionHasher.assignHashes(to: entity) }
+        for entity in model.entities { entity.layout = EntityLayout(entity) }
+        return warnings()
+    }
+
+    /// Clears everything linking set on `entities` and on the properties they declare.
+    static func unlink(_ entities: [EntityDescription]) {
+        for entity in entities {
+            let declared: [PropertyDescription] = entity.ownProperties + entity.ownFetchedProperties
+            for property in declared where property.entity === entity {
+                property.entity = nil
+                property.index = -1
+                property.versionHash = Data()
+                if let relationship = property as? RelationshipDescription {
+                    relationship.destinationEntity = nil
+                    relationship.inverseRelationship = nil
+                }
+                (property as? FetchedPropertyDescription)?.destinationEntity = nil
+            }
+            entity.managedObjectModel = nil
+            entity.layout = .empty
+            entity.superentity = nil
+            entity.subentities = []
+            entity.properties = []
+            entity.propertiesByName = [:]
+            entity.attributesByName = [:]
+            entity.relationshipsByName = [:]
+            entity.fetchedProperties = []
+            entity.fetchedPropertiesByName = [:]
+            entity.index = -1
+            entity.versionHash = Data()
+        }
+    }
+
+    /// Whether `name` can name an entity or property: a letter or `_`, then letters, digits
+    /// or `_` (so it works in key paths and predicates).
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.first, first.isLetter || first == "_" else { return false }
+        return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     }
 
     private func resolveInheritance() throws {
@@ -53,11 +104,14 @@ struct ModelLinker {
     private func layOutProperties(of entity: EntityDescription) throws {
         var properties = entity.superentity?.properties ?? []
         var byName = entity.superentity?.propertiesByName ?? [:]
-        for property in entity.ownProperties {
-            guard !property.name.isEmpty, !property.name.contains(".") else {
+        var fetched = entity.superentity?.fetchedProperties ?? []
+        var fetchedByName = entity.superentity?.fetchedPropertiesByName ?? [:]
+        let declared: [PropertyDescription] = entity.ownProperties + entity.ownFetchedProperties
+        for property in declared {
+            guard Self.isValidName(property.name) else {
                 throw ModelError.invalidName(entity: entity.name, property: property.name)
             }
-            guard byName[property.name] == nil else {
+            guard byName[property.name] == nil, fetchedByName[property.name] == nil else {
                 throw ModelError.duplicateProperty(entity: entity.name, property: property.name)
             }
             guard property.entity == nil else {
@@ -65,52 +119,42 @@ struct ModelLinker {
                                               reason: "this description already belongs to another entity")
             }
             property.entity = entity
-            property.index = properties.count
-            properties.append(property)
-            byName[property.name] = property
+            if let fetchedProperty = property as? FetchedPropertyDescription {
+                fetched.append(fetchedProperty)
+                fetchedByName[property.name] = fetchedProperty
+            } else {
+                property.index = properties.count
+                properties.append(property)
+                byName[property.name] = property
+            }
         }
         entity.properties = properties
         entity.propertiesByName = byName
         entity.attributesByName = byName.compactMapValues { $0 as? AttributeDescription }
         entity.relationshipsByName = byName.compactMapValues { $0 as? RelationshipDescription }
+        entity.fetchedProperties = fetched
+        entity.fetchedPropertiesByName = fetchedByName
     }
 
-    private func check(_ attribute: AttributeDescription, in entity: EntityDescription) throws {
-        func fail(_ reason: String) -> ObjectGraphError {
-            ModelError.badAttribute(entity: entity.name, attribute: attribute.name, reason: reason)
+    private func resolve(_ fetched: FetchedPropertyDescription, in entity: EntityDescription) throws {
+        guard let destination = model.entitiesByName[fetched.destinationEntityName] else {
+            throw ModelError.unknownDestination(entity: entity.name, relationship: fetched.name,
+                                                destination: fetched.destinationEntityName)
         }
-        if attribute.type == .undefined && !attribute.isTransient {
-            throw fail("type 'undefined' is allowed only for transient attributes")
-        }
-        guard let d = attribute.defaultValue.coerced(to: attribute.type) else {
-            throw fail("default value \(attribute.defaultValue) is not a valid \(attribute.type.rawValue)")
-        }
-        attribute.defaultValue = d
-        for (label, limit) in [("minValue", attribute.minValue), ("maxValue", attribute.maxValue)] {
-            guard let limit else { continue }
-            guard attribute.type.isNumeric || attribute.type == .date else {
-                throw fail("\(label) applies only to numbers and dates, not \(attribute.type.rawValue)")
-            }
-            guard let converted = limit.coerced(to: attribute.type), !converted.isNull else {
-                throw fail("\(label) \(limit) is not a valid \(attribute.type.rawValue)")
-            }
-            if label == "minValue" { attribute.minValue = converted } else { attribute.maxValue = converted }
-        }
-        if attribute.minLength != nil || attribute.maxLength != nil || attribute.pattern != nil,
-           attribute.type != .string {
-            throw fail("length and pattern limits apply only to strings, not \(attribute.type.rawValue)")
-        }
-        if let lo = attribute.minLength, let hi = attribute.maxLength, lo > hi {
-            throw fail("minLength \(lo) is greater than maxLength \(hi)")
-        }
-        if let pattern = attribute.pattern {
-            do { _ = try NSRegularExpression(pattern: pattern) } catch {
-                throw fail("pattern \(pattern) is not a valid regular expression")
-            }
+        fetched.destinationEntity = destination
+    }
+
+    /// What the model allows but is probably a mistake.
+    private func warnings() -> [String] {
+        model.entities.filter { $0.isAbstract && $0.selfAndDescendants.allSatisfy(\.isAbstract) }.map {
+            "\($0.name) is abstract and has no concrete subentity, so it can hold no objects"
         }
     }
 
     private func resolve(_ relationship: RelationshipDescription, in entity: EntityDescription) throws {
+        func fail(_ reason: String) -> ObjectGraphError {
+            ModelError.badInverse(entity: entity.name, relationship: relationship.name, reason: reason)
+        }
         guard let destination = model.entitiesByName[relationship.destinationEntityName] else {
             throw ModelError.unknownDestination(entity: entity.name, relationship: relationship.name,
                                                 destination: relationship.destinationEntityName)
@@ -118,38 +162,21 @@ struct ModelLinker {
         relationship.destinationEntity = destination
         guard let inverseName = relationship.inverseName else { return }
         guard let inverse = destination.relationshipsByName[inverseName] else {
-            throw ModelError.badInverse(entity: entity.name, relationship: relationship.name,
-                                        reason: "\(destination.name).\(inverseName) is not a relationship of \(destination.name)")
+            throw fail("\(destination.name).\(inverseName) is not a relationship of \(destination.name)")
         }
         guard let back = model.entitiesByName[inverse.destinationEntityName],
               entity.isKind(of: back) || back.isKind(of: entity) else {
-            throw ModelError.badInverse(entity: entity.name, relationship: relationship.name,
-                                        reason: "\(destination.name).\(inverseName) points to \(inverse.destinationEntityName), not \(entity.name)")
+            throw fail("\(destination.name).\(inverseName) points to \(inverse.destinationEntityName), not \(entity.name)")
         }
         if let backName = inverse.inverseName, backName != relationship.name {
-            throw ModelError.badInverse(entity: entity.name, relationship: relationship.name,
-                                        reason: "\(destination.name).\(inverseName) names \(backName) as its inverse, not \(relationship.name)")
+            throw fail("\(destination.name).\(inverseName) names \(backName) as its inverse, not \(relationship.name)")
+        }
+        if inverse.inverseName == nil {
+            if let claimed = inverse.inverseRelationship, claimed !== relationship {
+                throw fail("\(destination.name).\(inverseName) is already the inverse of \(claimed)")
+            }
+            inverse.inverseRelationship = relationship
         }
         relationship.inverseRelationship = inverse
-        if inverse.inverseName == nil { inverse.inverseRelationship = relationship }
-    }
-
-    private func checkConstraints(of entity: EntityDescription) throws {
-        for constraint in entity.uniquenessConstraints {
-            guard !constraint.isEmpty else {
-                throw ModelError.badConstraint(entity: entity.name, key: "[]", reason: "a constraint names no attribute")
-            }
-            for key in constraint {
-                guard let property = entity.propertiesByName[key] else {
-                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "no such attribute")
-                }
-                if property.isTransient {
-                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "transient properties cannot be unique")
-                }
-                if let r = property as? RelationshipDescription, r.isToMany {
-                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "to-many relationships cannot be unique")
-                }
-            }
-        }
     }
 }

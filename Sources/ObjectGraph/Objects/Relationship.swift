@@ -55,7 +55,6 @@ extension Array: RelationshipConvertible where Element: ManagedObject {
 @propertyWrapper
 public struct Relationship<Value: RelationshipConvertible> {
     let key: String?
-    var slot = -1
 
     /// A relationship whose key is the property's name.
     public init() { self.key = nil }
@@ -88,16 +87,14 @@ public struct Relationship<Value: RelationshipConvertible> {
     private static func resolve<Object: ManagedObject>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>)
         -> RelationshipDescription
     {
-        let cached = object[keyPath: storage].slot
-        if cached >= 0 { return object.entity.properties[cached] as! RelationshipDescription }
-        let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
-        guard let r = object.entity.relationshipsByName[key], r.isToMany == Value.isToMany else {
+        let slot = PropertyKeys.slot(storage, explicitKey: object[keyPath: storage].key, entity: object.entity, relationship: true)
+        guard let slot, let r = object.entity.properties[slot] as? RelationshipDescription, r.isToMany == Value.isToMany else {
+            let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
             preconditionFailure("""
                 ObjectGraph: @Relationship \(key): entity \(object.entity.name) has no \
                 \(Value.isToMany ? "to-many" : "to-one") relationship '\(key)'
                 """)
         }
-        object[keyPath: storage].slot = r.index
         return r
     }
 }
