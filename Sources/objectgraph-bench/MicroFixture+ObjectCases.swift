@@ -4,7 +4,7 @@ import ObjectGraph
 // Cases on managed objects in a context: inserting, reading and writing properties.
 
 extension MicroFixture {
-    func cases() -> [MicroCase] { objectCases() + saveCases() + storeCases() }
+    func cases() -> [MicroCase] { objectCases() + saveCases() + queryCases() + storeCases() }
 
     func objectCases() -> [MicroCase] {
         let n = count
@@ -28,7 +28,7 @@ extension MicroFixture {
                 }
             },
             MicroCase(name: "wrapper.read.first", unit: "reads",
-                      explains: "W4/W5: first read of 5 attributes on freshly fetched objects") { [self] in
+                      explains: "W4/W5: first read of 5 attributes on fetched objects (fires each fault)") { [self] in
                 try withFetched { expenses in try timed(5 * n) { readAll(expenses) } }
             },
             MicroCase(name: "wrapper.read", unit: "reads", explains: "the same reads again (key already resolved)") { [self] in

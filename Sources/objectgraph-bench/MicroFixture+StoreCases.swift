@@ -7,9 +7,20 @@ extension MicroFixture {
     func saveCases() -> [MicroCase] {
         let n = count
         return [
-            MicroCase(name: "fetch.all", unit: "rows", explains: "W2b/W4/W5: fetch every expense into a fresh context") { [self] in
+            MicroCase(name: "fetch.all.faults", unit: "rows",
+                      explains: "W4/W5: fetch every expense into a fresh context (faults, the default)") { [self] in
                 try inContext { context in
                     let request = FetchRequest<Expense>(entityName: "Expense")
+                    var fetched = 0
+                    let (_, seconds) = try timed(0) { fetched = try context.fetch(request).count }
+                    return (fetched, seconds)
+                }
+            },
+            MicroCase(name: "fetch.all.filled", unit: "rows",
+                      explains: "W2b: the same with returnsObjectsAsFaults = false") { [self] in
+                try inContext { context in
+                    let request = FetchRequest<Expense>(entityName: "Expense")
+                    request.returnsObjectsAsFaults = false
                     var fetched = 0
                     let (_, seconds) = try timed(0) { fetched = try context.fetch(request).count }
                     return (fetched, seconds)
@@ -68,17 +79,19 @@ extension MicroFixture {
                 return (fetched, seconds)
             },
             MicroCase(name: "fixture.container.1k", unit: "containers",
-                      explains: "goal ≤ 100 µs: coordinator + RAM store copy of 1k rows + context + count") { [self] in
+                      explains: "goal ≤ 100 µs: FixtureProvider.makeContainer() on 1k seeded objects, a context, a count") { [self] in
+                let provider = try fixtureProvider()
                 let request = FetchRequest<Expense>(entityName: "Expense")
                 var total = 0
                 let result = try timed(1_000) {
                     for _ in 0..<1_000 {
-                        let context = ManagedObjectContext(concurrencyType: .privateQueue,
-                                                           coordinator: coordinator(smallTable))
+                        let context = provider.makeContainer().newBackgroundContext()
                         total += try context.performAndWait { try context.count(for: request) }
                     }
                 }
-                guard total == 1_000 * 1_000 else { throw BenchError("fixture containers counted \(total) rows") }
+                guard total == 1_000 * MicroFixture.fixtureExpenses else {
+                    throw BenchError("fixture containers counted \(total) expenses")
+                }
                 return result
             },
         ]

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ObjectGraphTesting
 
 /// The micro-benchmarks' world: N saved expenses (and N tallies) in a RAM store, built once
 /// and handed to every case as an O(1) copy of the store's rows, so cases that write never
@@ -7,12 +8,13 @@ import ObjectGraph
 final class MicroFixture {
     let count: Int
     let model: ManagedObjectModel
-    private var seeded: (table: RowTable, small: RowTable)?
+    private var seeded: RowTable?
+    /// Expenses in the fixture-container case's snapshot (plus 20 categories: 1,000 objects).
+    static let fixtureExpenses = 980
 
     /// Work that explains a goal but whose feature is not on main yet.
     let notYetMeasured = [
         "values encoded/decoded per second in the store's line format (the file store's codec is not on main)",
-        "predicate evaluations per second (the predicate language is not on main)",
         "batch update rows per second (BatchUpdateRequest is not on main)",
     ]
 
@@ -24,26 +26,29 @@ final class MicroFixture {
     /// Seeds the stores the cases copy (once; not timed).
     func prepare() throws {
         guard seeded == nil else { return }
-        seeded = (try Self.seed(model: model, expenses: count, tallies: count),
-                  try Self.seed(model: model, expenses: 1_000, tallies: 0))
+        seeded = try Self.seed(model: model, expenses: count, tallies: count)
     }
 
     /// The seeded rows: 20 categories, `count` expenses, `count` tallies.
     var table: RowTable {
         guard let seeded else { preconditionFailure("MicroFixture: prepare() was not called") }
-        return seeded.table
+        return seeded
     }
 
-    /// A 1,000-expense table for the fixture-container case.
-    var smallTable: RowTable {
-        guard let seeded else { preconditionFailure("MicroFixture: prepare() was not called") }
-        return seeded.small
+    /// A fixture provider holding 1,000 objects made by `PreviewSeeder` (seed 42), as a test
+    /// suite would build it once.
+    func fixtureProvider() throws -> FixtureProvider {
+        try FixtureProvider(model: model) { coordinator in
+            try PreviewSeeder(model: model, seed: 42)
+                .generate(counts: ["Category": 20, "Expense": Self.fixtureExpenses], into: coordinator)
+            return FixtureReferences()
+        }
     }
 
     /// A coordinator over a private copy of `rows` (O(1) until written).
-    func coordinator(_ rows: RowTable? = nil) -> PersistentStoreCoordinator {
+    func coordinator() -> PersistentStoreCoordinator {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(InMemoryStore(model: model, table: rows ?? table))
+        coordinator.addPersistentStore(InMemoryStore(model: model, table: table))
         return coordinator
     }
 
