@@ -9,7 +9,14 @@ extension ManagedObjectContext {
     /// - Note: Core Data recomputes derived attributes during save, on SQLite stores only.
     func computeDerivedAttributes() {
         var compiled: [ObjectIdentifier: DerivedExpression?] = [:]
-        let now = persistentStoreCoordinator?.clock() ?? Date()
+        var clockReading: Date?
+        // Read the clock only when a `now()` needs it: injected clocks count their readings.
+        let now: () -> Date = { [persistentStoreCoordinator] in
+            if let clockReading { return clockReading }
+            let reading = persistentStoreCoordinator?.clock() ?? Date()
+            clockReading = reading
+            return reading
+        }
         for object in pending.objects where !object.state.isDeleted && object.hasChanges {
             let derived = object.entity.layout.derivedAttributes
             guard !derived.isEmpty else { continue }
@@ -59,8 +66,8 @@ struct DerivedExpression {
         self.keyPath = compiled
     }
 
-    func value(for object: ManagedObject, now: Date) -> AttributeValue {
-        if isNow { return .date(now) }
+    func value(for object: ManagedObject, now: () -> Date) -> AttributeValue {
+        if isNow { return .date(now()) }
         guard let keyPath else { return .null }
         let value = keyPath.value(for: ObjectRecord(object)).attributeValue
         guard case .string(let s) = value else { return value }
