@@ -85,6 +85,19 @@ import Testing
         #expect(try graph.matches(q, entity: "Transaction") == ["t1", "t2"])
     }
 
+    @Test func deeplyNestedArgumentCollectionsAreRefusedNotRecursedInto() throws {
+        var nested: Any = 1
+        for _ in 0..<1_000 { nested = [nested] }
+        let error = #expect(throws: ObjectGraphError.self) {
+            try FetchPredicate(format: "a IN %@", argumentArray: [nested])
+        }
+        #expect(error?.column == 6)
+        var shallow: Any = 1
+        for _ in 0..<10 { shallow = [shallow] }
+        let p = try FetchPredicate(format: "a IN %@", argumentArray: [shallow])
+        #expect(try FetchPredicate(format: p.description) == p)
+    }
+
     @Test func setArgumentsGiveEqualPredicatesWhateverTheirOrder() throws {
         let a = try FetchPredicate(format: "title IN %@", Set(["b", "a", "c", "d", "e"]))
         let b = try FetchPredicate(format: "title IN %@", Set(["e", "d", "c", "b", "a"]))
