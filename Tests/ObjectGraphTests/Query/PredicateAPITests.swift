@@ -158,6 +158,20 @@ import Testing
         #expect(error?.column == 9)
     }
 
+    @Test func aggregateFunctionsReduceValuesLikeCollectionOperators() {
+        let values: [AttributeValue] = [.decimal(Decimal(string: "12.5")!), .null, .integer(3)]
+        #expect(FetchFunction.sum.aggregate(values) == .decimal(Decimal(string: "15.5")!))
+        #expect(FetchFunction.count.aggregate(values) == .integer(3))
+        #expect(FetchFunction.min.aggregate(values) == .integer(3))
+        #expect(FetchFunction.max.aggregate(values) == .decimal(Decimal(string: "12.5")!))
+        #expect(FetchFunction.average.aggregate([.integer(1), .integer(2)]) == .decimal(Decimal(string: "1.5")!))
+        #expect(FetchFunction.sum.aggregate([]) == .integer(0))
+        #expect(FetchFunction.average.aggregate([.null]) == .null)
+        #expect(FetchFunction.median.aggregate([.double(3), .integer(1), .integer(2)]) == .integer(2))
+        #expect(FetchFunction.abs.aggregate(values) == nil)
+        #expect(!FetchFunction.add.isAggregate)
+    }
+
     @Test func toOneSubresultsAreComputedOncePerDestination() throws {
         let entity = graph.entity("Transaction")
         let records = graph.records(of: "Transaction")
