@@ -14,6 +14,14 @@ struct PredicateEvaluator<R: PredicateRecord> {
 
     mutating func test(_ node: PredicateNode, _ record: R) -> Bool {
         switch node {
+        case .attributeNumber(let slot, let op, let constant):
+            return op.holds(constant.order(of: record.attributeValue(at: slot)))
+        case .attributeString(let slot, let equal, let string):
+            guard case .string(let value) = record.attributeValue(at: slot) else { return !equal }
+            return (value == string) == equal
+        case .attributeDate(let slot, let op, let t):
+            guard case .date(let d) = record.attributeValue(at: slot) else { return op.holds(.unordered) }
+            return op.holds(PredicateNumber.order(d.timeIntervalSinceReferenceDate, t))
         case .attribute(let slot, let test):
             return test.test(record.attributeValue(at: slot))
         case .toOne(let slot, let inner, let ifNil, let memo):
