@@ -25,10 +25,13 @@ struct PredicateEvaluator<R: PredicateRecord> {
         case .attribute(let slot, let test):
             return test.test(record.attributeValue(at: slot))
         case .toOne(let slot, let inner, let ifNil, let memo):
-            guard let target = record.toOneRecord(at: slot) else { return ifNil }
-            guard let memo else { return test(inner, target) }
-            let id = target.recordObjectID
+            guard let memo else {
+                guard let target = record.toOneRecord(at: slot) else { return ifNil }
+                return test(inner, target)
+            }
+            guard let id = record.toOneObjectID(at: slot) else { return ifNil }
             if let known = cache.memos[memo][id] { return known }
+            guard let target = record.toOneRecord(at: slot) else { return ifNil }
             let result = test(inner, target)
             cache.memos[memo][id] = result
             return result
