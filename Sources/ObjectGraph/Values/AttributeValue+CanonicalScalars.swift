@@ -1,0 +1,128 @@
+import Foundation
+
+/// The canonical encodings of floating-point numbers and UUIDs (docs/store-format.md §5).
+extension AttributeValue {
+    static func write(double v: Double, to w: JSONByteWriter) {
+        if v.isFinite {
+            w.append(raw: v.description)
+        } else if v.isNaN {
+            if v.bitPattern == Double.nan.bitPattern {
+                w.append(ascii: "\"NaN\"")
+            } else {
+                w.append(ascii: "\"NaN:0x")
+                w.append(hex32: UInt32(truncatingIfNeeded: v.bitPattern >> 32))
+                w.append(hex32: UInt32(truncatingIfNeeded: v.bitPattern))
+                w.append(0x22)
+            }
+        } else {
+            w.append(ascii: v < 0 ? "\"-Infinity\"" : "\"Infinity\"")
+        }
+    }
+
+    static func write(float v: Float, to w: JSONByteWriter) {
+        if v.isFinite {
+            w.append(raw: v.description)
+        } else if v.isNaN {
+            if v.bitPattern == Float.nan.bitPattern {
+                w.append(ascii: "\"NaN\"")
+            } else {
+                w.append(ascii: "\"NaN:0x")
+                w.append(hex32: v.bitPattern)
+                w.append(0x22)
+            }
+        } else {
+            w.append(ascii: v < 0 ? "\"-Infinity\"" : "\"Infinity\"")
+        }
+    }
+
+    static func readDouble(_ s: inout JSONScanner) throws -> Double {
+        guard s.peek() == 0x22 else { return try s.readDouble() }
+        let start = s.position
+        guard let bits = try readTag(&s, hexDigits: 16) else {
+            throw JSONScanError(offset: start, message: "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
+        }
+        switch bits {
+        case .nan: return .nan
+        case .infinity(let negative): return negative ? -.infinity : .infinity
+        case .payload(let p):
+            let v = Double(bitPattern: p)
+            guard v.isNaN else { throw JSONScanError(offset: start, message: "NaN:0x… does not hold a NaN bit pattern") }
+            return v
+        }
+    }
+
+    static func readFloat(_ s: inout JSONScanner) throws -> Float {
+        guard s.peek() == 0x22 else { return try s.float(s.readNumber()) }
+        let start = s.position
+        guard let bits = try readTag(&s, hexDigits: 8) else {
+            throw JSONScanError(offset: start, message: "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
+        }
+        switch bits {
+        case .nan: return .nan
+        case .infinity(let negative): return negative ? -.infinity : .infinity
+        case .payload(let p):
+            let v = Float(bitPattern: UInt32(p))
+            guard v.isNaN else { throw JSONScanError(offset: start, message: "NaN:0x… does not hold a NaN bit pattern") }
+            return v
+        }
+    }
+
+    private enum Tag { case nan, infinity(negative: Bool), payload(UInt64) }
+
+    private static func readTag(_ s: inout JSONScanner, hexDigits count: Int) throws -> Tag? {
+        let bytes = try s.readStringBytes()
+        if bytes.elementsEqual("NaN".utf8) { return .nan }
+        if bytes.elementsEqual("Infinity".utf8) { return .infinity(negative: false) }
+        if bytes.elementsEqual("-Infinity".utf8) { return .infinity(negative: true) }
+        guard bytes.count == 6 + count, bytes.starts(with: "NaN:0x".utf8) else { return nil }
+        var v: UInt64 = 0
+        for b in bytes[6...] {
+            guard b < 0x41 || b > 0x46, let d = hexValue(b) else { return nil }  // lowercase only
+            v = v << 4 | UInt64(d)
+        }
+        return .payload(v)
+    }
+
+    static func write(uuid: UUID, to w: JSONByteWriter) {
+        var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes of scratch
+        withUnsafeMutableBytes(of: &text) { out in
+            withUnsafeBytes(of: uuid.uuid) { raw in
+                out[0] = 0x22
+                var o = 1
+                for i in 0..<16 {
+                    if i == 4 || i == 6 || i == 8 || i == 10 { out[o] = 0x2D; o += 1 }
+                    out[o] = upperHexDigits[Int(raw[i] >> 4)]
+                    out[o + 1] = upperHexDigits[Int(raw[i] & 0xF)]
+                    o += 2
+                }
+                out[o] = 0x22
+            }
+            w.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(out)[0..<38]))
+        }
+    }
+
+    static func readUUID(_ s: inout JSONScanner) throws -> UUID {
+        let start = s.position
+        var scratch: [UInt8] = []
+        let range = try s.readStringRange(scratch: &scratch)
+        let bytes = range.map { Array(s.bytes(in: $0)) } ?? scratch
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let ok = bytes.count == 36 && withUnsafeMutableBytes(of: &raw) { out -> Bool in
+            var i = 0
+            for k in 0..<16 {
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    guard bytes[i] == 0x2D else { return false }
+                    i += 1
+                }
+                guard let hi = hexValue(bytes[i]), let lo = hexValue(bytes[i + 1]) else { return false }
+                out[k] = hi << 4 | lo
+                i += 2
+            }
+            return true
+        }
+        guard ok else { throw JSONScanError(offset: start, message: "not a UUID (8-4-4-4-12 hex digits)") }
+        return UUID(uuid: raw)
+    }
+}
+
+private let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
