@@ -37,11 +37,40 @@ public enum ModelError {
     }
     /// A uniqueness constraint naming something that is not a stored attribute or to-one.
     public static func badConstraint(entity: String, key: String, reason: String) -> ObjectGraphError {
-        ObjectGraphError(.coreData, "model: \(entity)'s uniqueness constraint on \(key): \(reason)",
+        ObjectGraphError(.coreData, "model: \(entity).\(key) in a uniqueness constraint: \(reason)",
                          entityName: entity, key: key)
     }
     /// A default or limit that does not fit the attribute.
     public static func badAttribute(entity: String, attribute: String, reason: String) -> ObjectGraphError {
         ObjectGraphError(.coreData, "model: \(entity).\(attribute): \(reason)", entityName: entity, key: attribute)
+    }
+}
+
+extension ModelError {
+    /// A JSON model document whose structure or values do not fit the format, at `path`
+    /// (e.g. `entities[1].properties[3].type`).
+    public static func json(path: String, entity: String?, property: String?, expected: String,
+                            found: String) -> ObjectGraphError {
+        let subject = entity.map { e in property.map { " (\(e).\($0))" } ?? " (\(e))" } ?? ""
+        return ObjectGraphError(.coreData, "model JSON at \(path)\(subject): expected \(expected), found \(found)",
+                                entityName: entity, key: property)
+    }
+
+    /// A JSON model document that is not well-formed JSON.
+    public static func jsonSyntax(file: String?, line: Int, column: Int, expected: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model JSON \(file.map { "\($0):" } ?? "line ")\(line):\(column): expected \(expected)",
+                         file: file, line: line, column: column)
+    }
+}
+
+extension ModelError {
+    /// A relationship whose counts, ordering or destination break a rule.
+    public static func badRelationship(entity: String, relationship: String, reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: \(entity).\(relationship): \(reason)", entityName: entity, key: relationship)
+    }
+
+    /// A configuration naming an entity that is not in the model, or naming one twice.
+    public static func badConfiguration(_ configuration: String, reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: configuration '\(configuration)' \(reason)")
     }
 }

@@ -55,6 +55,16 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
     /// This entity's position in its model's ``ManagedObjectModel/entities``.
     public internal(set) var index: Int = -1
+    /// The entity's 32-byte version hash (SHA-256); empty until the model is built.
+    ///
+    /// Computed once when the model is built from the entity's name, its superentity's hash,
+    /// ``isAbstract``, its own properties' ``PropertyDescription/versionHash``es and
+    /// ``versionHashModifier``. Defaults, validation rules, userInfo, class name and
+    /// renaming identifier do not change it. The bytes hashed are listed in
+    /// `docs/model-format.md`; the values differ from Core Data's, which are not published.
+    ///
+    /// - Note: Mirrors `NSEntityDescription.versionHash`.
+    public internal(set) var versionHash = Data()
 
     /// Creates an entity.
     ///

@@ -24,6 +24,17 @@ public final class ManagedObjectModel: @unchecked Sendable {
     public let configurations: [String: [String]]
     /// Free-form version identifiers (Xcode's "Core Data Model Identifier").
     public let versionIdentifiers: Set<String>
+    /// Each entity's 32-byte ``EntityDescription/versionHash``, by entity name.
+    ///
+    /// Stores record these and compare them on open (see ``isCompatible(withVersionHashes:)``).
+    ///
+    /// - Note: Mirrors `NSManagedObjectModel.entityVersionHashesByName`.
+    public private(set) var entityVersionHashesByName: [String: Data] = [:]
+    /// One 32-byte SHA-256 over every entity's name and version hash (in name order): equal
+    /// exactly when ``entityVersionHashesByName`` is equal.
+    ///
+    /// - Note: Core Data has no single model hash; this one suits a store header.
+    public private(set) var versionHash = Data()
 
     /// Builds and checks a model from entity descriptions.
     ///
@@ -31,12 +42,17 @@ public final class ManagedObjectModel: @unchecked Sendable {
     ///   - entities: Each entity at most once; the model takes ownership of the descriptions.
     ///   - configurations: Named subsets of entity names.
     ///   - versionIdentifiers: Free-form identifiers that do not affect version hashes.
-    /// - Throws: ``ModelError`` naming the entity and property at fault.
+    /// - Throws: ``ObjectGraphError`` 134060 (`.coreData`) from a ``ModelError`` factory,
+    ///   naming the entity and property at fault. A failed build leaves the descriptions
+    ///   unlinked, as they were.
+    /// - Complexity: O(entities + properties), plus compiling each `pattern` once.
     public init(entities: [EntityDescription], configurations: [String: [String]] = [:],
                 versionIdentifiers: Set<String> = []) throws {
         var byName: [String: EntityDescription] = [:]
         for entity in entities {
-            guard !entity.name.isEmpty else { throw ModelError.invalidName(entity: entity.name, property: nil) }
+            guard ModelLinker.isValidName(entity.name) else {
+                throw ModelError.invalidName(entity: entity.name, property: nil)
+            }
             guard byName[entity.name] == nil else { throw ModelError.duplicateEntity(entity.name) }
             guard entity.managedObjectModel == nil else { throw ModelError.entityReused(entity.name) }
             byName[entity.name] = entity
@@ -45,7 +61,24 @@ public final class ManagedObjectModel: @unchecked Sendable {
         self.entitiesByName = byName
         self.configurations = configurations
         self.versionIdentifiers = versionIdentifiers
-        try ModelLinker(model: self).link()
+        do {
+            try ModelLinker(model: self).link()
+        } catch {
+            ModelLinker.unlink(entities)
+            throw error
+        }
+        entityVersionHashesByName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })
+        versionHash = VersionHasher.hash(entityHashes: entityVersionHashesByName)
+    }
+
+    /// Whether a store written with these entity version hashes holds data this model reads
+    /// unchanged: the same entity names with the same hashes.
+    ///
+    /// - Parameter hashes: Entity name to 32-byte hash, as a store's metadata recorded them.
+    /// - Note: Mirrors `NSManagedObjectModel.isConfiguration(withName:compatibleWithStoreMetadata:)`
+    ///   for the default configuration.
+    public func isCompatible(withVersionHashes hashes: [String: Data]) -> Bool {
+        hashes == entityVersionHashesByName
     }
 
     /// The entity named `name`, or `nil`.

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Resolves and checks a model's entities once, inside `ManagedObjectModel.init`.
+/// Resolves and checks a model's entities once, inside `ManagedObjectModel.init`, then
+/// computes their version hashes. On failure ``unlink(_:)`` returns the descriptions to
+/// their unbuilt state, so a failed build leaves nothing half-linked.
 struct ModelLinker {
     let model: ManagedObjectModel
 
@@ -10,16 +12,54 @@ struct ModelLinker {
             entity.index = i
         }
         try resolveInheritance()
-        for entity in inheritanceOrder() { try layOutProperties(of: entity) }
+        let ordered = inheritanceOrder()
+        for entity in ordered { try layOutProperties(of: entity) }
         for entity in model.entities {
             for case let attribute as AttributeDescription in entity.ownProperties {
                 try check(attribute, in: entity)
             }
             for case let relationship as RelationshipDescription in entity.ownProperties {
+                try check(relationship, in: entity)
                 try resolve(relationship, in: entity)
             }
         }
-        for entity in model.entities { try checkConstraints(of: entity) }
+        for entity in model.entities {
+            try checkMandatoryDestinations(of: entity)
+            try checkConstraints(of: entity)
+        }
+        try checkConfigurations()
+        for entity in ordered { VersionHasher.assignHashes(to: entity) }
+    }
+
+    /// Clears everything linking set on `entities` and on the properties they declare.
+    static func unlink(_ entities: [EntityDescription]) {
+        for entity in entities {
+            for property in entity.ownProperties where property.entity === entity {
+                property.entity = nil
+                property.index = -1
+                property.versionHash = Data()
+                if let relationship = property as? RelationshipDescription {
+                    relationship.destinationEntity = nil
+                    relationship.inverseRelationship = nil
+                }
+            }
+            entity.managedObjectModel = nil
+            entity.superentity = nil
+            entity.subentities = []
+            entity.properties = []
+            entity.propertiesByName = [:]
+            entity.attributesByName = [:]
+            entity.relationshipsByName = [:]
+            entity.index = -1
+            entity.versionHash = Data()
+        }
+    }
+
+    /// Whether `name` can name an entity or property: a letter or `_`, then letters, digits
+    /// or `_` (so it works in key paths and predicates).
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.first, first.isLetter || first == "_" else { return false }
+        return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     }
 
     private func resolveInheritance() throws {
@@ -54,7 +94,7 @@ struct ModelLinker {
         var properties = entity.superentity?.properties ?? []
         var byName = entity.superentity?.propertiesByName ?? [:]
         for property in entity.ownProperties {
-            guard !property.name.isEmpty, !property.name.contains(".") else {
+            guard Self.isValidName(property.name) else {
                 throw ModelError.invalidName(entity: entity.name, property: property.name)
             }
             guard byName[property.name] == nil else {
@@ -75,42 +115,10 @@ struct ModelLinker {
         entity.relationshipsByName = byName.compactMapValues { $0 as? RelationshipDescription }
     }
 
-    private func check(_ attribute: AttributeDescription, in entity: EntityDescription) throws {
-        func fail(_ reason: String) -> ObjectGraphError {
-            ModelError.badAttribute(entity: entity.name, attribute: attribute.name, reason: reason)
-        }
-        if attribute.type == .undefined && !attribute.isTransient {
-            throw fail("type 'undefined' is allowed only for transient attributes")
-        }
-        guard let d = attribute.defaultValue.coerced(to: attribute.type) else {
-            throw fail("default value \(attribute.defaultValue) is not a valid \(attribute.type.rawValue)")
-        }
-        attribute.defaultValue = d
-        for (label, limit) in [("minValue", attribute.minValue), ("maxValue", attribute.maxValue)] {
-            guard let limit else { continue }
-            guard attribute.type.isNumeric || attribute.type == .date else {
-                throw fail("\(label) applies only to numbers and dates, not \(attribute.type.rawValue)")
-            }
-            guard let converted = limit.coerced(to: attribute.type), !converted.isNull else {
-                throw fail("\(label) \(limit) is not a valid \(attribute.type.rawValue)")
-            }
-            if label == "minValue" { attribute.minValue = converted } else { attribute.maxValue = converted }
-        }
-        if attribute.minLength != nil || attribute.maxLength != nil || attribute.pattern != nil,
-           attribute.type != .string {
-            throw fail("length and pattern limits apply only to strings, not \(attribute.type.rawValue)")
-        }
-        if let lo = attribute.minLength, let hi = attribute.maxLength, lo > hi {
-            throw fail("minLength \(lo) is greater than maxLength \(hi)")
-        }
-        if let pattern = attribute.pattern {
-            do { _ = try NSRegularExpression(pattern: pattern) } catch {
-                throw fail("pattern \(pattern) is not a valid regular expression")
-            }
-        }
-    }
-
     private func resolve(_ relationship: RelationshipDescription, in entity: EntityDescription) throws {
+        func fail(_ reason: String) -> ObjectGraphError {
+            ModelError.badInverse(entity: entity.name, relationship: relationship.name, reason: reason)
+        }
         guard let destination = model.entitiesByName[relationship.destinationEntityName] else {
             throw ModelError.unknownDestination(entity: entity.name, relationship: relationship.name,
                                                 destination: relationship.destinationEntityName)
@@ -118,38 +126,21 @@ struct ModelLinker {
         relationship.destinationEntity = destination
         guard let inverseName = relationship.inverseName else { return }
         guard let inverse = destination.relationshipsByName[inverseName] else {
-            throw ModelError.badInverse(entity: entity.name, relationship: relationship.name,
-                                        reason: "\(destination.name).\(inverseName) is not a relationship of \(destination.name)")
+            throw fail("\(destination.name).\(inverseName) is not a relationship of \(destination.name)")
         }
         guard let back = model.entitiesByName[inverse.destinationEntityName],
               entity.isKind(of: back) || back.isKind(of: entity) else {
-            throw ModelError.badInverse(entity: entity.name, relationship: relationship.name,
-                                        reason: "\(destination.name).\(inverseName) points to \(inverse.destinationEntityName), not \(entity.name)")
+            throw fail("\(destination.name).\(inverseName) points to \(inverse.destinationEntityName), not \(entity.name)")
         }
         if let backName = inverse.inverseName, backName != relationship.name {
-            throw ModelError.badInverse(entity: entity.name, relationship: relationship.name,
-                                        reason: "\(destination.name).\(inverseName) names \(backName) as its inverse, not \(relationship.name)")
+            throw fail("\(destination.name).\(inverseName) names \(backName) as its inverse, not \(relationship.name)")
+        }
+        if inverse.inverseName == nil {
+            if let claimed = inverse.inverseRelationship, claimed !== relationship {
+                throw fail("\(destination.name).\(inverseName) is already the inverse of \(claimed)")
+            }
+            inverse.inverseRelationship = relationship
         }
         relationship.inverseRelationship = inverse
-        if inverse.inverseName == nil { inverse.inverseRelationship = relationship }
-    }
-
-    private func checkConstraints(of entity: EntityDescription) throws {
-        for constraint in entity.uniquenessConstraints {
-            guard !constraint.isEmpty else {
-                throw ModelError.badConstraint(entity: entity.name, key: "[]", reason: "a constraint names no attribute")
-            }
-            for key in constraint {
-                guard let property = entity.propertiesByName[key] else {
-                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "no such attribute")
-                }
-                if property.isTransient {
-                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "transient properties cannot be unique")
-                }
-                if let r = property as? RelationshipDescription, r.isToMany {
-                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "to-many relationships cannot be unique")
-                }
-            }
-        }
     }
 }

@@ -28,6 +28,15 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     public internal(set) unowned var entity: EntityDescription?
     /// The property's slot in the rows and objects of its entity; set when the model is built.
     public internal(set) var index: Int = -1
+    /// The property's 32-byte version hash (SHA-256); empty until the model is built.
+    ///
+    /// Computed once when the model is built from the name, ``isOptional``, ``isTransient``,
+    /// the attribute type (attributes) or the destination entity's name, `isToMany` and
+    /// `isOrdered` (relationships), and ``versionHashModifier``. Defaults, validation rules,
+    /// userInfo and renaming identifier do not change it.
+    ///
+    /// - Note: Mirrors `NSPropertyDescription.versionHash`.
+    public internal(set) var versionHash = Data()
 
     init(name: String, isOptional: Bool, isTransient: Bool, userInfo: [String: String],
          versionHashModifier: String?, renamingIdentifier: String?) {

@@ -1,0 +1,160 @@
+import Foundation
+
+/// The per-property and whole-model rules `ModelLinker` enforces; each failure names the
+/// entity and property at fault.
+extension ModelLinker {
+    func check(_ attribute: AttributeDescription, in entity: EntityDescription) throws {
+        func fail(_ reason: String) -> ObjectGraphError {
+            ModelError.badAttribute(entity: entity.name, attribute: attribute.name, reason: reason)
+        }
+        let type = attribute.type
+        if type == .undefined && !attribute.isTransient {
+            throw fail("type 'undefined' is allowed only for transient attributes")
+        }
+        guard let d = attribute.defaultValue.coerced(to: type) else {
+            throw fail("default value \(attribute.defaultValue) is not a valid \(type.rawValue)")
+        }
+        attribute.defaultValue = d.canonicalNaN
+        for (label, limit) in [("minValue", attribute.minValue), ("maxValue", attribute.maxValue)] {
+            guard let limit else { continue }
+            guard type.isNumeric || type == .date else {
+                throw fail("\(label) applies only to numbers and dates, not \(type.rawValue)")
+            }
+            guard let converted = limit.coerced(to: type), !converted.isNull else {
+                throw fail("\(label) \(limit) is not a valid \(type.rawValue)")
+            }
+            guard !converted.isNaN else { throw fail("\(label) is NaN, which no value can be compared with") }
+            if label == "minValue" { attribute.minValue = converted } else { attribute.maxValue = converted }
+        }
+        if let lo = attribute.minValue, let hi = attribute.maxValue, Self.isGreater(lo, than: hi) {
+            throw fail("minValue \(lo) is greater than maxValue \(hi)")
+        }
+        if attribute.minLength != nil || attribute.maxLength != nil || attribute.pattern != nil, type != .string {
+            throw fail("length and pattern limits apply only to strings, not \(type.rawValue)")
+        }
+        for (label, length) in [("minLength", attribute.minLength), ("maxLength", attribute.maxLength)] {
+            if let length, length < 0 { throw fail("\(label) \(length) is negative") }
+        }
+        if let lo = attribute.minLength, let hi = attribute.maxLength, lo > hi {
+            throw fail("minLength \(lo) is greater than maxLength \(hi)")
+        }
+        if let pattern = attribute.pattern {
+            do { _ = try NSRegularExpression(pattern: pattern) } catch {
+                throw fail("pattern \(pattern) is not a valid regular expression")
+            }
+        }
+        if attribute.allowsExternalBinaryDataStorage, type != .binaryData, type != .transformable {
+            throw fail("allowsExternalBinaryDataStorage applies only to binaryData and transformable, not \(type.rawValue)")
+        }
+        if let expression = attribute.derivationExpression {
+            if expression.allSatisfy(\.isWhitespace) { throw fail("derivationExpression is empty") }
+            if attribute.isTransient { throw fail("a derived attribute is stored, so it cannot be transient") }
+        }
+    }
+
+    func check(_ relationship: RelationshipDescription, in entity: EntityDescription) throws {
+        func fail(_ reason: String) -> ObjectGraphError {
+            ModelError.badRelationship(entity: entity.name, relationship: relationship.name, reason: reason)
+        }
+        if relationship.minCount < 0 || relationship.maxCount < 0 {
+            throw fail("minCount \(relationship.minCount) and maxCount \(relationship.maxCount) must not be negative")
+        }
+        if !relationship.isToMany {
+            if relationship.minCount != 0 || relationship.maxCount != 0 {
+                throw fail("minCount and maxCount apply only to to-many relationships; use isOptional for a to-one")
+            }
+            if relationship.isOrdered { throw fail("isOrdered applies only to to-many relationships") }
+        }
+        if relationship.maxCount > 0, relationship.minCount > relationship.maxCount {
+            throw fail("minCount \(relationship.minCount) is greater than maxCount \(relationship.maxCount)")
+        }
+    }
+
+    /// A relationship that must hold an object cannot point to an abstract entity that has no
+    /// concrete entity below it: no object could ever satisfy it.
+    func checkMandatoryDestinations(of entity: EntityDescription) throws {
+        for case let r as RelationshipDescription in entity.ownProperties {
+            guard let destination = r.destinationEntity, !r.isTransient,
+                  (!r.isToMany && !r.isOptional) || (r.isToMany && r.minCount > 0) else { continue }
+            if destination.selfAndDescendants.allSatisfy(\.isAbstract) {
+                throw ModelError.badRelationship(
+                    entity: entity.name, relationship: r.name,
+                    reason: "is mandatory but its destination \(destination.name) is abstract with no concrete subentity")
+            }
+        }
+    }
+
+    func checkConstraints(of entity: EntityDescription) throws {
+        for constraint in entity.uniquenessConstraints {
+            guard !constraint.isEmpty else {
+                throw ModelError.badConstraint(entity: entity.name, key: "[]", reason: "a constraint names no attribute")
+            }
+            var seen: Set<String> = []
+            for key in constraint {
+                guard seen.insert(key).inserted else {
+                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "named twice in one constraint")
+                }
+                guard let property = entity.propertiesByName[key] else {
+                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "no such attribute")
+                }
+                if property.isTransient {
+                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "transient properties cannot be unique")
+                }
+                if let r = property as? RelationshipDescription, r.isToMany {
+                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "to-many relationships cannot be unique")
+                }
+            }
+        }
+    }
+
+    func checkConfigurations() throws {
+        for (name, members) in model.configurations.sorted(by: { $0.key < $1.key }) {
+            guard !name.isEmpty else { throw ModelError.badConfiguration(name, reason: "has an empty name") }
+            var seen: Set<String> = []
+            for member in members {
+                guard model.entitiesByName[member] != nil else {
+                    throw ModelError.badConfiguration(name, reason: "lists \(member), which is not in the model")
+                }
+                guard seen.insert(member).inserted else {
+                    throw ModelError.badConfiguration(name, reason: "lists \(member) twice")
+                }
+            }
+        }
+    }
+
+    /// Whether limit `a` is above limit `b` (both already converted to the attribute's type).
+    static func isGreater(_ a: AttributeValue, than b: AttributeValue) -> Bool {
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)): x > y
+        case (.decimal(let x), .decimal(let y)): x > y
+        case (.double(let x), .double(let y)): x > y
+        case (.float(let x), .float(let y)): x > y
+        case (.date(let x), .date(let y)): x > y
+        default: false
+        }
+    }
+}
+
+extension AttributeValue {
+    /// Whether this is a floating-point or decimal NaN.
+    var isNaN: Bool {
+        switch self {
+        case .double(let v): v.isNaN
+        case .float(let v): v.isNaN
+        case .decimal(let v): v.isNaN
+        case .date(let v): v.timeIntervalSinceReferenceDate.isNaN
+        default: false
+        }
+    }
+
+    /// The value with any NaN replaced by the standard quiet NaN, so a model's values
+    /// survive the JSON format (which writes every NaN as `"NaN"`) bit for bit.
+    var canonicalNaN: AttributeValue {
+        switch self {
+        case .double(let v) where v.isNaN: .double(.nan)
+        case .float(let v) where v.isNaN: .float(.nan)
+        case .date(let v) where v.timeIntervalSinceReferenceDate.isNaN: .date(Date(timeIntervalSinceReferenceDate: .nan))
+        default: self
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+extension ManagedObjectModel {
+    /// Reads and builds a model written in ObjectGraph's JSON model format.
+    ///
+    /// The format is documented in `docs/model-format.md`; ``jsonData(pretty:)`` writes it.
+    /// Every member is checked: an unknown key, a value of the wrong kind or a default that
+    /// does not fit its attribute's type names its JSON path, e.g.
+    /// `entities[1].properties[3].type (Transaction.amount)`. The built model is then checked
+    /// as ``init(entities:configurations:versionIdentifiers:)`` does.
+    ///
+    /// ```swift
+    /// let model = try ManagedObjectModel(jsonData: data) { name in
+    ///     ["Category": Category.self, "Transaction": Transaction.self][name]
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - jsonData: A UTF-8 JSON document.
+    ///   - classResolver: Maps an entity's recorded class name (`managedObjectClassName`) to
+    ///     the subclass to instantiate; entities without a class name, or whose name it maps
+    ///     to `nil`, use ``ManagedObject``. Called during the initializer only. Default: none.
+    /// - Throws: ``ObjectGraphError`` 134060 (`.coreData`) naming the line and column of a
+    ///   syntax error, the JSON path of a misfit member, or the entity and property at fault.
+    /// - Note: Core Data has no JSON model format; this is ObjectGraph's own.
+    public convenience init(jsonData: Data, classResolver: ((String) -> ManagedObject.Type?)? = nil) throws {
+        let root = try JSONParser.parse(jsonData)
+        let contents = try ModelJSONReader(classResolver: classResolver).read(root)
+        try self.init(entities: contents.entities, configurations: contents.configurations,
+                      versionIdentifiers: contents.versionIdentifiers)
+    }
+
+    /// The model in the JSON model format: canonical UTF-8 JSON, byte-identical for equal models.
+    ///
+    /// Object keys are sorted by their UTF-8 bytes and members holding their default are left
+    /// out. The compact form (the default) is one line with no newline, suitable for embedding
+    /// in a store's header; `pretty` indents by two spaces. Values round-trip exactly:
+    /// decimals keep every digit, doubles and dates their exact bits.
+    ///
+    /// ```swift
+    /// let copy = try ManagedObjectModel(jsonData: model.jsonData())
+    /// assert(copy.jsonData() == model.jsonData())
+    /// ```
+    ///
+    /// - Parameter pretty: Indent for people to read; default `false` (one line).
+    /// - Complexity: O(size of the model).
+    public func jsonData(pretty: Bool = false) -> Data {
+        Data(ModelJSONWriter().write(self).serialized(pretty: pretty).utf8)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Writes a built model as the JSON model format's value tree, leaving out every member
+/// that holds its default (see docs/model-format.md), so equal models give equal bytes.
+struct ModelJSONWriter {
+    /// The format tag every document carries under `"format"`.
+    static let formatTag = "objectgraph-model/1"
+
+    func write(_ model: ManagedObjectModel) -> JSONValue {
+        var root: [String: JSONValue] = [
+            "format": .string(Self.formatTag),
+            "entities": .array(model.entities.map(write)),
+        ]
+        if !model.configurations.isEmpty {
+            root["configurations"] = .object(model.configurations.mapValues { .array($0.map(JSONValue.string)) })
+        }
+        if !model.versionIdentifiers.isEmpty {
+            root["versionIdentifiers"] = .array(model.versionIdentifiers.sorted().map(JSONValue.string))
+        }
+        return .object(root)
+    }
+
+    private func write(_ entity: EntityDescription) -> JSONValue {
+        var members: [String: JSONValue] = ["name": .string(entity.name)]
+        members["managedObjectClassName"] = entity.managedObjectClassName.map(JSONValue.string)
+        if entity.isAbstract { members["isAbstract"] = .bool(true) }
+        members["superentityName"] = entity.superentityName.map(JSONValue.string)
+        if !entity.ownProperties.isEmpty { members["properties"] = .array(entity.ownProperties.map(write)) }
+        if !entity.uniquenessConstraints.isEmpty {
+            members["uniquenessConstraints"] = .array(entity.uniquenessConstraints.map { .array($0.map(JSONValue.string)) })
+        }
+        common(&members, userInfo: entity.userInfo, versionHashModifier: entity.versionHashModifier,
+               renamingIdentifier: entity.renamingIdentifier)
+        return .object(members)
+    }
+
+    private func write(_ property: PropertyDescription) -> JSONValue {
+        var members: [String: JSONValue] = ["name": .string(property.name)]
+        if !property.isOptional { members["isOptional"] = .bool(false) }
+        if property.isTransient { members["isTransient"] = .bool(true) }
+        if let attribute = property as? AttributeDescription {
+            members["kind"] = .string("attribute")
+            write(attribute, into: &members)
+        } else if let relationship = property as? RelationshipDescription {
+            members["kind"] = .string("relationship")
+            write(relationship, into: &members)
+        }
+        common(&members, userInfo: property.userInfo, versionHashModifier: property.versionHashModifier,
+               renamingIdentifier: property.renamingIdentifier)
+        return .object(members)
+    }
+
+    private func write(_ a: AttributeDescription, into members: inout [String: JSONValue]) {
+        members["type"] = .string(a.type.rawValue)
+        if !a.defaultValue.isNull { members["defaultValue"] = a.defaultValue.modelJSON(for: a.type) }
+        members["minValue"] = a.minValue.map { $0.modelJSON(for: a.type) }
+        members["maxValue"] = a.maxValue.map { $0.modelJSON(for: a.type) }
+        members["minLength"] = a.minLength.map { .number(String($0)) }
+        members["maxLength"] = a.maxLength.map { .number(String($0)) }
+        members["pattern"] = a.pattern.map(JSONValue.string)
+        members["valueTransformerName"] = a.valueTransformerName.map(JSONValue.string)
+        members["attributeValueClassName"] = a.attributeValueClassName.map(JSONValue.string)
+        if a.allowsExternalBinaryDataStorage { members["allowsExternalBinaryDataStorage"] = .bool(true) }
+        members["derivationExpression"] = a.derivationExpression.map(JSONValue.string)
+        if a.isIndexed { members["isIndexed"] = .bool(true) }
+    }
+
+    private func write(_ r: RelationshipDescription, into members: inout [String: JSONValue]) {
+        members["destination"] = .string(r.destinationEntityName)
+        members["inverse"] = r.inverseName.map(JSONValue.string)
+        if r.isToMany { members["isToMany"] = .bool(true) }
+        if r.isOrdered { members["isOrdered"] = .bool(true) }
+        if r.minCount != 0 { members["minCount"] = .number(String(r.minCount)) }
+        if r.maxCount != 0 { members["maxCount"] = .number(String(r.maxCount)) }
+        if r.deleteRule != .nullify { members["deleteRule"] = .string(r.deleteRule.jsonName) }
+    }
+
+    private func common(_ members: inout [String: JSONValue], userInfo: [String: String],
+                        versionHashModifier: String?, renamingIdentifier: String?) {
+        if !userInfo.isEmpty { members["userInfo"] = .object(userInfo.mapValues(JSONValue.string)) }
+        members["versionHashModifier"] = versionHashModifier.map(JSONValue.string)
+        members["renamingIdentifier"] = renamingIdentifier.map(JSONValue.string)
+    }
+}
+
+extension DeleteRule {
+    /// The rule's spelling in the JSON model format (its case name).
+    var jsonName: String {
+        switch self {
+        case .noAction: "noAction"
+        case .nullify: "nullify"
+        case .cascade: "cascade"
+        case .deny: "deny"
+        }
+    }
+}
