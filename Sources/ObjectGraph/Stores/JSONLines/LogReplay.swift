@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Replays the lines of a store file into a row table, checking every rule of
+/// docs/store-format.md §7: checksums, syntax, numbering, and that each change applies.
+struct LogReplay {
+    /// What follows the last complete line.
+    enum Tail: Equatable {
+        /// Nothing: the file ends with a LF.
+        case none
+        /// An incomplete (torn) line: its would-be line number and its length in bytes.
+        case torn(line: Int, bytes: Int)
+    }
+
+    let codec: RowCodec
+    var table: RowTable
+    /// Complete lines applied so far, the header included.
+    var lineCount = 1
+    /// Snapshot row lines still expected.
+    var snapshotRowsLeft: Int
+    /// The number of the last transaction applied (the header's `base` before any).
+    var lastTransaction: Int64
+    /// Transaction lines applied.
+    var transactionLines = 0
+    /// The file offset just past the last complete line applied.
+    var length: Int
+
+    var path: String { codec.path }
+
+    /// A replay that continues after the header line (which ends at `headerLength`).
+    init(codec: RowCodec, header: StoreFileHeader, headerLength: Int) throws {
+        self.codec = codec
+        self.table = RowTable(model: codec.model, storeIdentifier: codec.storeIdentifier)
+        self.snapshotRowsLeft = header.rows
+        self.lastTransaction = header.base
+        self.length = headerLength
+        for (name, next) in header.keys {
+            guard let entity = codec.model.entitiesByName[name], entity.superentity == nil else {
+                throw StoreFileErrors.corrupt(path, line: 1, "header keys name \(name), which is not a root entity")
+            }
+            table.reservePrimaryKeys(for: entity, upTo: next)
+        }
+    }
+
+    /// Applies every complete line of `bytes`, which hold the file from offset ``length`` on.
+    ///
+    /// - Throws: `.fileReadCorruptFile` (259) naming the first damaged line; the replay is then
+    ///   left partway through that line's predecessors.
+    mutating func apply(_ bytes: UnsafeRawBufferPointer) throws -> Tail {
+        guard let base = bytes.baseAddress else { return try tail(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        var offset = 0
+        while offset < bytes.count, let lf = memchr(base + offset, 0x0A, bytes.count - offset) {
+            let end = base.distance(to: UnsafeRawPointer(lf))
+            try applyLine(UnsafeRawBufferPointer(start: base + offset, count: end - offset))
+            offset = end + 1
+        }
+        return try tail(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+    }
+
+    private mutating func applyLine(_ line: UnsafeRawBufferPointer) throws {
+        let number = lineCount + 1
+        if let problem = LineFrame.problem(line) { throw StoreFileErrors.corrupt(path, line: number, problem) }
+        do {
+            if snapshotRowsLeft > 0 {
+                try applySnapshotRow(line, number: number)
+                snapshotRowsLeft -= 1
+            } else {
+                let record = try TransactionLine.read(line, codec: codec)
+                try applyTransaction(record, number: number)
+                transactionLines += 1
+            }
+        } catch let e as JSONScanError {
+            throw StoreFileErrors.corrupt(path, line: number, e.message, column: e.offset + 1)
+        }
+        lineCount = number
+        length += line.count + 1
+    }
+
+    private mutating func applySnapshotRow(_ line: UnsafeRawBufferPointer, number: Int) throws {
+        guard line.starts(with: "{\"row\":".utf8) else {
+            throw StoreFileErrors.corrupt(path, line: number, "expected a snapshot row line ({\"row\":…}); the "
+                                          + "header announces \(snapshotRowsLeft) more")
+        }
+        var s = JSONScanner(line)
+        var row: StoreRow?
+        try s.forEachMember { key, s in
+            switch key {
+            case "row": row = try codec.read(&s)
+            case "crc": _ = try s.readString()
+            default: throw s.error("unknown snapshot row member \"\(key)\"")
+            }
+        }
+        guard let row, s.isAtEnd else { throw s.error("a snapshot row line holds one \"row\"") }
+        guard table.row(for: row.objectID) == nil else {
+            throw StoreFileErrors.corrupt(path, line: number, "\(row.objectID) appears twice in the snapshot")
+        }
+        table.upsert(row)
+    }
+
+    private mutating func applyTransaction(_ record: TransactionRecord, number: Int) throws {
+        guard record.number == lastTransaction + 1 else {
+            throw StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) follows transaction "
+                                          + "\(lastTransaction); expected \(lastTransaction + 1)")
+        }
+        func fail(_ what: String) -> ObjectGraphError {
+            StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) \(what)")
+        }
+        for id in record.deleted {
+            guard table.row(for: id) != nil else { throw fail("deletes \(id), which does not exist") }
+            table.remove(id)
+        }
+        for row in record.updated {
+            guard let old = table.row(for: row.objectID) else {
+                throw fail("updates \(row.objectID), which does not exist")
+            }
+            guard row.version == old.version + 1 else {
+                throw fail("updates \(row.objectID) to version \(row.version), but it is at version \(old.version)")
+            }
+            table.upsert(row)
+        }
+        for row in record.inserted {
+            guard table.row(for: row.objectID) == nil else { throw fail("inserts \(row.objectID), which exists") }
+            table.upsert(row)
+        }
+        for (name, next) in record.keys {
+            guard let entity = codec.model.entitiesByName[name], entity.superentity == nil else {
+                throw fail("records keys for \(name), which is not a root entity")
+            }
+            table.reservePrimaryKeys(for: entity, upTo: next)
+        }
+        lastTransaction = record.number
+    }
+
+    /// Classifies the bytes after the last LF.
+    private func tail(_ rest: UnsafeRawBufferPointer) throws -> Tail {
+        let number = lineCount + 1
+        if snapshotRowsLeft > 0 {
+            throw StoreFileErrors.corrupt(path, line: number, "the snapshot ends \(snapshotRowsLeft) rows early "
+                                          + "(a snapshot is written whole, so this is damage, not a torn write)")
+        }
+        guard !rest.isEmpty else { return .none }
+        var content = rest.count
+        while content > 0 && rest[content - 1] == 0 { content -= 1 }
+        let stripped = UnsafeRawBufferPointer(rebasing: rest[..<content])
+        if let key = stripped.firstRange(of: ",\"crc\":\"".utf8), key.lowerBound + LineFrame.suffixLength < content {
+            let candidate = UnsafeRawBufferPointer(rebasing: stripped[..<(key.lowerBound + LineFrame.suffixLength)])
+            if LineFrame.problem(candidate) == nil {
+                throw StoreFileErrors.corrupt(path, line: number, "a complete line is followed by stray bytes "
+                                              + "instead of its newline")
+            }
+        }
+        return .torn(line: number, bytes: rest.count)
+    }
+}
