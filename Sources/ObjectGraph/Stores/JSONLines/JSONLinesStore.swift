@@ -66,7 +66,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
 
     /// Opens (or, unless read-only, creates) the store file at `url`.
     ///
-    /// A writer takes the file's lock, creates the file when it is missing (or empty),
+    /// A writer takes the file's lock, creates the file when it is missing (never over an
+    /// existing file, not even an empty one),
     /// removes a leftover `FILE.tmp`, replays the log, and truncates a torn last line (see
     /// ``recoveryNotices``). A reader needs the file to exist and changes nothing.
     ///

@@ -91,6 +91,8 @@ struct PosixFileSystem: StoreFileSystem {
 
     var processID: Int32 { getpid() }
 
+    var namespace: Int { 0 }
+
     /// Runs a call until it does not fail with `EINTR`; throws on any other failure.
     private func retrying<T: BinaryInteger>(_ operation: String, _ path: String, _ call: () -> T) throws -> T {
         while true {

@@ -27,7 +27,7 @@ struct StoreFileOpener {
             }
             if !options.isReadOnly {
                 try io(.storeOpen, "removing the leftover \(path).tmp") { try fs.remove(path + ".tmp") }
-                if status == nil || status?.size == 0 {
+                if status == nil {
                     guard let model else { throw StoreFileErrors.missing(path) }
                     try create(model: model)
                 }

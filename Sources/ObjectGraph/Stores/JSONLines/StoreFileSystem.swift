@@ -66,6 +66,9 @@ protocol StoreFileSystem: Sendable {
     func unlock(_ fd: Int32)
     /// This process's id, written into lock files.
     var processID: Int32 { get }
+    /// Distinguishes file systems whose inode numbers may collide (simulated ones); the real
+    /// one is 0.
+    var namespace: Int { get }
 }
 
 extension StoreFileSystem {

@@ -11,14 +11,21 @@ final class WriterLock: @unchecked Sendable {
     // Sendable: `fd` and `key` are immutable; `isHeld` is only touched by the owning store
     // under its lock; the registry is guarded by `registryLock`.
     private static let registryLock = NSLock()
-    nonisolated(unsafe) private static var registry: Set<FileStatus> = []
+    nonisolated(unsafe) private static var registry: Set<Key> = []
+
+    /// A lock file's identity: file system, device and inode.
+    private struct Key: Hashable {
+        let namespace: Int
+        let device: UInt64
+        let inode: UInt64
+    }
 
     private let fileSystem: any StoreFileSystem
     private let fd: Int32
-    private let key: FileStatus
+    private let key: Key
     private var isHeld = true
 
-    private init(fileSystem: any StoreFileSystem, fd: Int32, key: FileStatus) {
+    private init(fileSystem: any StoreFileSystem, fd: Int32, key: Key) {
         self.fileSystem = fileSystem
         self.fd = fd
         self.key = key
@@ -40,7 +47,7 @@ final class WriterLock: @unchecked Sendable {
         } catch {
             throw StoreFileErrors.io(.storeOpen, dataPath, "opening the lock file \(path)", error)
         }
-        let key = FileStatus(device: identity.device, inode: identity.inode, size: 0)
+        let key = Key(namespace: fs.namespace, device: identity.device, inode: identity.inode)
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
         while true {
             var inThisProcess = false
@@ -78,7 +85,7 @@ final class WriterLock: @unchecked Sendable {
 
     deinit { release() }
 
-    private static func claim(_ key: FileStatus, fs: any StoreFileSystem, fd: Int32) throws -> Bool {
+    private static func claim(_ key: Key, fs: any StoreFileSystem, fd: Int32) throws -> Bool {
         registryLock.lock()
         defer { registryLock.unlock() }
         guard !registry.contains(key) else { return false }
@@ -87,7 +94,7 @@ final class WriterLock: @unchecked Sendable {
         return true
     }
 
-    private static func registered(_ key: FileStatus) -> Bool {
+    private static func registered(_ key: Key) -> Bool {
         registryLock.lock()
         defer { registryLock.unlock() }
         return registry.contains(key)
