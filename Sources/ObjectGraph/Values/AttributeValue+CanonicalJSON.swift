@@ -44,25 +44,44 @@ extension AttributeValue {
     /// Appends the canonical JSON of this value for an attribute of `type`; returns `false`
     /// (writing nothing) when the value does not fit the type.
     package func writeCanonicalJSON(as type: AttributeType, to w: JSONByteWriter) -> Bool {
-        switch (self, type) {
-        case (.null, _): w.append(ascii: "null")
-        case (.integer(let v), _) where type.integerRange?.contains(v) == true: w.append(integer: v)
-        case (.decimal(let v), .decimal):
+        // `switch self` alone (not a tuple with `type`) avoids copying the payload.
+        switch self {
+        case .null: w.append(ascii: "null")
+        case .integer(let v):
+            guard type.integerRange?.contains(v) == true else { return false }
+            w.append(integer: v)
+        case .decimal(let v):
+            guard type == .decimal else { return false }
             w.append(0x22)
             w.append(raw: DecimalText.text(v))
             w.append(0x22)
-        case (.double(let v), .double): Self.write(double: v, to: w)
-        case (.float(let v), .float): Self.write(float: v, to: w)
-        case (.string(let v), .string): w.append(quoted: v)
-        case (.boolean(let v), .boolean): w.append(ascii: v ? "true" : "false")
-        case (.date(let v), .date): Self.write(double: v.timeIntervalSince1970, to: w)
-        case (.data(let v), .binaryData), (.transformable(let v), .transformable):
-            w.append(0x22)
-            v.base64EncodedData().withUnsafeBytes { w.append($0) }
-            w.append(0x22)
-        case (.uuid(let v), .uuid): Self.write(uuid: v, to: w)
-        case (.uri(let v), .uri): w.append(quoted: v.absoluteString)
-        default: return false
+        case .double(let v):
+            guard type == .double else { return false }
+            Self.write(double: v, to: w)
+        case .float(let v):
+            guard type == .float else { return false }
+            Self.write(float: v, to: w)
+        case .string(let v):
+            guard type == .string else { return false }
+            w.append(quoted: v)
+        case .boolean(let v):
+            guard type == .boolean else { return false }
+            w.append(ascii: v ? "true" : "false")
+        case .date(let v):
+            guard type == .date else { return false }
+            Self.write(double: v.timeIntervalSince1970, to: w)
+        case .data(let v):
+            guard type == .binaryData else { return false }
+            w.append(quotedBase64: v)
+        case .transformable(let v):
+            guard type == .transformable else { return false }
+            w.append(quotedBase64: v)
+        case .uuid(let v):
+            guard type == .uuid else { return false }
+            w.append(quotedUUID: v)
+        case .uri(let v):
+            guard type == .uri else { return false }
+            w.append(quoted: v.absoluteString)
         }
         return true
     }

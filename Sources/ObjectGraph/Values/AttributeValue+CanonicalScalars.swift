@@ -4,7 +4,7 @@ import Foundation
 extension AttributeValue {
     static func write(double v: Double, to w: JSONByteWriter) {
         if v.isFinite {
-            w.append(raw: v.description)
+            w.append(shortest: v)
         } else if v.isNaN {
             if v.bitPattern == Double.nan.bitPattern {
                 w.append(ascii: "\"NaN\"")
@@ -21,7 +21,7 @@ extension AttributeValue {
 
     static func write(float v: Float, to w: JSONByteWriter) {
         if v.isFinite {
-            w.append(raw: v.description)
+            w.append(shortest: v)
         } else if v.isNaN {
             if v.bitPattern == Float.nan.bitPattern {
                 w.append(ascii: "\"NaN\"")
@@ -83,46 +83,42 @@ extension AttributeValue {
         return .payload(v)
     }
 
-    static func write(uuid: UUID, to w: JSONByteWriter) {
-        var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes of scratch
-        withUnsafeMutableBytes(of: &text) { out in
-            withUnsafeBytes(of: uuid.uuid) { raw in
-                out[0] = 0x22
-                var o = 1
-                for i in 0..<16 {
-                    if i == 4 || i == 6 || i == 8 || i == 10 { out[o] = 0x2D; o += 1 }
-                    out[o] = upperHexDigits[Int(raw[i] >> 4)]
-                    out[o + 1] = upperHexDigits[Int(raw[i] & 0xF)]
-                    o += 2
-                }
-                out[o] = 0x22
-            }
-            w.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(out)[0..<38]))
-        }
-    }
-
     static func readUUID(_ s: inout JSONScanner) throws -> UUID {
         let start = s.position
         var scratch: [UInt8] = []
         let range = try s.readStringRange(scratch: &scratch)
-        let bytes = range.map { Array(s.bytes(in: $0)) } ?? scratch
-        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let ok = bytes.count == 36 && withUnsafeMutableBytes(of: &raw) { out -> Bool in
-            var i = 0
-            for k in 0..<16 {
-                if i == 8 || i == 13 || i == 18 || i == 23 {
-                    guard bytes[i] == 0x2D else { return false }
-                    i += 1
-                }
-                guard let hi = hexValue(bytes[i]), let lo = hexValue(bytes[i + 1]) else { return false }
-                out[k] = hi << 4 | lo
-                i += 2
-            }
-            return true
+        let parsed = range.map { parseUUID(s.bytes(in: $0)) } ?? scratch.withUnsafeBytes { parseUUID($0) }
+        guard let uuid = parsed else {
+            throw JSONScanError(offset: start, message: "not a UUID (8-4-4-4-12 hex digits)")
         }
-        guard ok else { throw JSONScanError(offset: start, message: "not a UUID (8-4-4-4-12 hex digits)") }
-        return UUID(uuid: raw)
+        return uuid
+    }
+
+    /// Parses `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` (either case).
+    static func parseUUID(_ text: UnsafeRawBufferPointer) -> UUID? {
+        guard text.count == 36, text[8] == 0x2D, text[13] == 0x2D, text[18] == 0x2D, text[23] == 0x2D else {
+            return nil
+        }
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        // Branch-free: random hex digits would defeat the branch predictor.
+        let invalid = hexTable.withUnsafeBufferPointer { table in
+            withUnsafeMutableBytes(of: &raw) { out -> UInt8 in
+                var bad: UInt8 = 0
+                var i = 0
+                for k in 0..<16 {
+                    if i == 8 || i == 13 || i == 18 || i == 23 { i &+= 1 }
+                    let hi = table[Int(text[i])], lo = table[Int(text[i &+ 1])]
+                    bad |= hi | lo
+                    out[k] = hi &<< 4 | (lo & 0xF)
+                    i &+= 2
+                }
+                return bad & 0xF0
+            }
+        }
+        return invalid == 0 ? UUID(uuid: raw) : nil
     }
 }
 
-private let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+/// Hex digit values by byte (either case); 0xFF for every other byte.
+private let hexTable: [UInt8] = (0..<256).map { hexValue(UInt8($0)) ?? 0xFF }
+

@@ -116,6 +116,47 @@ package final class JSONByteWriter {
         }
     }
 
+    /// Appends a finite double's shortest round-trip spelling (Swift's `description`),
+    /// without building a `String`.
+    package func append(shortest value: Double) {
+        var target = self
+        value.write(to: &target)
+    }
+
+    /// Appends a finite float's shortest round-trip spelling (Swift's `description`).
+    package func append(shortest value: Float) {
+        var target = self
+        value.write(to: &target)
+    }
+
+    /// Appends 16 bytes as an uppercase UUID string in quotes: `"XXXXXXXX-XXXX-…"`.
+    package func append(quotedUUID uuid: UUID) {
+        reserve(38)
+        let out = base + count
+        withUnsafeBytes(of: uuid.uuid) { raw in
+            out[0] = 0x22
+            var o = 1
+            for i in 0..<16 {
+                if i == 4 || i == 6 || i == 8 || i == 10 {
+                    out[o] = 0x2D
+                    o &+= 1
+                }
+                out[o] = upperHexDigits[Int(raw[i] &>> 4)]
+                out[o &+ 1] = upperHexDigits[Int(raw[i] & 0xF)]
+                o &+= 2
+            }
+            out[37] = 0x22
+        }
+        count &+= 38
+    }
+
+    /// Appends bytes as a quoted base64 string (RFC 4648 §4, padded).
+    package func append(quotedBase64 data: Data) {
+        append(0x22)
+        data.base64EncodedData().withUnsafeBytes { append($0) }
+        append(0x22)
+    }
+
     /// Appends a string as a quoted, escaped JSON string.
     package func append(quoted text: String) {
         var text = text
@@ -132,6 +173,17 @@ package final class JSONByteWriter {
         var runStart = 0
         var i = 0
         while i < n {
+            // Eight bytes at a time while none needs escaping (no control, quote, backslash or 0xE2).
+            while i &+ 8 <= n {
+                let w = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                let quote = w ^ 0x2222_2222_2222_2222, backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let e2 = w ^ 0xE2E2_E2E2_E2E2_E2E2
+                let hits = ((quote &- lowBits) & ~quote) | ((backslash &- lowBits) & ~backslash)
+                    | ((e2 &- lowBits) & ~e2) | ((w &- lowBits &* 0x20) & ~w)
+                if hits & 0x8080_8080_8080_8080 != 0 { break }
+                i &+= 8
+            }
+            guard i < n else { break }
             let b = p[i]
             if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0xE2 { i &+= 1; continue }
             if b == 0xE2 {
@@ -168,5 +220,19 @@ package final class JSONByteWriter {
     }
 }
 
+extension JSONByteWriter: TextOutputStream {
+    /// Appends a string's UTF-8 verbatim (TextOutputStream).
+    package func write(_ string: String) { append(raw: string) }
+
+    /// Appends ASCII bytes verbatim; `Double.write(to:)` calls this with its digits, sparing
+    /// the `String` that `description` would build.
+    package func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { append(UnsafeRawBufferPointer(buffer)) }
+}
+
+private let lowBits: UInt64 = 0x0101_0101_0101_0101
+
 /// Lowercase hexadecimal digits by value.
 let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+/// Uppercase hexadecimal digits by value.
+let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

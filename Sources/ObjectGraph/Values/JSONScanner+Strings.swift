@@ -3,7 +3,10 @@ import Foundation
 extension JSONScanner {
     /// Reads a JSON string: escapes decoded, UTF-8 validated, raw control characters refused.
     package mutating func readString() throws -> String {
-        let (start, stop, escaped) = try scanString()
+        let (start, stop, escaped, ascii) = try scanString()
+        if ascii {
+            return String(decoding: UnsafeBufferPointer(start: p + start, count: stop - start), as: UTF8.self)
+        }
         if !escaped {
             guard let s = String(validating: UnsafeBufferPointer(start: p + start, count: stop - start),
                                  as: UTF8.self) else {
@@ -20,7 +23,7 @@ extension JSONScanner {
 
     /// Reads a JSON string and returns its decoded UTF-8 bytes (for base64 and tagged values).
     package mutating func readStringBytes() throws -> [UInt8] {
-        let (start, stop, escaped) = try scanString()
+        let (start, stop, escaped, _) = try scanString()
         if escaped { return try unescape(start..<stop) }
         return Array(UnsafeBufferPointer(start: p + start, count: stop - start))
     }
@@ -28,25 +31,38 @@ extension JSONScanner {
     /// Reads a string whose raw bytes need no unescaping, returning their range; strings
     /// with escapes are decoded into `scratch` and the range is `nil`.
     package mutating func readStringRange(scratch: inout [UInt8]) throws -> Range<Int>? {
-        let (start, stop, escaped) = try scanString()
+        let (start, stop, escaped, _) = try scanString()
         guard escaped else { return start..<stop }
         scratch = try unescape(start..<stop)
         return nil
     }
 
-    /// Finds the string's content bounds and whether it holds escapes; consumes it.
-    private mutating func scanString() throws -> (Int, Int, Bool) {
+    /// Finds the string's content bounds, whether it holds escapes, and whether it is plain
+    /// ASCII (no escapes, no byte above 0x7F); consumes it.
+    private mutating func scanString() throws -> (Int, Int, Bool, Bool) {
         skipSpace()
         guard position < end, p[position] == 0x22 else { throw error("expected a string\(foundText)") }
         let open = position
         position &+= 1
         let start = position
         var escaped = false
-        while position < end {
+        var high: UInt64 = 0
+        while true {
+            // Eight bytes at a time while none is a quote, a backslash or a control byte.
+            while position &+ 8 <= end {
+                let w = UInt64(littleEndian: UnsafeRawPointer(p + position).loadUnaligned(as: UInt64.self))
+                let quote = w ^ 0x2222_2222_2222_2222, backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w)
+                if special & highBits != 0 { break }
+                high |= w
+                position &+= 8
+            }
+            guard position < end else { break }
             let b = p[position]
+            high |= UInt64(b)
             if b == 0x22 {
                 position &+= 1
-                return (start, position &- 1, escaped)
+                return (start, position &- 1, escaped, !escaped && high & highBits == 0)
             }
             if b == 0x5C {
                 escaped = true
@@ -115,13 +131,14 @@ extension JSONScanner {
     }
 }
 
+private let ones: UInt64 = 0x0101_0101_0101_0101
+private let highBits: UInt64 = 0x8080_8080_8080_8080
+
 /// The value of an ASCII hexadecimal digit (either case), or `nil`.
 @inline(__always)
 func hexValue(_ b: UInt8) -> UInt8? {
-    switch b {
-    case 0x30...0x39: b - 0x30
-    case 0x41...0x46: b - 0x41 + 10
-    case 0x61...0x66: b - 0x61 + 10
-    default: nil
-    }
+    let digit = b &- 0x30
+    if digit < 10 { return digit }
+    let letter = (b | 0x20) &- 0x61
+    return letter < 6 ? letter &+ 10 : nil
 }

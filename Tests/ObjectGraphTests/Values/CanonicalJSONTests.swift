@@ -45,7 +45,7 @@ import Testing
 
     @Test func randomDecimalsRoundTripAndMatchFoundation() throws {
         var random = FileStoreRandom(seed: 42)
-        for _ in 0..<2000 {
+        for _ in 0..<500 {
             let digits = Int.random(in: 1...38, using: &random)
             var text = (0..<digits).map { _ in String(Int.random(in: 0...9, using: &random)) }.joined()
             let point = Int.random(in: 0...digits, using: &random)
@@ -73,6 +73,25 @@ import Testing
         var random = FileStoreRandom(seed: 1)
         for _ in 0..<5000 { try roundTrip(.double(Double(bitPattern: random.next())), .double) }
         for _ in 0..<2000 { try roundTrip(.double(Double.random(in: -1e6...1e6, using: &random)), .double) }
+    }
+
+    @Test func numberParsingRoundsLikeStrtodForLongMantissas() throws {
+        var random = FileStoreRandom(seed: 9)
+        for _ in 0..<20000 {
+            let digits = Int.random(in: 15...19, using: &random)
+            var text = String(UInt64.random(in: 1...UInt64.max, using: &random))
+            text = String(text.prefix(digits))
+            let point = Int.random(in: 0...text.count, using: &random)
+            if point < text.count { text.insert(".", at: text.index(text.startIndex, offsetBy: point)) }
+            if text.hasPrefix(".") { text = "0" + text }
+            if Bool.random(using: &random) { text += "e\(Int.random(in: -8...8, using: &random))" }
+            let parsed = try AttributeValue(canonicalJSON: text, as: .double)
+            #expect(parsed == .double(Double(text)!), "\(text)")
+        }
+        // Halfway cases: 2^53 + 1 rounds to even, 2^53 + 3 rounds up.
+        #expect(try AttributeValue(canonicalJSON: "9007199254740993", as: .double) == .double(9007199254740992))
+        #expect(try AttributeValue(canonicalJSON: "9007199254740995", as: .double) == .double(9007199254740996))
+        #expect(try AttributeValue(canonicalJSON: "9007199254740993.0000000001", as: .double) == .double(9007199254740994))
     }
 
     @Test func floatsKeepTheirBitPatterns() throws {

@@ -93,10 +93,11 @@ struct LogReplay {
             }
         }
         guard let row, s.isAtEnd else { throw s.error("a snapshot row line holds one \"row\"") }
-        guard table.row(for: row.objectID) == nil else {
+        let count = table.totalRowCount
+        table.upsert(row)  // a replacement instead of an insert shows in the count
+        guard table.totalRowCount == count + 1 else {
             throw StoreFileErrors.corrupt(path, line: number, "\(row.objectID) appears twice in the snapshot")
         }
-        table.upsert(row)
     }
 
     private mutating func applyTransaction(_ record: TransactionRecord, number: Int) throws {
@@ -120,9 +121,11 @@ struct LogReplay {
             }
             table.upsert(row)
         }
+        var count = table.totalRowCount
         for row in record.inserted {
-            guard table.row(for: row.objectID) == nil else { throw fail("inserts \(row.objectID), which exists") }
-            table.upsert(row)
+            table.upsert(row)  // a replacement instead of an insert shows in the count
+            count += 1
+            guard table.totalRowCount == count else { throw fail("inserts \(row.objectID), which exists") }
         }
         for (name, next) in record.keys {
             guard let entity = codec.model.entitiesByName[name], entity.superentity == nil else {

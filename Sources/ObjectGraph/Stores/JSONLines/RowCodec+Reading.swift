@@ -6,32 +6,31 @@ extension RowCodec {
     /// - Throws: ``JSONScanError`` naming what is wrong and where.
     func read(_ s: inout JSONScanner) throws -> StoreRow {
         try s.expect(0x5B)
-        let entity = try readEntity(&s)
+        let entityIndex = try readEntity(&s)
+        let entity = model.entities[entityIndex]
         try s.expect(0x2C)
         let pk = try readKey(&s)
         try s.expect(0x2C)
         let start = s.position
         let version = try s.readInt64()
         guard version >= 1 else { throw JSONScanError(offset: start, message: "version \(version) is below 1") }
-        let entitySlots = slots[entity.index]
-        var values = [StoreValue](repeating: .notStored, count: entity.properties.count)
-        for slot in entitySlots {
-            guard s.consume(0x2C) else {
-                throw s.error("\(entity.name) rows have \(entitySlots.count) values; expected ','\(s.foundText)")
-            }
-            switch slot {
-            case .attribute(let index, let type, let attribute):
-                do {
-                    values[index] = .attribute(try AttributeValue.readCanonicalJSON(as: type, from: &s))
-                } catch let e as JSONScanError {
-                    throw JSONScanError(offset: e.offset, message: "\(entity.name).\(attribute.name): \(e.message)")
+        let entitySlots = slots[entityIndex]
+        // Each slot is initialised exactly once, in order: no placeholder values to copy over.
+        let values = try [StoreValue](unsafeUninitializedCapacity: slotCounts[entityIndex]) { buffer, initialized in
+            for slot in entitySlots {
+                while initialized < slot.index {
+                    buffer.initializeElement(at: initialized, to: .notStored)
+                    initialized += 1
                 }
-            case .toOne(let index, _, let destination):
-                values[index] = .toOne(s.consumeNull() ? nil : try readReference(&s, destination: destination))
-            case .toMany(let index, _, let destination):
-                var targets: [ManagedObjectID] = []
-                try s.forEachElement { s in targets.append(try readReference(&s, destination: destination)) }
-                values[index] = .toMany(targets)
+                guard s.consume(0x2C) else {
+                    throw s.error("\(entity.name) rows have \(entitySlots.count) values; expected ','\(s.foundText)")
+                }
+                buffer.initializeElement(at: initialized, to: try readValue(&s, slot, entity: entity))
+                initialized += 1
+            }
+            while initialized < buffer.count {
+                buffer.initializeElement(at: initialized, to: .notStored)
+                initialized += 1
             }
         }
         guard s.consume(0x5D) else {
@@ -41,10 +40,29 @@ extension RowCodec {
                         version: version, values: values)
     }
 
+    private func readValue(_ s: inout JSONScanner, _ slot: Slot, entity: EntityDescription) throws -> StoreValue {
+        switch slot.kind {
+        case .attribute:
+            do {
+                return .attribute(try AttributeValue.readCanonicalJSON(as: slot.type, from: &s))
+            } catch let e as JSONScanError {
+                let name = entity.properties[slot.index].name
+                throw JSONScanError(offset: e.offset, message: "\(entity.name).\(name): \(e.message)")
+            }
+        case .toOne:
+            return .toOne(s.consumeNull() ? nil : try readReference(&s, destination: model.entities[slot.destination]))
+        case .toMany:
+            let destination = model.entities[slot.destination]
+            var targets: [ManagedObjectID] = []
+            try s.forEachElement { s in targets.append(try readReference(&s, destination: destination)) }
+            return .toMany(targets)
+        }
+    }
+
     /// Reads `[entity, pk]`.
     func readObjectKey(_ s: inout JSONScanner) throws -> ManagedObjectID {
         try s.expect(0x5B)
-        let entity = try readEntity(&s)
+        let entity = model.entities[try readEntity(&s)]
         try s.expect(0x2C)
         let pk = try readKey(&s)
         try s.expect(0x5D)
@@ -70,15 +88,27 @@ extension RowCodec {
         return pk
     }
 
-    private func readEntity(_ s: inout JSONScanner) throws -> EntityDescription {
+    /// Reads an entity name; returns the entity's index in the model.
+    private func readEntity(_ s: inout JSONScanner) throws -> Int {
         let start = s.position
-        let name = try s.readString()
-        guard let entity = model.entitiesByName[name] else {
-            throw JSONScanError(offset: start, message: "unknown entity \"\(name)\"")
+        var scratch: [UInt8] = []
+        let range = try s.readStringRange(scratch: &scratch)
+        let found = range.map { entityIndex(named: s.bytes(in: $0)) }
+            ?? scratch.withUnsafeBytes { entityIndex(named: $0) }
+        guard let index = found else {
+            let bytes = range.map { Array(s.bytes(in: $0)) } ?? scratch
+            throw JSONScanError(offset: start, message: "unknown entity \"\(String(decoding: bytes, as: UTF8.self))\"")
         }
-        guard !entity.isAbstract else {
-            throw JSONScanError(offset: start, message: "entity \(name) is abstract and has no rows")
+        guard !abstract[index] else {
+            throw JSONScanError(offset: start, message: "entity \(model.entities[index].name) is abstract and has no rows")
         }
-        return entity
+        return index
+    }
+
+    private func entityIndex(named bytes: UnsafeRawBufferPointer) -> Int? {
+        for (i, name) in names.enumerated() where name.count == bytes.count {
+            if name.withUnsafeBytes({ $0.elementsEqual(bytes) }) { return i }
+        }
+        return nil
     }
 }

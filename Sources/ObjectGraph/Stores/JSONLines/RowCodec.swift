@@ -3,11 +3,17 @@ import Foundation
 /// Encodes and decodes rows as the store file holds them (docs/store-format.md §4):
 /// `[entity, pk, version, value…]`, one value per stored slot.
 struct RowCodec: Sendable {
-    /// One stored slot of an entity, resolved once so the hot loops need no casts.
-    enum Slot: Sendable {
-        case attribute(index: Int, type: AttributeType, description: AttributeDescription)
-        case toOne(index: Int, relationship: RelationshipDescription, destination: EntityDescription)
-        case toMany(index: Int, relationship: RelationshipDescription, destination: EntityDescription)
+    /// One stored slot of an entity, resolved once so the hot loops need no casts (and,
+    /// holding no references, cost no retains).
+    struct Slot: Sendable {
+        enum Kind: Sendable { case attribute, toOne, toMany }
+        let kind: Kind
+        /// The slot's index in the entity's properties.
+        let index: Int
+        /// The attribute's type (attributes only).
+        let type: AttributeType
+        /// The destination entity's index in the model (relationships only).
+        let destination: Int
     }
 
     let model: ManagedObjectModel
@@ -17,6 +23,12 @@ struct RowCodec: Sendable {
     let slots: [[Slot]]
     /// `"Name"` with its quotes, by entity index.
     let quotedNames: [[UInt8]]
+    /// The UTF-8 of each entity's name, by entity index.
+    let names: [[UInt8]]
+    /// The number of slots (stored or not) of each entity, by entity index.
+    let slotCounts: [Int]
+    /// Whether each entity is abstract, by entity index.
+    let abstract: [Bool]
 
     init(model: ManagedObjectModel, storeIdentifier: String, path: String) {
         self.model = model
@@ -25,14 +37,16 @@ struct RowCodec: Sendable {
         self.slots = model.entities.map { entity in
             Self.storedSlots(of: entity).map { property -> Slot in
                 if let r = property as? RelationshipDescription {
-                    let destination = r.destinationEntity!
-                    return r.isToMany ? .toMany(index: r.index, relationship: r, destination: destination)
-                        : .toOne(index: r.index, relationship: r, destination: destination)
+                    return Slot(kind: r.isToMany ? .toMany : .toOne, index: r.index, type: .undefined,
+                                destination: r.destinationEntity!.index)
                 }
-                let a = property as! AttributeDescription
-                return .attribute(index: a.index, type: a.type, description: a)
+                return Slot(kind: .attribute, index: property.index, type: (property as! AttributeDescription).type,
+                            destination: -1)
             }
         }
+        self.names = model.entities.map { Array($0.name.utf8) }
+        self.slotCounts = model.entities.map(\.properties.count)
+        self.abstract = model.entities.map(\.isAbstract)
         let w = JSONByteWriter(capacity: 64)
         self.quotedNames = model.entities.map { entity in
             w.reset()
@@ -67,43 +81,42 @@ struct RowCodec: Sendable {
         w.append(integer: row.version)
         for slot in slots[entity.index] {
             w.append(0x2C)
-            switch slot {
-            case .attribute(let index, let type, let attribute):
-                guard case .attribute(let value) = row.values[index], value.writeCanonicalJSON(as: type, to: w) else {
-                    w.truncate(to: start)
+            guard write(row.values[slot.index], slot, to: w) else {
+                w.truncate(to: start)
+                let property = entity.properties[slot.index]
+                if let attribute = property as? AttributeDescription {
                     throw StoreFileErrors.rowValueMismatch(row, attribute, path: path)
                 }
-            case .toOne(let index, let relationship, let destination):
-                guard case .toOne(let target) = row.values[index] else {
-                    w.truncate(to: start)
-                    throw StoreFileErrors.rowReferenceMismatch(row, relationship, path: path)
-                }
-                if let target {
-                    guard writeReference(target, destination: destination, to: w) else {
-                        w.truncate(to: start)
-                        throw StoreFileErrors.rowReferenceMismatch(row, relationship, path: path)
-                    }
-                } else {
-                    w.append(ascii: "null")
-                }
-            case .toMany(let index, let relationship, let destination):
-                guard case .toMany(let targets) = row.values[index] else {
-                    w.truncate(to: start)
-                    throw StoreFileErrors.rowReferenceMismatch(row, relationship, path: path)
-                }
-                w.append(0x5B)
-                for (i, target) in targets.enumerated() {
-                    if i > 0 { w.append(0x2C) }
-                    guard writeReference(target, destination: destination, to: w) else {
-                        w.truncate(to: start)
-                        throw StoreFileErrors.rowReferenceMismatch(row, relationship, path: path)
-                    }
-                }
-                w.append(0x5D)
+                throw StoreFileErrors.rowReferenceMismatch(row, property as! RelationshipDescription, path: path)
             }
         }
         w.append(0x5D)
         return w.count - start
+    }
+
+    /// Appends one slot's value; `false` when it does not fit the slot.
+    private func write(_ value: StoreValue, _ slot: Slot, to w: JSONByteWriter) -> Bool {
+        switch slot.kind {
+        case .attribute:
+            guard case .attribute(let v) = value else { return false }
+            return v.writeCanonicalJSON(as: slot.type, to: w)
+        case .toOne:
+            guard case .toOne(let target) = value else { return false }
+            guard let target else {
+                w.append(ascii: "null")
+                return true
+            }
+            return writeReference(target, destination: model.entities[slot.destination], to: w)
+        case .toMany:
+            guard case .toMany(let targets) = value else { return false }
+            w.append(0x5B)
+            for (i, target) in targets.enumerated() {
+                if i > 0 { w.append(0x2C) }
+                guard writeReference(target, destination: model.entities[slot.destination], to: w) else { return false }
+            }
+            w.append(0x5D)
+            return true
+        }
     }
 
     /// Appends a reference: the bare key for the destination entity itself, else `[entity, pk]`.
