@@ -74,3 +74,38 @@ extension ModelError {
         ObjectGraphError(.coreData, "model: configuration '\(configuration)' \(reason)")
     }
 }
+
+extension ModelError {
+    /// A fetch request template with a duplicate name or an unknown entity.
+    public static func badFetchRequestTemplate(_ template: String, reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: fetch request template '\(template)' \(reason)")
+    }
+
+    /// A fetch index with a bad name or element.
+    public static func badIndex(entity: String, index: String, key: String?, reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "model: \(entity)\(key.map { ".\($0)" } ?? "") in fetch index '\(index)': \(reason)",
+                         entityName: entity, key: key)
+    }
+}
+
+extension ModelError {
+    /// An Xcode model file that is not well-formed XML.
+    public static func xmlSyntax(file: String, line: Int, column: Int, expected: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "\(file):\(line):\(column): malformed XML: expected \(expected)",
+                         file: file, line: line, column: column)
+    }
+
+    /// An Xcode model element whose content does not fit (an unknown attribute type, a value
+    /// that does not parse), at `file:line:column`.
+    public static func xcodeModel(file: String, line: Int, column: Int, entity: String?, property: String?,
+                                  problem: String) -> ObjectGraphError {
+        let subject = entity.map { e in property.map { "\(e).\($0): " } ?? "\(e): " } ?? ""
+        return ObjectGraphError(.coreData, "\(file):\(line):\(column): \(subject)\(problem)",
+                                entityName: entity, key: property, file: file, line: line, column: column)
+    }
+
+    /// An Xcode model bundle or version that cannot be found or chosen.
+    public static func xcodeModelLocation(_ path: String, problem: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "\(path): \(problem)", file: path)
+    }
+}

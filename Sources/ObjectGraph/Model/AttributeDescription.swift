@@ -41,6 +41,9 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     public let derivationExpression: String?
     /// Whether the attribute is indexed in the store (a hint; default `false`).
     public let isIndexed: Bool
+    /// Whether persistent history keeps this value when the object is deleted (a tombstone
+    /// value; default `false`).
+    public let preservesValueInHistoryOnDeletion: Bool
 
     /// Creates an attribute.
     ///
@@ -53,6 +56,7 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     ///   - minValue, maxValue: Inclusive limits for numbers and dates.
     ///   - minLength, maxLength: Limits on a string's character count.
     ///   - pattern: A regular expression a string must match in full.
+    ///   - preservesValueInHistoryOnDeletion: Keep the value in history tombstones.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         defaultValue: AttributeValue = .null, minValue: AttributeValue? = nil,
@@ -61,7 +65,7 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
         attributeValueClassName: String? = nil, allowsExternalBinaryDataStorage: Bool = false,
         derivationExpression: String? = nil, isIndexed: Bool = false,
         userInfo: [String: String] = [:], versionHashModifier: String? = nil,
-        renamingIdentifier: String? = nil
+        renamingIdentifier: String? = nil, preservesValueInHistoryOnDeletion: Bool = false
     ) {
         self.type = type
         self.defaultValue = defaultValue
@@ -75,6 +79,7 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
         self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
         self.derivationExpression = derivationExpression
         self.isIndexed = isIndexed
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         super.init(name: name, isOptional: isOptional, isTransient: isTransient,
                    userInfo: userInfo, versionHashModifier: versionHashModifier,
                    renamingIdentifier: renamingIdentifier)

@@ -28,7 +28,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public let isAbstract: Bool
     /// The name of the superentity, if any.
     public let superentityName: String?
-    /// The properties this entity declares itself, in declaration order.
+    /// The attributes and relationships this entity declares itself, in declaration order.
     public let ownProperties: [PropertyDescription]
     /// Sets of attribute names whose combined values must be unique at save.
     public let uniquenessConstraints: [[String]]
@@ -38,6 +38,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public let versionHashModifier: String?
     /// The entity's name in the previous model version, for migration.
     public let renamingIdentifier: String?
+    /// The fetched properties this entity declares itself.
+    public let ownFetchedProperties: [FetchedPropertyDescription]
+    /// Store indexes over this entity's properties (hints for stores; not inherited).
+    public let indexes: [FetchIndexDescription]
 
     /// The model this entity belongs to; set when the model is built.
     public internal(set) unowned var managedObjectModel: ManagedObjectModel?
@@ -53,6 +57,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public internal(set) var attributesByName: [String: AttributeDescription] = [:]
     /// Every relationship by name, inherited ones included.
     public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
+    /// Every fetched property, inherited first; set when the model is built.
+    public internal(set) var fetchedProperties: [FetchedPropertyDescription] = []
+    /// Every fetched property by name, inherited ones included; set when the model is built.
+    public internal(set) var fetchedPropertiesByName: [String: FetchedPropertyDescription] = [:]
     /// This entity's position in its model's ``ManagedObjectModel/entities``.
     public internal(set) var index: Int = -1
     /// The entity's 32-byte version hash (SHA-256); empty until the model is built.
@@ -77,12 +85,16 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     ///   - properties: Attributes and relationships declared here.
     ///   - uniquenessConstraints: Each inner array names attributes whose values together
     ///     must be unique (single-attribute constraints are one-element arrays).
+    ///   - fetchedProperties: Fetched properties declared here (no slots in rows); those
+    ///     passed in `properties` are moved here.
+    ///   - indexes: Store indexes over this entity's properties.
     public init(
         name: String, managedObjectClass: ManagedObject.Type = ManagedObject.self,
         managedObjectClassName: String? = nil, isAbstract: Bool = false,
         superentityName: String? = nil, properties: [PropertyDescription] = [],
         uniquenessConstraints: [[String]] = [], userInfo: [String: String] = [:],
-        versionHashModifier: String? = nil, renamingIdentifier: String? = nil
+        versionHashModifier: String? = nil, renamingIdentifier: String? = nil,
+        fetchedProperties: [FetchedPropertyDescription] = [], indexes: [FetchIndexDescription] = []
     ) {
         self.name = name
         self.managedObjectClass = managedObjectClass
@@ -90,11 +102,13 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             ?? (managedObjectClass == ManagedObject.self ? nil : String(describing: managedObjectClass))
         self.isAbstract = isAbstract
         self.superentityName = superentityName
-        self.ownProperties = properties
+        self.ownProperties = properties.filter { !($0 is FetchedPropertyDescription) }
         self.uniquenessConstraints = uniquenessConstraints
         self.userInfo = userInfo
         self.versionHashModifier = versionHashModifier
         self.renamingIdentifier = renamingIdentifier
+        self.ownFetchedProperties = fetchedProperties + properties.compactMap { $0 as? FetchedPropertyDescription }
+        self.indexes = indexes
     }
 
     /// Every attribute, inherited first, in slot order.

@@ -35,6 +35,15 @@ public final class ManagedObjectModel: @unchecked Sendable {
     ///
     /// - Note: Core Data has no single model hash; this one suits a store header.
     public private(set) var versionHash = Data()
+    /// The model's named fetch request templates, by name.
+    ///
+    /// - Note: Mirrors `NSManagedObjectModel.fetchRequestTemplatesByName`.
+    public let fetchRequestTemplatesByName: [String: FetchRequestTemplate]
+    /// What reading and building the model noticed but did not refuse, one sentence each:
+    /// unknown elements and attributes of an Xcode model, transformables kept as bytes,
+    /// derivation expressions the engine does not compute, abstract entities without a
+    /// concrete subentity. Empty for a clean model.
+    public private(set) var loadWarnings: [String] = []
 
     /// Builds and checks a model from entity descriptions.
     ///
@@ -42,12 +51,28 @@ public final class ManagedObjectModel: @unchecked Sendable {
     ///   - entities: Each entity at most once; the model takes ownership of the descriptions.
     ///   - configurations: Named subsets of entity names.
     ///   - versionIdentifiers: Free-form identifiers that do not affect version hashes.
+    ///   - fetchRequestTemplates: Named fetch requests, each name at most once.
     /// - Throws: ``ObjectGraphError`` 134060 (`.coreData`) from a ``ModelError`` factory,
     ///   naming the entity and property at fault. A failed build leaves the descriptions
     ///   unlinked, as they were.
     /// - Complexity: O(entities + properties), plus compiling each `pattern` once.
-    public init(entities: [EntityDescription], configurations: [String: [String]] = [:],
-                versionIdentifiers: Set<String> = []) throws {
+    public convenience init(
+        entities: [EntityDescription], configurations: [String: [String]] = [:],
+        versionIdentifiers: Set<String> = [], fetchRequestTemplates: [FetchRequestTemplate] = []
+    ) throws {
+        try self.init(entities: entities, configurations: configurations, versionIdentifiers: versionIdentifiers,
+                      fetchRequestTemplates: fetchRequestTemplates, warnings: [])
+    }
+
+    /// Builds the model, keeping `warnings` a reader collected before the linker's own.
+    init(entities: [EntityDescription], configurations: [String: [String]], versionIdentifiers: Set<String>,
+         fetchRequestTemplates: [FetchRequestTemplate], warnings: [String]) throws {
+        var templates: [String: FetchRequestTemplate] = [:]
+        for template in fetchRequestTemplates {
+            guard templates.updateValue(template, forKey: template.name) == nil else {
+                throw ModelError.badFetchRequestTemplate(template.name, reason: "is declared twice")
+            }
+        }
         var byName: [String: EntityDescription] = [:]
         for entity in entities {
             guard ModelLinker.isValidName(entity.name) else {
@@ -61,8 +86,9 @@ public final class ManagedObjectModel: @unchecked Sendable {
         self.entitiesByName = byName
         self.configurations = configurations
         self.versionIdentifiers = versionIdentifiers
+        self.fetchRequestTemplatesByName = templates
         do {
-            try ModelLinker(model: self).link()
+            loadWarnings = warnings + (try ModelLinker(model: self).link())
         } catch {
             ModelLinker.unlink(entities)
             throw error
@@ -79,6 +105,13 @@ public final class ManagedObjectModel: @unchecked Sendable {
     ///   for the default configuration.
     public func isCompatible(withVersionHashes hashes: [String: Data]) -> Bool {
         hashes == entityVersionHashesByName
+    }
+
+    /// The fetch request template named `name`, or `nil`.
+    ///
+    /// - Note: Mirrors `NSManagedObjectModel.fetchRequestTemplate(forName:)`.
+    public func fetchRequestTemplate(forName name: String) -> FetchRequestTemplate? {
+        fetchRequestTemplatesByName[name]
     }
 
     /// The entity named `name`, or `nil`.

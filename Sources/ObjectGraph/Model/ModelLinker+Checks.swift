@@ -98,11 +98,46 @@ extension ModelLinker {
                     throw ModelError.badConstraint(entity: entity.name, key: key, reason: "no such attribute")
                 }
                 if property.isTransient {
-                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "transient properties cannot be unique")
+                    throw ModelError.badConstraint(entity: entity.name, key: key,
+                                                   reason: "transient properties cannot be unique")
                 }
                 if let r = property as? RelationshipDescription, r.isToMany {
-                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "to-many relationships cannot be unique")
+                    throw ModelError.badConstraint(entity: entity.name, key: key,
+                                                   reason: "to-many relationships cannot be unique")
                 }
+            }
+        }
+    }
+
+    func checkIndexes(of entity: EntityDescription) throws {
+        var names: Set<String> = []
+        for index in entity.indexes {
+            func fail(_ key: String?, _ reason: String) -> ObjectGraphError {
+                ModelError.badIndex(entity: entity.name, index: index.name, key: key, reason: reason)
+            }
+            guard !index.name.isEmpty else { throw fail(nil, "an index needs a name") }
+            guard names.insert(index.name).inserted else { throw fail(nil, "the name is used twice") }
+            guard !index.elements.isEmpty else { throw fail(nil, "an index needs at least one element") }
+            for element in index.elements {
+                let key = element.propertyName
+                guard let property = entity.propertiesByName[key] else { throw fail(key, "no such attribute") }
+                if property.isTransient { throw fail(key, "transient properties are not stored, so cannot be indexed") }
+                if let r = property as? RelationshipDescription, r.isToMany {
+                    throw fail(key, "to-many relationships cannot be indexed")
+                }
+            }
+        }
+    }
+
+    func checkFetchRequestTemplates() throws {
+        for template in model.fetchRequestTemplatesByName.values.sorted(by: { $0.name < $1.name }) {
+            guard !template.name.isEmpty else { throw ModelError.badFetchRequestTemplate("", reason: "has no name") }
+            guard model.entitiesByName[template.entityName] != nil else {
+                throw ModelError.badFetchRequestTemplate(
+                    template.name, reason: "fetches \(template.entityName), which is not in the model")
+            }
+            guard template.fetchLimit >= 0, template.fetchBatchSize >= 0 else {
+                throw ModelError.badFetchRequestTemplate(template.name, reason: "has a negative fetch limit or batch size")
             }
         }
     }

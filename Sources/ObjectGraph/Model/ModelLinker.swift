@@ -6,7 +6,8 @@ import Foundation
 struct ModelLinker {
     let model: ManagedObjectModel
 
-    func link() throws {
+    /// Links and checks the model; returns the warnings for ``ManagedObjectModel/loadWarnings``.
+    func link() throws -> [String] {
         for (i, entity) in model.entities.enumerated() {
             entity.managedObjectModel = model
             entity.index = i
@@ -22,19 +23,24 @@ struct ModelLinker {
                 try check(relationship, in: entity)
                 try resolve(relationship, in: entity)
             }
+            for fetched in entity.ownFetchedProperties { try resolve(fetched, in: entity) }
         }
         for entity in model.entities {
             try checkMandatoryDestinations(of: entity)
             try checkConstraints(of: entity)
+            try checkIndexes(of: entity)
         }
         try checkConfigurations()
+        try checkFetchRequestTemplates()
         for entity in ordered { VersionHasher.assignHashes(to: entity) }
+        return warnings()
     }
 
     /// Clears everything linking set on `entities` and on the properties they declare.
     static func unlink(_ entities: [EntityDescription]) {
         for entity in entities {
-            for property in entity.ownProperties where property.entity === entity {
+            let declared: [PropertyDescription] = entity.ownProperties + entity.ownFetchedProperties
+            for property in declared where property.entity === entity {
                 property.entity = nil
                 property.index = -1
                 property.versionHash = Data()
@@ -42,6 +48,7 @@ struct ModelLinker {
                     relationship.destinationEntity = nil
                     relationship.inverseRelationship = nil
                 }
+                (property as? FetchedPropertyDescription)?.destinationEntity = nil
             }
             entity.managedObjectModel = nil
             entity.superentity = nil
@@ -50,6 +57,8 @@ struct ModelLinker {
             entity.propertiesByName = [:]
             entity.attributesByName = [:]
             entity.relationshipsByName = [:]
+            entity.fetchedProperties = []
+            entity.fetchedPropertiesByName = [:]
             entity.index = -1
             entity.versionHash = Data()
         }
@@ -93,11 +102,14 @@ struct ModelLinker {
     private func layOutProperties(of entity: EntityDescription) throws {
         var properties = entity.superentity?.properties ?? []
         var byName = entity.superentity?.propertiesByName ?? [:]
-        for property in entity.ownProperties {
+        var fetched = entity.superentity?.fetchedProperties ?? []
+        var fetchedByName = entity.superentity?.fetchedPropertiesByName ?? [:]
+        let declared: [PropertyDescription] = entity.ownProperties + entity.ownFetchedProperties
+        for property in declared {
             guard Self.isValidName(property.name) else {
                 throw ModelError.invalidName(entity: entity.name, property: property.name)
             }
-            guard byName[property.name] == nil else {
+            guard byName[property.name] == nil, fetchedByName[property.name] == nil else {
                 throw ModelError.duplicateProperty(entity: entity.name, property: property.name)
             }
             guard property.entity == nil else {
@@ -105,14 +117,36 @@ struct ModelLinker {
                                               reason: "this description already belongs to another entity")
             }
             property.entity = entity
-            property.index = properties.count
-            properties.append(property)
-            byName[property.name] = property
+            if let fetchedProperty = property as? FetchedPropertyDescription {
+                fetched.append(fetchedProperty)
+                fetchedByName[property.name] = fetchedProperty
+            } else {
+                property.index = properties.count
+                properties.append(property)
+                byName[property.name] = property
+            }
         }
         entity.properties = properties
         entity.propertiesByName = byName
         entity.attributesByName = byName.compactMapValues { $0 as? AttributeDescription }
         entity.relationshipsByName = byName.compactMapValues { $0 as? RelationshipDescription }
+        entity.fetchedProperties = fetched
+        entity.fetchedPropertiesByName = fetchedByName
+    }
+
+    private func resolve(_ fetched: FetchedPropertyDescription, in entity: EntityDescription) throws {
+        guard let destination = model.entitiesByName[fetched.destinationEntityName] else {
+            throw ModelError.unknownDestination(entity: entity.name, relationship: fetched.name,
+                                                destination: fetched.destinationEntityName)
+        }
+        fetched.destinationEntity = destination
+    }
+
+    /// What the model allows but is probably a mistake.
+    private func warnings() -> [String] {
+        model.entities.filter { $0.isAbstract && $0.selfAndDescendants.allSatisfy(\.isAbstract) }.map {
+            "\($0.name) is abstract and has no concrete subentity, so it can hold no objects"
+        }
     }
 
     private func resolve(_ relationship: RelationshipDescription, in entity: EntityDescription) throws {

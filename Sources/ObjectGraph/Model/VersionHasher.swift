@@ -11,6 +11,7 @@ enum VersionHasher {
     /// Sets the hashes of `entity`'s own properties and of `entity` (its superentity's first).
     static func assignHashes(to entity: EntityDescription) {
         for property in entity.ownProperties { property.versionHash = hash(property) }
+        for fetched in entity.ownFetchedProperties { fetched.versionHash = hash(fetched) }
         entity.versionHash = hash(entity)
     }
 
@@ -26,6 +27,10 @@ enum VersionHasher {
             input.append(relationship.destinationEntityName)
             input.append(relationship.isToMany)
             input.append(relationship.isOrdered)
+        } else if let fetched = property as? FetchedPropertyDescription {
+            input.append("objectgraph.fetchedProperty/1")
+            common(property, &input)
+            input.append(fetched.destinationEntityName)
         }
         input.appendOptional(property.versionHashModifier)
         return SHA256.hash(input.bytes)

@@ -9,7 +9,8 @@ extension AttributeValue {
     /// value is wrapped as `{"type": …, "value": …}`.
     func modelJSON(for type: AttributeType) -> JSONValue {
         if type == .undefined, !isNull {
-            return .object(["type": .string((naturalType ?? .integer64).rawValue), "value": modelJSON(for: naturalType ?? .integer64)])
+            let inner = naturalType ?? .integer64
+            return .object(["type": .string(inner.rawValue), "value": modelJSON(for: inner)])
         }
         switch self {
         case .null: return .null

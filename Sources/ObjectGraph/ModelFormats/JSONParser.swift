@@ -58,11 +58,12 @@ package struct JSONParser {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("a string key in double quotes") }
-            let (keyLine, keyColumn) = (line, column)
+            let (keyLine, keyStart, keyLineStart) = (line, position, lineStart)
             let key = try parseString()
             guard members[key] == nil else {
-                throw ModelError.jsonSyntax(file: file, line: keyLine, column: keyColumn,
-                                            expected: "a key not already in this object (\(JSONValue.quoted(key)) repeats)")
+                throw ModelError.jsonSyntax(
+                    file: file, line: keyLine, column: column(of: keyStart, lineStart: keyLineStart),
+                    expected: "a key not already in this object (\(JSONValue.quoted(key)) repeats)")
             }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("':' after an object key") }
@@ -214,15 +215,17 @@ package struct JSONParser {
         }
     }
 
-    /// The 1-based column of `position`, counting Unicode scalars.
-    private var column: Int {
-        1 + bytes[lineStart..<min(position, bytes.count)].filter { $0 & 0xC0 != 0x80 }.count
+    /// The 1-based column of `offset` on the line starting at `lineStart`, counting Unicode
+    /// scalars (computed only for errors: it is linear in the line's length).
+    private func column(of offset: Int, lineStart: Int) -> Int {
+        1 + bytes[lineStart..<min(offset, bytes.count)].filter { $0 & 0xC0 != 0x80 }.count
     }
 
     private func error(_ expected: String) -> ObjectGraphError {
         let found = current.map { c in
             c >= 0x20 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(String(c, radix: 16))"
         } ?? "the end of the data"
-        return ModelError.jsonSyntax(file: file, line: line, column: column, expected: "\(expected), found \(found)")
+        return ModelError.jsonSyntax(file: file, line: line, column: column(of: position, lineStart: lineStart),
+                                     expected: "\(expected), found \(found)")
     }
 }

@@ -27,7 +27,8 @@ extension ManagedObjectModel {
         let root = try JSONParser.parse(jsonData)
         let contents = try ModelJSONReader(classResolver: classResolver).read(root)
         try self.init(entities: contents.entities, configurations: contents.configurations,
-                      versionIdentifiers: contents.versionIdentifiers)
+                      versionIdentifiers: contents.versionIdentifiers,
+                      fetchRequestTemplates: contents.fetchRequestTemplates)
     }
 
     /// The model in the JSON model format: canonical UTF-8 JSON, byte-identical for equal models.

@@ -9,6 +9,7 @@ struct ModelJSONReader {
         var entities: [EntityDescription]
         var configurations: [String: [String]]
         var versionIdentifiers: Set<String>
+        var fetchRequestTemplates: [FetchRequestTemplate]
     }
 
     func read(_ root: JSONValue) throws -> Contents {
@@ -30,8 +31,12 @@ struct ModelJSONReader {
             for name in map.keys { configurations[name] = try inner.stringArray(name) }
         }
         let versionIdentifiers = try fields.stringArray("versionIdentifiers")
+        let templates = try fields.array("fetchRequestTemplates").enumerated().map { i, item in
+            try readTemplate(item, path: fields.path("fetchRequestTemplates") + "[\(i)]")
+        }
         try fields.rejectUnknownKeys()
-        return Contents(entities: entities, configurations: configurations, versionIdentifiers: Set(versionIdentifiers))
+        return Contents(entities: entities, configurations: configurations, versionIdentifiers: Set(versionIdentifiers),
+                        fetchRequestTemplates: templates)
     }
 
     private func readEntity(_ value: JSONValue, path: String) throws -> EntityDescription {
@@ -62,7 +67,13 @@ struct ModelJSONReader {
             superentityName: try fields.string("superentityName"), properties: properties,
             uniquenessConstraints: constraints, userInfo: try fields.stringMap("userInfo"),
             versionHashModifier: try fields.string("versionHashModifier"),
-            renamingIdentifier: try fields.string("renamingIdentifier"))
+            renamingIdentifier: try fields.string("renamingIdentifier"),
+            fetchedProperties: try fields.array("fetchedProperties").enumerated().map { j, item in
+                try readFetchedProperty(item, path: fields.path("fetchedProperties") + "[\(j)]", entity: name)
+            },
+            indexes: try fields.array("indexes").enumerated().map { j, item in
+                try readIndex(item, path: fields.path("indexes") + "[\(j)]", entity: name)
+            })
         try fields.rejectUnknownKeys()
         return entity
     }
@@ -107,7 +118,8 @@ struct ModelJSONReader {
             derivationExpression: try fields.string("derivationExpression"),
             isIndexed: try fields.bool("isIndexed", default: false), userInfo: try fields.stringMap("userInfo"),
             versionHashModifier: try fields.string("versionHashModifier"),
-            renamingIdentifier: try fields.string("renamingIdentifier"))
+            renamingIdentifier: try fields.string("renamingIdentifier"),
+            preservesValueInHistoryOnDeletion: try fields.bool("preservesValueInHistoryOnDeletion", default: false))
     }
 
     private func readRelationship(_ fields: inout JSONFields, name: String) throws -> RelationshipDescription {

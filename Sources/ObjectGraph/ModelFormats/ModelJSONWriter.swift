@@ -14,6 +14,11 @@ struct ModelJSONWriter {
         if !model.configurations.isEmpty {
             root["configurations"] = .object(model.configurations.mapValues { .array($0.map(JSONValue.string)) })
         }
+        if !model.fetchRequestTemplatesByName.isEmpty {
+            let templates = model.fetchRequestTemplatesByName.values
+                .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            root["fetchRequestTemplates"] = .array(templates.map(write))
+        }
         if !model.versionIdentifiers.isEmpty {
             root["versionIdentifiers"] = .array(model.versionIdentifiers.sorted().map(JSONValue.string))
         }
@@ -29,8 +34,46 @@ struct ModelJSONWriter {
         if !entity.uniquenessConstraints.isEmpty {
             members["uniquenessConstraints"] = .array(entity.uniquenessConstraints.map { .array($0.map(JSONValue.string)) })
         }
+        if !entity.ownFetchedProperties.isEmpty {
+            members["fetchedProperties"] = .array(entity.ownFetchedProperties.map(write))
+        }
+        if !entity.indexes.isEmpty { members["indexes"] = .array(entity.indexes.map(write)) }
         common(&members, userInfo: entity.userInfo, versionHashModifier: entity.versionHashModifier,
                renamingIdentifier: entity.renamingIdentifier)
+        return .object(members)
+    }
+
+    private func write(_ fetched: FetchedPropertyDescription) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "name": .string(fetched.name), "destination": .string(fetched.destinationEntityName),
+        ]
+        members["predicateFormat"] = fetched.predicateFormat.map(JSONValue.string)
+        if !fetched.isOptional { members["isOptional"] = .bool(false) }
+        common(&members, userInfo: fetched.userInfo, versionHashModifier: fetched.versionHashModifier,
+               renamingIdentifier: fetched.renamingIdentifier)
+        return .object(members)
+    }
+
+    private func write(_ index: FetchIndexDescription) -> JSONValue {
+        .object(["name": .string(index.name), "elements": .array(index.elements.map { element in
+            var members: [String: JSONValue] = ["property": .string(element.propertyName)]
+            if element.collationType != .binary { members["collationType"] = .string(element.collationType.rawValue) }
+            if !element.isAscending { members["isAscending"] = .bool(false) }
+            return .object(members)
+        })])
+    }
+
+    private func write(_ t: FetchRequestTemplate) -> JSONValue {
+        var members: [String: JSONValue] = ["name": .string(t.name), "entityName": .string(t.entityName)]
+        members["predicateFormat"] = t.predicateFormat.map(JSONValue.string)
+        if t.resultType != .managedObject { members["resultType"] = .string(t.resultType.rawValue) }
+        if t.fetchLimit != 0 { members["fetchLimit"] = .number(String(t.fetchLimit)) }
+        if t.fetchBatchSize != 0 { members["fetchBatchSize"] = .number(String(t.fetchBatchSize)) }
+        if !t.includesSubentities { members["includesSubentities"] = .bool(false) }
+        if !t.includesPropertyValues { members["includesPropertyValues"] = .bool(false) }
+        if !t.includesPendingChanges { members["includesPendingChanges"] = .bool(false) }
+        if !t.returnsObjectsAsFaults { members["returnsObjectsAsFaults"] = .bool(false) }
+        if t.returnsDistinctResults { members["returnsDistinctResults"] = .bool(true) }
         return .object(members)
     }
 
@@ -63,6 +106,7 @@ struct ModelJSONWriter {
         if a.allowsExternalBinaryDataStorage { members["allowsExternalBinaryDataStorage"] = .bool(true) }
         members["derivationExpression"] = a.derivationExpression.map(JSONValue.string)
         if a.isIndexed { members["isIndexed"] = .bool(true) }
+        if a.preservesValueInHistoryOnDeletion { members["preservesValueInHistoryOnDeletion"] = .bool(true) }
     }
 
     private func write(_ r: RelationshipDescription, into members: inout [String: JSONValue]) {

@@ -1,14 +1,197 @@
 import Foundation
 
-/// An object of the graph, living in one context: Core Data's `NSManagedObject`.
-open class ManagedObject {
-    /// The entity.
+/// An object of the graph: one entity's instance, living in exactly one context.
+///
+/// Subclass it per entity and declare properties with ``Attribute`` and ``Relationship``
+/// (the stand-ins for `@NSManaged`), or use it directly with ``value(forKey:)`` and
+/// ``setValue(_:forKey:)`` for a model loaded at run time.
+///
+/// ```swift
+/// final class Category: ManagedObject {
+///     @Attribute var name: String?
+///     @Relationship var transactions: Set<Transaction>
+/// }
+/// let food = Category(context: context)
+/// food.name = "Food"
+/// ```
+///
+/// An object may be a *fault*: registered, with its ID, but with values not loaded yet;
+/// the first read fills it from the parent context or store. Setting one side of a
+/// relationship updates its inverse at once.
+///
+/// - Important: Managed objects are not `Sendable`. Use an object only on its context's
+///   queue (inside `perform`/`performAndWait`, or directly on the main queue for a
+///   main-queue context); pass ``objectID`` to other queues.
+/// - Note: Mirrors `NSManagedObject`.
+open class ManagedObject: CustomStringConvertible {
+    /// The object's entity.
     public let entity: EntityDescription
-    /// The object's ID.
+    /// The object's ID: temporary until its first save to a store, then permanent.
     public internal(set) var objectID: ManagedObjectID
-    /// Creates an object for `entity`.
-    public required init(entity: EntityDescription) {
+    /// The context the object lives in; `nil` once deleted and saved, or after `reset()`.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Current values, one per slot; empty while the object is a fault.
+    var slots: [ObjectValue] = []
+    /// The values last read from (or saved to) the parent; `nil` for an unsaved insert.
+    var snapshot: [ObjectValue]?
+    /// The row version the snapshot came from (optimistic locking).
+    var snapshotVersion: Int64 = 0
+    /// Slots changed since the snapshot.
+    var changedSlots = IndexSet()
+    var state = ObjectState()
+
+    /// Creates an object of `entity` and inserts it into `context` (or leaves it detached
+    /// when `context` is `nil`, to be inserted later with `insert(_:)`).
+    ///
+    /// Default values are applied and ``awakeFromInsert()`` runs on insertion. Subclasses
+    /// that add designated initializers must also provide this one.
+    ///
+    /// - Precondition: `entity` is not abstract and belongs to the context's model.
+    /// - Note: Mirrors `init(entity:insertInto:)`.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        precondition(!entity.isAbstract, "ManagedObject: cannot instantiate abstract entity \(entity.name)")
         self.entity = entity
         self.objectID = .temporary(for: entity)
+        if let context { context.insertNew(self) }
+    }
+
+    /// Creates an object of the entity whose class is `Self` and inserts it into `context`.
+    ///
+    /// ```swift
+    /// let t = Transaction(context: draftContext)
+    /// ```
+    ///
+    /// - Precondition: exactly one entity of the context's model uses this class.
+    /// - Note: Mirrors `NSManagedObject.init(context:)`.
+    public convenience init(context: ManagedObjectContext) {
+        let entity = context.entity(forClass: Self.self)
+        self.init(entity: entity, insertInto: context)
+    }
+
+    // MARK: State
+
+    /// Whether the object was inserted and not yet saved.
+    public var isInserted: Bool { state.isInserted }
+    /// Whether the object was deleted and the deletion not yet saved (or it was deleted elsewhere).
+    public var isDeleted: Bool { state.isDeleted }
+    /// Whether the object has unsaved changes to its values.
+    public var isUpdated: Bool { !state.isInserted && !state.isDeleted && !changedSlots.isEmpty }
+    /// Whether the object's values are not loaded yet.
+    public var isFault: Bool { slots.isEmpty && !state.isInserted }
+    /// Whether the object is inserted, deleted or updated.
+    public var hasChanges: Bool { state.isInserted || state.isDeleted || !changedSlots.isEmpty }
+
+    /// The object's entity and ID, and its values when loaded.
+    open var description: String {
+        let kind = isFault ? " (fault)" : ""
+        return "<\(entity.name) \(objectID)\(kind)>"
+    }
+
+    // MARK: Lifecycle hooks
+
+    /// Called once, when the object is first inserted. Override to set up initial values.
+    /// - Note: Mirrors `awakeFromInsert()`.
+    open func awakeFromInsert() {}
+    /// Called when a fault is filled with values from the parent or store.
+    /// - Note: Mirrors `awakeFromFetch()`.
+    open func awakeFromFetch() {}
+    /// Called before the object is saved (inserted, updated or deleted).
+    /// - Note: Mirrors `willSave()`.
+    open func willSave() {}
+    /// Called after the object was saved; check ``isDeleted`` to act on saved deletions.
+    /// - Note: Mirrors `didSave()`.
+    open func didSave() {}
+    /// Called once when the context processes the object's deletion, before delete rules run.
+    /// - Note: Mirrors `prepareForDeletion()`.
+    open func prepareForDeletion() {}
+    /// Called before the object's values are discarded (refresh, reset).
+    /// - Note: Mirrors `willTurnIntoFault()`.
+    open func willTurnIntoFault() {}
+    /// Called after the object's values were discarded.
+    /// - Note: Mirrors `didTurnIntoFault()`.
+    open func didTurnIntoFault() {}
+
+    // MARK: Validation
+
+    /// Checks the object before its insertion is saved: every property against the model's
+    /// rules (mandatory, min/max, lengths, pattern, relationship counts).
+    ///
+    /// Override to add rules; call `super` and combine your errors with its error.
+    ///
+    /// - Throws: ``ObjectGraphError`` with a single validation code (1570, 1610–1680, 1580,
+    ///   1590) or 1560 with every failure under `NSDetailedErrorsKey`.
+    /// - Note: Mirrors `validateForInsert()`.
+    open func validateForInsert() throws { try validateProperties() }
+
+    /// Checks the object before its changes are saved. Same rules as ``validateForInsert()``.
+    ///
+    /// - Throws: as ``validateForInsert()``.
+    /// - Note: Mirrors `validateForUpdate()`.
+    open func validateForUpdate() throws { try validateProperties() }
+
+    /// Checks that the object may be deleted: no relationship with the deny rule may still
+    /// reach an object that is not being deleted too.
+    ///
+    /// - Throws: ``ObjectGraphError`` `.validationRelationshipDeniedDelete` (1600).
+    /// - Note: Mirrors `validateForDelete()`.
+    open func validateForDelete() throws { try validateDenyRules() }
+
+    /// Checks one value against the model's rules for `key`.
+    ///
+    /// - Throws: the property's validation error (see ``validateForInsert()``), or 1550 when
+    ///   the value is not of the attribute's type.
+    /// - Note: Mirrors `validateValue(_:forKey:)` (without the value coercion).
+    open func validateValue(_ value: Any?, forKey key: String) throws { try validateAgainstModel(value, forKey: key) }
+}
+
+// Managed objects live on their context's queue; pass ManagedObjectID instead.
+@available(*, unavailable)
+extension ManagedObject: @unchecked Sendable {}
+
+/// The flags of an object's life in its context.
+struct ObjectState {
+    var isInserted = false
+    var isDeleted = false
+    /// `prepareForDeletion` and delete rules already ran for the current deletion.
+    var deletionProcessed = false
+}
+
+/// One slot of a managed object.
+enum ObjectValue {
+    /// An attribute's value.
+    case attribute(AttributeValue)
+    /// A to-one relationship's destination.
+    case toOne(ManagedObject?)
+    /// A to-many relationship's members; `nil` while not loaded (a relationship fault).
+    case toMany(RelatedObjects?)
+
+    var attributeValue: AttributeValue { if case .attribute(let v) = self { v } else { .null } }
+}
+
+/// The members of a to-many relationship: ordered, with O(1) membership.
+struct RelatedObjects {
+    private(set) var objects: [ManagedObject] = []
+    private var members: Set<ObjectIdentifier> = []
+
+    init(_ objects: [ManagedObject] = []) {
+        for o in objects { insert(o) }
+    }
+
+    var count: Int { objects.count }
+    func contains(_ o: ManagedObject) -> Bool { members.contains(ObjectIdentifier(o)) }
+
+    @discardableResult
+    mutating func insert(_ o: ManagedObject) -> Bool {
+        guard members.insert(ObjectIdentifier(o)).inserted else { return false }
+        objects.append(o)
+        return true
+    }
+
+    @discardableResult
+    mutating func remove(_ o: ManagedObject) -> Bool {
+        guard members.remove(ObjectIdentifier(o)) != nil else { return false }
+        if let i = objects.lastIndex(where: { $0 === o }) { objects.remove(at: i) }
+        return true
     }
 }

@@ -1,111 +1,152 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for version hashes and checksums.
+/// SHA-256 (FIPS 180-4) in plain Swift, for version hashes and import keys: the same digest on every platform and run, with no
+/// dependency on a crypto library (which this toolchain does not ship on Linux).
 ///
-/// Foundation on Linux has no CryptoKit or CommonCrypto; this small implementation is
-/// checked against the NIST test vectors.
-///
-/// ```swift
-/// var sha = SHA256()
-/// sha.update(Data("abc".utf8))
-/// let digest = sha.finalize()          // 32 bytes
-/// let same = SHA256.hash(Data("abc".utf8))
-/// ```
-package struct SHA256: Sendable {
+/// Allocation-free apart from the result: whole blocks are read from the message in place,
+/// the padded tail goes through a stack buffer.
+package enum SHA256 {
+    /// A 256-bit digest, as four big-endian 64-bit words.
+    package struct Digest: Hashable, Sendable {
+        package var words: (UInt64, UInt64, UInt64, UInt64)
+
+        package static func == (a: Digest, b: Digest) -> Bool { a.words == b.words }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+        }
+
+        /// Byte `i` (0–31) of the digest.
+        package subscript(i: Int) -> UInt8 {
+            let word = i < 16 ? (i < 8 ? words.0 : words.1) : (i < 24 ? words.2 : words.3)
+            return UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (i % 8)))
+        }
+
+        /// Lowercase hex of the first `bytes` bytes.
+        package func hex(bytes: Int = 32) -> String {
+            let hexDigits: StaticString = "0123456789abcdef"
+            return String(unsafeUninitializedCapacity: bytes * 2) { out in
+                hexDigits.withUTF8Buffer { digits in
+                    for i in 0..<bytes {
+                        out[2 * i] = digits[Int(self[i] >> 4)]
+                        out[2 * i + 1] = digits[Int(self[i] & 0x0F)]
+                    }
+                }
+                return bytes * 2
+            }
+        }
+    }
+
+    /// Lowercase hex of the first `bytes` bytes of the digest of `message`.
+    package static func hex(_ message: some Collection<UInt8>, bytes: Int = 32) -> String {
+        let digest =
+            message.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0)) }
+            ?? Array(message).withUnsafeBytes { hash($0) }
+        return digest.hex(bytes: bytes)
+    }
+
+    /// The 32-byte digest of `bytes`, as `Data`.
+    package static func hash(_ bytes: some Sequence<UInt8>) -> Data {
+        let digest = Array(bytes).withUnsafeBytes { hash($0) }
+        return Data((0..<32).map { digest[$0] })
+    }
+
+    /// The digest of `message`.
+    package static func hash(_ message: UnsafeRawBufferPointer) -> Digest {
+        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c,
+            0x1f83_d9ab, 0x5be0_cd19
+        )
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                let whole = message.count / 64 * 64
+                var offset = 0
+                while offset < whole {
+                    compress(
+                        &state, UnsafeRawBufferPointer(rebasing: message[offset..<offset + 64]), w)
+                    offset += 64
+                }
+                let rest = message.count - whole
+                let tailLength = rest < 56 ? 64 : 128
+                for i in 0..<tailLength { tail[i] = i < rest ? message[whole + i] : 0 }
+                tail[rest] = 0x80
+                let bitLength = UInt64(message.count) &* 8
+                for i in 0..<8 {
+                    tail[tailLength - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * i))
+                }
+                let padded = UnsafeRawBufferPointer(tail)
+                compress(&state, UnsafeRawBufferPointer(rebasing: padded[0..<64]), w)
+                if tailLength == 128 {
+                    compress(&state, UnsafeRawBufferPointer(rebasing: padded[64..<128]), w)
+                }
+            }
+        }
+        func pair(_ high: UInt32, _ low: UInt32) -> UInt64 { UInt64(high) << 32 | UInt64(low) }
+        return Digest(
+            words: (
+                pair(state.0, state.1), pair(state.2, state.3), pair(state.4, state.5),
+                pair(state.6, state.7)
+            ))
+    }
+
+    private static func compress(
+        _ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+        _ block: UnsafeRawBufferPointer, _ w: UnsafeMutableBufferPointer<UInt32>
+    ) {
+        for t in 0..<16 {
+            w[t] =
+                UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(
+                    block[4 * t + 2]) << 8
+                | UInt32(block[4 * t + 3])
+        }
+        for t in 16..<64 {
+            let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
+            let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
+            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = state
+        k.withUnsafeBufferPointer { k in
+            for t in 0..<64 {
+                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                let t1 = h &+ s1 &+ ((e & f) ^ (~e & g)) &+ k[t] &+ w[t]
+                let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                h = g
+                g = f
+                f = e
+                e = d &+ t1
+                d = c
+                c = b
+                b = a
+                a = t1 &+ t2
+            }
+        }
+        state = (
+            state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+            state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h
+        )
+    }
+
+    @inline(__always)
+    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+
+    /// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
     private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
+        0xab1c_5ed5,
+        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7,
+        0xc19b_f174,
+        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc,
+        0x76f9_88da,
+        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351,
+        0x1429_2967,
+        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e,
+        0x9272_2c85,
+        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585,
+        0x106a_a070,
+        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f,
+        0x682e_6ff3,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7,
+        0xc671_78f2,
     ]
-
-    private var state: [UInt32] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]
-    private var buffer: [UInt8] = []
-    private var byteCount: UInt64 = 0
-
-    /// Starts a new digest.
-    package init() { buffer.reserveCapacity(64) }
-
-    /// The 32-byte digest of `data`.
-    package static func hash<Bytes: Sequence>(_ data: Bytes) -> Data where Bytes.Element == UInt8 {
-        var sha = SHA256()
-        sha.update(data)
-        return sha.finalize()
-    }
-
-    /// Feeds more bytes into the digest.
-    package mutating func update<Bytes: Sequence>(_ data: Bytes) where Bytes.Element == UInt8 {
-        let bytes = Array(data)
-        byteCount &+= UInt64(bytes.count)
-        var start = 0
-        if !buffer.isEmpty {
-            start = min(64 - buffer.count, bytes.count)
-            buffer.append(contentsOf: bytes[0..<start])
-            guard buffer.count == 64 else { return }
-            compress(buffer[...])
-            buffer.removeAll(keepingCapacity: true)
-        }
-        while bytes.count - start >= 64 {
-            compress(bytes[start..<start + 64])
-            start += 64
-        }
-        buffer.append(contentsOf: bytes[start...])
-    }
-
-    /// Pads the message and returns the 32-byte digest; call once, as the last step.
-    package mutating func finalize() -> Data {
-        let bitCount = byteCount &* 8
-        buffer.append(0x80)
-        if buffer.count > 56 {
-            buffer.append(contentsOf: repeatElement(0, count: 64 - buffer.count))
-            compress(buffer[...])
-            buffer.removeAll(keepingCapacity: true)
-        }
-        buffer.append(contentsOf: repeatElement(0, count: 56 - buffer.count))
-        for shift in stride(from: 56, through: 0, by: -8) {
-            buffer.append(UInt8(truncatingIfNeeded: bitCount >> UInt64(shift)))
-        }
-        compress(buffer[...])
-        buffer.removeAll()
-        var digest = Data(capacity: 32)
-        for word in state {
-            digest.append(contentsOf: [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-                                       UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)])
-        }
-        return digest
-    }
-
-    private mutating func compress(_ block: ArraySlice<UInt8>) {
-        var w = [UInt32](repeating: 0, count: 64)
-        let base = block.startIndex
-        for i in 0..<16 {
-            let j = base + 4 * i
-            w[i] = UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8 | UInt32(block[j + 3])
-        }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ Self.k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
-    }
-
-    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }

@@ -129,6 +129,28 @@ private func rel(_ name: String, _ destination: String, inverse: String? = nil, 
         BadModel("negative count", "A", "bs") { [entity("A", [rel("bs", "B", toMany: true, min: -1)]), entity("B", [])] },
         BadModel("to-one with counts", "A", "b") { [entity("A", [rel("b", "B", max: 1)]), entity("B", [])] },
         BadModel("ordered to-one", "A", "b") { [entity("A", [rel("b", "B", ordered: true)]), entity("B", [])] },
+        BadModel("fetched property with unknown destination", "A", "f") {
+            [entity("A", [FetchedPropertyDescription(name: "f", destination: "Nope")])]
+        },
+        BadModel("fetched property named like an attribute", "A", "x") {
+            [EntityDescription(name: "A", properties: [attr("x", .string)],
+                               fetchedProperties: [FetchedPropertyDescription(name: "x", destination: "A")])]
+        },
+        BadModel("attribute named like an inherited fetched property", "B", "f") {
+            [EntityDescription(name: "A", fetchedProperties: [FetchedPropertyDescription(name: "f", destination: "A")]),
+             entity("B", super: "A", [attr("f", .string)])]
+        },
+        BadModel("index on a missing attribute", "A", "nope") {
+            [EntityDescription(name: "A", indexes: [FetchIndexDescription(name: "i", elements: [.init(property: "nope")])])]
+        },
+        BadModel("index on a to-many", "A", "bs") {
+            [EntityDescription(name: "A", properties: [rel("bs", "A", toMany: true)],
+                               indexes: [FetchIndexDescription(name: "i", elements: [.init(property: "bs")])])]
+        },
+        BadModel("index on a transient", "A", "t") {
+            [EntityDescription(name: "A", properties: [attr("t", .string) { $0.transient = true }],
+                               indexes: [FetchIndexDescription(name: "i", elements: [.init(property: "t")])])]
+        },
         BadModel("configuration with unknown entity", "", nil, configurations: ["Cloud": ["Nope"]]) { [entity("A", [])] },
     ]
 
@@ -156,7 +178,51 @@ private func rel(_ name: String, _ destination: String, inverse: String? = nil, 
             #expect(e.properties.isEmpty && e.superentity == nil && e.subentities.isEmpty)
             #expect(e.index == -1 && e.versionHash.isEmpty)
             #expect(e.ownProperties.allSatisfy { $0.entity == nil && $0.index == -1 && $0.versionHash.isEmpty })
+            #expect(e.fetchedProperties.isEmpty && e.ownFetchedProperties.allSatisfy { $0.entity == nil })
         }
+    }
+
+    @Test func badIndexShapesAndTemplatesAreRefused() {
+        let twice = ModelFixtures.error {
+            _ = try ManagedObjectModel(entities: [EntityDescription(name: "A", properties: [attr("x", .string)], indexes: [
+                FetchIndexDescription(name: "i", elements: [.init(property: "x")]),
+                FetchIndexDescription(name: "i", elements: [.init(property: "x")]),
+            ])])
+        }
+        #expect(twice?.code == .coreData && twice?.message.contains("A in fetch index 'i': the name is used twice") == true)
+        let empty = ModelFixtures.error {
+            _ = try ManagedObjectModel(entities: [EntityDescription(name: "A", indexes: [FetchIndexDescription(name: "e", elements: [])])])
+        }
+        #expect(empty?.message.contains("needs at least one element") == true)
+        let unknown = ModelFixtures.error {
+            _ = try ManagedObjectModel(entities: [entity("A", [])],
+                                       fetchRequestTemplates: [FetchRequestTemplate(name: "t", entityName: "Nope")])
+        }
+        #expect(unknown?.code == .coreData && unknown?.message.contains("template 't' fetches Nope, which is not in the model") == true)
+        let duplicate = ModelFixtures.error {
+            _ = try ManagedObjectModel(entities: [entity("A", [])], fetchRequestTemplates: [
+                FetchRequestTemplate(name: "t", entityName: "A"), FetchRequestTemplate(name: "t", entityName: "A"),
+            ])
+        }
+        #expect(duplicate?.message.contains("template 't' is declared twice") == true)
+    }
+
+    @Test func fetchedPropertiesTakeNoSlotAndAreInherited() throws {
+        let fetched = FetchedPropertyDescription(name: "peers", destination: "A", predicateFormat: "self != $FETCH_SOURCE")
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "A", properties: [attr("x", .string), fetched]),
+            entity("B", super: "A", [attr("y", .string)]),
+        ])
+        let a = try #require(model[entityName: "A"]), b = try #require(model[entityName: "B"])
+        #expect(a.properties.map(\.name) == ["x"] && a.ownFetchedProperties.map(\.name) == ["peers"])
+        #expect(fetched.entity === a && fetched.index == -1 && fetched.destinationEntity === a)
+        #expect(b.fetchedPropertiesByName["peers"] === fetched && b.properties.map(\.index) == [0, 1])
+        #expect(model.loadWarnings.isEmpty)
+    }
+
+    @Test func abstractEntityWithoutConcreteSubentityIsAWarning() throws {
+        let model = try ManagedObjectModel(entities: [entity("Shape", abstract: true, []), entity("Plain", [])])
+        #expect(model.loadWarnings == ["Shape is abstract and has no concrete subentity, so it can hold no objects"])
     }
 
     @Test func fixedDescriptionsBuildAfterAFailedAttempt() throws {

@@ -11,7 +11,14 @@ enum ModelFixtures {
     /// version hash modifiers, renaming identifiers, configurations and version identifiers.
     static func richModel() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: richEntities(), configurations: ["Ledger": ["Category", "Transaction", "Tag"]],
-                               versionIdentifiers: ["1.0", "beta"])
+                               versionIdentifiers: ["1.0", "beta"], fetchRequestTemplates: [
+                                   FetchRequestTemplate(name: "recent", entityName: "Transaction",
+                                                        predicateFormat: "date > $SINCE", fetchLimit: 20),
+                                   FetchRequestTemplate(name: "totals", entityName: "Transaction", resultType: .dictionary,
+                                                        fetchBatchSize: 50, includesSubentities: false,
+                                                        includesPropertyValues: false, includesPendingChanges: false,
+                                                        returnsObjectsAsFaults: false, returnsDistinctResults: true),
+                               ])
     }
 
     static func richEntities(amountMin: AttributeValue = 0.01, colorDefault: AttributeValue = "#FFFFFF",
@@ -26,9 +33,15 @@ enum ModelFixtures {
                                      pattern: "^#[0-9A-Fa-f]{6}$"),
                 RelationshipDescription(name: "transactions", destination: "Transaction", inverse: "category",
                                         isToMany: true, deleteRule: .nullify),
-            ], uniquenessConstraints: [["name"]]),
+            ], uniquenessConstraints: [["name"]], fetchedProperties: [
+                FetchedPropertyDescription(name: "bigSpends", destination: "Transaction",
+                                           predicateFormat: "amount > 100 AND category == $FETCH_SOURCE",
+                                           isOptional: false, userInfo: ["k": "v"], versionHashModifier: "f1",
+                                           renamingIdentifier: "large"),
+            ]),
             EntityDescription(name: "Transaction", managedObjectClassName: "Transaction", properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false, defaultValue: .uuid(fixedID)),
+                AttributeDescription(name: "id", type: .uuid, isOptional: false, defaultValue: .uuid(fixedID),
+                                     preservesValueInHistoryOnDeletion: true),
                 AttributeDescription(name: "amount", type: .decimal, isOptional: false, defaultValue: "12.50",
                                      minValue: amountMin, maxValue: .decimal(Decimal(string: "99999999999999999999.99")!)),
                 AttributeDescription(name: "small", type: .integer16, defaultValue: -5, minValue: -100, maxValue: 100),
@@ -60,6 +73,11 @@ enum ModelFixtures {
                                         userInfo: ["ui": "chips"]),
                 RelationshipDescription(name: "related", destination: "Transaction", isToMany: true,
                                         deleteRule: .noAction, renamingIdentifier: "links"),
+            ], indexes: [
+                FetchIndexDescription(name: "byDate", elements: [.init(property: "date", isAscending: false)]),
+                FetchIndexDescription(name: "byCategoryAmount", elements: [
+                    .init(property: "category"), .init(property: "amount", collationType: .rTree),
+                ]),
             ]),
             EntityDescription(name: "Tag", properties: [
                 AttributeDescription(name: "label", type: .string, isOptional: false),

@@ -1,0 +1,90 @@
+import Foundation
+import ObjectGraph
+
+/// A spending category: the Expense Tracker's `Category` entity.
+public final class Category: ManagedObject {
+    /// A stable identifier.
+    @Attribute public var id: UUID?
+    /// The name, 1–50 characters, unique in the ledger.
+    @Attribute public var name: String?
+    /// A `#RRGGBB` colour; default `#FFFFFF`.
+    @Attribute public var colorHex: String?
+    /// The transactions in this category.
+    @Relationship public var transactions: Set<Transaction>
+}
+
+/// Money in or out: the Expense Tracker's `Transaction` entity.
+public final class Transaction: ManagedObject {
+    /// A stable identifier.
+    @Attribute public var id: UUID?
+    /// The amount, always positive (at least 0.01); ``kind`` says which way it went.
+    @Attribute public var amount: Decimal
+    /// `"expense"` or `"income"`.
+    @Attribute public var kind: String?
+    /// The calendar date, at 00:00 UTC.
+    @Attribute public var date: Date?
+    /// A free-form note.
+    @Attribute public var note: String?
+    /// Who was paid, or who paid.
+    @Attribute public var payee: String?
+    /// Whether the transaction is reconciled with the bank. Default `false`.
+    @Attribute public var isCleared: Bool
+    /// The receipt file's path, beside the ledger file.
+    @Attribute public var receiptPath: String?
+    /// A hash identifying the CSV row this came from, so imports are idempotent.
+    @Attribute public var importKey: String?
+    /// The category, if any.
+    @Relationship public var category: Category?
+
+    /// Whether money came in.
+    public var isIncome: Bool { kind == TransactionKind.income.rawValue }
+
+    /// Removes the receipt file once the deletion is saved (not before: a failed or
+    /// discarded save must keep it).
+    public override func didSave() {
+        super.didSave()
+        if isDeleted, let receiptPath { try? FileManager.default.removeItem(atPath: receiptPath) }
+    }
+}
+
+/// Which way money went.
+public enum TransactionKind: String, Sendable, CaseIterable {
+    /// Money out.
+    case expense
+    /// Money in.
+    case income
+}
+
+/// The ledger's model: the reference chapters' Expense Tracker, with the ledger's additions
+/// (kind, payee, importKey).
+public enum LedgerModel {
+    /// Builds the model.
+    ///
+    /// - Throws: never in practice; the model is a constant checked by tests.
+    public static func make() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(name: "Category", managedObjectClass: Category.self, properties: [
+                AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                AttributeDescription(name: "name", type: .string, isOptional: false, minLength: 1, maxLength: 50),
+                AttributeDescription(name: "colorHex", type: .string, isOptional: false,
+                                     defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
+                RelationshipDescription(name: "transactions", destination: "Transaction",
+                                        inverse: "category", isToMany: true, deleteRule: .nullify),
+            ], uniquenessConstraints: [["name"]]),
+            EntityDescription(name: "Transaction", managedObjectClass: Transaction.self, properties: [
+                AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                AttributeDescription(name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
+                AttributeDescription(name: "kind", type: .string, isOptional: false, defaultValue: "expense",
+                                     pattern: "^(expense|income)$"),
+                AttributeDescription(name: "date", type: .date, isOptional: false),
+                AttributeDescription(name: "note", type: .string),
+                AttributeDescription(name: "payee", type: .string),
+                AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
+                AttributeDescription(name: "receiptPath", type: .string),
+                AttributeDescription(name: "importKey", type: .string),
+                RelationshipDescription(name: "category", destination: "Category",
+                                        inverse: "transactions", deleteRule: .nullify),
+            ], uniquenessConstraints: [["importKey"]]),
+        ])
+    }
+}

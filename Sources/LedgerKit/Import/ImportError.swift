@@ -1,0 +1,71 @@
+import Foundation
+import ObjectGraph
+
+/// Factories for the errors an import throws: `ObjectGraphError` with code 134060
+/// (`.coreData`), the file in `file`, the 1-based physical line in `line`.
+enum ImportError {
+    /// Options that contradict each other or cannot be used (no file position).
+    static func options(_ reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "import options: \(reason)")
+    }
+
+    /// The file could not be read at all.
+    static func unreadable(_ file: String, _ error: any Error) -> ObjectGraphError {
+        ObjectGraphError(
+            .coreData, "\(file): cannot read the file: \(error.localizedDescription)",
+            file: file)
+    }
+
+    /// A problem with the whole file at a line (quoting, encoding, header).
+    static func file(_ file: String, line: Int, _ reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "\(file):\(line): \(reason)", file: file, line: line)
+    }
+
+    /// A column reference that the header or the first record cannot satisfy.
+    static func column(_ file: String, line: Int, _ column: ColumnReference, _ reason: String)
+        -> ObjectGraphError
+    {
+        ObjectGraphError(.coreData, "\(file):\(line): \(column) \(reason)", file: file, line: line)
+    }
+
+    /// A row whose `key` (date, amount, …) cell holds `text` that cannot be read.
+    static func cell(
+        _ file: String, line: Int, key: String, text: String, column: String,
+        _ problem: ImportProblem
+    ) -> ObjectGraphError {
+        ObjectGraphError(
+            .coreData,
+            "\(file):\(line): bad \(key) \"\(text)\" in \(column): \(problem.reason)",
+            key: key, value: .string(text), file: file, line: line)
+    }
+
+    /// A row that cannot be read as a whole (wrong field count, no amount).
+    static func row(_ file: String, line: Int, _ problem: ImportProblem) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "\(file):\(line): \(problem.reason)", file: file, line: line)
+    }
+
+    /// All-or-nothing failure: the first bad row's message and how many more there are;
+    /// `errors` (at most ``maxListed`` of the `total`) go under `underlying`.
+    static func badRows(_ file: String, _ errors: [ObjectGraphError], total: Int)
+        -> ObjectGraphError
+    {
+        let first = errors[0]
+        let more = total == 1 ? "" : " (and \(total - 1) more bad row\(total == 2 ? "" : "s"))"
+        return ObjectGraphError(
+            .coreData,
+            "\(first.message)\(more); nothing imported (--skip-bad-rows skips bad rows)",
+            key: first.key, value: first.value, file: file, line: first.line,
+            underlying: Array(errors.prefix(maxListed)))
+    }
+
+    /// How many row errors an all-or-nothing failure lists under `underlying`.
+    static let maxListed = 100
+
+    /// The text after the file position, for ``ImportResult/SkippedRow/reason``.
+    static func reason(of error: ObjectGraphError) -> String {
+        guard let file = error.file, let line = error.line else { return error.message }
+        let prefix = "\(file):\(line): "
+        return error.message.hasPrefix(prefix)
+            ? String(error.message.dropFirst(prefix.count)) : error.message
+    }
+}

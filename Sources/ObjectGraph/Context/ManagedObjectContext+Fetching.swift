@@ -1,0 +1,225 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// The objects (or IDs, dictionaries, count) matching `request`.
+    ///
+    /// Unsaved changes count (unless `includesPendingChanges` is false): inserted objects
+    /// that match are included, deleted ones left out, and changed ones judged by their
+    /// current values. With pending changes and an offset or limit, stored and unsaved
+    /// objects are sorted together before the window is applied.
+    ///
+    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for an unknown entity, a
+    ///   predicate or sort key that does not fit the entity, or a result type that does not
+    ///   match `Result`; store errors.
+    /// - Complexity: O(n) in the entity's rows to filter, plus sorting the matches.
+    /// - Note: Mirrors `fetch(_:)`.
+    public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
+        checkQueue("fetch(_:)")
+        let entity = try resolveEntity(request)
+        let query = FetchQuery(request, entity: entity)
+        let results: [Any]
+        switch request.resultType {
+        case .countResultType:
+            results = [try count(query)]
+        case .managedObjectIDResultType:
+            results = try matchingIDs(query)
+        case .dictionaryResultType:
+            results = try FetchDictionaries.results(try objects(query), request: request, entity: entity)
+        case .managedObjectResultType:
+            results = try objects(query)
+        }
+        var typed: [Result] = []
+        typed.reserveCapacity(results.count)
+        for item in results {
+            guard let value = item as? Result else {
+                throw ObjectGraphError(.coreData, "fetch: \(request) returns \(type(of: item)) values, "
+                                       + "which are not \(Result.self)", entityName: entity.name)
+            }
+            typed.append(value)
+        }
+        return typed
+    }
+
+    /// The number of objects `request` would return.
+    ///
+    /// - Throws: as ``fetch(_:)``.
+    /// - Note: Mirrors `count(for:)`.
+    public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
+        checkQueue("count(for:)")
+        return try count(FetchQuery(request, entity: try resolveEntity(request)))
+    }
+
+    func resolveEntity<Result>(_ request: FetchRequest<Result>) throws -> EntityDescription {
+        if let entity = request.entity, entity.managedObjectModel === model { return entity }
+        if let name = request.entityName ?? request.entity?.name {
+            guard let entity = model.entitiesByName[name] else {
+                throw ObjectGraphError(.coreData, "fetch: the model has no entity named \(name)", entityName: name)
+            }
+            return entity
+        }
+        if let type = Result.self as? ManagedObject.Type,
+           let entity = model.entities.first(where: { $0.managedObjectClass == type }) {
+            return entity
+        }
+        throw ObjectGraphError(.coreData, "fetch: \(request) names no entity and \(Result.self) is not an entity's class")
+    }
+
+    // MARK: Core
+
+    /// Pending objects of the fetched entities (changed, inserted or deleted here).
+    private func pendingObjects(_ q: FetchQuery) -> [ManagedObject] {
+        guard q.includesPendingChanges else { return [] }
+        return pending.objects.filter { q.matchesEntity($0.entity) && $0.hasChanges }
+    }
+
+    /// The matching rows one level up, as seen from here: store rows for a root context,
+    /// the parent's current objects (its own changes included) for a child.
+    func upstreamRows(_ q: FetchQuery, windowed: Bool) throws -> [StoreRow] {
+        var request = q.storeRequest
+        if !windowed { request.fetchLimit = 0; request.fetchOffset = 0 }
+        if let parent {
+            return try parent.performAndWait { try parent.rowsForChild(request, includesPendingChanges: q.includesPendingChanges) }
+        }
+        guard let coordinator = persistentStoreCoordinator else { return [] }
+        return try coordinator.fetch(request)
+    }
+
+    /// This context's answer for a child's fetch, as rows.
+    func rowsForChild(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws -> [StoreRow] {
+        var q = FetchQuery(request: request)
+        q.includesPendingChanges = includesPendingChanges
+        return try objects(q).map { $0.currentRow() }
+    }
+
+    /// The matching objects, in order, windowed.
+    func objects(_ q: FetchQuery) throws -> [ManagedObject] {
+        propagateDeletes()
+        let local = pendingObjects(q)
+        if local.isEmpty {
+            return try upstreamRows(q, windowed: true).map(adopt)
+        }
+        let changed = Set(local.map(\.objectID))
+        var result: [ManagedObject] = []
+        for row in try upstreamRows(q, windowed: false) where !changed.contains(row.objectID) {
+            result.append(adopt(row))
+        }
+        let predicate = try q.predicate?.compile(for: q.entity)
+        for object in local where !object.isDeleted {
+            if let predicate, !predicate.evaluate(ObjectRecord(object)) { continue }
+            result.append(object)
+        }
+        result = try sortObjects(result, q)
+        return window(result, offset: q.fetchOffset, limit: q.fetchLimit)
+    }
+
+    private func matchingIDs(_ q: FetchQuery) throws -> [ManagedObjectID] {
+        if pendingObjects(q).isEmpty { return try upstreamRows(q, windowed: true).map(\.objectID) }
+        return try objects(q).map(\.objectID)
+    }
+
+    private func count(_ q: FetchQuery) throws -> Int {
+        if pendingObjects(q).isEmpty, parent == nil, let coordinator = persistentStoreCoordinator {
+            return try coordinator.count(q.storeRequest)
+        }
+        return try objects(q).count
+    }
+
+    /// The registered object for a fetched row, filled with the row's values when it has no
+    /// unsaved changes.
+    func adopt(_ row: StoreRow) -> ManagedObject {
+        let object = registeredOrFault(row.objectID)
+        if object.slots.isEmpty || (!object.hasChanges && object.snapshotVersion != row.version) {
+            fill(object, from: row)
+        }
+        return object
+    }
+
+    private func sortObjects(_ objects: [ManagedObject], _ q: FetchQuery) throws -> [ManagedObject] {
+        let sorts = try q.sortDescriptors.map { try $0.compile(for: q.entity) }
+        guard !sorts.isEmpty else {
+            // Stable order: entity by entity as the store gives them, then by primary key; unsaved last.
+            return objects.enumerated().sorted { a, b in
+                let x = a.element.objectID, y = b.element.objectID
+                if x.isTemporaryID != y.isTemporaryID { return !x.isTemporaryID }
+                if x.entity !== y.entity { return a.offset < b.offset }
+                return x.primaryKey < y.primaryKey
+            }.map(\.element)
+        }
+        return objects.enumerated().sorted { a, b in
+            let ra = ObjectRecord(a.element), rb = ObjectRecord(b.element)
+            for sort in sorts {
+                switch sort.compare(ra, rb) {
+                case .orderedAscending: return true
+                case .orderedDescending: return false
+                case .orderedSame: continue
+                }
+            }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}
+
+/// The parts of a fetch request a context needs, as plain data.
+struct FetchQuery {
+    var entity: EntityDescription
+    var predicate: FetchPredicate?
+    var sortDescriptors: [FetchSortDescriptor]
+    var fetchLimit: Int
+    var fetchOffset: Int
+    var includesSubentities: Bool
+    var includesPendingChanges: Bool
+
+    init<R>(_ request: FetchRequest<R>, entity: EntityDescription) {
+        self.entity = entity
+        self.predicate = request.predicate
+        self.sortDescriptors = request.sortDescriptors
+        self.fetchLimit = request.fetchLimit
+        self.fetchOffset = request.fetchOffset
+        self.includesSubentities = request.includesSubentities
+        self.includesPendingChanges = request.includesPendingChanges
+    }
+
+    init(request: StoreFetchRequest) {
+        self.entity = request.entity
+        self.predicate = request.predicate
+        self.sortDescriptors = request.sortDescriptors
+        self.fetchLimit = request.fetchLimit
+        self.fetchOffset = request.fetchOffset
+        self.includesSubentities = request.includesSubentities
+        self.includesPendingChanges = true
+    }
+
+    var storeRequest: StoreFetchRequest {
+        StoreFetchRequest(entity: entity, predicate: predicate, sortDescriptors: sortDescriptors,
+                          fetchLimit: fetchLimit, fetchOffset: fetchOffset, includesSubentities: includesSubentities)
+    }
+
+    func matchesEntity(_ e: EntityDescription) -> Bool {
+        includesSubentities ? e.isKind(of: entity) : e === entity
+    }
+}
+
+/// A managed object seen by the predicate evaluator and sort comparator.
+struct ObjectRecord: PredicateRecord {
+    let object: ManagedObject
+    init(_ object: ManagedObject) { self.object = object }
+
+    var recordEntity: EntityDescription { object.entity }
+    var recordObjectID: ManagedObjectID { object.objectID }
+
+    func attributeValue(at index: Int) -> AttributeValue {
+        object.read(index, "predicate evaluation").attributeValue
+    }
+
+    func toOneRecord(at index: Int) -> ObjectRecord? {
+        if case .toOne(let o?) = object.read(index, "predicate evaluation") { return ObjectRecord(o) }
+        return nil
+    }
+
+    func toManyRecords(at index: Int) -> [ObjectRecord] {
+        if case .toMany(let m?) = object.read(index, "predicate evaluation") {
+            return m.objects.filter { !$0.isDeleted }.map(ObjectRecord.init)
+        }
+        return []
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Creates and inserts a new object of the entity named `entityName`.
+    ///
+    /// - Precondition: the model has such an entity and it is not abstract.
+    /// - Note: Mirrors `NSEntityDescription.insertNewObject(forEntityName:into:)`.
+    @discardableResult
+    public func insertNewObject(forEntityName entityName: String) -> ManagedObject {
+        checkQueue("insertNewObject(forEntityName: \"\(entityName)\")")
+        guard let entity = model.entitiesByName[entityName] else {
+            preconditionFailure("ObjectGraph: the model has no entity named \(entityName)")
+        }
+        return entity.managedObjectClass.init(entity: entity, insertInto: self)
+    }
+
+    /// Inserts an object created without a context (`init(entity:insertInto: nil)`).
+    ///
+    /// - Note: Mirrors `insert(_:)`.
+    public func insert(_ object: ManagedObject) {
+        checkQueue("insert(_:)")
+        if object.managedObjectContext === self { return }
+        precondition(object.managedObjectContext == nil,
+                     "ObjectGraph: \(object) already belongs to another context")
+        insertNew(object)
+    }
+
+    /// Marks `object` for deletion at the next save; delete rules run when pending changes
+    /// are processed (at the end of `perform`/`performAndWait`, and at save).
+    ///
+    /// Deleting an object inserted in this context and not saved simply discards it.
+    ///
+    /// - Note: Mirrors `delete(_:)`.
+    public func delete(_ object: ManagedObject) {
+        checkQueue("delete(_:)")
+        precondition(object.managedObjectContext === self,
+                     "ObjectGraph: delete(_:) of \(object), which belongs to another context")
+        guard !object.state.isDeleted else { return }
+        if object.slots.isEmpty { object.fireFault() }
+        object.state.isDeleted = true
+        pending.add(object)
+        unprocessedDeletes.append(object)
+        unannounced.deleted.append(object)
+    }
+
+    /// The object for `objectID`: the registered one, or a new fault. Never does I/O and
+    /// never returns nil; a fault for a row that does not exist fails when it fires.
+    ///
+    /// - Note: Mirrors `object(with:)`.
+    public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        checkQueue("object(with:)")
+        return registeredOrFault(objectID)
+    }
+
+    /// The object for `objectID`, with its values loaded; throws when it does not exist.
+    ///
+    /// - Throws: ``ObjectGraphError`` `.referentialIntegrity` (133000) when no context up the
+    ///   chain nor the store has the object (it was deleted, or never saved).
+    /// - Note: Mirrors `existingObject(with:)`.
+    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        checkQueue("existingObject(with:)")
+        if let object = registry[objectID] {
+            if object.state.isDeleted && !object.state.isInserted && !pending.contains(object) {
+                throw ObjectErrors.gone(objectID)
+            }
+            if object.slots.isEmpty {
+                guard let row = try upstreamRow(for: objectID) else { throw ObjectErrors.gone(objectID) }
+                fill(object, from: row)
+            }
+            return object
+        }
+        guard let row = try upstreamRow(for: objectID) else { throw ObjectErrors.gone(objectID) }
+        let object = registeredOrFault(objectID)
+        fill(object, from: row)
+        return object
+    }
+
+    /// The registered object for `objectID`, or `nil`; never does I/O.
+    ///
+    /// - Note: Mirrors `registeredObject(for:)`.
+    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+        checkQueue("registeredObject(for:)")
+        return registry[objectID]
+    }
+
+    /// The model of the context's coordinator.
+    var model: ManagedObjectModel {
+        guard let coordinator = persistentStoreCoordinator else {
+            preconditionFailure("ObjectGraph: \(self) has neither a coordinator nor a parent; set parent first")
+        }
+        return coordinator.managedObjectModel
+    }
+
+    /// The one entity whose class is `type`.
+    func entity(forClass type: ManagedObject.Type) -> EntityDescription {
+        let matches = model.entities.filter { $0.managedObjectClass == type }
+        guard matches.count == 1, let entity = matches.first else {
+            preconditionFailure("""
+                ObjectGraph: \(matches.isEmpty ? "no" : "more than one") entity of the model uses class \
+                \(type); use init(entity:insertInto:) to choose one
+                """)
+        }
+        return entity
+    }
+
+    // MARK: Registration
+
+    func insertNew(_ object: ManagedObject) {
+        checkQueue("insert \(object.entity.name)")
+        precondition(object.entity.managedObjectModel === model,
+                     "ObjectGraph: \(object.entity.name) belongs to another model than \(self)'s")
+        object.managedObjectContext = self
+        if object.slots.isEmpty { object.slots = ManagedObject.initialSlots(for: object.entity) }
+        object.state.isInserted = true
+        registry[object.objectID] = object
+        pending.add(object)
+        unannounced.inserted.append(object)
+        object.awakeFromInsert()
+    }
+
+    func registeredOrFault(_ id: ManagedObjectID) -> ManagedObject {
+        if let object = registry[id] { return object }
+        let object = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
+        object.objectID = id
+        object.managedObjectContext = self
+        registry[id] = object
+        return object
+    }
+
+    /// Called by objects when a slot changes.
+    func objectDidChange(_ object: ManagedObject) {
+        if pending.add(object) && !object.state.isInserted { unannounced.updated.append(object) }
+    }
+}
+
+/// Object-lookup error factories.
+enum ObjectErrors {
+    static func gone(_ id: ManagedObjectID) -> ObjectGraphError {
+        ObjectGraphError(.referentialIntegrity,
+                         "\(id.entity.name) \(id) does not exist (it was deleted, or never saved)",
+                         entityName: id.entity.name, objectID: id)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Saves the context's pending changes to its parent context or, for a root context, to
+    /// the persistent stores.
+    ///
+    /// Pending changes are processed first (inverse relationships, delete rules), then
+    /// `willSave()` runs and every changed object is validated; a root context then detects
+    /// conflicts with the store, resolves them by ``mergePolicy``, gives inserted objects
+    /// permanent IDs and commits atomically. A child context pushes its changes into its
+    /// parent, in memory only. On any error nothing is written and the context keeps its
+    /// changes.
+    ///
+    /// ```swift
+    /// try context.performAndWait { try context.save() }
+    /// ```
+    ///
+    /// - Throws: ``ObjectGraphError`` — `.validationMultipleErrors` (1560) or a single
+    ///   validation code (1550–1690), `.mergeConflict` (133020), `.constraintConflict`
+    ///   (133021), `.storeSave` (134030), `.storeSaveConflicts` (134050).
+    /// - Complexity: O(n) in the number of changed objects (plus constraint checks).
+    /// - Note: Mirrors `NSManagedObjectContext.save()`.
+    public func save() throws {
+        checkQueue("save()")
+        processPendingChanges()
+        guard pending.objects.contains(where: \.hasChanges) else { return }
+        NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
+        try runWillSave()
+        let changes = SaveChanges(pending.objects)
+        try validate(changes)
+        if let parent {
+            try push(changes, into: parent)
+        } else {
+            try commitToStores(changes)
+        }
+        finishSave(changes)
+    }
+
+    /// Calls `willSave()` on changed objects until no new changes appear.
+    private func runWillSave() throws {
+        var called = Set<ObjectIdentifier>()
+        for _ in 0..<100 {
+            let fresh = pending.objects.filter { $0.hasChanges && !called.contains(ObjectIdentifier($0)) }
+            if fresh.isEmpty { return }
+            for object in fresh {
+                called.insert(ObjectIdentifier(object))
+                object.willSave()
+            }
+            propagateDeletes()
+        }
+        throw ObjectGraphError(.coreData, "save: willSave() kept changing objects for 100 rounds; stopping")
+    }
+
+    /// Marks everything saved, calls `didSave()` and posts did-save.
+    private func finishSave(_ changes: SaveChanges) {
+        let deletedIDs = changes.deleted.map(\.objectID)
+        for object in changes.inserted + changes.updated {
+            object.snapshot = object.slots
+            object.changedSlots = IndexSet()
+            object.state = ObjectState()
+        }
+        for object in changes.deleted { registry[object.objectID] = nil }
+        pending.removeAll()
+        for object in changes.inserted + changes.updated + changes.deleted { object.didSave() }
+        for object in changes.deleted {
+            object.state = ObjectState()
+            object.managedObjectContext = nil
+        }
+        let info: [String: Any] = [
+            NSInsertedObjectsKey: Set(changes.inserted), NSUpdatedObjectsKey: Set(changes.updated),
+            NSDeletedObjectsKey: Set(changes.deleted),
+            NSInsertedObjectIDsKey: Set(changes.inserted.map(\.objectID)),
+            NSUpdatedObjectIDsKey: Set(changes.updated.map(\.objectID)),
+            NSDeletedObjectIDsKey: Set(deletedIDs),
+        ]
+        NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: info)
+        let idInfo: [String: Any] = [
+            NSInsertedObjectIDsKey: info[NSInsertedObjectIDsKey]!, NSUpdatedObjectIDsKey: info[NSUpdatedObjectIDsKey]!,
+            NSDeletedObjectIDsKey: info[NSDeletedObjectIDsKey]!,
+        ]
+        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: idInfo)
+    }
+
+    // MARK: Child save
+
+    /// Pushes changes one level up, into the parent's memory.
+    private func push(_ changes: SaveChanges, into parent: ManagedObjectContext) throws {
+        let inserted = changes.inserted.map { ($0.objectID, $0.entity, $0.currentRow()) }
+        let updated = changes.updated.map { ($0.objectID, $0.currentRow(), Array($0.changedSlots)) }
+        let deleted = changes.deleted.map(\.objectID)
+        parent.performAndWait {
+            for (id, entity, _) in inserted where parent.registry[id] == nil {
+                let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+                object.objectID = id
+                object.managedObjectContext = parent
+                object.slots = ManagedObject.initialSlots(for: entity)
+                object.state.isInserted = true
+                parent.registry[id] = object
+                parent.pending.add(object)
+                parent.unannounced.inserted.append(object)
+            }
+            for (id, _, row) in inserted {
+                parent.absorb(row, slots: Array(0..<row.values.count), into: parent.registeredOrFault(id))
+            }
+            for (id, row, slots) in updated {
+                parent.absorb(row, slots: slots, into: parent.registeredOrFault(id))
+            }
+            for id in deleted {
+                let object = parent.registeredOrFault(id)
+                guard !object.state.isDeleted else { continue }
+                if object.slots.isEmpty { object.fireFault() }
+                object.state.isDeleted = true
+                object.state.deletionProcessed = true
+                parent.pending.add(object)
+                parent.unannounced.deleted.append(object)
+                if object.state.isInserted {
+                    parent.registry[id] = nil
+                    parent.pending.remove(object)
+                }
+            }
+            parent.postObjectsDidChange(invalidatedAll: false)
+        }
+    }
+
+    /// Copies the given slots of a child's row into an object of this context.
+    private func absorb(_ row: StoreRow, slots indexes: [Int], into object: ManagedObject) {
+        if object.slots.isEmpty { object.fireFault() }
+        for index in indexes {
+            let value: ObjectValue
+            switch row.values[index] {
+            case .attribute(let v): value = .attribute(v)
+            case .toOne(let id): value = .toOne(id.map(registeredOrFault))
+            case .toMany(let ids): value = .toMany(RelatedObjects(ids.map(registeredOrFault)))
+            case .notStored: continue
+            }
+            object.slots[index] = value
+            object.markChanged(index)
+        }
+    }
+}
+
+/// The objects a save writes, by kind, in first-change order.
+struct SaveChanges {
+    var inserted: [ManagedObject] = []
+    var updated: [ManagedObject] = []
+    var deleted: [ManagedObject] = []
+
+    init(_ objects: [ManagedObject]) {
+        for object in objects {
+            if object.state.isDeleted {
+                if !object.state.isInserted { deleted.append(object) }
+            } else if object.state.isInserted {
+                inserted.append(object)
+            } else if !object.changedSlots.isEmpty {
+                updated.append(object)
+            }
+        }
+    }
+}

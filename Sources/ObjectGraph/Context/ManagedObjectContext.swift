@@ -1,0 +1,194 @@
+import Foundation
+
+/// A scratchpad of managed objects: where objects are inserted, fetched, changed, deleted
+/// and saved.
+///
+/// A root context sits on a ``PersistentStoreCoordinator`` and saves to its stores; a child
+/// context sits on a ``parent`` context and saves into it, in memory only (chapter 6's
+/// two-step save). Every context runs on one queue: a private serial queue
+/// (`.privateQueue`, used only inside ``perform(_:)`` or ``performAndWait(_:)``) or the main
+/// queue (`.mainQueue`, which code already on the main queue may also use directly).
+///
+/// ```swift
+/// let draft = ManagedObjectContext(concurrencyType: .mainQueue)
+/// draft.parent = container.viewContext
+/// let food = Category(context: draft)
+/// food.name = "Food"
+/// try draft.save()                   // into viewContext, in memory only
+/// try container.viewContext.save()   // now in the store
+/// ```
+///
+/// - Important: With the concurrency check on (the default in debug builds; set
+///   `OBJECTGRAPH_CONCURRENCY_CHECK=0` to turn it off, `=1` to force it on in release), using a
+///   context or one of its objects off its queue traps with a message naming the context
+///   and the call.
+/// - Note: Mirrors `NSManagedObjectContext`.
+// Sendable: all mutable state is confined to the context's queue; `perform`/`performAndWait`
+// are the only ways in from elsewhere, and the concurrency check enforces it.
+public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+    /// The kind of queue the context runs on.
+    public let concurrencyType: ConcurrencyType
+    /// The context's serial queue (the main queue for `.mainQueue`).
+    let queue: DispatchQueue
+    /// A name for debugging, notifications and history (Core Data's `name`).
+    public var name: String?
+    /// The author recorded with this context's saves in the store's history.
+    public var transactionAuthor: String?
+    /// How conflicts with the store are resolved at save. Default ``MergePolicy/error``.
+    public var mergePolicy: MergePolicy = .error
+    /// Whether saves of the parent (or, for a root context, of sibling contexts on the same
+    /// coordinator) are merged into this context automatically. Default `false`.
+    public var automaticallyMergesChangesFromParent = false {
+        didSet { updateMergeObservation() }
+    }
+    /// Whether firing a fault for a row that no longer exists marks the object deleted
+    /// (`true`, the default) rather than trapping with code 133000.
+    public var shouldDeleteInaccessibleFaults = true
+    /// How long fetched values stay fresh, in seconds; negative means forever (the default).
+    /// Values are always re-read when a fault fires, so this is a hint only.
+    public var stalenessInterval: TimeInterval = -1
+    /// Whether delete rules run when pending changes are processed (`true`) or only at save.
+    public var propagatesDeletesAtEndOfEvent = true
+
+    /// The coordinator of a root context.
+    let rootCoordinator: PersistentStoreCoordinator?
+    /// The parent context of a child context.
+    public var parent: ManagedObjectContext? {
+        didSet {
+            precondition(parent !== self, "ManagedObjectContext: a context cannot be its own parent")
+            precondition(rootCoordinator == nil || parent == nil,
+                         "ManagedObjectContext: a context with a coordinator cannot also have a parent")
+            updateMergeObservation()
+        }
+    }
+
+    /// Registered objects by ID.
+    var registry: [ManagedObjectID: ManagedObject] = [:]
+    /// Objects with pending changes, in the order they were first changed.
+    var pending = PendingObjects()
+    /// Objects whose deletion awaits delete-rule processing.
+    var unprocessedDeletes: [ManagedObject] = []
+    /// Changes since the last objects-did-change notification.
+    var unannounced = ChangeAnnouncement()
+    var mergeObserver: (any NSObjectProtocol)?
+    /// Permanent IDs given at save to objects that had temporary ones (for children that
+    /// still hold the temporary ID).
+    var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+
+    /// Creates a context with no parent and no coordinator; set ``parent`` before use.
+    ///
+    /// - Note: Mirrors `init(concurrencyType:)`.
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        self.rootCoordinator = nil
+        self.queue = Self.makeQueue(concurrencyType)
+    }
+
+    /// Creates a root context saving to `coordinator`'s stores.
+    ///
+    /// - Note: Core Data sets `persistentStoreCoordinator` after init; here it is fixed at init.
+    public init(concurrencyType: ConcurrencyType, coordinator: PersistentStoreCoordinator) {
+        self.concurrencyType = concurrencyType
+        self.rootCoordinator = coordinator
+        self.queue = Self.makeQueue(concurrencyType)
+    }
+
+    deinit {
+        if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
+        for object in registry.values { object.managedObjectContext = nil }
+    }
+
+    private static func makeQueue(_ type: ConcurrencyType) -> DispatchQueue {
+        _ = QueueOwnership.mainQueueKey
+        switch type {
+        case .mainQueue: return .main
+        case .privateQueue: return DispatchQueue(label: "ObjectGraph.ManagedObjectContext")
+        }
+    }
+
+    /// The coordinator at the root of the context's parent chain.
+    ///
+    /// - Note: Mirrors `persistentStoreCoordinator`.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        rootCoordinator ?? parent?.persistentStoreCoordinator
+    }
+
+    /// The context's name, or its kind and address.
+    public var description: String {
+        name.map { "context '\($0)'" }
+            ?? "\(concurrencyType == .mainQueue ? "main-queue" : "private-queue") context \(ObjectIdentifier(self))"
+    }
+
+    /// Whether the context has unsaved inserts, updates or deletes.
+    ///
+    /// - Note: Mirrors `hasChanges`.
+    public var hasChanges: Bool {
+        checkQueue("hasChanges")
+        return pending.objects.contains { $0.hasChanges }
+    }
+
+    /// Objects inserted and not yet saved.
+    public var insertedObjects: Set<ManagedObject> {
+        checkQueue("insertedObjects")
+        return Set(pending.objects.filter { $0.isInserted && !$0.isDeleted })
+    }
+
+    /// Objects changed and not yet saved (not inserted, not deleted).
+    public var updatedObjects: Set<ManagedObject> {
+        checkQueue("updatedObjects")
+        return Set(pending.objects.filter { $0.isUpdated })
+    }
+
+    /// Objects deleted and not yet saved.
+    public var deletedObjects: Set<ManagedObject> {
+        checkQueue("deletedObjects")
+        return Set(pending.objects.filter { $0.isDeleted && !$0.isInserted })
+    }
+
+    /// Every object registered in the context.
+    public var registeredObjects: Set<ManagedObject> {
+        checkQueue("registeredObjects")
+        return Set(registry.values)
+    }
+}
+
+/// Objects with pending changes, in first-change order, without duplicates.
+struct PendingObjects {
+    private(set) var objects: [ManagedObject] = []
+    private var members: Set<ObjectIdentifier> = []
+
+    /// Adds `o`; returns whether it was new.
+    @discardableResult
+    mutating func add(_ o: ManagedObject) -> Bool {
+        guard members.insert(ObjectIdentifier(o)).inserted else { return false }
+        objects.append(o)
+        return true
+    }
+
+    func contains(_ o: ManagedObject) -> Bool { members.contains(ObjectIdentifier(o)) }
+
+    mutating func removeAll() {
+        objects.removeAll()
+        members.removeAll()
+    }
+
+    mutating func remove(_ o: ManagedObject) {
+        guard members.remove(ObjectIdentifier(o)) != nil else { return }
+        objects.removeAll { $0 === o }
+    }
+
+    mutating func prune() {
+        objects.removeAll { o in
+            guard !o.hasChanges else { return false }
+            members.remove(ObjectIdentifier(o))
+            return true
+        }
+    }
+}
+
+extension ManagedObject: Hashable {
+    /// Objects are equal only to themselves (identity), as in Core Data.
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

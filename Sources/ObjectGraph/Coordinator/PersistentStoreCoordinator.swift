@@ -1,0 +1,175 @@
+import Foundation
+
+/// Connects contexts to stores: opens stores, routes fetches and saves to them, and hands
+/// out permanent IDs.
+///
+/// Safe to use from any thread: every store call happens under the coordinator's lock, so
+/// a save's conflict check and commit are one atomic step with respect to other contexts.
+///
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+/// try coordinator.addPersistentStore(with: PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null")))
+/// ```
+///
+/// - Note: Mirrors `NSPersistentStoreCoordinator`.
+// Sendable: `stores` is read and written only while holding `lock`; the model is immutable.
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    /// The model of every store the coordinator opens.
+    public let managedObjectModel: ManagedObjectModel
+    let lock = NSRecursiveLock()
+    private var stores: [any PersistentStore] = []
+    private var clockOverride: (@Sendable () -> Date)?
+
+    /// Creates a coordinator with no stores.
+    ///
+    /// - Note: Mirrors `init(managedObjectModel:)`.
+    public init(managedObjectModel: ManagedObjectModel) {
+        self.managedObjectModel = managedObjectModel
+    }
+
+    /// The open stores, in the order they were added.
+    public var persistentStores: [any PersistentStore] { locked { stores } }
+
+    /// The clock used for save timestamps: an injected one, else the first store's, else the system's.
+    public var clock: @Sendable () -> Date {
+        get { locked { clockOverride ?? { Date() } } }
+        set { locked { clockOverride = newValue } }
+    }
+
+    /// Opens the store a description names and adds it.
+    ///
+    /// `/dev/null` (or type `"InMemory"`) gives an ``InMemoryStore``; any other URL a
+    /// `JSONLinesStore`, unless the description names another registered type.
+    ///
+    /// - Throws: ``ObjectGraphError`` from the store (`.storeOpen` 134080,
+    ///   `.storeIncompatibleVersionHash` 134100, …), or `.storeInvalidType` (134000) for an
+    ///   unknown type.
+    /// - Note: Mirrors `addPersistentStore(with:completionHandler:)`.
+    @discardableResult
+    public func addPersistentStore(with description: PersistentStoreDescription) throws -> any PersistentStore {
+        var options = description.options
+        options.isReadOnly = options.isReadOnly || description.isReadOnly
+        if let clockOverride = locked({ clockOverride }) { options.clock = clockOverride }
+        let type = description.resolvedType
+        guard let factory = StoreTypes.factory(for: type) else {
+            throw ObjectGraphError(.storeInvalidType,
+                                   "store: unknown store type '\(type)'; known: \(StoreTypes.names.joined(separator: ", "))",
+                                   file: description.url?.path)
+        }
+        let store = try factory(managedObjectModel, description.url, options)
+        locked { stores.append(store) }
+        return store
+    }
+
+    /// Adds a store that is already open (built by hand, or a fixture snapshot).
+    ///
+    /// - Precondition: the store uses this coordinator's model.
+    public func addPersistentStore(_ store: any PersistentStore) {
+        precondition(store.model === managedObjectModel, "ObjectGraph: the store was opened with another model")
+        locked { stores.append(store) }
+    }
+
+    /// Removes a store; its objects in contexts become inaccessible.
+    ///
+    /// - Note: Mirrors `remove(_:)`.
+    public func remove(_ store: any PersistentStore) {
+        locked { stores.removeAll { $0 === store } }
+    }
+
+    /// The store holding objects of `id`'s store identifier, or `nil`.
+    ///
+    /// - Note: Mirrors `persistentStore(for:)` (by URL in Core Data).
+    public func persistentStore(forIdentifier identifier: String) -> (any PersistentStore)? {
+        locked { stores.first { $0.identifier == identifier } }
+    }
+
+    /// The ID a URI from ``ManagedObjectID/uriRepresentation()`` stands for, or `nil` when it
+    /// names no open store, no entity of the model, or is malformed.
+    ///
+    /// - Note: Mirrors `managedObjectID(forURIRepresentation:)`.
+    public func managedObjectID(forURIRepresentation url: URL) -> ManagedObjectID? {
+        guard url.scheme == "x-coredata", let host = url.host, !host.isEmpty else { return nil }
+        let parts = url.path.split(separator: "/")
+        guard parts.count == 2, let entity = managedObjectModel.entitiesByName[String(parts[0])],
+              parts[1].first == "p", let key = Int64(parts[1].dropFirst()),
+              persistentStore(forIdentifier: host) != nil else { return nil }
+        return ManagedObjectID(entity: entity, storeIdentifier: host, primaryKey: key)
+    }
+
+    // MARK: Routing (internal)
+
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// The store new objects of `entity` go to: the first whose model has it.
+    func store(for entity: EntityDescription) throws -> any PersistentStore {
+        guard let store = locked({ stores.first }) else {
+            throw ObjectGraphError(.storeSave, "save: the coordinator has no persistent store; load one first",
+                                   entityName: entity.name)
+        }
+        return store
+    }
+
+    func row(for id: ManagedObjectID) throws -> StoreRow? {
+        try locked {
+            guard let identifier = id.storeIdentifier, let store = persistentStore(forIdentifier: identifier) else {
+                return nil
+            }
+            return try store.row(for: id)
+        }
+    }
+
+    func relatedObjectIDs(_ relationship: RelationshipDescription, of id: ManagedObjectID) throws -> [ManagedObjectID] {
+        try locked {
+            guard let identifier = id.storeIdentifier, let store = persistentStore(forIdentifier: identifier) else {
+                return []
+            }
+            return try store.relatedObjectIDs(relationship, of: id)
+        }
+    }
+
+    /// Rows from every store; with several stores, sorted and windowed across all of them.
+    func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
+        try locked {
+            if stores.count == 1 { return try stores[0].fetch(request) }
+            var unwindowed = request
+            unwindowed.fetchLimit = 0
+            unwindowed.fetchOffset = 0
+            let rows = try stores.flatMap { try $0.fetch(unwindowed) }
+            let sorted = try RowSorting.sort(rows, by: request.sortDescriptors, entity: request.entity)
+            return window(sorted, offset: request.fetchOffset, limit: request.fetchLimit)
+        }
+    }
+
+    func count(_ request: StoreFetchRequest) throws -> Int {
+        try locked {
+            if stores.count == 1 { return try stores[0].count(request) }
+            return try fetch(request).count
+        }
+    }
+
+    /// Permanent IDs for new objects of `entity`, from the store they will be saved to.
+    func permanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
+        try locked {
+            let store = try store(for: entity)
+            return try store.allocatePrimaryKeys(for: entity, count: count).map {
+                ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: $0)
+            }
+        }
+    }
+
+    /// Commits change sets, one per store, under the lock.
+    func commit(_ changes: [String: StoreChangeSet]) throws {
+        try locked {
+            for (identifier, changeSet) in changes.sorted(by: { $0.key < $1.key }) where !changeSet.isEmpty {
+                guard let store = persistentStore(forIdentifier: identifier) else {
+                    throw ObjectGraphError(.storeSave, "save: store \(identifier) is no longer open")
+                }
+                try store.commit(changeSet)
+            }
+        }
+    }
+}

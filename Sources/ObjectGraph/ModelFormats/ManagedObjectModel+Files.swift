@@ -1,0 +1,70 @@
+import Foundation
+
+extension ManagedObjectModel {
+    /// Reads and builds a model from a file: an Xcode data model, or the JSON model format.
+    ///
+    /// `url` may be a `.xcdatamodeld` bundle (its current version, named by its
+    /// `.xccurrentversion`, or the `version` asked for), a `.xcdatamodel` folder, a model's
+    /// `contents` XML file, or a `.json` file in ObjectGraph's JSON model format. Everything
+    /// the Xcode format carries that the engine models is read (see `docs/model-format.md`,
+    /// "Xcode models"); what it does not know is reported in ``loadWarnings``, never fatal.
+    /// Transformable attributes become opaque `binaryData`, since value transformers do not
+    /// exist on Linux.
+    ///
+    /// ```swift
+    /// let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: "ExpenseTracker.xcdatamodeld"))
+    /// for warning in model.loadWarnings { print(warning) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: A file URL.
+    ///   - version: For a `.xcdatamodeld`, the version to read (`"Model 2"` or
+    ///     `"Model 2.xcdatamodel"`); default the current version.
+    ///   - classResolver: Maps a recorded class name (`representedClassName`, tried as
+    ///     written and then by its last dot-separated part) to the subclass to instantiate;
+    ///     default none, so every entity uses ``ManagedObject``.
+    /// - Throws: ``ObjectGraphError`` 134060 (`.coreData`) naming the file, line and column of
+    ///   malformed XML or of the element at fault (with entity and property), or the missing
+    ///   file or version.
+    /// - Note: Mirrors `NSManagedObjectModel(contentsOf:)`, reading the Xcode source format
+    ///   rather than a compiled `.momd`.
+    public convenience init(contentsOf url: URL, version: String? = nil,
+                            classResolver: ((String) -> ManagedObject.Type?)? = nil) throws {
+        if url.pathExtension.lowercased() == "json" {
+            let data = try Self.readFile(url)
+            let contents = try ModelJSONReader(classResolver: classResolver).read(JSONParser.parse(data, file: url.path))
+            try self.init(entities: contents.entities, configurations: contents.configurations,
+                          versionIdentifiers: contents.versionIdentifiers,
+                          fetchRequestTemplates: contents.fetchRequestTemplates, warnings: [])
+            return
+        }
+        let file = try XcodeModelLocator.contentsFile(for: url, version: version)
+        let root = try XMLNode.parse(Self.readFile(file), file: file.path)
+        var reader = XcodeModelReader(file: file.path, classResolver: classResolver)
+        let contents = try reader.read(root)
+        do {
+            try self.init(entities: contents.entities, configurations: contents.configurations,
+                          versionIdentifiers: contents.versionIdentifiers,
+                          fetchRequestTemplates: contents.fetchRequestTemplates, warnings: reader.warnings)
+        } catch let error as ObjectGraphError {
+            throw Self.located(error, file: file.path, locations: reader.locations)
+        }
+    }
+
+    private static func readFile(_ url: URL) throws -> Data {
+        do { return try Data(contentsOf: url) } catch {
+            throw ModelError.xcodeModelLocation(url.path, problem: "cannot be read (\(error.localizedDescription))")
+        }
+    }
+
+    /// `error` with the file, and the line and column of the entity or property it names.
+    private static func located(_ error: ObjectGraphError, file: String,
+                                locations: [String: (line: Int, column: Int)]) -> ObjectGraphError {
+        let key = error.entityName.map { entity in error.key.map { "\(entity).\($0)" } ?? entity }
+        let place = key.flatMap { locations[$0] } ?? error.entityName.flatMap { locations[$0] }
+        let prefix = place.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
+        return ObjectGraphError(error.code, prefix + error.message, entityName: error.entityName, key: error.key,
+                                value: error.value, objectID: error.objectID, file: file, line: place?.line,
+                                column: place?.column, underlying: error.underlying, extraUserInfo: error.extraUserInfo)
+    }
+}

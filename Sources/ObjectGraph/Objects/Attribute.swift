@@ -1,0 +1,110 @@
+import Foundation
+
+/// Declares a managed object's attribute: the Swift stand-in for `@NSManaged`.
+///
+/// The key is the property's name; `@Attribute("other") var x` only renames.
+///
+/// ```swift
+/// final class Transaction: ManagedObject {
+///     @Attribute var amount: Decimal
+///     @Attribute var note: String?
+/// }
+/// ```
+///
+/// Reads fire the object's fault; writes record a change. A value of the wrong type for the
+/// model's attribute traps, naming entity, key and expected type.
+///
+/// - Note: Mirrors `@NSManaged` attribute properties.
+@propertyWrapper
+public struct Attribute<Value: AttributeConvertible> {
+    let key: String?
+
+    /// An attribute whose key is the property's name.
+    public init() { self.key = nil }
+    /// An attribute stored under `key`.
+    public init(_ key: String) { self.key = key }
+
+    /// Unavailable: `@Attribute` works only on `ManagedObject` subclasses.
+    @available(*, unavailable, message: "@Attribute is available only on ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { preconditionFailure("@Attribute is available only on ManagedObject subclasses") }
+        set { preconditionFailure("@Attribute is available only on ManagedObject subclasses") }
+    }
+
+    /// Reads and writes the attribute through the enclosing object.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            let slot = resolve(object, storageKeyPath)
+            let stored = object.read(slot, "\(object.entity.name).\(object.entity.properties[slot].name)").attributeValue
+            if stored.isNull { return Value.fromAttributeValue(.null) ?? Value.nullValue }
+            guard let value = Value.fromAttributeValue(stored) else {
+                preconditionFailure("ObjectGraph: \(object.entity.name).\(object.entity.properties[slot].name) holds \(stored), which is not a \(Value.self)")
+            }
+            return value
+        }
+        set {
+            let slot = resolve(object, storageKeyPath)
+            let attribute = object.entity.properties[slot] as! AttributeDescription
+            guard let value = newValue.attributeValue.coerced(to: attribute.type) else {
+                preconditionFailure("""
+                    ObjectGraph: \(object.entity.name).\(attribute.name) expects a \(attribute.type.rawValue) value; \
+                    got \(newValue.attributeValue)
+                    """)
+            }
+            object.write(slot, .attribute(value), "\(object.entity.name).\(attribute.name) = …")
+        }
+    }
+
+    private static func resolve<Object: ManagedObject>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>) -> Int {
+        guard let slot = PropertyKeys.slot(storage, explicitKey: object[keyPath: storage].key, entity: object.entity, relationship: false) else {
+            let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
+            preconditionFailure("ObjectGraph: @Attribute \(key): entity \(object.entity.name) has no attribute '\(key)'")
+        }
+        return slot
+    }
+}
+
+/// Resolves a wrapped property's slot from its storage key path, once per property and entity.
+///
+/// The key is the property's name, learnt from the key path's description
+/// (`\Category._name` → `name`); storage key paths are uniqued per property, so the cache is
+/// keyed by the key path's identity and the lookup after the first is a hash of two words.
+enum PropertyKeys {
+    struct Key: Hashable {
+        let keyPath: ObjectIdentifier
+        let entity: ObjectIdentifier
+    }
+
+    // Sendable: guarded by `lock`.
+    nonisolated(unsafe) private static var slots: [Key: Int] = [:]
+    private static let lock = NSLock()
+
+    /// The slot of the property behind `keyPath` in `entity`, or `nil` when the entity has no
+    /// such property (or it is of the other kind).
+    static func slot(_ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
+                     relationship: Bool) -> Int? {
+        let key = Key(keyPath: ObjectIdentifier(keyPath), entity: ObjectIdentifier(entity))
+        lock.lock()
+        if let slot = slots[key] { lock.unlock(); return slot }
+        lock.unlock()
+        let name = explicitKey() ?? self.name(of: keyPath)
+        let property: PropertyDescription? = relationship ? entity.relationshipsByName[name] : entity.attributesByName[name]
+        guard let slot = property?.index else { return nil }
+        lock.lock()
+        slots[key] = slot
+        lock.unlock()
+        return slot
+    }
+
+    /// `\Category._name` → `name`.
+    static func name(of keyPath: AnyKeyPath) -> String {
+        let text = "\(keyPath)"
+        var name = String(text.split(separator: ".").last ?? Substring(text))
+        if name.hasPrefix("_") { name.removeFirst() }
+        return name
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+extension ManagedObject {
+    /// Adds `object` to the to-many relationship `key`, updating the inverse.
+    ///
+    /// - Precondition: `key` names a to-many relationship whose destination fits `object`.
+    /// - Note: Mirrors the generated `addToX(_:)` accessors (`mutableSetValue(forKey:)`).
+    public func add(_ object: ManagedObject, toRelationship key: String) {
+        let r = toManyRelationship(key, "add(_:toRelationship:)")
+        checkDestination(r, object)
+        insertRelated(r, object)
+    }
+
+    /// Removes `object` from the to-many relationship `key`, updating the inverse.
+    ///
+    /// - Note: Mirrors the generated `removeFromX(_:)` accessors.
+    public func remove(_ object: ManagedObject, fromRelationship key: String) {
+        let r = toManyRelationship(key, "remove(_:fromRelationship:)")
+        removeRelated(r, object)
+    }
+
+    private func toManyRelationship(_ key: String, _ call: String) -> RelationshipDescription {
+        guard let r = entity.relationshipsByName[key], r.isToMany else {
+            preconditionFailure("ObjectGraph: \(call): \(entity.name).\(key) is not a to-many relationship")
+        }
+        return r
+    }
+
+    func checkDestination(_ r: RelationshipDescription, _ object: ManagedObject) {
+        guard let destination = r.destinationEntity, object.entity.isKind(of: destination) else {
+            preconditionFailure("""
+                ObjectGraph: \(entity.name).\(r.name) expects \(r.destinationEntityName) objects; \
+                got a \(object.entity.name)
+                """)
+        }
+        if let mine = managedObjectContext, let theirs = object.managedObjectContext, mine !== theirs {
+            preconditionFailure("""
+                ObjectGraph: \(entity.name).\(r.name): cannot relate objects from different contexts \
+                (\(mine) and \(theirs)); bring the object over with existingObject(with:)
+                """)
+        }
+    }
+
+    /// The current members of a to-many (loading it if needed).
+    func related(_ r: RelationshipDescription) -> [ManagedObject] {
+        if case .toMany(let m) = read(r.index, "\(entity.name).\(r.name)") { return m?.objects ?? [] }
+        return []
+    }
+
+    /// The current destination of a to-one.
+    func toOne(_ r: RelationshipDescription) -> ManagedObject? {
+        if case .toOne(let o) = read(r.index, "\(entity.name).\(r.name)") { return o }
+        return nil
+    }
+
+    /// Sets a to-one relationship and keeps the inverse in step.
+    func setToOne(_ r: RelationshipDescription, _ newValue: ManagedObject?) {
+        if let newValue { checkDestination(r, newValue) }
+        let old = toOne(r)
+        if old === newValue { return }
+        let inverse = r.inverseRelationship
+        if let old, let inverse { old.unlink(inverse, self) }
+        if let newValue, let inverse, !inverse.isToMany, let previous = newValue.toOne(inverse), previous !== self {
+            previous.unlink(r, newValue)
+        }
+        link(r, newValue)
+        if let newValue, let inverse { newValue.link(inverse, self) }
+    }
+
+    /// Replaces a to-many relationship's members.
+    func setRelated(_ r: RelationshipDescription, _ objects: [ManagedObject]) {
+        for o in objects { checkDestination(r, o) }
+        let current = related(r)
+        let keep = Set(objects.map(ObjectIdentifier.init))
+        for o in current where !keep.contains(ObjectIdentifier(o)) { removeRelated(r, o) }
+        for o in objects { insertRelated(r, o) }
+        if r.isOrdered, case .toMany(var m?) = slots[r.index], m.objects.map(ObjectIdentifier.init) != objects.map(ObjectIdentifier.init) {
+            m = RelatedObjects(objects)
+            slots[r.index] = .toMany(m)
+            markChanged(r.index)
+        }
+    }
+
+    func insertRelated(_ r: RelationshipDescription, _ object: ManagedObject) {
+        if let inverse = r.inverseRelationship, !inverse.isToMany {
+            object.setToOne(inverse, self)
+            return
+        }
+        guard !related(r).contains(where: { $0 === object }) else { return }
+        link(r, object)
+        if let inverse = r.inverseRelationship { object.link(inverse, self) }
+    }
+
+    func removeRelated(_ r: RelationshipDescription, _ object: ManagedObject) {
+        if let inverse = r.inverseRelationship, !inverse.isToMany {
+            if object.toOne(inverse) === self { object.setToOne(inverse, nil) }
+            return
+        }
+        unlink(r, object)
+        if let inverse = r.inverseRelationship { object.unlink(inverse, self) }
+    }
+
+    /// Adds `object` to one side only (no inverse).
+    func link(_ r: RelationshipDescription, _ object: ManagedObject?) {
+        _ = read(r.index, "\(entity.name).\(r.name)")
+        if r.isToMany {
+            guard let object, case .toMany(var m?) = slots[r.index] else { return }
+            slots[r.index] = .toMany(nil)
+            let changed = m.insert(object)
+            slots[r.index] = .toMany(m)
+            if changed { markChanged(r.index) }
+        } else {
+            if case .toOne(let o) = slots[r.index], o === object { return }
+            slots[r.index] = .toOne(object)
+            markChanged(r.index)
+        }
+    }
+
+    /// Removes `object` from one side only (no inverse).
+    func unlink(_ r: RelationshipDescription, _ object: ManagedObject) {
+        _ = read(r.index, "\(entity.name).\(r.name)")
+        if r.isToMany {
+            guard case .toMany(var m?) = slots[r.index] else { return }
+            slots[r.index] = .toMany(nil)
+            let changed = m.remove(object)
+            slots[r.index] = .toMany(m)
+            if changed { markChanged(r.index) }
+        } else if case .toOne(let o) = slots[r.index], o === object {
+            slots[r.index] = .toOne(nil)
+            markChanged(r.index)
+        }
+    }
+
+    /// Loads a to-many relationship fault from the context's parent.
+    func loadToMany(_ index: Int) {
+        guard let r = entity.properties[index] as? RelationshipDescription else { return }
+        let members = managedObjectContext?.loadRelated(r, of: self) ?? []
+        slots[index] = .toMany(RelatedObjects(members))
+    }
+}

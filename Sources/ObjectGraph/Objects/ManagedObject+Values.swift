@@ -1,0 +1,202 @@
+import Foundation
+
+extension ManagedObject {
+    /// The value of the property `key`, as a Swift value.
+    ///
+    /// Attributes give their natural Swift type (`String`, `Int16`, `Decimal`, `Date`, …) or
+    /// `nil`; a to-one gives a `ManagedObject` or `nil`; a to-many gives a
+    /// `Set<ManagedObject>` (an `[ManagedObject]` when ordered). Fires the fault if needed.
+    ///
+    /// - Precondition: `key` is a property of the entity; the message names entity and key.
+    /// - Note: Mirrors key-value coding's `value(forKey:)`.
+    public func value(forKey key: String) -> Any? {
+        let property = self.property(key, "value(forKey:)")
+        switch read(property.index, "value(forKey: \"\(key)\")") {
+        case .attribute(let v): return v.swiftValue(for: (property as! AttributeDescription).type)
+        case .toOne(let o): return o
+        case .toMany(let members):
+            let objects = members?.objects ?? []
+            return (property as! RelationshipDescription).isOrdered ? objects : Set(objects)
+        }
+    }
+
+    /// Sets the property `key` from a Swift value, updating inverses of relationships.
+    ///
+    /// Attributes accept what ``AttributeValue/init(any:for:)`` accepts; a to-one takes a
+    /// `ManagedObject` or `nil`; a to-many a `Set` or array of `ManagedObject`s.
+    ///
+    /// - Precondition: `key` is a property of the entity and `value` fits its type; a
+    ///   mismatch traps with a message naming entity, key and the expected type.
+    /// - Note: Mirrors key-value coding's `setValue(_:forKey:)`.
+    public func setValue(_ value: Any?, forKey key: String) {
+        let property = self.property(key, "setValue(_:forKey:)")
+        if let attribute = property as? AttributeDescription {
+            guard let v = AttributeValue(any: value, for: attribute.type) else {
+                preconditionFailure("""
+                    ObjectGraph: \(entity.name).\(key) expects a \(attribute.type.rawValue) value; \
+                    got \(String(describing: value)) of type \(type(of: value as Any))
+                    """)
+            }
+            write(attribute.index, .attribute(v), "setValue(_:forKey: \"\(key)\")")
+            return
+        }
+        let relationship = property as! RelationshipDescription
+        if relationship.isToMany {
+            let objects: [ManagedObject]
+            switch value {
+            case nil: objects = []
+            case let set as Set<ManagedObject>: objects = Array(set)
+            case let array as [ManagedObject]: objects = array
+            case let many as any Collection:
+                objects = many.map { element in
+                    guard let o = element as? ManagedObject else { relationshipMismatch(relationship, value) }
+                    return o
+                }
+            default: relationshipMismatch(relationship, value)
+            }
+            setRelated(relationship, objects)
+        } else {
+            guard value == nil || value is ManagedObject else { relationshipMismatch(relationship, value) }
+            setToOne(relationship, value as? ManagedObject)
+        }
+    }
+
+    /// The attribute `key`'s stored value.
+    ///
+    /// - Precondition: `key` names an attribute.
+    public func attributeValue(forKey key: String) -> AttributeValue {
+        guard let attribute = entity.attributesByName[key] else { unknownKey(key, "attributeValue(forKey:)") }
+        return read(attribute.index, "attributeValue(forKey: \"\(key)\")").attributeValue
+    }
+
+    /// Sets the attribute `key` to a stored value.
+    ///
+    /// - Precondition: `key` names an attribute and `value` fits its type.
+    public func setAttributeValue(_ value: AttributeValue, forKey key: String) {
+        guard let attribute = entity.attributesByName[key] else { unknownKey(key, "setAttributeValue(_:forKey:)") }
+        guard let v = value.coerced(to: attribute.type) else {
+            preconditionFailure("ObjectGraph: \(entity.name).\(key) expects a \(attribute.type.rawValue) value; got \(value)")
+        }
+        write(attribute.index, .attribute(v), "setAttributeValue(_:forKey: \"\(key)\")")
+    }
+
+    /// The value at a dotted key path (`"category.name"`), following to-one relationships;
+    /// `nil` when a step is `nil`.
+    ///
+    /// - Note: Mirrors `value(forKeyPath:)` for to-one paths.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        var object: ManagedObject? = self
+        let keys = keyPath.split(separator: ".").map(String.init)
+        for key in keys.dropLast() {
+            guard let next = object?.value(forKey: key) else { return nil }
+            guard let o = next as? ManagedObject else {
+                preconditionFailure("ObjectGraph: \(keyPath): \(key) is not a to-one relationship")
+            }
+            object = o
+        }
+        return object?.value(forKey: keys.last ?? keyPath)
+    }
+
+    /// The properties changed since the object was last fetched or saved, with their new values.
+    ///
+    /// - Note: Mirrors `changedValues()`.
+    public func changedValues() -> [String: Any] {
+        managedObjectContext?.checkQueue("changedValues()")
+        var result: [String: Any] = [:]
+        for index in changedSlots {
+            let property = entity.properties[index]
+            result[property.name] = bridged(slots[index], property) ?? NSNull()
+        }
+        return result
+    }
+
+    /// The last fetched or saved values of `keys` (every property when `nil`); to-many
+    /// relationships are not kept in snapshots and are left out, as in Core Data.
+    ///
+    /// - Note: Mirrors `committedValues(forKeys:)`.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        managedObjectContext?.checkQueue("committedValues(forKeys:)")
+        if slots.isEmpty && !state.isInserted { fireFault() }
+        guard let snapshot else { return [:] }
+        var result: [String: Any] = [:]
+        for property in entity.properties where keys?.contains(property.name) ?? true {
+            if let r = property as? RelationshipDescription, r.isToMany { continue }
+            result[property.name] = bridged(snapshot[property.index], property) ?? NSNull()
+        }
+        return result
+    }
+
+    private func bridged(_ value: ObjectValue, _ property: PropertyDescription) -> Any? {
+        switch value {
+        case .attribute(let v): return v.swiftValue(for: (property as! AttributeDescription).type)
+        case .toOne(let o): return o
+        case .toMany(let m):
+            return (property as! RelationshipDescription).isOrdered ? (m?.objects ?? []) : Set(m?.objects ?? [])
+        }
+    }
+
+    func property(_ key: String, _ call: String) -> PropertyDescription {
+        guard let p = entity.propertiesByName[key] else { unknownKey(key, call) }
+        return p
+    }
+
+    func unknownKey(_ key: String, _ call: String) -> Never {
+        preconditionFailure("""
+            ObjectGraph: \(call): entity \(entity.name) has no property '\(key)' \
+            (it has: \(entity.properties.map(\.name).joined(separator: ", ")))
+            """)
+    }
+
+    private func relationshipMismatch(_ r: RelationshipDescription, _ value: Any?) -> Never {
+        preconditionFailure("""
+            ObjectGraph: \(entity.name).\(r.name) expects \(r.isToMany ? "a set of" : "a") \
+            \(r.destinationEntityName) object\(r.isToMany ? "s" : " or nil"); got \(type(of: value as Any))
+            """)
+    }
+
+    // MARK: Slot access
+
+    /// Reads slot `index`, firing the object's fault and the relationship's fault as needed.
+    func read(_ index: Int, _ call: @autoclosure () -> String) -> ObjectValue {
+        managedObjectContext?.checkQueue(call())
+        if slots.isEmpty { fireFault() }
+        if case .toMany(nil) = slots[index] { loadToMany(index) }
+        return slots[index]
+    }
+
+    /// Writes an attribute slot and records the change.
+    func write(_ index: Int, _ value: ObjectValue, _ call: @autoclosure () -> String) {
+        managedObjectContext?.checkQueue(call())
+        if slots.isEmpty { fireFault() }
+        if case .attribute(let old) = slots[index], case .attribute(let new) = value, old == new { return }
+        slots[index] = value
+        markChanged(index)
+    }
+
+    /// Records that slot `index` changed.
+    func markChanged(_ index: Int) {
+        if !state.isInserted { changedSlots.insert(index) }
+        managedObjectContext?.objectDidChange(self)
+    }
+
+    /// Fills the object's values: from its context's parent, or defaults when detached.
+    func fireFault() {
+        guard slots.isEmpty else { return }
+        if let context = managedObjectContext {
+            context.fulfillFault(self)
+        } else {
+            slots = ManagedObject.initialSlots(for: entity)
+        }
+    }
+
+    /// Default values for a new object: attribute defaults, empty relationships.
+    static func initialSlots(for entity: EntityDescription) -> [ObjectValue] {
+        entity.properties.map { property in
+            switch property {
+            case let a as AttributeDescription: .attribute(a.defaultValue)
+            case let r as RelationshipDescription: r.isToMany ? .toMany(RelatedObjects()) : .toOne(nil)
+            default: .attribute(.null)
+            }
+        }
+    }
+}

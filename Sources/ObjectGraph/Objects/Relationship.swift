@@ -1,0 +1,100 @@
+import Foundation
+
+/// A Swift type a ``Relationship`` property can have: `T?` (to-one), `Set<T>` (to-many) or
+/// `[T]` (ordered to-many), where `T` is a `ManagedObject` subclass.
+public protocol RelationshipConvertible {
+    /// Whether the type holds many objects.
+    static var isToMany: Bool { get }
+    /// The value holding `objects`.
+    static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self
+    /// The objects the value holds.
+    var relatedObjects: [ManagedObject] { get }
+}
+
+extension Optional: RelationshipConvertible where Wrapped: ManagedObject {
+    /// `false`: a to-one.
+    public static var isToMany: Bool { false }
+    /// The first object, or `nil`.
+    public static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self { objects.first.map { $0 as! Wrapped } }
+    /// The object, if any.
+    public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
+}
+
+extension Set: RelationshipConvertible where Element: ManagedObject {
+    /// `true`: a to-many.
+    public static var isToMany: Bool { true }
+    /// The set of `objects`.
+    public static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self { Set(objects.map { $0 as! Element }) }
+    /// The members.
+    public var relatedObjects: [ManagedObject] { Array(self) }
+}
+
+extension Array: RelationshipConvertible where Element: ManagedObject {
+    /// `true`: an ordered to-many.
+    public static var isToMany: Bool { true }
+    /// `objects`, in order.
+    public static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self { objects.map { $0 as! Element } }
+    /// The members, in order.
+    public var relatedObjects: [ManagedObject] { self }
+}
+
+/// Declares a managed object's relationship: the Swift stand-in for `@NSManaged`.
+///
+/// ```swift
+/// final class Category: ManagedObject {
+///     @Relationship var transactions: Set<Transaction>
+/// }
+/// final class Transaction: ManagedObject {
+///     @Relationship var category: Category?
+/// }
+/// ```
+///
+/// Assigning updates the inverse relationship at once.
+///
+/// - Note: Mirrors `@NSManaged` relationship properties.
+@propertyWrapper
+public struct Relationship<Value: RelationshipConvertible> {
+    let key: String?
+
+    /// A relationship whose key is the property's name.
+    public init() { self.key = nil }
+    /// A relationship stored under `key`.
+    public init(_ key: String) { self.key = key }
+
+    /// Unavailable: `@Relationship` works only on `ManagedObject` subclasses.
+    @available(*, unavailable, message: "@Relationship is available only on ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { preconditionFailure("@Relationship is available only on ManagedObject subclasses") }
+        set { preconditionFailure("@Relationship is available only on ManagedObject subclasses") }
+    }
+
+    /// Reads and writes the relationship through the enclosing object.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            let r = resolve(object, storageKeyPath)
+            return Value.fromRelatedObjects(r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? [])
+        }
+        set {
+            let r = resolve(object, storageKeyPath)
+            if r.isToMany { object.setRelated(r, newValue.relatedObjects) } else { object.setToOne(r, newValue.relatedObjects.first) }
+        }
+    }
+
+    private static func resolve<Object: ManagedObject>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>)
+        -> RelationshipDescription
+    {
+        let slot = PropertyKeys.slot(storage, explicitKey: object[keyPath: storage].key, entity: object.entity, relationship: true)
+        guard let slot, let r = object.entity.properties[slot] as? RelationshipDescription, r.isToMany == Value.isToMany else {
+            let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
+            preconditionFailure("""
+                ObjectGraph: @Relationship \(key): entity \(object.entity.name) has no \
+                \(Value.isToMany ? "to-many" : "to-one") relationship '\(key)'
+                """)
+        }
+        return r
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+@Suite struct MergingAndNotificationTests {
+    private func insertCategory(_ context: ManagedObjectContext, _ name: String) -> Category {
+        let c = Category(context: context)
+        c.id = UUID()
+        c.name = name
+        return c
+    }
+
+    @Test func didSaveCarriesTheInsertedUpdatedAndDeletedObjectsAndTheirIDs() throws {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+        let (keep, drop) = try context.performAndWait {
+            let keep = insertCategory(context, "Keep"), drop = insertCategory(context, "Drop")
+            try context.save()
+            return (keep, drop)
+        }
+        let captured = UncheckedSendable(InfoBox())
+        let token = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveObjectsNotification, object: context, queue: nil
+        ) { note in captured.value.info = note.userInfo ?? [:] }
+        defer { NotificationCenter.default.removeObserver(token) }
+        let added = try context.performAndWait {
+            keep.name = "Kept"
+            context.delete(drop)
+            let added = insertCategory(context, "Added")
+            try context.save()
+            return added
+        }
+        let info = captured.value.info
+        #expect(info[NSInsertedObjectsKey] as? Set<ManagedObject> == [added])
+        #expect(info[NSUpdatedObjectsKey] as? Set<ManagedObject> == [keep])
+        #expect(info[NSDeletedObjectsKey] as? Set<ManagedObject> == [drop])
+        #expect(info[NSInsertedObjectIDsKey] as? Set<ManagedObjectID> == [added.objectID])
+        #expect((info[NSDeletedObjectIDsKey] as? Set<ManagedObjectID>)?.count == 1)
+    }
+
+    final class InfoBox { var info: [AnyHashable: Any] = [:] }
+
+    @Test func objectsDidChangeIsPostedAtTheEndOfPerformAndOnReset() throws {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+        let notes = UncheckedSendable(NotesBox())
+        let token = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil
+        ) { note in notes.value.items.append(note.userInfo ?? [:]) }
+        defer { NotificationCenter.default.removeObserver(token) }
+        context.performAndWait { _ = insertCategory(context, "Food") }
+        #expect(notes.value.items.count == 1)
+        #expect((notes.value.items.first?[NSInsertedObjectsKey] as? Set<ManagedObject>)?.count == 1)
+        context.performAndWait { context.reset() }
+        #expect(notes.value.items.last?[NSInvalidatedAllObjectsKey] as? Bool == true)
+    }
+
+    final class NotesBox { var items: [[AnyHashable: Any]] = [] }
+
+    @MainActor
+    @Test func siblingSavesReachAViewContextThatMergesAutomatically() async throws {
+        let coordinator = try ExpenseModel.coordinator()
+        let view = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: coordinator)
+        view.automaticallyMergesChangesFromParent = true
+        let food = insertCategory(view, "Food")
+        try view.save()
+        let id = food.objectID
+        let background = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        try background.performAndWait {
+            (background.object(with: id) as! Category).name = "Groceries"
+            try background.save()
+        }
+        try await view.perform {}
+        #expect(food.name == "Groceries")
+        #expect(!food.hasChanges)
+        try background.performAndWait {
+            background.delete(background.object(with: id))
+            try background.save()
+        }
+        try await view.perform {}
+        #expect(food.isDeleted)
+        #expect(view.registeredObject(for: id) == nil)
+    }
+
+    @Test func mergingKeepsLocalUnsavedChangesOnOtherProperties() throws {
+        let coordinator = try ExpenseModel.coordinator()
+        let a = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let b = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let id = try a.performAndWait {
+            let c = insertCategory(a, "Food")
+            try a.save()
+            return c.objectID
+        }
+        let note = UncheckedSendable(NoteBox())
+        let token = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveObjectsNotification, object: a, queue: nil) { note.value.note = $0 }
+        defer { NotificationCenter.default.removeObserver(token) }
+        b.performAndWait { (b.object(with: id) as! Category).colorHex = "#000000" }
+        try a.performAndWait {
+            (a.object(with: id) as! Category).name = "Groceries"
+            try a.save()
+        }
+        b.performAndWait {
+            b.mergeChanges(fromContextDidSave: note.value.note!)
+            let c = b.object(with: id) as! Category
+            #expect(c.name == "Groceries")
+            #expect(c.colorHex == "#000000")
+            #expect(c.hasChanges)
+        }
+    }
+
+    final class NoteBox { var note: Notification? }
+
+    @Test func remoteChangesMergeByIDsOrURIs() throws {
+        let coordinator = try ExpenseModel.coordinator()
+        let writer = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let reader = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let id = try writer.performAndWait {
+            let c = insertCategory(writer, "Food")
+            try writer.save()
+            return c.objectID
+        }
+        let readerCopy = try reader.performAndWait { try reader.existingObject(with: id) as! Category }
+        try writer.performAndWait {
+            (writer.object(with: id) as! Category).name = "Groceries"
+            try writer.save()
+        }
+        reader.performAndWait { #expect(readerCopy.name == "Food") }
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: [id.uriRepresentation()]],
+                                          into: [reader])
+        reader.performAndWait { #expect(readerCopy.name == "Groceries") }
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: [id]], into: [reader])
+        reader.performAndWait { #expect(readerCopy.isDeleted) }
+    }
+
+    @Test func theAsyncSequenceDeliversSavedIDs() async throws {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+        let stream = context.notifications(named: ManagedObjectContext.didSaveObjectIDsNotification)
+        let id = try await context.perform {
+            let c = Category(context: context)
+            c.id = UUID()
+            c.name = "Food"
+            try context.save()
+            return c.objectID
+        }
+        var iterator = stream.makeAsyncIterator()
+        let first = await iterator.next()
+        #expect(first?[NSInsertedObjectIDsKey] == [id])
+    }
+}
