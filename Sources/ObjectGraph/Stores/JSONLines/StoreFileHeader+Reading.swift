@@ -9,6 +9,11 @@ extension StoreFileHeader {
         guard line.starts(with: "{\"format\":".utf8) else {
             throw StoreFileErrors.notAStore(path, "line 1 does not start with {\"format\":")
         }
+        var probe = JSONScanner(line)
+        if (try? probe.expect(0x7B)) != nil, (try? probe.readString()) == "format", probe.consume(0x3A),
+           let format = try? probe.readString(), format != formatName {
+            throw StoreFileErrors.notAStore(path, "its format is \"\(format)\", not \"\(formatName)\"")
+        }
         if let problem = LineFrame.problem(line) { throw StoreFileErrors.corrupt(path, line: 1, problem) }
         var s = JSONScanner(line)
         do {
