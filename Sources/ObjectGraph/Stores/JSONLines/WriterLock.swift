@@ -86,12 +86,12 @@ final class WriterLock: @unchecked Sendable {
     deinit { release() }
 
     private static func claim(_ key: Key, fs: any StoreFileSystem, fd: Int32) throws -> Bool {
-        registryLock.lock()
-        defer { registryLock.unlock() }
-        guard !registry.contains(key) else { return false }
         guard try fs.tryLock(fd) else { return false }
-        registry.insert(key)
-        return true
+        registryLock.lock()
+        let inserted = registry.insert(key).inserted
+        registryLock.unlock()
+        if !inserted { fs.unlock(fd) }
+        return inserted
     }
 
     private static func registered(_ key: Key) -> Bool {

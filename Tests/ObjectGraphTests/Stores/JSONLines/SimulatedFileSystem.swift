@@ -69,6 +69,8 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
     private var operationCount = 0
     /// Decides the fate of each mutating operation (by its 0-based index since the last reset).
     var injector: ((Operation, Int) -> Fault?)?
+    /// Called (outside the file system's lock) after each refused lock attempt.
+    var lockAttemptHook: (@Sendable () -> Void)?
     /// Every mutating operation performed or attempted, in order.
     private(set) var operations: [Operation] = []
     let processID: Int32
@@ -281,13 +283,15 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
     }
 
     func tryLock(_ fd: Int32) throws -> Bool {
-        try locked {
+        let taken = try locked {
             if crashed { throw SimulatedCrash() }
             let inode = try descriptor(fd).inode
             if let holder = inode.lockHolder, holder != fd { return false }
             inode.lockHolder = fd
             return true
         }
+        if !taken { locked { lockAttemptHook }?() }
+        return taken
     }
 
     func unlock(_ fd: Int32) {
