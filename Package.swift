@@ -14,14 +14,18 @@ let package = Package(
         .executable(name: "ledger", targets: ["ledger"]),
         .executable(name: "objectgraph", targets: ["objectgraph"]),
         .executable(name: "objectgraph-bench", targets: ["objectgraph-bench"]),
+        .executable(name: "objectgraph-crash-writer", targets: ["objectgraph-crash-writer"]),
     ],
     targets: [
         .target(name: "ObjectGraph", swiftSettings: strict),
         .target(name: "ObjectGraphTesting", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .target(name: "LedgerKit", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .executableTarget(name: "ledger", dependencies: ["LedgerKit"], swiftSettings: strict),
+        .target(name: "CLISupport", swiftSettings: strict),
         .executableTarget(
-            name: "objectgraph", dependencies: ["ObjectGraph", "ObjectGraphTesting"], swiftSettings: strict),
+            name: "objectgraph", dependencies: ["ObjectGraph", "ObjectGraphTesting", "CLISupport"],
+            swiftSettings: strict),
+        .executableTarget(name: "objectgraph-crash-writer", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .executableTarget(
             name: "objectgraph-bench", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
             swiftSettings: strict),
@@ -32,6 +36,8 @@ let package = Package(
             name: "ObjectGraphTestingTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
             swiftSettings: strict),
         .testTarget(name: "LedgerKitTests", dependencies: ["LedgerKit"], swiftSettings: strict),
+        .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
+        .testTarget(name: "ObjectGraphToolTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

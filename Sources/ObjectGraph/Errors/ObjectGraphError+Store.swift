@@ -35,11 +35,22 @@ enum StoreFileErrors {
             entityName: row.objectID.entity.name, key: relationship.name, objectID: row.objectID, file: path)
     }
 
+    /// The userInfo key under which damage errors keep their bare reason (no file, no line).
+    static let reasonKey = "ObjectGraphDamageReason"
+
     static func corrupt(_ path: String, line: Int, _ reason: String, column: Int? = nil) -> ObjectGraphError {
         let at = column.map { "line \(line), column \($0)" } ?? "line \(line)"
+        let detail = column.map { "\(reason) (column \($0))" } ?? reason
         return ObjectGraphError(.fileReadCorruptFile,
                                 "store \(path): \(at): \(reason); run `objectgraph repair \(path)` to keep the good part",
-                                file: path, line: line, column: column)
+                                file: path, line: line, column: column,
+                                extraUserInfo: [reasonKey: UncheckedSendable(detail)])
+    }
+
+    /// What is wrong, without the file and line the message also names.
+    static func reason(_ error: any Error) -> String {
+        guard let e = error as? ObjectGraphError else { return "\(error)" }
+        return e.extraUserInfo[reasonKey]?.value as? String ?? e.message
     }
 
     static func notAStore(_ path: String, _ reason: String) -> ObjectGraphError {

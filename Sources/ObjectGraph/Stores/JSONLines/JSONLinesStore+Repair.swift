@@ -70,7 +70,7 @@ extension JSONLinesStore {
                     damage = (line, "the line is incomplete (an interrupted save)")
                 }
             } catch let e as ObjectGraphError {
-                damage = (e.line ?? replay.lineCount + 1, e.message)
+                damage = (e.line ?? replay.lineCount + 1, StoreFileErrors.reason(e))
             }
             return (header, replay, damage)
         }

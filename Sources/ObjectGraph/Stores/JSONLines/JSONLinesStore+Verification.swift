@@ -50,7 +50,7 @@ extension JSONLinesStore {
     static func verify(at url: URL, fileSystem fs: any StoreFileSystem) -> JSONLinesStoreVerification {
         func failed(_ error: any Error, metadata: JSONLinesStoreMetadata? = nil) -> JSONLinesStoreVerification {
             let e = error as? ObjectGraphError
-            return JSONLinesStoreVerification(problems: [.init(line: e?.line, message: e?.message ?? "\(error)")],
+            return JSONLinesStoreVerification(problems: [.init(line: e?.line, message: StoreFileErrors.reason(error))],
                                               notices: [], metadata: metadata, statistics: nil)
         }
         let metadata: JSONLinesStoreMetadata
