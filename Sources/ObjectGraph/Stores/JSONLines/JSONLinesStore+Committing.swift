@@ -79,14 +79,10 @@ extension JSONLinesStore {
     func liveBytes() -> Int {
         guard let file else { return 0 }
         if liveRowBytes == nil {
-            var total = 0
-            for entity in model.entities {
-                for row in table.rows(of: entity) {
-                    measurer.reset()
-                    total += ((try? codec.write(row, to: measurer)) ?? 0) + LineFrame.snapshotRowOverhead
-                }
-            }
-            liveRowBytes = total
+            // Encode every row once (across cores when there are many) to measure it.
+            let scratch = JSONByteWriter(capacity: 1 << 16)
+            let rows = model.entities.flatMap { table.rows(of: $0) }
+            liveRowBytes = (try? codec.write(rows, to: scratch)) ?? 0
         }
         measurer.reset()
         snapshotHeader(from: file.header, compacted: file.header.compacted ?? file.header.created).write(to: measurer)

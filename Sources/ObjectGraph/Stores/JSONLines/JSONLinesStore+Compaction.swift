@@ -34,14 +34,7 @@ extension JSONLinesStore {
         header.write(to: writer)
         let headerLength = writer.count
         do {
-            for entity in model.entities {
-                for row in table.rows(of: entity) {
-                    let start = writer.count
-                    writer.append(ascii: "{\"row\":")
-                    try codec.write(row, to: writer)
-                    LineFrame.finish(writer, bodyStart: start)
-                }
-            }
+            try codec.writeSnapshotLines(model.entities.flatMap { table.rows(of: $0) }, to: writer)
         } catch {
             throw StoreFileErrors.io(.storeOperation, path, "encoding the snapshot", error)
         }

@@ -46,58 +46,41 @@ struct LogReplay {
 
     /// Applies every complete line of `bytes`, which hold the file from offset ``length`` on.
     ///
-    /// - Throws: `.fileReadCorruptFile` (259) naming the first damaged line; the replay is then
-    ///   left partway through that line's predecessors.
+    /// Lines are parsed first (across cores when there are many bytes), then applied in file
+    /// order, so the first damaged line is the one reported.
+    ///
+    /// - Throws: `.fileReadCorruptFile` (259) naming the first damaged line; the replay then
+    ///   holds every line before it.
     mutating func apply(_ bytes: UnsafeRawBufferPointer) throws -> Tail {
         guard let base = bytes.baseAddress else { return try tail(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        var lines: [Range<Int>] = []
         var offset = 0
         while offset < bytes.count, let lf = memchr(base + offset, 0x0A, bytes.count - offset) {
             let end = base.distance(to: UnsafeRawPointer(lf))
-            try applyLine(UnsafeRawBufferPointer(start: base + offset, count: end - offset))
+            lines.append(offset..<end)
             offset = end + 1
         }
-        return try tail(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-    }
-
-    private mutating func applyLine(_ line: UnsafeRawBufferPointer) throws {
-        let number = lineCount + 1
-        if let problem = LineFrame.problem(line) { throw StoreFileErrors.corrupt(path, line: number, problem) }
-        do {
-            if snapshotRowsLeft > 0 {
-                try applySnapshotRow(line, number: number)
+        let parsed = LineParser(codec: codec, firstNumber: lineCount + 1, snapshotRows: snapshotRowsLeft)
+            .parse(SharedBytes(bytes: bytes), lines)
+        for (line, parsedLine) in zip(lines, parsed) {
+            let number = lineCount + 1
+            switch parsedLine {
+            case .damaged(let error): throw error
+            case .row(let row):
+                let count = table.totalRowCount
+                table.upsert(row)  // a replacement instead of an insert shows in the count
+                guard table.totalRowCount == count + 1 else {
+                    throw StoreFileErrors.corrupt(path, line: number, "\(row.objectID) appears twice in the snapshot")
+                }
                 snapshotRowsLeft -= 1
-            } else {
-                let record = try TransactionLine.read(line, codec: codec)
+            case .transaction(let record):
                 try applyTransaction(record, number: number)
                 transactionLines += 1
             }
-        } catch let e as JSONScanError {
-            throw StoreFileErrors.corrupt(path, line: number, e.message, column: e.offset + 1)
+            lineCount = number
+            length += line.count + 1
         }
-        lineCount = number
-        length += line.count + 1
-    }
-
-    private mutating func applySnapshotRow(_ line: UnsafeRawBufferPointer, number: Int) throws {
-        guard line.starts(with: "{\"row\":".utf8) else {
-            throw StoreFileErrors.corrupt(path, line: number, "expected a snapshot row line ({\"row\":…}); the "
-                                          + "header announces \(snapshotRowsLeft) more")
-        }
-        var s = JSONScanner(line)
-        var row: StoreRow?
-        try s.forEachMember { key, s in
-            switch key {
-            case "row": row = try codec.read(&s)
-            case "crc": _ = try s.readString()
-            default: throw s.error("unknown snapshot row member \"\(key)\"")
-            }
-        }
-        guard let row, s.isAtEnd else { throw s.error("a snapshot row line holds one \"row\"") }
-        let count = table.totalRowCount
-        table.upsert(row)  // a replacement instead of an insert shows in the count
-        guard table.totalRowCount == count + 1 else {
-            throw StoreFileErrors.corrupt(path, line: number, "\(row.objectID) appears twice in the snapshot")
-        }
+        return try tail(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
     }
 
     private mutating func applyTransaction(_ record: TransactionRecord, number: Int) throws {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One transaction line as read back from a file (docs/store-format.md §3).
-struct TransactionRecord {
+struct TransactionRecord: Sendable {
     var number: Int64 = 0
     var timestamp = Date(timeIntervalSince1970: 0)
     var author: String?
@@ -39,12 +39,12 @@ enum TransactionLine {
             }
             if !changes.inserted.isEmpty {
                 w.append(ascii: ",\"ins\":[")
-                sizes.inserted = try writeRows(changes.inserted, codec: codec, to: w)
+                sizes.inserted = try codec.write(changes.inserted, to: w)
                 w.append(0x5D)
             }
             if !changes.updated.isEmpty {
                 w.append(ascii: ",\"upd\":[")
-                sizes.updated = try writeRows(changes.updated, codec: codec, to: w)
+                sizes.updated = try codec.write(changes.updated, to: w)
                 w.append(0x5D)
             }
             if !changes.deleted.isEmpty {
@@ -73,15 +73,6 @@ enum TransactionLine {
         return sizes
     }
 
-    private static func writeRows(_ rows: [StoreRow], codec: RowCodec, to w: JSONByteWriter) throws -> Int {
-        var snapshotBytes = 0
-        for (i, row) in rows.enumerated() {
-            if i > 0 { w.append(0x2C) }
-            snapshotBytes += try codec.write(row, to: w) + LineFrame.snapshotRowOverhead
-        }
-        return snapshotBytes
-    }
-
     /// Reads a transaction line (without its LF; its checksum already checked).
     ///
     /// - Throws: ``JSONScanError`` naming what is wrong and where.
@@ -99,8 +90,8 @@ enum TransactionLine {
             case "at": record.timestamp = Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
             case "author": record.author = s.consumeNull() ? nil : try s.readString()
             case "context": record.contextName = s.consumeNull() ? nil : try s.readString()
-            case "ins": try s.forEachElement { s in record.inserted.append(try codec.read(&s)) }
-            case "upd": try s.forEachElement { s in record.updated.append(try codec.read(&s)) }
+            case "ins": record.inserted = try codec.readRows(&s)
+            case "upd": record.updated = try codec.readRows(&s)
             case "del": try s.forEachElement { s in record.deleted.append(try codec.readObjectKey(&s)) }
             case "keys":
                 try s.forEachMember { name, s in
