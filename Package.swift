@@ -20,8 +20,8 @@ let package = Package(
         .target(name: "ObjectGraph", swiftSettings: strict),
         .target(name: "ObjectGraphTesting", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .target(name: "LedgerKit", dependencies: ["ObjectGraph"], swiftSettings: strict),
-        .executableTarget(name: "ledger", dependencies: ["LedgerKit"], swiftSettings: strict),
         .target(name: "CLISupport", swiftSettings: strict),
+        .executableTarget(name: "ledger", dependencies: ["LedgerKit", "CLISupport"], swiftSettings: strict),
         .executableTarget(
             name: "objectgraph", dependencies: ["ObjectGraph", "ObjectGraphTesting", "CLISupport"],
             swiftSettings: strict),

@@ -1,96 +1,124 @@
 import Foundation
 
-/// One subcommand: what it accepts and what it does.
-package struct Command: Sendable {
-    /// Arguments, options and help.
-    package let spec: CommandSpec
-    /// Runs the command; throws for a failure (printed on standard error, exit 1) or a
-    /// ``UsageError`` (exit 64).
-    package let run: @Sendable (ParsedArguments, TerminalOutput) async throws -> ExitCode
+/// A subcommand: its spec and what it does.
+public struct Command: Sendable {
+    /// What it accepts.
+    public var spec: CommandSpec
+    /// Runs it with parsed arguments, writing to `output`; throws ``CLIError`` (or any error,
+    /// reported as a failure).
+    public var run: @Sendable (ParsedArguments, CLIOutput) async throws -> Void
 
-    /// Declares a command.
-    package init(_ spec: CommandSpec, run: @escaping @Sendable (ParsedArguments, TerminalOutput) async throws -> ExitCode) {
+    /// Creates a command.
+    public init(_ spec: CommandSpec, run: @escaping @Sendable (ParsedArguments, CLIOutput) async throws -> Void) {
         self.spec = spec
         self.run = run
     }
 }
 
-/// A command-line program made of subcommands: dispatch, `--help`, errors and exit codes.
+/// A program made of subcommands, with global options, `--help` everywhere, and documented
+/// exit codes (0 ok, 1 failure, 64 usage).
 ///
 /// ```swift
-/// let tool = CommandLineTool(name: "objectgraph", summary: "inspect store files", commands: [info, verify])
+/// let tool = CommandLineTool(name: "ledger", summary: "…", global: [.value("--file", "PATH", "…")],
+///                            commands: [demo, add, list])
 /// exit(await tool.run(Array(CommandLine.arguments.dropFirst())))
 /// ```
-///
-/// Adding a command is adding an entry to `commands`. Errors go to standard error as
-/// `TOOL COMMAND: MESSAGE`; a usage error adds a pointer to `--help`.
-package struct CommandLineTool: Sendable {
-    /// The program's name, as typed.
-    package let name: String
-    /// One line saying what the program is for.
-    package let summary: String
-    /// The subcommands, in the order `--help` lists them.
-    package let commands: [Command]
+public struct CommandLineTool: Sendable {
+    /// The program's name, for usage lines.
+    public var name: String
+    /// One paragraph about the program.
+    public var summary: String
+    /// Options every command accepts (before or after the command words).
+    public var global: [OptionSpec]
+    /// The subcommands.
+    public var commands: [Command]
 
-    /// Declares a program.
-    package init(name: String, summary: String, commands: [Command]) {
+    /// Creates a tool.
+    public init(name: String, summary: String, global: [OptionSpec], commands: [Command]) {
         self.name = name
         self.summary = summary
+        self.global = global
         self.commands = commands
     }
 
-    /// Runs the command named by the first word of `arguments` and returns the exit status.
-    package func run(_ arguments: [String], output: TerminalOutput = .standard()) async -> ExitCode {
-        guard let first = arguments.first else {
-            output.err(help)
-            return .usage
-        }
-        if first == "-h" || first == "--help" || first == "help" {
-            if first == "help", arguments.count > 1, let command = command(arguments[1]) {
-                output.out(command.spec.help(tool: name))
-            } else {
-                output.out(help)
+    /// Runs the command line `words` (without the program name) and returns the exit code.
+    ///
+    /// Output goes to `output` (standard output and error by default).
+    public func run(_ words: [String], output: CLIOutput = .standard) async -> Int32 {
+        let helpRequested = words.contains("--help") || words.contains("-h")
+        let rest = words.filter { $0 != "--help" && $0 != "-h" }
+        guard let (command, remaining) = match(rest) else {
+            if rest.isEmpty || (helpRequested && rest.allSatisfy { $0.hasPrefix("-") }) {
+                output.out(overview())
+                return helpRequested ? 0 : 64
             }
-            return .success
+            let unknown = rest.first { !$0.hasPrefix("-") } ?? rest[0]
+            output.err("\(name): unknown command '\(unknown)'\n\n\(overview())")
+            return 64
         }
-        guard let command = command(first) else {
-            output.err("\(name): unknown command '\(first)'\nRun '\(name) --help' for the commands.")
-            return .usage
+        let usage = command.spec.usage(program: name, global: global)
+        if helpRequested {
+            output.out(usage)
+            return 0
         }
-        let label = "\(name) \(command.spec.name)"
         do {
-            let parsed = try command.spec.parse(Array(arguments.dropFirst()))
-            if parsed.wantsHelp {
-                output.out(command.spec.help(tool: name))
-                return .success
+            let arguments = try ParsedArguments.parse(remaining, options: command.spec.options + global,
+                                                      positionals: command.spec.positionals)
+            try await command.run(arguments, output)
+            return 0
+        } catch let error as CLIError {
+            switch error {
+            case .usage(let message): output.err("\(name) \(command.spec.path.joined(separator: " ")): \(message)\n\n\(usage)")
+            case .failure(let message): output.err("\(name): \(message)")
             }
-            return try await command.run(parsed, output)
-        } catch let error as UsageError {
-            output.err("\(label): \(error.message)\nusage: \(name) \(command.spec.usage)\n"
-                       + "Run '\(label) --help' for more.")
-            return .usage
+            return error.exitCode
         } catch {
-            output.err("\(label): \(error)")
-            return .failure
+            output.err("\(name): \(CLIOutput.describe(error))")
+            return 1
         }
     }
 
-    /// The program's `--help` text.
-    package var help: String {
-        var table = TextTable([])
-        for command in commands { table.append(["  " + command.spec.name, command.spec.summary]) }
-        return """
-            usage: \(name) COMMAND [ARGUMENTS] [OPTIONS]
-
-            \(summary.prefix(1).uppercased() + summary.dropFirst()).
-
-            Commands:
-            \(table.rendered)
-
-            Run '\(name) COMMAND --help' for a command's arguments and options.
-            Exit status: 0 success, 1 failure, 64 usage error.
-            """
+    /// The command whose path matches the first non-option words, and the other words.
+    private func match(_ words: [String]) -> (Command, [String])? {
+        var best: (Command, [String])?
+        for command in commands {
+            var remaining = words
+            var matched = true
+            for part in command.spec.path {
+                guard let i = firstCommandWord(remaining), remaining[i] == part else { matched = false; break }
+                remaining.remove(at: i)
+            }
+            if matched, best == nil || command.spec.path.count > best!.0.spec.path.count { best = (command, remaining) }
+        }
+        return best
     }
 
-    private func command(_ name: String) -> Command? { commands.first { $0.spec.name == name } }
+    /// The index of the first word that is not an option or a global option's value.
+    private func firstCommandWord(_ words: [String]) -> Int? {
+        var i = 0
+        while i < words.count {
+            let word = words[i]
+            if word.hasPrefix("--") {
+                let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+                let takesValue = global.first { $0.name == name }?.valueName != nil && !word.contains("=")
+                i += takesValue ? 2 : 1
+                continue
+            }
+            return i
+        }
+        return nil
+    }
+
+    /// The list of commands.
+    public func overview() -> String {
+        let width = commands.map { $0.spec.path.joined(separator: " ").count }.max() ?? 0
+        var lines = ["usage: \(name) [options] COMMAND ...", "", summary, "", "commands:"]
+        for command in commands {
+            lines.append("  " + command.spec.path.joined(separator: " ").padding(toLength: width, withPad: " ", startingAt: 0)
+                + "  " + command.spec.summary)
+        }
+        lines.append("")
+        lines.append("Run '\(name) COMMAND --help' for a command's options. Exit codes: 0 ok, 1 failure, 64 usage.")
+        return lines.joined(separator: "\n")
+    }
 }

@@ -5,43 +5,43 @@ import ObjectGraph
 /// `objectgraph dump FILE [--entity E] [--json]`: every row, entity by entity.
 enum DumpCommand {
     static let command = Command(CommandSpec(
-        name: "dump", summary: "print the rows of a store file, entity by entity",
-        discussion: """
+        path: ["dump"], summary: "Print the rows of a store file, entity by entity.", arguments: "FILE",
+        positionals: 1...1,
+        options: [.value("--entity", "NAME", "only rows of this entity (not its subentities)"),
+                  OptionSpec.flag("--json", "one JSON object per row, one per line (for jq)")],
+        details: """
             Text output shows each entity's rows as a table of canonical values (long values are
-            cut at 40 characters). --json prints one JSON object per row, one per line, with full
-            values, for jq.
-            """,
-        arguments: [StoreFileSupport.fileArgument],
-        options: [CommandSpec.Option("--entity", value: "NAME", "only rows of this entity (not its subentities)"),
-                  StoreFileSupport.jsonOption])) { args, output in
-        let store = try StoreFileSupport.openForReading(args.positionals[0], output: output)
-        defer { store.close() }
-        var entities = store.model.entities.filter { !$0.isAbstract }
-        if let name = args.value("--entity") {
-            guard let entity = store.model[entityName: name] else {
-                let known = store.model.entities.map(\.name).joined(separator: ", ")
-                throw UsageError("no entity '\(name)' in the file's model (it has \(known))")
+            cut at 40 characters); --json gives full values.
+            """)) { args, output in
+        try StoreFileSupport.reportingCodes {
+            let store = try StoreFileSupport.openForReading(args.positionals[0], output: output)
+            defer { store.close() }
+            var entities = store.model.entities.filter { !$0.isAbstract }
+            if let name = args.value("--entity") {
+                guard let entity = store.model[entityName: name] else {
+                    let known = store.model.entities.map(\.name).joined(separator: ", ")
+                    throw CLIError.usage("no entity '\(name)' in the file's model (it has \(known))")
+                }
+                entities = [entity]
             }
-            entities = [entity]
+            let table = try store.snapshot()
+            for entity in entities {
+                let rows = table.rows(of: entity)
+                let columns = entity.properties.filter { storedColumn($0) }
+                if args.has("--json") {
+                    for row in rows { output.out(try json(row, columns: columns).serialized()) }
+                    continue
+                }
+                output.out("\(entity.name) (\(StoreFileSupport.grouped(rows.count)) row\(rows.count == 1 ? "" : "s"))")
+                if !rows.isEmpty {
+                    output.table([["pk", "version"] + columns.map(\.name)] + (try rows.map { row in
+                        [String(row.objectID.primaryKey), String(row.version)]
+                            + (try columns.map { cut(try display(row.values[$0.index], of: $0)) })
+                    }), rightAligned: [0, 1])
+                }
+                output.out("")
+            }
         }
-        let table = try store.snapshot()
-        for entity in entities {
-            let rows = table.rows(of: entity)
-            let columns = entity.properties.filter { storedColumn($0) }
-            if args.has("--json") {
-                for row in rows { output.out(try json(row, columns: columns).serialized()) }
-                continue
-            }
-            output.out("\(entity.name) (\(groupedDigits(rows.count)) row\(rows.count == 1 ? "" : "s"))")
-            guard !rows.isEmpty else { output.out(""); continue }
-            var text = TextTable(["pk", "version"] + columns.map(\.name), alignments: [.right, .right])
-            for row in rows {
-                text.append([String(row.objectID.primaryKey), String(row.version)]
-                    + (try columns.map { cut(try display(row.values[$0.index], of: $0)) }))
-            }
-            output.out(text.rendered + "\n")
-        }
-        return .success
     }
 
     private static func storedColumn(_ property: PropertyDescription) -> Bool {

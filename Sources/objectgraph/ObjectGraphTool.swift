@@ -9,12 +9,12 @@ import Foundation
 struct ObjectGraphTool {
     static let tool = CommandLineTool(
         name: "objectgraph",
-        summary: "inspect and maintain ObjectGraph JSON-lines store files",
+        summary: "Inspect and maintain ObjectGraph JSON-lines store files.",
+        global: [],
         commands: [InfoCommand.command, VerifyCommand.command, DumpCommand.command, CompactCommand.command,
                    RepairCommand.command])
 
     static func main() async {
-        let status = await tool.run(Array(CommandLine.arguments.dropFirst()))
-        exit(status.rawValue)
+        exit(await tool.run(Array(CommandLine.arguments.dropFirst())))
     }
 }

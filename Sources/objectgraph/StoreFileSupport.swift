@@ -3,15 +3,23 @@ import Foundation
 import ObjectGraph
 
 /// What the store commands share: opening a file with its own model, printing notices, and
-/// formatting dates and sizes.
+/// formatting dates, sizes and statistics.
 enum StoreFileSupport {
-    /// The `FILE` argument every store command takes.
-    static let fileArgument = CommandSpec.Argument("FILE", "the store file (JSON lines)")
     /// The `--json` flag.
-    static let jsonOption = CommandSpec.Option("--json", "print JSON instead of text")
+    static let jsonOption = OptionSpec.flag("--json", "print JSON instead of text")
+
+    /// Runs a command's work, reporting an ``ObjectGraphError`` with its code
+    /// (`error 259: store …: line 4: …`) so scripts can match on it.
+    static func reportingCodes(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as ObjectGraphError {
+            throw CLIError.failure(error.description)
+        }
+    }
 
     /// Opens `path` read-only with the model its header embeds; notices go to standard error.
-    static func openForReading(_ path: String, output: TerminalOutput) throws -> JSONLinesStore {
+    static func openForReading(_ path: String, output: CLIOutput) throws -> JSONLinesStore {
         let url = URL(fileURLWithPath: path)
         let model = try JSONLinesStore.metadata(at: url).model
         var options = StoreOptions()
@@ -21,7 +29,7 @@ enum StoreFileSupport {
         return store
     }
 
-    /// `2023-11-14T22:13:20Z`, or with fractional seconds when there are any.
+    /// `2023-11-14T22:13:20Z`, with fractional seconds when there are any.
     static func date(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -31,31 +39,34 @@ enum StoreFileSupport {
         return formatter.string(from: date)
     }
 
-    /// `12,345 bytes`.
-    static func bytes(_ count: Int) -> String { "\(groupedDigits(count)) byte\(count == 1 ? "" : "s")" }
-
-    /// Rows per entity as `[name: count]` in model order, for text and JSON.
-    static func rowCounts(_ statistics: JSONLinesStoreStatistics, model: ManagedObjectModel) -> [(String, Int)] {
-        model.entities.map { ($0.name, statistics.rowCounts[$0.name] ?? 0) }
+    /// `12345678` → `12,345,678`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return value < 0 ? "-" + out : out
     }
+
+    /// `12,345 bytes`.
+    static func bytes(_ count: Int) -> String { "\(grouped(count)) byte\(count == 1 ? "" : "s")" }
 
     /// The statistics as JSON members.
     static func json(_ s: JSONLinesStoreStatistics, model: ManagedObjectModel) -> [(String, JSONOutput)] {
         [("transactions", .int(Int64(s.transactionCount))), ("lastTransaction", .int(s.lastTransactionNumber)),
          ("snapshotRows", .int(Int64(s.snapshotRowCount))), ("bytes", .int(Int64(s.fileBytes))),
          ("liveBytes", .int(Int64(s.liveBytes))), ("deadBytes", .int(Int64(s.deadBytes))),
-         ("rows", .object(rowCounts(s, model: model).map { ($0.0, .int(Int64($0.1))) }))]
+         ("rows", .object(model.entities.map { ($0.name, .int(Int64(s.rowCounts[$0.name] ?? 0))) }))]
     }
 
-    /// The statistics as aligned text lines.
-    static func text(_ s: JSONLinesStoreStatistics, model: ManagedObjectModel) -> String {
-        var table = TextTable(["Entity", "Rows"], alignments: [.left, .right])
-        for (name, count) in rowCounts(s, model: model) { table.append([name, groupedDigits(count)]) }
-        return """
-            Transactions  \(groupedDigits(s.transactionCount)) in the file (last number \(s.lastTransactionNumber))
-            Size          \(bytes(s.fileBytes)): \(groupedDigits(s.liveBytes)) live, \(groupedDigits(s.deadBytes)) dead
-
-            \(table.rendered)
-            """
+    /// Prints the statistics: transactions, size, and rows per entity.
+    static func print(_ s: JSONLinesStoreStatistics, model: ManagedObjectModel, to output: CLIOutput) {
+        output.out("Transactions  \(grouped(s.transactionCount)) in the file (last number \(s.lastTransactionNumber))")
+        output.out("Size          \(bytes(s.fileBytes)): \(grouped(s.liveBytes)) live, \(grouped(s.deadBytes)) dead")
+        output.out("")
+        output.table([["Entity", "Rows"]] + model.entities.map { [$0.name, grouped(s.rowCounts[$0.name] ?? 0)] },
+                     rightAligned: [1])
     }
 }

@@ -1,88 +1,103 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// A root save: conflicts, permanent IDs, one atomic commit per store.
-    func commitToStores(_ original: SaveChanges) throws {
+    /// A root save: conflicts and constraints resolved by the merge policy, permanent IDs,
+    /// one atomic commit per store; then the objects adopt the outcome. Returns what was
+    /// written.
+    ///
+    /// Everything up to the commit only plans (see ``SavePlan``): when any step throws,
+    /// no object, ID, snapshot or row has changed.
+    func commitToStores(_ changes: SaveChanges) throws -> SaveChanges {
         guard let coordinator = rootCoordinator else {
             throw ObjectGraphError(.storeSave, "save: \(self) has no coordinator and no parent")
         }
-        var changes = original
+        var plan = SavePlan(changes)
         var newIDs: [ObjectIdentifier: ManagedObjectID] = [:]
         try coordinator.locked {
             var storeRows: [ObjectIdentifier: StoreRow?] = [:]
-            for object in changes.updated + changes.deleted {
+            for object in plan.updated + plan.deleted {
                 storeRows[ObjectIdentifier(object)] = .some(try coordinator.row(for: object.objectID))
             }
-            try resolveConflicts(&changes, storeRows: storeRows)
-            try checkUniqueness(changes)
-            var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
-            var entityOrder: [EntityDescription] = []
-            for object in changes.inserted where object.objectID.isTemporaryID {
-                if byEntity[ObjectIdentifier(object.entity)] == nil { entityOrder.append(object.entity) }
-                byEntity[ObjectIdentifier(object.entity), default: []].append(object)
+            try resolveConflicts(&plan, storeRows: storeRows)
+            try resolveConstraints(&plan, coordinator: coordinator)
+            newIDs = try allocateIDs(for: plan.inserted, coordinator: coordinator)
+            func id(_ o: ManagedObject) -> ManagedObjectID {
+                let s = plan.survivor(o)
+                return plan.takeovers[ObjectIdentifier(s)] ?? newIDs[ObjectIdentifier(s)] ?? s.objectID
             }
-            for entity in entityOrder {
-                let objects = byEntity[ObjectIdentifier(entity)]!
-                let ids = try coordinator.permanentIDs(for: entity, count: objects.count)
-                for (object, id) in zip(objects, ids) { newIDs[ObjectIdentifier(object)] = id }
-            }
-            func id(_ o: ManagedObject) -> ManagedObjectID { newIDs[ObjectIdentifier(o)] ?? o.objectID }
             var sets: [String: StoreChangeSet] = [:]
             let now = coordinator.clock()
             let empty = StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)
             func add(_ id: ManagedObjectID, _ apply: (inout StoreChangeSet) -> Void) {
                 apply(&sets[id.storeIdentifier ?? "", default: empty]) // in place: no copy per row
             }
-            for object in changes.inserted {
-                let row = StoreRow(objectID: id(object), version: 1, values: storeValues(object, id))
+            for object in plan.inserted {
+                let row = StoreRow(objectID: id(object), version: 1, values: storeValues(plan.values(of: object), object.entity, id))
                 add(row.objectID) { $0.inserted.append(row) }
             }
-            for object in changes.updated {
-                let current = storeRows[ObjectIdentifier(object)] ?? nil
-                var values = storeValues(object, id)
-                if let current {
-                    for i in values.indices where isUnloadedStoredToMany(object, i) { values[i] = current.values[i] }
+            for object in plan.updated {
+                let values = plan.values(of: object)
+                var stored = storeValues(values, object.entity, id)
+                if values.indices.contains(where: { isUnloadedStoredToMany(values, object.entity, $0) }),
+                   let current = try storeRows[ObjectIdentifier(object)] ?? coordinator.row(for: id(object)) {
+                    for i in stored.indices where isUnloadedStoredToMany(values, object.entity, i) {
+                        stored[i] = current.values[i]
+                    }
                 }
-                let row = StoreRow(objectID: object.objectID, version: object.snapshotVersion + 1, values: values)
+                let row = StoreRow(objectID: id(object), version: plan.expected(object) + 1, values: stored)
                 add(row.objectID) { $0.updated.append(row) }
             }
-            for object in changes.deleted {
-                add(object.objectID) { $0.deleted.append((object.objectID, object.snapshotVersion)) }
+            for object in plan.deleted {
+                add(object.objectID) { $0.deleted.append((object.objectID, plan.expected(object))) }
             }
             try coordinator.commit(sets)
         }
-        // Committed: adopt permanent IDs and new versions.
-        for object in changes.inserted {
-            if let id = newIDs[ObjectIdentifier(object)] {
-                registry[object.objectID] = nil
-                permanentIDs[object.objectID] = id
-                object.objectID = id
-                registry[id] = object
-            }
-            object.snapshotVersion = 1
-        }
-        for object in changes.updated { object.snapshotVersion += 1 }
+        apply(plan, newIDs: newIDs)
+        return SaveChanges(inserted: plan.inserted, updated: plan.updated, deleted: plan.deleted)
     }
 
-    private func isUnloadedStoredToMany(_ object: ManagedObject, _ index: Int) -> Bool {
-        guard case .toMany(nil) = object.slots[index] else { return false }
-        return (object.entity.properties[index] as? RelationshipDescription)?.isStoredInRow ?? false
+    /// Permanent IDs for the inserted objects that still have temporary ones, entity by entity.
+    private func allocateIDs(for objects: [ManagedObject], coordinator: PersistentStoreCoordinator) throws
+        -> [ObjectIdentifier: ManagedObjectID]
+    {
+        var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
+        var entityOrder: [EntityDescription] = []
+        for object in objects where object.objectID.isTemporaryID {
+            if byEntity[ObjectIdentifier(object.entity)] == nil { entityOrder.append(object.entity) }
+            byEntity[ObjectIdentifier(object.entity), default: []].append(object)
+        }
+        var result: [ObjectIdentifier: ManagedObjectID] = [:]
+        for entity in entityOrder {
+            let group = byEntity[ObjectIdentifier(entity)]!
+            let ids = try coordinator.permanentIDs(for: entity, count: group.count)
+            for (object, id) in zip(group, ids) { result[ObjectIdentifier(object)] = id }
+        }
+        return result
     }
 
-    /// An object's values as the store keeps them.
-    func storeValues(_ object: ManagedObject, _ id: (ManagedObject) -> ManagedObjectID) -> [StoreValue] {
-        let properties = object.entity.properties
-        return object.slots.enumerated().map { i, value in
-            let property = properties[i]
-            if property.isTransient { return .notStored }
-            switch value {
-            case .attribute(let v): return .attribute(v)
-            case .toOne(let o): return .toOne(o.map(id))
-            case .toMany(let m):
-                guard (property as! RelationshipDescription).isStoredInRow, let m else { return .notStored }
-                return .toMany(m.objects.filter { !$0.state.isDeleted }.map(id))
+    private func isUnloadedStoredToMany(_ values: [ObjectValue], _ entity: EntityDescription, _ index: Int) -> Bool {
+        guard case .toMany(nil) = values[index] else { return false }
+        return entity.layout.kinds[index] == .toManyStored
+    }
+
+    /// Slot values as the store keeps them, with related objects named by `id` (duplicates
+    /// that merges create are dropped; deleted objects are left out of to-manys).
+    func storeValues(_ values: [ObjectValue], _ entity: EntityDescription,
+                     _ id: (ManagedObject) -> ManagedObjectID) -> [StoreValue] {
+        let kinds = entity.layout.kinds
+        var stored: [StoreValue] = []
+        stored.reserveCapacity(kinds.count)
+        for (i, value) in values.enumerated() {
+            switch (kinds[i], value) {
+            case (.attribute, .attribute(let v)): stored.append(.attribute(v))
+            case (.toOne, .toOne(let o)): stored.append(.toOne(o.map(id)))
+            case (.toManyStored, .toMany(let m?)):
+                var seen = Set<ManagedObjectID>()
+                stored.append(.toMany(m.objects.filter { !$0.state.isDeleted }.map(id).filter { seen.insert($0).inserted }))
+            default: stored.append(.notStored)
             }
         }
+        return stored
     }
 
     /// Makes temporary IDs permanent now, without saving; the objects stay inserted.

@@ -48,6 +48,14 @@ extension ManagedObjectContext {
 
     /// Fills a fault, or marks it deleted when its row is gone.
     func fulfillFault(_ object: ManagedObject) {
+        if let cached = rowCache.removeValue(forKey: object.objectID) {
+            fill(object, from: cached)
+            return
+        }
+        if let batch = faultBatches[object.objectID] {
+            fillBatch(batch)
+            if !object.slots.isEmpty { return }
+        }
         let row: StoreRow?
         var failure: (any Error)?
         do { row = try upstreamRow(for: object.objectID) } catch { row = nil; failure = error }
@@ -70,13 +78,22 @@ extension ManagedObjectContext {
         object.state.isDeleted = true
     }
 
+    /// Fills every still-unfilled object of a fetch batch.
+    private func fillBatch(_ batch: FaultBatch) {
+        for id in batch.ids {
+            faultBatches[id] = nil
+            guard let member = registry[id], member.slots.isEmpty, let row = try? upstreamRow(for: id) else { continue }
+            fill(member, from: row)
+        }
+    }
+
     /// Sets an object's values and snapshot from a row, registering related objects as faults.
     func fill(_ object: ManagedObject, from row: StoreRow) {
         let values = objectValues(from: row)
         object.slots = values
         object.snapshot = values
         object.snapshotVersion = row.version
-        object.changedSlots = IndexSet()
+        object.changedSlots = SlotSet()
         object.awakeFromFetch()
     }
 
@@ -115,6 +132,7 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `refresh(_:mergeChanges:)`.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue("refresh(_:mergeChanges:)")
+        rowCache[object.objectID] = nil
         guard object.managedObjectContext === self, !object.state.isInserted else { return }
         if !mergeChanges || object.changedSlots.isEmpty {
             if !object.changedSlots.isEmpty || object.state.isDeleted {
@@ -124,8 +142,8 @@ extension ManagedObjectContext {
             object.willTurnIntoFault()
             object.slots = []
             object.snapshot = nil
-            object.changedSlots = IndexSet()
-            object.state = ObjectState()
+            object.changedSlots = SlotSet()
+            object.state.clearLifecycle()
             object.didTurnIntoFault()
             unannounced.refreshed.append(object)
             return
@@ -160,11 +178,13 @@ extension ManagedObjectContext {
             object.willTurnIntoFault()
             object.slots = []
             object.snapshot = nil
-            object.changedSlots = IndexSet()
-            object.state = ObjectState()
+            object.changedSlots = SlotSet()
+            object.state.clearLifecycle()
             object.managedObjectContext = nil
         }
         registry.removeAll()
+        rowCache.removeAll()
+        faultBatches.removeAll()
         pending.removeAll()
         unprocessedDeletes.removeAll()
         unannounced = ChangeAnnouncement()
@@ -181,7 +201,7 @@ extension ManagedObjectContext {
         for object in pending.objects {
             if object.state.isInserted {
                 registry[object.objectID] = nil
-                object.state = ObjectState()
+                object.state.clearLifecycle()
                 object.managedObjectContext = nil
                 continue
             }
@@ -194,8 +214,8 @@ extension ManagedObjectContext {
                     return v
                 }
             }
-            object.changedSlots = IndexSet()
-            object.state = ObjectState()
+            object.changedSlots = SlotSet()
+            object.state.clearLifecycle()
             unannounced.refreshed.append(object)
         }
         pending.removeAll()

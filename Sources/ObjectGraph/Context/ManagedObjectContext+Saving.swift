@@ -26,14 +26,15 @@ extension ManagedObjectContext {
         guard pending.objects.contains(where: \.hasChanges) else { return }
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         try runWillSave()
+        computeDerivedAttributes()
         let changes = SaveChanges(pending.objects)
         try validate(changes)
         if let parent {
             try push(changes, into: parent)
+            finishSave(changes)
         } else {
-            try commitToStores(changes)
+            finishSave(try commitToStores(changes))
         }
-        finishSave(changes)
     }
 
     /// Calls `willSave()` on changed objects until no new changes appear.
@@ -56,14 +57,14 @@ extension ManagedObjectContext {
         let deletedIDs = changes.deleted.map(\.objectID)
         for object in changes.inserted + changes.updated {
             object.snapshot = object.slots
-            object.changedSlots = IndexSet()
-            object.state = ObjectState()
+            object.changedSlots = SlotSet()
+            object.state.clearLifecycle()
         }
         for object in changes.deleted { registry[object.objectID] = nil }
         pending.removeAll()
         for object in changes.inserted + changes.updated + changes.deleted { object.didSave() }
         for object in changes.deleted {
-            object.state = ObjectState()
+            object.state.clearLifecycle()
             object.managedObjectContext = nil
         }
         let info: [String: Any] = [
@@ -85,11 +86,11 @@ extension ManagedObjectContext {
 
     /// Pushes changes one level up, into the parent's memory.
     private func push(_ changes: SaveChanges, into parent: ManagedObjectContext) throws {
-        let inserted = changes.inserted.map { ($0.objectID, $0.entity, $0.currentRow()) }
+        let inserted = changes.inserted.map { ($0.objectID, $0.entity, $0.currentRow(), $0.changedSlots) }
         let updated = changes.updated.map { ($0.objectID, $0.currentRow(), Array($0.changedSlots)) }
         let deleted = changes.deleted.map(\.objectID)
         parent.performAndWait {
-            for (id, entity, _) in inserted where parent.registry[id] == nil {
+            for (id, entity, _, _) in inserted where parent.registry[id] == nil {
                 let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
                 object.objectID = id
                 object.managedObjectContext = parent
@@ -99,11 +100,12 @@ extension ManagedObjectContext {
                 parent.pending.add(object)
                 parent.unannounced.inserted.append(object)
             }
-            for (id, _, row) in inserted {
-                parent.absorb(row, slots: Array(0..<row.values.count), into: parent.registeredOrFault(id))
+            for (id, _, row, set) in inserted {
+                // Every value comes up; only the ones the child set count as set (constraint merges).
+                parent.absorb(row, slots: Array(0..<row.values.count), marking: set, into: parent.registeredOrFault(id))
             }
             for (id, row, slots) in updated {
-                parent.absorb(row, slots: slots, into: parent.registeredOrFault(id))
+                parent.absorb(row, slots: slots, marking: SlotSet(slots), into: parent.registeredOrFault(id))
             }
             for id in deleted {
                 let object = parent.registeredOrFault(id)
@@ -122,8 +124,9 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Copies the given slots of a child's row into an object of this context.
-    private func absorb(_ row: StoreRow, slots indexes: [Int], into object: ManagedObject) {
+    /// Copies the given slots of a child's row into an object of this context, recording
+    /// the `marking` ones as changed.
+    private func absorb(_ row: StoreRow, slots indexes: [Int], marking: SlotSet, into object: ManagedObject) {
         if object.slots.isEmpty { object.fireFault() }
         for index in indexes {
             let value: ObjectValue
@@ -134,7 +137,11 @@ extension ManagedObjectContext {
             case .notStored: continue
             }
             object.slots[index] = value
-            object.markChanged(index)
+            if marking.contains(index) || !object.state.isInserted {
+                object.markChanged(index)
+            } else {
+                objectDidChange(object)
+            }
         }
     }
 }
@@ -144,6 +151,12 @@ struct SaveChanges {
     var inserted: [ManagedObject] = []
     var updated: [ManagedObject] = []
     var deleted: [ManagedObject] = []
+
+    init(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
 
     init(_ objects: [ManagedObject]) {
         for object in objects {

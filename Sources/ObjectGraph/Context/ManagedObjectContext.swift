@@ -23,9 +23,9 @@ import Foundation
 ///   context or one of its objects off its queue traps with a message naming the context
 ///   and the call.
 /// - Note: Mirrors `NSManagedObjectContext`.
-// Sendable: all mutable state is confined to the context's queue; `perform`/`performAndWait`
-// are the only ways in from elsewhere, and the concurrency check enforces it.
 public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+    // Sendable: all mutable state is confined to the context's queue; `perform`/`performAndWait`
+    // are the only ways in from elsewhere, and the concurrency check enforces it.
     /// The kind of queue the context runs on.
     public let concurrencyType: ConcurrencyType
     /// The context's serial queue (the main queue for `.mainQueue`).
@@ -62,14 +62,19 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
     }
 
+    // Queue-confined state; dynamic exclusivity checks are off for it (hot paths).
     /// Registered objects by ID.
-    var registry: [ManagedObjectID: ManagedObject] = [:]
+    @exclusivity(unchecked) var registry: [ManagedObjectID: ManagedObject] = [:]
     /// Objects with pending changes, in the order they were first changed.
-    var pending = PendingObjects()
+    @exclusivity(unchecked) var pending = PendingObjects()
     /// Objects whose deletion awaits delete-rule processing.
-    var unprocessedDeletes: [ManagedObject] = []
+    @exclusivity(unchecked) var unprocessedDeletes: [ManagedObject] = []
     /// Changes since the last objects-did-change notification.
-    var unannounced = ChangeAnnouncement()
+    @exclusivity(unchecked) var unannounced = ChangeAnnouncement()
+    /// Rows fetched for objects returned as faults, used when the fault fires (no second read).
+    @exclusivity(unchecked) var rowCache: [ManagedObjectID: StoreRow] = [:]
+    /// For objects fetched with a batch size: the batch each belongs to.
+    @exclusivity(unchecked) var faultBatches: [ManagedObjectID: FaultBatch] = [:]
     var mergeObserver: (any NSObjectProtocol)?
     /// Permanent IDs given at save to objects that had temporary ones (for children that
     /// still hold the temporary ID).
@@ -153,37 +158,39 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 }
 
 /// Objects with pending changes, in first-change order, without duplicates.
+///
+/// Membership is a flag on each object (`ObjectState.isPending`), so adding an object that
+/// is already pending costs one load, with no hashing.
 struct PendingObjects {
     private(set) var objects: [ManagedObject] = []
-    private var members: Set<ObjectIdentifier> = []
 
     /// Adds `o`; returns whether it was new.
     @discardableResult
     mutating func add(_ o: ManagedObject) -> Bool {
-        guard members.insert(ObjectIdentifier(o)).inserted else { return false }
+        guard !o.state.isPending else { return false }
+        o.state.isPending = true
         objects.append(o)
         return true
     }
 
-    func contains(_ o: ManagedObject) -> Bool { members.contains(ObjectIdentifier(o)) }
+    func contains(_ o: ManagedObject) -> Bool { o.state.isPending }
 
     mutating func removeAll() {
+        for o in objects { o.state.isPending = false }
         objects.removeAll()
-        members.removeAll()
     }
 
     mutating func remove(_ o: ManagedObject) {
-        guard members.remove(ObjectIdentifier(o)) != nil else { return }
+        guard o.state.isPending else { return }
+        o.state.isPending = false
         objects.removeAll { $0 === o }
     }
+}
 
-    mutating func prune() {
-        objects.removeAll { o in
-            guard !o.hasChanges else { return false }
-            members.remove(ObjectIdentifier(o))
-            return true
-        }
-    }
+/// The IDs of one batch of a fetch with `fetchBatchSize`; filled together when one fires.
+final class FaultBatch {
+    let ids: [ManagedObjectID]
+    init(_ ids: [ManagedObjectID]) { self.ids = ids }
 }
 
 extension ManagedObject: Hashable {

@@ -35,18 +35,66 @@ public let NSValidationStringTooShortError = 1670
 public let NSValidationStringPatternMatchingError = 1680
 /// 1690: invalid URI. Mirrors Core Data's constant of the same name.
 public let NSValidationInvalidURIError = 1690
+/// 132000: a context's lock could not be acquired. Mirrors Core Data's constant of the same name.
+public let NSManagedObjectContextLockingError = 132000
+/// 132010: a coordinator's lock could not be acquired. Mirrors Core Data's constant of the same name.
+public let NSPersistentStoreCoordinatorLockingError = 132010
 /// 133000: object does not exist in the store. Mirrors Core Data's constant of the same name.
 public let NSManagedObjectReferentialIntegrityError = 133000
+/// 133010: relationship to an object in another store. Mirrors Core Data's constant of the same name.
+public let NSManagedObjectExternalRelationshipError = 133010
 /// 133020: unresolved optimistic-locking conflict. Mirrors Core Data's constant of the same name.
 public let NSManagedObjectMergeError = 133020
 /// 133021: unresolved constraint conflict. Mirrors Core Data's constant of the same name.
 public let NSManagedObjectConstraintMergeError = 133021
+/// 134000: unknown store type, format or version. Mirrors Core Data's constant of the same name.
+public let NSPersistentStoreInvalidTypeError = 134000
+/// 134010: store is not of the requested type. Mirrors Core Data's constant of the same name.
+public let NSPersistentStoreTypeMismatchError = 134010
+/// 134020: store schema incompatible. Mirrors Core Data's constant of the same name.
+public let NSPersistentStoreIncompatibleSchemaError = 134020
 /// 134030: store save failed. Mirrors Core Data's constant of the same name.
 public let NSPersistentStoreSaveError = 134030
+/// 134040: some of several stores failed to save. Mirrors Core Data's constant of the same name.
+public let NSPersistentStoreIncompleteSaveError = 134040
+/// 134050: row versions conflicted in the store. Mirrors Core Data's constant of the same name.
+public let NSPersistentStoreSaveConflictsError = 134050
 /// 134060: general Core Data error. Mirrors Core Data's constant of the same name.
 public let NSCoreDataError = 134060
+/// 134070: store operation failed. Mirrors Core Data's constant of the same name.
+public let NSPersistentStoreOperationError = 134070
 /// 134080: store could not be opened. Mirrors Core Data's constant of the same name.
 public let NSPersistentStoreOpenError = 134080
+/// 134090: store could not be reached in time. Mirrors Core Data's constant of the same name.
+public let NSPersistentStoreTimeoutError = 134090
+/// 134091: store does not support the request. Mirrors Core Data's constant of the same name.
+public let NSPersistentStoreUnsupportedRequestTypeError = 134091
+/// 134100: model version hashes do not match. Mirrors Core Data's constant of the same name.
+public let NSPersistentStoreIncompatibleVersionHashError = 134100
+/// 134110: migration failed. Mirrors Core Data's constant of the same name.
+public let NSMigrationError = 134110
+/// 134111: migration violates a uniqueness constraint. Mirrors Core Data's constant of the same name.
+public let NSMigrationConstraintViolationError = 134111
+/// 134120: migration cancelled. Mirrors Core Data's constant of the same name.
+public let NSMigrationCancelledError = 134120
+/// 134130: migration source model missing. Mirrors Core Data's constant of the same name.
+public let NSMigrationMissingSourceModelError = 134130
+/// 134140: migration mapping model missing. Mirrors Core Data's constant of the same name.
+public let NSMigrationMissingMappingModelError = 134140
+/// 134150: migration source store unusable. Mirrors Core Data's constant of the same name.
+public let NSMigrationManagerSourceStoreError = 134150
+/// 134160: migration destination store unusable. Mirrors Core Data's constant of the same name.
+public let NSMigrationManagerDestinationStoreError = 134160
+/// 134170: entity migration policy failed. Mirrors Core Data's constant of the same name.
+public let NSEntityMigrationPolicyError = 134170
+/// 134180: general SQLite error. Mirrors Core Data's constant of the same name.
+public let NSSQLiteError = 134180
+/// 134190: mapping could not be inferred. Mirrors Core Data's constant of the same name.
+public let NSInferredMappingModelError = 134190
+/// 134200: importing external records failed. Mirrors Core Data's constant of the same name.
+public let NSExternalRecordImportError = 134200
+/// 134301: history token expired. Mirrors Core Data's constant of the same name.
+public let NSPersistentHistoryTokenExpiredError = 134301
 
 /// userInfo key of the array of errors a 1560 collects. Mirrors Core Data's `NSDetailedErrorsKey`.
 public let NSDetailedErrorsKey = "NSDetailedErrors"
@@ -64,6 +112,8 @@ public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"
 public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
 /// userInfo key of the conflict list of a 133020/133021. Mirrors Core Data's constant.
 public let NSPersistentStoreSaveConflictsErrorKey = "conflictList"
+/// The error domain of SQLite result codes. Mirrors Core Data's constant (no built-in store uses it).
+public let NSSQLiteErrorDomain = "NSSQLiteErrorDomain"
 
 /// userInfo key: inserted objects (did-save, objects-did-change, remote merges).
 public let NSInsertedObjectsKey = "inserted"

@@ -42,6 +42,10 @@ extension ObjectGraphError {
         public static let validationStringPatternMatching = Code(rawValue: 1680)
         /// 1690: a URI that cannot be represented.
         public static let validationInvalidURI = Code(rawValue: 1690)
+        /// 132000: a context's lock could not be acquired.
+        public static let contextLocking = Code(rawValue: 132000)
+        /// 132010: a coordinator's lock could not be acquired.
+        public static let coordinatorLocking = Code(rawValue: 132010)
         /// 133000: the object does not exist in the store (a fault that cannot be filled).
         public static let referentialIntegrity = Code(rawValue: 133000)
         /// 133010: a relationship crosses stores.
@@ -76,10 +80,26 @@ extension ObjectGraphError {
         public static let storeIncompatibleVersionHash = Code(rawValue: 134100)
         /// 134110: a migration failed.
         public static let migration = Code(rawValue: 134110)
+        /// 134111: a migration would violate a uniqueness constraint.
+        public static let migrationConstraintViolation = Code(rawValue: 134111)
+        /// 134120: a migration was cancelled.
+        public static let migrationCancelled = Code(rawValue: 134120)
         /// 134130: the source model of a migration is missing.
         public static let migrationMissingSourceModel = Code(rawValue: 134130)
+        /// 134140: the mapping model of a migration is missing.
+        public static let migrationMissingMappingModel = Code(rawValue: 134140)
+        /// 134150: a migration's source store could not be read.
+        public static let migrationManagerSourceStore = Code(rawValue: 134150)
+        /// 134160: a migration's destination store could not be written.
+        public static let migrationManagerDestinationStore = Code(rawValue: 134160)
+        /// 134170: an entity migration policy failed.
+        public static let entityMigrationPolicy = Code(rawValue: 134170)
+        /// 134180: a general SQLite error (kept for Core Data parity; no built-in store uses it).
+        public static let sqlite = Code(rawValue: 134180)
         /// 134190: a mapping could not be inferred.
         public static let inferredMapping = Code(rawValue: 134190)
+        /// 134200: importing external records failed.
+        public static let externalRecordImport = Code(rawValue: 134200)
         /// 134301: a history token older than the kept history.
         public static let historyTokenExpired = Code(rawValue: 134301)
 

@@ -35,6 +35,12 @@ public struct ObjectGraphError: Error, CustomNSError, LocalizedError, CustomStri
     public let underlying: [ObjectGraphError]
     /// Extra userInfo entries, under Core Data's keys (conflict lists, validation objects).
     public let extraUserInfo: [String: UncheckedSendable<Any>]
+    /// The error of another domain this entry stands for, unchanged (a custom validation
+    /// error collected into a 1560's list); `nil` for ObjectGraph's own errors.
+    ///
+    /// In `NSDetailedErrorsKey` such an entry appears as that error itself (its own domain,
+    /// code and userInfo); see ``init(wrapping:)``.
+    public let originalError: (any Error)?
 
     /// Creates an error. Prefer the static factories, which keep wording consistent.
     public init(
@@ -54,6 +60,32 @@ public struct ObjectGraphError: Error, CustomNSError, LocalizedError, CustomStri
         self.column = column
         self.underlying = underlying
         self.extraUserInfo = extraUserInfo
+        self.originalError = nil
+    }
+
+    /// Wraps an error of another domain so it can sit in ``underlying`` unchanged.
+    ///
+    /// The wrapper takes the error's code and `localizedDescription`; bridging a 1560 back
+    /// to `NSError` puts the original error itself in `NSDetailedErrorsKey`. An
+    /// `ObjectGraphError` passed here is returned as is.
+    public init(wrapping error: any Error) {
+        if let own = error as? ObjectGraphError {
+            self = own
+            return
+        }
+        let ns = error as NSError
+        self.code = Code(rawValue: ns.code)
+        self.message = ns.localizedDescription
+        self.entityName = nil
+        self.key = ns.userInfo[NSValidationKeyErrorKey] as? String
+        self.value = nil
+        self.objectID = nil
+        self.file = nil
+        self.line = nil
+        self.column = nil
+        self.underlying = []
+        self.extraUserInfo = [:]
+        self.originalError = error
     }
 
     /// `NSCocoaErrorDomain`, as Core Data uses.
@@ -66,10 +98,7 @@ public struct ObjectGraphError: Error, CustomNSError, LocalizedError, CustomStri
         if let key { info[NSValidationKeyErrorKey] = key }
         if let value, !value.isNull { info[NSValidationValueErrorKey] = value.bridgedObject }
         if let file { info[NSFilePathErrorKey] = file }
-        if !underlying.isEmpty {
-            info[NSDetailedErrorsKey] = underlying.map { NSError(domain: Self.errorDomain, code: $0.errorCode,
-                                                                  userInfo: $0.errorUserInfo) }
-        }
+        if !underlying.isEmpty { info[NSDetailedErrorsKey] = underlying.map(\.bridgedNSError) }
         for (k, v) in extraUserInfo { info[k] = v.value }
         return info
     }
@@ -78,15 +107,44 @@ public struct ObjectGraphError: Error, CustomNSError, LocalizedError, CustomStri
     /// The message with its code, e.g. `"error 1570: Transaction.date is required"`.
     public var description: String { "error \(code.rawValue): \(message)" }
 
-    /// The error and everything under it, one per line, indented by depth.
+    /// The error and everything under it, one per line, indented two spaces per level.
+    ///
+    /// Each line is the code and message (``description``); an error of another domain
+    /// shows its domain too (`MyAppErrors 7: …`). Conflict lists are listed under a 133020
+    /// or 133021, one conflict per line.
+    ///
+    /// ```
+    /// error 1560: 2 validation errors: Parcel.slug is required; Parcel.name is required
+    ///   error 1570: Parcel.slug is required
+    ///   error 1570: Parcel.name is required
+    /// ```
     public var treeDescription: String {
         var lines: [String] = []
         func walk(_ e: ObjectGraphError, _ depth: Int) {
-            lines.append(String(repeating: "  ", count: depth) + e.description)
+            let indent = String(repeating: "  ", count: depth)
+            if let original = e.originalError {
+                let ns = original as NSError
+                lines.append(indent + "\(ns.domain) \(ns.code): \(ns.localizedDescription)")
+                for nested in ns.userInfo[NSDetailedErrorsKey] as? [NSError] ?? [] {
+                    walk(ObjectGraphError(wrapping: nested), depth + 1)
+                }
+                return
+            }
+            lines.append(indent + e.description)
             for u in e.underlying { walk(u, depth + 1) }
+            for conflict in e.extraUserInfo[NSPersistentStoreSaveConflictsErrorKey]?.value as? [Any] ?? [] {
+                lines.append(indent + "  conflict: \(conflict)")
+            }
         }
         walk(self, 0)
         return lines.joined(separator: "\n")
+    }
+
+    /// The error as a real `NSError`: the original for a wrapped error, else Core Data's
+    /// domain, code and userInfo.
+    var bridgedNSError: NSError {
+        if let originalError { return originalError as NSError }
+        return NSError(domain: Self.errorDomain, code: errorCode, userInfo: errorUserInfo)
     }
 }
 
@@ -94,8 +152,8 @@ public struct ObjectGraphError: Error, CustomNSError, LocalizedError, CustomStri
 ///
 /// Errors must be `Sendable`; Core Data's userInfo holds objects that are not (managed
 /// objects, conflict records). Read such values only on the queue they came from.
-// Sendable: by contract only; the wrapped value is read on its owner's queue.
 public struct UncheckedSendable<Value>: @unchecked Sendable {
+    // Sendable: by contract only; the wrapped value is read on its owner's queue.
     /// The wrapped value.
     public let value: Value
     /// Wraps `value`.

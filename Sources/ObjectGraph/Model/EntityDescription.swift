@@ -16,8 +16,8 @@ import Foundation
 /// immutable and `Sendable`.
 ///
 /// - Note: Mirrors `NSEntityDescription`.
-// Sendable: resolved fields are written only by ManagedObjectModel.init before publication.
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    // Sendable: resolved fields are written only by ManagedObjectModel.init before publication.
     /// The entity's name, unique in its model.
     public let name: String
     /// The class instantiated for this entity's objects (default ``ManagedObject``).
@@ -63,6 +63,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public internal(set) var fetchedPropertiesByName: [String: FetchedPropertyDescription] = [:]
     /// This entity's position in its model's ``ManagedObjectModel/entities``.
     public internal(set) var index: Int = -1
+    /// Slot kinds and cached lists for the engine's hot paths; set when the model is built.
+    var layout = EntityLayout.empty
     /// The entity's 32-byte version hash (SHA-256); empty until the model is built.
     ///
     /// Computed once when the model is built from the entity's name, its superentity's hash,
@@ -112,10 +114,13 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     }
 
     /// Every attribute, inherited first, in slot order.
-    public var attributes: [AttributeDescription] { properties.compactMap { $0 as? AttributeDescription } }
+    public var attributes: [AttributeDescription] {
+        layout.kinds.count == properties.count ? layout.attributeList : properties.compactMap { $0 as? AttributeDescription }
+    }
     /// Every relationship, inherited first, in slot order.
     public var relationships: [RelationshipDescription] {
-        properties.compactMap { $0 as? RelationshipDescription }
+        layout.kinds.count == properties.count ? layout.relationshipList
+            : properties.compactMap { $0 as? RelationshipDescription }
     }
 
     /// The top of this entity's inheritance chain (itself when it has no superentity).

@@ -33,6 +33,7 @@ struct ModelLinker {
         try checkConfigurations()
         try checkFetchRequestTemplates()
         for entity in ordered { VersionHasher.assignHashes(to: entity) }
+        for entity in model.entities { entity.layout = EntityLayout(entity) }
         return warnings()
     }
 
@@ -51,6 +52,7 @@ struct ModelLinker {
                 (property as? FetchedPropertyDescription)?.destinationEntity = nil
             }
             entity.managedObjectModel = nil
+            entity.layout = .empty
             entity.superentity = nil
             entity.subentities = []
             entity.properties = []

@@ -74,30 +74,68 @@ public struct Attribute<Value: AttributeConvertible> {
 /// (`\Category._name` → `name`); storage key paths are uniqued per property, so the cache is
 /// keyed by the key path's identity and the lookup after the first is a hash of two words.
 enum PropertyKeys {
-    struct Key: Hashable {
-        let keyPath: ObjectIdentifier
-        let entity: ObjectIdentifier
-    }
-
     // Sendable: guarded by `lock`.
-    nonisolated(unsafe) private static var slots: [Key: Int] = [:]
+    nonisolated(unsafe) private static var table = SlotTable()
     private static let lock = NSLock()
 
     /// The slot of the property behind `keyPath` in `entity`, or `nil` when the entity has no
     /// such property (or it is of the other kind).
     static func slot(_ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
                      relationship: Bool) -> Int? {
-        let key = Key(keyPath: ObjectIdentifier(keyPath), entity: ObjectIdentifier(entity))
+        let k = UInt(bitPattern: ObjectIdentifier(keyPath).hashValue)
+        let e = UInt(bitPattern: ObjectIdentifier(entity).hashValue)
         lock.lock()
-        if let slot = slots[key] { lock.unlock(); return slot }
+        let cached = table.find(k, e)
         lock.unlock()
+        if let cached { return cached }
         let name = explicitKey() ?? self.name(of: keyPath)
         let property: PropertyDescription? = relationship ? entity.relationshipsByName[name] : entity.attributesByName[name]
         guard let slot = property?.index else { return nil }
         lock.lock()
-        slots[key] = slot
+        table.insert(k, e, slot)
         lock.unlock()
         return slot
+    }
+
+    /// An open-addressing table from (key path, entity) identities to slots: a multiply and a
+    /// probe or two per lookup, no hashing of structures.
+    struct SlotTable {
+        private var keys: [(UInt, UInt)] = Array(repeating: (0, 0), count: 64)
+        private var values: [Int] = Array(repeating: -1, count: 64)
+        private var count = 0
+
+        private func start(_ k: UInt, _ e: UInt, _ mask: Int) -> Int {
+            Int(truncatingIfNeeded: ((k &* 0x9E37_79B9_7F4A_7C15) ^ (e &* 0xC2B2_AE3D_27D4_EB4F)) >> 17) & mask
+        }
+
+        func find(_ k: UInt, _ e: UInt) -> Int? {
+            let mask = keys.count - 1
+            var i = start(k, e, mask)
+            while values[i] >= 0 {
+                if keys[i].0 == k && keys[i].1 == e { return values[i] }
+                i = (i + 1) & mask
+            }
+            return nil
+        }
+
+        mutating func insert(_ k: UInt, _ e: UInt, _ slot: Int) {
+            if find(k, e) != nil { return }
+            if (count + 1) * 2 > keys.count { grow() }
+            let mask = keys.count - 1
+            var i = start(k, e, mask)
+            while values[i] >= 0 { i = (i + 1) & mask }
+            keys[i] = (k, e)
+            values[i] = slot
+            count += 1
+        }
+
+        private mutating func grow() {
+            let old = zip(keys, values).filter { $0.1 >= 0 }
+            keys = Array(repeating: (0, 0), count: keys.count * 2)
+            values = Array(repeating: -1, count: values.count * 2)
+            count = 0
+            for (key, value) in old { insert(key.0, key.1, value) }
+        }
     }
 
     /// `\Category._name` → `name`.

@@ -158,7 +158,7 @@ extension ManagedObject {
 
     /// Reads slot `index`, firing the object's fault and the relationship's fault as needed.
     func read(_ index: Int, _ call: @autoclosure () -> String) -> ObjectValue {
-        managedObjectContext?.checkQueue(call())
+        if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
         if slots.isEmpty { fireFault() }
         if case .toMany(nil) = slots[index] { loadToMany(index) }
         return slots[index]
@@ -166,17 +166,18 @@ extension ManagedObject {
 
     /// Writes an attribute slot and records the change.
     func write(_ index: Int, _ value: ObjectValue, _ call: @autoclosure () -> String) {
-        managedObjectContext?.checkQueue(call())
+        if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
         if slots.isEmpty { fireFault() }
         if case .attribute(let old) = slots[index], case .attribute(let new) = value, old == new { return }
         slots[index] = value
         markChanged(index)
     }
 
-    /// Records that slot `index` changed.
+    /// Records that slot `index` changed (for an inserted object: that it was set, which
+    /// uniqueness-constraint merges need).
     func markChanged(_ index: Int) {
-        if !state.isInserted { changedSlots.insert(index) }
-        managedObjectContext?.objectDidChange(self)
+        changedSlots.insert(index)
+        if !state.isPending { managedObjectContext?.objectDidChange(self) }
     }
 
     /// Fills the object's values: from its context's parent, or defaults when detached.
@@ -191,12 +192,16 @@ extension ManagedObject {
 
     /// Default values for a new object: attribute defaults, empty relationships.
     static func initialSlots(for entity: EntityDescription) -> [ObjectValue] {
-        entity.properties.map { property in
-            switch property {
-            case let a as AttributeDescription: .attribute(a.defaultValue)
-            case let r as RelationshipDescription: r.isToMany ? .toMany(RelatedObjects()) : .toOne(nil)
-            default: .attribute(.null)
+        let layout = entity.layout
+        var slots: [ObjectValue] = []
+        slots.reserveCapacity(layout.kinds.count)
+        for (i, kind) in layout.kinds.enumerated() {
+            switch kind {
+            case .attribute, .transientAttribute: slots.append(.attribute(layout.defaultAttributeValues[i]))
+            case .toOne: slots.append(.toOne(nil))
+            case .toManyStored, .toManyDerived: slots.append(.toMany(RelatedObjects()))
             }
         }
+        return slots
     }
 }

@@ -31,15 +31,17 @@ open class ManagedObject: CustomStringConvertible {
     /// The context the object lives in; `nil` once deleted and saved, or after `reset()`.
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
+    // Hot state, confined to the context's queue. Dynamic exclusivity checks are off for these
+    // (they cost more than the work on every property access); no access overlaps another.
     /// Current values, one per slot; empty while the object is a fault.
-    var slots: [ObjectValue] = []
+    @exclusivity(unchecked) var slots: [ObjectValue] = []
     /// The values last read from (or saved to) the parent; `nil` for an unsaved insert.
-    var snapshot: [ObjectValue]?
+    @exclusivity(unchecked) var snapshot: [ObjectValue]?
     /// The row version the snapshot came from (optimistic locking).
-    var snapshotVersion: Int64 = 0
+    @exclusivity(unchecked) var snapshotVersion: Int64 = 0
     /// Slots changed since the snapshot.
-    var changedSlots = IndexSet()
-    var state = ObjectState()
+    @exclusivity(unchecked) var changedSlots = SlotSet()
+    @exclusivity(unchecked) var state = ObjectState()
 
     /// Creates an object of `entity` and inserts it into `context` (or leaves it detached
     /// when `context` is `nil`, to be inserted later with `insert(_:)`).
@@ -115,16 +117,24 @@ open class ManagedObject: CustomStringConvertible {
     // MARK: Validation
 
     /// Checks the object before its insertion is saved: every property against the model's
-    /// rules (mandatory, min/max, lengths, pattern, relationship counts).
+    /// rules (mandatory, min/max, lengths, pattern, relationship counts), then against your
+    /// per-key rules in ``validate(_:forKey:)``.
     ///
-    /// Override to add rules; call `super` and combine your errors with its error.
+    /// `save()` calls it for every inserted object; call it yourself to validate early.
+    /// Override to add rules that involve several properties: call `super`, collect its
+    /// error and yours, and throw ``ObjectGraphError/combining(_:)`` of them, so several
+    /// failures become one 1560 as Core Data does.
     ///
-    /// - Throws: ``ObjectGraphError`` with a single validation code (1570, 1610–1680, 1580,
-    ///   1590) or 1560 with every failure under `NSDetailedErrorsKey`.
+    /// A to-many relationship that is not loaded and has no count rule is skipped without
+    /// being loaded: nothing in it can have changed.
+    ///
+    /// - Throws: the single failure itself (1570, 1580, 1590, 1610–1680, 1550, or your own
+    ///   error unchanged), or ``ObjectGraphError`` `.validationMultipleErrors` (1560) with
+    ///   every failure under `NSDetailedErrorsKey`.
     /// - Note: Mirrors `validateForInsert()`.
     open func validateForInsert() throws { try validateProperties() }
 
-    /// Checks the object before its changes are saved. Same rules as ``validateForInsert()``.
+    /// Checks the object before its changes are saved; same rules as ``validateForInsert()``.
     ///
     /// - Throws: as ``validateForInsert()``.
     /// - Note: Mirrors `validateForUpdate()`.
@@ -133,16 +143,61 @@ open class ManagedObject: CustomStringConvertible {
     /// Checks that the object may be deleted: no relationship with the deny rule may still
     /// reach an object that is not being deleted too.
     ///
-    /// - Throws: ``ObjectGraphError`` `.validationRelationshipDeniedDelete` (1600).
+    /// `save()` calls it for every deleted object. Override to add conditions; call `super`
+    /// and combine errors as in ``validateForInsert()``.
+    ///
+    /// - Throws: ``ObjectGraphError`` `.validationRelationshipDeniedDelete` (1600), or 1560
+    ///   when several deny relationships refuse.
     /// - Note: Mirrors `validateForDelete()`.
     open func validateForDelete() throws { try validateDenyRules() }
 
-    /// Checks one value against the model's rules for `key`.
+    /// Checks `value` as a candidate value for `key`: the model's rules, then your
+    /// ``validate(_:forKey:)`` hook (only when the model's rules pass).
     ///
-    /// - Throws: the property's validation error (see ``validateForInsert()``), or 1550 when
-    ///   the value is not of the attribute's type.
-    /// - Note: Mirrors `validateValue(_:forKey:)` (without the value coercion).
-    open func validateValue(_ value: Any?, forKey key: String) throws { try validateAgainstModel(value, forKey: key) }
+    /// Takes the value as the property would hold it: an attribute's Swift value (or an
+    /// ``AttributeValue``, or `nil`), a `ManagedObject` or `nil` for a to-one, a `Set` or
+    /// array of objects for a to-many. Changes nothing.
+    ///
+    /// ```swift
+    /// try transaction.validateValue(Decimal(0), forKey: "amount")   // throws 1620
+    /// ```
+    ///
+    /// - Throws: the model rule's error (1570, 1580, 1590, 1610–1680), 1550 when the value
+    ///   is not of the property's type, or whatever your hook throws, unchanged.
+    /// - Precondition: `key` is a property of the entity.
+    /// - Note: Mirrors `validateValue(_:forKey:)`, which calls `validate<Key>:error:`;
+    ///   the value is not coerced or replaced (Core Data discourages replacing it).
+    public func validateValue(_ value: Any?, forKey key: String) throws {
+        try validateAgainstModel(value, forKey: key)
+        try validate(value, forKey: key)
+    }
+
+    /// Your per-key validation rule: override it to check a property's value beyond what
+    /// the model can say. Does nothing by default.
+    ///
+    /// Called by ``validateValue(_:forKey:)`` and, at save, by ``validateForInsert()`` and
+    /// ``validateForUpdate()`` once per property whose model rules pass, with the value the
+    /// property holds (see ``validateValue(_:forKey:)`` for its shape). Switch on `key`;
+    /// call `super` for keys you do not handle (a superclass may have rules). Throw any
+    /// error: one of your own domain reaches the caller unchanged, or build one with
+    /// ``ObjectGraphError/validationError(_:object:key:value:code:)``. Do not change the
+    /// object here.
+    ///
+    /// ```swift
+    /// override func validate(_ value: Any?, forKey key: String) throws {
+    ///     if key == "name", let name = value as? String, name != name.trimmingCharacters(in: .whitespaces) {
+    ///         throw ObjectGraphError.validationError("Category.name must not start or end with spaces; "
+    ///                                                + "got \"\(name)\"", object: self, key: key)
+    ///     }
+    ///     try super.validate(value, forKey: key)
+    /// }
+    /// ```
+    ///
+    /// - Throws: whatever your rule decides.
+    /// - Note: Stands for Core Data's `validate<Key>:error:` methods, which are found by
+    ///   selector name; Swift on Linux has no such lookup, so one overridable method takes
+    ///   the key.
+    open func validate(_ value: Any?, forKey key: String) throws {}
 }
 
 // Managed objects live on their context's queue; pass ManagedObjectID instead.
@@ -155,6 +210,15 @@ struct ObjectState {
     var isDeleted = false
     /// `prepareForDeletion` and delete rules already ran for the current deletion.
     var deletionProcessed = false
+    /// The object is in its context's pending list (kept by `PendingObjects`).
+    var isPending = false
+
+    /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
+    mutating func clearLifecycle() {
+        isInserted = false
+        isDeleted = false
+        deletionProcessed = false
+    }
 }
 
 /// One slot of a managed object.

@@ -1,43 +1,35 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Finds optimistic-locking conflicts for updated and deleted objects and resolves them by
-    /// ``mergePolicy``. Returns the objects whose changes were dropped (rollback, or rows
-    /// deleted in the store), which the save then leaves out.
+    /// Finds optimistic-locking conflicts (rows changed or deleted in the store since their
+    /// objects were read) among the updated and deleted objects, and plans their resolution
+    /// by ``mergePolicy``, property by property. Changes no object.
     ///
-    /// - Throws: `.mergeConflict` (133020) with the conflict list under the error policy.
-    func resolveConflicts(_ changes: inout SaveChanges, storeRows: [ObjectIdentifier: StoreRow?]) throws {
+    /// - A row deleted elsewhere wins under every policy but `.error`: the object's changes
+    ///   are dropped and it leaves the context after the save; it is never recreated.
+    /// - A deletion of a row changed elsewhere goes ahead under every policy but `.error`.
+    ///
+    /// - Throws: `.mergeConflict` (133020) listing every conflict under the error policy.
+    /// - Complexity: O(c × p) for c conflicts of p properties.
+    func resolveConflicts(_ plan: inout SavePlan, storeRows: [ObjectIdentifier: StoreRow?]) throws {
         var conflicts: [(ManagedObject, StoreRow?)] = []
-        for object in changes.updated + changes.deleted {
+        for object in plan.updated + plan.deleted {
             let row = storeRows[ObjectIdentifier(object)] ?? nil
-            if row?.version != object.snapshotVersion || row == nil { conflicts.append((object, row)) }
+            if row == nil || row?.version != object.snapshotVersion { conflicts.append((object, row)) }
         }
         guard !conflicts.isEmpty else { return }
         if mergePolicy == .error {
-            let list = conflicts.map { makeConflict($0.0, $0.1) }
-            throw ObjectGraphError(
-                .mergeConflict,
-                "save: \(list.count) object\(list.count == 1 ? "" : "s") changed in the store since read: "
-                    + list.map(\.description).joined(separator: " | "),
-                entityName: list.first?.sourceObject.entity.name, objectID: list.first?.sourceObject.objectID,
-                extraUserInfo: [NSPersistentStoreSaveConflictsErrorKey: UncheckedSendable(list as Any)])
+            throw SaveErrors.mergeConflict(conflicts.map { makeConflict($0.0, $0.1) })
         }
+        var dropped = Set<ObjectIdentifier>()
         for (object, row) in conflicts {
             guard let row else {
-                // A deletion committed elsewhere wins under every policy: never resurrect.
-                changes.updated.removeAll { $0 === object }
-                changes.deleted.removeAll { $0 === object }
-                object.changedSlots = IndexSet()
-                object.state.isDeleted = true
-                object.state.deletionProcessed = true
-                registry[object.objectID] = nil
-                pending.remove(object)
+                plan.vanished.append(object)
+                dropped.insert(ObjectIdentifier(object))
                 continue
             }
-            if object.state.isDeleted { // our deletion of a changed row
-                object.snapshotVersion = row.version
-                continue
-            }
+            plan.expectedVersion[ObjectIdentifier(object)] = row.version
+            if object.state.isDeleted { continue }
             let store = objectValues(from: row)
             var merged = store
             for index in merged.indices {
@@ -52,31 +44,38 @@ extension ManagedObjectContext {
                 }
                 if case .toMany(nil) = merged[index] { merged[index] = mine }
             }
-            object.slots = merged
-            object.snapshot = store
-            object.snapshotVersion = row.version
             if mergePolicy == .rollback {
-                object.changedSlots = IndexSet()
-                changes.updated.removeAll { $0 === object }
+                plan.rolledBack.append((object, merged))
+                dropped.insert(ObjectIdentifier(object))
+            } else {
+                plan.setValues(merged, of: object)
             }
         }
+        plan.remove(dropped)
     }
 
-    private func makeConflict(_ object: ManagedObject, _ row: StoreRow?) -> MergeConflict {
+    /// The conflict record of `object` against its store row (`nil`: deleted).
+    func makeConflict(_ object: ManagedObject, _ row: StoreRow?) -> MergeConflict {
         let storeValues = row.map(objectValues(from:))
         var keys: [String] = []
+        var local: [String: String] = [:]
+        var stored: [String: String] = [:]
         if let storeValues, let snapshot = object.snapshot {
-            for index in object.changedSlots where !sameValue(snapshot[index], storeValues[index]) {
-                keys.append(object.entity.properties[index].name)
+            for index in object.changedSlots.sorted() where !sameValue(snapshot[index], storeValues[index]) {
+                let name = object.entity.properties[index].name
+                keys.append(name)
+                local[name] = display(object.slots[index])
+                stored[name] = display(storeValues[index])
             }
         }
-        return MergeConflict(source: object, objectSnapshot: object.snapshot.map { dictionary($0, object.entity) },
-                             cachedSnapshot: storeValues.map { dictionary($0, object.entity) },
+        return MergeConflict(source: object, objectSnapshot: object.snapshot.map { snapshotDictionary($0, object.entity) },
+                             cachedSnapshot: storeValues.map { snapshotDictionary($0, object.entity) },
                              newVersion: row?.version ?? 0, oldVersion: object.snapshotVersion,
-                             conflictingKeys: keys)
+                             conflictingKeys: keys, localValues: local, storeValues: stored)
     }
 
-    private func dictionary(_ values: [ObjectValue], _ entity: EntityDescription) -> [String: Any] {
+    /// Attributes and to-ones (as object IDs) by key, as Core Data's snapshots hold them.
+    func snapshotDictionary(_ values: [ObjectValue], _ entity: EntityDescription) -> [String: Any] {
         var result: [String: Any] = [:]
         for (i, value) in values.enumerated() {
             switch value {
@@ -86,6 +85,15 @@ extension ManagedObjectContext {
             }
         }
         return result
+    }
+
+    /// A slot's value as messages show it.
+    func display(_ value: ObjectValue) -> String {
+        switch value {
+        case .attribute(let v): ValidationErrors.display(v)
+        case .toOne(let o): o.map { "\($0.objectID)" } ?? "nil"
+        case .toMany(let m): "\(m?.count ?? 0) objects"
+        }
     }
 }
 

@@ -3,16 +3,24 @@ import Foundation
 extension ManagedObjectContext {
     /// Runs `prepareForDeletion` and the delete rules of every deletion not yet processed,
     /// following cascades (through cycles, and to objects never loaded) until none are left.
+    ///
+    /// Each deleted object is processed once per deletion in this context. An object that
+    /// was inserted here and never saved is discarded: cascade still deletes what it
+    /// reaches, and under every other rule its relationships are nullified, so no object
+    /// keeps a reference to an object that will never exist.
     func propagateDeletes() {
         while !unprocessedDeletes.isEmpty {
             let object = unprocessedDeletes.removeFirst()
             guard object.state.isDeleted, !object.state.deletionProcessed else { continue }
             object.state.deletionProcessed = true
             object.prepareForDeletion()
+            let discarded = object.state.isInserted
             for relationship in object.entity.relationships {
-                apply(relationship.deleteRule, of: relationship, to: object)
+                var rule = relationship.deleteRule
+                if discarded && rule != .cascade { rule = .nullify }
+                apply(rule, of: relationship, to: object)
             }
-            if object.state.isInserted {
+            if discarded {
                 // Never saved anywhere: it simply leaves the context.
                 registry[object.objectID] = nil
                 pending.remove(object)
@@ -26,20 +34,17 @@ extension ManagedObjectContext {
             return // deny is enforced by validateForDelete at save (1600)
         case .nullify:
             guard let inverse = relationship.inverseRelationship else { return }
-            for target in destinations(of: relationship, from: object) {
+            for target in object.destinations(of: relationship) {
                 target.unlink(inverse, object)
             }
         case .cascade:
-            for target in destinations(of: relationship, from: object) where !target.state.isDeleted {
+            let targets = object.destinations(of: relationship)
+            for target in targets where !target.state.isDeleted {
                 delete(target)
             }
             if let inverse = relationship.inverseRelationship {
-                for target in destinations(of: relationship, from: object) { target.unlink(inverse, object) }
+                for target in targets { target.unlink(inverse, object) }
             }
         }
-    }
-
-    private func destinations(of relationship: RelationshipDescription, from object: ManagedObject) -> [ManagedObject] {
-        relationship.isToMany ? object.related(relationship) : object.toOne(relationship).map { [$0] } ?? []
     }
 }

@@ -3,71 +3,121 @@ import Foundation
 extension ManagedObject {
     /// The deny rule: no deny relationship may reach an object that is not deleted too.
     func validateDenyRules() throws {
-        var errors: [ObjectGraphError] = []
+        var errors: [any Error] = []
         for r in entity.relationships where r.deleteRule == .deny {
-            let targets = r.isToMany ? related(r) : toOne(r).map { [$0] } ?? []
-            let alive = targets.filter { !$0.isDeleted }
+            let alive = destinations(of: r).filter { !$0.isDeleted }
             if !alive.isEmpty { errors.append(ValidationErrors.denied(self, r, count: alive.count)) }
         }
-        try ValidationErrors.throwCollected(errors)
+        if let error = ObjectGraphError.combining(errors) { throw error }
     }
 
-    /// Checks one value against the model's rules for `key`.
+    /// Checks one candidate value against the model's rules for `key`.
     func validateAgainstModel(_ value: Any?, forKey key: String) throws {
-        let property = self.property(key, "validateValue(_:forKey:)")
-        if let attribute = property as? AttributeDescription {
+        switch self.property(key, "validateValue(_:forKey:)") {
+        case let attribute as AttributeDescription:
             guard let v = AttributeValue(any: value, for: attribute.type) else {
-                throw ObjectGraphError(.validation,
-                                       "\(entity.name).\(key) must be a \(attribute.type.rawValue); got \(String(describing: value))",
-                                       entityName: entity.name, key: key)
+                throw ValidationErrors.wrongType(self, key, expected: "of type \(attribute.type.rawValue)", got: value)
             }
             if let error = ValidationRules.check(v, attribute, self) { throw error }
+        case let r as RelationshipDescription:
+            if r.isToMany {
+                guard let objects = Self.objects(in: value) else {
+                    throw ValidationErrors.wrongType(self, key, expected: "a set or array of \(r.destinationEntityName) objects",
+                                                     got: value)
+                }
+                if let error = countError(r, objects.filter { !$0.isDeleted }.count) { throw error }
+            } else {
+                guard value == nil || value is ManagedObject else {
+                    throw ValidationErrors.wrongType(self, key, expected: "a \(r.destinationEntityName) object or nil",
+                                                     got: value)
+                }
+                if !r.isOptional && (value as? ManagedObject).map({ !$0.isDeleted }) != true {
+                    throw ValidationErrors.missing(self, key)
+                }
+            }
+        default: return
         }
     }
 
-    /// Runs the model's rules on every property and throws what fails.
+    /// Runs the model's rules, then the per-key hook, on every property; throws what fails.
     func validateProperties() throws {
         if slots.isEmpty { fireFault() }
-        var errors: [ObjectGraphError] = []
+        var errors: [any Error] = []
         for property in entity.properties {
+            let value: Any?
             switch property {
             case let a as AttributeDescription:
-                if let error = ValidationRules.check(slots[a.index].attributeValue, a, self) { errors.append(error) }
+                let stored = slots[a.index].attributeValue
+                if let error = ValidationRules.check(stored, a, self) { errors.append(error); continue }
+                value = stored.swiftValue(for: a.type)
+            case let r as RelationshipDescription where r.isToMany:
+                let hasRule = !r.isOptional || r.minCount > 0 || r.maxCount > 0
+                if case .toMany(nil) = slots[r.index], !hasRule { continue }
+                let members = related(r).filter { !$0.isDeleted }
+                if let error = countError(r, members.count) { errors.append(error); continue }
+                value = r.isOrdered ? members as Any : Set(members) as Any
             case let r as RelationshipDescription:
-                if r.isToMany {
-                    let count = related(r).filter { !$0.isDeleted }.count
-                    if count == 0 && !r.isOptional && r.minCount == 0 {
-                        errors.append(ValidationErrors.missing(self, r.name))
-                    } else if r.minCount > 0 && count < r.minCount && !(r.isOptional && count == 0) {
-                        errors.append(ValidationErrors.tooFew(self, r, count))
-                    } else if r.maxCount > 0 && count > r.maxCount {
-                        errors.append(ValidationErrors.tooMany(self, r, count))
-                    }
-                } else if !r.isOptional && (toOne(r) == nil || toOne(r)!.isDeleted) {
+                let target = toOne(r)
+                if !r.isOptional && (target == nil || target!.isDeleted) {
                     errors.append(ValidationErrors.missing(self, r.name))
+                    continue
                 }
-            default: continue
+                value = target
+            default:
+                continue
             }
+            do { try validate(value, forKey: property.name) } catch { errors.append(error) }
         }
-        try ValidationErrors.throwCollected(errors)
+        if let error = ObjectGraphError.combining(errors) { throw error }
+    }
+
+    /// The count rule of a to-many holding `count` live objects, if broken.
+    private func countError(_ r: RelationshipDescription, _ count: Int) -> ObjectGraphError? {
+        if count == 0 && !r.isOptional && r.minCount == 0 { return ValidationErrors.missing(self, r.name) }
+        if r.minCount > 0 && count < r.minCount && !(r.isOptional && count == 0) {
+            return ValidationErrors.tooFew(self, r, count)
+        }
+        if r.maxCount > 0 && count > r.maxCount { return ValidationErrors.tooMany(self, r, count) }
+        return nil
+    }
+
+    /// The objects of a to-many value as `validateValue(_:forKey:)` receives it, or `nil`.
+    private static func objects(in value: Any?) -> [ManagedObject]? {
+        switch value {
+        case nil: return []
+        case let set as Set<ManagedObject>: return Array(set)
+        case let array as [ManagedObject]: return array
+        case let many as any Collection:
+            var result: [ManagedObject] = []
+            for element in many {
+                guard let object = element as? ManagedObject else { return nil }
+                result.append(object)
+            }
+            return result
+        default: return nil
+        }
+    }
+
+    /// The current destinations of a relationship (loading it if needed).
+    func destinations(of relationship: RelationshipDescription) -> [ManagedObject] {
+        relationship.isToMany ? related(relationship) : toOne(relationship).map { [$0] } ?? []
     }
 }
 
 extension ManagedObjectContext {
-    /// Validates every object a save writes and throws the collected failures.
+    /// Validates every object a save writes and throws the collected failures: the single
+    /// failure itself, or one 1560 listing them all.
     func validate(_ changes: SaveChanges) throws {
-        var errors: [ObjectGraphError] = []
-        func collect(_ body: () throws -> Void) {
-            do { try body() } catch let e as ObjectGraphError {
-                errors += e.code == .validationMultipleErrors ? e.underlying : [e]
-            } catch {
-                let ns = error as NSError
-                errors.append(ObjectGraphError(ObjectGraphError.Code(rawValue: ns.code), ns.localizedDescription))
-            }
+        var errors: [any Error] = []
+        for object in changes.inserted {
+            do { try object.validateForInsert() } catch { errors.append(error) }
         }
-        for object in changes.inserted { collect { try object.validateForInsert() } }
-        for object in changes.updated { collect { try object.validateForUpdate() } }
-        for object in changes.deleted { collect { try object.validateForDelete() } }
-        try ValidationErrors.throwCollected(errors)
+        for object in changes.updated {
+            do { try object.validateForUpdate() } catch { errors.append(error) }
+        }
+        for object in changes.deleted {
+            do { try object.validateForDelete() } catch { errors.append(error) }
+        }
+        if let error = ObjectGraphError.combining(errors) { throw error }
     }
 }

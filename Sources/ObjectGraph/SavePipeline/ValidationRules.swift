@@ -64,8 +64,8 @@ enum ValidationRules {
 }
 
 /// Compiled regular expressions by pattern.
-// Sendable: `regexes` is guarded by `lock`; NSRegularExpression is immutable and thread-safe.
 final class RegexCache: @unchecked Sendable {
+    // Sendable: `regexes` is guarded by `lock`; NSRegularExpression is immutable and thread-safe.
     private let lock = NSLock()
     private var regexes: [String: NSRegularExpression] = [:]
 
@@ -75,78 +75,5 @@ final class RegexCache: @unchecked Sendable {
         guard let r = try? NSRegularExpression(pattern: pattern) else { return nil }
         regexes[pattern] = r
         return r
-    }
-}
-
-/// Validation error factories: one message style for every rule.
-enum ValidationErrors {
-    static func throwCollected(_ errors: [ObjectGraphError]) throws {
-        if errors.count == 1 { throw errors[0] }
-        if errors.count > 1 {
-            throw ObjectGraphError(.validationMultipleErrors,
-                                   "\(errors.count) validation errors: " + errors.map(\.message).joined(separator: "; "),
-                                   underlying: errors)
-        }
-    }
-
-    private static func make(_ code: ObjectGraphError.Code, _ object: ManagedObject, _ key: String,
-                             _ value: AttributeValue?, _ message: String) -> ObjectGraphError {
-        ObjectGraphError(code, message, entityName: object.entity.name, key: key, value: value,
-                         objectID: object.objectID,
-                         extraUserInfo: [NSValidationObjectErrorKey: UncheckedSendable(object as Any)])
-    }
-
-    static func missing(_ o: ManagedObject, _ key: String) -> ObjectGraphError {
-        make(.validationMissingMandatoryProperty, o, key, nil, "\(o.entity.name).\(key) is required")
-    }
-
-    static func limit(_ o: ManagedObject, _ a: AttributeDescription, _ v: AttributeValue, _ bound: AttributeValue,
-                      tooSmall: Bool) -> ObjectGraphError {
-        let isDate = a.type == .date
-        let code: ObjectGraphError.Code = isDate ? (tooSmall ? .validationDateTooSoon : .validationDateTooLate)
-            : (tooSmall ? .validationNumberTooSmall : .validationNumberTooLarge)
-        let rule = isDate ? (tooSmall ? "must not be before" : "must not be after")
-            : (tooSmall ? "must be at least" : "must be at most")
-        return make(code, o, a.name, v, "\(o.entity.name).\(a.name) \(rule) \(display(bound)); got \(display(v))")
-    }
-
-    static func length(_ o: ManagedObject, _ a: AttributeDescription, _ s: String, _ bound: Int,
-                       tooShort: Bool) -> ObjectGraphError {
-        make(tooShort ? .validationStringTooShort : .validationStringTooLong, o, a.name, .string(s),
-             "\(o.entity.name).\(a.name) must have \(tooShort ? "at least" : "at most") \(bound) "
-                + "character\(bound == 1 ? "" : "s"); got \(s.count) (\"\(s.prefix(60))\")")
-    }
-
-    static func pattern(_ o: ManagedObject, _ a: AttributeDescription, _ s: String) -> ObjectGraphError {
-        make(.validationStringPatternMatching, o, a.name, .string(s),
-             "\(o.entity.name).\(a.name) must match \(a.pattern ?? ""); got \"\(s.prefix(60))\"")
-    }
-
-    static func tooFew(_ o: ManagedObject, _ r: RelationshipDescription, _ count: Int) -> ObjectGraphError {
-        make(.validationRelationshipLacksMinimumCount, o, r.name, nil,
-             "\(o.entity.name).\(r.name) must hold at least \(r.minCount) objects; holds \(count)")
-    }
-
-    static func tooMany(_ o: ManagedObject, _ r: RelationshipDescription, _ count: Int) -> ObjectGraphError {
-        make(.validationRelationshipExceedsMaximumCount, o, r.name, nil,
-             "\(o.entity.name).\(r.name) must hold at most \(r.maxCount) objects; holds \(count)")
-    }
-
-    static func denied(_ o: ManagedObject, _ r: RelationshipDescription, count: Int) -> ObjectGraphError {
-        make(.validationRelationshipDeniedDelete, o, r.name, nil,
-             "\(o.entity.name) \(o.objectID) cannot be deleted: \(r.name) still holds \(count) "
-                + "\(r.destinationEntityName) object\(count == 1 ? "" : "s") (delete rule deny)")
-    }
-
-    static func display(_ v: AttributeValue) -> String {
-        switch v {
-        case .decimal(let d): "\(d)"
-        case .integer(let i): "\(i)"
-        case .double(let d): "\(d)"
-        case .float(let f): "\(f)"
-        case .date(let d): ISO8601DateFormatter().string(from: d)
-        case .string(let s): "\"\(s)\""
-        default: "\(v)"
-        }
     }
 }

@@ -4,7 +4,7 @@
 /// JSONOutput.object([("file", .string(path)), ("rows", .int(12))]).serialized()
 /// // {"file":"…","rows":12}
 /// ```
-package indirect enum JSONOutput: Sendable {
+indirect enum JSONOutput: Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -23,7 +23,7 @@ package indirect enum JSONOutput: Sendable {
     case object([(String, JSONOutput)])
 
     /// The value as JSON text: compact on one line, or indented by two spaces.
-    package func serialized(pretty: Bool = false) -> String {
+    func serialized(pretty: Bool = false) -> String {
         var out = ""
         write(to: &out, pretty: pretty, indent: 0)
         return out
@@ -59,7 +59,7 @@ package indirect enum JSONOutput: Sendable {
     }
 
     /// A JSON string literal: quotes, backslashes, control characters and U+2028/U+2029 escaped.
-    package static func quoted(_ s: String) -> String {
+    static func quoted(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

@@ -1,0 +1,85 @@
+import Foundation
+
+/// What the engine needs to know about each slot of an entity, computed once when the
+/// model is built so hot paths never cast descriptions or allocate.
+struct EntityLayout: Sendable {
+    enum Kind: UInt8, Sendable {
+        case attribute
+        case transientAttribute
+        case toOne
+        case toManyStored
+        case toManyDerived
+    }
+
+    /// The kind of each slot.
+    let kinds: [Kind]
+    /// Each slot's attribute, or `nil` for relationships.
+    let attributes: [AttributeDescription?]
+    /// Each slot's relationship, or `nil` for attributes.
+    let relationships: [RelationshipDescription?]
+    /// The attributes, in slot order.
+    let attributeList: [AttributeDescription]
+    /// The relationships, in slot order.
+    let relationshipList: [RelationshipDescription]
+    /// The values a new object starts with (defaults; empty to-manys are filled per object).
+    let defaultAttributeValues: [AttributeValue]
+    /// Slots of attributes that have model rules beyond "may be nil".
+    let attributesToValidate: [AttributeDescription]
+    /// Relationships that have rules at save (mandatory, counts, deny).
+    let relationshipsToValidate: [RelationshipDescription]
+    /// Whether this entity or an ancestor declares a uniqueness constraint.
+    let hasUniquenessConstraints: Bool
+    /// Attributes computed at save from their derivation expression.
+    let derivedAttributes: [AttributeDescription]
+
+    init(_ entity: EntityDescription) {
+        var kinds: [Kind] = [], attributes: [AttributeDescription?] = [], relationships: [RelationshipDescription?] = []
+        for property in entity.properties {
+            if let a = property as? AttributeDescription {
+                kinds.append(a.isTransient ? .transientAttribute : .attribute)
+                attributes.append(a)
+                relationships.append(nil)
+            } else if let r = property as? RelationshipDescription {
+                kinds.append(!r.isToMany ? .toOne : (r.isStoredInRow ? .toManyStored : .toManyDerived))
+                attributes.append(nil)
+                relationships.append(r)
+            }
+        }
+        self.kinds = kinds
+        self.attributes = attributes
+        self.relationships = relationships
+        self.attributeList = attributes.compactMap { $0 }
+        self.relationshipList = relationships.compactMap { $0 }
+        self.defaultAttributeValues = attributes.map { $0?.defaultValue ?? .null }
+        self.attributesToValidate = attributeList.filter { a in
+            !a.isOptional || a.minValue != nil || a.maxValue != nil || a.minLength != nil || a.maxLength != nil
+                || a.pattern != nil
+        }
+        self.relationshipsToValidate = relationshipList.filter { r in
+            !r.isOptional || r.minCount > 0 || r.maxCount > 0 || r.deleteRule == .deny
+        }
+        var ancestor: EntityDescription? = entity
+        var constrained = false
+        while let e = ancestor {
+            constrained = constrained || !e.uniquenessConstraints.isEmpty
+            ancestor = e.superentity
+        }
+        self.hasUniquenessConstraints = constrained
+        self.derivedAttributes = attributeList.filter(\.isDerived)
+    }
+
+    static let empty = EntityLayout(kinds: [], attributes: [], relationships: [])
+
+    private init(kinds: [Kind], attributes: [AttributeDescription?], relationships: [RelationshipDescription?]) {
+        self.kinds = kinds
+        self.attributes = attributes
+        self.relationships = relationships
+        self.attributeList = []
+        self.relationshipList = []
+        self.defaultAttributeValues = []
+        self.attributesToValidate = []
+        self.relationshipsToValidate = []
+        self.hasUniquenessConstraints = false
+        self.derivedAttributes = []
+    }
+}

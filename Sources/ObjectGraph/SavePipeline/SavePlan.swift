@@ -1,0 +1,142 @@
+import Foundation
+
+/// Everything a root save will write and change, decided under the coordinator's lock before
+/// anything is touched.
+///
+/// Conflict resolution and constraint merges record their decisions here instead of
+/// changing objects; the rows come from the plan, and only after the store has committed
+/// them does ``ManagedObjectContext/apply(_:newIDs:)`` bring the objects in line. A save
+/// that fails at any step therefore leaves every object exactly as it was.
+struct SavePlan {
+    /// Objects written as new rows, in first-change order.
+    var inserted: [ManagedObject]
+    /// Objects written over existing rows (including inserts that took over a stored row).
+    var updated: [ManagedObject]
+    /// Objects whose rows are deleted.
+    var deleted: [ManagedObject]
+    /// The row version a write expects to find, when not the object's `snapshotVersion`.
+    var expectedVersion: [ObjectIdentifier: Int64] = [:]
+    /// Values that replace an object's current slots: for its row, then in memory.
+    private(set) var slots: [ObjectIdentifier: (object: ManagedObject, values: [ObjectValue])] = [:]
+    /// Objects whose changes the rollback policy discarded, with the store's values.
+    var rolledBack: [(object: ManagedObject, values: [ObjectValue])] = []
+    /// Objects whose rows were deleted by another save: they leave the context.
+    var vanished: [ManagedObject] = []
+    /// Inserted objects that take over an existing row (constraint upsert): its ID.
+    var takeovers: [ObjectIdentifier: ManagedObjectID] = [:]
+    /// Objects merged into another by a constraint merge, and that survivor.
+    var survivorOf: [ObjectIdentifier: ManagedObject] = [:]
+    /// The merged objects, in the order they were merged.
+    var losers: [ManagedObject] = []
+    /// The objects that received merged values from a constraint merge.
+    var survivors = Set<ObjectIdentifier>()
+
+    init(_ changes: SaveChanges) {
+        inserted = changes.inserted
+        updated = changes.updated
+        deleted = changes.deleted
+    }
+
+    /// The values an object will have: planned ones, or its current slots.
+    func values(of object: ManagedObject) -> [ObjectValue] {
+        slots[ObjectIdentifier(object)]?.values ?? object.slots
+    }
+
+    /// Plans new values for `object`.
+    mutating func setValues(_ values: [ObjectValue], of object: ManagedObject) {
+        slots[ObjectIdentifier(object)] = (object, values)
+    }
+
+    /// Whether the plan gives `object` new values.
+    func hasValues(for object: ManagedObject) -> Bool { slots[ObjectIdentifier(object)] != nil }
+
+    /// The object standing for `object` after merges (itself when not merged).
+    func survivor(_ object: ManagedObject) -> ManagedObject {
+        var current = object
+        while let next = survivorOf[ObjectIdentifier(current)] { current = next }
+        return current
+    }
+
+    /// The version the store must hold for `object`'s row.
+    func expected(_ object: ManagedObject) -> Int64 {
+        expectedVersion[ObjectIdentifier(object)] ?? object.snapshotVersion
+    }
+
+    /// The ID `object`'s row is written under, before permanent IDs are known.
+    func plannedID(_ object: ManagedObject) -> ManagedObjectID {
+        let s = survivor(object)
+        return takeovers[ObjectIdentifier(s)] ?? s.objectID
+    }
+
+    /// Drops `objects` from the writes, in one pass.
+    mutating func remove(_ objects: Set<ObjectIdentifier>) {
+        guard !objects.isEmpty else { return }
+        inserted.removeAll { objects.contains(ObjectIdentifier($0)) }
+        updated.removeAll { objects.contains(ObjectIdentifier($0)) }
+        deleted.removeAll { objects.contains(ObjectIdentifier($0)) }
+    }
+
+    /// The objects whose rows this save writes, in first-change order.
+    var written: [ManagedObject] { inserted + updated }
+}
+
+extension ManagedObjectContext {
+    /// Brings objects in line with a committed plan: merged values, permanent and taken-over
+    /// IDs, merged-away objects detached, versions advanced.
+    func apply(_ plan: SavePlan, newIDs: [ObjectIdentifier: ManagedObjectID]) {
+        for object in plan.vanished {
+            object.changedSlots = SlotSet()
+            object.state.isDeleted = true
+            object.state.deletionProcessed = true
+            if registry[object.objectID] === object { registry[object.objectID] = nil }
+            pending.remove(object)
+        }
+        for (object, values) in plan.rolledBack {
+            object.slots = values
+            object.snapshot = values
+            object.snapshotVersion = plan.expected(object)
+            object.changedSlots = SlotSet()
+            unannounced.refreshed.append(object)
+        }
+        for (object, values) in plan.slots.values {
+            object.slots = values
+            // An object outside the save only had references moved to a survivor.
+            if !object.hasChanges { object.snapshot = values }
+        }
+        for object in plan.inserted {
+            adoptID(object, newIDs[ObjectIdentifier(object)] ?? object.objectID)
+            object.snapshotVersion = 1
+        }
+        for object in plan.updated {
+            if let id = plan.takeovers[ObjectIdentifier(object)] {
+                if let previous = registry[id], previous !== object { detach(previous, as: id) }
+                adoptID(object, id)
+            }
+            object.snapshotVersion = plan.expected(object) + 1
+        }
+        for loser in plan.losers where loser.managedObjectContext === self {
+            let survivor = plan.survivor(loser)
+            detach(loser, as: newIDs[ObjectIdentifier(survivor)] ?? survivor.objectID)
+        }
+    }
+
+    /// Gives `object` its final ID, remembering the old one for children that still use it.
+    private func adoptID(_ object: ManagedObject, _ id: ManagedObjectID) {
+        guard id != object.objectID else { return }
+        if registry[object.objectID] === object { registry[object.objectID] = nil }
+        permanentIDs[object.objectID] = id
+        object.objectID = id
+        registry[id] = object
+    }
+
+    /// Takes a merged-away object out of the context; its ID becomes the survivor's.
+    private func detach(_ object: ManagedObject, as id: ManagedObjectID) {
+        if registry[object.objectID] === object { registry[object.objectID] = nil }
+        if object.objectID.isTemporaryID { permanentIDs[object.objectID] = id }
+        pending.remove(object)
+        object.objectID = id
+        object.changedSlots = SlotSet()
+        object.state.clearLifecycle()
+        object.managedObjectContext = nil
+    }
+}
