@@ -26,18 +26,24 @@ enum CrashStress {
                 while let lf = buffer.firstIndex(of: 0x0A) {
                     let line = String(decoding: buffer[..<lf], as: UTF8.self)
                     buffer.removeSubrange(...lf)
-                    if line.hasPrefix("committed "), let n = Int64(line.dropFirst(10)) { reported = n; seen += 1 }
+                    if line.hasPrefix("committed "), let n = Int64(line.dropFirst(10)) {
+                        reported = n
+                        seen += 1
+                    }
                 }
             }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             buffer += pipe.fileHandleForReading.readDataToEndOfFile()
-            for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") where line.hasPrefix("committed ") {
+            for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n")
+            where line.hasPrefix("committed ") {
                 reported = max(reported, Int64(line.dropFirst(10)) ?? 0)
             }
             do {
                 let n = try CrashWorkload.check(file: file, reported: reported)
-                print("trial \(trial): \(sync), killed after \(reported) reported, file holds \(n): ok")
+                print(
+                    "trial \(trial): \(sync), killed after \(reported) reported, file holds \(n): ok"
+                )
             } catch {
                 failures += 1
                 print("trial \(trial): \(sync), killed after \(reported) reported: FAIL \(error)")

@@ -19,15 +19,18 @@ struct CrashWriter {
         do {
             switch (args.first, args.count) {
             case ("write", 4):
-                guard let seed = UInt64(args[2]), let sync = SynchronousMode(rawValue: args[3]) else { usage() }
+                guard let seed = UInt64(args[2]), let sync = SynchronousMode(rawValue: args[3])
+                else { usage() }
                 try CrashWorkload.write(file: args[1], seed: seed, synchronous: sync)
             case ("hold", 2):
-                let store = try JSONLinesStore(model: CrashWorkload.model, url: URL(fileURLWithPath: args[1]))
+                let store = try JSONLinesStore(
+                    model: CrashWorkload.model, url: URL(fileURLWithPath: args[1]))
                 FileHandle.standardOutput.write(Data("ready \(getpid())\n".utf8))
                 _ = FileHandle.standardInput.readDataToEndOfFile()
                 store.close()
             case ("check", 2), ("check", 3):
-                let n = try CrashWorkload.check(file: args[1], reported: args.count == 3 ? Int64(args[2]) ?? 0 : 0)
+                let n = try CrashWorkload.check(
+                    file: args[1], reported: args.count == 3 ? Int64(args[2]) ?? 0 : 0)
                 print("ok \(n)")
             case ("stress", 4):
                 guard let trials = Int(args[2]), let seed = UInt64(args[3]) else { usage() }
@@ -42,13 +45,15 @@ struct CrashWriter {
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("""
-            usage: objectgraph-crash-writer write FILE SEED full|normal|off
-                   objectgraph-crash-writer hold FILE
-                   objectgraph-crash-writer check FILE [REPORTED]
-                   objectgraph-crash-writer stress DIR TRIALS SEED
+        FileHandle.standardError.write(
+            Data(
+                """
+                usage: objectgraph-crash-writer write FILE SEED full|normal|off
+                       objectgraph-crash-writer hold FILE
+                       objectgraph-crash-writer check FILE [REPORTED]
+                       objectgraph-crash-writer stress DIR TRIALS SEED
 
-            """.utf8))
+                """.utf8))
         exit(64)
     }
 }

@@ -4,15 +4,20 @@ import ObjectGraph
 
 /// `objectgraph dump FILE [--entity E] [--json]`: every row, entity by entity.
 enum DumpCommand {
-    static let command = Command(CommandSpec(
-        path: ["dump"], summary: "Print the rows of a store file, entity by entity.", arguments: "FILE",
-        positionals: 1...1,
-        options: [.value("--entity", "NAME", "only rows of this entity (not its subentities)"),
-                  OptionSpec.flag("--json", "one JSON object per row, one per line (for jq)")],
-        details: """
-            Text output shows each entity's rows as a table of canonical values (long values are
-            cut at 40 characters); --json gives full values.
-            """)) { args, output in
+    static let command = Command(
+        CommandSpec(
+            path: ["dump"], summary: "Print the rows of a store file, entity by entity.",
+            arguments: "FILE",
+            positionals: 1...1,
+            options: [
+                .value("--entity", "NAME", "only rows of this entity (not its subentities)"),
+                OptionSpec.flag("--json", "one JSON object per row, one per line (for jq)"),
+            ],
+            details: """
+                Text output shows each entity's rows as a table of canonical values (long values are
+                cut at 40 characters); --json gives full values.
+                """)
+    ) { args, output in
         try StoreFileSupport.reportingCodes {
             let store = try StoreFileSupport.openForReading(args.positionals[0], output: output)
             defer { store.close() }
@@ -20,7 +25,8 @@ enum DumpCommand {
             if let name = args.value("--entity") {
                 guard let entity = store.model[entityName: name] else {
                     let known = store.model.entities.map(\.name).joined(separator: ", ")
-                    throw CLIError.usage("no entity '\(name)' in the file's model (it has \(known))")
+                    throw CLIError.usage(
+                        "no entity '\(name)' in the file's model (it has \(known))")
                 }
                 entities = [entity]
             }
@@ -32,12 +38,18 @@ enum DumpCommand {
                     for row in rows { output.out(try json(row, columns: columns).serialized()) }
                     continue
                 }
-                output.out("\(entity.name) (\(StoreFileSupport.grouped(rows.count)) row\(rows.count == 1 ? "" : "s"))")
+                output.out(
+                    "\(entity.name) (\(StoreFileSupport.grouped(rows.count)) row\(rows.count == 1 ? "" : "s"))"
+                )
                 if !rows.isEmpty {
-                    output.table([["pk", "version"] + columns.map(\.name)] + (try rows.map { row in
-                        [String(row.objectID.primaryKey), String(row.version)]
-                            + (try columns.map { cut(try display(row.values[$0.index], of: $0)) })
-                    }), rightAligned: [0, 1])
+                    output.table(
+                        [["pk", "version"] + columns.map(\.name)]
+                            + (try rows.map { row in
+                                [String(row.objectID.primaryKey), String(row.version)]
+                                    + (try columns.map {
+                                        cut(try display(row.values[$0.index], of: $0))
+                                    })
+                            }), rightAligned: [0, 1])
                 }
                 output.out("")
             }
@@ -49,9 +61,13 @@ enum DumpCommand {
         return !property.isTransient
     }
 
-    private static func reference(_ id: ManagedObjectID) -> String { "\(id.entity.name) p\(id.primaryKey)" }
+    private static func reference(_ id: ManagedObjectID) -> String {
+        "\(id.entity.name) p\(id.primaryKey)"
+    }
 
-    private static func display(_ value: StoreValue, of property: PropertyDescription) throws -> String {
+    private static func display(_ value: StoreValue, of property: PropertyDescription) throws
+        -> String
+    {
         switch value {
         case .attribute(let v):
             guard let attribute = property as? AttributeDescription else { return "" }
@@ -62,7 +78,9 @@ enum DumpCommand {
         }
     }
 
-    private static func cut(_ text: String) -> String { text.count > 40 ? text.prefix(39) + "…" : text }
+    private static func cut(_ text: String) -> String {
+        text.count > 40 ? text.prefix(39) + "…" : text
+    }
 
     private static func json(_ row: StoreRow, columns: [PropertyDescription]) throws -> JSONOutput {
         func ref(_ id: ManagedObjectID) -> JSONOutput {
@@ -71,13 +89,18 @@ enum DumpCommand {
         let values = try columns.map { property -> (String, JSONOutput) in
             switch row.values[property.index] {
             case .attribute(let v):
-                return (property.name, .raw(try v.canonicalJSON(as: (property as! AttributeDescription).type)))
+                return (
+                    property.name,
+                    .raw(try v.canonicalJSON(as: (property as! AttributeDescription).type))
+                )
             case .toOne(let id): return (property.name, id.map(ref) ?? .null)
             case .toMany(let ids): return (property.name, .array(ids.map(ref)))
             case .notStored: return (property.name, .null)
             }
         }
-        return .object([("entity", .string(row.objectID.entity.name)), ("pk", .int(row.objectID.primaryKey)),
-                        ("version", .int(row.version)), ("values", .object(values))])
+        return .object([
+            ("entity", .string(row.objectID.entity.name)), ("pk", .int(row.objectID.primaryKey)),
+            ("version", .int(row.version)), ("values", .object(values)),
+        ])
     }
 }

@@ -40,7 +40,10 @@ indirect enum JSONOutput: Sendable {
         case .string(let s): out += Self.quoted(s)
         case .raw(let text): out += text
         case .array(let items):
-            guard !items.isEmpty else { out += "[]"; return }
+            guard !items.isEmpty else {
+                out += "[]"
+                return
+            }
             out += "["
             for (i, item) in items.enumerated() {
                 out += (i > 0 ? "," : "") + newline
@@ -48,7 +51,10 @@ indirect enum JSONOutput: Sendable {
             }
             out += close + "]"
         case .object(let members):
-            guard !members.isEmpty else { out += "{}"; return }
+            guard !members.isEmpty else {
+                out += "{}"
+                return
+            }
             out += "{"
             for (i, (key, value)) in members.enumerated() {
                 out += (i > 0 ? "," : "") + newline + Self.quoted(key) + (pretty ? ": " : ":")

@@ -11,8 +11,10 @@ struct ObjectGraphTool {
         name: "objectgraph",
         summary: "Inspect and maintain ObjectGraph JSON-lines store files.",
         global: [],
-        commands: [InfoCommand.command, VerifyCommand.command, DumpCommand.command, CompactCommand.command,
-                   RepairCommand.command])
+        commands: [
+            InfoCommand.command, VerifyCommand.command, DumpCommand.command, CompactCommand.command,
+            RepairCommand.command,
+        ])
 
     static func main() async {
         exit(await tool.run(Array(CommandLine.arguments.dropFirst())))

@@ -54,19 +54,35 @@ enum StoreFileSupport {
     static func bytes(_ count: Int) -> String { "\(grouped(count)) byte\(count == 1 ? "" : "s")" }
 
     /// The statistics as JSON members.
-    static func json(_ s: JSONLinesStoreStatistics, model: ManagedObjectModel) -> [(String, JSONOutput)] {
-        [("transactions", .int(Int64(s.transactionCount))), ("lastTransaction", .int(s.lastTransactionNumber)),
-         ("snapshotRows", .int(Int64(s.snapshotRowCount))), ("bytes", .int(Int64(s.fileBytes))),
-         ("liveBytes", .int(Int64(s.liveBytes))), ("deadBytes", .int(Int64(s.deadBytes))),
-         ("rows", .object(model.entities.map { ($0.name, .int(Int64(s.rowCounts[$0.name] ?? 0))) }))]
+    static func json(_ s: JSONLinesStoreStatistics, model: ManagedObjectModel) -> [(
+        String, JSONOutput
+    )] {
+        [
+            ("transactions", .int(Int64(s.transactionCount))),
+            ("lastTransaction", .int(s.lastTransactionNumber)),
+            ("snapshotRows", .int(Int64(s.snapshotRowCount))), ("bytes", .int(Int64(s.fileBytes))),
+            ("liveBytes", .int(Int64(s.liveBytes))), ("deadBytes", .int(Int64(s.deadBytes))),
+            (
+                "rows",
+                .object(model.entities.map { ($0.name, .int(Int64(s.rowCounts[$0.name] ?? 0))) })
+            ),
+        ]
     }
 
     /// Prints the statistics: transactions, size, and rows per entity.
-    static func print(_ s: JSONLinesStoreStatistics, model: ManagedObjectModel, to output: CLIOutput) {
-        output.out("Transactions  \(grouped(s.transactionCount)) in the file (last number \(s.lastTransactionNumber))")
-        output.out("Size          \(bytes(s.fileBytes)): \(grouped(s.liveBytes)) live, \(grouped(s.deadBytes)) dead")
+    static func print(
+        _ s: JSONLinesStoreStatistics, model: ManagedObjectModel, to output: CLIOutput
+    ) {
+        output.out(
+            "Transactions  \(grouped(s.transactionCount)) in the file (last number \(s.lastTransactionNumber))"
+        )
+        output.out(
+            "Size          \(bytes(s.fileBytes)): \(grouped(s.liveBytes)) live, \(grouped(s.deadBytes)) dead"
+        )
         output.out("")
-        output.table([["Entity", "Rows"]] + model.entities.map { [$0.name, grouped(s.rowCounts[$0.name] ?? 0)] },
-                     rightAligned: [1])
+        output.table(
+            [["Entity", "Rows"]]
+                + model.entities.map { [$0.name, grouped(s.rowCounts[$0.name] ?? 0)] },
+            rightAligned: [1])
     }
 }

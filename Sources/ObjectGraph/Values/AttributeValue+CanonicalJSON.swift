@@ -17,7 +17,9 @@ extension AttributeValue {
     /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the value does not fit `type`.
     public func canonicalJSON(as type: AttributeType) throws -> String {
         let writer = JSONByteWriter(capacity: 64)
-        guard writeCanonicalJSON(as: type, to: writer) else { throw StoreFileErrors.valueMismatch(self, type) }
+        guard writeCanonicalJSON(as: type, to: writer) else {
+            throw StoreFileErrors.valueMismatch(self, type)
+        }
         return writer.string
     }
 
@@ -32,11 +34,15 @@ extension AttributeValue {
             do {
                 let value = try AttributeValue.readCanonicalJSON(as: type, from: &scanner)
                 scanner.skipSpace()
-                guard scanner.isAtEnd else { throw scanner.error("unexpected text after the value") }
+                guard scanner.isAtEnd else {
+                    throw scanner.error("unexpected text after the value")
+                }
                 return value
             } catch let e as JSONScanError {
-                throw ObjectGraphError(.coreData, "value: \(e.message) in \(type.rawValue) text at column \(e.offset + 1)",
-                                       column: e.offset + 1)
+                throw ObjectGraphError(
+                    .coreData,
+                    "value: \(e.message) in \(type.rawValue) text at column \(e.offset + 1)",
+                    column: e.offset + 1)
             }
         }
     }
@@ -87,7 +93,9 @@ extension AttributeValue {
     }
 
     /// Reads the canonical JSON of a value of `type` at the scanner's position.
-    package static func readCanonicalJSON(as type: AttributeType, from s: inout JSONScanner) throws -> AttributeValue {
+    package static func readCanonicalJSON(as type: AttributeType, from s: inout JSONScanner) throws
+        -> AttributeValue
+    {
         if s.consumeNull() { return .null }
         switch type {
         case .integer16, .integer32, .integer64:
@@ -101,9 +109,12 @@ extension AttributeValue {
             let start = s.position
             var scratch: [UInt8] = []
             let range = try s.readStringRange(scratch: &scratch)
-            let parsed = range.map { DecimalText.parse(s.bytes(in: $0)) }
+            let parsed =
+                range.map { DecimalText.parse(s.bytes(in: $0)) }
                 ?? scratch.withUnsafeBytes { DecimalText.parse($0) }
-            guard let v = parsed else { throw JSONScanError(offset: start, message: "not a decimal number") }
+            guard let v = parsed else {
+                throw JSONScanError(offset: start, message: "not a decimal number")
+            }
             return .decimal(v)
         case .double: return .double(try readDouble(&s))
         case .float: return .float(try readFloat(&s))

@@ -39,14 +39,18 @@ extension AttributeValue {
         guard s.peek() == 0x22 else { return try s.readDouble() }
         let start = s.position
         guard let bits = try readTag(&s, hexDigits: 16) else {
-            throw JSONScanError(offset: start, message: "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
+            throw JSONScanError(
+                offset: start, message: "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
         }
         switch bits {
         case .nan: return .nan
         case .infinity(let negative): return negative ? -.infinity : .infinity
         case .payload(let p):
             let v = Double(bitPattern: p)
-            guard v.isNaN else { throw JSONScanError(offset: start, message: "NaN:0x… does not hold a NaN bit pattern") }
+            guard v.isNaN else {
+                throw JSONScanError(
+                    offset: start, message: "NaN:0x… does not hold a NaN bit pattern")
+            }
             return v
         }
     }
@@ -55,19 +59,27 @@ extension AttributeValue {
         guard s.peek() == 0x22 else { return try s.float(s.readNumber()) }
         let start = s.position
         guard let bits = try readTag(&s, hexDigits: 8) else {
-            throw JSONScanError(offset: start, message: "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
+            throw JSONScanError(
+                offset: start, message: "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
         }
         switch bits {
         case .nan: return .nan
         case .infinity(let negative): return negative ? -.infinity : .infinity
         case .payload(let p):
             let v = Float(bitPattern: UInt32(p))
-            guard v.isNaN else { throw JSONScanError(offset: start, message: "NaN:0x… does not hold a NaN bit pattern") }
+            guard v.isNaN else {
+                throw JSONScanError(
+                    offset: start, message: "NaN:0x… does not hold a NaN bit pattern")
+            }
             return v
         }
     }
 
-    private enum Tag { case nan, infinity(negative: Bool), payload(UInt64) }
+    private enum Tag {
+        case nan
+        case infinity(negative: Bool)
+        case payload(UInt64)
+    }
 
     private static func readTag(_ s: inout JSONScanner, hexDigits count: Int) throws -> Tag? {
         let bytes = try s.readStringBytes()
@@ -87,7 +99,8 @@ extension AttributeValue {
         let start = s.position
         var scratch: [UInt8] = []
         let range = try s.readStringRange(scratch: &scratch)
-        let parsed = range.map { parseUUID(s.bytes(in: $0)) } ?? scratch.withUnsafeBytes { parseUUID($0) }
+        let parsed =
+            range.map { parseUUID(s.bytes(in: $0)) } ?? scratch.withUnsafeBytes { parseUUID($0) }
         guard let uuid = parsed else {
             throw JSONScanError(offset: start, message: "not a UUID (8-4-4-4-12 hex digits)")
         }
@@ -96,7 +109,9 @@ extension AttributeValue {
 
     /// Parses `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` (either case).
     static func parseUUID(_ text: UnsafeRawBufferPointer) -> UUID? {
-        guard text.count == 36, text[8] == 0x2D, text[13] == 0x2D, text[18] == 0x2D, text[23] == 0x2D else {
+        guard text.count == 36, text[8] == 0x2D, text[13] == 0x2D, text[18] == 0x2D,
+            text[23] == 0x2D
+        else {
             return nil
         }
         var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -107,7 +122,8 @@ extension AttributeValue {
                 var i = 0
                 for k in 0..<16 {
                     if i == 8 || i == 13 || i == 18 || i == 23 { i &+= 1 }
-                    let hi = table[Int(text[i])], lo = table[Int(text[i &+ 1])]
+                    let hi = table[Int(text[i])]
+                    let lo = table[Int(text[i &+ 1])]
                     bad |= hi | lo
                     out[k] = hi &<< 4 | (lo & 0xF)
                     i &+= 2
@@ -121,4 +137,3 @@ extension AttributeValue {
 
 /// Hex digit values by byte (either case); 0xFF for every other byte.
 private let hexTable: [UInt8] = (0..<256).map { hexValue(UInt8($0)) ?? 0xFF }
-

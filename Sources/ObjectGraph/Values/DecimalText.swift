@@ -43,7 +43,10 @@ enum DecimalText {
         var m = value.mantissa
         var e = value.exponent
         if m == 0 { return "0" }
-        while m % 10 == 0 { m /= 10; e += 1 }
+        while m % 10 == 0 {
+            m /= 10
+            e += 1
+        }
         var digits = digitText(m)
         if e >= 0 {
             digits += String(repeating: "0", count: e)
@@ -65,10 +68,16 @@ enum DecimalText {
 
     static func scan(_ bytes: UnsafeRawBufferPointer) -> Parts? {
         var parts = Parts()
-        if bytes.elementsEqual("NaN".utf8) { parts.isNaN = true; return parts }
+        if bytes.elementsEqual("NaN".utf8) {
+            parts.isNaN = true
+            return parts
+        }
         var i = 0
         let n = bytes.count
-        if i < n, bytes[i] == 0x2D { parts.isNegative = true; i += 1 }
+        if i < n, bytes[i] == 0x2D {
+            parts.isNegative = true
+            i += 1
+        }
         var digits = 0
         var overflow = false
         func take(_ d: UInt8) {
@@ -76,11 +85,19 @@ enum DecimalText {
             let (sum, o2) = times10.addingReportingOverflow(UInt128(d))
             if o1 || o2 { overflow = true } else { parts.mantissa = sum }
         }
-        while i < n, bytes[i] >= 0x30, bytes[i] <= 0x39 { take(bytes[i] - 0x30); digits += 1; i += 1 }
+        while i < n, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            take(bytes[i] - 0x30)
+            digits += 1
+            i += 1
+        }
         if i < n, bytes[i] == 0x2E {
             i += 1
             var fraction = 0
-            while i < n, bytes[i] >= 0x30, bytes[i] <= 0x39 { take(bytes[i] - 0x30); fraction += 1; i += 1 }
+            while i < n, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+                take(bytes[i] - 0x30)
+                fraction += 1
+                i += 1
+            }
             guard fraction > 0 else { return nil }
             digits += fraction
             parts.exponent -= fraction
@@ -89,10 +106,16 @@ enum DecimalText {
         if i < n, bytes[i] == 0x65 || bytes[i] == 0x45 {
             i += 1
             var negative = false
-            if i < n, bytes[i] == 0x2D || bytes[i] == 0x2B { negative = bytes[i] == 0x2D; i += 1 }
+            if i < n, bytes[i] == 0x2D || bytes[i] == 0x2B {
+                negative = bytes[i] == 0x2D
+                i += 1
+            }
             var e = 0
             let first = i
-            while i < n, bytes[i] >= 0x30, bytes[i] <= 0x39 { e = min(e * 10 + Int(bytes[i] - 0x30), 100_000); i += 1 }
+            while i < n, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+                e = min(e * 10 + Int(bytes[i] - 0x30), 100_000)
+                i += 1
+            }
             guard i > first else { return nil }
             parts.exponent += negative ? -e : e
         }
@@ -117,7 +140,8 @@ enum DecimalText {
             }
             parts.exponent = Int(Int8(bitPattern: b[0]))
             for word in (0..<length).reversed() {
-                parts.mantissa = parts.mantissa << 16 | UInt128(b[4 + 2 * word]) | UInt128(b[5 + 2 * word]) << 8
+                parts.mantissa =
+                    parts.mantissa << 16 | UInt128(b[4 + 2 * word]) | UInt128(b[5 + 2 * word]) << 8
             }
             return parts
         }
@@ -131,7 +155,10 @@ enum DecimalText {
         var e = value.exponent
         if m == 0 { return result }
         guard e != Int.max else { return nil }
-        while m % 10 == 0 && e < 127 { m /= 10; e += 1 }
+        while m % 10 == 0 && e < 127 {
+            m /= 10
+            e += 1
+        }
         guard e >= -128, e <= 127 else { return nil }
         var length = 0
         withUnsafeMutableBytes(of: &result) { b in
@@ -150,18 +177,25 @@ enum DecimalText {
 
     private static func checkLayout() -> Bool {
         guard MemoryLayout<Decimal>.size == 20 else { return false }
-        let samples = ["0", "1", "-1.5", "523.17", "0.000001", "100000", "-0.1", "7e-20",
-                       "12345678901234567890123456789012345678", "340282366920938463463374607431768211455",
-                       "99999999999999999999999999999999999999e50", "1e-120", "4294967296.65536"]
+        let samples = [
+            "0", "1", "-1.5", "523.17", "0.000001", "100000", "-0.1", "7e-20",
+            "12345678901234567890123456789012345678", "340282366920938463463374607431768211455",
+            "99999999999999999999999999999999999999e50", "1e-120", "4294967296.65536",
+        ]
         let posix = Locale(identifier: "en_US_POSIX")
         for sample in samples {
-            guard let reference = Decimal(string: sample, locale: posix), let parts = sample.utf8
-                .withContiguousStorageIfAvailable({ scan(UnsafeRawBufferPointer($0)) }) ?? nil,
-                let built = make(parts) else { return false }
-            let same = withUnsafeBytes(of: reference) { r in withUnsafeBytes(of: built) { Array(r) == Array($0) } }
+            guard let reference = Decimal(string: sample, locale: posix),
+                let parts = sample.utf8
+                    .withContiguousStorageIfAvailable({ scan(UnsafeRawBufferPointer($0)) }) ?? nil,
+                let built = make(parts)
+            else { return false }
+            let same = withUnsafeBytes(of: reference) { r in
+                withUnsafeBytes(of: built) { Array(r) == Array($0) }
+            }
             guard same, format(Self.parts(reference)) == reference.description else { return false }
         }
-        return format(parts(.nan)) == "NaN" && withUnsafeBytes(of: Decimal.nan) { Array($0) }
-            == withUnsafeBytes(of: make(Parts(isNaN: true))!) { Array($0) }
+        return format(parts(.nan)) == "NaN"
+            && withUnsafeBytes(of: Decimal.nan) { Array($0) }
+                == withUnsafeBytes(of: make(Parts(isNaN: true))!) { Array($0) }
     }
 }

@@ -27,7 +27,9 @@ package final class JSONByteWriter {
     package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     /// The bytes written so far, as a string.
-    package var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+    package var string: String {
+        String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    }
 
     /// Forgets the written bytes; keeps up to `keepingCapacity` bytes of storage.
     package func reset(keepingCapacity limit: Int = 1 << 20) {
@@ -92,7 +94,10 @@ package final class JSONByteWriter {
     package func append(integer value: Int64) {
         reserve(20)
         var magnitude = value.magnitude
-        if value < 0 { base[count] = UInt8(ascii: "-"); count &+= 1 }
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count &+= 1
+        }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
         let length = withUnsafeMutableBytes(of: &digits) { scratch -> Int in
             var i = 24
@@ -101,7 +106,8 @@ package final class JSONByteWriter {
                 scratch[i] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
                 magnitude /= 10
             } while magnitude != 0
-            UnsafeMutableRawPointer(base + count).copyMemory(from: scratch.baseAddress! + i, byteCount: 24 - i)
+            UnsafeMutableRawPointer(base + count).copyMemory(
+                from: scratch.baseAddress! + i, byteCount: 24 - i)
             return 24 - i
         }
         count &+= length
@@ -169,25 +175,36 @@ package final class JSONByteWriter {
         reserve(n + 2)
         base[count] = 0x22
         count &+= 1
-        guard let p = utf8.baseAddress else { append(0x22); return }
+        guard let p = utf8.baseAddress else {
+            append(0x22)
+            return
+        }
         var runStart = 0
         var i = 0
         while i < n {
             // Eight bytes at a time while none needs escaping (no control, quote, backslash or 0xE2).
             while i &+ 8 <= n {
                 let w = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
-                let quote = w ^ 0x2222_2222_2222_2222, backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let quote = w ^ 0x2222_2222_2222_2222
+                let backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
                 let e2 = w ^ 0xE2E2_E2E2_E2E2_E2E2
-                let hits = ((quote &- lowBits) & ~quote) | ((backslash &- lowBits) & ~backslash)
+                let hits =
+                    ((quote &- lowBits) & ~quote) | ((backslash &- lowBits) & ~backslash)
                     | ((e2 &- lowBits) & ~e2) | ((w &- lowBits &* 0x20) & ~w)
                 if hits & 0x8080_8080_8080_8080 != 0 { break }
                 i &+= 8
             }
             guard i < n else { break }
             let b = p[i]
-            if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0xE2 { i &+= 1; continue }
+            if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0xE2 {
+                i &+= 1
+                continue
+            }
             if b == 0xE2 {
-                guard i + 2 < n, p[i + 1] == 0x80, p[i + 2] == 0xA8 || p[i + 2] == 0xA9 else { i &+= 1; continue }
+                guard i + 2 < n, p[i + 1] == 0x80, p[i + 2] == 0xA8 || p[i + 2] == 0xA9 else {
+                    i &+= 1
+                    continue
+                }
                 append(UnsafeRawBufferPointer(start: p + runStart, count: i - runStart))
                 append(ascii: p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029")
                 i &+= 3
@@ -226,7 +243,9 @@ extension JSONByteWriter: TextOutputStream {
 
     /// Appends ASCII bytes verbatim; `Double.write(to:)` calls this with its digits, sparing
     /// the `String` that `description` would build.
-    package func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { append(UnsafeRawBufferPointer(buffer)) }
+    package func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        append(UnsafeRawBufferPointer(buffer))
+    }
 }
 
 private let lowBits: UInt64 = 0x0101_0101_0101_0101

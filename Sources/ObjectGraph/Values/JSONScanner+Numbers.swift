@@ -17,7 +17,8 @@ package struct JSONNumber {
     package var isInteger = true
 }
 
-private let powersOfTen: [UInt64] = (0...19).map { k in (0..<k).reduce(UInt64(1)) { p, _ in p * 10 } }
+private let powersOfTen: [UInt64] = (0...19).map { k in (0..<k).reduce(UInt64(1)) { p, _ in p * 10 }
+}
 private let exactPowersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
 private let exactFloatPowersOfTen: [Float] = (0...10).map { powf(10, Float($0)) }
 
@@ -27,7 +28,10 @@ extension JSONScanner {
         skipSpace()
         var n = JSONNumber(range: position..<position)
         let start = position
-        if position < end, p[position] == 0x2D { n.isNegative = true; position &+= 1 }
+        if position < end, p[position] == 0x2D {
+            n.isNegative = true
+            position &+= 1
+        }
         guard position < end, p[position] >= 0x30, p[position] <= 0x39 else {
             throw error("expected a value\(foundText)")
         }
@@ -99,16 +103,19 @@ extension JSONScanner {
     package mutating func readInt64() throws -> Int64 {
         let n = try readNumber()
         guard n.isInteger, n.isExact, n.exponent == 0 else {
-            throw JSONScanError(offset: n.range.lowerBound, message: "expected an integer, found \(text(n))")
+            throw JSONScanError(
+                offset: n.range.lowerBound, message: "expected an integer, found \(text(n))")
         }
         if n.isNegative {
             guard n.mantissa <= UInt64(Int64.max) + 1 else {
-                throw JSONScanError(offset: n.range.lowerBound, message: "integer \(text(n)) does not fit 64 bits")
+                throw JSONScanError(
+                    offset: n.range.lowerBound, message: "integer \(text(n)) does not fit 64 bits")
             }
             return n.mantissa == UInt64(Int64.max) + 1 ? .min : -Int64(n.mantissa)
         }
         guard n.mantissa <= UInt64(Int64.max) else {
-            throw JSONScanError(offset: n.range.lowerBound, message: "integer \(text(n)) does not fit 64 bits")
+            throw JSONScanError(
+                offset: n.range.lowerBound, message: "integer \(text(n)) does not fit 64 bits")
         }
         return Int64(n.mantissa)
     }
@@ -124,7 +131,9 @@ extension JSONScanner {
         if n.isExact, n.mantissa <= 1 << 53, n.exponent >= -22, n.exponent <= 22 {
             // Clinger's fast path: both operands exact, so one rounding.
             let m = Double(n.mantissa)
-            let v = n.exponent >= 0 ? m * exactPowersOfTen[n.exponent] : m / exactPowersOfTen[-n.exponent]
+            let v =
+                n.exponent >= 0
+                ? m * exactPowersOfTen[n.exponent] : m / exactPowersOfTen[-n.exponent]
             return n.isNegative ? -v : v
         }
         if n.isExact, n.mantissa != 0, n.exponent >= -19, n.exponent <= 19 {
@@ -133,14 +142,17 @@ extension JSONScanner {
             let v: Double
             if n.exponent >= 0 {
                 let product = n.mantissa.multipliedFullWidth(by: powersOfTen[n.exponent])
-                v = roundToDouble(UInt128(product.high) << 64 | UInt128(product.low), sticky: false, scale: 0)
+                v = roundToDouble(
+                    UInt128(product.high) << 64 | UInt128(product.low), sticky: false, scale: 0)
             } else {
                 v = roundedQuotient(n.mantissa, powersOfTen[-n.exponent])
             }
             return n.isNegative ? -v : v
         }
         guard let v = Double(text(n)), v.isFinite else {
-            throw JSONScanError(offset: n.range.lowerBound, message: "number \(text(n)) is out of range for a double")
+            throw JSONScanError(
+                offset: n.range.lowerBound,
+                message: "number \(text(n)) is out of range for a double")
         }
         return v
     }
@@ -149,18 +161,24 @@ extension JSONScanner {
     package func float(_ n: JSONNumber) throws -> Float {
         if n.isExact, n.mantissa <= 1 << 24, n.exponent >= -10, n.exponent <= 10 {
             let m = Float(n.mantissa)
-            let v = n.exponent >= 0 ? m * exactFloatPowersOfTen[n.exponent] : m / exactFloatPowersOfTen[-n.exponent]
+            let v =
+                n.exponent >= 0
+                ? m * exactFloatPowersOfTen[n.exponent] : m / exactFloatPowersOfTen[-n.exponent]
             return n.isNegative ? -v : v
         }
         guard let v = Float(text(n)), v.isFinite else {
-            throw JSONScanError(offset: n.range.lowerBound, message: "number \(text(n)) is out of range for a float")
+            throw JSONScanError(
+                offset: n.range.lowerBound, message: "number \(text(n)) is out of range for a float"
+            )
         }
         return v
     }
 
     /// The text of a scanned number.
     package func text(_ n: JSONNumber) -> String {
-        String(decoding: UnsafeBufferPointer(start: p + n.range.lowerBound, count: n.range.count), as: UTF8.self)
+        String(
+            decoding: UnsafeBufferPointer(start: p + n.range.lowerBound, count: n.range.count),
+            as: UTF8.self)
     }
 }
 
@@ -168,7 +186,8 @@ extension JSONScanner {
 private func roundedQuotient(_ m: UInt64, _ d: UInt64) -> Double {
     let shift = max(0, 56 + (64 - d.leadingZeroBitCount) - (64 - m.leadingZeroBitCount))
     let numerator = UInt128(m) << shift
-    let (q, r) = d.dividingFullWidth((high: UInt64(numerator >> 64), low: UInt64(truncatingIfNeeded: numerator)))
+    let (q, r) = d.dividingFullWidth(
+        (high: UInt64(numerator >> 64), low: UInt64(truncatingIfNeeded: numerator)))
     return roundToDouble(UInt128(q), sticky: r != 0, scale: -shift)
 }
 

@@ -5,11 +5,15 @@ extension JSONScanner {
     package mutating func readString() throws -> String {
         let (start, stop, escaped, ascii) = try scanString()
         if ascii {
-            return String(decoding: UnsafeBufferPointer(start: p + start, count: stop - start), as: UTF8.self)
+            return String(
+                decoding: UnsafeBufferPointer(start: p + start, count: stop - start), as: UTF8.self)
         }
         if !escaped {
-            guard let s = String(validating: UnsafeBufferPointer(start: p + start, count: stop - start),
-                                 as: UTF8.self) else {
+            guard
+                let s = String(
+                    validating: UnsafeBufferPointer(start: p + start, count: stop - start),
+                    as: UTF8.self)
+            else {
                 throw JSONScanError(offset: start, message: "string is not valid UTF-8")
             }
             return s
@@ -41,7 +45,9 @@ extension JSONScanner {
     /// ASCII (no escapes, no byte above 0x7F); consumes it.
     private mutating func scanString() throws -> (Int, Int, Bool, Bool) {
         skipSpace()
-        guard position < end, p[position] == 0x22 else { throw error("expected a string\(foundText)") }
+        guard position < end, p[position] == 0x22 else {
+            throw error("expected a string\(foundText)")
+        }
         let open = position
         position &+= 1
         let start = position
@@ -50,9 +56,13 @@ extension JSONScanner {
         while true {
             // Eight bytes at a time while none is a quote, a backslash or a control byte.
             while position &+ 8 <= end {
-                let w = UInt64(littleEndian: UnsafeRawPointer(p + position).loadUnaligned(as: UInt64.self))
-                let quote = w ^ 0x2222_2222_2222_2222, backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
-                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w)
+                let w = UInt64(
+                    littleEndian: UnsafeRawPointer(p + position).loadUnaligned(as: UInt64.self))
+                let quote = w ^ 0x2222_2222_2222_2222
+                let backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let special =
+                    ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                    | ((w &- ones &* 0x20) & ~w)
                 if special & highBits != 0 { break }
                 high |= w
                 position &+= 8
@@ -69,7 +79,9 @@ extension JSONScanner {
                 position &+= 2
                 continue
             }
-            if b < 0x20 { throw error(String(format: "raw control character 0x%02x in a string", b)) }
+            if b < 0x20 {
+                throw error(String(format: "raw control character 0x%02x in a string", b))
+            }
             position &+= 1
         }
         throw JSONScanError(offset: open, message: "unterminated string")
@@ -86,7 +98,9 @@ extension JSONScanner {
                 i += 1
                 continue
             }
-            guard i + 1 < range.upperBound else { throw JSONScanError(offset: i, message: "unfinished escape") }
+            guard i + 1 < range.upperBound else {
+                throw JSONScanError(offset: i, message: "unfinished escape")
+            }
             let e = p[i + 1]
             i += 2
             switch e {
@@ -101,8 +115,9 @@ extension JSONScanner {
                 i += 4
                 if (0xD800...0xDBFF).contains(scalar) {
                     guard i + 6 <= range.upperBound, p[i] == 0x5C, p[i + 1] == 0x75,
-                          case let low = try hex4(at: i + 2, limit: range.upperBound),
-                          (0xDC00...0xDFFF).contains(low) else {
+                        case let low = try hex4(at: i + 2, limit: range.upperBound),
+                        (0xDC00...0xDFFF).contains(low)
+                    else {
                         throw JSONScanError(offset: i - 6, message: "lone surrogate in \\u escape")
                     }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -112,14 +127,17 @@ extension JSONScanner {
                 }
                 out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
             default:
-                throw JSONScanError(offset: i - 2, message: "invalid escape '\\\(Character(Unicode.Scalar(e)))'")
+                throw JSONScanError(
+                    offset: i - 2, message: "invalid escape '\\\(Character(Unicode.Scalar(e)))'")
             }
         }
         return out
     }
 
     private func hex4(at i: Int, limit: Int) throws -> UInt32 {
-        guard i + 4 <= limit else { throw JSONScanError(offset: i, message: "\\u needs four hex digits") }
+        guard i + 4 <= limit else {
+            throw JSONScanError(offset: i, message: "\\u needs four hex digits")
+        }
         var v: UInt32 = 0
         for k in 0..<4 {
             guard let d = hexValue(p[i + k]) else {

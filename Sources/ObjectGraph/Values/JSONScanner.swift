@@ -29,7 +29,8 @@ package struct JSONScanner {
     /// A scanner over `bytes`.
     package init(_ bytes: UnsafeRawBufferPointer) {
         // A non-nil pointer even for an empty range keeps every access simple.
-        self.p = bytes.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? emptyBytePointer
+        self.p =
+            bytes.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? emptyBytePointer
         self.position = 0
         self.end = bytes.count
     }
@@ -67,21 +68,26 @@ package struct JSONScanner {
     /// Consumes `byte` or throws, naming what was expected.
     @inline(__always)
     package mutating func expect(_ byte: UInt8) throws {
-        guard consume(byte) else { throw error("expected '\(Character(Unicode.Scalar(byte)))'\(foundText)") }
+        guard consume(byte) else {
+            throw error("expected '\(Character(Unicode.Scalar(byte)))'\(foundText)")
+        }
     }
 
     /// `, found 'x'` or `, found the end of the line`, for messages.
     package var foundText: String {
         guard position < end else { return ", found the end of the line" }
         let b = p[position]
-        return b >= 0x20 && b < 0x7F ? ", found '\(Character(Unicode.Scalar(b)))'" : String(format: ", found byte 0x%02x", b)
+        return b >= 0x20 && b < 0x7F
+            ? ", found '\(Character(Unicode.Scalar(b)))'" : String(format: ", found byte 0x%02x", b)
     }
 
     /// Consumes `null` if it comes next.
     package mutating func consumeNull() -> Bool {
         skipSpace()
-        guard end - position >= 4, p[position] == 0x6E, p[position + 1] == 0x75, p[position + 2] == 0x6C,
-              p[position + 3] == 0x6C else { return false }
+        guard end - position >= 4, p[position] == 0x6E, p[position + 1] == 0x75,
+            p[position + 2] == 0x6C,
+            p[position + 3] == 0x6C
+        else { return false }
         position &+= 4
         return true
     }
@@ -89,13 +95,17 @@ package struct JSONScanner {
     /// Reads `true` or `false`.
     package mutating func readBool() throws -> Bool {
         skipSpace()
-        if end - position >= 4, p[position] == 0x74, p[position + 1] == 0x72, p[position + 2] == 0x75,
-           p[position + 3] == 0x65 {
+        if end - position >= 4, p[position] == 0x74, p[position + 1] == 0x72,
+            p[position + 2] == 0x75,
+            p[position + 3] == 0x65
+        {
             position &+= 4
             return true
         }
-        if end - position >= 5, p[position] == 0x66, p[position + 1] == 0x61, p[position + 2] == 0x6C,
-           p[position + 3] == 0x73, p[position + 4] == 0x65 {
+        if end - position >= 5, p[position] == 0x66, p[position + 1] == 0x61,
+            p[position + 2] == 0x6C,
+            p[position + 3] == 0x73, p[position + 4] == 0x65
+        {
             position &+= 5
             return false
         }

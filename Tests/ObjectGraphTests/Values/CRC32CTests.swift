@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 @Suite struct CRC32CTests {

@@ -26,15 +26,18 @@ extension JSONLinesStore {
             let counters = table.primaryKeyCounters
             let keys = model.entities.compactMap { entity -> (String, Int64)? in
                 guard entity.superentity == nil, let next = counters[entity.name],
-                      next != recordedCounters[entity.name] else { return nil }
+                    next != recordedCounters[entity.name]
+                else { return nil }
                 return (entity.name, next)
             }
             writer.reset()
-            let sizes = try TransactionLine.write(changes, number: file.lastTransaction + 1, keys: keys,
-                                                  codec: codec, to: writer)
+            let sizes = try TransactionLine.write(
+                changes, number: file.lastTransaction + 1, keys: keys,
+                codec: codec, to: writer)
             var liveDelta = 0
             if liveRowBytes != nil {
-                liveDelta = sizes.inserted + sizes.updated
+                liveDelta =
+                    sizes.inserted + sizes.updated
                     - changes.updated.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
                     - changes.deleted.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
             }
@@ -43,7 +46,8 @@ extension JSONLinesStore {
                 if options.synchronous == .full { try fileSystem.sync(file.fd) }
             } catch {
                 rollBack(to: file.length, fd: file.fd)
-                throw StoreFileErrors.io(.storeSave, path, "appending transaction \(file.lastTransaction + 1)", error)
+                throw StoreFileErrors.io(
+                    .storeSave, path, "appending transaction \(file.lastTransaction + 1)", error)
             }
             file.length += writer.count
             file.lineCount += 1
@@ -85,7 +89,8 @@ extension JSONLinesStore {
             liveRowBytes = (try? codec.write(rows, to: scratch)) ?? 0
         }
         measurer.reset()
-        snapshotHeader(from: file.header, compacted: file.header.compacted ?? file.header.created).write(to: measurer)
+        snapshotHeader(from: file.header, compacted: file.header.compacted ?? file.header.created)
+            .write(to: measurer)
         return measurer.count + (liveRowBytes ?? 0)
     }
 
@@ -102,14 +107,17 @@ extension JSONLinesStore {
 
     private func compactAutomaticallyIfNeeded() {
         guard options.automaticCompaction, let file, file.length > options.compactionMinimumBytes,
-              file.length >= compactionRetryLength else { return }
+            file.length >= compactionRetryLength
+        else { return }
         let live = liveBytes()
         guard file.length - live > file.length / 2 else { return }
         do {
             try compactHoldingLock()
         } catch {
-            notices.append("store \(path): automatic compaction failed; the file is unchanged: \(error)")
-            compactionRetryLength = file.length + max(options.compactionMinimumBytes, file.length / 2)
+            notices.append(
+                "store \(path): automatic compaction failed; the file is unchanged: \(error)")
+            compactionRetryLength =
+                file.length + max(options.compactionMinimumBytes, file.length / 2)
         }
     }
 }

@@ -26,7 +26,8 @@ extension JSONLinesStore {
     func compactHoldingLock() throws {
         guard let file else { throw StoreFileErrors.closed(path) }
         if isReadOnly {
-            throw ObjectGraphError(.coreData, "store \(path) is open read-only; cannot compact", file: path)
+            throw ObjectGraphError(
+                .coreData, "store \(path) is open read-only; cannot compact", file: path)
         }
         if isBroken { throw StoreFileErrors.unusable(path) }
         let header = snapshotHeader(from: file.header, compacted: options.clock())
@@ -40,19 +41,24 @@ extension JSONLinesStore {
         }
         var renamed = false
         do {
-            try StoreFileReplacer(path: path, fileSystem: fileSystem, synchronous: options.synchronous)
-                .replace(with: writer.bytes) { fd in
-                    renamed = true
-                    fileSystem.close(file.fd)
-                    let identity = (try? fileSystem.status(fd)) ?? file.identity
-                    self.file = OpenStoreFile(fd: fd, identity: identity, length: writer.count, header: header,
-                                              lineCount: 1 + header.rows, lastTransaction: file.lastTransaction,
-                                              transactionLines: 0)
-                    liveRowBytes = writer.count - headerLength
-                    compactionRetryLength = 0
-                }
+            try StoreFileReplacer(
+                path: path, fileSystem: fileSystem, synchronous: options.synchronous
+            )
+            .replace(with: writer.bytes) { fd in
+                renamed = true
+                fileSystem.close(file.fd)
+                let identity = (try? fileSystem.status(fd)) ?? file.identity
+                self.file = OpenStoreFile(
+                    fd: fd, identity: identity, length: writer.count, header: header,
+                    lineCount: 1 + header.rows, lastTransaction: file.lastTransaction,
+                    transactionLines: 0)
+                liveRowBytes = writer.count - headerLength
+                compactionRetryLength = 0
+            }
         } catch {
-            let what = renamed ? "syncing the directory after compaction (the compacted file is in place)"
+            let what =
+                renamed
+                ? "syncing the directory after compaction (the compacted file is in place)"
                 : "compacting (the file is unchanged)"
             throw StoreFileErrors.io(.storeOperation, path, what, error)
         }

@@ -24,7 +24,9 @@ extension JSONLinesStore {
     }
 
     /// See ``PersistentStore/relatedObjectIDs(_:of:)``.
-    public func relatedObjectIDs(_ relationship: RelationshipDescription, of objectID: ManagedObjectID) throws
+    public func relatedObjectIDs(
+        _ relationship: RelationshipDescription, of objectID: ManagedObjectID
+    ) throws
         -> [ManagedObjectID]
     {
         try locked {

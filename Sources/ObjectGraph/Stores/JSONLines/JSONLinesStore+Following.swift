@@ -20,7 +20,8 @@ extension JSONLinesStore {
         guard let current else {
             throw ObjectGraphError(.storeOperation, "store \(path) no longer exists", file: path)
         }
-        let sameFile = current.device == file.identity.device && current.inode == file.identity.inode
+        let sameFile =
+            current.device == file.identity.device && current.inode == file.identity.inode
         if sameFile && !needsReload {
             if current.size == file.length { return }
             if current.size > file.length {
@@ -75,16 +76,19 @@ extension JSONLinesStore {
         }
         guard loaded.header.storeIdentifier == identifier else {
             fileSystem.close(fd)
-            throw ObjectGraphError(.storeOperation, "store \(path) was replaced by another store "
-                                   + "(\(loaded.header.storeIdentifier), not \(identifier))", file: path)
+            throw ObjectGraphError(
+                .storeOperation,
+                "store \(path) was replaced by another store "
+                    + "(\(loaded.header.storeIdentifier), not \(identifier))", file: path)
         }
         if let old = file { fileSystem.close(old.fd) }
         table = loaded.replay.table
         needsReload = false
         liveRowBytes = nil
-        file = OpenStoreFile(fd: fd, identity: identity, length: loaded.replay.length, header: loaded.header,
-                             lineCount: loaded.replay.lineCount, lastTransaction: loaded.replay.lastTransaction,
-                             transactionLines: loaded.replay.transactionLines)
+        file = OpenStoreFile(
+            fd: fd, identity: identity, length: loaded.replay.length, header: loaded.header,
+            lineCount: loaded.replay.lineCount, lastTransaction: loaded.replay.lastTransaction,
+            transactionLines: loaded.replay.transactionLines)
     }
 }
 

@@ -40,11 +40,14 @@ extension JSONLinesStore {
     /// - Throws: ``ObjectGraphError`` — `.storeTimeout` (134090) when a writer holds the lock;
     ///   `.storeInvalidType` (134000) or `.fileReadCorruptFile` (259) when even the header is
     ///   damaged (nothing can be kept); `.storeOperation` (134070) when writing fails.
-    public static func repair(at url: URL, options: StoreOptions = StoreOptions()) throws -> JSONLinesStoreRepair {
+    public static func repair(at url: URL, options: StoreOptions = StoreOptions()) throws
+        -> JSONLinesStoreRepair
+    {
         try repair(at: url, options: options, fileSystem: PosixFileSystem())
     }
 
-    static func repair(at url: URL, options: StoreOptions, fileSystem fs: any StoreFileSystem) throws
+    static func repair(at url: URL, options: StoreOptions, fileSystem fs: any StoreFileSystem)
+        throws
         -> JSONLinesStoreRepair
     {
         let path = url.path
@@ -62,11 +65,15 @@ extension JSONLinesStore {
         let (original, replay, damage) = try bytes.withUnsafeBytes { raw in
             let header = try StoreFileLoader.readHeader(raw, path: path)
             let headerLength = raw.firstIndex(of: 0x0A)! + 1
-            let codec = RowCodec(model: try header.model(path: path), storeIdentifier: header.storeIdentifier, path: path)
+            let codec = RowCodec(
+                model: try header.model(path: path), storeIdentifier: header.storeIdentifier,
+                path: path)
             var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
             var damage: (line: Int, reason: String)?
             do {
-                if case .torn(let line, _) = try replay.apply(UnsafeRawBufferPointer(rebasing: raw[headerLength...])) {
+                if case .torn(let line, _) = try replay.apply(
+                    UnsafeRawBufferPointer(rebasing: raw[headerLength...]))
+                {
                     damage = (line, "the line is incomplete (an interrupted save)")
                 }
             } catch let e as ObjectGraphError {
@@ -75,8 +82,9 @@ extension JSONLinesStore {
             return (header, replay, damage)
         }
         guard let damage else {
-            return JSONLinesStoreRepair(firstDamagedLine: nil, reason: nil, keptLines: replay.lineCount,
-                                        keptBytes: bytes.count, movedBytes: 0, droppedSnapshotRows: 0, sidecarURL: nil)
+            return JSONLinesStoreRepair(
+                firstDamagedLine: nil, reason: nil, keptLines: replay.lineCount,
+                keptBytes: bytes.count, movedBytes: 0, droppedSnapshotRows: 0, sidecarURL: nil)
         }
         let cut = replay.length
         let dropped = replay.snapshotRowsLeft
@@ -86,7 +94,9 @@ extension JSONLinesStore {
             header.rows -= dropped
             header.write(to: kept)
             let headerLength = bytes.firstIndex(of: 0x0A)! + 1
-            bytes.withUnsafeBytes { kept.append(UnsafeRawBufferPointer(rebasing: $0[headerLength..<cut])) }
+            bytes.withUnsafeBytes {
+                kept.append(UnsafeRawBufferPointer(rebasing: $0[headerLength..<cut]))
+            }
         } else {
             bytes.withUnsafeBytes { kept.append(UnsafeRawBufferPointer(rebasing: $0[..<cut])) }
         }
@@ -95,17 +105,22 @@ extension JSONLinesStore {
             try StoreFileReplacer(path: path, fileSystem: fs, synchronous: options.synchronous)
                 .replace(with: kept.bytes) { fd in fs.close(fd) }
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "replacing the file with its good part (the damaged "
-                                     + "part is saved in \(sidecar))", error)
+            throw StoreFileErrors.io(
+                .storeOperation, path,
+                "replacing the file with its good part (the damaged "
+                    + "part is saved in \(sidecar))", error)
         }
-        return JSONLinesStoreRepair(firstDamagedLine: damage.line, reason: damage.reason, keptLines: replay.lineCount,
-                                    keptBytes: kept.count, movedBytes: bytes.count - cut, droppedSnapshotRows: dropped,
-                                    sidecarURL: URL(fileURLWithPath: sidecar))
+        return JSONLinesStoreRepair(
+            firstDamagedLine: damage.line, reason: damage.reason, keptLines: replay.lineCount,
+            keptBytes: kept.count, movedBytes: bytes.count - cut, droppedSnapshotRows: dropped,
+            sidecarURL: URL(fileURLWithPath: sidecar))
     }
 
     /// Writes the set-aside bytes to the first free `FILE.corrupt-<UTC timestamp>[-n]` and syncs it.
-    private static func writeSidecar(_ bytes: ArraySlice<UInt8>, for path: String, options: StoreOptions,
-                                     fileSystem fs: any StoreFileSystem) throws -> String {
+    private static func writeSidecar(
+        _ bytes: ArraySlice<UInt8>, for path: String, options: StoreOptions,
+        fileSystem fs: any StoreFileSystem
+    ) throws -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -127,7 +142,8 @@ extension JSONLinesStore {
             }
             return candidate
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "saving the damaged part beside the file", error)
+            throw StoreFileErrors.io(
+                .storeOperation, path, "saving the damaged part beside the file", error)
         }
     }
 }

@@ -47,11 +47,16 @@ extension JSONLinesStore {
         verify(at: url, fileSystem: PosixFileSystem())
     }
 
-    static func verify(at url: URL, fileSystem fs: any StoreFileSystem) -> JSONLinesStoreVerification {
-        func failed(_ error: any Error, metadata: JSONLinesStoreMetadata? = nil) -> JSONLinesStoreVerification {
+    static func verify(at url: URL, fileSystem fs: any StoreFileSystem)
+        -> JSONLinesStoreVerification
+    {
+        func failed(_ error: any Error, metadata: JSONLinesStoreMetadata? = nil)
+            -> JSONLinesStoreVerification
+        {
             let e = error as? ObjectGraphError
-            return JSONLinesStoreVerification(problems: [.init(line: e?.line, message: StoreFileErrors.reason(error))],
-                                              notices: [], metadata: metadata, statistics: nil)
+            return JSONLinesStoreVerification(
+                problems: [.init(line: e?.line, message: StoreFileErrors.reason(error))],
+                notices: [], metadata: metadata, statistics: nil)
         }
         let metadata: JSONLinesStoreMetadata
         do { metadata = try Self.metadata(at: url, fileSystem: fs) } catch { return failed(error) }
@@ -59,12 +64,14 @@ extension JSONLinesStore {
         options.isReadOnly = true
         let store: JSONLinesStore
         do {
-            store = try JSONLinesStore(model: metadata.model, url: url, options: options, fileSystem: fs)
+            store = try JSONLinesStore(
+                model: metadata.model, url: url, options: options, fileSystem: fs)
         } catch {
             var report = failed(error, metadata: metadata)
             if let line = (error as? ObjectGraphError)?.line {
                 report = JSONLinesStoreVerification(
-                    problems: report.problems + laterChecksumProblems(at: url.path, after: line, fileSystem: fs),
+                    problems: report.problems
+                        + laterChecksumProblems(at: url.path, after: line, fileSystem: fs),
                     notices: [], metadata: metadata, statistics: nil)
             }
             return report
@@ -73,15 +80,18 @@ extension JSONLinesStore {
         do {
             let statistics = try store.statistics()
             let problems = danglingReferences(in: try store.snapshot())
-            return JSONLinesStoreVerification(problems: problems, notices: store.recoveryNotices, metadata: metadata,
-                                              statistics: statistics)
+            return JSONLinesStoreVerification(
+                problems: problems, notices: store.recoveryNotices, metadata: metadata,
+                statistics: statistics)
         } catch {
             return failed(error, metadata: metadata)
         }
     }
 
     /// Checksum and framing problems of the complete lines after line `after`.
-    private static func laterChecksumProblems(at path: String, after: Int, fileSystem fs: any StoreFileSystem)
+    private static func laterChecksumProblems(
+        at path: String, after: Int, fileSystem fs: any StoreFileSystem
+    )
         -> [JSONLinesStoreVerification.Problem]
     {
         guard let fd = try? fs.open(path, .readOnly) else { return [] }
@@ -92,7 +102,10 @@ extension JSONLinesStore {
             var line = 1
             var start = 0
             while let lf = raw[start...].firstIndex(of: 0x0A) {
-                if line > after, let problem = LineFrame.problem(UnsafeRawBufferPointer(rebasing: raw[start..<lf])) {
+                if line > after,
+                    let problem = LineFrame.problem(
+                        UnsafeRawBufferPointer(rebasing: raw[start..<lf]))
+                {
                     problems.append(.init(line: line, message: problem))
                 }
                 line += 1
@@ -103,20 +116,26 @@ extension JSONLinesStore {
     }
 
     /// References from stored relationships to rows that do not exist.
-    private static func danglingReferences(in table: RowTable) -> [JSONLinesStoreVerification.Problem] {
+    private static func danglingReferences(in table: RowTable) -> [JSONLinesStoreVerification
+        .Problem]
+    {
         var problems: [JSONLinesStoreVerification.Problem] = []
         func name(_ id: ManagedObjectID) -> String { "\(id.entity.name) p\(id.primaryKey)" }
         for entity in table.model.entities where !entity.isAbstract {
             for row in table.rows(of: entity) {
                 for relationship in entity.relationships where relationship.isStoredInRow {
-                    let targets: [ManagedObjectID] = switch row.values[relationship.index] {
-                    case .toOne(let id?): [id]
-                    case .toMany(let ids): ids
-                    default: []
-                    }
+                    let targets: [ManagedObjectID] =
+                        switch row.values[relationship.index] {
+                        case .toOne(let id?): [id]
+                        case .toMany(let ids): ids
+                        default: []
+                        }
                     for target in targets where table.row(for: target) == nil {
-                        problems.append(.init(line: nil, message: "\(name(row.objectID)).\(relationship.name) points "
-                                              + "to \(name(target)), which does not exist"))
+                        problems.append(
+                            .init(
+                                line: nil,
+                                message: "\(name(row.objectID)).\(relationship.name) points "
+                                    + "to \(name(target)), which does not exist"))
                     }
                 }
             }

@@ -81,17 +81,25 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     ///   `.fileReadCorruptFile` (259) naming the damaged line; `.storeInvalidType` (134000)
     ///   for a file of another format or version; `.storeOpen` (134080) when the file cannot
     ///   be read or created.
-    public convenience init(model: ManagedObjectModel, url: URL, options: StoreOptions = StoreOptions()) throws {
+    public convenience init(
+        model: ManagedObjectModel, url: URL, options: StoreOptions = StoreOptions()
+    ) throws {
         try self.init(model: model, url: url, options: options, fileSystem: PosixFileSystem())
     }
 
     /// Opens the store through a file-system seam (tests inject failures and crashes here).
-    init(model: ManagedObjectModel, url: URL, options: StoreOptions, fileSystem fs: any StoreFileSystem) throws {
+    init(
+        model: ManagedObjectModel, url: URL, options: StoreOptions,
+        fileSystem fs: any StoreFileSystem
+    ) throws {
         guard url.isFileURL else {
-            throw ObjectGraphError(.storeOpen, "store \(url.absoluteString) is not a file URL", file: url.absoluteString)
+            throw ObjectGraphError(
+                .storeOpen, "store \(url.absoluteString) is not a file URL",
+                file: url.absoluteString)
         }
         let path = url.path
-        let opened = try StoreFileOpener(path: path, model: model, options: options, fileSystem: fs).open()
+        let opened = try StoreFileOpener(path: path, model: model, options: options, fileSystem: fs)
+            .open()
         self.identifier = opened.loaded.header.storeIdentifier
         self.url = url
         self.model = model

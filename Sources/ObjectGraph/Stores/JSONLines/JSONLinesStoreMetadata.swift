@@ -71,7 +71,9 @@ extension JSONLinesStore {
         try metadata(at: url, fileSystem: PosixFileSystem())
     }
 
-    static func metadata(at url: URL, fileSystem fs: any StoreFileSystem) throws -> JSONLinesStoreMetadata {
+    static func metadata(at url: URL, fileSystem fs: any StoreFileSystem) throws
+        -> JSONLinesStoreMetadata
+    {
         let path = url.path
         let bytes: [UInt8]
         do {
@@ -105,9 +107,11 @@ extension JSONLinesStore {
             try refreshIfNeeded()
             let file = file!
             return JSONLinesStoreStatistics(
-                fileBytes: file.length, liveBytes: liveBytes(), transactionCount: file.transactionLines,
+                fileBytes: file.length, liveBytes: liveBytes(),
+                transactionCount: file.transactionLines,
                 lastTransactionNumber: file.lastTransaction, snapshotRowCount: file.header.rows,
-                rowCounts: Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, table.rowCount(of: $0)) }))
+                rowCounts: Dictionary(
+                    uniqueKeysWithValues: model.entities.map { ($0.name, table.rowCount(of: $0)) }))
         }
     }
 }

@@ -42,7 +42,8 @@ enum LineFrame {
         }
         let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<suffix]))
         guard computed == stored else {
-            return "checksum mismatch: the line records \(hex(stored)), its content gives \(hex(computed))"
+            return
+                "checksum mismatch: the line records \(hex(stored)), its content gives \(hex(computed))"
         }
         return nil
     }

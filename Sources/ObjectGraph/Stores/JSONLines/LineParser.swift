@@ -27,7 +27,8 @@ struct LineParser: Sendable {
     /// Parses `lines` (ranges of `bytes`, without their LFs), stopping after the first damaged one.
     func parse(_ bytes: SharedBytes, _ lines: [Range<Int>]) -> [ParsedLine] {
         let total = lines.last.map { $0.upperBound - (lines.first?.lowerBound ?? 0) } ?? 0
-        let chunks = total >= parallelAbove && lines.count > 1
+        let chunks =
+            total >= parallelAbove && lines.count > 1
             ? min(lines.count, ParallelChunks.chunkCount(for: Int.max)) : 1
         guard chunks > 1 else { return parse(bytes, lines, 0..<lines.count) }
         // Split at line boundaries into chunks of about equal size in bytes.
@@ -53,11 +54,14 @@ struct LineParser: Sendable {
         return result
     }
 
-    private func parse(_ bytes: SharedBytes, _ lines: [Range<Int>], _ indices: Range<Int>) -> [ParsedLine] {
+    private func parse(_ bytes: SharedBytes, _ lines: [Range<Int>], _ indices: Range<Int>)
+        -> [ParsedLine]
+    {
         var result: [ParsedLine] = []
         result.reserveCapacity(indices.count)
         for i in indices {
-            let parsed = parseLine(UnsafeRawBufferPointer(rebasing: bytes.bytes[lines[i]]), index: i)
+            let parsed = parseLine(
+                UnsafeRawBufferPointer(rebasing: bytes.bytes[lines[i]]), index: i)
             result.append(parsed)
             if case .damaged = parsed { break }
         }
@@ -67,12 +71,17 @@ struct LineParser: Sendable {
     private func parseLine(_ line: UnsafeRawBufferPointer, index: Int) -> ParsedLine {
         let number = firstNumber + index
         let path = codec.path
-        if let problem = LineFrame.problem(line) { return .damaged(StoreFileErrors.corrupt(path, line: number, problem)) }
+        if let problem = LineFrame.problem(line) {
+            return .damaged(StoreFileErrors.corrupt(path, line: number, problem))
+        }
         do {
-            if index < snapshotRows { return .row(try snapshotRow(line, number: number, left: snapshotRows - index)) }
+            if index < snapshotRows {
+                return .row(try snapshotRow(line, number: number, left: snapshotRows - index))
+            }
             return .transaction(try TransactionLine.read(line, codec: codec))
         } catch let e as JSONScanError {
-            return .damaged(StoreFileErrors.corrupt(path, line: number, e.message, column: e.offset + 1))
+            return .damaged(
+                StoreFileErrors.corrupt(path, line: number, e.message, column: e.offset + 1))
         } catch let e as ObjectGraphError {
             return .damaged(e)
         } catch {
@@ -80,10 +89,14 @@ struct LineParser: Sendable {
         }
     }
 
-    private func snapshotRow(_ line: UnsafeRawBufferPointer, number: Int, left: Int) throws -> StoreRow {
+    private func snapshotRow(_ line: UnsafeRawBufferPointer, number: Int, left: Int) throws
+        -> StoreRow
+    {
         guard line.starts(with: "{\"row\":".utf8) else {
-            throw StoreFileErrors.corrupt(codec.path, line: number, "expected a snapshot row line ({\"row\":…}); the "
-                                          + "header announces \(left) more")
+            throw StoreFileErrors.corrupt(
+                codec.path, line: number,
+                "expected a snapshot row line ({\"row\":…}); the "
+                    + "header announces \(left) more")
         }
         var s = JSONScanner(line)
         var row: StoreRow?

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Replays the lines of a store file into a row table, checking every rule of
 /// docs/store-format.md §7: checksums, syntax, numbering, and that each change applies.
@@ -38,7 +39,8 @@ struct LogReplay {
         self.length = headerLength
         for (name, next) in header.keys {
             guard let entity = codec.model.entitiesByName[name], entity.superentity == nil else {
-                throw StoreFileErrors.corrupt(path, line: 1, "header keys name \(name), which is not a root entity")
+                throw StoreFileErrors.corrupt(
+                    path, line: 1, "header keys name \(name), which is not a root entity")
             }
             table.reservePrimaryKeys(for: entity, upTo: next)
         }
@@ -52,7 +54,9 @@ struct LogReplay {
     /// - Throws: `.fileReadCorruptFile` (259) naming the first damaged line; the replay then
     ///   holds every line before it.
     mutating func apply(_ bytes: UnsafeRawBufferPointer) throws -> Tail {
-        guard let base = bytes.baseAddress else { return try tail(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let base = bytes.baseAddress else {
+            return try tail(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
         var lines: [Range<Int>] = []
         var offset = 0
         while offset < bytes.count, let lf = memchr(base + offset, 0x0A, bytes.count - offset) {
@@ -60,8 +64,10 @@ struct LogReplay {
             lines.append(offset..<end)
             offset = end + 1
         }
-        let parsed = LineParser(codec: codec, firstNumber: lineCount + 1, snapshotRows: snapshotRowsLeft)
-            .parse(SharedBytes(bytes: bytes), lines)
+        let parsed = LineParser(
+            codec: codec, firstNumber: lineCount + 1, snapshotRows: snapshotRowsLeft
+        )
+        .parse(SharedBytes(bytes: bytes), lines)
         for (line, parsedLine) in zip(lines, parsed) {
             let number = lineCount + 1
             switch parsedLine {
@@ -70,7 +76,8 @@ struct LogReplay {
                 let count = table.totalRowCount
                 table.upsert(row)  // a replacement instead of an insert shows in the count
                 guard table.totalRowCount == count + 1 else {
-                    throw StoreFileErrors.corrupt(path, line: number, "\(row.objectID) appears twice in the snapshot")
+                    throw StoreFileErrors.corrupt(
+                        path, line: number, "\(row.objectID) appears twice in the snapshot")
                 }
                 snapshotRowsLeft -= 1
             case .transaction(let record):
@@ -85,14 +92,18 @@ struct LogReplay {
 
     private mutating func applyTransaction(_ record: TransactionRecord, number: Int) throws {
         guard record.number == lastTransaction + 1 else {
-            throw StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) follows transaction "
-                                          + "\(lastTransaction); expected \(lastTransaction + 1)")
+            throw StoreFileErrors.corrupt(
+                path, line: number,
+                "transaction \(record.number) follows transaction "
+                    + "\(lastTransaction); expected \(lastTransaction + 1)")
         }
         func fail(_ what: String) -> ObjectGraphError {
             StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) \(what)")
         }
         for id in record.deleted {
-            guard table.row(for: id) != nil else { throw fail("deletes \(id), which does not exist") }
+            guard table.row(for: id) != nil else {
+                throw fail("deletes \(id), which does not exist")
+            }
             table.remove(id)
         }
         for row in record.updated {
@@ -100,7 +111,9 @@ struct LogReplay {
                 throw fail("updates \(row.objectID), which does not exist")
             }
             guard row.version == old.version + 1 else {
-                throw fail("updates \(row.objectID) to version \(row.version), but it is at version \(old.version)")
+                throw fail(
+                    "updates \(row.objectID) to version \(row.version), but it is at version \(old.version)"
+                )
             }
             table.upsert(row)
         }
@@ -108,7 +121,9 @@ struct LogReplay {
         for row in record.inserted {
             table.upsert(row)  // a replacement instead of an insert shows in the count
             count += 1
-            guard table.totalRowCount == count else { throw fail("inserts \(row.objectID), which exists") }
+            guard table.totalRowCount == count else {
+                throw fail("inserts \(row.objectID), which exists")
+            }
         }
         for (name, next) in record.keys {
             guard let entity = codec.model.entitiesByName[name], entity.superentity == nil else {
@@ -123,18 +138,25 @@ struct LogReplay {
     private func tail(_ rest: UnsafeRawBufferPointer) throws -> Tail {
         let number = lineCount + 1
         if snapshotRowsLeft > 0 {
-            throw StoreFileErrors.corrupt(path, line: number, "the snapshot ends \(snapshotRowsLeft) rows early "
-                                          + "(a snapshot is written whole, so this is damage, not a torn write)")
+            throw StoreFileErrors.corrupt(
+                path, line: number,
+                "the snapshot ends \(snapshotRowsLeft) rows early "
+                    + "(a snapshot is written whole, so this is damage, not a torn write)")
         }
         guard !rest.isEmpty else { return .none }
         var content = rest.count
         while content > 0 && rest[content - 1] == 0 { content -= 1 }
         let stripped = UnsafeRawBufferPointer(rebasing: rest[..<content])
-        if let key = stripped.firstRange(of: ",\"crc\":\"".utf8), key.lowerBound + LineFrame.suffixLength < content {
-            let candidate = UnsafeRawBufferPointer(rebasing: stripped[..<(key.lowerBound + LineFrame.suffixLength)])
+        if let key = stripped.firstRange(of: ",\"crc\":\"".utf8),
+            key.lowerBound + LineFrame.suffixLength < content
+        {
+            let candidate = UnsafeRawBufferPointer(
+                rebasing: stripped[..<(key.lowerBound + LineFrame.suffixLength)])
             if LineFrame.problem(candidate) == nil {
-                throw StoreFileErrors.corrupt(path, line: number, "a complete line is followed by stray bytes "
-                                              + "instead of its newline")
+                throw StoreFileErrors.corrupt(
+                    path, line: number,
+                    "a complete line is followed by stray bytes "
+                        + "instead of its newline")
             }
         }
         return .torn(line: number, bytes: rest.count)

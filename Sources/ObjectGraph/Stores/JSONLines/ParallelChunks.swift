@@ -24,7 +24,9 @@ enum ParallelChunks {
     static func map<T: Sendable>(_ chunks: Int, _ body: @Sendable (Int) -> T) -> [T] {
         if chunks == 1 { return [body(0)] }
         let results = ResultSlots<T>(count: chunks)
-        DispatchQueue.concurrentPerform(iterations: chunks) { index in results.set(index, body(index)) }
+        DispatchQueue.concurrentPerform(iterations: chunks) { index in
+            results.set(index, body(index))
+        }
         return results.values
     }
 }

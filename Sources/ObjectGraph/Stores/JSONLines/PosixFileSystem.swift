@@ -1,28 +1,31 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The real file system, through POSIX calls (`open`, `pread`, `pwrite`, `fsync`, `flock`, …).
 struct PosixFileSystem: StoreFileSystem {
     func open(_ path: String, _ mode: FileOpenMode) throws -> Int32 {
-        let flags: Int32 = switch mode {
-        case .readOnly: O_RDONLY
-        case .readWrite: O_RDWR
-        case .readWriteCreating: O_RDWR | O_CREAT
-        case .readWriteTruncating: O_RDWR | O_CREAT | O_TRUNC
-        }
+        let flags: Int32 =
+            switch mode {
+            case .readOnly: O_RDONLY
+            case .readWrite: O_RDWR
+            case .readWriteCreating: O_RDWR | O_CREAT
+            case .readWriteTruncating: O_RDWR | O_CREAT | O_TRUNC
+            }
         let fd = try retrying("open", path) { Glibc.open(path, flags | O_CLOEXEC, 0o644) }
         return fd
     }
 
     func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
+    {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
         return try retrying("read", "fd \(fd)") { pread(fd, base, buffer.count, off_t(offset)) }
     }
@@ -56,8 +59,9 @@ struct PosixFileSystem: StoreFileSystem {
     }
 
     private static func fileStatus(_ s: stat) -> FileStatus {
-        FileStatus(device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int(s.st_size),
-                   isRegularFile: (s.st_mode & S_IFMT) == S_IFREG)
+        FileStatus(
+            device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int(s.st_size),
+            isRegularFile: (s.st_mode & S_IFMT) == S_IFREG)
     }
 
     func rename(_ from: String, to: String) throws {
@@ -94,7 +98,9 @@ struct PosixFileSystem: StoreFileSystem {
     var namespace: Int { 0 }
 
     /// Runs a call until it does not fail with `EINTR`; throws on any other failure.
-    private func retrying<T: BinaryInteger>(_ operation: String, _ path: String, _ call: () -> T) throws -> T {
+    private func retrying<T: BinaryInteger>(_ operation: String, _ path: String, _ call: () -> T)
+        throws -> T
+    {
         while true {
             let result = call()
             if result >= 0 { return result }

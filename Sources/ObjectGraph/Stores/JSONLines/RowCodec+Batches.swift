@@ -6,7 +6,10 @@ extension RowCodec {
     ///
     /// - Throws: `.storeSave` (134030) for the first row (in order) with a value that does not
     ///   fit; `w` is then left as it was.
-    func write(_ rows: [StoreRow], to w: JSONByteWriter, parallelAbove minimum: Int = ParallelChunks.threshold)
+    func write(
+        _ rows: [StoreRow], to w: JSONByteWriter,
+        parallelAbove minimum: Int = ParallelChunks.threshold
+    )
         throws -> Int
     {
         let start = w.count
@@ -44,8 +47,10 @@ extension RowCodec {
     /// across cores.
     ///
     /// - Throws: `.storeSave` (134030) when a value does not fit; `w` is then left as it was.
-    func writeSnapshotLines(_ rows: [StoreRow], to w: JSONByteWriter,
-                            parallelAbove minimum: Int = ParallelChunks.threshold) throws {
+    func writeSnapshotLines(
+        _ rows: [StoreRow], to w: JSONByteWriter,
+        parallelAbove minimum: Int = ParallelChunks.threshold
+    ) throws {
         let chunks = ParallelChunks.chunkCount(for: rows.count, minimum: minimum)
         let parts = ParallelChunks.map(chunks) { k -> Result<[UInt8], any Error> in
             let range = ParallelChunks.range(k, of: chunks, count: rows.count)
@@ -75,7 +80,9 @@ extension RowCodec {
     /// boundaries and read across cores.
     ///
     /// - Throws: ``JSONScanError`` for the first problem, as a sequential read reports it.
-    func readRows(_ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes) throws -> [StoreRow] {
+    func readRows(_ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes)
+        throws -> [StoreRow]
+    {
         if s.end - s.position >= minimum, let rows = readRowsAcrossCores(&s) { return rows }
         var rows: [StoreRow] = []
         try s.forEachElement { s in rows.append(try read(&s)) }
@@ -100,13 +107,16 @@ extension RowCodec {
         let bytes = SharedBytes(bytes: s.bytes(in: 0..<s.end))
         let workers = ParallelChunks.chunkCount(for: Int.max)
         guard workers > 1 else { return nil }
-        var starts = [open + 1], commas: [Int] = []
+        var starts = [open + 1]
+        var commas: [Int] = []
         let span = s.end - open
         for k in 1..<workers {
             var i = max(open + span * k / workers, (commas.last ?? open) + 2)
             // `],["`: the end of a row, a comma, the start of the next row's entity name.
-            while i + 3 < s.end, !(bytes.bytes[i] == 0x5D && bytes.bytes[i + 1] == 0x2C && bytes.bytes[i + 2] == 0x5B
-                                   && bytes.bytes[i + 3] == 0x22) {
+            while i + 3 < s.end,
+                !(bytes.bytes[i] == 0x5D && bytes.bytes[i + 1] == 0x2C && bytes.bytes[i + 2] == 0x5B
+                    && bytes.bytes[i + 3] == 0x22)
+            {
                 i += 1
             }
             guard i + 3 < s.end else { break }
@@ -124,7 +134,9 @@ extension RowCodec {
                 while true {
                     rows.append(try read(&scanner))
                     scanner.skipSpace()
-                    if let stop, scanner.position >= stop { return scanner.position == stop ? .reachedNext(rows) : .unusable }
+                    if let stop, scanner.position >= stop {
+                        return scanner.position == stop ? .reachedNext(rows) : .unusable
+                    }
                     if scanner.consume(0x2C) { continue }
                     if scanner.consume(0x5D) { return .endedArray(rows, scanner.position) }
                     return .unusable

@@ -37,11 +37,14 @@ struct RowCodec: Sendable {
         self.slots = model.entities.map { entity in
             Self.storedSlots(of: entity).map { property -> Slot in
                 if let r = property as? RelationshipDescription {
-                    return Slot(kind: r.isToMany ? .toMany : .toOne, index: r.index, type: .undefined,
-                                destination: r.destinationEntity!.index)
+                    return Slot(
+                        kind: r.isToMany ? .toMany : .toOne, index: r.index, type: .undefined,
+                        destination: r.destinationEntity!.index)
                 }
-                return Slot(kind: .attribute, index: property.index, type: (property as! AttributeDescription).type,
-                            destination: -1)
+                return Slot(
+                    kind: .attribute, index: property.index,
+                    type: (property as! AttributeDescription).type,
+                    destination: -1)
             }
         }
         self.names = model.entities.map { Array($0.name.utf8) }
@@ -87,7 +90,8 @@ struct RowCodec: Sendable {
                 if let attribute = property as? AttributeDescription {
                     throw StoreFileErrors.rowValueMismatch(row, attribute, path: path)
                 }
-                throw StoreFileErrors.rowReferenceMismatch(row, property as! RelationshipDescription, path: path)
+                throw StoreFileErrors.rowReferenceMismatch(
+                    row, property as! RelationshipDescription, path: path)
             }
         }
         w.append(0x5D)
@@ -112,7 +116,8 @@ struct RowCodec: Sendable {
             w.append(0x5B)
             for (i, target) in targets.enumerated() {
                 if i > 0 { w.append(0x2C) }
-                guard writeReference(target, destination: model.entities[slot.destination], to: w) else { return false }
+                guard writeReference(target, destination: model.entities[slot.destination], to: w)
+                else { return false }
             }
             w.append(0x5D)
             return true
@@ -120,9 +125,12 @@ struct RowCodec: Sendable {
     }
 
     /// Appends a reference: the bare key for the destination entity itself, else `[entity, pk]`.
-    private func writeReference(_ id: ManagedObjectID, destination: EntityDescription, to w: JSONByteWriter) -> Bool {
+    private func writeReference(
+        _ id: ManagedObjectID, destination: EntityDescription, to w: JSONByteWriter
+    ) -> Bool {
         guard id.storeIdentifier == storeIdentifier, id.entity.isKind(of: destination),
-              id.entity.managedObjectModel === model else { return false }
+            id.entity.managedObjectModel === model
+        else { return false }
         if id.entity === destination {
             w.append(integer: id.primaryKey)
         } else {

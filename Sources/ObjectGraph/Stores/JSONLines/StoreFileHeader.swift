@@ -28,7 +28,9 @@ struct StoreFileHeader: Sendable {
         self.created = created
         self.keys = model.entities.filter { $0.superentity == nil }.map { ($0.name, 1) }
         self.columns = Self.columns(of: model)
-        self.hashes = model.entities.map { ($0.name, model.entityVersionHashesByName[$0.name] ?? Data()) }
+        self.hashes = model.entities.map {
+            ($0.name, model.entityVersionHashesByName[$0.name] ?? Data())
+        }
         self.modelJSON = Self.embeddable(model.jsonData())
     }
 
@@ -58,7 +60,9 @@ struct StoreFileHeader: Sendable {
         w.append(ascii: ",\"created\":")
         AttributeValue.write(double: created.timeIntervalSince1970, to: w)
         w.append(ascii: ",\"compacted\":")
-        if let compacted { AttributeValue.write(double: compacted.timeIntervalSince1970, to: w) } else {
+        if let compacted {
+            AttributeValue.write(double: compacted.timeIntervalSince1970, to: w)
+        } else {
             w.append(ascii: "null")
         }
         w.append(ascii: ",\"base\":")
@@ -83,7 +87,8 @@ struct StoreFileHeader: Sendable {
         LineFrame.finish(w, bodyStart: start)
     }
 
-    private func writeObject<V>(_ pairs: [(String, V)], to w: JSONByteWriter, _ value: (V) -> Void) {
+    private func writeObject<V>(_ pairs: [(String, V)], to w: JSONByteWriter, _ value: (V) -> Void)
+    {
         w.append(0x7B)
         for (i, (key, v)) in pairs.enumerated() {
             if i > 0 { w.append(0x2C) }
@@ -102,13 +107,15 @@ struct StoreFileHeader: Sendable {
         var i = json.startIndex
         while i < json.endIndex {
             let b = json[i]
-            if b == 0xE2, i + 2 < json.endIndex, json[i + 1] == 0x80, json[i + 2] == 0xA8 || json[i + 2] == 0xA9 {
+            if b == 0xE2, i + 2 < json.endIndex, json[i + 1] == 0x80,
+                json[i + 2] == 0xA8 || json[i + 2] == 0xA9
+            {
                 out.append(contentsOf: Array((json[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
                 i += 3
                 continue
             }
-            if b >= 0x20 { out.append(b) }  // compact JSON has none; whitespace would be insignificant
-
+            // Compact JSON has no raw control byte; whitespace would be insignificant anyway.
+            if b >= 0x20 { out.append(b) }
             i += 1
         }
         return out

@@ -16,7 +16,9 @@ enum StoreFileLoader {
     ///   the model the header embeds (tools that run without application code).
     /// - Throws: `.storeInvalidType` (134000), `.fileReadCorruptFile` (259) or
     ///   `.storeIncompatibleVersionHash` (134100).
-    static func load(_ bytes: [UInt8], path: String, model: ManagedObjectModel?) throws -> LoadedStoreFile {
+    static func load(_ bytes: [UInt8], path: String, model: ManagedObjectModel?) throws
+        -> LoadedStoreFile
+    {
         try bytes.withUnsafeBytes { raw in
             let header = try readHeader(raw, path: path)
             let headerLength = (raw.firstIndex(of: 0x0A) ?? raw.count) + 1
@@ -28,7 +30,8 @@ enum StoreFileLoader {
                 resolved = try header.model(path: path)
                 try header.checkCompatible(with: resolved, path: path)
             }
-            let codec = RowCodec(model: resolved, storeIdentifier: header.storeIdentifier, path: path)
+            let codec = RowCodec(
+                model: resolved, storeIdentifier: header.storeIdentifier, path: path)
             var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
             let tail = try replay.apply(UnsafeRawBufferPointer(rebasing: raw[headerLength...]))
             return LoadedStoreFile(header: header, model: resolved, replay: replay, tail: tail)
@@ -36,11 +39,13 @@ enum StoreFileLoader {
     }
 
     /// Reads line 1 of `bytes`.
-    static func readHeader(_ bytes: UnsafeRawBufferPointer, path: String) throws -> StoreFileHeader {
+    static func readHeader(_ bytes: UnsafeRawBufferPointer, path: String) throws -> StoreFileHeader
+    {
         guard !bytes.isEmpty else { throw StoreFileErrors.notAStore(path, "the file is empty") }
         guard let lf = bytes.firstIndex(of: 0x0A) else {
             if bytes.starts(with: "{\"format\":".utf8) {
-                throw StoreFileErrors.corrupt(path, line: 1, "the header line has no newline (the file is cut short)")
+                throw StoreFileErrors.corrupt(
+                    path, line: 1, "the header line has no newline (the file is cut short)")
             }
             throw StoreFileErrors.notAStore(path, "line 1 does not start with {\"format\":")
         }

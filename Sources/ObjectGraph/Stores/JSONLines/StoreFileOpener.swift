@@ -17,16 +17,23 @@ struct StoreFileOpener {
 
     func open() throws -> Opened {
         let fs = fileSystem
-        let lock = options.isReadOnly ? nil
+        let lock =
+            options.isReadOnly
+            ? nil
             : try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
         var fd: Int32?
         do {
-            let status = try io(.storeOpen, "reading the status of the file") { try fs.status(atPath: path) }
+            let status = try io(.storeOpen, "reading the status of the file") {
+                try fs.status(atPath: path)
+            }
             if let status, !status.isRegularFile {
-                throw ObjectGraphError(.storeOpen, "store \(path) is not a regular file", file: path)
+                throw ObjectGraphError(
+                    .storeOpen, "store \(path) is not a regular file", file: path)
             }
             if !options.isReadOnly {
-                try io(.storeOpen, "removing the leftover \(path).tmp") { try fs.remove(path + ".tmp") }
+                try io(.storeOpen, "removing the leftover \(path).tmp") {
+                    try fs.remove(path + ".tmp")
+                }
                 if status == nil {
                     guard let model else { throw StoreFileErrors.missing(path) }
                     try create(model: model)
@@ -39,26 +46,31 @@ struct StoreFileOpener {
             }
             fd = opened
             let bytes = try io(.storeOpen, "reading the file") { try fs.readToEnd(opened) }
-            let identity = try io(.storeOpen, "reading the status of the file") { try fs.status(opened) }
+            let identity = try io(.storeOpen, "reading the status of the file") {
+                try fs.status(opened)
+            }
             let loaded = try StoreFileLoader.load(bytes, path: path, model: model)
             var notices: [String] = []
             if case .torn(let line, let count) = loaded.tail {
                 if options.isReadOnly {
-                    notices.append("store \(path): line \(line) is incomplete (\(count) bytes); "
-                                   + "treated as not yet written")
+                    notices.append(
+                        "store \(path): line \(line) is incomplete (\(count) bytes); "
+                            + "treated as not yet written")
                 } else {
                     try io(.storeOpen, "truncating the torn last line") {
                         try fs.truncate(opened, to: loaded.replay.length)
                         if options.synchronous != .off { try fs.sync(opened) }
                     }
-                    notices.append("store \(path): dropped the torn last line \(line) (\(count) bytes of an "
-                                   + "interrupted save that never completed)")
+                    notices.append(
+                        "store \(path): dropped the torn last line \(line) (\(count) bytes of an "
+                            + "interrupted save that never completed)")
                 }
             }
-            let file = OpenStoreFile(fd: opened, identity: identity, length: loaded.replay.length,
-                                     header: loaded.header, lineCount: loaded.replay.lineCount,
-                                     lastTransaction: loaded.replay.lastTransaction,
-                                     transactionLines: loaded.replay.transactionLines)
+            let file = OpenStoreFile(
+                fd: opened, identity: identity, length: loaded.replay.length,
+                header: loaded.header, lineCount: loaded.replay.lineCount,
+                lastTransaction: loaded.replay.lastTransaction,
+                transactionLines: loaded.replay.transactionLines)
             return Opened(loaded: loaded, file: file, lock: lock, notices: notices)
         } catch {
             if let fd { fs.close(fd) }
@@ -69,17 +81,22 @@ struct StoreFileOpener {
 
     /// Writes a new file holding only the header: temporary file, sync, rename, directory sync.
     private func create(model: ManagedObjectModel) throws {
-        let header = StoreFileHeader(model: model, storeIdentifier: options.storeIdentifier ?? UUID().uuidString,
-                                     created: options.clock())
+        let header = StoreFileHeader(
+            model: model, storeIdentifier: options.storeIdentifier ?? UUID().uuidString,
+            created: options.clock())
         let w = JSONByteWriter()
         header.write(to: w)
         try io(.storeOpen, "creating the file") {
-            try StoreFileReplacer(path: path, fileSystem: fileSystem, synchronous: options.synchronous)
-                .replace(with: w.bytes) { fd in fileSystem.close(fd) }
+            try StoreFileReplacer(
+                path: path, fileSystem: fileSystem, synchronous: options.synchronous
+            )
+            .replace(with: w.bytes) { fd in fileSystem.close(fd) }
         }
     }
 
-    private func io<T>(_ code: ObjectGraphError.Code, _ what: String, _ body: () throws -> T) throws -> T {
+    private func io<T>(_ code: ObjectGraphError.Code, _ what: String, _ body: () throws -> T) throws
+        -> T
+    {
         do {
             return try body()
         } catch let e as ObjectGraphError {

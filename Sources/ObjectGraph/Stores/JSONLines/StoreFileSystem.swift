@@ -15,7 +15,9 @@ struct FileSystemError: Error, CustomStringConvertible, Sendable {
     let path: String
     let code: Int32
 
-    var description: String { "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))" }
+    var description: String {
+        "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
+    }
 }
 
 /// How to open a file.
@@ -80,7 +82,8 @@ extension StoreFileSystem {
             while initialized < expected {
                 do {
                     let rest = UnsafeMutableBufferPointer(rebasing: buffer[initialized...])
-                    let n = try read(fd, into: UnsafeMutableRawBufferPointer(rest), at: offset + initialized)
+                    let n = try read(
+                        fd, into: UnsafeMutableRawBufferPointer(rest), at: offset + initialized)
                     if n == 0 { break }
                     initialized += n
                 } catch {
@@ -93,7 +96,9 @@ extension StoreFileSystem {
         // The file may have grown since `status`: read on to its end.
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = try chunk.withUnsafeMutableBytes { try read(fd, into: $0, at: offset + bytes.count) }
+            let n = try chunk.withUnsafeMutableBytes {
+                try read(fd, into: $0, at: offset + bytes.count)
+            }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[..<n])
         }
@@ -104,8 +109,11 @@ extension StoreFileSystem {
     func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
         var done = 0
         while done < bytes.count {
-            let n = try write(fd, UnsafeRawBufferPointer(rebasing: bytes[done...]), at: offset + done)
-            guard n > 0 else { throw FileSystemError(operation: "write", path: "fd \(fd)", code: ENOSPC) }
+            let n = try write(
+                fd, UnsafeRawBufferPointer(rebasing: bytes[done...]), at: offset + done)
+            guard n > 0 else {
+                throw FileSystemError(operation: "write", path: "fd \(fd)", code: ENOSPC)
+            }
             done += n
         }
     }

@@ -20,8 +20,10 @@ enum TransactionLine {
     /// - Returns: The bytes the inserted and the updated rows would take in a snapshot.
     /// - Throws: `.storeSave` (134030) when a value does not fit its slot; `w` is then left
     ///   as it was.
-    static func write(_ changes: StoreChangeSet, number: Int64, keys: [(String, Int64)], codec: RowCodec,
-                      to w: JSONByteWriter) throws -> (inserted: Int, updated: Int) {
+    static func write(
+        _ changes: StoreChangeSet, number: Int64, keys: [(String, Int64)], codec: RowCodec,
+        to w: JSONByteWriter
+    ) throws -> (inserted: Int, updated: Int) {
         let start = w.count
         var sizes = (inserted: 0, updated: 0)
         do {
@@ -81,22 +83,30 @@ enum TransactionLine {
         var record = TransactionRecord()
         var seen: Set<String> = []
         try s.forEachMember { key, s in
-            if seen.isEmpty && key != "t" { throw s.error("a transaction line starts with \"t\", not \"\(key)\"") }
+            if seen.isEmpty && key != "t" {
+                throw s.error("a transaction line starts with \"t\", not \"\(key)\"")
+            }
             seen.insert(key)
             switch key {
             case "t":
                 record.number = try s.readInt64()
-                guard record.number >= 1 else { throw s.error("transaction number \(record.number) is below 1") }
-            case "at": record.timestamp = Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
+                guard record.number >= 1 else {
+                    throw s.error("transaction number \(record.number) is below 1")
+                }
+            case "at":
+                record.timestamp = Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
             case "author": record.author = s.consumeNull() ? nil : try s.readString()
             case "context": record.contextName = s.consumeNull() ? nil : try s.readString()
             case "ins": record.inserted = try codec.readRows(&s)
             case "upd": record.updated = try codec.readRows(&s)
-            case "del": try s.forEachElement { s in record.deleted.append(try codec.readObjectKey(&s)) }
+            case "del":
+                try s.forEachElement { s in record.deleted.append(try codec.readObjectKey(&s)) }
             case "keys":
                 try s.forEachMember { name, s in
                     let next = try s.readInt64()
-                    guard next >= 1 else { throw s.error("the next key of \(name) must be at least 1") }
+                    guard next >= 1 else {
+                        throw s.error("the next key of \(name) must be at least 1")
+                    }
                     record.keys.append((name, next))
                 }
             case "crc": _ = try s.readString()

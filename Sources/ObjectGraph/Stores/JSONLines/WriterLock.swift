@@ -35,7 +35,9 @@ final class WriterLock: @unchecked Sendable {
     ///
     /// - Throws: `.storeTimeout` (134090) naming the holder's pid when it stays held;
     ///   `.storeOpen` (134080) when the lock file cannot be opened.
-    static func acquire(for dataPath: String, fileSystem fs: any StoreFileSystem, timeout: TimeInterval) throws
+    static func acquire(
+        for dataPath: String, fileSystem fs: any StoreFileSystem, timeout: TimeInterval
+    ) throws
         -> WriterLock
     {
         let path = dataPath + ".lock"
@@ -65,7 +67,8 @@ final class WriterLock: @unchecked Sendable {
             if DispatchTime.now().uptimeNanoseconds >= deadline {
                 let pid = inThisProcess ? nil : readPID(fs: fs, fd: fd)
                 fs.close(fd)
-                throw StoreFileErrors.locked(dataPath, pid: pid, inThisProcess: inThisProcess, waited: timeout)
+                throw StoreFileErrors.locked(
+                    dataPath, pid: pid, inThisProcess: inThisProcess, waited: timeout)
             }
             usleep(10_000)
         }
@@ -108,8 +111,10 @@ final class WriterLock: @unchecked Sendable {
 
     private static func readPID(fs: any StoreFileSystem, fd: Int32) -> String? {
         guard let bytes = try? fs.readToEnd(fd),
-              case let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-              !text.isEmpty, text.allSatisfy(\.isNumber) else { return nil }
+            case let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines),
+            !text.isEmpty, text.allSatisfy(\.isNumber)
+        else { return nil }
         return text
     }
 }

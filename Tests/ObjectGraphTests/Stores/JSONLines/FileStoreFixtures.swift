@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// A model exercising every attribute type, a transient, inheritance, derived, stored and
@@ -6,40 +7,55 @@ import Foundation
 enum FileStoreFixtures {
     static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Category", properties: [
-                AttributeDescription(name: "id", type: .uuid),
-                AttributeDescription(name: "name", type: .string),
-                AttributeDescription(name: "scratch", type: .string, isTransient: true),
-                RelationshipDescription(name: "expenses", destination: "Expense", inverse: "category", isToMany: true),
-            ]),
-            EntityDescription(name: "Expense", properties: [
-                AttributeDescription(name: "title", type: .string),
-                AttributeDescription(name: "amount", type: .decimal),
-                AttributeDescription(name: "date", type: .date),
-                AttributeDescription(name: "ratio", type: .double),
-                AttributeDescription(name: "weight", type: .float),
-                AttributeDescription(name: "count16", type: .integer16),
-                AttributeDescription(name: "count32", type: .integer32),
-                AttributeDescription(name: "count64", type: .integer64),
-                AttributeDescription(name: "cleared", type: .boolean),
-                AttributeDescription(name: "blob", type: .binaryData),
-                AttributeDescription(name: "link", type: .uri),
-                AttributeDescription(name: "payload", type: .transformable),
-                RelationshipDescription(name: "category", destination: "Category", inverse: "expenses"),
-                RelationshipDescription(name: "receipt", destination: "Document"),
-                RelationshipDescription(name: "tags", destination: "Tag", inverse: "expenses", isToMany: true,
-                                        isOrdered: true),
-            ]),
-            EntityDescription(name: "Tag", properties: [
-                AttributeDescription(name: "label", type: .string),
-                RelationshipDescription(name: "expenses", destination: "Expense", inverse: "tags", isToMany: true),
-            ]),
-            EntityDescription(name: "Document", isAbstract: true, properties: [
-                AttributeDescription(name: "path", type: .string),
-            ]),
-            EntityDescription(name: "Receipt", superentityName: "Document", properties: [
-                AttributeDescription(name: "total", type: .decimal),
-            ]),
+            EntityDescription(
+                name: "Category",
+                properties: [
+                    AttributeDescription(name: "id", type: .uuid),
+                    AttributeDescription(name: "name", type: .string),
+                    AttributeDescription(name: "scratch", type: .string, isTransient: true),
+                    RelationshipDescription(
+                        name: "expenses", destination: "Expense", inverse: "category",
+                        isToMany: true),
+                ]),
+            EntityDescription(
+                name: "Expense",
+                properties: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(name: "amount", type: .decimal),
+                    AttributeDescription(name: "date", type: .date),
+                    AttributeDescription(name: "ratio", type: .double),
+                    AttributeDescription(name: "weight", type: .float),
+                    AttributeDescription(name: "count16", type: .integer16),
+                    AttributeDescription(name: "count32", type: .integer32),
+                    AttributeDescription(name: "count64", type: .integer64),
+                    AttributeDescription(name: "cleared", type: .boolean),
+                    AttributeDescription(name: "blob", type: .binaryData),
+                    AttributeDescription(name: "link", type: .uri),
+                    AttributeDescription(name: "payload", type: .transformable),
+                    RelationshipDescription(
+                        name: "category", destination: "Category", inverse: "expenses"),
+                    RelationshipDescription(name: "receipt", destination: "Document"),
+                    RelationshipDescription(
+                        name: "tags", destination: "Tag", inverse: "expenses", isToMany: true,
+                        isOrdered: true),
+                ]),
+            EntityDescription(
+                name: "Tag",
+                properties: [
+                    AttributeDescription(name: "label", type: .string),
+                    RelationshipDescription(
+                        name: "expenses", destination: "Expense", inverse: "tags", isToMany: true),
+                ]),
+            EntityDescription(
+                name: "Document", isAbstract: true,
+                properties: [
+                    AttributeDescription(name: "path", type: .string)
+                ]),
+            EntityDescription(
+                name: "Receipt", superentityName: "Document",
+                properties: [
+                    AttributeDescription(name: "total", type: .decimal)
+                ]),
         ])
     }
 
@@ -49,11 +65,14 @@ enum FileStoreFixtures {
         let store: String
 
         func id(_ entity: String, _ pk: Int64) -> ManagedObjectID {
-            ManagedObjectID(entity: model[entityName: entity]!, storeIdentifier: store, primaryKey: pk)
+            ManagedObjectID(
+                entity: model[entityName: entity]!, storeIdentifier: store, primaryKey: pk)
         }
 
         /// A row with `values` by key; stored slots left out are null or empty, others `.notStored`.
-        func row(_ entity: String, _ pk: Int64, version: Int64 = 1, _ values: [String: StoreValue] = [:]) -> StoreRow {
+        func row(
+            _ entity: String, _ pk: Int64, version: Int64 = 1, _ values: [String: StoreValue] = [:]
+        ) -> StoreRow {
             let e = model[entityName: entity]!
             let stored = Set(RowCodec.storedSlots(of: e).map(\.name))
             let slots = e.properties.map { p -> StoreValue in
@@ -66,22 +85,26 @@ enum FileStoreFixtures {
         }
 
         /// An expense whose values derive from `seed`, every type filled.
-        func expense(_ pk: Int64, version: Int64 = 1, seed: Int, category: Int64? = nil) -> StoreRow {
-            row("Expense", pk, version: version, [
-                "title": .attribute(.string("expense \(seed)\nline two \u{2028} \u{0}")),
-                "amount": .attribute(.decimal(Decimal(seed) / 100)),
-                "date": .attribute(.date(Date(timeIntervalSince1970: 1_700_000_000.125 + Double(seed)))),
-                "ratio": .attribute(.double(seed % 3 == 0 ? -0.0 : Double(seed) / 7)),
-                "weight": .attribute(.float(seed % 5 == 0 ? .nan : Float(seed) / 3)),
-                "count16": .attribute(.integer(Int64(seed % 30000))),
-                "count32": .attribute(.integer(Int64(seed) * 1000)),
-                "count64": .attribute(.integer(Int64(seed) << 40)),
-                "cleared": .attribute(.boolean(seed % 2 == 0)),
-                "blob": .attribute(.data(Data([UInt8(seed & 0xFF), 0, 10, 13]))),
-                "link": .attribute(.uri(URL(string: "https://example.com/e/\(seed)")!)),
-                "payload": .attribute(.transformable(Data("{\"n\":\(seed)}".utf8))),
-                "category": .toOne(category.map { id("Category", $0) }),
-            ])
+        func expense(_ pk: Int64, version: Int64 = 1, seed: Int, category: Int64? = nil) -> StoreRow
+        {
+            row(
+                "Expense", pk, version: version,
+                [
+                    "title": .attribute(.string("expense \(seed)\nline two \u{2028} \u{0}")),
+                    "amount": .attribute(.decimal(Decimal(seed) / 100)),
+                    "date": .attribute(
+                        .date(Date(timeIntervalSince1970: 1_700_000_000.125 + Double(seed)))),
+                    "ratio": .attribute(.double(seed % 3 == 0 ? -0.0 : Double(seed) / 7)),
+                    "weight": .attribute(.float(seed % 5 == 0 ? .nan : Float(seed) / 3)),
+                    "count16": .attribute(.integer(Int64(seed % 30000))),
+                    "count32": .attribute(.integer(Int64(seed) * 1000)),
+                    "count64": .attribute(.integer(Int64(seed) << 40)),
+                    "cleared": .attribute(.boolean(seed % 2 == 0)),
+                    "blob": .attribute(.data(Data([UInt8(seed & 0xFF), 0, 10, 13]))),
+                    "link": .attribute(.uri(URL(string: "https://example.com/e/\(seed)")!)),
+                    "payload": .attribute(.transformable(Data("{\"n\":\(seed)}".utf8))),
+                    "category": .toOne(category.map { id("Category", $0) }),
+                ])
         }
     }
 
@@ -97,7 +120,9 @@ enum FileStoreFixtures {
     static func allRows(_ store: any PersistentStore) throws -> [ManagedObjectID: StoreRow] {
         var rows: [ManagedObjectID: StoreRow] = [:]
         for entity in store.model.entities where !entity.isAbstract {
-            for row in try store.fetch(StoreFetchRequest(entity: entity, includesSubentities: false)) {
+            for row in try store.fetch(
+                StoreFetchRequest(entity: entity, includesSubentities: false))
+            {
                 rows[row.objectID] = row
             }
         }
@@ -105,7 +130,9 @@ enum FileStoreFixtures {
     }
 
     /// Options with a fixed identifier and a clock that starts at 2023-11-14 and ticks 1 s per call.
-    static func options(readOnly: Bool = false, synchronous: SynchronousMode = .full) -> StoreOptions {
+    static func options(readOnly: Bool = false, synchronous: SynchronousMode = .full)
+        -> StoreOptions
+    {
         var options = StoreOptions()
         options.isReadOnly = readOnly
         options.synchronous = synchronous

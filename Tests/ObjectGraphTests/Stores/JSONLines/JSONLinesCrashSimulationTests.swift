@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Deterministic crashes through the I/O seam: at every step of a save and of a compaction
@@ -12,10 +13,13 @@ import Testing
 
     init() throws {
         model = try FileStoreFixtures.model()
-        rows = FileStoreFixtures.Rows(model: model, store: FileStoreFixtures.options().storeIdentifier!)
+        rows = FileStoreFixtures.Rows(
+            model: model, store: FileStoreFixtures.options().storeIdentifier!)
     }
 
-    private func open(_ fs: SimulatedFileSystem, _ sync: SynchronousMode = .full) throws -> JSONLinesStore {
+    private func open(_ fs: SimulatedFileSystem, _ sync: SynchronousMode = .full) throws
+        -> JSONLinesStore
+    {
         var options = FileStoreFixtures.options(synchronous: sync)
         options.automaticCompaction = false
         return try JSONLinesStore(model: model, url: url, options: options, fileSystem: fs)
@@ -25,24 +29,38 @@ import Testing
     private func base() throws -> SimulatedFileSystem {
         let fs = SimulatedFileSystem()
         let store = try open(fs)
-        try store.commit(StoreChangeSet(inserted: [rows.row("Category", 1, ["name": .attribute(.string("Food"))]),
-                                                   rows.expense(1, seed: 1, category: 1), rows.expense(2, seed: 2)],
-                                        timestamp: Date(timeIntervalSince1970: 10)))
-        try store.commit(StoreChangeSet(updated: [rows.expense(1, version: 2, seed: 11, category: 1)],
-                                        timestamp: Date(timeIntervalSince1970: 11)))
-        try store.commit(StoreChangeSet(deleted: [(rows.id("Expense", 2), 1)], timestamp: Date(timeIntervalSince1970: 12)))
+        try store.commit(
+            StoreChangeSet(
+                inserted: [
+                    rows.row("Category", 1, ["name": .attribute(.string("Food"))]),
+                    rows.expense(1, seed: 1, category: 1), rows.expense(2, seed: 2),
+                ],
+                timestamp: Date(timeIntervalSince1970: 10)))
+        try store.commit(
+            StoreChangeSet(
+                updated: [rows.expense(1, version: 2, seed: 11, category: 1)],
+                timestamp: Date(timeIntervalSince1970: 11)))
+        try store.commit(
+            StoreChangeSet(
+                deleted: [(rows.id("Expense", 2), 1)], timestamp: Date(timeIntervalSince1970: 12)))
         store.close()
         return fs
     }
 
     /// The save the save-crash tests interrupt.
     private var save: StoreChangeSet {
-        StoreChangeSet(inserted: [rows.expense(3, seed: 3, category: 1)],
-                       updated: [rows.row("Category", 1, version: 2, ["name": .attribute(.string("Groceries"))])],
-                       deleted: [(rows.id("Expense", 1), 2)], author: "crash", timestamp: Date(timeIntervalSince1970: 13))
+        StoreChangeSet(
+            inserted: [rows.expense(3, seed: 3, category: 1)],
+            updated: [
+                rows.row("Category", 1, version: 2, ["name": .attribute(.string("Groceries"))])
+            ],
+            deleted: [(rows.id("Expense", 1), 2)], author: "crash",
+            timestamp: Date(timeIntervalSince1970: 13))
     }
 
-    private func state(_ fs: SimulatedFileSystem) throws -> (rows: [ManagedObjectID: StoreRow], last: Int64) {
+    private func state(_ fs: SimulatedFileSystem) throws -> (
+        rows: [ManagedObjectID: StoreRow], last: Int64
+    ) {
         let store = try open(fs)
         defer { store.close() }
         return (try FileStoreFixtures.allRows(store), try store.statistics().lastTransactionNumber)
@@ -64,8 +82,10 @@ import Testing
     }
 
     @Test(arguments: [SynchronousMode.full, .normal, .off], SimulatedFileSystem.CrashKind.allCases)
-    func aCrashDuringASaveKeepsExactlyTheCommittedTransactions(sync: SynchronousMode,
-                                                              crash: SimulatedFileSystem.CrashKind) throws {
+    func aCrashDuringASaveKeepsExactlyTheCommittedTransactions(
+        sync: SynchronousMode,
+        crash: SimulatedFileSystem.CrashKind
+    ) throws {
         let base = try base()
         let before = try state(base.copy())
         let probe = base.copy()
@@ -86,19 +106,22 @@ import Testing
             let written = index > 0  // the whole line reached the page cache
             let synced = sync == .full && index > 1
             let committed = crash == .kill ? written : synced
-            let point = "\(crash): crash before op \(index) keeping \(keep.map(String.init) ?? "-") bytes"
+            let point =
+                "\(crash): crash before op \(index) keeping \(keep.map(String.init) ?? "-") bytes"
             let torn = crash == .kill && index == 0 && keep != nil
             let reopened = try open(restarted, sync)
             #expect(reopened.recoveryNotices.count == (torn ? 1 : 0), "\(point)")
-            #expect(restarted.contents(url.path)?.count == (try reopened.statistics().fileBytes),
-                    "the writer truncates a torn line: \(point)")
+            #expect(
+                restarted.contents(url.path)?.count == (try reopened.statistics().fileBytes),
+                "the writer truncates a torn line: \(point)")
             reopened.close()
             let seen = try state(restarted)
             #expect(seen.rows == (committed ? after.0 : before.rows), "\(point)")
             #expect(seen.last == (committed ? after.1 : before.last), "\(point)")
             // The reopened store accepts the save (again, or next) and keeps it.
             let again = try open(restarted, sync)
-            var next = committed ? StoreChangeSet(inserted: [rows.row("Tag", 9)], timestamp: Date()) : save
+            var next =
+                committed ? StoreChangeSet(inserted: [rows.row("Tag", 9)], timestamp: Date()) : save
             next.timestamp = Date(timeIntervalSince1970: 99)
             try again.commit(next)
             again.close()
@@ -116,9 +139,12 @@ import Testing
         probe.inject { _, _ in nil }
         try probeStore.compact()
         let operations = probe.operations
-        #expect(operations.map(\.description) == ["open store.jsonl.tmp", operations[1].description,
-                                                  "fsync store.jsonl.tmp", "rename store.jsonl.tmp → store.jsonl",
-                                                  "fsync directory"])
+        #expect(
+            operations.map(\.description) == [
+                "open store.jsonl.tmp", operations[1].description,
+                "fsync store.jsonl.tmp", "rename store.jsonl.tmp → store.jsonl",
+                "fsync directory",
+            ])
         for (index, keep) in crashPoints(operations) {
             let fs = base.copy()
             let store = try open(fs)
@@ -126,11 +152,14 @@ import Testing
             let returned = (try? store.compact()) != nil
             #expect(returned == (index == operations.count))
             let restarted = fs.afterCrash(crash)
-            let point = "\(crash): crash before op \(index) keeping \(keep.map(String.init) ?? "-") bytes"
+            let point =
+                "\(crash): crash before op \(index) keeping \(keep.map(String.init) ?? "-") bytes"
             let seen = try state(restarted)
             #expect(seen.rows == before.rows, "\(point)")
             #expect(seen.last == before.last, "\(point)")
-            #expect(!restarted.paths.contains(url.path + ".tmp"), "the writer removes a leftover temporary file")
+            #expect(
+                !restarted.paths.contains(url.path + ".tmp"),
+                "the writer removes a leftover temporary file")
             let again = try open(restarted)
             try again.commit(StoreChangeSet(inserted: [rows.row("Tag", 9)], timestamp: Date()))
             again.close()
@@ -143,7 +172,9 @@ import Testing
             let probe = SimulatedFileSystem()
             probe.inject { _, _ in nil }
             try open(probe).close()
-            let operations = probe.operations.filter { if case .open(let p) = $0 { !p.hasSuffix(".lock") } else { true } }
+            let operations = probe.operations.filter {
+                if case .open(let p) = $0 { !p.hasSuffix(".lock") } else { true }
+            }
             for index in 0...(probe.operations.count) {
                 let fs = SimulatedFileSystem()
                 fs.inject { _, i in i == index ? .crash : nil }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Damaged files: corruption is reported with its line, a torn last line is dropped and
@@ -11,10 +12,12 @@ import Testing
 
     init() throws {
         model = try ManagedObjectModel(entities: [
-            EntityDescription(name: "Note", properties: [
-                AttributeDescription(name: "title", type: .string),
-                AttributeDescription(name: "n", type: .integer64),
-            ]),
+            EntityDescription(
+                name: "Note",
+                properties: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(name: "n", type: .integer64),
+                ])
         ])
         directory = try FileStoreFixtures.temporaryDirectory()
         url = directory.appendingPathComponent("notes.jsonl")
@@ -22,8 +25,9 @@ import Testing
 
     private func note(_ pk: Int64, _ title: String, version: Int64 = 1) -> StoreRow {
         let entity = model[entityName: "Note"]!
-        return StoreRow(objectID: ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: pk),
-                        version: version, values: [.attribute(.string(title)), .attribute(.integer(pk))])
+        return StoreRow(
+            objectID: ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: pk),
+            version: version, values: [.attribute(.string(title)), .attribute(.integer(pk))])
     }
 
     private func options(readOnly: Bool = false) -> StoreOptions {
@@ -35,11 +39,18 @@ import Testing
     /// A closed store: header, a snapshot of two rows, then three transactions.
     private func makeFile() throws -> [UInt8] {
         let store = try JSONLinesStore(model: model, url: url, options: options())
-        try store.commit(StoreChangeSet(inserted: [note(1, "a"), note(2, "b")], timestamp: Date(timeIntervalSince1970: 1)))
+        try store.commit(
+            StoreChangeSet(
+                inserted: [note(1, "a"), note(2, "b")], timestamp: Date(timeIntervalSince1970: 1)))
         try store.compact()
-        try store.commit(StoreChangeSet(inserted: [note(3, "c\nd")], timestamp: Date(timeIntervalSince1970: 2)))
-        try store.commit(StoreChangeSet(updated: [note(1, "a2", version: 2)], timestamp: Date(timeIntervalSince1970: 3)))
-        try store.commit(StoreChangeSet(deleted: [(note(2, "").objectID, 1)], timestamp: Date(timeIntervalSince1970: 4)))
+        try store.commit(
+            StoreChangeSet(inserted: [note(3, "c\nd")], timestamp: Date(timeIntervalSince1970: 2)))
+        try store.commit(
+            StoreChangeSet(
+                updated: [note(1, "a2", version: 2)], timestamp: Date(timeIntervalSince1970: 3)))
+        try store.commit(
+            StoreChangeSet(
+                deleted: [(note(2, "").objectID, 1)], timestamp: Date(timeIntervalSince1970: 4)))
         store.close()
         return Array(try Data(contentsOf: url))
     }
@@ -63,12 +74,17 @@ import Testing
                     _ = try StoreFileLoader.load(bad, path: url.path, model: model)
                     // Only a NUL over the last LF is indistinguishable from a torn write; it is
                     // dropped and reported as a torn line.
-                    #expect(offset == lastLF && replacement == 0, "undetected: byte \(offset) → \(replacement)")
+                    #expect(
+                        offset == lastLF && replacement == 0,
+                        "undetected: byte \(offset) → \(replacement)")
                     let loaded = try StoreFileLoader.load(bad, path: url.path, model: model)
-                    #expect(loaded.tail == .torn(line: line, bytes: bad.count - loaded.replay.length))
+                    #expect(
+                        loaded.tail == .torn(line: line, bytes: bad.count - loaded.replay.length))
                 } catch let e as ObjectGraphError {
                     #expect(e.line == line, "byte \(offset) → \(replacement): \(e.message)")
-                    #expect(e.code == .fileReadCorruptFile || (line == 1 && e.code == .storeInvalidType))
+                    #expect(
+                        e.code == .fileReadCorruptFile || (line == 1 && e.code == .storeInvalidType)
+                    )
                 }
                 checked += 1
             }
@@ -94,15 +110,19 @@ import Testing
 
     @Test func aTornLastLineIsDroppedReportedAndTruncatedBeforeTheNextAppend() throws {
         let good = try makeFile()
-        let torn = Array("{\"t\":5,\"at\":5.0,\"ins\":[[\"Note\",9,1,\"x".utf8) + [UInt8](repeating: 0, count: 100)
+        let torn =
+            Array("{\"t\":5,\"at\":5.0,\"ins\":[[\"Note\",9,1,\"x".utf8)
+            + [UInt8](repeating: 0, count: 100)
         try Data(good + torn).write(to: url)
         let reader = try JSONLinesStore(model: model, url: url, options: options(readOnly: true))
         #expect(reader.recoveryNotices.count == 1 && reader.recoveryNotices[0].contains("line 7"))
-        #expect(try Data(contentsOf: url).count == good.count + torn.count, "a reader never truncates")
+        #expect(
+            try Data(contentsOf: url).count == good.count + torn.count, "a reader never truncates")
         let writer = try JSONLinesStore(model: model, url: url, options: options())
         #expect(writer.recoveryNotices.count == 1 && writer.recoveryNotices[0].contains("line 7"))
         #expect(Array(try Data(contentsOf: url)) == good)
-        try writer.commit(StoreChangeSet(inserted: [note(9, "x")], timestamp: Date(timeIntervalSince1970: 5)))
+        try writer.commit(
+            StoreChangeSet(inserted: [note(9, "x")], timestamp: Date(timeIntervalSince1970: 5)))
         writer.close()
         let reopened = try JSONLinesStore(model: model, url: url, options: options())
         #expect(reopened.recoveryNotices.isEmpty)
@@ -115,7 +135,8 @@ import Testing
         let secondLF = good.indices.filter { good[$0] == 0x0A }[1]
         try Data(good[...secondLF] + Array("{\"row\":[\"No".utf8)).write(to: url)
         #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
-            ($0 as? ObjectGraphError)?.line == 3 && ($0 as? ObjectGraphError)?.code == .fileReadCorruptFile
+            ($0 as? ObjectGraphError)?.line == 3
+                && ($0 as? ObjectGraphError)?.code == .fileReadCorruptFile
         }
     }
 
@@ -133,24 +154,34 @@ import Testing
         try Data(try makeFileWithDanglingReference()).write(to: url)
         let dangling = JSONLinesStore.verify(at: url)
         #expect(dangling.problems.count == 1 && dangling.problems[0].line == nil)
-        #expect(dangling.problems.first?.message.contains("Item p1.owner points to Owner p7") == true)
+        #expect(
+            dangling.problems.first?.message.contains("Item p1.owner points to Owner p7") == true)
     }
 
     private func makeFileWithDanglingReference() throws -> [UInt8] {
         let linked = try ManagedObjectModel(entities: [
-            EntityDescription(name: "Owner", properties: [
-                RelationshipDescription(name: "items", destination: "Item", inverse: "owner", isToMany: true),
-            ]),
-            EntityDescription(name: "Item", properties: [
-                RelationshipDescription(name: "owner", destination: "Owner", inverse: "items"),
-            ]),
+            EntityDescription(
+                name: "Owner",
+                properties: [
+                    RelationshipDescription(
+                        name: "items", destination: "Item", inverse: "owner", isToMany: true)
+                ]),
+            EntityDescription(
+                name: "Item",
+                properties: [
+                    RelationshipDescription(name: "owner", destination: "Owner", inverse: "items")
+                ]),
         ])
         let path = directory.appendingPathComponent("linked.jsonl")
         let store = try JSONLinesStore(model: linked, url: path, options: options())
-        let item = ManagedObjectID(entity: linked[entityName: "Item"]!, storeIdentifier: "S", primaryKey: 1)
-        let owner = ManagedObjectID(entity: linked[entityName: "Owner"]!, storeIdentifier: "S", primaryKey: 7)
-        try store.commit(StoreChangeSet(inserted: [StoreRow(objectID: item, version: 1, values: [.toOne(owner)])],
-                                        timestamp: Date(timeIntervalSince1970: 1)))
+        let item = ManagedObjectID(
+            entity: linked[entityName: "Item"]!, storeIdentifier: "S", primaryKey: 1)
+        let owner = ManagedObjectID(
+            entity: linked[entityName: "Owner"]!, storeIdentifier: "S", primaryKey: 7)
+        try store.commit(
+            StoreChangeSet(
+                inserted: [StoreRow(objectID: item, version: 1, values: [.toOne(owner)])],
+                timestamp: Date(timeIntervalSince1970: 1)))
         store.close()
         return Array(try Data(contentsOf: path))
     }
@@ -162,17 +193,23 @@ import Testing
         bad[lfs[4] - 10] = 0x7E  // line 5
         try Data(bad).write(to: url)
         let reason = try #require(JSONLinesStore.verify(at: url).problems.first?.message)
-        #expect(try JSONLinesStore.repair(at: url, options: options()) == JSONLinesStoreRepair(
-            firstDamagedLine: 5, reason: reason,
-            keptLines: 4, keptBytes: lfs[3] + 1, movedBytes: bad.count - lfs[3] - 1, droppedSnapshotRows: 0,
-            sidecarURL: URL(fileURLWithPath: url.path + ".corrupt-20231114T221321Z")))
+        #expect(
+            try JSONLinesStore.repair(at: url, options: options())
+                == JSONLinesStoreRepair(
+                    firstDamagedLine: 5, reason: reason,
+                    keptLines: 4, keptBytes: lfs[3] + 1, movedBytes: bad.count - lfs[3] - 1,
+                    droppedSnapshotRows: 0,
+                    sidecarURL: URL(fileURLWithPath: url.path + ".corrupt-20231114T221321Z")))
         // Note: the clock of `options()` reads 1,700,000,001 s on its first call (2023-11-14T22:13:21Z).
         #expect(Array(try Data(contentsOf: url)) == Array(good[...lfs[3]]))
-        let sidecar = try Data(contentsOf: URL(fileURLWithPath: url.path + ".corrupt-20231114T221321Z"))
+        let sidecar = try Data(
+            contentsOf: URL(fileURLWithPath: url.path + ".corrupt-20231114T221321Z"))
         #expect(Array(sidecar) == Array(bad[(lfs[3] + 1)...]))
         #expect(JSONLinesStore.verify(at: url).isHealthy)
         let store = try JSONLinesStore(model: model, url: url, options: options())
-        #expect(try store.fetch(StoreFetchRequest(entity: model[entityName: "Note"]!)).map(\.version) == [1, 1, 1])
+        #expect(
+            try store.fetch(StoreFetchRequest(entity: model[entityName: "Note"]!)).map(\.version)
+                == [1, 1, 1])
         store.close()
         let again = try JSONLinesStore.repair(at: url, options: options())
         #expect(!again.didRepair && again.firstDamagedLine == nil)
@@ -185,7 +222,9 @@ import Testing
         bad[lfs[2] - 30] ^= 0x04  // line 3: the second snapshot row
         try Data(bad).write(to: url)
         let result = try JSONLinesStore.repair(at: url, options: options())
-        #expect(result.firstDamagedLine == 3 && result.droppedSnapshotRows == 1 && result.keptLines == 2)
+        #expect(
+            result.firstDamagedLine == 3 && result.droppedSnapshotRows == 1 && result.keptLines == 2
+        )
         let store = try JSONLinesStore(model: model, url: url, options: options())
         #expect(try store.metadata().snapshotRowCount == 1)
         #expect(try store.count(StoreFetchRequest(entity: model[entityName: "Note"]!)) == 1)
@@ -202,11 +241,13 @@ import Testing
         }
         try FileManager.default.removeItem(at: url)
         var header = try makeFile()
-        let newer = String(decoding: header, as: UTF8.self).replacingOccurrences(of: "\"version\":1", with: "\"version\":2")
+        let newer = String(decoding: header, as: UTF8.self).replacingOccurrences(
+            of: "\"version\":1", with: "\"version\":2")
         header = Array(newer.utf8)
         try Data(header).write(to: url)
         #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeInvalidType || ($0 as? ObjectGraphError)?.code == .fileReadCorruptFile
+            ($0 as? ObjectGraphError)?.code == .storeInvalidType
+                || ($0 as? ObjectGraphError)?.code == .fileReadCorruptFile
         }
     }
 }

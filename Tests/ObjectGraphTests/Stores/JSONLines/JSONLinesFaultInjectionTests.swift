@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The real file system with faults injected through the seam (sessions run as root, so
@@ -7,7 +8,10 @@ import Testing
 // Sendable: `faults` is guarded by `lock`; the wrapped file system is a stateless struct.
 final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     enum Kind: Equatable { case write, sync, truncate, rename, syncDirectory }
-    enum Fault { case fail(Int32), partialThenFail(Int, Int32) }
+    enum Fault {
+        case fail(Int32)
+        case partialThenFail(Int, Int32)
+    }
 
     private let base = PosixFileSystem()
     private let lock = NSLock()
@@ -37,14 +41,17 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
 
     func open(_ path: String, _ mode: FileOpenMode) throws -> Int32 { try base.open(path, mode) }
     func close(_ fd: Int32) { base.close(fd) }
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
+    {
         try base.read(fd, into: buffer, at: offset)
     }
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
         switch take(.write) {
-        case .fail(let code)?: throw FileSystemError(operation: "write", path: "(injected)", code: code)
+        case .fail(let code)?:
+            throw FileSystemError(operation: "write", path: "(injected)", code: code)
         case .partialThenFail(let k, let code)?:
-            _ = try base.write(fd, UnsafeRawBufferPointer(rebasing: bytes[..<min(k, bytes.count)]), at: offset)
+            _ = try base.write(
+                fd, UnsafeRawBufferPointer(rebasing: bytes[..<min(k, bytes.count)]), at: offset)
             failNext(.write, .fail(code))  // the next attempt, for the rest, fails
             return min(k, bytes.count)
         case nil: return try base.write(fd, bytes, at: offset)
@@ -84,7 +91,8 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     init() throws {
         model = try FileStoreFixtures.model()
         url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("faults.jsonl")
-        rows = FileStoreFixtures.Rows(model: model, store: FileStoreFixtures.options().storeIdentifier!)
+        rows = FileStoreFixtures.Rows(
+            model: model, store: FileStoreFixtures.options().storeIdentifier!)
     }
 
     private func open() throws -> JSONLinesStore {
@@ -95,15 +103,20 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
 
     private func seeded() throws -> JSONLinesStore {
         let store = try open()
-        try store.commit(StoreChangeSet(inserted: [rows.row("Category", 1), rows.expense(1, seed: 1, category: 1)],
-                                        timestamp: Date(timeIntervalSince1970: 1)))
-        try store.commit(StoreChangeSet(updated: [rows.expense(1, version: 2, seed: 2, category: 1)],
-                                        timestamp: Date(timeIntervalSince1970: 2)))
+        try store.commit(
+            StoreChangeSet(
+                inserted: [rows.row("Category", 1), rows.expense(1, seed: 1, category: 1)],
+                timestamp: Date(timeIntervalSince1970: 1)))
+        try store.commit(
+            StoreChangeSet(
+                updated: [rows.expense(1, version: 2, seed: 2, category: 1)],
+                timestamp: Date(timeIntervalSince1970: 2)))
         return store
     }
 
     static let saveFaults: [(FaultInjectingFileSystem.Kind, FaultInjectingFileSystem.Fault)] = [
-        (.write, .fail(EIO)), (.write, .partialThenFail(37, ENOSPC)), (.write, .fail(ENOSPC)), (.sync, .fail(EIO)),
+        (.write, .fail(EIO)), (.write, .partialThenFail(37, ENOSPC)), (.write, .fail(ENOSPC)),
+        (.sync, .fail(EIO)),
     ]
 
     @Test(arguments: 0..<saveFaults.count)
@@ -111,8 +124,10 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
         let store = try seeded()
         let fileBefore = try Data(contentsOf: url)
         let rowsBefore = try FileStoreFixtures.allRows(store)
-        let save = StoreChangeSet(inserted: [rows.expense(2, seed: 3, category: 1)], deleted: [(rows.id("Expense", 1), 2)],
-                                  timestamp: Date(timeIntervalSince1970: 3))
+        let save = StoreChangeSet(
+            inserted: [rows.expense(2, seed: 3, category: 1)],
+            deleted: [(rows.id("Expense", 1), 2)],
+            timestamp: Date(timeIntervalSince1970: 3))
         let (kind, fault) = Self.saveFaults[index]
         fs.failNext(kind, fault)
         #expect { try store.commit(save) } throws: { ($0 as? ObjectGraphError)?.code == .storeSave }
@@ -132,10 +147,12 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
         let store = try seeded()
         fs.failNext(.write, .partialThenFail(20, ENOSPC))
         fs.failNext(.truncate, .fail(EIO))
-        let save = StoreChangeSet(inserted: [rows.expense(2, seed: 3)], timestamp: Date(timeIntervalSince1970: 3))
+        let save = StoreChangeSet(
+            inserted: [rows.expense(2, seed: 3)], timestamp: Date(timeIntervalSince1970: 3))
         #expect { try store.commit(save) } throws: { ($0 as? ObjectGraphError)?.code == .storeSave }
         #expect { try store.commit(save) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeSave && ($0 as? ObjectGraphError)?.message.contains("reopen") == true
+            ($0 as? ObjectGraphError)?.code == .storeSave
+                && ($0 as? ObjectGraphError)?.message.contains("reopen") == true
         }
         store.close()
         let reopened = try open()
@@ -144,9 +161,11 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
         try reopened.commit(save)
     }
 
-    static let compactionFaults: [(FaultInjectingFileSystem.Kind, FaultInjectingFileSystem.Fault)] = [
-        (.write, .fail(EIO)), (.write, .partialThenFail(100, ENOSPC)), (.sync, .fail(EIO)), (.rename, .fail(EXDEV)),
-    ]
+    static let compactionFaults: [(FaultInjectingFileSystem.Kind, FaultInjectingFileSystem.Fault)] =
+        [
+            (.write, .fail(EIO)), (.write, .partialThenFail(100, ENOSPC)), (.sync, .fail(EIO)),
+            (.rename, .fail(EXDEV)),
+        ]
 
     @Test(arguments: 0..<compactionFaults.count)
     func aFailedCompactionThrowsKeepsTheOldFileAndTheStoreWorks(_ index: Int) throws {
@@ -155,10 +174,14 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
         let fileBefore = try Data(contentsOf: url)
         let (kind, fault) = Self.compactionFaults[index]
         fs.failNext(kind, fault)
-        #expect { try store.compact() } throws: { ($0 as? ObjectGraphError)?.code == .storeOperation }
+        #expect { try store.compact() } throws: {
+            ($0 as? ObjectGraphError)?.code == .storeOperation
+        }
         #expect(try Data(contentsOf: url) == fileBefore)
         #expect(!FileManager.default.fileExists(atPath: url.path + ".tmp"))
-        try store.commit(StoreChangeSet(inserted: [rows.row("Tag", 1)], timestamp: Date(timeIntervalSince1970: 3)))
+        try store.commit(
+            StoreChangeSet(
+                inserted: [rows.row("Tag", 1)], timestamp: Date(timeIntervalSince1970: 3)))
         try store.compact()
         store.close()
         let reopened = try open()
@@ -175,7 +198,9 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
                 && ($0 as? ObjectGraphError)?.message.contains("compacted file is in place") == true
         }
         #expect(try store.statistics().transactionCount == 0)
-        try store.commit(StoreChangeSet(inserted: [rows.row("Tag", 1)], timestamp: Date(timeIntervalSince1970: 3)))
+        try store.commit(
+            StoreChangeSet(
+                inserted: [rows.row("Tag", 1)], timestamp: Date(timeIntervalSince1970: 3)))
         store.close()
         let reopened = try open()
         #expect(try FileStoreFixtures.allRows(reopened).count == before.count + 1)
@@ -195,7 +220,8 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
         let model = try ExpenseModel.make()
         let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("context.jsonl")
         let fs = FaultInjectingFileSystem()
-        let store = try JSONLinesStore(model: model, url: url, options: StoreOptions(), fileSystem: fs)
+        let store = try JSONLinesStore(
+            model: model, url: url, options: StoreOptions(), fileSystem: fs)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         coordinator.addPersistentStore(store)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Real crashes: a writer child process (`objectgraph-crash-writer`) is killed with SIGKILL at
@@ -26,7 +27,9 @@ struct JSONLinesKillTests {
             let file = directory.appendingPathComponent("kill-\(worker)-\(trial % 3).jsonl").path
             let sync = [SynchronousMode.normal, .off, .normal, .full][trial % 4]
             let killAfter = Int.random(in: 1...8, using: &random)
-            let child = try CrashWriterBinary.start(["write", file, String(random.next()), sync.rawValue])
+            let child = try CrashWriterBinary.start([
+                "write", file, String(random.next()), sync.rawValue,
+            ])
             var reported: Int64 = 0
             var seen = 0
             while seen < killAfter, let line = child.nextLine() {
@@ -38,7 +41,9 @@ struct JSONLinesKillTests {
             kill(child.process.processIdentifier, SIGKILL)
             child.process.waitUntilExit()
             while let line = child.nextLine() {
-                if line.hasPrefix("committed "), let n = Int64(line.dropFirst(10)) { reported = max(reported, n) }
+                if line.hasPrefix("committed "), let n = Int64(line.dropFirst(10)) {
+                    reported = max(reported, n)
+                }
             }
             try CrashInvariants.check(file: file, reported: reported)
         }
@@ -69,7 +74,9 @@ struct JSONLinesKillTests {
 /// holds transactions 1…N exactly — counter N, last transaction N, complete item groups for
 /// N−2…N — and N is at least the last commit the writer reported.
 enum CrashInvariants {
-    static func model(at url: URL) throws -> ManagedObjectModel { try JSONLinesStore.metadata(at: url).model }
+    static func model(at url: URL) throws -> ManagedObjectModel {
+        try JSONLinesStore.metadata(at: url).model
+    }
 
     @discardableResult
     static func check(file: String, reported: Int64) throws -> Int64 {
@@ -89,8 +96,12 @@ enum CrashInvariants {
             groups[integer(row, 0), default: (0, integer(row, 1))].count += 1
         }
         let expected: Set<Int64> = n == 0 ? [] : Set(max(1, n - 2)...n)
-        #expect(Set(groups.keys) == expected, "item groups \(groups.keys.sorted()) after transaction \(n)")
-        for (t, g) in groups { #expect(g.count == g.size, "transaction \(t) has \(g.count) of \(g.size) items") }
+        #expect(
+            Set(groups.keys) == expected,
+            "item groups \(groups.keys.sorted()) after transaction \(n)")
+        for (t, g) in groups {
+            #expect(g.count == g.size, "transaction \(t) has \(g.count) of \(g.size) items")
+        }
         return n
     }
 }
@@ -98,13 +109,21 @@ enum CrashInvariants {
 /// Locates and starts the built `objectgraph-crash-writer` next to the test bundle.
 enum CrashWriterBinary {
     static let url: URL? = {
-        let candidates = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
-        return candidates.compactMap { $0?.deletingLastPathComponent().appendingPathComponent("objectgraph-crash-writer") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        let candidates = [
+            Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0]),
+        ]
+        return candidates.compactMap {
+            $0?.deletingLastPathComponent().appendingPathComponent("objectgraph-crash-writer")
+        }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
     static let missingReason: Comment = {
-        if url == nil { print("JSONLinesKillTests: skipped, no built objectgraph-crash-writer next to the test bundle") }
+        if url == nil {
+            print(
+                "JSONLinesKillTests: skipped, no built objectgraph-crash-writer next to the test bundle"
+            )
+        }
         return "objectgraph-crash-writer is not built next to the test bundle"
     }()
 

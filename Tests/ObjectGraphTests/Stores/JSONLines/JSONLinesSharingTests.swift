@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// One writer at a time; readers beside it follow appends and compactions.
@@ -11,10 +12,13 @@ import Testing
     init() throws {
         model = try FileStoreFixtures.model()
         url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("shared.jsonl")
-        rows = FileStoreFixtures.Rows(model: model, store: FileStoreFixtures.options().storeIdentifier!)
+        rows = FileStoreFixtures.Rows(
+            model: model, store: FileStoreFixtures.options().storeIdentifier!)
     }
 
-    private func open(readOnly: Bool = false, lockTimeout: TimeInterval = 0) throws -> JSONLinesStore {
+    private func open(readOnly: Bool = false, lockTimeout: TimeInterval = 0) throws
+        -> JSONLinesStore
+    {
         var options = FileStoreFixtures.options(readOnly: readOnly)
         options.lockTimeout = lockTimeout
         return try JSONLinesStore(model: model, url: url, options: options)
@@ -25,14 +29,17 @@ import Testing
     @Test func aSecondWriterIsRefusedAtOnceUntilTheFirstCloses() throws {
         // B41
         let first = try open()
-        let pid = String(decoding: try Data(contentsOf: URL(fileURLWithPath: url.path + ".lock")), as: UTF8.self)
+        let pid = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: url.path + ".lock")), as: UTF8.self)
         #expect(pid == "\(getpid())\n")
         #expect { try open() } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
-            return e.code == .storeTimeout && e.message.contains("this process") && e.message.contains(url.path)
+            return e.code == .storeTimeout && e.message.contains("this process")
+                && e.message.contains(url.path)
         }
         #expect { try open(lockTimeout: 0.05) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeTimeout && ($0 as? ObjectGraphError)?.message.contains("waiting") == true
+            ($0 as? ObjectGraphError)?.code == .storeTimeout
+                && ($0 as? ObjectGraphError)?.message.contains("waiting") == true
         }
         let reader = try open(readOnly: true)
         #expect(try reader.count(tags) == 0, "a reader opens beside the writer")
@@ -46,8 +53,11 @@ import Testing
         try open().close()
         try Data("999999\n".utf8).write(to: URL(fileURLWithPath: url.path + ".lock"))
         let store = try open()
-        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: url.path + ".lock")), as: UTF8.self)
-            == "\(getpid())\n")
+        #expect(
+            String(
+                decoding: try Data(contentsOf: URL(fileURLWithPath: url.path + ".lock")),
+                as: UTF8.self)
+                == "\(getpid())\n")
         store.close()
     }
 
@@ -66,10 +76,13 @@ import Testing
     @Test func aReaderSeesNewTransactionsAndSurvivesCompaction() throws {
         let writer = try open()
         let reader = try open(readOnly: true)
-        try writer.commit(StoreChangeSet(inserted: [rows.row("Tag", 1), rows.row("Tag", 2)], timestamp: Date()))
+        try writer.commit(
+            StoreChangeSet(inserted: [rows.row("Tag", 1), rows.row("Tag", 2)], timestamp: Date()))
         #expect(try reader.fetch(tags).map(\.objectID.primaryKey) == [1, 2])
-        try writer.commit(StoreChangeSet(updated: [rows.row("Tag", 1, version: 2, ["label": .attribute(.string("x"))])],
-                                         deleted: [(rows.id("Tag", 2), 1)], timestamp: Date()))
+        try writer.commit(
+            StoreChangeSet(
+                updated: [rows.row("Tag", 1, version: 2, ["label": .attribute(.string("x"))])],
+                deleted: [(rows.id("Tag", 2), 1)], timestamp: Date()))
         #expect(try reader.row(for: rows.id("Tag", 1))?.version == 2)
         #expect(try reader.row(for: rows.id("Tag", 2)) == nil)
         try writer.compact()
@@ -98,8 +111,9 @@ import Testing
     private func transactionLine(inserting row: StoreRow, number: Int64) throws -> Data {
         let w = JSONByteWriter()
         let codec = RowCodec(model: model, storeIdentifier: rows.store, path: url.path)
-        _ = try TransactionLine.write(StoreChangeSet(inserted: [row], timestamp: Date(timeIntervalSince1970: 9)),
-                                      number: number, keys: [], codec: codec, to: w)
+        _ = try TransactionLine.write(
+            StoreChangeSet(inserted: [row], timestamp: Date(timeIntervalSince1970: 9)),
+            number: number, keys: [], codec: codec, to: w)
         return Data(w.array)
     }
 }

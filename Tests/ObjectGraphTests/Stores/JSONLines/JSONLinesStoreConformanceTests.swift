@@ -7,7 +7,8 @@ import Testing
     static let suite = StoreConformance(
         name: "JSONLines",
         makeStore: { model in
-            let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("conformance.jsonl")
+            let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent(
+                "conformance.jsonl")
             var options = StoreOptions()
             options.synchronous = .off  // durability is tested elsewhere; keep the suite fast
             return try JSONLinesStore(model: model, url: url, options: options)
@@ -32,7 +33,8 @@ import Testing
         let owner = model.entitiesByName["Owner"]!
         let key = try store.allocatePrimaryKeys(for: owner, count: 1)[0]
         let id = ManagedObjectID(entity: owner, storeIdentifier: store.identifier, primaryKey: key)
-        let row = StoreRow(objectID: id, version: 1, values: [.attribute("a"), .notStored, .toMany([])])
+        let row = StoreRow(
+            objectID: id, version: 1, values: [.attribute("a"), .notStored, .toMany([])])
         try store.commit(StoreChangeSet(inserted: [row], timestamp: Date(timeIntervalSince1970: 0)))
         store.close()
         let reopened = try JSONLinesStore(model: model, url: url)

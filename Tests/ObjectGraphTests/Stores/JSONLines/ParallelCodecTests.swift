@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Large saves, reopens and compactions are encoded and parsed across cores (above
@@ -17,17 +18,20 @@ import Testing
 
     private var sample: [StoreRow] {
         (1...300).map { i in
-            i % 3 == 0 ? rows.expense(Int64(i), seed: i, category: 1)
+            i % 3 == 0
+                ? rows.expense(Int64(i), seed: i, category: 1)
                 : rows.row("Tag", Int64(i), ["label": .attribute(.string("tag \(i) é\n\"],[\""))])
         }
     }
 
     @Test func encodingAcrossCoresGivesTheSameBytesAndSizes() throws {
-        let one = JSONByteWriter(), many = JSONByteWriter()
+        let one = JSONByteWriter()
+        let many = JSONByteWriter()
         let size1 = try codec.write(sample, to: one, parallelAbove: .max)
         let size2 = try codec.write(sample, to: many, parallelAbove: 1)
         #expect(one.array == many.array && size1 == size2)
-        let lines1 = JSONByteWriter(), lines2 = JSONByteWriter()
+        let lines1 = JSONByteWriter()
+        let lines2 = JSONByteWriter()
         try codec.writeSnapshotLines(sample, to: lines1, parallelAbove: .max)
         try codec.writeSnapshotLines(sample, to: lines2, parallelAbove: 1)
         #expect(lines1.array == lines2.array)
@@ -62,18 +66,29 @@ import Testing
     @Test func rowBoundaryLookalikesInsideRowsAreDetected() throws {
         // `],["` also occurs inside a row (a to-many, then a reference to a subentity).
         let linked = try ManagedObjectModel(entities: [
-            EntityDescription(name: "Document", isAbstract: true, properties: [AttributeDescription(name: "p", type: .string)]),
+            EntityDescription(
+                name: "Document", isAbstract: true,
+                properties: [AttributeDescription(name: "p", type: .string)]),
             EntityDescription(name: "Receipt", superentityName: "Document"),
-            EntityDescription(name: "Holder", properties: [
-                RelationshipDescription(name: "things", destination: "Document", isToMany: true),
-                RelationshipDescription(name: "main", destination: "Document"),
-            ]),
+            EntityDescription(
+                name: "Holder",
+                properties: [
+                    RelationshipDescription(
+                        name: "things", destination: "Document", isToMany: true),
+                    RelationshipDescription(name: "main", destination: "Document"),
+                ]),
         ])
         let codec = RowCodec(model: linked, storeIdentifier: "S", path: "/tmp/holders.jsonl")
-        let receipt = { (pk: Int64) in ManagedObjectID(entity: linked[entityName: "Receipt"]!, storeIdentifier: "S", primaryKey: pk) }
+        let receipt = { (pk: Int64) in
+            ManagedObjectID(
+                entity: linked[entityName: "Receipt"]!, storeIdentifier: "S", primaryKey: pk)
+        }
         let holders = (1...Int64(200)).map { pk in
-            StoreRow(objectID: ManagedObjectID(entity: linked[entityName: "Holder"]!, storeIdentifier: "S", primaryKey: pk),
-                     version: 1, values: [.toMany([receipt(pk), receipt(pk + 1)]), .toOne(receipt(pk + 2))])
+            StoreRow(
+                objectID: ManagedObjectID(
+                    entity: linked[entityName: "Holder"]!, storeIdentifier: "S", primaryKey: pk),
+                version: 1,
+                values: [.toMany([receipt(pk), receipt(pk + 1)]), .toOne(receipt(pk + 2))])
         }
         let w = JSONByteWriter()
         w.append(0x5B)
@@ -106,7 +121,10 @@ import Testing
             parser.parallelAbove = 1
             let parsed = parser.parse(SharedBytes(bytes: raw), lines)
             #expect(parsed.count == 201)
-            guard case .damaged(let error) = parsed.last else { Issue.record("no damage reported"); return }
+            guard case .damaged(let error) = parsed.last else {
+                Issue.record("no damage reported")
+                return
+            }
             #expect(error.line == 202)
             var rowsParsed: [StoreRow] = []
             for case .row(let row) in parsed { rowsParsed.append(row) }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// An in-memory file system that models what survives a crash: each file's data as the
@@ -27,7 +28,8 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
             case .write(let p, let n): "write \(n) bytes to \(p.split(separator: "/").last ?? "")"
             case .sync(let p): "fsync \(p.split(separator: "/").last ?? "")"
             case .truncate(let p, let n): "truncate \(p.split(separator: "/").last ?? "") to \(n)"
-            case .rename(let a, let b): "rename \(a.split(separator: "/").last ?? "") → \(b.split(separator: "/").last ?? "")"
+            case .rename(let a, let b):
+                "rename \(a.split(separator: "/").last ?? "") → \(b.split(separator: "/").last ?? "")"
             case .remove(let p): "remove \(p.split(separator: "/").last ?? "")"
             case .syncDirectory: "fsync directory"
             }
@@ -131,11 +133,14 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
             var result: [String: Inode] = [:]
             for (path, inode) in source {
                 let data = kind == .kill ? inode.data : inode.synced
-                let copy = copied[ObjectIdentifier(inode)] ?? Inode(number: inode.number, data: data, synced: data)
+                let copy =
+                    copied[ObjectIdentifier(inode)]
+                    ?? Inode(number: inode.number, data: data, synced: data)
                 copied[ObjectIdentifier(inode)] = copy
                 result[path] = copy
             }
-            return SimulatedFileSystem(entries: result, nextInode: nextInode, processID: processID + 1)
+            return SimulatedFileSystem(
+                entries: result, nextInode: nextInode, processID: processID + 1)
         }
     }
 
@@ -167,7 +172,9 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
             if mutating { try check(.open(path)) } else if crashed { throw SimulatedCrash() }
             var inode = entries[path]
             if inode == nil {
-                guard mutating else { throw FileSystemError(operation: "open", path: path, code: ENOENT) }
+                guard mutating else {
+                    throw FileSystemError(operation: "open", path: path, code: ENOENT)
+                }
                 inode = newInode()
                 entries[path] = inode
             }
@@ -181,17 +188,22 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
 
     func close(_ fd: Int32) {
         locked {
-            if let d = descriptors.removeValue(forKey: fd), d.inode.lockHolder == fd { d.inode.lockHolder = nil }
+            if let d = descriptors.removeValue(forKey: fd), d.inode.lockHolder == fd {
+                d.inode.lockHolder = nil
+            }
         }
     }
 
-    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
+    {
         try locked {
             if crashed { throw SimulatedCrash() }
             let data = try descriptor(fd).inode.data
             guard offset < data.count else { return 0 }
             let n = min(buffer.count, data.count - offset)
-            data.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+            data.withUnsafeBytes {
+                buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n)
+            }
             return n
         }
     }
@@ -203,17 +215,28 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
             var after: (any Error)?
             switch nextFault(.write(d.path, bytes: bytes.count)) {
             case nil: break
-            case .fail(let code): throw FileSystemError(operation: "write", path: d.path, code: code)
-            case .crash: crashed = true; throw SimulatedCrash()
-            case .partialThenCrash(let k): count = min(k, count); crashed = true; after = SimulatedCrash()
+            case .fail(let code):
+                throw FileSystemError(operation: "write", path: d.path, code: code)
+            case .crash:
+                crashed = true
+                throw SimulatedCrash()
+            case .partialThenCrash(let k):
+                count = min(k, count)
+                crashed = true
+                after = SimulatedCrash()
             case .partialThenFail(let k, let code):
                 count = min(k, count)
                 after = FileSystemError(operation: "write", path: d.path, code: code)
             }
-            if d.inode.data.count < offset { d.inode.data += [UInt8](repeating: 0, count: offset - d.inode.data.count) }
+            if d.inode.data.count < offset {
+                d.inode.data += [UInt8](repeating: 0, count: offset - d.inode.data.count)
+            }
             let end = offset + count
-            if d.inode.data.count < end { d.inode.data += [UInt8](repeating: 0, count: end - d.inode.data.count) }
-            d.inode.data.replaceSubrange(offset..<end, with: UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+            if d.inode.data.count < end {
+                d.inode.data += [UInt8](repeating: 0, count: end - d.inode.data.count)
+            }
+            d.inode.data.replaceSubrange(
+                offset..<end, with: UnsafeRawBufferPointer(rebasing: bytes[..<count]))
             if let after { throw after }
             return count
         }
@@ -250,7 +273,9 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
     func status(atPath path: String) throws -> FileStatus? {
         try locked {
             if crashed { throw SimulatedCrash() }
-            return entries[path].map { FileStatus(device: 1, inode: $0.number, size: $0.data.count) }
+            return entries[path].map {
+                FileStatus(device: 1, inode: $0.number, size: $0.data.count)
+            }
         }
     }
 
@@ -301,7 +326,9 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
     // MARK: Internals
 
     private func descriptor(_ fd: Int32) throws -> (inode: Inode, path: String) {
-        guard let d = descriptors[fd] else { throw FileSystemError(operation: "use", path: "fd \(fd)", code: EBADF) }
+        guard let d = descriptors[fd] else {
+            throw FileSystemError(operation: "use", path: "fd \(fd)", code: EBADF)
+        }
         return d
     }
 
@@ -324,7 +351,8 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
         case .crash, .partialThenCrash:
             crashed = true
             throw SimulatedCrash()
-        case .partialThenFail(_, let code): throw FileSystemError(operation: "\(operation)", path: "", code: code)
+        case .partialThenFail(_, let code):
+            throw FileSystemError(operation: "\(operation)", path: "", code: code)
         }
     }
 
