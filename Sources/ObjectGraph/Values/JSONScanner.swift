@@ -7,11 +7,13 @@ package struct JSONScanError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, e.g. `expected ',' or ']'`.
     package let message: String
 
+    /// An error at `offset` saying `message`.
     package init(offset: Int, message: String) {
         self.offset = offset
         self.message = message
     }
 
+    /// `message at byte N` (1-based).
     package var description: String { "\(message) at byte \(offset + 1)" }
 }
 

@@ -25,9 +25,9 @@ import Foundation
 /// Thread-safe: every operation takes the store's lock.
 ///
 /// - Note: Plays the part of Core Data's SQLite store (`NSSQLiteStoreType`).
-// Sendable: all mutable state (`table`, `file`, `notices`, …) is read and written only while
-// holding `lock`.
 public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
+    // Sendable: all mutable state (`table`, `file`, `notices`, …) is read and written only while
+    // holding `lock`.
     /// The store type name, `"JSONLines"`.
     public static let storeType = "JSONLines"
 

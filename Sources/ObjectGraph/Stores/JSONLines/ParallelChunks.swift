@@ -32,8 +32,8 @@ enum ParallelChunks {
 }
 
 /// One result slot per chunk, filled from concurrent threads.
-// Sendable: `slots` is read and written only while holding `lock`.
 private final class ResultSlots<T: Sendable>: @unchecked Sendable {
+    // Sendable: `slots` is read and written only while holding `lock`.
     private let lock = NSLock()
     private var slots: [T?]
 
@@ -53,7 +53,7 @@ private final class ResultSlots<T: Sendable>: @unchecked Sendable {
 }
 
 /// Read-only bytes shared with worker threads for the duration of one parallel job.
-// Sendable: the memory is only read, and the owner keeps it alive until the job returns.
 struct SharedBytes: @unchecked Sendable {
+    // Sendable: the memory is only read, and the owner keeps it alive until the job returns.
     let bytes: UnsafeRawBufferPointer
 }

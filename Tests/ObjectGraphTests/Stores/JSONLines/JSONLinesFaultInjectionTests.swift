@@ -5,8 +5,8 @@ import Testing
 
 /// The real file system with faults injected through the seam (sessions run as root, so
 /// permissions cannot make I/O fail).
-// Sendable: `faults` is guarded by `lock`; the wrapped file system is a stateless struct.
 final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
+    // Sendable: `faults` is guarded by `lock`; the wrapped file system is a stateless struct.
     enum Kind: Equatable { case write, sync, truncate, rename, syncDirectory }
     enum Fault {
         case fail(Int32)

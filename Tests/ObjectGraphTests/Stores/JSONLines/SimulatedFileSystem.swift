@@ -10,8 +10,8 @@ import Foundation
 /// After a crash every call throws ``SimulatedCrash``; ``afterCrash(_:)`` gives the
 /// file system a new process would see: everything (a killed process) or only what was synced
 /// (a power cut).
-// Sendable: all state is guarded by `lock`.
 final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
+    // Sendable: all state is guarded by `lock`.
     /// One mutating operation, as the fault injector sees it.
     enum Operation: Equatable, CustomStringConvertible {
         case open(String)
