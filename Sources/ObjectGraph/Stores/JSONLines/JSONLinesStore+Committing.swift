@@ -49,6 +49,7 @@ extension JSONLinesStore {
                 throw StoreFileErrors.io(
                     .storeSave, path, "appending transaction \(file.lastTransaction + 1)", error)
             }
+            defer { writer.reset() }  // a large save's buffer is not kept
             file.length += writer.count
             file.lineCount += 1
             file.lastTransaction += 1

@@ -32,6 +32,7 @@ extension JSONLinesStore {
         if isBroken { throw StoreFileErrors.unusable(path) }
         let header = snapshotHeader(from: file.header, compacted: options.clock())
         writer.reset()
+        defer { writer.reset() }  // the snapshot's buffer is not kept
         header.write(to: writer)
         let headerLength = writer.count
         do {
