@@ -14,7 +14,6 @@ enum StoreMode: String, CaseIterable {
 /// `save()`), printing one JSON line per workload.
 final class MacroRun {
     static let peer = "objectgraph"
-    static let fileStoreType = "JSONLines"
 
     let dataset: Dataset
     let mode: StoreMode
@@ -36,7 +35,7 @@ final class MacroRun {
 
     /// The store file of jsonl mode and the files beside it.
     var storeURL: URL { directory.appendingPathComponent("bench.jsonl") }
-    var storeFiles: [String] { [storeURL.path, storeURL.path + ".lock"] }
+    var storeFiles: [String] { [storeURL.path, storeURL.path + ".lock", storeURL.path + ".tmp"] }
 
     /// Runs every workload and prints its line; throws only on a failure that makes
     /// the remaining numbers meaningless (a save that fails, a wrong count).
@@ -45,10 +44,6 @@ final class MacroRun {
             ("note", .string("RSS after reading the dataset file into Swift values")),
             ("swift_build", .string(Self.buildConfiguration)),
         ])
-        if mode == .jsonl && !PersistentStoreCoordinator.registeredStoreTypes.contains(Self.fileStoreType) {
-            reportUnavailable("file store not built yet")
-            return
-        }
         try removeStoreFiles()
         defer { try? removeStoreFiles() }
         container = try openContainer()
@@ -91,25 +86,6 @@ final class MacroRun {
     var stack: PersistentContainer {
         guard let container else { preconditionFailure("objectgraph-bench: no open container") }
         return container
-    }
-
-    /// Every workload line with `seconds: null` and `error`, when the store cannot be measured.
-    private func reportUnavailable(_ reason: String) {
-        let error: (String, JSONValue) = ("error", .string(reason))
-        for workload in ["W1_insert", "W2_open_count", "W2b_load_all"] {
-            reporter.emit(workload, seconds: nil, [error])
-        }
-        reporter.emit("W3_fetch", seconds: nil, [("correct", .bool(false)), ("repeat_median_s", .null), error])
-        reporter.emit("W4_update_all", seconds: nil, [("style", .string("objects")), error])
-        reporter.emit("W4b_update_objects", seconds: nil, [error])
-        reporter.emit("W5_delete_half", seconds: nil, [error])
-        reporter.emit("W6_compact", seconds: nil, [
-            ("size_after_w5_bytes", .null), ("size_after_compaction_bytes", .null), error,
-        ])
-        reporter.emit("W7_peak_rss", seconds: nil, [
-            ("process_peak_rss_mb", .number(reporter.maxPeakMegabytes)),
-            ("final_rss_mb", .number(Measurement.rssMegabytes())), error,
-        ])
     }
 
     private func removeStoreFiles() throws {

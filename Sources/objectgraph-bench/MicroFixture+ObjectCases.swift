@@ -4,7 +4,7 @@ import ObjectGraph
 // Cases on managed objects in a context: inserting, reading and writing properties.
 
 extension MicroFixture {
-    func cases() -> [MicroCase] { objectCases() + saveCases() + queryCases() + storeCases() }
+    func cases() -> [MicroCase] { objectCases() + saveCases() + queryCases() + storeCases() + fileCases() }
 
     func objectCases() -> [MicroCase] {
         let n = count

@@ -98,7 +98,7 @@ extension MicroFixture {
     }
 
     /// N expense rows and 20 category rows, as a store commits them.
-    private func insertChangeSet(store: InMemoryStore, expenses: Int) throws -> StoreChangeSet {
+    func insertChangeSet(store: any PersistentStore, expenses: Int) throws -> StoreChangeSet {
         guard let expense = model.entitiesByName["Expense"], let category = model.entitiesByName["Category"] else {
             throw BenchError("micro: the model lacks Expense or Category")
         }

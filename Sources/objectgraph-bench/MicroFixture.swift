@@ -14,7 +14,6 @@ final class MicroFixture {
 
     /// Work that explains a goal but whose feature is not on main yet.
     let notYetMeasured = [
-        "values encoded/decoded per second in the store's line format (the file store's codec is not on main)",
         "batch update rows per second (BatchUpdateRequest is not on main)",
     ]
 
