@@ -33,6 +33,11 @@ def check_mode(mode):
                 problems.append(f"{mode} W5: deleted {r.get('deleted')}, remaining {r.get('remaining')}")
         if w == "W2_open_count" and isinstance(r.get("seconds"), (int, float)) and r.get("count") != n:
             problems.append(f"{mode} W2: count {r.get('count')}")
+    if mode == "jsonl":
+        w6 = lines[WORKLOADS.index("W6_compact")]
+        before, after = w6.get("size_after_w5_bytes"), w6.get("size_after_compaction_bytes")
+        if "error" not in w6 and not (isinstance(before, int) and isinstance(after, int) and 0 < after < before):
+            problems.append(f"jsonl W6: sizes {before} -> {after}; compaction must shrink the file")
     if mode == "memory":
         for r in lines:
             if r["workload"] in ("W1_insert", "W2b_load_all", "W4b_update_objects", "W5_delete_half") \
