@@ -35,15 +35,18 @@ enum BenchCommand {
             } else {
                 let options = try MacroOptions(arguments)
                 let dataset = try Dataset.load(path: options.datasetPath)
-                try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
-                let run = try MacroRun(dataset: dataset, mode: options.mode,
-                                       directory: URL(fileURLWithPath: options.directory),
-                                       dropCaches: options.dropCaches)
+                try FileManager.default.createDirectory(
+                    atPath: options.directory, withIntermediateDirectories: true)
+                let run = try MacroRun(
+                    dataset: dataset, mode: options.mode,
+                    directory: URL(fileURLWithPath: options.directory),
+                    dropCaches: options.dropCaches)
                 try run.run()
             }
             return 0
         } catch let error as UsageError {
-            FileHandle.standardError.write(Data("objectgraph-bench: \(error.message)\n\n\(usage)".utf8))
+            FileHandle.standardError.write(
+                Data("objectgraph-bench: \(error.message)\n\n\(usage)".utf8))
             return 64
         } catch {
             FileHandle.standardError.write(Data("objectgraph-bench: \(error)\n".utf8))
@@ -101,7 +104,9 @@ struct MicroOptions {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
-            case "--only": only = Set(try value(of: argument, from: &rest).split(separator: ",").map(String.init))
+            case "--only":
+                only = Set(
+                    try value(of: argument, from: &rest).split(separator: ",").map(String.init))
             case "--n": count = try positive(try value(of: argument, from: &rest), argument)
             case "--repeat": repeats = try positive(try value(of: argument, from: &rest), argument)
             case "--json": json = true
@@ -111,7 +116,9 @@ struct MicroOptions {
     }
 
     private func positive(_ text: String, _ name: String) throws -> Int {
-        guard let value = Int(text), value > 0 else { throw UsageError("\(name) needs a positive integer, not '\(text)'") }
+        guard let value = Int(text), value > 0 else {
+            throw UsageError("\(name) needs a positive integer, not '\(text)'")
+        }
         return value
     }
 }

@@ -32,24 +32,33 @@ enum BenchModel {
     /// Category (name, unique) ⟷ Expense (id, title, amount, date, note?, category).
     static func make() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Category", managedObjectClass: Category.self, properties: [
-                AttributeDescription(name: "name", type: .string, isOptional: false),
-                RelationshipDescription(name: "expenses", destination: "Expense",
-                                        inverse: "category", isToMany: true, deleteRule: .nullify),
-            ], uniquenessConstraints: [["name"]]),
-            EntityDescription(name: "Expense", managedObjectClass: Expense.self, properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                AttributeDescription(name: "title", type: .string, isOptional: false),
-                AttributeDescription(name: "amount", type: .double, isOptional: false),
-                AttributeDescription(name: "date", type: .date, isOptional: false),
-                AttributeDescription(name: "note", type: .string),
-                RelationshipDescription(name: "category", destination: "Category",
-                                        inverse: "expenses", isOptional: false, deleteRule: .nullify),
-            ]),
-            EntityDescription(name: "Tally", managedObjectClass: Tally.self, properties: [
-                AttributeDescription(name: "amount", type: .decimal, isOptional: false),
-                AttributeDescription(name: "count", type: .integer64, isOptional: false, defaultValue: 0),
-            ]),
+            EntityDescription(
+                name: "Category", managedObjectClass: Category.self,
+                properties: [
+                    AttributeDescription(name: "name", type: .string, isOptional: false),
+                    RelationshipDescription(
+                        name: "expenses", destination: "Expense",
+                        inverse: "category", isToMany: true, deleteRule: .nullify),
+                ], uniquenessConstraints: [["name"]]),
+            EntityDescription(
+                name: "Expense", managedObjectClass: Expense.self,
+                properties: [
+                    AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                    AttributeDescription(name: "title", type: .string, isOptional: false),
+                    AttributeDescription(name: "amount", type: .double, isOptional: false),
+                    AttributeDescription(name: "date", type: .date, isOptional: false),
+                    AttributeDescription(name: "note", type: .string),
+                    RelationshipDescription(
+                        name: "category", destination: "Category",
+                        inverse: "expenses", isOptional: false, deleteRule: .nullify),
+                ]),
+            EntityDescription(
+                name: "Tally", managedObjectClass: Tally.self,
+                properties: [
+                    AttributeDescription(name: "amount", type: .decimal, isOptional: false),
+                    AttributeDescription(
+                        name: "count", type: .integer64, isOptional: false, defaultValue: 0),
+                ]),
         ])
     }
 }

@@ -52,17 +52,24 @@ struct Dataset {
                 throw BenchError("\(path):\(lineNumber): id \(raw.id) is not a UUID")
             }
             guard (1...header.categories.count).contains(raw.category) else {
-                throw BenchError("\(path):\(lineNumber): category \(raw.category) is not in 1…\(header.categories.count)")
+                throw BenchError(
+                    "\(path):\(lineNumber): category \(raw.category) is not in 1…\(header.categories.count)"
+                )
             }
-            rows.append(Row(id: id, title: raw.title, amount: raw.amount,
-                            date: Date(timeIntervalSince1970: raw.date), note: raw.note,
-                            category: raw.category - 1))
+            rows.append(
+                Row(
+                    id: id, title: raw.title, amount: raw.amount,
+                    date: Date(timeIntervalSince1970: raw.date), note: raw.note,
+                    category: raw.category - 1))
         }
         guard rows.count == header.n else {
-            throw BenchError("\(path): header says n = \(header.n) but the file has \(rows.count) rows")
+            throw BenchError(
+                "\(path): header says n = \(header.n) but the file has \(rows.count) rows")
         }
         let expected = try header.w3Expected.map { text in
-            guard let id = UUID(uuidString: text) else { throw BenchError("\(path):1: w3_expected id \(text) is not a UUID") }
+            guard let id = UUID(uuidString: text) else {
+                throw BenchError("\(path):1: w3_expected id \(text) is not a UUID")
+            }
             return id
         }
         return Dataset(categories: header.categories, rows: rows, w3Expected: expected)

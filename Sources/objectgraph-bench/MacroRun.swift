@@ -40,10 +40,12 @@ final class MacroRun {
     /// Runs every workload and prints its line; throws only on a failure that makes
     /// the remaining numbers meaningless (a save that fails, a wrong count).
     func run() throws {
-        reporter.emit("W0_baseline", seconds: nil, [
-            ("note", .string("RSS after reading the dataset file into Swift values")),
-            ("swift_build", .string(Self.buildConfiguration)),
-        ])
+        reporter.emit(
+            "W0_baseline", seconds: nil,
+            [
+                ("note", .string("RSS after reading the dataset file into Swift values")),
+                ("swift_build", .string(Self.buildConfiguration)),
+            ])
         try removeStoreFiles()
         defer { try? removeStoreFiles() }
         container = try openContainer()
@@ -56,10 +58,12 @@ final class MacroRun {
         try w5DeleteHalf()
         try w6Compact()
         container = nil
-        reporter.emit("W7_peak_rss", seconds: nil, [
-            ("process_peak_rss_mb", .number(reporter.maxPeakMegabytes)),
-            ("final_rss_mb", .number(Measurement.rssMegabytes())),
-        ])
+        reporter.emit(
+            "W7_peak_rss", seconds: nil,
+            [
+                ("process_peak_rss_mb", .number(reporter.maxPeakMegabytes)),
+                ("final_rss_mb", .number(Measurement.rssMegabytes())),
+            ])
     }
 
     /// A description of the store this run measures.
@@ -97,9 +101,9 @@ final class MacroRun {
 
     static var buildConfiguration: String {
         #if DEBUG
-        "debug"
+            "debug"
         #else
-        "release"
+            "release"
         #endif
     }
 }

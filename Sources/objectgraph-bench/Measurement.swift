@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's clock and memory, as the peers' `common.py` reads them.
@@ -27,7 +28,9 @@ enum Measurement {
     /// Resets the resident-set high-water mark (VmHWM), Linux ≥ 4.0; `false` where unsupported.
     @discardableResult
     static func resetPeak() -> Bool {
-        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else {
+            return false
+        }
         defer { try? handle.close() }
         do { try handle.write(contentsOf: Data("5".utf8)) } catch { return false }
         return true
@@ -47,7 +50,9 @@ enum Measurement {
     /// Syncs and drops the OS page cache (needs root): `"dropped"`, or `"warm"` when refused.
     static func dropOSCaches() -> String {
         sync()
-        guard let handle = FileHandle(forWritingAtPath: "/proc/sys/vm/drop_caches") else { return "warm" }
+        guard let handle = FileHandle(forWritingAtPath: "/proc/sys/vm/drop_caches") else {
+            return "warm"
+        }
         defer { try? handle.close() }
         do { try handle.write(contentsOf: Data("3".utf8)) } catch { return "warm" }
         return "dropped"
@@ -56,7 +61,9 @@ enum Measurement {
     /// The total size of the files that exist among `paths`, in bytes.
     static func fileSize(_ paths: [String]) -> Int {
         paths.reduce(0) { total, path in
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?
+                .intValue
             return total + (size ?? 0)
         }
     }
@@ -64,7 +71,9 @@ enum Measurement {
     private static func megabytes(_ kb: Int) -> Double { (Double(kb) / 1024 * 10).rounded() / 10 }
 
     private static func statusKilobytes(_ key: String) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+            return nil
+        }
         for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if fields.count >= 2, let kb = Int(fields[1]) { return kb }

@@ -8,25 +8,32 @@ extension MicroFixture {
     func fileCases() -> [MicroCase] {
         let n = count
         return [
-            MicroCase(name: "codec.encode", unit: "values",
-                      explains: "AttributeValue.canonicalJSON(as:): one expense's 5 values, N times") { [self] in
+            MicroCase(
+                name: "codec.encode", unit: "values",
+                explains: "AttributeValue.canonicalJSON(as:): one expense's 5 values, N times"
+            ) { [self] in
                 let values = try sampleValues()
                 var bytes = 0
                 let (_, seconds) = try timed(0) {
                     for _ in 0..<n {
-                        for (value, type) in values { bytes += try value.canonicalJSON(as: type).utf8.count }
+                        for (value, type) in values {
+                            bytes += try value.canonicalJSON(as: type).utf8.count
+                        }
                     }
                 }
                 blackHole(bytes)
                 return (n * values.count, seconds)
             },
-            MicroCase(name: "codec.decode", unit: "values",
-                      explains: "AttributeValue(canonicalJSON:as:): the same 5 texts, N times") { [self] in
+            MicroCase(
+                name: "codec.decode", unit: "values",
+                explains: "AttributeValue(canonicalJSON:as:): the same 5 texts, N times"
+            ) { [self] in
                 let texts = try sampleValues().map { (try $0.0.canonicalJSON(as: $0.1), $0.1) }
                 var decoded = 0
                 let (_, seconds) = try timed(0) {
                     for _ in 0..<n {
-                        for (text, type) in texts where try !AttributeValue(canonicalJSON: text, as: type).isNull {
+                        for (text, type) in texts
+                        where try !AttributeValue(canonicalJSON: text, as: type).isNull {
                             decoded += 1
                         }
                     }
@@ -34,34 +41,46 @@ extension MicroFixture {
                 blackHole(decoded)
                 return (n * texts.count, seconds)
             },
-            MicroCase(name: "jsonl.commit.insert", unit: "rows",
-                      explains: "W1's store part: N rows appended as one transaction line, synchronous = off") { [self] in
+            MicroCase(
+                name: "jsonl.commit.insert", unit: "rows",
+                explains:
+                    "W1's store part: N rows appended as one transaction line, synchronous = off"
+            ) { [self] in
                 try inDirectory { url in
-                    let store = try JSONLinesStore(model: model, url: url, options: fileOptions(.off))
+                    let store = try JSONLinesStore(
+                        model: model, url: url, options: fileOptions(.off))
                     defer { store.close() }
                     let changes = try insertChangeSet(store: store, expenses: n)
                     return try timed(changes.inserted.count) { try store.commit(changes) }
                 }
             },
-            MicroCase(name: "jsonl.fsync", unit: "commits",
-                      explains: "W1's durability: the same commit with synchronous = full (the difference is fsync)") { [self] in
+            MicroCase(
+                name: "jsonl.fsync", unit: "commits",
+                explains:
+                    "W1's durability: the same commit with synchronous = full (the difference is fsync)"
+            ) { [self] in
                 try inDirectory { url in
-                    let store = try JSONLinesStore(model: model, url: url, options: fileOptions(.full))
+                    let store = try JSONLinesStore(
+                        model: model, url: url, options: fileOptions(.full))
                     defer { store.close() }
                     let changes = try insertChangeSet(store: store, expenses: n)
                     return try timed(1) { try store.commit(changes) }
                 }
             },
-            MicroCase(name: "jsonl.open", unit: "rows",
-                      explains: "W2: open a file of N rows (replay the log, decode every value)") { [self] in
+            MicroCase(
+                name: "jsonl.open", unit: "rows",
+                explains: "W2: open a file of N rows (replay the log, decode every value)"
+            ) { [self] in
                 try inDirectory { url in
-                    let writer = try JSONLinesStore(model: model, url: url, options: fileOptions(.off))
+                    let writer = try JSONLinesStore(
+                        model: model, url: url, options: fileOptions(.off))
                     let changes = try insertChangeSet(store: writer, expenses: n)
                     try writer.commit(changes)
                     writer.close()
                     var rows = 0
                     let (_, seconds) = try timed(0) {
-                        let store = try JSONLinesStore(model: model, url: url, options: fileOptions(.off))
+                        let store = try JSONLinesStore(
+                            model: model, url: url, options: fileOptions(.off))
                         rows = try store.snapshot().totalRowCount
                         store.close()
                     }
@@ -80,7 +99,9 @@ extension MicroFixture {
     }
 
     /// Runs `body` with the URL of a store file in a fresh directory, removed afterwards.
-    private func inDirectory(_ body: (URL) throws -> (Int, Double)) throws -> (operations: Int, seconds: Double) {
+    private func inDirectory(_ body: (URL) throws -> (Int, Double)) throws -> (
+        operations: Int, seconds: Double
+    ) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("objectgraph-bench-micro-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -92,7 +113,9 @@ extension MicroFixture {
     /// One seeded expense's attribute values with their types.
     private func sampleValues() throws -> [(AttributeValue, AttributeType)] {
         let expense = try entity("Expense")
-        guard let row = table.rows(of: expense).first else { throw BenchError("micro: no seeded expense") }
+        guard let row = table.rows(of: expense).first else {
+            throw BenchError("micro: no seeded expense")
+        }
         return expense.attributes.map { (row.values[$0.index].attributeValue, $0.type) }
     }
 }

@@ -4,40 +4,55 @@ import ObjectGraph
 // Cases on managed objects in a context: inserting, reading and writing properties.
 
 extension MicroFixture {
-    func cases() -> [MicroCase] { objectCases() + saveCases() + queryCases() + storeCases() + fileCases() }
+    func cases() -> [MicroCase] {
+        objectCases() + saveCases() + queryCases() + storeCases() + fileCases()
+    }
 
     func objectCases() -> [MicroCase] {
         let n = count
         return [
-            MicroCase(name: "context.insert", unit: "objects", explains: "W1: Expense(context:) only") { [self] in
+            MicroCase(
+                name: "context.insert", unit: "objects", explains: "W1: Expense(context:) only"
+            ) { [self] in
                 try inContext { context in
                     try timed(n) { for _ in 0..<n { _ = Expense(context: context) } }
                 }
             },
-            MicroCase(name: "context.insert+set", unit: "objects",
-                      explains: "W1: insert, 5 attributes and the category through wrappers") { [self] in
+            MicroCase(
+                name: "context.insert+set", unit: "objects",
+                explains: "W1: insert, 5 attributes and the category through wrappers"
+            ) { [self] in
                 try inContext { context in
                     let categories = (0..<20).map { _ in Category(context: context) }
                     var random = SplitMix64(seed: 7)
                     return try timed(n) {
                         for i in 0..<n {
-                            SyntheticExpense.fill(Expense(context: context), index: i, random: &random,
-                                                  category: categories[i % 20])
+                            SyntheticExpense.fill(
+                                Expense(context: context), index: i, random: &random,
+                                category: categories[i % 20])
                         }
                     }
                 }
             },
-            MicroCase(name: "wrapper.read.first", unit: "reads",
-                      explains: "W4/W5: first read of 5 attributes on fetched objects (fires each fault)") { [self] in
+            MicroCase(
+                name: "wrapper.read.first", unit: "reads",
+                explains: "W4/W5: first read of 5 attributes on fetched objects (fires each fault)"
+            ) { [self] in
                 try withFetched { expenses in try timed(5 * n) { readAll(expenses) } }
             },
-            MicroCase(name: "wrapper.read", unit: "reads", explains: "the same reads again (key already resolved)") { [self] in
+            MicroCase(
+                name: "wrapper.read", unit: "reads",
+                explains: "the same reads again (key already resolved)"
+            ) { [self] in
                 try withFetched { expenses in
                     readAll(expenses)
                     return try timed(5 * n) { readAll(expenses) }
                 }
             },
-            MicroCase(name: "kvc.read", unit: "reads", explains: "value(forKey:) for the same 5 attributes (faults already fired)") { [self] in
+            MicroCase(
+                name: "kvc.read", unit: "reads",
+                explains: "value(forKey:) for the same 5 attributes (faults already fired)"
+            ) { [self] in
                 try withFetched { expenses in
                     readAll(expenses)
                     let keys = ["id", "title", "amount", "date", "note"]
@@ -50,25 +65,36 @@ extension MicroFixture {
                     }
                 }
             },
-            MicroCase(name: "wrapper.write.double", unit: "writes",
-                      explains: "W4: amount = x (Double) on fetched objects, key already resolved") { [self] in
-                try withFetched { expenses in
-                    readAll(expenses)
-                    let values = expenses.indices.map { Double($0) + 0.25 }
-                    return try timed(n) { for (expense, value) in zip(expenses, values) { expense.amount = value } }
-                }
-            },
-            MicroCase(name: "kvc.write.double", unit: "writes", explains: "setValue(_:forKey: \"amount\") on the same objects") { [self] in
+            MicroCase(
+                name: "wrapper.write.double", unit: "writes",
+                explains: "W4: amount = x (Double) on fetched objects, key already resolved"
+            ) { [self] in
                 try withFetched { expenses in
                     readAll(expenses)
                     let values = expenses.indices.map { Double($0) + 0.25 }
                     return try timed(n) {
-                        for (expense, value) in zip(expenses, values) { expense.setValue(value, forKey: "amount") }
+                        for (expense, value) in zip(expenses, values) { expense.amount = value }
                     }
                 }
             },
-            MicroCase(name: "wrapper.write.decimal", unit: "writes",
-                      explains: "the same write with a Decimal attribute (Tally.amount)") { [self] in
+            MicroCase(
+                name: "kvc.write.double", unit: "writes",
+                explains: "setValue(_:forKey: \"amount\") on the same objects"
+            ) { [self] in
+                try withFetched { expenses in
+                    readAll(expenses)
+                    let values = expenses.indices.map { Double($0) + 0.25 }
+                    return try timed(n) {
+                        for (expense, value) in zip(expenses, values) {
+                            expense.setValue(value, forKey: "amount")
+                        }
+                    }
+                }
+            },
+            MicroCase(
+                name: "wrapper.write.decimal", unit: "writes",
+                explains: "the same write with a Decimal attribute (Tally.amount)"
+            ) { [self] in
                 try inContext { context in
                     let tallies = try context.fetch(FetchRequest<Tally>(entityName: "Tally"))
                     blackHole(tallies.reduce(Decimal(0)) { $0 + $1.amount })
@@ -84,7 +110,9 @@ extension MicroFixture {
     // MARK: Helpers shared by the cases
 
     /// Runs `body` in a fresh context over a copy of the seeded rows, then lets the objects go.
-    func inContext(_ body: (ManagedObjectContext) throws -> (Int, Double)) throws -> (operations: Int, seconds: Double) {
+    func inContext(_ body: (ManagedObjectContext) throws -> (Int, Double)) throws -> (
+        operations: Int, seconds: Double
+    ) {
         let context = self.context()
         return try context.performAndWait {
             defer { context.reset() }
@@ -94,8 +122,12 @@ extension MicroFixture {
     }
 
     /// Runs `body` with every seeded expense fetched (not timed) into a fresh context.
-    func withFetched(_ body: ([Expense]) throws -> (Int, Double)) throws -> (operations: Int, seconds: Double) {
-        try inContext { context in try body(try context.fetch(FetchRequest<Expense>(entityName: "Expense"))) }
+    func withFetched(_ body: ([Expense]) throws -> (Int, Double)) throws -> (
+        operations: Int, seconds: Double
+    ) {
+        try inContext { context in
+            try body(try context.fetch(FetchRequest<Expense>(entityName: "Expense")))
+        }
     }
 
     /// Reads five attributes of every expense through the wrappers.

@@ -14,7 +14,7 @@ final class MicroFixture {
 
     /// Work that explains a goal but whose feature is not on main yet.
     let notYetMeasured = [
-        "batch update rows per second (BatchUpdateRequest is not on main)",
+        "batch update rows per second (BatchUpdateRequest is not on main)"
     ]
 
     init(count: Int) throws {
@@ -39,7 +39,8 @@ final class MicroFixture {
     func fixtureProvider() throws -> FixtureProvider {
         try FixtureProvider(model: model) { coordinator in
             try PreviewSeeder(model: model, seed: 42)
-                .generate(counts: ["Category": 20, "Expense": Self.fixtureExpenses], into: coordinator)
+                .generate(
+                    counts: ["Category": 20, "Expense": Self.fixtureExpenses], into: coordinator)
             return FixtureReferences()
         }
     }
@@ -57,7 +58,9 @@ final class MicroFixture {
     }
 
     /// Fills a RAM store through the public API (one save) and returns a copy of its rows.
-    private static func seed(model: ManagedObjectModel, expenses: Int, tallies: Int) throws -> RowTable {
+    private static func seed(model: ManagedObjectModel, expenses: Int, tallies: Int) throws
+        -> RowTable
+    {
         let store = InMemoryStore(model: model)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         coordinator.addPersistentStore(store)
@@ -71,7 +74,8 @@ final class MicroFixture {
             }
             for i in 0..<expenses {
                 let expense = Expense(context: context)
-                SyntheticExpense.fill(expense, index: i, random: &random, category: categories[i % 20])
+                SyntheticExpense.fill(
+                    expense, index: i, random: &random, category: categories[i % 20])
             }
             for i in 0..<tallies {
                 let tally = Tally(context: context)
@@ -87,11 +91,13 @@ final class MicroFixture {
 
 /// Deterministic expense values.
 enum SyntheticExpense {
-    static func fill(_ expense: Expense, index i: Int, random: inout SplitMix64, category: Category) {
+    static func fill(_ expense: Expense, index i: Int, random: inout SplitMix64, category: Category)
+    {
         expense.id = random.uuid()
         expense.title = "item #\(i)"
         expense.amount = Double(random.next() % 100_000) / 100
-        expense.date = Date(timeIntervalSince1970: 1_700_000_000 - Double(random.next() % 63_072_000))
+        expense.date = Date(
+            timeIntervalSince1970: 1_700_000_000 - Double(random.next() % 63_072_000))
         expense.note = i % 3 == 0 ? "note \(i)" : nil
         expense.category = category
     }
@@ -111,12 +117,17 @@ struct SplitMix64 {
     }
 
     mutating func uuid() -> UUID {
-        let a = next(), b = next()
-        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: a >> ($0 * 8)) }
+        let a = next()
+        let b = next()
+        var bytes =
+            (0..<8).map { UInt8(truncatingIfNeeded: a >> ($0 * 8)) }
             + (0..<8).map { UInt8(truncatingIfNeeded: b >> ($0 * 8)) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

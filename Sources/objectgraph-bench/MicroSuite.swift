@@ -19,7 +19,9 @@ struct MicroResult {
 
     var medianSeconds: Double { median(seconds) }
     var operationsPerSecond: Double { medianSeconds > 0 ? Double(operations) / medianSeconds : 0 }
-    var nanosecondsPerOperation: Double { operations > 0 ? medianSeconds * 1e9 / Double(operations) : 0 }
+    var nanosecondsPerOperation: Double {
+        operations > 0 ? medianSeconds * 1e9 / Double(operations) : 0
+    }
 }
 
 /// Runs the micro-benchmarks and prints a table, or JSON lines with `--json`.
@@ -34,14 +36,18 @@ struct MicroSuite {
         let all = fixture.cases()
         let unknown = options.only.subtracting(all.map(\.name))
         if !unknown.isEmpty {
-            throw UsageError("micro: no case named \(unknown.sorted().joined(separator: ", ")); "
-                             + "cases: \(all.map(\.name).joined(separator: ", "))")
+            throw UsageError(
+                "micro: no case named \(unknown.sorted().joined(separator: ", ")); "
+                    + "cases: \(all.map(\.name).joined(separator: ", "))")
         }
         let cases = all.filter { options.only.isEmpty || options.only.contains($0.name) }
-        do { try fixture.prepare() } catch { throw BenchError("micro: seeding the store failed: \(error)") }
+        do { try fixture.prepare() } catch {
+            throw BenchError("micro: seeding the store failed: \(error)")
+        }
         if !options.json {
-            print("objectgraph-bench micro: N = \(options.count), median of \(options.repeats) run\(options.repeats == 1 ? "" : "s"), "
-                  + "\(MacroRun.buildConfiguration) build\n")
+            print(
+                "objectgraph-bench micro: N = \(options.count), median of \(options.repeats) run\(options.repeats == 1 ? "" : "s"), "
+                    + "\(MacroRun.buildConfiguration) build\n")
         }
         var results: [MicroResult] = []
         for benchCase in cases {
@@ -59,7 +65,8 @@ struct MicroSuite {
                 }
             }
             if let failure {
-                FileHandle.standardError.write(Data("objectgraph-bench micro: \(benchCase.name) failed: \(failure)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("objectgraph-bench micro: \(benchCase.name) failed: \(failure)\n".utf8))
                 continue
             }
             let result = MicroResult(benchCase: benchCase, operations: operations, seconds: seconds)
@@ -67,7 +74,9 @@ struct MicroSuite {
             if options.json { printJSON(result) }
         }
         if !options.json { printTable(results) }
-        for line in fixture.notYetMeasured where !options.json { print("not measured yet: \(line)") }
+        for line in fixture.notYetMeasured where !options.json {
+            print("not measured yet: \(line)")
+        }
     }
 
     private func printJSON(_ r: MicroResult) {
@@ -80,17 +89,26 @@ struct MicroSuite {
             ("ops_per_second", .number(r.operationsPerSecond.rounded())),
             ("ns_per_op", .number(rounded(r.nanosecondsPerOperation, 1))),
         ]
-        print("{" + fields.map { "\(JSONValue.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ") + "}")
+        print(
+            "{" + fields.map { "\(JSONValue.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ")
+                + "}")
     }
 
     private func printTable(_ results: [MicroResult]) {
-        let header = ["case", "operations", "median", "min..max", "per second", "ns/op", "explains"]
+        let header = [
+            "case", "operations", "median", "min..max", "per second", "ns/op", "explains",
+        ]
         let rows = results.map { r in
-            [r.benchCase.name, "\(r.operations) \(r.benchCase.unit)", duration(r.medianSeconds),
-             "\(duration(r.seconds.min() ?? 0))..\(duration(r.seconds.max() ?? 0))",
-             count(r.operationsPerSecond), String(format: "%.0f", r.nanosecondsPerOperation), r.benchCase.explains]
+            [
+                r.benchCase.name, "\(r.operations) \(r.benchCase.unit)", duration(r.medianSeconds),
+                "\(duration(r.seconds.min() ?? 0))..\(duration(r.seconds.max() ?? 0))",
+                count(r.operationsPerSecond), String(format: "%.0f", r.nanosecondsPerOperation),
+                r.benchCase.explains,
+            ]
         }
-        let widths = header.indices.map { i in ([header[i]] + rows.map { $0[i] }).map(\.count).max() ?? 0 }
+        let widths = header.indices.map { i in
+            ([header[i]] + rows.map { $0[i] }).map(\.count).max() ?? 0
+        }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in
                 let pad = String(repeating: " ", count: widths[i] - cell.count)

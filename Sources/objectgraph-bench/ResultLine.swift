@@ -65,7 +65,9 @@ final class Reporter {
             ("peak_rss_mb", .number(peak)), ("rss_mb", .number(Measurement.rssMegabytes())),
         ]
         fields += extra
-        let line = "{" + fields.map { "\(JSONValue.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ") + "}\n"
+        let line =
+            "{" + fields.map { "\(JSONValue.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ")
+            + "}\n"
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 }
