@@ -87,6 +87,16 @@ extension Ledger {
         try read { TransactionRecord(try Self.resolve([idPrefix], in: $0)[0]) }
     }
 
+    /// The shortest prefix (at least `minimum` hex digits) that names each transaction
+    /// unambiguously among all of them, by ID.
+    ///
+    /// - Throws: store errors.
+    /// - Complexity: O(n log n).
+    public func shortIDs(minimum: Int = 8) throws -> [UUID: String] {
+        let ids = try read { context in try Self.allTransactions(in: context).map { $0.id ?? LedgerValues.nilUUID } }
+        return Dictionary(zip(ids, IDPrefixIndex(ids).shortPrefixes(minimum: minimum)), uniquingKeysWith: { a, _ in a })
+    }
+
     // MARK: Helpers
 
     static func allTransactions(in context: ManagedObjectContext) throws -> [Transaction] {
