@@ -57,7 +57,7 @@ extension RowTable {
 
     private func sortedCopy(_ index: Int) -> EntityTable {
         let rows = entityTables[index].rows.compactMap { $0 }.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
-        return EntityTable(rows: rows, slotByKey: [:], isSorted: true, liveCount: rows.count)
+        return EntityTable(rows: rows, slotByKey: KeyMap(), isSorted: true, liveCount: rows.count)
     }
 }
 

@@ -22,7 +22,9 @@ public struct RowTable: Sendable {
     var nextPrimaryKey: [Int64]
     /// Reverse index for to-one relationships whose inverse is a derived to-many:
     /// to-one's (entity index, slot) → target primary key → sources.
-    var reverse: [SlotKey: [Int64: Set<ManagedObjectID>]]
+    var reverse: [SlotKey: ReverseIndex]
+    /// For each entity, the to-one slots (own and inherited) that feed `reverse`.
+    let indexedSlots: [[(key: SlotKey, slot: Int)]]
 
     struct SlotKey: Hashable, Sendable {
         let entity: Int
@@ -31,7 +33,7 @@ public struct RowTable: Sendable {
 
     struct EntityTable: Sendable {
         var rows: [StoreRow?] = []
-        var slotByKey: [Int64: Int] = [:]
+        var slotByKey = KeyMap()
         var isSorted = true
         var liveCount = 0
     }
@@ -42,12 +44,25 @@ public struct RowTable: Sendable {
         self.storeIdentifier = storeIdentifier
         self.entityTables = Array(repeating: EntityTable(), count: model.entities.count)
         self.nextPrimaryKey = Array(repeating: 1, count: model.entities.count)
-        self.reverse = [:]
+        var reverse: [SlotKey: ReverseIndex] = [:]
         for entity in model.entities {
             for case let r as RelationshipDescription in entity.ownProperties where r.isToMany && !r.isStoredInRow {
                 guard let inverse = r.inverseRelationship, let owner = inverse.entity else { continue }
-                reverse[SlotKey(entity: owner.index, slot: inverse.index)] = [:]
+                reverse[SlotKey(entity: owner.index, slot: inverse.index)] = ReverseIndex()
             }
+        }
+        self.reverse = reverse
+        self.indexedSlots = model.entities.map { entity in
+            var slots: [(key: SlotKey, slot: Int)] = []
+            var current: EntityDescription? = entity
+            while let owner = current {
+                for case let r as RelationshipDescription in owner.ownProperties where !r.isToMany {
+                    let key = SlotKey(entity: owner.index, slot: r.index)
+                    if reverse[key] != nil { slots.append((key, r.index)) }
+                }
+                current = owner.superentity
+            }
+            return slots
         }
     }
 
@@ -76,7 +91,7 @@ public struct RowTable: Sendable {
     func sources(of inverse: RelationshipDescription, pointingAt target: ManagedObjectID) -> [ManagedObjectID]? {
         guard let owner = inverse.entity,
               let index = reverse[SlotKey(entity: owner.index, slot: inverse.index)] else { return nil }
-        return (index[target.primaryKey] ?? []).sorted { $0.primaryKey < $1.primaryKey }
+        return index[target.primaryKey]
     }
 
     /// The destinations of `relationship` from `objectID`: stored in the row, or derived.
@@ -221,19 +236,13 @@ public struct RowTable: Sendable {
     }
 
     private mutating func index(_ row: StoreRow, adding: Bool) {
-        guard !reverse.isEmpty else { return }
-        var entity: EntityDescription? = row.objectID.entity
-        while let owner = entity {
-            for case let r as RelationshipDescription in owner.ownProperties where !r.isToMany {
-                let key = SlotKey(entity: owner.index, slot: r.index)
-                guard reverse[key] != nil, case .toOne(let target?) = row.values[r.index] else { continue }
-                if adding {
-                    reverse[key]![target.primaryKey, default: []].insert(row.objectID)
-                } else {
-                    reverse[key]![target.primaryKey]?.remove(row.objectID)
-                }
+        for (key, slot) in indexedSlots[row.objectID.entity.index] {
+            guard case .toOne(let target?) = row.values[slot] else { continue }
+            if adding {
+                reverse[key]!.add(row.objectID, to: target.primaryKey)
+            } else {
+                reverse[key]!.remove(row.objectID, from: target.primaryKey)
             }
-            entity = owner.superentity
         }
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+
+extension FetchPredicate {
+    /// Resolves the predicate against `entity` once, for evaluating many records.
+    ///
+    /// Key paths become property slots (through to-one and to-many relationships), constants
+    /// are prepared (numbers decoded, strings folded, patterns compiled) and `SUBQUERY`
+    /// variables are bound. Compile once per fetch, not once per row.
+    ///
+    /// ```swift
+    /// let compiled = try predicate.compile(for: model[entityName: "Transaction"]!)
+    /// let matches = rows.filter { compiled.evaluate($0) }
+    /// ```
+    ///
+    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) naming the entity and key when a key
+    ///   path names no property, applies a key to a value, or misuses a collection operator;
+    ///   when a `$VARIABLE` was not substituted; when an object URI or `CAST` cannot be resolved.
+    /// - Complexity: O(size of the predicate).
+    /// - Note: Core Data does this when it translates a fetch request for its store.
+    public func compile(for entity: EntityDescription) throws -> CompiledPredicate {
+        var compiler = PredicateCompiler(entity: entity, subject: .predicate(self))
+        let root = try compiler.compile(self, current: .record(entity))
+        return CompiledPredicate(entity: entity, root: root, variableCount: compiler.variableCount,
+                                 cache: PredicateCache(memoCount: compiler.memoCount))
+    }
+}
+
+/// A predicate resolved against one entity, ready to evaluate records of that entity (and of
+/// its subentities).
+///
+/// Evaluation is generic over the record type, so it runs specialised code with no boxing.
+/// While it runs, a compiled predicate remembers sub-results per related object (for
+/// example `category.name ==[c] 'food'` is computed once per category, not once per
+/// transaction), so it assumes records do not change while it is in use: compile a fresh one
+/// for each fetch, or call ``resetCaches()`` after changing records.
+///
+/// - Note: Confined to one thread: a compiled predicate serves one fetch on one queue and is
+///   not `Sendable`. Share the ``FetchPredicate`` (which is) and compile it where it runs.
+public struct CompiledPredicate {
+    /// The entity the predicate was compiled for.
+    public let entity: EntityDescription
+    let root: PredicateNode
+    let variableCount: Int
+    let cache: PredicateCache
+
+    /// Whether `record` matches.
+    ///
+    /// - Precondition: `record` is of ``entity`` or one of its subentities (slots are those of
+    ///   ``entity``).
+    /// - Complexity: O(size of the predicate) for plain comparisons; key paths through to-many
+    ///   relationships and subqueries visit the related records.
+    public func evaluate<R: PredicateRecord>(_ record: R) -> Bool {
+        cache.prepare(for: ObjectIdentifier(R.self))
+        var evaluator = PredicateEvaluator<R>(cache: cache, variableCount: variableCount)
+        return evaluator.test(root, record)
+    }
+
+    /// Forgets the sub-results remembered so far (call it after records changed).
+    public func resetCaches() {
+        cache.reset()
+    }
+}
+
+// A compiled predicate carries a per-fetch cache and stays on the thread that compiled it.
+@available(*, unavailable)
+extension CompiledPredicate: Sendable {}

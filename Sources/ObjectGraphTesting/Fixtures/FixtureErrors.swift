@@ -1,0 +1,115 @@
+import Foundation
+import ObjectGraph
+
+/// Error factories of the fixture loader: every message names the file, the JSON path and
+/// the rule broken. Format errors carry code 134060; validation failures keep their own code.
+enum FixtureErrors {
+    static func subject(_ file: String?) -> String { file.map { "fixture \($0)" } ?? "fixture" }
+
+    /// A rule broken at `path` (e.g. `Transaction[3].amount`).
+    static func at(
+        _ file: String?, _ path: String, entity: String? = nil, key: String? = nil,
+        _ rule: String
+    ) -> ObjectGraphError {
+        ObjectGraphError(
+            .coreData, "\(subject(file)) at \(path): \(rule)", entityName: entity, key: key,
+            file: file)
+    }
+
+    /// A document that is not well-formed JSON (the parser's error, reworded for fixtures).
+    static func syntax(_ file: String?, _ parserError: ObjectGraphError) -> ObjectGraphError {
+        let message = parserError.message
+        let expected =
+            message.range(of: ": expected ").map { String(message[$0.lowerBound...].dropFirst(2)) }
+            ?? message
+        let place = [parserError.line, parserError.column].compactMap { $0.map(String.init) }
+            .joined(separator: ":")
+        return ObjectGraphError(
+            .coreData, "\(subject(file))\(place.isEmpty ? "" : " line \(place)"): \(expected)",
+            file: file, line: parserError.line, column: parserError.column)
+    }
+
+    /// A file that cannot be read.
+    static func unreadable(_ url: URL, _ error: any Error) -> ObjectGraphError {
+        ObjectGraphError(
+            .coreData, "fixture \(url.path): cannot read the file (\(error.localizedDescription))",
+            file: url.path)
+    }
+
+    /// A reference asked of ``FixtureReferences`` that no loaded object has.
+    static func unknownReference(_ ref: String, known: [String]) -> ObjectGraphError {
+        ObjectGraphError(
+            .coreData,
+            "fixture: no loaded object has _ref \(JSONValue.quoted(ref))"
+                + suggestion(ref, among: known))
+    }
+
+    /// A validation (or constraint) error from the save, pointed at the objects' paths.
+    static func validation(
+        _ file: String?, _ error: ObjectGraphError, paths: [ManagedObjectID: FixturePath]
+    ) -> ObjectGraphError {
+        func rename(_ text: String) -> String {
+            var text = text
+            for (id, path) in paths.sorted(by: { $0.key.primaryKey > $1.key.primaryKey }) {
+                text = text.replacingOccurrences(of: id.description, with: path.description)
+            }
+            return text
+        }
+        func location(_ e: ObjectGraphError) -> String {
+            guard let path = e.objectID.flatMap({ paths[$0] }) else { return "" }
+            guard let key = e.key, !key.contains(",") else { return "at \(path)" }
+            return "at \(path).\(key)"
+        }
+        func map(_ e: ObjectGraphError) -> ObjectGraphError {
+            let file = e.objectID.flatMap { paths[$0]?.file } ?? file
+            let underlying = e.underlying.map(map)
+            var message =
+                e.code == .validationMultipleErrors
+                ? "\(underlying.count) validation errors: "
+                    + zip(e.underlying, underlying).map { original, mapped in
+                        [location(original), rename(original.message)].filter { !$0.isEmpty }
+                            .joined(separator: ": ")
+                    }.joined(separator: "; ")
+                : rename(e.message)
+            let place = location(e)
+            message = "\(subject(file))\(place.isEmpty ? "" : " " + place): " + message
+            return ObjectGraphError(
+                e.code, message, entityName: e.entityName, key: e.key, value: e.value,
+                objectID: e.objectID, file: file, underlying: underlying,
+                extraUserInfo: e.extraUserInfo)
+        }
+        return map(error)
+    }
+
+    /// `" (did you mean x?)"` when a known name is close to `name`, else `""`.
+    static func suggestion(_ name: String, among known: [String]) -> String {
+        let lowered = name.lowercased()
+        var best: (name: String, distance: Int)?
+        for candidate in known {
+            let d = distance(lowered, candidate.lowercased())
+            if best == nil || d < best!.distance || (d == best!.distance && candidate < best!.name)
+            {
+                best = (candidate, d)
+            }
+        }
+        guard let best, best.distance <= max(1, name.count / 3) else { return "" }
+        return " (did you mean \(best.name)?)"
+    }
+
+    /// Levenshtein distance.
+    private static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ObjectGraph
+
+/// Seeds the store at a URL (a JSON-lines file, or `/dev/null` for a RAM store) with preview
+/// data: the logic of `objectgraph seed`.
+///
+/// The seed fixes everything: the generated values, the new store's UUID, the object IDs
+/// and the timestamps, so two runs into new files give identical bytes. The data is first
+/// generated into a scratch RAM store, so a model the seeder cannot satisfy is reported
+/// before the destination is opened: nothing is written.
+///
+/// ```swift
+/// try SeedJob(model: model, counts: ["Category": 6, "Transaction": 500], seed: 42)
+///     .run(storeURL: URL(fileURLWithPath: "preview.jsonl"))
+/// ```
+///
+/// - Note: No Core Data counterpart.
+public struct SeedJob: Sendable {
+    /// The model to generate objects of.
+    public var model: ManagedObjectModel
+    /// Objects per concrete entity, by name.
+    public var counts: [String: Int]
+    /// Objects of every concrete entity not in ``counts``. Default 0.
+    public var defaultCount: Int
+    /// The seed of values, store UUID and timestamps.
+    public var seed: UInt64
+    /// Options for opening the store; the store UUID and clock are replaced by ``seed``'s.
+    public var storeOptions: StoreOptions
+
+    /// A job generating `counts` objects with `seed`.
+    public init(
+        model: ManagedObjectModel, counts: [String: Int], defaultCount: Int = 0, seed: UInt64,
+        storeOptions: StoreOptions = StoreOptions()
+    ) {
+        self.model = model
+        self.counts = counts
+        self.defaultCount = defaultCount
+        self.seed = seed
+        self.storeOptions = storeOptions
+    }
+
+    /// Generates into a RAM store, then into the store at `storeURL`.
+    ///
+    /// - Returns: What was written, and the coordinator holding the open store.
+    /// - Throws: ``PreviewSeeder``'s ``ObjectGraphError`` (134060 naming the rule), before the
+    ///   store is opened; or the store's errors on opening or saving, in which case the save
+    ///   wrote nothing.
+    public func run(storeURL: URL) throws -> StoreJobResult {
+        let environment = DeterministicEnvironment(seed: seed)
+        let seeder = PreviewSeeder(model: model, seed: seed, referenceDate: environment.startDate)
+        try seeder.generate(
+            counts: counts, defaultCount: defaultCount,
+            into: environment.makeCoordinator(model: model))
+        let coordinator = try environment.makeCoordinator(
+            model: model, url: storeURL, options: storeOptions)
+        let result = try seeder.generate(
+            counts: counts, defaultCount: defaultCount, into: coordinator)
+        return StoreJobResult(coordinator: coordinator, counts: result.counts)
+    }
+}
