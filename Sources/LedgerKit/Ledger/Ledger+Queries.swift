@@ -9,17 +9,18 @@ extension Ledger {
     ///   unknown category.
     /// - Complexity: O(n log n) in the number of transactions.
     public func transactions(_ query: TransactionQuery = TransactionQuery()) throws -> [TransactionRecord] {
-        let predicate = try query.predicate.map { try FetchPredicate(format: $0) }
+        let user = try query.predicate.map { try FetchPredicate(format: $0) }
         return try read { context in
-            let category = try query.category.map { try Self.requireCategory($0, in: context) }
+            var parts = user.map { [$0] } ?? []
+            if let name = query.category {
+                parts.append(try FetchPredicate(format: "category == %@", try Self.requireCategory(name, in: context)))
+            }
+            parts += try Self.dateRange(from: query.from, to: query.to)
             let request = FetchRequest<Transaction>(entityName: "Transaction")
-            request.predicate = predicate
+            request.predicate = parts.isEmpty ? nil : .and(parts)
             request.sortDescriptors = (query.sort.isEmpty ? [TransactionSort(.date)] : query.sort).map(\.descriptor)
-            var selected = try context.fetch(request).lazy.filter { t in
-                (category == nil || t.category === category) && Self.isWithin(t.date, from: query.from, to: query.to)
-            }.map(TransactionRecord.init)[...]
-            if let limit = query.limit { selected = selected.prefix(limit) }
-            return Array(selected)
+            request.fetchLimit = query.limit ?? 0
+            return try context.fetch(request).map(TransactionRecord.init)
         }
     }
 
@@ -32,9 +33,10 @@ extension Ledger {
         throws -> LedgerReport
     {
         try read { context in
-            let all = try Self.allTransactions(in: context)
-            let selected = from == nil && to == nil ? all : all.filter { Self.isWithin($0.date, from: from, to: to) }
-            return LedgerReport(selected, by: grouping)
+            let request = FetchRequest<Transaction>(entityName: "Transaction")
+            let parts = try Self.dateRange(from: from, to: to)
+            request.predicate = parts.isEmpty ? nil : .and(parts)
+            return LedgerReport(try context.fetch(request), by: grouping)
         }
     }
 
@@ -50,11 +52,11 @@ extension Ledger {
         }
     }
 
-    static func isWithin(_ date: Date?, from: Date?, to: Date?) -> Bool {
-        guard from != nil || to != nil else { return true }
-        guard let date else { return false }
-        if let from, date < from { return false }
-        if let to, date > to { return false }
-        return true
+    /// `date >= from` and `date <= to`, for the bounds given.
+    static func dateRange(from: Date?, to: Date?) throws -> [FetchPredicate] {
+        var parts: [FetchPredicate] = []
+        if let from { parts.append(try FetchPredicate(format: "date >= %@", from)) }
+        if let to { parts.append(try FetchPredicate(format: "date <= %@", to)) }
+        return parts
     }
 }

@@ -89,5 +89,12 @@ public struct TransactionSort: Sendable, Hashable, CustomStringConvertible {
     public var description: String { key.rawValue + (ascending ? "" : ":desc") }
 
     /// The engine's sort descriptor for this key.
-    var descriptor: FetchSortDescriptor { FetchSortDescriptor(key: key.keyPath, ascending: ascending) }
+    var descriptor: FetchSortDescriptor {
+        switch key {
+        case .payee, .note, .category:
+            FetchSortDescriptor(key: key.keyPath, ascending: ascending, comparison: .caseInsensitive)
+        default:
+            FetchSortDescriptor(key: key.keyPath, ascending: ascending)
+        }
+    }
 }
