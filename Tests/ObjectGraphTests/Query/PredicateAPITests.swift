@@ -69,7 +69,7 @@ import Testing
 
     @Test func objectArgumentsBecomeTheirIDs() throws {
         let category = graph.entity("Category")
-        let object = ManagedObject(entity: category)
+        let object = ManagedObject(entity: category, insertInto: nil)
         let p = try FetchPredicate(format: "category == %@", object)
         #expect(p == .comparison(.keyPath("category"), .equalTo, .object(object.objectID)))
         // Swift spreads an [Any] literal into a variadic Any..., so pass it as one argument.

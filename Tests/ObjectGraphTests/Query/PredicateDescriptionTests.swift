@@ -63,7 +63,7 @@ import Testing
         let values: [AttributeValue] = [
             .null, .integer(Int64.min), .integer(Int64.max), .integer(0), .decimal(Decimal(string: "-12.345")!),
             .decimal(Decimal(42)), .decimal(Decimal(string: "0.000000000000000000001")!), .double(0.1),
-            .double(-0.0), .double(1e300), .double(5e-324), .double(.infinity), .double(-.infinity),
+            .double(-0.0), .double(1e300), .double(.leastNonzeroMagnitude), .double(.infinity), .double(-.infinity),
             .float(0.1), .float(-3.25), .float(.infinity), .string(""), .string("a\"b\\c\n\t\r\0\u{1}\u{7F}é👍"),
             .boolean(true), .boolean(false), .date(Date(timeIntervalSinceReferenceDate: 731_721_600.123_456)),
             .date(Date(timeIntervalSinceReferenceDate: -1e9)), .uuid(UUID()),
