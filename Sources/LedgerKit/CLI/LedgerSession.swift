@@ -28,10 +28,12 @@ enum LedgerSession {
     /// `error` as a one-line failure; usage errors stay usage errors.
     static func failure(_ error: any Error) -> CLIError {
         if let error = error as? CLIError { return error }
-        let text = CLIOutput.describe(error)
+        // Multi-line messages (a predicate quoted with a caret under the column) become one
+        // line: the caret line goes (the message names the column), the rest joins with ": ".
+        let lines = CLIOutput.describe(error)
             .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .joined(separator: " ")
-        return .failure(text)
+            .filter { line in !line.isEmpty && !line.allSatisfy { $0 == "^" || $0 == " " } }
+        return .failure(lines.joined(separator: ": "))
     }
 }
 
