@@ -132,4 +132,19 @@ import Testing
             """)
         #expect(!sandbox.exists("ledger.jsonl"))
     }
+
+    @Test func largeImportsReportProgressOnStderr() async throws {
+        let sandbox = try CLISandbox()
+        defer { sandbox.remove() }
+        var csv = "Date,Amount\n"
+        for i in 0..<10_001 { csv += "2026-01-\(String(format: "%02d", i % 28 + 1)),-\(i % 97 + 1).25\n" }
+        let file = try sandbox.write("big.csv", csv)
+        let result = await sandbox.run(["--file", "/dev/null", "import", file, "--date-column", "1", "--amount-column", "2"])
+        #expect(result.code == 0)
+        #expect(result.stderr == "import: 10000 rows read\nimport: saving 10001 transactions\n")
+        #expect(result.stdout.hasPrefix("imported 10001 transactions from \(file)"))
+        let small = await sandbox.run(["--file", "/dev/null", "import", file, "--date-column", "1", "--amount-column", "2",
+                                       "--dry-run"])
+        #expect(small.stderr == "import: 10000 rows read\n")
+    }
 }

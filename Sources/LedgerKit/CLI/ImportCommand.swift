@@ -35,8 +35,18 @@ enum ImportCommand {
             let options = try importOptions(arguments)
             let file = environment.url(arguments.positionals[0])
             let dryRun = arguments.has("--dry-run")
-            let progress: (Int) -> Void = { rows in
-                if rows % CSVImporter.progressInterval == 0 { output.err("import: \(rows) rows read") }
+            // Progress on stderr for large files only: every progressInterval rows read, then the save.
+            var reported = 0
+            let progress: (ImportProgress) -> Void = { step in
+                switch step {
+                case .read(let rows) where rows > reported && rows % CSVImporter.progressInterval == 0:
+                    reported = rows
+                    output.err("import: \(rows) rows read")
+                case .saving(let count) where reported > 0:
+                    output.err("import: saving \(count) transactions")
+                default:
+                    break
+                }
             }
             let ledgerURL = environment.ledgerURL(file: arguments.value("--file"))
             let summary: ImportSummary

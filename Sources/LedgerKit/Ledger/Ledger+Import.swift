@@ -33,6 +33,15 @@ public struct ImportSummary: Sendable {
     }
 }
 
+/// How far an import has got, for progress reports on large files.
+public enum ImportProgress: Sendable, Hashable {
+    /// This many data rows have been read (every ``CSVImporter/progressInterval`` rows and
+    /// once at the end).
+    case read(Int)
+    /// This many new transactions are being saved.
+    case saving(Int)
+}
+
 extension Ledger {
     /// Imports a bank's CSV export: reads every row, then adds, in one save, the rows whose
     /// import key the ledger does not hold yet, so importing the same file again adds nothing.
@@ -41,14 +50,16 @@ extension Ledger {
     ///   - fileURL: the CSV file.
     ///   - options: its format and column mapping.
     ///   - dryRun: read and compare only; write nothing.
-    ///   - progress: called with the number of rows read, as ``CSVImporter`` reports it.
+    ///   - progress: called as rows are read and before the save, on the caller's thread.
     /// - Throws: ``ObjectGraphError`` — the importer's `.coreData` (134060) errors naming
     ///   file, line and reason (nothing is imported); store errors.
     /// - Complexity: O(rows + transactions).
     public func importCSV(
-        _ fileURL: URL, options: ImportOptions, dryRun: Bool = false, progress: ((Int) -> Void)? = nil
+        _ fileURL: URL, options: ImportOptions, dryRun: Bool = false, progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportSummary {
-        let result = try CSVImporter.parse(fileURL: fileURL, options: options, progress: progress)
+        let result = try CSVImporter.parse(fileURL: fileURL, options: options, progress: progress.map { report in
+            { report(.read($0)) }
+        })
         let known = try read { context in
             Set(try Self.allTransactions(in: context).lazy.compactMap(\.importKey))
         }
@@ -57,6 +68,7 @@ extension Ledger {
             file: fileURL.relativePath, result: result, added: fresh,
             alreadyPresent: result.rows.count - fresh.count, isDryRun: dryRun)
         guard !dryRun, !fresh.isEmpty else { return summary }
+        progress?(.saving(fresh.count))
         try change { context in
             for row in fresh {
                 let transaction = Transaction(context: context)
@@ -77,9 +89,11 @@ extension Ledger {
     ///
     /// - Throws: the importer's errors, as ``importCSV(_:options:dryRun:progress:)``.
     public static func previewImport(
-        _ fileURL: URL, options: ImportOptions, progress: ((Int) -> Void)? = nil
+        _ fileURL: URL, options: ImportOptions, progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportSummary {
-        let result = try CSVImporter.parse(fileURL: fileURL, options: options, progress: progress)
+        let result = try CSVImporter.parse(fileURL: fileURL, options: options, progress: progress.map { report in
+            { report(.read($0)) }
+        })
         return ImportSummary(
             file: fileURL.relativePath, result: result, added: result.rows, alreadyPresent: 0, isDryRun: true)
     }
