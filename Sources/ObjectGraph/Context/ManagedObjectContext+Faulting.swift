@@ -48,6 +48,14 @@ extension ManagedObjectContext {
 
     /// Fills a fault, or marks it deleted when its row is gone.
     func fulfillFault(_ object: ManagedObject) {
+        if let cached = rowCache.removeValue(forKey: object.objectID) {
+            fill(object, from: cached)
+            return
+        }
+        if let batch = faultBatches[object.objectID] {
+            fillBatch(batch)
+            if !object.slots.isEmpty { return }
+        }
         let row: StoreRow?
         var failure: (any Error)?
         do { row = try upstreamRow(for: object.objectID) } catch { row = nil; failure = error }
@@ -68,6 +76,15 @@ extension ManagedObjectContext {
         }
         object.snapshot = object.slots
         object.state.isDeleted = true
+    }
+
+    /// Fills every still-unfilled object of a fetch batch.
+    private func fillBatch(_ batch: FaultBatch) {
+        for id in batch.ids {
+            faultBatches[id] = nil
+            guard let member = registry[id], member.slots.isEmpty, let row = try? upstreamRow(for: id) else { continue }
+            fill(member, from: row)
+        }
     }
 
     /// Sets an object's values and snapshot from a row, registering related objects as faults.
@@ -115,6 +132,7 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `refresh(_:mergeChanges:)`.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue("refresh(_:mergeChanges:)")
+        rowCache[object.objectID] = nil
         guard object.managedObjectContext === self, !object.state.isInserted else { return }
         if !mergeChanges || object.changedSlots.isEmpty {
             if !object.changedSlots.isEmpty || object.state.isDeleted {
@@ -165,6 +183,8 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         registry.removeAll()
+        rowCache.removeAll()
+        faultBatches.removeAll()
         pending.removeAll()
         unprocessedDeletes.removeAll()
         unannounced = ChangeAnnouncement()

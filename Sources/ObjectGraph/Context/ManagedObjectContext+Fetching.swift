@@ -17,6 +17,9 @@ extension ManagedObjectContext {
         checkQueue("fetch(_:)")
         let entity = try resolveEntity(request)
         let query = FetchQuery(request, entity: entity)
+        if request.swiftPredicate != nil || !request.swiftSortDescriptors.isEmpty {
+            return try fetchWithFoundationFilters(request, query)
+        }
         let results: [Any]
         switch request.resultType {
         case .countResultType:
@@ -26,7 +29,9 @@ extension ManagedObjectContext {
         case .dictionaryResultType:
             results = try FetchDictionaries.results(try objects(query), request: request, entity: entity)
         case .managedObjectResultType:
-            results = try objects(query)
+            let found = try objects(query)
+            try prefetch(request.relationshipKeyPathsForPrefetching, for: found)
+            results = found
         }
         var typed: [Result] = []
         typed.reserveCapacity(results.count)
@@ -38,6 +43,72 @@ extension ManagedObjectContext {
             typed.append(value)
         }
         return typed
+    }
+
+    /// Objects filtered and sorted by Foundation's `Predicate` and `SortDescriptor`, then windowed.
+    private func fetchWithFoundationFilters<Result>(_ request: FetchRequest<Result>, _ q: FetchQuery) throws -> [Result] {
+        guard request.resultType == .managedObjectResultType || request.resultType == .countResultType
+                || request.resultType == .managedObjectIDResultType else {
+            throw ObjectGraphError(.coreData, "fetch: swiftPredicate and swiftSortDescriptors work with object, ID and "
+                                   + "count results, not dictionaries", entityName: q.entity.name)
+        }
+        var unwindowed = q
+        unwindowed.fetchLimit = 0
+        unwindowed.fetchOffset = 0
+        var typed: [(ManagedObject, Result)] = []
+        for object in try objects(unwindowed) {
+            guard let value = object as? Result else {
+                throw ObjectGraphError(.coreData, "fetch: \(object.entity.name) objects are not \(Result.self)",
+                                       entityName: q.entity.name)
+            }
+            if let predicate = request.swiftPredicate, try !predicate.evaluate(value) { continue }
+            typed.append((object, value))
+        }
+        if !request.swiftSortDescriptors.isEmpty {
+            let order = request.swiftSortDescriptors
+            typed = typed.enumerated().sorted { a, b in
+                for descriptor in order {
+                    switch descriptor.compare(a.element.1, b.element.1) {
+                    case .orderedAscending: return true
+                    case .orderedDescending: return false
+                    case .orderedSame: continue
+                    }
+                }
+                return a.offset < b.offset
+            }.map(\.element)
+        }
+        let windowed = window(typed, offset: q.fetchOffset, limit: q.fetchLimit)
+        switch request.resultType {
+        case .countResultType: return [windowed.count as! Result]
+        case .managedObjectIDResultType: return try windowed.map { pair in
+                guard let id = pair.0.objectID as? Result else {
+                    throw ObjectGraphError(.coreData, "fetch: ID results are not \(Result.self)", entityName: q.entity.name)
+                }
+                return id
+            }
+        default: return windowed.map(\.1)
+        }
+    }
+
+    /// Fills the objects that `keyPaths` reach from `objects` (to-one and to-many steps).
+    private func prefetch(_ keyPaths: [String], for objects: [ManagedObject]) throws {
+        for keyPath in keyPaths {
+            var current = objects
+            for key in keyPath.split(separator: ".").map(String.init) {
+                var next: [ManagedObject] = []
+                var seen = Set<ObjectIdentifier>()
+                for object in current {
+                    guard let r = object.entity.relationshipsByName[key] else {
+                        throw ObjectGraphError(.coreData, "fetch: cannot prefetch \(keyPath): \(object.entity.name) has no "
+                                               + "relationship '\(key)'", entityName: object.entity.name, key: key)
+                    }
+                    let targets = r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? []
+                    for t in targets where seen.insert(ObjectIdentifier(t)).inserted { next.append(t) }
+                }
+                for t in next where t.isFault { t.fireFault() }
+                current = next
+            }
+        }
     }
 
     /// The number of objects `request` would return.
@@ -96,7 +167,8 @@ extension ManagedObjectContext {
         propagateDeletes()
         let local = pendingObjects(q)
         if local.isEmpty {
-            return try upstreamRows(q, windowed: true).map(adopt)
+            let rows = try upstreamRows(q, windowed: true)
+            return adoptAll(rows, q)
         }
         let changed = Set(local.map(\.objectID))
         var result: [ManagedObject] = []
@@ -122,6 +194,39 @@ extension ManagedObjectContext {
             return try coordinator.count(q.storeRequest)
         }
         return try objects(q).count
+    }
+
+    /// The registered objects for fetched rows. Objects not loaded yet come back as faults whose
+    /// row is kept for when they fire (or, with a batch size, whose batch is filled together);
+    /// with `returnsObjectsAsFaults` false they are filled at once.
+    func adoptAll(_ rows: [StoreRow], _ q: FetchQuery) -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(rows.count)
+        let batchSize = q.fetchBatchSize
+        var batch: [ManagedObjectID] = []
+        for row in rows {
+            let object = registeredOrFault(row.objectID)
+            if !object.slots.isEmpty {
+                if !object.hasChanges && object.snapshotVersion != row.version { fill(object, from: row) }
+            } else if !q.returnsObjectsAsFaults {
+                fill(object, from: row)
+            } else if batchSize > 0 {
+                batch.append(row.objectID)
+                if batch.count == batchSize { closeBatch(&batch) }
+            } else {
+                rowCache[row.objectID] = row
+            }
+            objects.append(object)
+        }
+        closeBatch(&batch)
+        return objects
+    }
+
+    private func closeBatch(_ ids: inout [ManagedObjectID]) {
+        guard !ids.isEmpty else { return }
+        let batch = FaultBatch(ids)
+        for id in ids { faultBatches[id] = batch }
+        ids.removeAll()
     }
 
     /// The registered object for a fetched row, filled with the row's values when it has no
@@ -168,6 +273,8 @@ struct FetchQuery {
     var fetchOffset: Int
     var includesSubentities: Bool
     var includesPendingChanges: Bool
+    var returnsObjectsAsFaults = false
+    var fetchBatchSize = 0
 
     init<R>(_ request: FetchRequest<R>, entity: EntityDescription) {
         self.entity = entity
@@ -177,6 +284,8 @@ struct FetchQuery {
         self.fetchOffset = request.fetchOffset
         self.includesSubentities = request.includesSubentities
         self.includesPendingChanges = request.includesPendingChanges
+        self.returnsObjectsAsFaults = request.returnsObjectsAsFaults
+        self.fetchBatchSize = max(0, request.fetchBatchSize)
     }
 
     init(request: StoreFetchRequest) {

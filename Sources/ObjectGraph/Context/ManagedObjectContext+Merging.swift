@@ -59,6 +59,7 @@ extension ManagedObjectContext {
     /// Applies a set of changed IDs to the registered objects.
     func merge(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
         for id in updated {
+            rowCache[id] = nil
             guard let object = registry[id], !object.isFault else { continue }
             if object.changedSlots.isEmpty && !object.state.isDeleted {
                 if let row = try? upstreamRow(for: id) {

@@ -71,6 +71,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var unprocessedDeletes: [ManagedObject] = []
     /// Changes since the last objects-did-change notification.
     @exclusivity(unchecked) var unannounced = ChangeAnnouncement()
+    /// Rows fetched for objects returned as faults, used when the fault fires (no second read).
+    @exclusivity(unchecked) var rowCache: [ManagedObjectID: StoreRow] = [:]
+    /// For objects fetched with a batch size: the batch each belongs to.
+    @exclusivity(unchecked) var faultBatches: [ManagedObjectID: FaultBatch] = [:]
     var mergeObserver: (any NSObjectProtocol)?
     /// Permanent IDs given at save to objects that had temporary ones (for children that
     /// still hold the temporary ID).
@@ -181,6 +185,12 @@ struct PendingObjects {
         o.state.isPending = false
         objects.removeAll { $0 === o }
     }
+}
+
+/// The IDs of one batch of a fetch with `fetchBatchSize`; filled together when one fires.
+final class FaultBatch {
+    let ids: [ManagedObjectID]
+    init(_ ids: [ManagedObjectID]) { self.ids = ids }
 }
 
 extension ManagedObject: Hashable {

@@ -62,6 +62,14 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var havingPredicate: FetchPredicate?
     /// For dictionary results: whether duplicate dictionaries are removed.
     public var returnsDistinctResults = false
+    /// A Foundation `#Predicate` over the result type, applied to the objects after ``predicate``.
+    ///
+    /// It is evaluated over materialised objects (it cannot be pushed down to a store), so
+    /// prefer ``predicate`` for large entities. Only object results honour it.
+    public var swiftPredicate: Predicate<Result>?
+    /// Foundation key-path sort descriptors over the result type, applied after
+    /// ``sortDescriptors`` (materialised objects, like ``swiftPredicate``).
+    public var swiftSortDescriptors: [SortDescriptor<Result>] = []
 
     /// A request for objects of the entity named `entityName`.
     public init(entityName: String) { self.entityName = entityName }
