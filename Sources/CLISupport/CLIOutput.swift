@@ -1,8 +1,8 @@
 import Foundation
 
 /// Where a command writes: standard output and error, or buffers in tests.
-// Sendable: the buffers are guarded by `lock`.
 public final class CLIOutput: @unchecked Sendable {
+    // Sendable: the buffers are guarded by `lock`.
     private let lock = NSLock()
     private let capture: Bool
     private var outBuffer = ""

@@ -11,8 +11,8 @@ import Foundation
 ///
 /// - Note: Mirrors `NSPersistentContainer`. The default description is a file store named
 ///   `<name>.jsonl` in the current directory (Core Data uses Application Support/`<name>.sqlite`).
-// Sendable: `descriptions` is guarded by `lock`; the view context is main-queue confined.
 public final class PersistentContainer: @unchecked Sendable {
+    // Sendable: `descriptions` is guarded by `lock`; the view context is main-queue confined.
     /// The container's name.
     public let name: String
     /// The model of its stores.

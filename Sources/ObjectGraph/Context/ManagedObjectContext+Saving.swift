@@ -26,6 +26,7 @@ extension ManagedObjectContext {
         guard pending.objects.contains(where: \.hasChanges) else { return }
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         try runWillSave()
+        computeDerivedAttributes()
         let changes = SaveChanges(pending.objects)
         try validate(changes)
         if let parent {

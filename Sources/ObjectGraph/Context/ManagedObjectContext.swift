@@ -23,9 +23,9 @@ import Foundation
 ///   context or one of its objects off its queue traps with a message naming the context
 ///   and the call.
 /// - Note: Mirrors `NSManagedObjectContext`.
-// Sendable: all mutable state is confined to the context's queue; `perform`/`performAndWait`
-// are the only ways in from elsewhere, and the concurrency check enforces it.
 public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+    // Sendable: all mutable state is confined to the context's queue; `perform`/`performAndWait`
+    // are the only ways in from elsewhere, and the concurrency check enforces it.
     /// The kind of queue the context runs on.
     public let concurrencyType: ConcurrencyType
     /// The context's serial queue (the main queue for `.mainQueue`).

@@ -12,8 +12,8 @@ import Foundation
 /// ```
 ///
 /// - Note: Mirrors `NSPersistentStoreCoordinator`.
-// Sendable: `stores` is read and written only while holding `lock`; the model is immutable.
 public final class PersistentStoreCoordinator: @unchecked Sendable {
+    // Sendable: `stores` is read and written only while holding `lock`; the model is immutable.
     /// The model of every store the coordinator opens.
     public let managedObjectModel: ManagedObjectModel
     let lock = NSRecursiveLock()

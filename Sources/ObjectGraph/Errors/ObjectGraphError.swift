@@ -152,8 +152,8 @@ public struct ObjectGraphError: Error, CustomNSError, LocalizedError, CustomStri
 ///
 /// Errors must be `Sendable`; Core Data's userInfo holds objects that are not (managed
 /// objects, conflict records). Read such values only on the queue they came from.
-// Sendable: by contract only; the wrapped value is read on its owner's queue.
 public struct UncheckedSendable<Value>: @unchecked Sendable {
+    // Sendable: by contract only; the wrapped value is read on its owner's queue.
     /// The wrapped value.
     public let value: Value
     /// Wraps `value`.

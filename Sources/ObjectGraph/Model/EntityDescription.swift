@@ -16,8 +16,8 @@ import Foundation
 /// immutable and `Sendable`.
 ///
 /// - Note: Mirrors `NSEntityDescription`.
-// Sendable: resolved fields are written only by ManagedObjectModel.init before publication.
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    // Sendable: resolved fields are written only by ManagedObjectModel.init before publication.
     /// The entity's name, unique in its model.
     public let name: String
     /// The class instantiated for this entity's objects (default ``ManagedObject``).

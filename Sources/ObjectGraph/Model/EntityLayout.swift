@@ -29,6 +29,8 @@ struct EntityLayout: Sendable {
     let relationshipsToValidate: [RelationshipDescription]
     /// Whether this entity or an ancestor declares a uniqueness constraint.
     let hasUniquenessConstraints: Bool
+    /// Attributes computed at save from their derivation expression.
+    let derivedAttributes: [AttributeDescription]
 
     init(_ entity: EntityDescription) {
         var kinds: [Kind] = [], attributes: [AttributeDescription?] = [], relationships: [RelationshipDescription?] = []
@@ -63,6 +65,7 @@ struct EntityLayout: Sendable {
             ancestor = e.superentity
         }
         self.hasUniquenessConstraints = constrained
+        self.derivedAttributes = attributeList.filter(\.isDerived)
     }
 
     static let empty = EntityLayout(kinds: [], attributes: [], relationships: [])
@@ -77,5 +80,6 @@ struct EntityLayout: Sendable {
         self.attributesToValidate = []
         self.relationshipsToValidate = []
         self.hasUniquenessConstraints = false
+        self.derivedAttributes = []
     }
 }

@@ -16,8 +16,8 @@ import Foundation
 ///
 /// - Note: Mirrors `NSFetchedPropertyDescription`, whose `fetchRequest` is reduced to its
 ///   entity name and predicate format.
-// Sendable: destinationEntity is written only while ManagedObjectModel.init links the model.
 public final class FetchedPropertyDescription: PropertyDescription, @unchecked Sendable {
+    // Sendable: destinationEntity is written only while ManagedObjectModel.init links the model.
     /// The name of the entity whose objects the property fetches.
     public let destinationEntityName: String
     /// The fetch's predicate in the predicate language, or `nil` to fetch every object.

@@ -14,8 +14,8 @@ import Foundation
 /// ```
 ///
 /// - Note: Mirrors `NSManagedObjectModel`.
-// Sendable: immutable once init returns.
 public final class ManagedObjectModel: @unchecked Sendable {
+    // Sendable: immutable once init returns.
     /// The model's entities, in declaration order.
     public let entities: [EntityDescription]
     /// The model's entities by name.

@@ -8,9 +8,9 @@ import Foundation
 /// every subentity (inherited properties come first).
 ///
 /// - Note: Mirrors `NSPropertyDescription`.
-// Sendable: every stored property is written only while ManagedObjectModel.init links the
-// model, before the description is published to any other thread; it is read-only after.
 public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
+    // Sendable: every stored property is written only while ManagedObjectModel.init links the
+    // model, before the description is published to any other thread; it is read-only after.
     /// The property's name, unique within its entity and its entity's ancestors.
     public let name: String
     /// Whether `nil` is allowed at save (default `true`, as in Core Data).

@@ -64,8 +64,8 @@ enum ValidationRules {
 }
 
 /// Compiled regular expressions by pattern.
-// Sendable: `regexes` is guarded by `lock`; NSRegularExpression is immutable and thread-safe.
 final class RegexCache: @unchecked Sendable {
+    // Sendable: `regexes` is guarded by `lock`; NSRegularExpression is immutable and thread-safe.
     private let lock = NSLock()
     private var regexes: [String: NSRegularExpression] = [:]
 

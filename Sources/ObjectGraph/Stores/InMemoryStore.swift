@@ -10,8 +10,8 @@ import Foundation
 ///
 /// - Note: Mirrors Core Data's SQLite store at `/dev/null` (preferred over
 ///   `NSInMemoryStoreType`, whose behaviour differs).
-// Sendable: `table` is read and written only while holding `lock`.
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
+    // Sendable: `table` is read and written only while holding `lock`.
     /// The store type name, `"InMemory"`.
     public static let storeType = "InMemory"
 

@@ -16,8 +16,8 @@ import ObjectGraph
 /// threads reach the clock.
 ///
 /// - Note: No Core Data counterpart (Core Data always reads the system clock).
-// Sendable: `readings` is read and written only while holding `lock`.
 public final class DeterministicClock: @unchecked Sendable {
+    // Sendable: `readings` is read and written only while holding `lock`.
     /// The first reading.
     public let start: Date
     /// Seconds added after each reading.

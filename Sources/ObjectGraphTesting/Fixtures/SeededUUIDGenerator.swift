@@ -10,8 +10,8 @@ import Foundation
 /// Thread-safe; the UUIDs carry version-4 and RFC 4122 variant bits.
 ///
 /// - Note: No Core Data counterpart.
-// Sendable: `random` is read and written only while holding `lock`.
 public final class SeededUUIDGenerator: @unchecked Sendable {
+    // Sendable: `random` is read and written only while holding `lock`.
     private let lock = NSLock()
     private var random: SeededRandomNumberGenerator
 

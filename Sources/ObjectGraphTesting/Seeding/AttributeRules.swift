@@ -70,8 +70,8 @@ enum AttributeRules {
 }
 
 /// Compiled regular expressions by pattern.
-// Sendable: `regexes` is read and written only while holding `lock`; NSRegularExpression is immutable.
 final class PatternCache: @unchecked Sendable {
+    // Sendable: `regexes` is read and written only while holding `lock`; NSRegularExpression is immutable.
     private let lock = NSLock()
     private var regexes: [String: NSRegularExpression] = [:]
 
