@@ -61,8 +61,8 @@ public enum LedgerAccess: Sendable, Hashable {
 
 /// A UUID source from a seeded SplitMix64 generator, safe to call from any thread:
 /// deterministic IDs for tests and documentation sessions.
-// Sendable: `generator` is read and written only while holding `lock`.
 public final class SeededUUIDSource: @unchecked Sendable {
+    // Sendable: `generator` is read and written only while holding `lock`.
     private let lock = NSLock()
     private var generator: SeededUUIDs
 
