@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "ledger", targets: ["ledger"]),
         .executable(name: "objectgraph", targets: ["objectgraph"]),
         .executable(name: "objectgraph-bench", targets: ["objectgraph-bench"]),
+        .executable(name: "objectgraph-crash-writer", targets: ["objectgraph-crash-writer"]),
     ],
     targets: [
         .target(name: "ObjectGraph", swiftSettings: strict),
@@ -24,6 +25,7 @@ let package = Package(
         .executableTarget(
             name: "objectgraph", dependencies: ["ObjectGraph", "ObjectGraphTesting", "CLISupport"],
             swiftSettings: strict),
+        .executableTarget(name: "objectgraph-crash-writer", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .executableTarget(
             name: "objectgraph-bench", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
             swiftSettings: strict),
@@ -38,6 +40,7 @@ let package = Package(
             name: "LedgerCLITests", dependencies: ["LedgerKit", "CLISupport", "ledger"],
             swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
+        .testTarget(name: "ObjectGraphToolTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

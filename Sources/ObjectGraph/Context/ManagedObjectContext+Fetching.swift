@@ -320,6 +320,11 @@ struct ObjectRecord: PredicateRecord {
         object.read(index, "predicate evaluation").attributeValue
     }
 
+    func toOneObjectID(at index: Int) -> ManagedObjectID? {
+        if case .toOne(let o) = object.read(index, "predicate evaluation") { return o?.objectID }
+        return nil
+    }
+
     func toOneRecord(at index: Int) -> ObjectRecord? {
         if case .toOne(let o?) = object.read(index, "predicate evaluation") { return ObjectRecord(o) }
         return nil

@@ -33,6 +33,8 @@ public struct CompiledExpression {
     /// - Precondition: `record` is of ``entity`` or one of its subentities.
     /// - Note: Mirrors `NSExpression.expressionValue(with:context:)`.
     public func value<R: PredicateRecord>(for record: R) -> ExpressionValue {
+        assert(record.recordEntity.isKind(of: entity),
+               "expression compiled for \(entity.name) evaluated on a \(record.recordEntity.name) record")
         cache.prepare(for: ObjectIdentifier(R.self))
         var evaluator = PredicateEvaluator<R>(cache: cache, variableCount: variableCount)
         return evaluator.value(root, record).expressionValue

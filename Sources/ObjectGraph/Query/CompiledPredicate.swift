@@ -50,6 +50,8 @@ public struct CompiledPredicate {
     /// - Complexity: O(size of the predicate) for plain comparisons; key paths through to-many
     ///   relationships and subqueries visit the related records.
     public func evaluate<R: PredicateRecord>(_ record: R) -> Bool {
+        assert(record.recordEntity.isKind(of: entity),
+               "predicate compiled for \(entity.name) evaluated on a \(record.recordEntity.name) record")
         cache.prepare(for: ObjectIdentifier(R.self))
         var evaluator = PredicateEvaluator<R>(cache: cache, variableCount: variableCount)
         return evaluator.test(root, record)

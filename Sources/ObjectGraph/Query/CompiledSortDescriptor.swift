@@ -50,14 +50,15 @@ enum SortOrder {
         switch (a, b) {
         case (.date(let x), .date(let y)):
             return PredicateNumber.order(x.timeIntervalSinceReferenceDate, y.timeIntervalSinceReferenceDate)
-                ?? .orderedSame
+                .comparisonResult
         case (.string(let x), .string(let y)):
             return compare(x, y, comparison)
         default:
             break
         }
         if let x = PredicateNumber(a), let y = PredicateNumber(b) {
-            if let order = PredicateNumber.compare(x, y) { return order }
+            let order = PredicateNumber.compare(x, y)
+            if order != .unordered { return order.comparisonResult }
             let xNaN = x.doubleValue.isNaN, yNaN = y.doubleValue.isNaN
             return xNaN == yNaN ? .orderedSame : xNaN ? .orderedDescending : .orderedAscending
         }

@@ -28,11 +28,17 @@ struct DecimalParts {
     /// The parts of `decimal`, or `nil` when it is NaN, needs more than 64 bits, or the
     /// storage layout is not the one this code knows.
     init?(_ decimal: Decimal) {
-        guard Self.layoutIsKnown, let parts = Self.read(decimal) else { return nil }
+        guard Self.isReadable, let parts = Self.read(decimal) else { return nil }
         self = parts
     }
 
-    private static let layoutIsKnown: Bool = {
+    /// The parts of `decimal`, for callers that checked ``isReadable`` (a constant built
+    /// with parts proves it); `nil` when it is NaN or needs more than 64 bits.
+    @inline(__always)
+    static func readKnownLayout(_ decimal: Decimal) -> DecimalParts? { read(decimal) }
+
+    /// Whether this Foundation's `Decimal` storage is the layout this code reads.
+    static let isReadable: Bool = {
         guard let a = Decimal(string: "-12.345", locale: Locale(identifier: "en_US_POSIX")),
               let pa = read(a), pa.isNegative, pa.mantissa == 12345, pa.exponent == -3,
               let pb = read(Decimal(500)), !pb.isNegative, pb.mantissa * pow10(pb.exponent) == 500,
@@ -63,22 +69,22 @@ struct DecimalParts {
     }
 
     /// Orders two decimals exactly.
-    static func compare(_ a: DecimalParts, _ b: DecimalParts) -> ComparisonResult {
-        if a.isNegative != b.isNegative { return a.isNegative ? .orderedAscending : .orderedDescending }
+    static func compare(_ a: DecimalParts, _ b: DecimalParts) -> PredicateOrder {
+        if a.isNegative != b.isNegative { return a.isNegative ? .ascending : .descending }
         let magnitude = compareMagnitudes(a, b)
         return a.isNegative ? magnitude.reversed : magnitude
     }
 
-    private static func compareMagnitudes(_ a: DecimalParts, _ b: DecimalParts) -> ComparisonResult {
+    private static func compareMagnitudes(_ a: DecimalParts, _ b: DecimalParts) -> PredicateOrder {
         if a.mantissa == 0 || b.mantissa == 0 {
-            return a.mantissa == b.mantissa ? .orderedSame : a.mantissa == 0 ? .orderedAscending : .orderedDescending
+            return a.mantissa == b.mantissa ? .same : a.mantissa == 0 ? .ascending : .descending
         }
         if a.exponent == b.exponent { return order(a.mantissa, b.mantissa) }
         if a.exponent > b.exponent {
-            guard let scaled = scale(a.mantissa, by: a.exponent - b.exponent) else { return .orderedDescending }
+            guard let scaled = scale(a.mantissa, by: a.exponent - b.exponent) else { return .descending }
             return order(scaled, b.mantissa)
         }
-        guard let scaled = scale(b.mantissa, by: b.exponent - a.exponent) else { return .orderedAscending }
+        guard let scaled = scale(b.mantissa, by: b.exponent - a.exponent) else { return .ascending }
         return order(a.mantissa, scaled)
     }
 
@@ -93,8 +99,8 @@ struct DecimalParts {
         return r
     }
 
-    private static func order(_ x: UInt64, _ y: UInt64) -> ComparisonResult {
-        x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+    private static func order(_ x: UInt64, _ y: UInt64) -> PredicateOrder {
+        x < y ? .ascending : x > y ? .descending : .same
     }
 
     private static let exactPowers: [Double] = (0...22).map { e in

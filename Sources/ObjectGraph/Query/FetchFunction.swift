@@ -119,3 +119,31 @@ public enum FetchFunction: String, Sendable, Hashable, CaseIterable {
         return allCases.first { $0.name?.lowercased() == lower }
     }
 }
+
+extension FetchFunction {
+    /// Whether the function reduces a collection to one value (`sum`, `count`, `min`, `max`,
+    /// `average`, `median`, `stddev`).
+    public var isAggregate: Bool {
+        switch self {
+        case .sum, .count, .min, .max, .average, .median, .stddev: true
+        default: false
+        }
+    }
+
+    /// The function applied to a collection of values, with the semantics of `@sum`,
+    /// `@avg`, … in predicates: nil values are skipped (except by `count`), the sum of
+    /// nothing is 0, and the other aggregates of nothing are `.null`.
+    ///
+    /// ```swift
+    /// FetchFunction.sum.aggregate([.decimal(12.5), .null, .integer(3)])   // .decimal(15.5)
+    /// ```
+    ///
+    /// Use it to compute `propertiesToFetch` expressions over groups of rows.
+    ///
+    /// - Returns: The result, or `nil` when the function is not an aggregate (``isAggregate``).
+    /// - Complexity: O(n), O(n log n) for `median`.
+    public func aggregate(_ values: [AttributeValue]) -> AttributeValue? {
+        guard isAggregate else { return nil }
+        return PredicateStatistics.apply(self, values)
+    }
+}

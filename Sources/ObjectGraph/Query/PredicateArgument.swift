@@ -7,11 +7,19 @@ import Foundation
 /// `Character`, `Date`, `UUID`, `URL`, `Data`, ``AttributeValue``, ``ManagedObjectID``,
 /// ``ManagedObject`` (its `objectID`), any ``PredicateRecord`` (its `recordObjectID`),
 /// ``FetchExpression``, and arrays, sets, ordered sets
-/// and dictionaries (their values) of those. Sets and dictionaries are put in a fixed order
-/// so that equal arguments give equal predicates.
+/// and dictionaries (their values) of those, nested up to ``maxNesting`` levels. Sets and
+/// dictionaries are put in a fixed order so that equal arguments give equal predicates.
 enum PredicateArgument {
     /// The constant expression for `argument`, or `nil` when its type is not accepted.
     static func expression(from argument: Any) -> FetchExpression? {
+        expression(from: argument, depth: 0)
+    }
+
+    /// Collections nested deeper than this are refused rather than recursed into.
+    static let maxNesting = 64
+
+    private static func expression(from argument: Any, depth: Int) -> FetchExpression? {
+        guard depth <= maxNesting else { return nil }
         guard let value = unwrap(argument) else { return .constant(.null) }
         if value is NSNull { return .constant(.null) }
         if let scalar = scalar(value) { return .constant(scalar) }
@@ -20,20 +28,21 @@ enum PredicateArgument {
         case let object as ManagedObject: return .object(object.objectID)
         case let record as any PredicateRecord: return .object(record.recordObjectID)
         case let expression as FetchExpression: return expression
-        case let array as [Any]: return aggregate(array, sorted: false)
-        case let set as Set<AnyHashable>: return aggregate(Array(set), sorted: true)
-        case let ordered as NSOrderedSet: return aggregate(ordered.array, sorted: false)
-        case let set as NSSet: return aggregate(set.allObjects, sorted: true)
-        case let dictionary as [AnyHashable: Any]: return aggregate(Array(dictionary.values), sorted: true)
+        case let array as [Any]: return aggregate(array, sorted: false, depth: depth)
+        case let set as Set<AnyHashable>: return aggregate(Array(set), sorted: true, depth: depth)
+        case let ordered as NSOrderedSet: return aggregate(ordered.array, sorted: false, depth: depth)
+        case let set as NSSet: return aggregate(set.allObjects, sorted: true, depth: depth)
+        case let dictionary as [AnyHashable: Any]:
+            return aggregate(Array(dictionary.values), sorted: true, depth: depth)
         default: return nil
         }
     }
 
-    private static func aggregate(_ elements: [Any], sorted: Bool) -> FetchExpression? {
+    private static func aggregate(_ elements: [Any], sorted: Bool, depth: Int) -> FetchExpression? {
         var converted: [FetchExpression] = []
         converted.reserveCapacity(elements.count)
         for element in elements {
-            guard let e = expression(from: element) else { return nil }
+            guard let e = expression(from: element, depth: depth + 1) else { return nil }
             converted.append(e)
         }
         if sorted { converted.sort { $0.description < $1.description } }

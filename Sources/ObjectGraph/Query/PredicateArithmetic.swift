@@ -52,7 +52,7 @@ enum PredicateArithmetic {
         default:
             guard let a = x.decimalValue, let b = y.decimalValue else { return nil }
             if function == .power {
-                if case .integer(let e) = y, e >= 0, e <= 1000 { return .decimal(Foundation.pow(a, Int(e))) }
+                if case .integer(let e) = y, e >= 0, e <= 256 { return .decimal(Foundation.pow(a, Int(e))) }
                 return .double(Foundation.pow(x.doubleValue, y.doubleValue))
             }
             return decimal(function, a, b)

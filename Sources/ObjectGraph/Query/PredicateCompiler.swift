@@ -128,7 +128,7 @@ struct PredicateCompiler {
         let ifNil = test.test(.null)
         var node: PredicateNode
         switch last {
-        case .attribute(let slot): node = .attribute(slot: slot, test)
+        case .attribute(let slot): node = Self.attributeNode(slot, test)
         case .toOne(let slot): node = .toOne(slot: slot, node: .evaluatedObject(test), ifNil: ifNil, memo: nil)
         case .toMany(let slot): node = .toMany(slot: slot, node: .evaluatedObject(test), all: all)
         }
@@ -157,10 +157,25 @@ struct PredicateCompiler {
         }
     }
 
+    /// The node testing the attribute in `slot`, specialised for the commonest tests.
+    private static func attributeNode(_ slot: Int, _ test: PredicateTest) -> PredicateNode {
+        switch test.fast {
+        case .number(let constant):
+            if let op = PredicateOrderTest(test.op) { return .attributeNumber(slot: slot, op, constant) }
+        case .date(let t):
+            if let op = PredicateOrderTest(test.op) { return .attributeDate(slot: slot, op, t) }
+        case .string(let s):
+            return .attributeString(slot: slot, equal: test.op == .equalTo, s)
+        case .none:
+            break
+        }
+        return .attribute(slot: slot, test)
+    }
+
     /// Whether re-running `node` costs less than a memo lookup.
     private func isCheap(_ node: PredicateNode) -> Bool {
         switch node {
-        case .evaluatedObject: return true
+        case .evaluatedObject, .attributeNumber, .attributeDate, .attributeString: return true
         case .attribute(_, let test):
             guard test.folding.isIdentity else { return false }
             switch test.op {

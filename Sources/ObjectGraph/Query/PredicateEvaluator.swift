@@ -14,13 +14,24 @@ struct PredicateEvaluator<R: PredicateRecord> {
 
     mutating func test(_ node: PredicateNode, _ record: R) -> Bool {
         switch node {
+        case .attributeNumber(let slot, let op, let constant):
+            return op.holds(constant.order(of: record.attributeValue(at: slot)))
+        case .attributeString(let slot, let equal, let string):
+            guard case .string(let value) = record.attributeValue(at: slot) else { return !equal }
+            return (value == string) == equal
+        case .attributeDate(let slot, let op, let t):
+            guard case .date(let d) = record.attributeValue(at: slot) else { return op.holds(.unordered) }
+            return op.holds(PredicateNumber.order(d.timeIntervalSinceReferenceDate, t))
         case .attribute(let slot, let test):
             return test.test(record.attributeValue(at: slot))
         case .toOne(let slot, let inner, let ifNil, let memo):
-            guard let target = record.toOneRecord(at: slot) else { return ifNil }
-            guard let memo else { return test(inner, target) }
-            let id = target.recordObjectID
+            guard let memo else {
+                guard let target = record.toOneRecord(at: slot) else { return ifNil }
+                return test(inner, target)
+            }
+            guard let id = record.toOneObjectID(at: slot) else { return ifNil }
             if let known = cache.memos[memo][id] { return known }
+            guard let target = record.toOneRecord(at: slot) else { return ifNil }
             let result = test(inner, target)
             cache.memos[memo][id] = result
             return result

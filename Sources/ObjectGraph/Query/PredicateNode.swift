@@ -10,6 +10,12 @@ indirect enum PredicateNode {
     case not(PredicateNode)
     /// The attribute in `slot` of the current record, tested against a constant.
     case attribute(slot: Int, PredicateTest)
+    /// The attribute in `slot` ordered against a number (`amount > 500`).
+    case attributeNumber(slot: Int, PredicateOrderTest, PredicateFastNumber)
+    /// The attribute in `slot` ordered against a date, in seconds since the reference date.
+    case attributeDate(slot: Int, PredicateOrderTest, Double)
+    /// The attribute in `slot` equal (or, when `equal` is false, unequal) to a string.
+    case attributeString(slot: Int, equal: Bool, String)
     /// The current record itself (by object ID) tested against a constant.
     case evaluatedObject(PredicateTest)
     /// `node` evaluated on the destination of the to-one in `slot`; `ifNil` when there is
@@ -19,6 +25,36 @@ indirect enum PredicateNode {
     case toMany(slot: Int, node: PredicateNode, all: Bool)
     /// Any other comparison.
     case general(GeneralComparison)
+}
+
+/// An operator decided by an order alone: `== != < <= > >=`.
+enum PredicateOrderTest {
+    case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+
+    init?(_ op: FetchPredicate.Operator) {
+        switch op {
+        case .equalTo: self = .equal
+        case .notEqualTo: self = .notEqual
+        case .lessThan: self = .less
+        case .lessThanOrEqualTo: self = .lessOrEqual
+        case .greaterThan: self = .greater
+        case .greaterThanOrEqualTo: self = .greaterOrEqual
+        default: return nil
+        }
+    }
+
+    /// Whether two values in `order` satisfy the operator (unordered ones satisfy only `!=`).
+    @inline(__always)
+    func holds(_ order: PredicateOrder) -> Bool {
+        switch self {
+        case .equal: order == .same
+        case .notEqual: order != .same
+        case .less: order == .ascending
+        case .lessOrEqual: order == .ascending || order == .same
+        case .greater: order == .descending
+        case .greaterOrEqual: order == .descending || order == .same
+        }
+    }
 }
 
 /// How the left operand of a general comparison is read.

@@ -83,45 +83,73 @@ enum PredicateNumber: Equatable {
         return d
     }
 
-    /// Orders two numbers; `nil` when either is NaN.
-    static func compare(_ a: PredicateNumber, _ b: PredicateNumber) -> ComparisonResult? {
+    /// Orders two numbers; `.unordered` when either is NaN.
+    static func compare(_ a: PredicateNumber, _ b: PredicateNumber) -> PredicateOrder {
         switch (a, b) {
         case (.integer(let x), .integer(let y)): return order(x, y)
         case (.double(let x), .double(let y)): return order(x, y)
         case (.integer(let x), .double(let y)): return compare(x, y)
-        case (.double(let x), .integer(let y)): return compare(y, x).map(\.reversed)
+        case (.double(let x), .integer(let y)): return compare(y, x).reversed
         case (.decimal(let x), .decimal(let y)):
             if let px = DecimalParts(x), let py = DecimalParts(y) { return DecimalParts.compare(px, py) }
-            return x.isNaN || y.isNaN ? nil : order(x, y)
+            return x.isNaN || y.isNaN ? .unordered : order(x, y)
         case (.decimal(let x), .integer(let y)):
             if let px = DecimalParts(x) { return DecimalParts.compare(px, DecimalParts(y)) }
-            return x.isNaN ? nil : order(x, Decimal(y))
+            return x.isNaN ? .unordered : order(x, Decimal(y))
         case (.integer(let x), .decimal(let y)):
             if let py = DecimalParts(y) { return DecimalParts.compare(DecimalParts(x), py) }
-            return y.isNaN ? nil : order(Decimal(x), y)
+            return y.isNaN ? .unordered : order(Decimal(x), y)
         case (.decimal(let x), .double(let y)): return order(double(x), y)
         case (.double(let x), .decimal(let y)): return order(x, double(y))
         }
     }
 
-    /// Orders any two comparable values; `nil` when unordered (NaN).
-    static func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult? {
-        if x < y { return .orderedAscending }
-        if y < x { return .orderedDescending }
-        return x == y ? .orderedSame : nil
+    /// Orders any two comparable values; `.unordered` when unordered (NaN).
+    static func order<T: Comparable>(_ x: T, _ y: T) -> PredicateOrder {
+        if x < y { return .ascending }
+        if y < x { return .descending }
+        return x == y ? .same : .unordered
     }
 
     /// Orders an integer against a double exactly.
-    static func compare(_ i: Int64, _ d: Double) -> ComparisonResult? {
-        if d.isNaN { return nil }
-        if d >= 9_223_372_036_854_775_808.0 { return .orderedAscending }
-        if d < -9_223_372_036_854_775_808.0 { return .orderedDescending }
+    static func compare(_ i: Int64, _ d: Double) -> PredicateOrder {
+        if d.isNaN { return .unordered }
+        if d >= 9_223_372_036_854_775_808.0 { return .ascending }
+        if d < -9_223_372_036_854_775_808.0 { return .descending }
         let whole = d.rounded(.towardZero)
         let w = Int64(whole)
-        if i < w { return .orderedAscending }
-        if i > w { return .orderedDescending }
+        if i < w { return .ascending }
+        if i > w { return .descending }
         let fraction = d - whole
-        return fraction > 0 ? .orderedAscending : fraction < 0 ? .orderedDescending : .orderedSame
+        return fraction > 0 ? .ascending : fraction < 0 ? .descending : .same
+    }
+}
+
+/// The order of two values. Module-local (not `ComparisonResult?`) so comparisons in the
+/// evaluator's inner loop need no runtime type metadata.
+enum PredicateOrder: Int8 {
+    case ascending = -1
+    case same = 0
+    case descending = 1
+    /// The values have no order (different kinds, NaN, nil).
+    case unordered = 2
+
+    /// The opposite order.
+    var reversed: PredicateOrder {
+        switch self {
+        case .ascending: .descending
+        case .descending: .ascending
+        default: self
+        }
+    }
+
+    /// As Foundation's result; unordered counts as the same.
+    var comparisonResult: ComparisonResult {
+        switch self {
+        case .ascending: .orderedAscending
+        case .descending: .orderedDescending
+        default: .orderedSame
+        }
     }
 }
 

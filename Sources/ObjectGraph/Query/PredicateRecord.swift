@@ -20,4 +20,14 @@ public protocol PredicateRecord {
     func toOneRecord(at index: Int) -> Self?
     /// The destinations of the to-many relationship in slot `index`, in order when ordered.
     func toManyRecords(at index: Int) -> [Self]
+    /// The ID of the to-one relationship's destination in slot `index`, without loading it.
+    ///
+    /// The evaluator uses it to reuse a sub-result already computed for that object; the
+    /// default implementation loads the record.
+    func toOneObjectID(at index: Int) -> ManagedObjectID?
+}
+
+extension PredicateRecord {
+    /// The destination's ID, by loading the destination record.
+    public func toOneObjectID(at index: Int) -> ManagedObjectID? { toOneRecord(at: index)?.recordObjectID }
 }

@@ -18,11 +18,11 @@ enum PredicateStatistics {
             let numbers = present.filter { PredicateNumber($0) != nil }
             guard !numbers.isEmpty else { return .null }
             return PredicateArithmetic.apply(.divide, [sum(numbers), .integer(Int64(numbers.count))])
-        case .min: return extreme(present, keep: .orderedAscending)
-        case .max: return extreme(present, keep: .orderedDescending)
+        case .min: return extreme(present, keep: .ascending)
+        case .max: return extreme(present, keep: .descending)
         case .median:
             let numbers = present.compactMap { v in PredicateNumber(v).map { (v, $0) } }
-                .sorted { PredicateNumber.compare($0.1, $1.1) == .orderedAscending }
+                .sorted { PredicateNumber.compare($0.1, $1.1) == .ascending }
             guard !numbers.isEmpty else { return .null }
             let middle = numbers.count / 2
             if numbers.count % 2 == 1 { return numbers[middle].1.attributeValue }
@@ -62,7 +62,7 @@ enum PredicateStatistics {
         return total
     }
 
-    private static func extreme(_ values: [AttributeValue], keep: ComparisonResult) -> AttributeValue {
+    private static func extreme(_ values: [AttributeValue], keep: PredicateOrder) -> AttributeValue {
         var best: AttributeValue?
         for v in values {
             guard let current = best else { best = v; continue }

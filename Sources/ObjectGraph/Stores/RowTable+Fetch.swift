@@ -88,6 +88,11 @@ struct RowRecord: PredicateRecord {
         return .null
     }
 
+    func toOneObjectID(at index: Int) -> ManagedObjectID? {
+        if case .toOne(let id) = row.values[index] { return id }
+        return nil
+    }
+
     func toOneRecord(at index: Int) -> RowRecord? {
         guard case .toOne(let id?) = row.values[index], let target = reader.table.row(for: id) else { return nil }
         return RowRecord(reader: reader, row: target)

@@ -76,10 +76,9 @@ public struct RowTable: Sendable {
 
     /// The row of `objectID`, or `nil`.
     public func row(for objectID: ManagedObjectID) -> StoreRow? {
-        guard objectID.storeIdentifier == storeIdentifier else { return nil }
-        let table = entityTables[objectID.entity.index]
-        guard let slot = table.slotByKey[objectID.primaryKey] else { return nil }
-        return table.rows[slot]
+        guard objectID.storeIdentifier == storeIdentifier,
+              let slot = entityTables[objectID.entity.index].slotByKey[objectID.primaryKey] else { return nil }
+        return entityTables[objectID.entity.index].rows[slot]
     }
 
     /// Every live row of `entity` alone, in primary-key order.

@@ -85,6 +85,19 @@ import Testing
         #expect(try graph.matches(q, entity: "Transaction") == ["t1", "t2"])
     }
 
+    @Test func deeplyNestedArgumentCollectionsAreRefusedNotRecursedInto() throws {
+        var nested: Any = 1
+        for _ in 0..<1_000 { nested = [nested] }
+        let error = #expect(throws: ObjectGraphError.self) {
+            try FetchPredicate(format: "a IN %@", argumentArray: [nested])
+        }
+        #expect(error?.column == 6)
+        var shallow: Any = 1
+        for _ in 0..<10 { shallow = [shallow] }
+        let p = try FetchPredicate(format: "a IN %@", argumentArray: [shallow])
+        #expect(try FetchPredicate(format: p.description) == p)
+    }
+
     @Test func setArgumentsGiveEqualPredicatesWhateverTheirOrder() throws {
         let a = try FetchPredicate(format: "title IN %@", Set(["b", "a", "c", "d", "e"]))
         let b = try FetchPredicate(format: "title IN %@", Set(["e", "d", "c", "b", "a"]))
@@ -143,6 +156,20 @@ import Testing
         #expect(throws: ObjectGraphError.self) { try FetchExpression(format: "$X + 1").compile(for: entity) }
         let error = #expect(throws: ObjectGraphError.self) { try FetchExpression(format: "amount *") }
         #expect(error?.column == 9)
+    }
+
+    @Test func aggregateFunctionsReduceValuesLikeCollectionOperators() {
+        let values: [AttributeValue] = [.decimal(Decimal(string: "12.5")!), .null, .integer(3)]
+        #expect(FetchFunction.sum.aggregate(values) == .decimal(Decimal(string: "15.5")!))
+        #expect(FetchFunction.count.aggregate(values) == .integer(3))
+        #expect(FetchFunction.min.aggregate(values) == .integer(3))
+        #expect(FetchFunction.max.aggregate(values) == .decimal(Decimal(string: "12.5")!))
+        #expect(FetchFunction.average.aggregate([.integer(1), .integer(2)]) == .decimal(Decimal(string: "1.5")!))
+        #expect(FetchFunction.sum.aggregate([]) == .integer(0))
+        #expect(FetchFunction.average.aggregate([.null]) == .null)
+        #expect(FetchFunction.median.aggregate([.double(3), .integer(1), .integer(2)]) == .integer(2))
+        #expect(FetchFunction.abs.aggregate(values) == nil)
+        #expect(!FetchFunction.add.isAggregate)
     }
 
     @Test func toOneSubresultsAreComputedOncePerDestination() throws {

@@ -81,6 +81,13 @@ extension PredicateCorpus {
         T("quantity == 1.0", "t2 t3 t5 t6"),
         T("quantity < 0.5", "t8"),
         T("quantity == 1.5e0 - 0.5e0", "t2 t3 t5 t6"),
+        T("amount < 123456789012345678901234567890.5", allTransactions),
+        T("quantity > -123456789012345678901234567890.5", allTransactions),
+        T("amount > 1e300", ""),
+        T("quantity > 2.5e0", "t4"),
+        T("weight > 1", "t1 t3"),
+        T("weight >= 0.25e0", "t1 t2 t3"),
+        T("done < 0.5", "t2 t5 t7"),
     ]
 
     /// Format arguments of every accepted kind.

@@ -58,6 +58,8 @@ extension PredicateCorpus {
         T("(1 + 2) * 3 == 9", allTransactions),
         T("10 - 4 - 3 == 3", allTransactions),
         T("2 * -3 == -6", allTransactions),
+        T("-2 ** 2 == 4 AND -(2 ** 2) == -4", allTransactions),
+        T("3 / 2 == 1.5 AND 4 / 2 == 2", allTransactions),
         T("-quantity == -2", "t1 t7"),
         T("-(quantity) == -2", "t1 t7"),
         T("- - quantity == 2", "t1 t7"),

@@ -1,0 +1,120 @@
+import Foundation
+
+extension ObjectGraphError.Code {
+    /// 259: a store file is damaged (a line fails its checksum, does not parse, or breaks
+    /// the format's rules). Foundation's `NSFileReadCorruptFileError`, which Core Data reports
+    /// for a damaged SQLite file.
+    public static let fileReadCorruptFile = ObjectGraphError.Code(rawValue: 259)
+}
+
+/// Factories for the errors of the JSON-lines file store and its codec; one per rule, so the
+/// wording stays consistent. Every message names the file and, for damage, the line.
+enum StoreFileErrors {
+    static func valueMismatch(_ value: AttributeValue, _ type: AttributeType) -> ObjectGraphError {
+        ObjectGraphError(
+            .coreData, "value: \(value) is not a valid \(type.rawValue) value", value: value)
+    }
+
+    static func rowValueMismatch(_ row: StoreRow, _ attribute: AttributeDescription, path: String)
+        -> ObjectGraphError
+    {
+        let value = row.values[attribute.index].attributeValue
+        return ObjectGraphError(
+            .storeSave,
+            "store \(path): \(row.objectID.entity.name).\(attribute.name) of \(row.objectID) "
+                + "holds \(value), not a \(attribute.type.rawValue) value",
+            entityName: row.objectID.entity.name, key: attribute.name, value: value,
+            objectID: row.objectID, file: path)
+    }
+
+    static func rowReferenceMismatch(
+        _ row: StoreRow, _ relationship: RelationshipDescription, path: String
+    )
+        -> ObjectGraphError
+    {
+        ObjectGraphError(
+            .storeSave,
+            "store \(path): \(row.objectID.entity.name).\(relationship.name) of \(row.objectID) "
+                + "holds a value that is not a \(relationship.isToMany ? "list of" : "single") permanent "
+                + "\(relationship.destinationEntityName) ID of this store",
+            entityName: row.objectID.entity.name, key: relationship.name, objectID: row.objectID,
+            file: path)
+    }
+
+    /// The userInfo key under which damage errors keep their bare reason (no file, no line).
+    static let reasonKey = "ObjectGraphDamageReason"
+
+    static func corrupt(_ path: String, line: Int, _ reason: String, column: Int? = nil)
+        -> ObjectGraphError
+    {
+        let at = column.map { "line \(line), column \($0)" } ?? "line \(line)"
+        let detail = column.map { "\(reason) (column \($0))" } ?? reason
+        return ObjectGraphError(
+            .fileReadCorruptFile,
+            "store \(path): \(at): \(reason); run `objectgraph repair \(path)` to keep the good part",
+            file: path, line: line, column: column,
+            extraUserInfo: [reasonKey: UncheckedSendable(detail)])
+    }
+
+    /// What is wrong, without the file and line the message also names.
+    static func reason(_ error: any Error) -> String {
+        guard let e = error as? ObjectGraphError else { return "\(error)" }
+        return e.extraUserInfo[reasonKey]?.value as? String ?? e.message
+    }
+
+    static func notAStore(_ path: String, _ reason: String) -> ObjectGraphError {
+        ObjectGraphError(
+            .storeInvalidType, "store \(path) is not a JSON-lines store file: \(reason)",
+            file: path,
+            line: 1)
+    }
+
+    static func incompatibleModel(_ path: String, entities: [String], detail: String)
+        -> ObjectGraphError
+    {
+        ObjectGraphError(
+            .storeIncompatibleVersionHash,
+            "store \(path) was written with another model: \(detail) (entities: "
+                + "\(entities.joined(separator: ", ")))",
+            entityName: entities.first, file: path)
+    }
+
+    static func locked(_ path: String, pid: String?, inThisProcess: Bool, waited: TimeInterval)
+        -> ObjectGraphError
+    {
+        let holder =
+            inThisProcess
+            ? "this process (another JSONLinesStore is open for writing)"
+            : pid.map { "process \($0)" } ?? "another process"
+        let wait = waited > 0 ? " after waiting \(waited) s" : ""
+        return ObjectGraphError(
+            .storeTimeout,
+            "store \(path) is locked by another writer, \(holder)\(wait); open it read-only, "
+                + "or close the other writer", file: path)
+    }
+
+    static func io(
+        _ code: ObjectGraphError.Code, _ path: String, _ what: String, _ failure: any Error
+    )
+        -> ObjectGraphError
+    {
+        ObjectGraphError(code, "store \(path): \(what) failed: \(failure)", file: path)
+    }
+
+    static func missing(_ path: String) -> ObjectGraphError {
+        ObjectGraphError(
+            .storeOpen, "store \(path) does not exist (a read-only store is never created)",
+            file: path)
+    }
+
+    static func closed(_ path: String) -> ObjectGraphError {
+        ObjectGraphError(.storeOperation, "store \(path) is closed", file: path)
+    }
+
+    static func unusable(_ path: String) -> ObjectGraphError {
+        ObjectGraphError(
+            .storeSave,
+            "store \(path) could not undo a failed write and no longer accepts saves; "
+                + "close and reopen it", file: path)
+    }
+}

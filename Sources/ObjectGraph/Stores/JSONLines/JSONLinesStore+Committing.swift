@@ -1,0 +1,124 @@
+import Foundation
+
+extension JSONLinesStore {
+    /// Appends one save to the file, then applies it to the rows: all of it or none of it.
+    ///
+    /// The changes are checked against the current rows, encoded as one line and written
+    /// with a single write at the end of the file; with ``SynchronousMode/full`` (the
+    /// default) the file is synced before this returns. If the write or the sync fails, the
+    /// file is truncated back to its previous length, the rows are untouched, and a retry
+    /// may succeed once the fault clears. A save with no changes writes nothing. Afterwards
+    /// the store may compact itself (see ``StoreOptions/automaticCompaction``); a failed
+    /// automatic compaction does not fail the save and is reported in ``recoveryNotices``.
+    ///
+    /// - Throws: ``ObjectGraphError`` — `.storeSaveConflicts` (134050) when a row's version
+    ///   is not the expected one or an inserted ID exists; `.storeSave` (134030) when a value
+    ///   does not fit its attribute or the write or sync fails; `.coreData` (134060) when the
+    ///   store is read-only; `.storeOperation` (134070) when it is closed.
+    /// - Complexity: O(size of the changes), plus a compaction now and then.
+    public func commit(_ changes: StoreChangeSet) throws {
+        try locked {
+            guard var file else { throw StoreFileErrors.closed(path) }
+            if isReadOnly { throw StoreErrors.readOnly(url) }
+            if isBroken { throw StoreFileErrors.unusable(path) }
+            guard !changes.isEmpty else { return }
+            try table.check(changes)
+            let counters = table.primaryKeyCounters
+            let keys = model.entities.compactMap { entity -> (String, Int64)? in
+                guard entity.superentity == nil, let next = counters[entity.name],
+                    next != recordedCounters[entity.name]
+                else { return nil }
+                return (entity.name, next)
+            }
+            writer.reset()
+            let sizes = try TransactionLine.write(
+                changes, number: file.lastTransaction + 1, keys: keys,
+                codec: codec, to: writer)
+            var liveDelta = 0
+            if liveRowBytes != nil {
+                liveDelta =
+                    sizes.inserted + sizes.updated
+                    - changes.updated.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
+                    - changes.deleted.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
+            }
+            do {
+                try fileSystem.writeAll(file.fd, writer.bytes, at: file.length)
+                if options.synchronous == .full { try fileSystem.sync(file.fd) }
+            } catch {
+                rollBack(to: file.length, fd: file.fd)
+                throw StoreFileErrors.io(
+                    .storeSave, path, "appending transaction \(file.lastTransaction + 1)", error)
+            }
+            defer { writer.reset() }  // a large save's buffer is not kept
+            file.length += writer.count
+            file.lineCount += 1
+            file.lastTransaction += 1
+            file.transactionLines += 1
+            self.file = file
+            table.applyUnchecked(changes)
+            recordedCounters = table.primaryKeyCounters
+            if let live = liveRowBytes { liveRowBytes = live + liveDelta }
+            compactAutomaticallyIfNeeded()
+        }
+    }
+
+    /// Undoes a failed append: truncates to `length`; if even that fails, refuses later saves.
+    private func rollBack(to length: Int, fd: Int32) {
+        do {
+            try fileSystem.truncate(fd, to: length)
+            if options.synchronous != .off { try fileSystem.sync(fd) }
+        } catch {
+            isBroken = true
+        }
+    }
+
+    /// The bytes the current row of `id` takes in a snapshot (0 when there is none).
+    func snapshotSize(of id: ManagedObjectID) -> Int {
+        guard let row = table.row(for: id) else { return 0 }
+        measurer.reset()
+        return ((try? codec.write(row, to: measurer)) ?? 0) + LineFrame.snapshotRowOverhead
+    }
+
+    /// What a fresh snapshot of the live rows would take: header and row lines. The caller
+    /// holds `lock`.
+    func liveBytes() -> Int {
+        guard let file else { return 0 }
+        if liveRowBytes == nil {
+            // Encode every row once (across cores when there are many) to measure it.
+            let scratch = JSONByteWriter(capacity: 1 << 16)
+            let rows = model.entities.flatMap { table.rows(of: $0) }
+            liveRowBytes = (try? codec.write(rows, to: scratch)) ?? 0
+        }
+        measurer.reset()
+        snapshotHeader(from: file.header, compacted: file.header.compacted ?? file.header.created)
+            .write(to: measurer)
+        return measurer.count + (liveRowBytes ?? 0)
+    }
+
+    /// The header a snapshot of the current rows carries.
+    func snapshotHeader(from header: StoreFileHeader, compacted: Date) -> StoreFileHeader {
+        var header = header
+        let counters = table.primaryKeyCounters
+        header.base = file?.lastTransaction ?? header.base
+        header.rows = table.totalRowCount
+        header.keys = header.keys.map { ($0.0, counters[$0.0] ?? $0.1) }
+        header.compacted = compacted
+        return header
+    }
+
+    private func compactAutomaticallyIfNeeded() {
+        guard options.automaticCompaction, let file, file.length > options.compactionMinimumBytes,
+            file.length >= compactionRetryLength
+        else { return }
+        let live = liveBytes()
+        guard file.length - live > file.length / 2 else { return }
+        do {
+            try compactHoldingLock()
+        } catch {
+            notices.append(
+                "store \(path): automatic compaction failed; the file is unchanged: \(error)")
+            compactionRetryLength =
+                file.length + max(options.compactionMinimumBytes, file.length / 2)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+extension JSONLinesStore {
+    /// Rewrites the file as a snapshot of the live rows, dropping superseded lines.
+    ///
+    /// The snapshot (header, then one line per live row) goes to `FILE.tmp`, which is synced
+    /// and renamed over the file; then the directory is synced (no syncs with
+    /// ``SynchronousMode/off``). A crash at any point leaves the old file or the new one,
+    /// complete, with the same rows. Transaction numbers keep counting from where they were.
+    /// Readers notice the new file at their next fetch.
+    ///
+    /// ```swift
+    /// try store.compact()
+    /// ```
+    ///
+    /// - Throws: ``ObjectGraphError`` `.storeOperation` (134070) when writing, syncing or
+    ///   renaming fails: the old file is intact and the store keeps working. If only the final
+    ///   directory sync fails, the new file is in place and in use. `.coreData` (134060) for a
+    ///   read-only store.
+    /// - Complexity: O(live rows).
+    public func compact() throws {
+        try locked { try compactHoldingLock() }
+    }
+
+    /// ``compact()`` for a caller that holds `lock`.
+    func compactHoldingLock() throws {
+        guard let file else { throw StoreFileErrors.closed(path) }
+        if isReadOnly {
+            throw ObjectGraphError(
+                .coreData, "store \(path) is open read-only; cannot compact", file: path)
+        }
+        if isBroken { throw StoreFileErrors.unusable(path) }
+        let header = snapshotHeader(from: file.header, compacted: options.clock())
+        writer.reset()
+        defer { writer.reset() }  // the snapshot's buffer is not kept
+        header.write(to: writer)
+        let headerLength = writer.count
+        do {
+            try codec.writeSnapshotLines(model.entities.flatMap { table.rows(of: $0) }, to: writer)
+        } catch {
+            throw StoreFileErrors.io(.storeOperation, path, "encoding the snapshot", error)
+        }
+        var renamed = false
+        do {
+            try StoreFileReplacer(
+                path: path, fileSystem: fileSystem, synchronous: options.synchronous
+            )
+            .replace(with: writer.bytes) { fd in
+                renamed = true
+                fileSystem.close(file.fd)
+                let identity = (try? fileSystem.status(fd)) ?? file.identity
+                self.file = OpenStoreFile(
+                    fd: fd, identity: identity, length: writer.count, header: header,
+                    lineCount: 1 + header.rows, lastTransaction: file.lastTransaction,
+                    transactionLines: 0)
+                liveRowBytes = writer.count - headerLength
+                compactionRetryLength = 0
+            }
+        } catch {
+            let what =
+                renamed
+                ? "syncing the directory after compaction (the compacted file is in place)"
+                : "compacting (the file is unchanged)"
+            throw StoreFileErrors.io(.storeOperation, path, what, error)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+extension JSONLinesStore {
+    /// Brings a reader up to date with the file (docs/store-format.md §7.1): applies lines
+    /// appended since its last look, reloads after a compaction or repair replaced the file,
+    /// and leaves an incomplete last line for later. Writers only check the store is open.
+    /// The caller holds `lock`.
+    ///
+    /// - Throws: `.storeOperation` (134070) when closed or unreadable; `.fileReadCorruptFile`
+    ///   (259) when a new line is damaged.
+    func refreshIfNeeded() throws {
+        guard var file else { throw StoreFileErrors.closed(path) }
+        guard isReadOnly else { return }
+        let current: FileStatus?
+        do {
+            current = try fileSystem.status(atPath: path)
+        } catch {
+            throw StoreFileErrors.io(.storeOperation, path, "checking the file for changes", error)
+        }
+        guard let current else {
+            throw ObjectGraphError(.storeOperation, "store \(path) no longer exists", file: path)
+        }
+        let sameFile =
+            current.device == file.identity.device && current.inode == file.identity.inode
+        if sameFile && !needsReload {
+            if current.size == file.length { return }
+            if current.size > file.length {
+                try applyAppendedLines(&file)
+                self.file = file
+                return
+            }
+        }
+        try reload()
+    }
+
+    private func applyAppendedLines(_ file: inout OpenStoreFile) throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try fileSystem.readToEnd(file.fd, from: file.length)
+        } catch {
+            throw StoreFileErrors.io(.storeOperation, path, "reading appended lines", error)
+        }
+        // Move the table out so replay mutates it in place; a failure forces a full reload.
+        var replay = LogReplay(continuing: table, codec: codec, file: file)
+        table = RowTable(model: model, storeIdentifier: identifier)
+        needsReload = true
+        _ = try bytes.withUnsafeBytes { try replay.apply($0) }
+        table = replay.table
+        needsReload = false
+        file.length = replay.length
+        file.lineCount = replay.lineCount
+        file.lastTransaction = replay.lastTransaction
+        file.transactionLines = replay.transactionLines
+        liveRowBytes = nil
+    }
+
+    private func reload() throws {
+        let loaded: LoadedStoreFile
+        let fd: Int32
+        let identity: FileStatus
+        do {
+            fd = try fileSystem.open(path, .readOnly)
+        } catch {
+            throw StoreFileErrors.io(.storeOperation, path, "reopening the replaced file", error)
+        }
+        do {
+            let bytes = try fileSystem.readToEnd(fd)
+            identity = try fileSystem.status(fd)
+            loaded = try StoreFileLoader.load(bytes, path: path, model: model)
+        } catch let e as ObjectGraphError {
+            fileSystem.close(fd)
+            throw e
+        } catch {
+            fileSystem.close(fd)
+            throw StoreFileErrors.io(.storeOperation, path, "reading the replaced file", error)
+        }
+        guard loaded.header.storeIdentifier == identifier else {
+            fileSystem.close(fd)
+            throw ObjectGraphError(
+                .storeOperation,
+                "store \(path) was replaced by another store "
+                    + "(\(loaded.header.storeIdentifier), not \(identifier))", file: path)
+        }
+        if let old = file { fileSystem.close(old.fd) }
+        table = loaded.replay.table
+        needsReload = false
+        liveRowBytes = nil
+        file = OpenStoreFile(
+            fd: fd, identity: identity, length: loaded.replay.length, header: loaded.header,
+            lineCount: loaded.replay.lineCount, lastTransaction: loaded.replay.lastTransaction,
+            transactionLines: loaded.replay.transactionLines)
+    }
+}
+
+extension LogReplay {
+    /// A replay that continues where an open file's last complete line ends.
+    init(continuing table: RowTable, codec: RowCodec, file: OpenStoreFile) {
+        self.codec = codec
+        self.table = table
+        self.lineCount = file.lineCount
+        self.snapshotRowsLeft = 0
+        self.lastTransaction = file.lastTransaction
+        self.transactionLines = file.transactionLines
+        self.length = file.length
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The result of checking a store file: every checksum, the replay, and every reference.
+///
+/// Produced by ``JSONLinesStore/verify(at:)``; `objectgraph verify FILE` prints it.
+public struct JSONLinesStoreVerification: Sendable {
+    /// One thing wrong with the file.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The 1-based line at fault, or `nil` for a problem of the rows as a whole (a
+        /// reference to a missing row).
+        public let line: Int?
+        /// What is wrong.
+        public let message: String
+        /// `line N: message`, or the message alone.
+        public var description: String { line.map { "line \($0): \(message)" } ?? message }
+    }
+
+    /// Everything wrong, in file order; empty for a healthy file.
+    public let problems: [Problem]
+    /// Remarks that are not damage, such as an incomplete last line (an interrupted save).
+    public let notices: [String]
+    /// The header, when it could be read.
+    public let metadata: JSONLinesStoreMetadata?
+    /// Sizes and counts, when the whole file replayed.
+    public let statistics: JSONLinesStoreStatistics?
+
+    /// Whether no problem was found.
+    public var isHealthy: Bool { problems.isEmpty }
+}
+
+extension JSONLinesStore {
+    /// Checks the store file at `url` without changing it or taking its lock: the header, every
+    /// line's checksum and syntax, the replay of every transaction, and that every stored
+    /// reference points at an existing row of the right entity.
+    ///
+    /// Unlike opening the store, verification goes on after the first damaged line to check
+    /// the remaining lines' checksums, so it lists every damaged line.
+    ///
+    /// ```swift
+    /// let report = JSONLinesStore.verify(at: url)
+    /// for problem in report.problems { print(problem) }
+    /// ```
+    ///
+    /// - Returns: The problems found (none when healthy), notices, and statistics.
+    /// - Complexity: O(file size).
+    public static func verify(at url: URL) -> JSONLinesStoreVerification {
+        verify(at: url, fileSystem: PosixFileSystem())
+    }
+
+    static func verify(at url: URL, fileSystem fs: any StoreFileSystem)
+        -> JSONLinesStoreVerification
+    {
+        func failed(_ error: any Error, metadata: JSONLinesStoreMetadata? = nil)
+            -> JSONLinesStoreVerification
+        {
+            let e = error as? ObjectGraphError
+            return JSONLinesStoreVerification(
+                problems: [.init(line: e?.line, message: StoreFileErrors.reason(error))],
+                notices: [], metadata: metadata, statistics: nil)
+        }
+        let metadata: JSONLinesStoreMetadata
+        do { metadata = try Self.metadata(at: url, fileSystem: fs) } catch { return failed(error) }
+        var options = StoreOptions()
+        options.isReadOnly = true
+        let store: JSONLinesStore
+        do {
+            store = try JSONLinesStore(
+                model: metadata.model, url: url, options: options, fileSystem: fs)
+        } catch {
+            var report = failed(error, metadata: metadata)
+            if let line = (error as? ObjectGraphError)?.line {
+                report = JSONLinesStoreVerification(
+                    problems: report.problems
+                        + laterChecksumProblems(at: url.path, after: line, fileSystem: fs),
+                    notices: [], metadata: metadata, statistics: nil)
+            }
+            return report
+        }
+        defer { store.close() }
+        do {
+            let statistics = try store.statistics()
+            let problems = danglingReferences(in: try store.snapshot())
+            return JSONLinesStoreVerification(
+                problems: problems, notices: store.recoveryNotices, metadata: metadata,
+                statistics: statistics)
+        } catch {
+            return failed(error, metadata: metadata)
+        }
+    }
+
+    /// Checksum and framing problems of the complete lines after line `after`.
+    private static func laterChecksumProblems(
+        at path: String, after: Int, fileSystem fs: any StoreFileSystem
+    )
+        -> [JSONLinesStoreVerification.Problem]
+    {
+        guard let fd = try? fs.open(path, .readOnly) else { return [] }
+        defer { fs.close(fd) }
+        guard let bytes = try? fs.readToEnd(fd) else { return [] }
+        var problems: [JSONLinesStoreVerification.Problem] = []
+        bytes.withUnsafeBytes { raw in
+            var line = 1
+            var start = 0
+            while let lf = raw[start...].firstIndex(of: 0x0A) {
+                if line > after,
+                    let problem = LineFrame.problem(
+                        UnsafeRawBufferPointer(rebasing: raw[start..<lf]))
+                {
+                    problems.append(.init(line: line, message: problem))
+                }
+                line += 1
+                start = lf + 1
+            }
+        }
+        return problems
+    }
+
+    /// References from stored relationships to rows that do not exist.
+    private static func danglingReferences(in table: RowTable) -> [JSONLinesStoreVerification
+        .Problem]
+    {
+        var problems: [JSONLinesStoreVerification.Problem] = []
+        func name(_ id: ManagedObjectID) -> String { "\(id.entity.name) p\(id.primaryKey)" }
+        for entity in table.model.entities where !entity.isAbstract {
+            for row in table.rows(of: entity) {
+                for relationship in entity.relationships where relationship.isStoredInRow {
+                    let targets: [ManagedObjectID] =
+                        switch row.values[relationship.index] {
+                        case .toOne(let id?): [id]
+                        case .toMany(let ids): ids
+                        default: []
+                        }
+                    for target in targets where table.row(for: target) == nil {
+                        problems.append(
+                            .init(
+                                line: nil,
+                                message: "\(name(row.objectID)).\(relationship.name) points "
+                                    + "to \(name(target)), which does not exist"))
+                    }
+                }
+            }
+        }
+        return problems
+    }
+}

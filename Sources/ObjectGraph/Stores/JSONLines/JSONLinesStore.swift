@@ -1,0 +1,160 @@
+import Foundation
+
+/// A store kept in one append-only JSON-lines file: crash-safe, compacting, one writer at a
+/// time, readable by people and by `jq`.
+///
+/// Its rows live in memory (a ``RowTable``, the engine ``InMemoryStore`` uses too), rebuilt
+/// from the file when it opens and kept in step with it: each save appends one checksummed
+/// line and, with the default ``SynchronousMode/full``, syncs it before ``commit(_:)`` returns.
+/// Compaction rewrites the file as a snapshot of the live rows (atomically: temporary file,
+/// sync, rename, directory sync). The file embeds the model, so `objectgraph dump FILE`
+/// needs no application code. docs/store-format.md describes the format.
+///
+/// ```swift
+/// let store = try JSONLinesStore(model: model, url: URL(fileURLWithPath: "expenses.jsonl"))
+/// try store.commit(StoreChangeSet(inserted: rows, timestamp: Date()))
+/// store.close()
+/// ```
+///
+/// One process writes a file at a time: a writer holds an advisory lock on `FILE.lock`
+/// (which holds its pid) until ``close()``; another writer, in this process or another, fails
+/// at once with code 134090 unless ``StoreOptions/lockTimeout`` lets it wait. A read-only
+/// store (``StoreOptions/isReadOnly``) takes no lock and follows the writer: before each
+/// fetch it applies what was appended and reloads after a compaction.
+///
+/// Thread-safe: every operation takes the store's lock.
+///
+/// - Note: Plays the part of Core Data's SQLite store (`NSSQLiteStoreType`).
+public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
+    // Sendable: all mutable state (`table`, `file`, `notices`, …) is read and written only while
+    // holding `lock`.
+    /// The store type name, `"JSONLines"`.
+    public static let storeType = "JSONLines"
+
+    /// The store's UUID string, from the file's header.
+    public let identifier: String
+    /// The store file's URL.
+    public let url: URL?
+    /// The model the store was opened with.
+    public let model: ManagedObjectModel
+    /// Whether the store is a reader that refuses commits.
+    public let isReadOnly: Bool
+
+    let options: StoreOptions
+    let fileSystem: any StoreFileSystem
+    let path: String
+    let codec: RowCodec
+    let lock = NSLock()
+    var table: RowTable
+    /// The open data file; `nil` once closed.
+    var file: OpenStoreFile?
+    var writerLock: WriterLock?
+    var notices: [String] = []
+    /// Set when a failed write could not be undone: the file's end is unknown.
+    var isBroken = false
+    /// Set while (and if) a reader's table is not in step with the file.
+    var needsReload = false
+    /// What a fresh snapshot's row lines would take, once measured.
+    var liveRowBytes: Int?
+    /// Counters as recorded in the file (header, lines, inserted keys).
+    var recordedCounters: [String: Int64]
+    /// Automatic compaction waits until the file passes this length (after a failed attempt).
+    var compactionRetryLength = 0
+    let writer = JSONByteWriter(capacity: 1 << 16)
+    /// Scratch space for measuring rows' encoded sizes.
+    let measurer = JSONByteWriter(capacity: 4096)
+
+    /// Opens (or, unless read-only, creates) the store file at `url`.
+    ///
+    /// A writer takes the file's lock, creates the file when it is missing (never over an
+    /// existing file, not even an empty one),
+    /// removes a leftover `FILE.tmp`, replays the log, and truncates a torn last line (see
+    /// ``recoveryNotices``). A reader needs the file to exist and changes nothing.
+    ///
+    /// - Parameters:
+    ///   - model: The model of the rows; it must be the one the file was written with.
+    ///   - url: A file URL.
+    ///   - options: Read-only mode, synchronous mode, compaction, lock timeout, clock and the
+    ///     identifier of a new store.
+    /// - Throws: ``ObjectGraphError`` — `.storeTimeout` (134090) when another writer holds
+    ///   the lock; `.storeIncompatibleVersionHash` (134100) when the model differs;
+    ///   `.fileReadCorruptFile` (259) naming the damaged line; `.storeInvalidType` (134000)
+    ///   for a file of another format or version; `.storeOpen` (134080) when the file cannot
+    ///   be read or created.
+    public convenience init(
+        model: ManagedObjectModel, url: URL, options: StoreOptions = StoreOptions()
+    ) throws {
+        try self.init(model: model, url: url, options: options, fileSystem: PosixFileSystem())
+    }
+
+    /// Opens the store through a file-system seam (tests inject failures and crashes here).
+    init(
+        model: ManagedObjectModel, url: URL, options: StoreOptions,
+        fileSystem fs: any StoreFileSystem
+    ) throws {
+        guard url.isFileURL else {
+            throw ObjectGraphError(
+                .storeOpen, "store \(url.absoluteString) is not a file URL",
+                file: url.absoluteString)
+        }
+        let path = url.path
+        let opened = try StoreFileOpener(path: path, model: model, options: options, fileSystem: fs)
+            .open()
+        self.identifier = opened.loaded.header.storeIdentifier
+        self.url = url
+        self.model = model
+        self.isReadOnly = options.isReadOnly
+        self.options = options
+        self.fileSystem = fs
+        self.path = path
+        self.codec = opened.loaded.replay.codec
+        self.table = opened.loaded.replay.table
+        self.file = opened.file
+        self.writerLock = opened.lock
+        self.notices = opened.notices
+        self.recordedCounters = opened.loaded.replay.table.primaryKeyCounters
+    }
+
+    deinit { close() }
+
+    /// `"JSONLines"`.
+    public var type: String { Self.storeType }
+
+    /// What opening the store noticed or repaired (a torn last line dropped, …), and
+    /// automatic compactions that failed; one message each, naming the file and line.
+    public var recoveryNotices: [String] { locked { notices } }
+
+    /// Closes the file and releases the writer lock; later operations throw `.storeOperation`
+    /// (134070). With ``SynchronousMode/normal`` the file is synced first. Idempotent.
+    public func close() {
+        locked {
+            guard let file else { return }
+            if !isReadOnly && options.synchronous == .normal { try? fileSystem.sync(file.fd) }
+            fileSystem.close(file.fd)
+            self.file = nil
+            writerLock?.release()
+            writerLock = nil
+        }
+    }
+
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}
+
+/// The open data file and where its committed content ends.
+struct OpenStoreFile {
+    var fd: Int32
+    /// Device and inode of the file `fd` refers to.
+    var identity: FileStatus
+    /// The offset just past the last complete line.
+    var length: Int
+    var header: StoreFileHeader
+    /// Complete lines, the header included.
+    var lineCount: Int
+    var lastTransaction: Int64
+    /// Transaction lines (after the snapshot).
+    var transactionLines: Int
+}

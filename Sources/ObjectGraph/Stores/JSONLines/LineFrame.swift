@@ -1,0 +1,55 @@
+import Foundation
+
+/// The checksum framing every store line shares: `BODY,"crc":"hhhhhhhh"}` then LF, where
+/// `hhhhhhhh` is the lowercase hex CRC-32C of BODY (docs/store-format.md §1.1).
+enum LineFrame {
+    /// The bytes after the body: `,"crc":"` + 8 hex digits + `"}`.
+    static let suffixLength = 18
+    /// The bytes a snapshot row line adds around its row: `{"row":`, the suffix and the LF.
+    static let snapshotRowOverhead = 7 + suffixLength + 1
+
+    private static let crcKey: [UInt8] = Array(",\"crc\":\"".utf8)
+
+    /// Ends the line whose body started at `bodyStart` in `w`: appends the checksum member,
+    /// the closing brace and the LF.
+    static func finish(_ w: JSONByteWriter, bodyStart: Int) {
+        let crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: w.bytes[bodyStart...]))
+        w.append(ascii: ",\"crc\":\"")
+        w.append(hex32: crc)
+        w.append(ascii: "\"}\n")
+    }
+
+    /// Why `line` (without its LF) fails its framing or checksum, or `nil` when it is sound.
+    static func problem(_ line: UnsafeRawBufferPointer) -> String? {
+        let n = line.count
+        guard n >= suffixLength + 1, line[0] == 0x7B else {
+            return n == 0 ? "the line is empty" : "the line is not a JSON object with a checksum"
+        }
+        let suffix = n - suffixLength
+        for (i, b) in crcKey.enumerated() where line[suffix + i] != b {
+            return "the line does not end with its checksum member ,\"crc\":\"…\"}"
+        }
+        guard line[n - 2] == 0x22, line[n - 1] == 0x7D else {
+            return "the line does not end with its checksum member ,\"crc\":\"…\"}"
+        }
+        var stored: UInt32 = 0
+        for i in (suffix + 8)..<(suffix + 16) {
+            let b = line[i]
+            guard b < 0x41 || b > 0x46, let d = hexValue(b) else {
+                return "the checksum is not eight lowercase hex digits"
+            }
+            stored = stored << 4 | UInt32(d)
+        }
+        let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<suffix]))
+        guard computed == stored else {
+            return
+                "checksum mismatch: the line records \(hex(stored)), its content gives \(hex(computed))"
+        }
+        return nil
+    }
+
+    private static func hex(_ v: UInt32) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 8 - s.count) + s
+    }
+}

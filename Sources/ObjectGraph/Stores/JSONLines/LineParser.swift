@@ -1,0 +1,113 @@
+import Foundation
+
+/// A store line parsed on its own, before it is applied to the rows.
+enum ParsedLine: Sendable {
+    /// A snapshot row.
+    case row(StoreRow)
+    /// A transaction.
+    case transaction(TransactionRecord)
+    /// A damaged line: its error names the file and line.
+    case damaged(ObjectGraphError)
+}
+
+/// Parses complete lines (checksum, syntax, values) independently of one another, across
+/// cores when there are many bytes. Applying them, in order, is ``LogReplay``'s job.
+struct LineParser: Sendable {
+    let codec: RowCodec
+    /// The line number of the first line given.
+    let firstNumber: Int
+    /// How many of the first lines are snapshot rows.
+    let snapshotRows: Int
+    /// From how many bytes on lines are parsed across cores.
+    var parallelAbove = LineParser.parallelBytes
+
+    /// Below this many bytes, lines are parsed on the calling thread.
+    static let parallelBytes = 1 << 20
+
+    /// Parses `lines` (ranges of `bytes`, without their LFs), stopping after the first damaged one.
+    func parse(_ bytes: SharedBytes, _ lines: [Range<Int>]) -> [ParsedLine] {
+        let total = lines.last.map { $0.upperBound - (lines.first?.lowerBound ?? 0) } ?? 0
+        let chunks =
+            total >= parallelAbove && lines.count > 1
+            ? min(lines.count, ParallelChunks.chunkCount(for: Int.max)) : 1
+        guard chunks > 1 else { return parse(bytes, lines, 0..<lines.count) }
+        // Split at line boundaries into chunks of about equal size in bytes.
+        var bounds = [0]
+        var next = 1
+        for (i, line) in lines.enumerated() where next < chunks {
+            if line.upperBound - lines[0].lowerBound >= total * next / chunks {
+                bounds.append(i + 1)
+                next += 1
+            }
+        }
+        bounds.append(lines.count)
+        let chunkBounds = bounds
+        let parts = ParallelChunks.map(chunkBounds.count - 1) { k in
+            parse(bytes, lines, chunkBounds[k]..<chunkBounds[k + 1])
+        }
+        var result: [ParsedLine] = []
+        result.reserveCapacity(lines.count)
+        for part in parts {
+            result += part
+            if case .damaged = part.last { break }
+        }
+        return result
+    }
+
+    private func parse(_ bytes: SharedBytes, _ lines: [Range<Int>], _ indices: Range<Int>)
+        -> [ParsedLine]
+    {
+        var result: [ParsedLine] = []
+        result.reserveCapacity(indices.count)
+        for i in indices {
+            let parsed = parseLine(
+                UnsafeRawBufferPointer(rebasing: bytes.bytes[lines[i]]), index: i)
+            result.append(parsed)
+            if case .damaged = parsed { break }
+        }
+        return result
+    }
+
+    private func parseLine(_ line: UnsafeRawBufferPointer, index: Int) -> ParsedLine {
+        let number = firstNumber + index
+        let path = codec.path
+        if let problem = LineFrame.problem(line) {
+            return .damaged(StoreFileErrors.corrupt(path, line: number, problem))
+        }
+        do {
+            if index < snapshotRows {
+                return .row(try snapshotRow(line, number: number, left: snapshotRows - index))
+            }
+            return .transaction(try TransactionLine.read(line, codec: codec))
+        } catch let e as JSONScanError {
+            return .damaged(
+                StoreFileErrors.corrupt(path, line: number, e.message, column: e.offset + 1))
+        } catch let e as ObjectGraphError {
+            return .damaged(e)
+        } catch {
+            return .damaged(StoreFileErrors.corrupt(path, line: number, "\(error)"))
+        }
+    }
+
+    private func snapshotRow(_ line: UnsafeRawBufferPointer, number: Int, left: Int) throws
+        -> StoreRow
+    {
+        guard line.starts(with: "{\"row\":".utf8) else {
+            throw StoreFileErrors.corrupt(
+                codec.path, line: number,
+                "expected a snapshot row line ({\"row\":…}); the "
+                    + "header announces \(left) more")
+        }
+        var s = JSONScanner(line)
+        var row: StoreRow?
+        try s.forEachMember { key, s in
+            switch key {
+            case "row": row = try codec.read(&s)
+            case "crc": _ = try s.readString()
+            default: throw s.error("unknown snapshot row member \"\(key)\"")
+            }
+        }
+        guard let row, s.isAtEnd else { throw s.error("a snapshot row line holds one \"row\"") }
+        return row
+    }
+}

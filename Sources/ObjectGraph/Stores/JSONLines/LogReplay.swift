@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Replays the lines of a store file into a row table, checking every rule of
+/// docs/store-format.md §7: checksums, syntax, numbering, and that each change applies.
+struct LogReplay {
+    /// What follows the last complete line.
+    enum Tail: Equatable {
+        /// Nothing: the file ends with a LF.
+        case none
+        /// An incomplete (torn) line: its would-be line number and its length in bytes.
+        case torn(line: Int, bytes: Int)
+    }
+
+    let codec: RowCodec
+    var table: RowTable
+    /// Complete lines applied so far, the header included.
+    var lineCount = 1
+    /// Snapshot row lines still expected.
+    var snapshotRowsLeft: Int
+    /// The number of the last transaction applied (the header's `base` before any).
+    var lastTransaction: Int64
+    /// Transaction lines applied.
+    var transactionLines = 0
+    /// The file offset just past the last complete line applied.
+    var length: Int
+
+    var path: String { codec.path }
+
+    /// A replay that continues after the header line (which ends at `headerLength`).
+    init(codec: RowCodec, header: StoreFileHeader, headerLength: Int) throws {
+        self.codec = codec
+        self.table = RowTable(model: codec.model, storeIdentifier: codec.storeIdentifier)
+        self.snapshotRowsLeft = header.rows
+        self.lastTransaction = header.base
+        self.length = headerLength
+        for (name, next) in header.keys {
+            guard let entity = codec.model.entitiesByName[name], entity.superentity == nil else {
+                throw StoreFileErrors.corrupt(
+                    path, line: 1, "header keys name \(name), which is not a root entity")
+            }
+            table.reservePrimaryKeys(for: entity, upTo: next)
+        }
+    }
+
+    /// Applies every complete line of `bytes`, which hold the file from offset ``length`` on.
+    ///
+    /// Lines are parsed first (across cores when there are many bytes), then applied in file
+    /// order, so the first damaged line is the one reported.
+    ///
+    /// - Throws: `.fileReadCorruptFile` (259) naming the first damaged line; the replay then
+    ///   holds every line before it.
+    mutating func apply(_ bytes: UnsafeRawBufferPointer) throws -> Tail {
+        guard let base = bytes.baseAddress else {
+            return try tail(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        var lines: [Range<Int>] = []
+        var offset = 0
+        while offset < bytes.count, let lf = memchr(base + offset, 0x0A, bytes.count - offset) {
+            let end = base.distance(to: UnsafeRawPointer(lf))
+            lines.append(offset..<end)
+            offset = end + 1
+        }
+        let parsed = LineParser(
+            codec: codec, firstNumber: lineCount + 1, snapshotRows: snapshotRowsLeft
+        )
+        .parse(SharedBytes(bytes: bytes), lines)
+        for (line, parsedLine) in zip(lines, parsed) {
+            let number = lineCount + 1
+            switch parsedLine {
+            case .damaged(let error): throw error
+            case .row(let row):
+                let count = table.totalRowCount
+                table.upsert(row)  // a replacement instead of an insert shows in the count
+                guard table.totalRowCount == count + 1 else {
+                    throw StoreFileErrors.corrupt(
+                        path, line: number, "\(row.objectID) appears twice in the snapshot")
+                }
+                snapshotRowsLeft -= 1
+            case .transaction(let record):
+                try applyTransaction(record, number: number)
+                transactionLines += 1
+            }
+            lineCount = number
+            length += line.count + 1
+        }
+        return try tail(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+    }
+
+    private mutating func applyTransaction(_ record: TransactionRecord, number: Int) throws {
+        guard record.number == lastTransaction + 1 else {
+            throw StoreFileErrors.corrupt(
+                path, line: number,
+                "transaction \(record.number) follows transaction "
+                    + "\(lastTransaction); expected \(lastTransaction + 1)")
+        }
+        func fail(_ what: String) -> ObjectGraphError {
+            StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) \(what)")
+        }
+        for id in record.deleted {
+            guard table.row(for: id) != nil else {
+                throw fail("deletes \(id), which does not exist")
+            }
+            table.remove(id)
+        }
+        for row in record.updated {
+            guard let old = table.row(for: row.objectID) else {
+                throw fail("updates \(row.objectID), which does not exist")
+            }
+            guard row.version == old.version + 1 else {
+                throw fail(
+                    "updates \(row.objectID) to version \(row.version), but it is at version \(old.version)"
+                )
+            }
+            table.upsert(row)
+        }
+        var count = table.totalRowCount
+        for row in record.inserted {
+            table.upsert(row)  // a replacement instead of an insert shows in the count
+            count += 1
+            guard table.totalRowCount == count else {
+                throw fail("inserts \(row.objectID), which exists")
+            }
+        }
+        for (name, next) in record.keys {
+            guard let entity = codec.model.entitiesByName[name], entity.superentity == nil else {
+                throw fail("records keys for \(name), which is not a root entity")
+            }
+            table.reservePrimaryKeys(for: entity, upTo: next)
+        }
+        lastTransaction = record.number
+    }
+
+    /// Classifies the bytes after the last LF.
+    private func tail(_ rest: UnsafeRawBufferPointer) throws -> Tail {
+        let number = lineCount + 1
+        if snapshotRowsLeft > 0 {
+            throw StoreFileErrors.corrupt(
+                path, line: number,
+                "the snapshot ends \(snapshotRowsLeft) rows early "
+                    + "(a snapshot is written whole, so this is damage, not a torn write)")
+        }
+        guard !rest.isEmpty else { return .none }
+        var content = rest.count
+        while content > 0 && rest[content - 1] == 0 { content -= 1 }
+        let stripped = UnsafeRawBufferPointer(rebasing: rest[..<content])
+        if let key = stripped.firstRange(of: ",\"crc\":\"".utf8),
+            key.lowerBound + LineFrame.suffixLength < content
+        {
+            let candidate = UnsafeRawBufferPointer(
+                rebasing: stripped[..<(key.lowerBound + LineFrame.suffixLength)])
+            if LineFrame.problem(candidate) == nil {
+                throw StoreFileErrors.corrupt(
+                    path, line: number,
+                    "a complete line is followed by stray bytes "
+                        + "instead of its newline")
+            }
+        }
+        return .torn(line: number, bytes: rest.count)
+    }
+}

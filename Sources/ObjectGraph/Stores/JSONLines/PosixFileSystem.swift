@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The real file system, through POSIX calls (`open`, `pread`, `pwrite`, `fsync`, `flock`, …).
+struct PosixFileSystem: StoreFileSystem {
+    func open(_ path: String, _ mode: FileOpenMode) throws -> Int32 {
+        let flags: Int32 =
+            switch mode {
+            case .readOnly: O_RDONLY
+            case .readWrite: O_RDWR
+            case .readWriteCreating: O_RDWR | O_CREAT
+            case .readWriteTruncating: O_RDWR | O_CREAT | O_TRUNC
+            }
+        let fd = try retrying("open", path) { Glibc.open(path, flags | O_CLOEXEC, 0o644) }
+        return fd
+    }
+
+    func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
+    {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+        return try retrying("read", "fd \(fd)") { pread(fd, base, buffer.count, off_t(offset)) }
+    }
+
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
+        return try retrying("write", "fd \(fd)") { pwrite(fd, base, bytes.count, off_t(offset)) }
+    }
+
+    func sync(_ fd: Int32) throws {
+        _ = try retrying("fsync", "fd \(fd)") { fsync(fd) }
+    }
+
+    func truncate(_ fd: Int32, to length: Int) throws {
+        _ = try retrying("ftruncate", "fd \(fd)") { ftruncate(fd, off_t(length)) }
+    }
+
+    func status(_ fd: Int32) throws -> FileStatus {
+        var s = stat()
+        _ = try retrying("fstat", "fd \(fd)") { fstat(fd, &s) }
+        return Self.fileStatus(s)
+    }
+
+    func status(atPath path: String) throws -> FileStatus? {
+        var s = stat()
+        guard stat(path, &s) == 0 else {
+            if errno == ENOENT { return nil }
+            throw FileSystemError(operation: "stat", path: path, code: errno)
+        }
+        return Self.fileStatus(s)
+    }
+
+    private static func fileStatus(_ s: stat) -> FileStatus {
+        FileStatus(
+            device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int(s.st_size),
+            isRegularFile: (s.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    func rename(_ from: String, to: String) throws {
+        _ = try retrying("rename", "\(from) → \(to)") { Glibc.rename(from, to) }
+    }
+
+    func remove(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw FileSystemError(operation: "unlink", path: path, code: errno)
+        }
+    }
+
+    func syncDirectory(of path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let dir = directory.isEmpty ? "." : directory
+        let fd = try retrying("open", dir) { Glibc.open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { _ = Glibc.close(fd) }
+        _ = try retrying("fsync", dir) { fsync(fd) }
+    }
+
+    func tryLock(_ fd: Int32) throws -> Bool {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            if errno == EWOULDBLOCK { return false }
+            throw FileSystemError(operation: "flock", path: "fd \(fd)", code: errno)
+        }
+        return true
+    }
+
+    func unlock(_ fd: Int32) { _ = flock(fd, LOCK_UN) }
+
+    var processID: Int32 { getpid() }
+
+    var namespace: Int { 0 }
+
+    /// Runs a call until it does not fail with `EINTR`; throws on any other failure.
+    private func retrying<T: BinaryInteger>(_ operation: String, _ path: String, _ call: () -> T)
+        throws -> T
+    {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            if errno == EINTR { continue }
+            throw FileSystemError(operation: operation, path: path, code: errno)
+        }
+    }
+}

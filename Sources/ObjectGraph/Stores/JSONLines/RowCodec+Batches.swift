@@ -1,0 +1,161 @@
+import Foundation
+
+extension RowCodec {
+    /// Appends `rows` separated by commas; returns the bytes they would take as snapshot lines.
+    /// Many rows are encoded across cores.
+    ///
+    /// - Throws: `.storeSave` (134030) for the first row (in order) with a value that does not
+    ///   fit; `w` is then left as it was.
+    func write(
+        _ rows: [StoreRow], to w: JSONByteWriter,
+        parallelAbove minimum: Int = ParallelChunks.threshold
+    )
+        throws -> Int
+    {
+        let start = w.count
+        let chunks = ParallelChunks.chunkCount(for: rows.count, minimum: minimum)
+        let parts = ParallelChunks.map(chunks) { k -> Result<([UInt8], Int), any Error> in
+            let range = ParallelChunks.range(k, of: chunks, count: rows.count)
+            let local = JSONByteWriter(capacity: range.count * 192)
+            var size = 0
+            do {
+                for i in range {
+                    if i > range.lowerBound { local.append(0x2C) }
+                    size += try write(rows[i], to: local) + LineFrame.snapshotRowOverhead
+                }
+            } catch {
+                return .failure(error)
+            }
+            return .success((local.array, size))
+        }
+        var total = 0
+        do {
+            for (k, part) in parts.enumerated() {
+                let (bytes, size) = try part.get()
+                if k > 0 { w.append(0x2C) }
+                w.append(bytes)
+                total += size
+            }
+        } catch {
+            w.truncate(to: start)
+            throw error
+        }
+        return total
+    }
+
+    /// Appends one snapshot line (`{"row":…,"crc":"…"}` and LF) per row; many rows are encoded
+    /// across cores.
+    ///
+    /// - Throws: `.storeSave` (134030) when a value does not fit; `w` is then left as it was.
+    func writeSnapshotLines(
+        _ rows: [StoreRow], to w: JSONByteWriter,
+        parallelAbove minimum: Int = ParallelChunks.threshold
+    ) throws {
+        let chunks = ParallelChunks.chunkCount(for: rows.count, minimum: minimum)
+        let parts = ParallelChunks.map(chunks) { k -> Result<[UInt8], any Error> in
+            let range = ParallelChunks.range(k, of: chunks, count: rows.count)
+            let local = JSONByteWriter(capacity: range.count * 192)
+            do {
+                for i in range {
+                    let lineStart = local.count
+                    local.append(ascii: "{\"row\":")
+                    try write(rows[i], to: local)
+                    LineFrame.finish(local, bodyStart: lineStart)
+                }
+            } catch {
+                return .failure(error)
+            }
+            return .success(local.array)
+        }
+        let start = w.count
+        do {
+            for part in parts { w.append(try part.get()) }
+        } catch {
+            w.truncate(to: start)
+            throw error
+        }
+    }
+
+    /// Reads a JSON array of rows at the scanner's position. A large array is split at row
+    /// boundaries and read across cores.
+    ///
+    /// - Throws: ``JSONScanError`` for the first problem, as a sequential read reports it.
+    func readRows(_ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes)
+        throws -> [StoreRow]
+    {
+        if s.end - s.position >= minimum, let rows = readRowsAcrossCores(&s) { return rows }
+        var rows: [StoreRow] = []
+        try s.forEachElement { s in rows.append(try read(&s)) }
+        return rows
+    }
+
+    private enum Segment: Sendable {
+        /// Rows read up to the next worker's start (which this proves is a row boundary).
+        case reachedNext([StoreRow])
+        /// Rows read up to the array's `]`; the offset just after it.
+        case endedArray([StoreRow], Int)
+        /// Anything else: the caller reads the array again on one thread.
+        case unusable
+    }
+
+    /// Splits the array at `],["` sequences near equal offsets and reads the parts concurrently.
+    /// A sequence inside a string is not a boundary; that is detected (the previous part does
+    /// not end there) and the whole read falls back to one thread. Returns `nil` to fall back.
+    func readRowsAcrossCores(_ s: inout JSONScanner) -> [StoreRow]? {
+        guard s.peek() == 0x5B else { return nil }
+        let open = s.position
+        let bytes = SharedBytes(bytes: s.bytes(in: 0..<s.end))
+        let workers = ParallelChunks.chunkCount(for: Int.max)
+        guard workers > 1 else { return nil }
+        var starts = [open + 1]
+        var commas: [Int] = []
+        let span = s.end - open
+        for k in 1..<workers {
+            var i = max(open + span * k / workers, (commas.last ?? open) + 2)
+            // `],["`: the end of a row, a comma, the start of the next row's entity name.
+            while i + 3 < s.end,
+                !(bytes.bytes[i] == 0x5D && bytes.bytes[i + 1] == 0x2C && bytes.bytes[i + 2] == 0x5B
+                    && bytes.bytes[i + 3] == 0x22)
+            {
+                i += 1
+            }
+            guard i + 3 < s.end else { break }
+            commas.append(i + 1)
+            starts.append(i + 2)
+        }
+        guard starts.count > 1 else { return nil }
+        let boundaries = (starts: starts, commas: commas)
+        let segments = ParallelChunks.map(boundaries.starts.count) { k -> Segment in
+            var scanner = JSONScanner(bytes.bytes)
+            scanner.position = boundaries.starts[k]
+            let stop = k < boundaries.commas.count ? boundaries.commas[k] : nil
+            var rows: [StoreRow] = []
+            do {
+                while true {
+                    rows.append(try read(&scanner))
+                    scanner.skipSpace()
+                    if let stop, scanner.position >= stop {
+                        return scanner.position == stop ? .reachedNext(rows) : .unusable
+                    }
+                    if scanner.consume(0x2C) { continue }
+                    if scanner.consume(0x5D) { return .endedArray(rows, scanner.position) }
+                    return .unusable
+                }
+            } catch {
+                return .unusable
+            }
+        }
+        var rows: [StoreRow] = []
+        for segment in segments {
+            switch segment {
+            case .reachedNext(let part): rows += part
+            case .endedArray(let part, let end):
+                rows += part
+                s.position = end
+                return rows
+            case .unusable: return nil
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+extension RowCodec {
+    /// Reads a row at the scanner's position.
+    ///
+    /// - Throws: ``JSONScanError`` naming what is wrong and where.
+    func read(_ s: inout JSONScanner) throws -> StoreRow {
+        try s.expect(0x5B)
+        let entityIndex = try readEntity(&s)
+        let entity = model.entities[entityIndex]
+        try s.expect(0x2C)
+        let pk = try readKey(&s)
+        try s.expect(0x2C)
+        let start = s.position
+        let version = try s.readInt64()
+        guard version >= 1 else {
+            throw JSONScanError(offset: start, message: "version \(version) is below 1")
+        }
+        let entitySlots = slots[entityIndex]
+        // Each slot is initialised exactly once, in order: no placeholder values to copy over.
+        let values = try [StoreValue](unsafeUninitializedCapacity: slotCounts[entityIndex]) {
+            buffer, initialized in
+            for slot in entitySlots {
+                while initialized < slot.index {
+                    buffer.initializeElement(at: initialized, to: .notStored)
+                    initialized += 1
+                }
+                guard s.consume(0x2C) else {
+                    throw s.error(
+                        "\(entity.name) rows have \(entitySlots.count) values; expected ','\(s.foundText)"
+                    )
+                }
+                buffer.initializeElement(
+                    at: initialized, to: try readValue(&s, slot, entity: entity))
+                initialized += 1
+            }
+            while initialized < buffer.count {
+                buffer.initializeElement(at: initialized, to: .notStored)
+                initialized += 1
+            }
+        }
+        guard s.consume(0x5D) else {
+            throw s.error(
+                "\(entity.name) rows have \(entitySlots.count) values; expected ']'\(s.foundText)")
+        }
+        return StoreRow(
+            objectID: ManagedObjectID(
+                entity: entity, storeIdentifier: storeIdentifier, primaryKey: pk),
+            version: version, values: values)
+    }
+
+    private func readValue(_ s: inout JSONScanner, _ slot: Slot, entity: EntityDescription) throws
+        -> StoreValue
+    {
+        switch slot.kind {
+        case .attribute:
+            do {
+                return .attribute(try AttributeValue.readCanonicalJSON(as: slot.type, from: &s))
+            } catch let e as JSONScanError {
+                let name = entity.properties[slot.index].name
+                throw JSONScanError(
+                    offset: e.offset, message: "\(entity.name).\(name): \(e.message)")
+            }
+        case .toOne:
+            return .toOne(
+                s.consumeNull()
+                    ? nil : try readReference(&s, destination: model.entities[slot.destination]))
+        case .toMany:
+            let destination = model.entities[slot.destination]
+            var targets: [ManagedObjectID] = []
+            try s.forEachElement { s in
+                targets.append(try readReference(&s, destination: destination))
+            }
+            return .toMany(targets)
+        }
+    }
+
+    /// Reads `[entity, pk]`.
+    func readObjectKey(_ s: inout JSONScanner) throws -> ManagedObjectID {
+        try s.expect(0x5B)
+        let entity = model.entities[try readEntity(&s)]
+        try s.expect(0x2C)
+        let pk = try readKey(&s)
+        try s.expect(0x5D)
+        return ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: pk)
+    }
+
+    private func readReference(_ s: inout JSONScanner, destination: EntityDescription) throws
+        -> ManagedObjectID
+    {
+        if s.peek() != 0x5B {
+            return ManagedObjectID(
+                entity: destination, storeIdentifier: storeIdentifier, primaryKey: try readKey(&s))
+        }
+        let start = s.position
+        let id = try readObjectKey(&s)
+        guard id.entity.isKind(of: destination) else {
+            throw JSONScanError(
+                offset: start, message: "\(id.entity.name) is not a kind of \(destination.name)")
+        }
+        return id
+    }
+
+    private func readKey(_ s: inout JSONScanner) throws -> Int64 {
+        let start = s.position
+        let pk = try s.readInt64()
+        guard pk >= 1 else {
+            throw JSONScanError(offset: start, message: "primary key \(pk) is below 1")
+        }
+        return pk
+    }
+
+    /// Reads an entity name; returns the entity's index in the model.
+    private func readEntity(_ s: inout JSONScanner) throws -> Int {
+        let start = s.position
+        var scratch: [UInt8] = []
+        let range = try s.readStringRange(scratch: &scratch)
+        let found =
+            range.map { entityIndex(named: s.bytes(in: $0)) }
+            ?? scratch.withUnsafeBytes { entityIndex(named: $0) }
+        guard let index = found else {
+            let bytes = range.map { Array(s.bytes(in: $0)) } ?? scratch
+            throw JSONScanError(
+                offset: start,
+                message: "unknown entity \"\(String(decoding: bytes, as: UTF8.self))\"")
+        }
+        guard !abstract[index] else {
+            throw JSONScanError(
+                offset: start,
+                message: "entity \(model.entities[index].name) is abstract and has no rows")
+        }
+        return index
+    }
+
+    private func entityIndex(named bytes: UnsafeRawBufferPointer) -> Int? {
+        for (i, name) in names.enumerated() where name.count == bytes.count {
+            if name.withUnsafeBytes({ $0.elementsEqual(bytes) }) { return i }
+        }
+        return nil
+    }
+}

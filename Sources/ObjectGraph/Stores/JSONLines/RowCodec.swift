@@ -1,0 +1,150 @@
+import Foundation
+
+/// Encodes and decodes rows as the store file holds them (docs/store-format.md §4):
+/// `[entity, pk, version, value…]`, one value per stored slot.
+struct RowCodec: Sendable {
+    /// One stored slot of an entity, resolved once so the hot loops need no casts (and,
+    /// holding no references, cost no retains).
+    struct Slot: Sendable {
+        enum Kind: Sendable { case attribute, toOne, toMany }
+        let kind: Kind
+        /// The slot's index in the entity's properties.
+        let index: Int
+        /// The attribute's type (attributes only).
+        let type: AttributeType
+        /// The destination entity's index in the model (relationships only).
+        let destination: Int
+    }
+
+    let model: ManagedObjectModel
+    let storeIdentifier: String
+    let path: String
+    /// Stored slots by entity index.
+    let slots: [[Slot]]
+    /// `"Name"` with its quotes, by entity index.
+    let quotedNames: [[UInt8]]
+    /// The UTF-8 of each entity's name, by entity index.
+    let names: [[UInt8]]
+    /// The number of slots (stored or not) of each entity, by entity index.
+    let slotCounts: [Int]
+    /// Whether each entity is abstract, by entity index.
+    let abstract: [Bool]
+
+    init(model: ManagedObjectModel, storeIdentifier: String, path: String) {
+        self.model = model
+        self.storeIdentifier = storeIdentifier
+        self.path = path
+        self.slots = model.entities.map { entity in
+            Self.storedSlots(of: entity).map { property -> Slot in
+                if let r = property as? RelationshipDescription {
+                    return Slot(
+                        kind: r.isToMany ? .toMany : .toOne, index: r.index, type: .undefined,
+                        destination: r.destinationEntity!.index)
+                }
+                return Slot(
+                    kind: .attribute, index: property.index,
+                    type: (property as! AttributeDescription).type,
+                    destination: -1)
+            }
+        }
+        self.names = model.entities.map { Array($0.name.utf8) }
+        self.slotCounts = model.entities.map(\.properties.count)
+        self.abstract = model.entities.map(\.isAbstract)
+        let w = JSONByteWriter(capacity: 64)
+        self.quotedNames = model.entities.map { entity in
+            w.reset()
+            w.append(quoted: entity.name)
+            return w.array
+        }
+    }
+
+    /// The slots a store keeps for `entity`, in slot order: non-transient attributes and
+    /// relationships kept in the row (see ``RelationshipDescription/isStoredInRow``).
+    static func storedSlots(of entity: EntityDescription) -> [PropertyDescription] {
+        entity.properties.filter { property in
+            if let r = property as? RelationshipDescription { return r.isStoredInRow }
+            return !property.isTransient
+        }
+    }
+
+    // MARK: Writing
+
+    /// Appends `row`; returns the number of bytes written.
+    ///
+    /// - Throws: `.storeSave` (134030) when a value does not fit its slot.
+    @discardableResult
+    func write(_ row: StoreRow, to w: JSONByteWriter) throws -> Int {
+        let start = w.count
+        let entity = row.objectID.entity
+        w.append(0x5B)
+        w.append(quotedNames[entity.index])
+        w.append(0x2C)
+        w.append(integer: row.objectID.primaryKey)
+        w.append(0x2C)
+        w.append(integer: row.version)
+        for slot in slots[entity.index] {
+            w.append(0x2C)
+            guard write(row.values[slot.index], slot, to: w) else {
+                w.truncate(to: start)
+                let property = entity.properties[slot.index]
+                if let attribute = property as? AttributeDescription {
+                    throw StoreFileErrors.rowValueMismatch(row, attribute, path: path)
+                }
+                throw StoreFileErrors.rowReferenceMismatch(
+                    row, property as! RelationshipDescription, path: path)
+            }
+        }
+        w.append(0x5D)
+        return w.count - start
+    }
+
+    /// Appends one slot's value; `false` when it does not fit the slot.
+    private func write(_ value: StoreValue, _ slot: Slot, to w: JSONByteWriter) -> Bool {
+        switch slot.kind {
+        case .attribute:
+            guard case .attribute(let v) = value else { return false }
+            return v.writeCanonicalJSON(as: slot.type, to: w)
+        case .toOne:
+            guard case .toOne(let target) = value else { return false }
+            guard let target else {
+                w.append(ascii: "null")
+                return true
+            }
+            return writeReference(target, destination: model.entities[slot.destination], to: w)
+        case .toMany:
+            guard case .toMany(let targets) = value else { return false }
+            w.append(0x5B)
+            for (i, target) in targets.enumerated() {
+                if i > 0 { w.append(0x2C) }
+                guard writeReference(target, destination: model.entities[slot.destination], to: w)
+                else { return false }
+            }
+            w.append(0x5D)
+            return true
+        }
+    }
+
+    /// Appends a reference: the bare key for the destination entity itself, else `[entity, pk]`.
+    private func writeReference(
+        _ id: ManagedObjectID, destination: EntityDescription, to w: JSONByteWriter
+    ) -> Bool {
+        guard id.storeIdentifier == storeIdentifier, id.entity.isKind(of: destination),
+            id.entity.managedObjectModel === model
+        else { return false }
+        if id.entity === destination {
+            w.append(integer: id.primaryKey)
+        } else {
+            writeKey(id, to: w)
+        }
+        return true
+    }
+
+    /// Appends `[entity, pk]` (the form of deletes and of references to subentities).
+    func writeKey(_ id: ManagedObjectID, to w: JSONByteWriter) {
+        w.append(0x5B)
+        w.append(quotedNames[id.entity.index])
+        w.append(0x2C)
+        w.append(integer: id.primaryKey)
+        w.append(0x5D)
+    }
+}

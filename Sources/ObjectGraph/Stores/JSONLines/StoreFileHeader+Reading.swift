@@ -1,0 +1,155 @@
+import Foundation
+
+extension StoreFileHeader {
+    /// Reads the header from line 1 (without its LF).
+    ///
+    /// - Throws: `.storeInvalidType` (134000) when the line is not a store header at all or has
+    ///   an unknown version; `.fileReadCorruptFile` (259) when it is one but is damaged.
+    static func read(_ line: UnsafeRawBufferPointer, path: String) throws -> StoreFileHeader {
+        guard line.starts(with: "{\"format\":".utf8) else {
+            throw StoreFileErrors.notAStore(path, "line 1 does not start with {\"format\":")
+        }
+        var probe = JSONScanner(line)
+        if (try? probe.expect(0x7B)) != nil, (try? probe.readString()) == "format",
+            probe.consume(0x3A),
+            let format = try? probe.readString(), format != formatName
+        {
+            throw StoreFileErrors.notAStore(
+                path, "its format is \"\(format)\", not \"\(formatName)\"")
+        }
+        if let problem = LineFrame.problem(line) {
+            throw StoreFileErrors.corrupt(path, line: 1, problem)
+        }
+        var s = JSONScanner(line)
+        do {
+            return try read(&s, path: path)
+        } catch let e as JSONScanError {
+            throw StoreFileErrors.corrupt(
+                path, line: 1, "header: " + e.message, column: e.offset + 1)
+        }
+    }
+
+    private static func read(_ s: inout JSONScanner, path: String) throws -> StoreFileHeader {
+        var header = StoreFileHeader(
+            storeIdentifier: "", created: Date(timeIntervalSince1970: 0), modelJSON: [])
+        var seen: Set<String> = []
+        try s.forEachMember { key, s in
+            seen.insert(key)
+            switch key {
+            case "format":
+                let format = try s.readString()
+                guard format == formatName else {
+                    throw StoreFileErrors.notAStore(
+                        path, "its format is \"\(format)\", not \"\(formatName)\"")
+                }
+            case "version":
+                let v = try s.readInt64()
+                guard v == Int64(currentVersion) else {
+                    throw StoreFileErrors.notAStore(
+                        path,
+                        "format version \(v) is not one this library reads "
+                            + "(\(currentVersion))")
+                }
+            case "store":
+                header.storeIdentifier = try s.readString()
+                guard !header.storeIdentifier.isEmpty else {
+                    throw s.error("the store identifier is empty")
+                }
+            case "created":
+                header.created = Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
+            case "compacted":
+                header.compacted =
+                    s.consumeNull()
+                    ? nil : Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
+            case "base":
+                header.base = try s.readInt64()
+                guard header.base >= 0 else { throw s.error("base must not be negative") }
+            case "rows":
+                header.rows = Int(try s.readInt64())
+                guard header.rows >= 0 else { throw s.error("rows must not be negative") }
+            case "keys":
+                try s.forEachMember { name, s in
+                    let next = try s.readInt64()
+                    guard next >= 1 else {
+                        throw s.error("the next key of \(name) must be at least 1")
+                    }
+                    header.keys.append((name, next))
+                }
+            case "columns":
+                try s.forEachMember { name, s in
+                    var names: [String] = []
+                    try s.forEachElement { s in names.append(try s.readString()) }
+                    header.columns.append((name, names))
+                }
+            case "hashes":
+                try s.forEachMember { name, s in
+                    let start = s.position
+                    guard let hash = Data(base64Encoded: try s.readString()) else {
+                        throw JSONScanError(
+                            offset: start, message: "the hash of \(name) is not base64")
+                    }
+                    header.hashes.append((name, hash))
+                }
+            case "model":
+                let range = try s.skipValue()
+                header.modelJSON = Array(s.bytes(in: range))
+            case "crc": _ = try s.readString()
+            default: throw s.error("unknown header member \"\(key)\"")
+            }
+        }
+        let required = [
+            "format", "version", "store", "created", "compacted", "base", "rows", "keys", "columns",
+            "hashes", "model",
+        ]
+        if let missing = required.first(where: { !seen.contains($0) }) {
+            throw s.error("the header has no \"\(missing)\" member")
+        }
+        guard s.isAtEnd else { throw s.error("text after the header object") }
+        return header
+    }
+
+    /// The model the header embeds.
+    ///
+    /// - Throws: `.fileReadCorruptFile` (259) when the embedded model does not build.
+    func model(path: String) throws -> ManagedObjectModel {
+        do {
+            return try ManagedObjectModel(jsonData: Data(modelJSON))
+        } catch let e as ObjectGraphError {
+            throw StoreFileErrors.corrupt(
+                path, line: 1, "the embedded model does not load: \(e.message)")
+        }
+    }
+
+    /// Checks that `model` is the one the file was written with: same entity version hashes
+    /// and same stored columns.
+    ///
+    /// - Throws: `.storeIncompatibleVersionHash` (134100) naming the entities that differ.
+    func checkCompatible(with model: ManagedObjectModel, path: String) throws {
+        let stored = Dictionary(hashes, uniquingKeysWith: { a, _ in a })
+        let current = model.entityVersionHashesByName
+        let names = Set(stored.keys).union(current.keys)
+        let differing = names.filter { stored[$0] != current[$0] }.sorted()
+        if !differing.isEmpty {
+            let added = differing.filter { stored[$0] == nil }
+            let removed = differing.filter { current[$0] == nil }
+            var parts: [String] = []
+            if !added.isEmpty { parts.append("the model adds \(added.joined(separator: ", "))") }
+            if !removed.isEmpty {
+                parts.append(
+                    "the file has \(removed.joined(separator: ", ")), which the model lacks")
+            }
+            let changed = differing.filter { stored[$0] != nil && current[$0] != nil }
+            if !changed.isEmpty { parts.append("\(changed.joined(separator: ", ")) changed") }
+            throw StoreFileErrors.incompatibleModel(
+                path, entities: differing, detail: parts.joined(separator: "; "))
+        }
+        let expected = Dictionary(
+            StoreFileHeader.columns(of: model), uniquingKeysWith: { a, _ in a })
+        let differentColumns = columns.filter { expected[$0.0] != $0.1 }.map(\.0).sorted()
+        if !differentColumns.isEmpty || columns.count != expected.count {
+            throw StoreFileErrors.incompatibleModel(
+                path, entities: differentColumns,
+                detail: "the stored columns differ from the model's")
+        }
+    }
+}

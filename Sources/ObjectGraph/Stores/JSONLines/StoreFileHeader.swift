@@ -1,0 +1,123 @@
+import Foundation
+
+/// The header line of a store file (docs/store-format.md §2), with maps kept in file order.
+struct StoreFileHeader: Sendable {
+    static let formatName = "objectgraph-jsonl"
+    static let currentVersion = 1
+
+    var version = StoreFileHeader.currentVersion
+    var storeIdentifier: String
+    var created: Date
+    var compacted: Date?
+    /// The last transaction folded into the snapshot.
+    var base: Int64 = 0
+    /// The number of snapshot row lines after the header.
+    var rows = 0
+    /// Root entity name → next free primary key.
+    var keys: [(String, Int64)]
+    /// Entity name → stored slot names.
+    var columns: [(String, [String])]
+    /// Entity name → version hash.
+    var hashes: [(String, Data)]
+    /// The model's compact JSON, safe to embed in a line.
+    var modelJSON: [UInt8]
+
+    /// A header for a new store of `model`.
+    init(model: ManagedObjectModel, storeIdentifier: String, created: Date) {
+        self.storeIdentifier = storeIdentifier
+        self.created = created
+        self.keys = model.entities.filter { $0.superentity == nil }.map { ($0.name, 1) }
+        self.columns = Self.columns(of: model)
+        self.hashes = model.entities.map {
+            ($0.name, model.entityVersionHashesByName[$0.name] ?? Data())
+        }
+        self.modelJSON = Self.embeddable(model.jsonData())
+    }
+
+    /// Each entity's stored slot names, in model order.
+    static func columns(of model: ManagedObjectModel) -> [(String, [String])] {
+        model.entities.map { ($0.name, RowCodec.storedSlots(of: $0).map(\.name)) }
+    }
+
+    init(storeIdentifier: String, created: Date, modelJSON: [UInt8]) {
+        self.storeIdentifier = storeIdentifier
+        self.created = created
+        self.keys = []
+        self.columns = []
+        self.hashes = []
+        self.modelJSON = modelJSON
+    }
+
+    /// Appends the header line, LF included.
+    func write(to w: JSONByteWriter) {
+        let start = w.count
+        w.append(ascii: "{\"format\":")
+        w.append(quoted: Self.formatName)
+        w.append(ascii: ",\"version\":")
+        w.append(integer: Int64(version))
+        w.append(ascii: ",\"store\":")
+        w.append(quoted: storeIdentifier)
+        w.append(ascii: ",\"created\":")
+        AttributeValue.write(double: created.timeIntervalSince1970, to: w)
+        w.append(ascii: ",\"compacted\":")
+        if let compacted {
+            AttributeValue.write(double: compacted.timeIntervalSince1970, to: w)
+        } else {
+            w.append(ascii: "null")
+        }
+        w.append(ascii: ",\"base\":")
+        w.append(integer: base)
+        w.append(ascii: ",\"rows\":")
+        w.append(integer: Int64(rows))
+        w.append(ascii: ",\"keys\":")
+        writeObject(keys, to: w) { w.append(integer: $0) }
+        w.append(ascii: ",\"columns\":")
+        writeObject(columns, to: w) { names in
+            w.append(0x5B)
+            for (i, name) in names.enumerated() {
+                if i > 0 { w.append(0x2C) }
+                w.append(quoted: name)
+            }
+            w.append(0x5D)
+        }
+        w.append(ascii: ",\"hashes\":")
+        writeObject(hashes, to: w) { w.append(quoted: $0.base64EncodedString()) }
+        w.append(ascii: ",\"model\":")
+        w.append(modelJSON)
+        LineFrame.finish(w, bodyStart: start)
+    }
+
+    private func writeObject<V>(_ pairs: [(String, V)], to w: JSONByteWriter, _ value: (V) -> Void)
+    {
+        w.append(0x7B)
+        for (i, (key, v)) in pairs.enumerated() {
+            if i > 0 { w.append(0x2C) }
+            w.append(quoted: key)
+            w.append(0x3A)
+            value(v)
+        }
+        w.append(0x7D)
+    }
+
+    /// The model JSON with raw U+2028/U+2029 escaped and no raw control byte, so it can sit
+    /// inside one line.
+    static func embeddable(_ json: Data) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(json.count)
+        var i = json.startIndex
+        while i < json.endIndex {
+            let b = json[i]
+            if b == 0xE2, i + 2 < json.endIndex, json[i + 1] == 0x80,
+                json[i + 2] == 0xA8 || json[i + 2] == 0xA9
+            {
+                out.append(contentsOf: Array((json[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
+                i += 3
+                continue
+            }
+            // Compact JSON has no raw control byte; whitespace would be insignificant anyway.
+            if b >= 0x20 { out.append(b) }
+            i += 1
+        }
+        return out
+    }
+}

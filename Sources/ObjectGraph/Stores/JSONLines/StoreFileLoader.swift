@@ -1,0 +1,54 @@
+import Foundation
+
+/// A store file read and replayed: its header, the rows, and what followed the last line.
+struct LoadedStoreFile {
+    var header: StoreFileHeader
+    var model: ManagedObjectModel
+    var replay: LogReplay
+    var tail: LogReplay.Tail
+}
+
+/// Reads a whole store file: header, snapshot and transactions (docs/store-format.md §7).
+enum StoreFileLoader {
+    /// Parses and checks `bytes`, the whole file.
+    ///
+    /// - Parameter model: The application's model, checked against the header; `nil` builds
+    ///   the model the header embeds (tools that run without application code).
+    /// - Throws: `.storeInvalidType` (134000), `.fileReadCorruptFile` (259) or
+    ///   `.storeIncompatibleVersionHash` (134100).
+    static func load(_ bytes: [UInt8], path: String, model: ManagedObjectModel?) throws
+        -> LoadedStoreFile
+    {
+        try bytes.withUnsafeBytes { raw in
+            let header = try readHeader(raw, path: path)
+            let headerLength = (raw.firstIndex(of: 0x0A) ?? raw.count) + 1
+            let resolved: ManagedObjectModel
+            if let model {
+                try header.checkCompatible(with: model, path: path)
+                resolved = model
+            } else {
+                resolved = try header.model(path: path)
+                try header.checkCompatible(with: resolved, path: path)
+            }
+            let codec = RowCodec(
+                model: resolved, storeIdentifier: header.storeIdentifier, path: path)
+            var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
+            let tail = try replay.apply(UnsafeRawBufferPointer(rebasing: raw[headerLength...]))
+            return LoadedStoreFile(header: header, model: resolved, replay: replay, tail: tail)
+        }
+    }
+
+    /// Reads line 1 of `bytes`.
+    static func readHeader(_ bytes: UnsafeRawBufferPointer, path: String) throws -> StoreFileHeader
+    {
+        guard !bytes.isEmpty else { throw StoreFileErrors.notAStore(path, "the file is empty") }
+        guard let lf = bytes.firstIndex(of: 0x0A) else {
+            if bytes.starts(with: "{\"format\":".utf8) {
+                throw StoreFileErrors.corrupt(
+                    path, line: 1, "the header line has no newline (the file is cut short)")
+            }
+            throw StoreFileErrors.notAStore(path, "line 1 does not start with {\"format\":")
+        }
+        return try StoreFileHeader.read(UnsafeRawBufferPointer(rebasing: bytes[..<lf]), path: path)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// A file's identity and length, as `stat` reports them.
+struct FileStatus: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int
+    /// Whether it is a regular file (not a directory, device, …).
+    var isRegularFile = true
+}
+
+/// A failed file operation: which, on what, and the `errno`.
+struct FileSystemError: Error, CustomStringConvertible, Sendable {
+    let operation: String
+    let path: String
+    let code: Int32
+
+    var description: String {
+        "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
+    }
+}
+
+/// How to open a file.
+enum FileOpenMode: Sendable {
+    /// Read only; the file must exist.
+    case readOnly
+    /// Read and write; the file must exist.
+    case readWrite
+    /// Read and write; created empty when missing.
+    case readWriteCreating
+    /// Read and write; created, or emptied when it exists.
+    case readWriteTruncating
+}
+
+/// Every file operation of the file store: the seam through which tests inject failures and
+/// simulate crashes (a write cut short, a crash before or after a sync or a rename, a power
+/// cut that drops what was never synced).
+///
+/// File descriptors are plain integers; offsets and lengths are in bytes. Every method may
+/// throw ``FileSystemError``.
+protocol StoreFileSystem: Sendable {
+    /// Opens `path`; returns a descriptor.
+    func open(_ path: String, _ mode: FileOpenMode) throws -> Int32
+    /// Closes a descriptor (never fails visibly).
+    func close(_ fd: Int32)
+    /// Reads up to `buffer.count` bytes at `offset`; returns how many (0 at the end).
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
+    /// Writes `bytes` at `offset` in one call; returns how many were written (maybe fewer).
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int
+    /// Flushes the file's data and size to the disk (`fsync`).
+    func sync(_ fd: Int32) throws
+    /// Sets the file's length.
+    func truncate(_ fd: Int32, to length: Int) throws
+    /// The open file's identity and length.
+    func status(_ fd: Int32) throws -> FileStatus
+    /// The identity and length of the file at `path`, or `nil` when there is none.
+    func status(atPath path: String) throws -> FileStatus?
+    /// Renames `from` to `to` atomically, replacing `to`.
+    func rename(_ from: String, to: String) throws
+    /// Removes `path`; a missing file is not an error.
+    func remove(_ path: String) throws
+    /// Flushes the directory holding `path` (so a create or rename survives a power cut).
+    func syncDirectory(of path: String) throws
+    /// Tries to take an exclusive advisory lock (`flock(LOCK_EX | LOCK_NB)`); `false` when
+    /// another open file description holds it.
+    func tryLock(_ fd: Int32) throws -> Bool
+    /// Releases the lock taken by ``tryLock(_:)``.
+    func unlock(_ fd: Int32)
+    /// This process's id, written into lock files.
+    var processID: Int32 { get }
+    /// Distinguishes file systems whose inode numbers may collide (simulated ones); the real
+    /// one is 0.
+    var namespace: Int { get }
+}
+
+extension StoreFileSystem {
+    /// Reads from `offset` to the end of the file.
+    func readToEnd(_ fd: Int32, from offset: Int = 0) throws -> [UInt8] {
+        let expected = max(0, try status(fd).size - offset)
+        var failure: (any Error)?
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+            while initialized < expected {
+                do {
+                    let rest = UnsafeMutableBufferPointer(rebasing: buffer[initialized...])
+                    let n = try read(
+                        fd, into: UnsafeMutableRawBufferPointer(rest), at: offset + initialized)
+                    if n == 0 { break }
+                    initialized += n
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+        }
+        if let failure { throw failure }
+        // The file may have grown since `status`: read on to its end.
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes {
+                try read(fd, into: $0, at: offset + bytes.count)
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[..<n])
+        }
+        return bytes
+    }
+
+    /// Writes all of `bytes` at `offset`, continuing after short writes.
+    func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = try write(
+                fd, UnsafeRawBufferPointer(rebasing: bytes[done...]), at: offset + done)
+            guard n > 0 else {
+                throw FileSystemError(operation: "write", path: "fd \(fd)", code: ENOSPC)
+            }
+            done += n
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// One transaction line as read back from a file (docs/store-format.md §3).
+struct TransactionRecord: Sendable {
+    var number: Int64 = 0
+    var timestamp = Date(timeIntervalSince1970: 0)
+    var author: String?
+    var contextName: String?
+    var inserted: [StoreRow] = []
+    var updated: [StoreRow] = []
+    var deleted: [ManagedObjectID] = []
+    /// Root entity name → next free primary key.
+    var keys: [(String, Int64)] = []
+}
+
+/// Writes and reads transaction lines.
+enum TransactionLine {
+    /// Appends the line committing `changes` as transaction `number`, LF included.
+    ///
+    /// - Returns: The bytes the inserted and the updated rows would take in a snapshot.
+    /// - Throws: `.storeSave` (134030) when a value does not fit its slot; `w` is then left
+    ///   as it was.
+    static func write(
+        _ changes: StoreChangeSet, number: Int64, keys: [(String, Int64)], codec: RowCodec,
+        to w: JSONByteWriter
+    ) throws -> (inserted: Int, updated: Int) {
+        let start = w.count
+        var sizes = (inserted: 0, updated: 0)
+        do {
+            w.append(ascii: "{\"t\":")
+            w.append(integer: number)
+            w.append(ascii: ",\"at\":")
+            AttributeValue.write(double: changes.timestamp.timeIntervalSince1970, to: w)
+            if let author = changes.author {
+                w.append(ascii: ",\"author\":")
+                w.append(quoted: author)
+            }
+            if let context = changes.contextName {
+                w.append(ascii: ",\"context\":")
+                w.append(quoted: context)
+            }
+            if !changes.inserted.isEmpty {
+                w.append(ascii: ",\"ins\":[")
+                sizes.inserted = try codec.write(changes.inserted, to: w)
+                w.append(0x5D)
+            }
+            if !changes.updated.isEmpty {
+                w.append(ascii: ",\"upd\":[")
+                sizes.updated = try codec.write(changes.updated, to: w)
+                w.append(0x5D)
+            }
+            if !changes.deleted.isEmpty {
+                w.append(ascii: ",\"del\":[")
+                for (i, (id, _)) in changes.deleted.enumerated() {
+                    if i > 0 { w.append(0x2C) }
+                    codec.writeKey(id, to: w)
+                }
+                w.append(0x5D)
+            }
+            if !keys.isEmpty {
+                w.append(ascii: ",\"keys\":{")
+                for (i, (name, next)) in keys.enumerated() {
+                    if i > 0 { w.append(0x2C) }
+                    w.append(quoted: name)
+                    w.append(0x3A)
+                    w.append(integer: next)
+                }
+                w.append(0x7D)
+            }
+        } catch {
+            w.truncate(to: start)
+            throw error
+        }
+        LineFrame.finish(w, bodyStart: start)
+        return sizes
+    }
+
+    /// Reads a transaction line (without its LF; its checksum already checked).
+    ///
+    /// - Throws: ``JSONScanError`` naming what is wrong and where.
+    static func read(_ line: UnsafeRawBufferPointer, codec: RowCodec) throws -> TransactionRecord {
+        var s = JSONScanner(line)
+        var record = TransactionRecord()
+        var seen: Set<String> = []
+        try s.forEachMember { key, s in
+            if seen.isEmpty && key != "t" {
+                throw s.error("a transaction line starts with \"t\", not \"\(key)\"")
+            }
+            seen.insert(key)
+            switch key {
+            case "t":
+                record.number = try s.readInt64()
+                guard record.number >= 1 else {
+                    throw s.error("transaction number \(record.number) is below 1")
+                }
+            case "at":
+                record.timestamp = Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
+            case "author": record.author = s.consumeNull() ? nil : try s.readString()
+            case "context": record.contextName = s.consumeNull() ? nil : try s.readString()
+            case "ins": record.inserted = try codec.readRows(&s)
+            case "upd": record.updated = try codec.readRows(&s)
+            case "del":
+                try s.forEachElement { s in record.deleted.append(try codec.readObjectKey(&s)) }
+            case "keys":
+                try s.forEachMember { name, s in
+                    let next = try s.readInt64()
+                    guard next >= 1 else {
+                        throw s.error("the next key of \(name) must be at least 1")
+                    }
+                    record.keys.append((name, next))
+                }
+            case "crc": _ = try s.readString()
+            default: throw s.error("unknown transaction member \"\(key)\"")
+            }
+        }
+        guard seen.contains("at") else { throw s.error("the transaction has no \"at\" member") }
+        guard !record.inserted.isEmpty || !record.updated.isEmpty || !record.deleted.isEmpty else {
+            throw s.error("the transaction changes nothing (no \"ins\", \"upd\" or \"del\")")
+        }
+        guard s.isAtEnd else { throw s.error("text after the transaction object") }
+        return record
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The canonical encodings of floating-point numbers and UUIDs (docs/store-format.md §5).
+extension AttributeValue {
+    static func write(double v: Double, to w: JSONByteWriter) {
+        if v.isFinite {
+            w.append(shortest: v)
+        } else if v.isNaN {
+            if v.bitPattern == Double.nan.bitPattern {
+                w.append(ascii: "\"NaN\"")
+            } else {
+                w.append(ascii: "\"NaN:0x")
+                w.append(hex32: UInt32(truncatingIfNeeded: v.bitPattern >> 32))
+                w.append(hex32: UInt32(truncatingIfNeeded: v.bitPattern))
+                w.append(0x22)
+            }
+        } else {
+            w.append(ascii: v < 0 ? "\"-Infinity\"" : "\"Infinity\"")
+        }
+    }
+
+    static func write(float v: Float, to w: JSONByteWriter) {
+        if v.isFinite {
+            w.append(shortest: v)
+        } else if v.isNaN {
+            if v.bitPattern == Float.nan.bitPattern {
+                w.append(ascii: "\"NaN\"")
+            } else {
+                w.append(ascii: "\"NaN:0x")
+                w.append(hex32: v.bitPattern)
+                w.append(0x22)
+            }
+        } else {
+            w.append(ascii: v < 0 ? "\"-Infinity\"" : "\"Infinity\"")
+        }
+    }
+
+    static func readDouble(_ s: inout JSONScanner) throws -> Double {
+        guard s.peek() == 0x22 else { return try s.readDouble() }
+        let start = s.position
+        guard let bits = try readTag(&s, hexDigits: 16) else {
+            throw JSONScanError(
+                offset: start, message: "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
+        }
+        switch bits {
+        case .nan: return .nan
+        case .infinity(let negative): return negative ? -.infinity : .infinity
+        case .payload(let p):
+            let v = Double(bitPattern: p)
+            guard v.isNaN else {
+                throw JSONScanError(
+                    offset: start, message: "NaN:0x… does not hold a NaN bit pattern")
+            }
+            return v
+        }
+    }
+
+    static func readFloat(_ s: inout JSONScanner) throws -> Float {
+        guard s.peek() == 0x22 else { return try s.float(s.readNumber()) }
+        let start = s.position
+        guard let bits = try readTag(&s, hexDigits: 8) else {
+            throw JSONScanError(
+                offset: start, message: "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
+        }
+        switch bits {
+        case .nan: return .nan
+        case .infinity(let negative): return negative ? -.infinity : .infinity
+        case .payload(let p):
+            let v = Float(bitPattern: UInt32(p))
+            guard v.isNaN else {
+                throw JSONScanError(
+                    offset: start, message: "NaN:0x… does not hold a NaN bit pattern")
+            }
+            return v
+        }
+    }
+
+    private enum Tag {
+        case nan
+        case infinity(negative: Bool)
+        case payload(UInt64)
+    }
+
+    private static func readTag(_ s: inout JSONScanner, hexDigits count: Int) throws -> Tag? {
+        let bytes = try s.readStringBytes()
+        if bytes.elementsEqual("NaN".utf8) { return .nan }
+        if bytes.elementsEqual("Infinity".utf8) { return .infinity(negative: false) }
+        if bytes.elementsEqual("-Infinity".utf8) { return .infinity(negative: true) }
+        guard bytes.count == 6 + count, bytes.starts(with: "NaN:0x".utf8) else { return nil }
+        var v: UInt64 = 0
+        for b in bytes[6...] {
+            guard b < 0x41 || b > 0x46, let d = hexValue(b) else { return nil }  // lowercase only
+            v = v << 4 | UInt64(d)
+        }
+        return .payload(v)
+    }
+
+    static func readUUID(_ s: inout JSONScanner) throws -> UUID {
+        let start = s.position
+        var scratch: [UInt8] = []
+        let range = try s.readStringRange(scratch: &scratch)
+        let parsed =
+            range.map { parseUUID(s.bytes(in: $0)) } ?? scratch.withUnsafeBytes { parseUUID($0) }
+        guard let uuid = parsed else {
+            throw JSONScanError(offset: start, message: "not a UUID (8-4-4-4-12 hex digits)")
+        }
+        return uuid
+    }
+
+    /// Parses `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` (either case).
+    static func parseUUID(_ text: UnsafeRawBufferPointer) -> UUID? {
+        guard text.count == 36, text[8] == 0x2D, text[13] == 0x2D, text[18] == 0x2D,
+            text[23] == 0x2D
+        else {
+            return nil
+        }
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        // Branch-free: random hex digits would defeat the branch predictor.
+        let invalid = hexTable.withUnsafeBufferPointer { table in
+            withUnsafeMutableBytes(of: &raw) { out -> UInt8 in
+                var bad: UInt8 = 0
+                var i = 0
+                for k in 0..<16 {
+                    if i == 8 || i == 13 || i == 18 || i == 23 { i &+= 1 }
+                    let hi = table[Int(text[i])]
+                    let lo = table[Int(text[i &+ 1])]
+                    bad |= hi | lo
+                    out[k] = hi &<< 4 | (lo & 0xF)
+                    i &+= 2
+                }
+                return bad & 0xF0
+            }
+        }
+        return invalid == 0 ? UUID(uuid: raw) : nil
+    }
+}
+
+/// Hex digit values by byte (either case); 0xFF for every other byte.
+private let hexTable: [UInt8] = (0..<256).map { hexValue(UInt8($0)) ?? 0xFF }

@@ -1,0 +1,257 @@
+import Foundation
+
+/// A growable byte buffer that writes canonical JSON tokens fast: the encoder behind store
+/// lines and `--json` output.
+///
+/// Strings are escaped so that the output never contains a raw control character, LF or
+/// U+2028/U+2029 (see docs/store-format.md §5.1); numbers use their shortest round-trip
+/// spelling. Not thread-safe: one writer per thread or behind a lock.
+package final class JSONByteWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// The number of bytes written.
+    package private(set) var count: Int = 0
+
+    /// An empty writer with room for `capacity` bytes.
+    package init(capacity: Int = 4096) {
+        self.capacity = max(capacity, 64)
+        self.base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written so far; valid until the next write.
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// The bytes written so far, copied into an array.
+    package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// The bytes written so far, as a string.
+    package var string: String {
+        String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    }
+
+    /// Forgets the written bytes; keeps up to `keepingCapacity` bytes of storage.
+    package func reset(keepingCapacity limit: Int = 1 << 20) {
+        count = 0
+        if capacity > limit {
+            base.deallocate()
+            capacity = max(limit, 64)
+            base = .allocate(capacity: capacity)
+        }
+    }
+
+    /// Drops the bytes written after the first `length`.
+    package func truncate(to length: Int) { count = min(count, max(0, length)) }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    package func reserve(_ extra: Int) {
+        if count &+ extra > capacity { grow(count + extra) }
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        bigger.update(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity = newCapacity
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    package func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    /// Appends raw bytes.
+    package func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        count &+= bytes.count
+    }
+
+    /// Appends the bytes of an array.
+    package func append(_ bytes: [UInt8]) { bytes.withUnsafeBytes { append($0) } }
+
+    /// Appends ASCII text verbatim (no escaping): punctuation, keys known to need none.
+    package func append(ascii text: StaticString) {
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends a string's UTF-8 verbatim (no quotes, no escaping).
+    package func append(raw text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends a signed integer in decimal.
+    package func append(integer value: Int64) {
+        reserve(20)
+        var magnitude = value.magnitude
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count &+= 1
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
+        let length = withUnsafeMutableBytes(of: &digits) { scratch -> Int in
+            var i = 24
+            repeat {
+                i &-= 1
+                scratch[i] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+                magnitude /= 10
+            } while magnitude != 0
+            UnsafeMutableRawPointer(base + count).copyMemory(
+                from: scratch.baseAddress! + i, byteCount: 24 - i)
+            return 24 - i
+        }
+        count &+= length
+    }
+
+    /// Appends `value` as eight lowercase hexadecimal digits.
+    package func append(hex32 value: UInt32) {
+        reserve(8)
+        for shift in stride(from: 28, through: 0, by: -4) {
+            base[count] = hexDigits[Int((value >> UInt32(shift)) & 0xF)]
+            count &+= 1
+        }
+    }
+
+    /// Appends a finite double's shortest round-trip spelling (Swift's `description`),
+    /// without building a `String`.
+    package func append(shortest value: Double) {
+        var target = self
+        value.write(to: &target)
+    }
+
+    /// Appends a finite float's shortest round-trip spelling (Swift's `description`).
+    package func append(shortest value: Float) {
+        var target = self
+        value.write(to: &target)
+    }
+
+    /// Appends 16 bytes as an uppercase UUID string in quotes: `"XXXXXXXX-XXXX-…"`.
+    package func append(quotedUUID uuid: UUID) {
+        reserve(38)
+        let out = base + count
+        withUnsafeBytes(of: uuid.uuid) { raw in
+            out[0] = 0x22
+            var o = 1
+            for i in 0..<16 {
+                if i == 4 || i == 6 || i == 8 || i == 10 {
+                    out[o] = 0x2D
+                    o &+= 1
+                }
+                out[o] = upperHexDigits[Int(raw[i] &>> 4)]
+                out[o &+ 1] = upperHexDigits[Int(raw[i] & 0xF)]
+                o &+= 2
+            }
+            out[37] = 0x22
+        }
+        count &+= 38
+    }
+
+    /// Appends bytes as a quoted base64 string (RFC 4648 §4, padded).
+    package func append(quotedBase64 data: Data) {
+        append(0x22)
+        data.base64EncodedData().withUnsafeBytes { append($0) }
+        append(0x22)
+    }
+
+    /// Appends a string as a quoted, escaped JSON string.
+    package func append(quoted text: String) {
+        var text = text
+        text.withUTF8 { append(quotedUTF8: $0) }
+    }
+
+    /// Appends UTF-8 bytes as a quoted, escaped JSON string.
+    package func append(quotedUTF8 utf8: UnsafeBufferPointer<UInt8>) {
+        let n = utf8.count
+        reserve(n + 2)
+        base[count] = 0x22
+        count &+= 1
+        guard let p = utf8.baseAddress else {
+            append(0x22)
+            return
+        }
+        var runStart = 0
+        var i = 0
+        while i < n {
+            // Eight bytes at a time while none needs escaping (no control, quote, backslash or 0xE2).
+            while i &+ 8 <= n {
+                let w = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                let quote = w ^ 0x2222_2222_2222_2222
+                let backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let e2 = w ^ 0xE2E2_E2E2_E2E2_E2E2
+                let hits =
+                    ((quote &- lowBits) & ~quote) | ((backslash &- lowBits) & ~backslash)
+                    | ((e2 &- lowBits) & ~e2) | ((w &- lowBits &* 0x20) & ~w)
+                if hits & 0x8080_8080_8080_8080 != 0 { break }
+                i &+= 8
+            }
+            guard i < n else { break }
+            let b = p[i]
+            if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0xE2 {
+                i &+= 1
+                continue
+            }
+            if b == 0xE2 {
+                guard i + 2 < n, p[i + 1] == 0x80, p[i + 2] == 0xA8 || p[i + 2] == 0xA9 else {
+                    i &+= 1
+                    continue
+                }
+                append(UnsafeRawBufferPointer(start: p + runStart, count: i - runStart))
+                append(ascii: p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029")
+                i &+= 3
+                runStart = i
+                continue
+            }
+            append(UnsafeRawBufferPointer(start: p + runStart, count: i - runStart))
+            appendEscape(b)
+            i &+= 1
+            runStart = i
+        }
+        append(UnsafeRawBufferPointer(start: p + runStart, count: n - runStart))
+        append(0x22)
+    }
+
+    private func appendEscape(_ b: UInt8) {
+        switch b {
+        case 0x22: append(ascii: "\\\"")
+        case 0x5C: append(ascii: "\\\\")
+        case 0x08: append(ascii: "\\b")
+        case 0x0C: append(ascii: "\\f")
+        case 0x0A: append(ascii: "\\n")
+        case 0x0D: append(ascii: "\\r")
+        case 0x09: append(ascii: "\\t")
+        default:
+            append(ascii: "\\u00")
+            append(hexDigits[Int(b >> 4)])
+            append(hexDigits[Int(b & 0xF)])
+        }
+    }
+}
+
+extension JSONByteWriter: TextOutputStream {
+    /// Appends a string's UTF-8 verbatim (TextOutputStream).
+    package func write(_ string: String) { append(raw: string) }
+
+    /// Appends ASCII bytes verbatim; `Double.write(to:)` calls this with its digits, sparing
+    /// the `String` that `description` would build.
+    package func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        append(UnsafeRawBufferPointer(buffer))
+    }
+}
+
+private let lowBits: UInt64 = 0x0101_0101_0101_0101
+
+/// Lowercase hexadecimal digits by value.
+let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+/// Uppercase hexadecimal digits by value.
+let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

@@ -1,0 +1,213 @@
+import Foundation
+
+/// A scanned JSON number: its text and, when it has at most 19 significant digits, its exact
+/// decimal value `mantissa × 10^exponent`.
+package struct JSONNumber {
+    /// Where the number's text lies in the scanned bytes.
+    package var range: Range<Int>
+    /// Whether it starts with `-`.
+    package var isNegative = false
+    /// The significant digits as an integer (exact when ``isExact``).
+    package var mantissa: UInt64 = 0
+    /// The power of ten to scale ``mantissa`` by.
+    package var exponent = 0
+    /// Whether ``mantissa`` and ``exponent`` hold the value exactly (≤ 19 significant digits).
+    package var isExact = true
+    /// Whether the text has no fraction and no exponent.
+    package var isInteger = true
+}
+
+private let powersOfTen: [UInt64] = (0...19).map { k in (0..<k).reduce(UInt64(1)) { p, _ in p * 10 }
+}
+private let exactPowersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
+private let exactFloatPowersOfTen: [Float] = (0...10).map { powf(10, Float($0)) }
+
+extension JSONScanner {
+    /// Reads a number, checking RFC 8259's grammar (no leading zeros, no `+`, digits after `.`).
+    package mutating func readNumber() throws -> JSONNumber {
+        skipSpace()
+        var n = JSONNumber(range: position..<position)
+        let start = position
+        if position < end, p[position] == 0x2D {
+            n.isNegative = true
+            position &+= 1
+        }
+        guard position < end, p[position] >= 0x30, p[position] <= 0x39 else {
+            throw error("expected a value\(foundText)")
+        }
+        // Accumulate up to 19 significant digits; later ones only move the exponent (or, when
+        // non-zero, make the value inexact).
+        var significant = 0
+        var mantissa: UInt64 = 0
+        var exponent = 0
+        var exact = true
+        if p[position] == 0x30 {
+            position &+= 1
+            if position < end, p[position] >= 0x30, p[position] <= 0x39 {
+                throw error("a number cannot have a leading zero")
+            }
+        } else {
+            while position < end, case let d = p[position] &- 0x30, d < 10 {
+                if significant < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    significant &+= 1
+                } else {
+                    exponent &+= 1
+                    if d != 0 { exact = false }
+                }
+                position &+= 1
+            }
+        }
+        if position < end, p[position] == 0x2E {
+            n.isInteger = false
+            position &+= 1
+            let first = position
+            while position < end, case let d = p[position] &- 0x30, d < 10 {
+                if significant < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    if mantissa != 0 { significant &+= 1 }
+                    exponent &-= 1
+                } else if d != 0 {
+                    exact = false
+                }
+                position &+= 1
+            }
+            guard position > first else { throw error("expected a digit after '.'") }
+        }
+        n.mantissa = mantissa
+        n.exponent = exponent
+        n.isExact = exact
+        if position < end, p[position] == 0x65 || p[position] == 0x45 {
+            n.isInteger = false
+            position &+= 1
+            var negative = false
+            if position < end, p[position] == 0x2B || p[position] == 0x2D {
+                negative = p[position] == 0x2D
+                position &+= 1
+            }
+            guard position < end, p[position] >= 0x30, p[position] <= 0x39 else {
+                throw error("expected a digit in the exponent")
+            }
+            var e = 0
+            while position < end, p[position] >= 0x30, p[position] <= 0x39 {
+                e = min(e &* 10 &+ Int(p[position] &- 0x30), 1_000_000)
+                position &+= 1
+            }
+            n.exponent &+= negative ? -e : e
+        }
+        n.range = start..<position
+        return n
+    }
+
+    /// Reads an integer that fits `Int64` (no fraction, no exponent).
+    package mutating func readInt64() throws -> Int64 {
+        let n = try readNumber()
+        guard n.isInteger, n.isExact, n.exponent == 0 else {
+            throw JSONScanError(
+                offset: n.range.lowerBound, message: "expected an integer, found \(text(n))")
+        }
+        if n.isNegative {
+            guard n.mantissa <= UInt64(Int64.max) + 1 else {
+                throw JSONScanError(
+                    offset: n.range.lowerBound, message: "integer \(text(n)) does not fit 64 bits")
+            }
+            return n.mantissa == UInt64(Int64.max) + 1 ? .min : -Int64(n.mantissa)
+        }
+        guard n.mantissa <= UInt64(Int64.max) else {
+            throw JSONScanError(
+                offset: n.range.lowerBound, message: "integer \(text(n)) does not fit 64 bits")
+        }
+        return Int64(n.mantissa)
+    }
+
+    /// Reads a number as the nearest `Double`; a literal that overflows is an error.
+    package mutating func readDouble() throws -> Double {
+        let n = try readNumber()
+        return try double(n)
+    }
+
+    /// The nearest `Double` to a scanned number.
+    package func double(_ n: JSONNumber) throws -> Double {
+        if n.isExact, n.mantissa <= 1 << 53, n.exponent >= -22, n.exponent <= 22 {
+            // Clinger's fast path: both operands exact, so one rounding.
+            let m = Double(n.mantissa)
+            let v =
+                n.exponent >= 0
+                ? m * exactPowersOfTen[n.exponent] : m / exactPowersOfTen[-n.exponent]
+            return n.isNegative ? -v : v
+        }
+        if n.isExact, n.mantissa != 0, n.exponent >= -19, n.exponent <= 19 {
+            // 17–19 digit mantissas (shortest spellings of most doubles): exact integer
+            // arithmetic, then one correct rounding.
+            let v: Double
+            if n.exponent >= 0 {
+                let product = n.mantissa.multipliedFullWidth(by: powersOfTen[n.exponent])
+                v = roundToDouble(
+                    UInt128(product.high) << 64 | UInt128(product.low), sticky: false, scale: 0)
+            } else {
+                v = roundedQuotient(n.mantissa, powersOfTen[-n.exponent])
+            }
+            return n.isNegative ? -v : v
+        }
+        guard let v = Double(text(n)), v.isFinite else {
+            throw JSONScanError(
+                offset: n.range.lowerBound,
+                message: "number \(text(n)) is out of range for a double")
+        }
+        return v
+    }
+
+    /// The nearest `Float` to a scanned number (rounded once, not through `Double`).
+    package func float(_ n: JSONNumber) throws -> Float {
+        if n.isExact, n.mantissa <= 1 << 24, n.exponent >= -10, n.exponent <= 10 {
+            let m = Float(n.mantissa)
+            let v =
+                n.exponent >= 0
+                ? m * exactFloatPowersOfTen[n.exponent] : m / exactFloatPowersOfTen[-n.exponent]
+            return n.isNegative ? -v : v
+        }
+        guard let v = Float(text(n)), v.isFinite else {
+            throw JSONScanError(
+                offset: n.range.lowerBound, message: "number \(text(n)) is out of range for a float"
+            )
+        }
+        return v
+    }
+
+    /// The text of a scanned number.
+    package func text(_ n: JSONNumber) -> String {
+        String(
+            decoding: UnsafeBufferPointer(start: p + n.range.lowerBound, count: n.range.count),
+            as: UTF8.self)
+    }
+}
+
+/// The double nearest to `m / d` (both positive), rounding ties to even.
+private func roundedQuotient(_ m: UInt64, _ d: UInt64) -> Double {
+    let shift = max(0, 56 + (64 - d.leadingZeroBitCount) - (64 - m.leadingZeroBitCount))
+    let numerator = UInt128(m) << shift
+    let (q, r) = d.dividingFullWidth(
+        (high: UInt64(numerator >> 64), low: UInt64(truncatingIfNeeded: numerator)))
+    return roundToDouble(UInt128(q), sticky: r != 0, scale: -shift)
+}
+
+/// The double nearest to `(v + ε) × 2^scale`, where `sticky` says whether ε (< 1) is non-zero;
+/// ties to even. The result must be a normal number.
+private func roundToDouble(_ v: UInt128, sticky: Bool, scale: Int) -> Double {
+    let bits = 128 - v.leadingZeroBitCount
+    guard bits > 53 else {
+        return Double(sign: .plus, exponent: scale, significand: Double(UInt64(v)))
+    }
+    var drop = bits - 53
+    var mantissa = UInt64(v >> drop)
+    let rest = v & ((1 << drop) - 1)
+    let half = UInt128(1) << (drop - 1)
+    if rest > half || (rest == half && (sticky || mantissa & 1 == 1)) {
+        mantissa += 1
+        if mantissa == 1 << 53 {
+            mantissa >>= 1
+            drop += 1
+        }
+    }
+    return Double(sign: .plus, exponent: drop + scale, significand: Double(mantissa))
+}

@@ -1,0 +1,43 @@
+import CLISupport
+import Foundation
+import ObjectGraph
+
+/// `objectgraph compact FILE`: rewrite the file as a snapshot of its live rows.
+enum CompactCommand {
+    static let command = Command(
+        CommandSpec(
+            path: ["compact"], summary: "Rewrite a store file as a snapshot of its live rows.",
+            arguments: "FILE",
+            positionals: 1...1, options: [StoreFileSupport.jsonOption],
+            details: """
+                Takes the writer lock, so it fails while an application has the file open for writing.
+                The new file replaces the old one atomically; transaction numbers keep counting.
+                """)
+    ) { args, output in
+        try StoreFileSupport.reportingCodes {
+            let path = args.positionals[0]
+            let url = URL(fileURLWithPath: path)
+            let model = try JSONLinesStore.metadata(at: url).model
+            let store = try JSONLinesStore(model: model, url: url)
+            defer { store.close() }
+            for notice in store.recoveryNotices { output.err("notice: \(notice)") }
+            let before = try store.statistics()
+            try store.compact()
+            let after = try store.statistics()
+            if args.has("--json") {
+                output.out(
+                    JSONOutput.object([
+                        ("file", .string(path)), ("bytesBefore", .int(Int64(before.fileBytes))),
+                        ("bytesAfter", .int(Int64(after.fileBytes))),
+                        ("transactionsFolded", .int(Int64(before.transactionCount))),
+                        ("rows", .int(Int64(after.snapshotRowCount))),
+                    ]).serialized(pretty: true))
+            } else {
+                output.out(
+                    "\(path): \(StoreFileSupport.grouped(before.fileBytes)) → \(StoreFileSupport.bytes(after.fileBytes)); "
+                        + "\(StoreFileSupport.grouped(before.transactionCount)) transaction lines folded into a snapshot of "
+                        + "\(StoreFileSupport.grouped(after.snapshotRowCount)) rows")
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import CLISupport
+import Foundation
+import ObjectGraph
+
+/// What the store commands share: opening a file with its own model, printing notices, and
+/// formatting dates, sizes and statistics.
+enum StoreFileSupport {
+    /// The `--json` flag.
+    static let jsonOption = OptionSpec.flag("--json", "print JSON instead of text")
+
+    /// Runs a command's work, reporting an ``ObjectGraphError`` with its code
+    /// (`error 259: store …: line 4: …`) so scripts can match on it.
+    static func reportingCodes(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as ObjectGraphError {
+            throw CLIError.failure(error.description)
+        }
+    }
+
+    /// Opens `path` read-only with the model its header embeds; notices go to standard error.
+    static func openForReading(_ path: String, output: CLIOutput) throws -> JSONLinesStore {
+        let url = URL(fileURLWithPath: path)
+        let model = try JSONLinesStore.metadata(at: url).model
+        var options = StoreOptions()
+        options.isReadOnly = true
+        let store = try JSONLinesStore(model: model, url: url, options: options)
+        for notice in store.recoveryNotices { output.err("notice: \(notice)") }
+        return store
+    }
+
+    /// `2023-11-14T22:13:20Z`, with fractional seconds when there are any.
+    static func date(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        if date.timeIntervalSince1970 != date.timeIntervalSince1970.rounded() {
+            formatter.formatOptions.insert(.withFractionalSeconds)
+        }
+        return formatter.string(from: date)
+    }
+
+    /// `12345678` → `12,345,678`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return value < 0 ? "-" + out : out
+    }
+
+    /// `12,345 bytes`.
+    static func bytes(_ count: Int) -> String { "\(grouped(count)) byte\(count == 1 ? "" : "s")" }
+
+    /// The statistics as JSON members.
+    static func json(_ s: JSONLinesStoreStatistics, model: ManagedObjectModel) -> [(
+        String, JSONOutput
+    )] {
+        [
+            ("transactions", .int(Int64(s.transactionCount))),
+            ("lastTransaction", .int(s.lastTransactionNumber)),
+            ("snapshotRows", .int(Int64(s.snapshotRowCount))), ("bytes", .int(Int64(s.fileBytes))),
+            ("liveBytes", .int(Int64(s.liveBytes))), ("deadBytes", .int(Int64(s.deadBytes))),
+            (
+                "rows",
+                .object(model.entities.map { ($0.name, .int(Int64(s.rowCounts[$0.name] ?? 0))) })
+            ),
+        ]
+    }
+
+    /// Prints the statistics: transactions, size, and rows per entity.
+    static func print(
+        _ s: JSONLinesStoreStatistics, model: ManagedObjectModel, to output: CLIOutput
+    ) {
+        output.out(
+            "Transactions  \(grouped(s.transactionCount)) in the file (last number \(s.lastTransactionNumber))"
+        )
+        output.out(
+            "Size          \(bytes(s.fileBytes)): \(grouped(s.liveBytes)) live, \(grouped(s.deadBytes)) dead"
+        )
+        output.out("")
+        output.table(
+            [["Entity", "Rows"]]
+                + model.entities.map { [$0.name, grouped(s.rowCounts[$0.name] ?? 0)] },
+            rightAligned: [1])
+    }
+}

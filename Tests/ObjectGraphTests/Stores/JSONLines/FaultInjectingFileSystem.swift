@@ -1,0 +1,81 @@
+import Foundation
+@testable import ObjectGraph
+
+/// The real file system with faults injected through the seam (sessions run as root, so
+/// permissions cannot make I/O fail).
+final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
+    // Sendable: `faults` is guarded by `lock`; the wrapped file system is a stateless struct.
+    enum Kind: Equatable { case write, sync, truncate, rename, syncDirectory }
+    enum Fault {
+        case fail(Int32)
+        case partialThenFail(Int, Int32)
+    }
+
+    private let base = PosixFileSystem()
+    private let lock = NSLock()
+    private var faults: [(Kind, Fault)] = []
+
+    /// Makes the next operation of `kind` fail (once).
+    func failNext(_ kind: Kind, _ fault: Fault) {
+        lock.lock()
+        faults.append((kind, fault))
+        lock.unlock()
+    }
+
+    private func take(_ kind: Kind) -> Fault? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let i = faults.firstIndex(where: { $0.0 == kind }) else { return nil }
+        return faults.remove(at: i).1
+    }
+
+    private func check(_ kind: Kind, _ what: String) throws {
+        switch take(kind) {
+        case .fail(let code)?, .partialThenFail(_, let code)?:
+            throw FileSystemError(operation: what, path: "(injected)", code: code)
+        case nil: return
+        }
+    }
+
+    func open(_ path: String, _ mode: FileOpenMode) throws -> Int32 { try base.open(path, mode) }
+    func close(_ fd: Int32) { base.close(fd) }
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
+    {
+        try base.read(fd, into: buffer, at: offset)
+    }
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
+        switch take(.write) {
+        case .fail(let code)?:
+            throw FileSystemError(operation: "write", path: "(injected)", code: code)
+        case .partialThenFail(let k, let code)?:
+            _ = try base.write(
+                fd, UnsafeRawBufferPointer(rebasing: bytes[..<min(k, bytes.count)]), at: offset)
+            failNext(.write, .fail(code))  // the next attempt, for the rest, fails
+            return min(k, bytes.count)
+        case nil: return try base.write(fd, bytes, at: offset)
+        }
+    }
+    func sync(_ fd: Int32) throws {
+        try check(.sync, "fsync")
+        try base.sync(fd)
+    }
+    func truncate(_ fd: Int32, to length: Int) throws {
+        try check(.truncate, "ftruncate")
+        try base.truncate(fd, to: length)
+    }
+    func status(_ fd: Int32) throws -> FileStatus { try base.status(fd) }
+    func status(atPath path: String) throws -> FileStatus? { try base.status(atPath: path) }
+    func rename(_ from: String, to: String) throws {
+        try check(.rename, "rename")
+        try base.rename(from, to: to)
+    }
+    func remove(_ path: String) throws { try base.remove(path) }
+    func syncDirectory(of path: String) throws {
+        try check(.syncDirectory, "fsync directory")
+        try base.syncDirectory(of: path)
+    }
+    func tryLock(_ fd: Int32) throws -> Bool { try base.tryLock(fd) }
+    func unlock(_ fd: Int32) { base.unlock(fd) }
+    var processID: Int32 { base.processID }
+    var namespace: Int { base.namespace }
+}

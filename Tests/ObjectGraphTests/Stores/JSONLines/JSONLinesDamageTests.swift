@@ -1,0 +1,253 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// Damaged files: corruption is reported with its line, a torn last line is dropped and
+/// reported, verify lists every damaged line, repair keeps the good prefix.
+@Suite struct JSONLinesDamageTests {
+    let model: ManagedObjectModel
+    let directory: URL
+    let url: URL
+
+    init() throws {
+        model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Note",
+                properties: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(name: "n", type: .integer64),
+                ])
+        ])
+        directory = try FileStoreFixtures.temporaryDirectory()
+        url = directory.appendingPathComponent("notes.jsonl")
+    }
+
+    private func note(_ pk: Int64, _ title: String, version: Int64 = 1) -> StoreRow {
+        let entity = model[entityName: "Note"]!
+        return StoreRow(
+            objectID: ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: pk),
+            version: version, values: [.attribute(.string(title)), .attribute(.integer(pk))])
+    }
+
+    private func options(readOnly: Bool = false) -> StoreOptions {
+        var options = FileStoreFixtures.options(readOnly: readOnly)
+        options.storeIdentifier = "S"
+        return options
+    }
+
+    /// A closed store: header, a snapshot of two rows, then three transactions.
+    private func makeFile() throws -> [UInt8] {
+        let store = try JSONLinesStore(model: model, url: url, options: options())
+        try store.commit(
+            StoreChangeSet(
+                inserted: [note(1, "a"), note(2, "b")], timestamp: Date(timeIntervalSince1970: 1)))
+        try store.compact()
+        try store.commit(
+            StoreChangeSet(inserted: [note(3, "c\nd")], timestamp: Date(timeIntervalSince1970: 2)))
+        try store.commit(
+            StoreChangeSet(
+                updated: [note(1, "a2", version: 2)], timestamp: Date(timeIntervalSince1970: 3)))
+        try store.commit(
+            StoreChangeSet(
+                deleted: [(note(2, "").objectID, 1)], timestamp: Date(timeIntervalSince1970: 4)))
+        store.close()
+        return Array(try Data(contentsOf: url))
+    }
+
+    private func lineNumber(at offset: Int, in bytes: [UInt8]) -> Int {
+        bytes[..<offset].filter { $0 == 0x0A }.count + 1
+    }
+
+    @Test func everySingleByteCorruptionIsReportedWithItsLine() throws {
+        let good = try makeFile()
+        let lastLF = good.count - 1
+        var checked = 0
+        for offset in good.indices {
+            let line = lineNumber(at: offset, in: good)
+            var replacements = (0..<8).map { good[offset] ^ (1 << $0) } + [0x0A, 0x00]
+            replacements.removeAll { $0 == good[offset] }
+            for replacement in Set(replacements) {
+                var bad = good
+                bad[offset] = replacement
+                do {
+                    _ = try StoreFileLoader.load(bad, path: url.path, model: model)
+                    // Only a NUL over the last LF is indistinguishable from a torn write; it is
+                    // dropped and reported as a torn line.
+                    #expect(
+                        offset == lastLF && replacement == 0,
+                        "undetected: byte \(offset) → \(replacement)")
+                    let loaded = try StoreFileLoader.load(bad, path: url.path, model: model)
+                    #expect(
+                        loaded.tail == .torn(line: line, bytes: bad.count - loaded.replay.length))
+                } catch let e as ObjectGraphError {
+                    #expect(e.line == line, "byte \(offset) → \(replacement): \(e.message)")
+                    #expect(
+                        e.code == .fileReadCorruptFile || (line == 1 && e.code == .storeInvalidType)
+                    )
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 8 * good.count)
+    }
+
+    @Test func aCorruptLineFailsTheOpenNamingFileLineAndReasonAndChangesNothing() throws {
+        var bytes = try makeFile()
+        let thirdLF = bytes.indices.filter { bytes[$0] == 0x0A }[3]
+        bytes[thirdLF - 5] ^= 0x01  // inside line 4's checksum
+        try Data(bytes).write(to: url)
+        #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
+            guard let e = $0 as? ObjectGraphError else { return false }
+            return e.code == .fileReadCorruptFile && e.line == 4 && e.message.contains(url.path)
+                && e.message.contains("checksum mismatch")
+        }
+        #expect(Array(try Data(contentsOf: url)) == bytes)
+        let report = JSONLinesStore.verify(at: url)
+        #expect(report.problems.map(\.line) == [4])
+        #expect(!report.isHealthy)
+    }
+
+    @Test func aTornLastLineIsDroppedReportedAndTruncatedBeforeTheNextAppend() throws {
+        let good = try makeFile()
+        let torn =
+            Array("{\"t\":5,\"at\":5.0,\"ins\":[[\"Note\",9,1,\"x".utf8)
+            + [UInt8](repeating: 0, count: 100)
+        try Data(good + torn).write(to: url)
+        let reader = try JSONLinesStore(model: model, url: url, options: options(readOnly: true))
+        #expect(reader.recoveryNotices.count == 1 && reader.recoveryNotices[0].contains("line 7"))
+        #expect(
+            try Data(contentsOf: url).count == good.count + torn.count, "a reader never truncates")
+        let writer = try JSONLinesStore(model: model, url: url, options: options())
+        #expect(writer.recoveryNotices.count == 1 && writer.recoveryNotices[0].contains("line 7"))
+        #expect(Array(try Data(contentsOf: url)) == good)
+        try writer.commit(
+            StoreChangeSet(inserted: [note(9, "x")], timestamp: Date(timeIntervalSince1970: 5)))
+        writer.close()
+        let reopened = try JSONLinesStore(model: model, url: url, options: options())
+        #expect(reopened.recoveryNotices.isEmpty)
+        #expect(try reopened.count(StoreFetchRequest(entity: model[entityName: "Note"]!)) == 3)
+        #expect(JSONLinesStore.verify(at: url).isHealthy)
+    }
+
+    @Test func aDamagedSnapshotIsDamageNotATornWrite() throws {
+        let good = try makeFile()
+        let secondLF = good.indices.filter { good[$0] == 0x0A }[1]
+        try Data(good[...secondLF] + Array("{\"row\":[\"No".utf8)).write(to: url)
+        #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
+            ($0 as? ObjectGraphError)?.line == 3
+                && ($0 as? ObjectGraphError)?.code == .fileReadCorruptFile
+        }
+    }
+
+    @Test func verifyListsEveryDamagedLineAndDanglingReference() throws {
+        var bytes = try makeFile()
+        let lfs = bytes.indices.filter { bytes[$0] == 0x0A }
+        bytes[lfs[2] - 3] ^= 0x02  // line 3
+        bytes[lfs[4] - 3] ^= 0x02  // line 5
+        try Data(bytes).write(to: url)
+        let report = JSONLinesStore.verify(at: url)
+        #expect(report.problems.map(\.line) == [3, 5])
+        #expect(report.metadata?.storeIdentifier == "S")
+        #expect(report.statistics == nil)
+
+        try Data(try makeFileWithDanglingReference()).write(to: url)
+        let dangling = JSONLinesStore.verify(at: url)
+        #expect(dangling.problems.count == 1 && dangling.problems[0].line == nil)
+        #expect(
+            dangling.problems.first?.message.contains("Item p1.owner points to Owner p7") == true)
+    }
+
+    private func makeFileWithDanglingReference() throws -> [UInt8] {
+        let linked = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Owner",
+                properties: [
+                    RelationshipDescription(
+                        name: "items", destination: "Item", inverse: "owner", isToMany: true)
+                ]),
+            EntityDescription(
+                name: "Item",
+                properties: [
+                    RelationshipDescription(name: "owner", destination: "Owner", inverse: "items")
+                ]),
+        ])
+        let path = directory.appendingPathComponent("linked.jsonl")
+        let store = try JSONLinesStore(model: linked, url: path, options: options())
+        let item = ManagedObjectID(
+            entity: linked[entityName: "Item"]!, storeIdentifier: "S", primaryKey: 1)
+        let owner = ManagedObjectID(
+            entity: linked[entityName: "Owner"]!, storeIdentifier: "S", primaryKey: 7)
+        try store.commit(
+            StoreChangeSet(
+                inserted: [StoreRow(objectID: item, version: 1, values: [.toOne(owner)])],
+                timestamp: Date(timeIntervalSince1970: 1)))
+        store.close()
+        return Array(try Data(contentsOf: path))
+    }
+
+    @Test func repairKeepsTheGoodPrefixAndMovesTheRestAside() throws {
+        let good = try makeFile()
+        let lfs = good.indices.filter { good[$0] == 0x0A }
+        var bad = good
+        bad[lfs[4] - 10] = 0x7E  // line 5
+        try Data(bad).write(to: url)
+        let reason = try #require(JSONLinesStore.verify(at: url).problems.first?.message)
+        #expect(
+            try JSONLinesStore.repair(at: url, options: options())
+                == JSONLinesStoreRepair(
+                    firstDamagedLine: 5, reason: reason,
+                    keptLines: 4, keptBytes: lfs[3] + 1, movedBytes: bad.count - lfs[3] - 1,
+                    droppedSnapshotRows: 0,
+                    sidecarURL: URL(fileURLWithPath: url.path + ".corrupt-20231114T221321Z")))
+        // Note: the clock of `options()` reads 1,700,000,001 s on its first call (2023-11-14T22:13:21Z).
+        #expect(Array(try Data(contentsOf: url)) == Array(good[...lfs[3]]))
+        let sidecar = try Data(
+            contentsOf: URL(fileURLWithPath: url.path + ".corrupt-20231114T221321Z"))
+        #expect(Array(sidecar) == Array(bad[(lfs[3] + 1)...]))
+        #expect(JSONLinesStore.verify(at: url).isHealthy)
+        let store = try JSONLinesStore(model: model, url: url, options: options())
+        #expect(
+            try store.fetch(StoreFetchRequest(entity: model[entityName: "Note"]!)).map(\.version)
+                == [1, 1, 1])
+        store.close()
+        let again = try JSONLinesStore.repair(at: url, options: options())
+        #expect(!again.didRepair && again.firstDamagedLine == nil)
+    }
+
+    @Test func repairInsideTheSnapshotLowersTheRowCount() throws {
+        let good = try makeFile()
+        let lfs = good.indices.filter { good[$0] == 0x0A }
+        var bad = good
+        bad[lfs[2] - 30] ^= 0x04  // line 3: the second snapshot row
+        try Data(bad).write(to: url)
+        let result = try JSONLinesStore.repair(at: url, options: options())
+        #expect(
+            result.firstDamagedLine == 3 && result.droppedSnapshotRows == 1 && result.keptLines == 2
+        )
+        let store = try JSONLinesStore(model: model, url: url, options: options())
+        #expect(try store.metadata().snapshotRowCount == 1)
+        #expect(try store.count(StoreFetchRequest(entity: model[entityName: "Note"]!)) == 1)
+        #expect(FileManager.default.fileExists(atPath: result.sidecarURL!.path))
+    }
+
+    @Test func foreignFilesAndNewerVersionsAreRefusedWithoutChange() throws {
+        for text in ["date,amount\n2024-01-01,3\n", "{\"format\":\"other\"}\n", ""] {
+            try Data(text.utf8).write(to: url)
+            #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
+                ($0 as? ObjectGraphError)?.code == .storeInvalidType
+            }
+            #expect(try Data(contentsOf: url) == Data(text.utf8))
+        }
+        try FileManager.default.removeItem(at: url)
+        var header = try makeFile()
+        let newer = String(decoding: header, as: UTF8.self).replacingOccurrences(
+            of: "\"version\":1", with: "\"version\":2")
+        header = Array(newer.utf8)
+        try Data(header).write(to: url)
+        #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
+            ($0 as? ObjectGraphError)?.code == .storeInvalidType
+                || ($0 as? ObjectGraphError)?.code == .fileReadCorruptFile
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// Large saves, reopens and compactions are encoded and parsed across cores (above
+/// thresholds lowered here); the bytes and rows must be exactly what one thread gives.
+@Suite struct ParallelCodecTests {
+    let model: ManagedObjectModel
+    let rows: FileStoreFixtures.Rows
+    let codec: RowCodec
+
+    init() throws {
+        model = try FileStoreFixtures.model()
+        rows = FileStoreFixtures.Rows(model: model, store: "S")
+        codec = RowCodec(model: model, storeIdentifier: "S", path: "/tmp/parallel.jsonl")
+    }
+
+    private var sample: [StoreRow] {
+        (1...300).map { i in
+            i % 3 == 0
+                ? rows.expense(Int64(i), seed: i, category: 1)
+                : rows.row("Tag", Int64(i), ["label": .attribute(.string("tag \(i) é\n\"],[\""))])
+        }
+    }
+
+    @Test func encodingAcrossCoresGivesTheSameBytesAndSizes() throws {
+        let one = JSONByteWriter()
+        let many = JSONByteWriter()
+        let size1 = try codec.write(sample, to: one, parallelAbove: .max)
+        let size2 = try codec.write(sample, to: many, parallelAbove: 1)
+        #expect(one.array == many.array && size1 == size2)
+        let lines1 = JSONByteWriter()
+        let lines2 = JSONByteWriter()
+        try codec.writeSnapshotLines(sample, to: lines1, parallelAbove: .max)
+        try codec.writeSnapshotLines(sample, to: lines2, parallelAbove: 1)
+        #expect(lines1.array == lines2.array)
+        var bad = sample
+        bad[250].values[0] = .attribute(.integer(1))
+        let w = JSONByteWriter()
+        w.append(ascii: "prefix")
+        #expect(throws: ObjectGraphError.self) { try codec.write(bad, to: w, parallelAbove: 1) }
+        #expect(w.string == "prefix", "a failed encoding leaves the writer as it was")
+    }
+
+    @Test func readingAcrossCoresGivesTheSameRows() throws {
+        let w = JSONByteWriter()
+        w.append(0x5B)
+        _ = try codec.write(sample, to: w, parallelAbove: .max)
+        w.append(ascii: "],\"next\"")
+        let bytes = w.array
+        try bytes.withUnsafeBytes { raw in
+            var split = JSONScanner(raw)
+            let acrossCores = codec.readRowsAcrossCores(&split)
+            if ProcessInfo.processInfo.activeProcessorCount > 1 {
+                #expect(acrossCores == sample, "the split read succeeds on ordinary rows")
+            }
+            var s = JSONScanner(raw)
+            let parsed = try codec.readRows(&s, parallelAbove: 1)
+            #expect(parsed == sample)
+            let atComma = s.consume(0x2C)
+            #expect(atComma, "the scanner ends just after the array")
+        }
+    }
+
+    @Test func rowBoundaryLookalikesInsideRowsAreDetected() throws {
+        // `],["` also occurs inside a row (a to-many, then a reference to a subentity).
+        let linked = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Document", isAbstract: true,
+                properties: [AttributeDescription(name: "p", type: .string)]),
+            EntityDescription(name: "Receipt", superentityName: "Document"),
+            EntityDescription(
+                name: "Holder",
+                properties: [
+                    RelationshipDescription(
+                        name: "things", destination: "Document", isToMany: true),
+                    RelationshipDescription(name: "main", destination: "Document"),
+                ]),
+        ])
+        let codec = RowCodec(model: linked, storeIdentifier: "S", path: "/tmp/holders.jsonl")
+        let receipt = { (pk: Int64) in
+            ManagedObjectID(
+                entity: linked[entityName: "Receipt"]!, storeIdentifier: "S", primaryKey: pk)
+        }
+        let holders = (1...Int64(200)).map { pk in
+            StoreRow(
+                objectID: ManagedObjectID(
+                    entity: linked[entityName: "Holder"]!, storeIdentifier: "S", primaryKey: pk),
+                version: 1,
+                values: [.toMany([receipt(pk), receipt(pk + 1)]), .toOne(receipt(pk + 2))])
+        }
+        let w = JSONByteWriter()
+        w.append(0x5B)
+        _ = try codec.write(holders, to: w)
+        w.append(0x5D)
+        #expect(w.string.contains("]],[\"Receipt\""), "the lookalike is present")
+        try w.array.withUnsafeBytes { raw in
+            var s = JSONScanner(raw)
+            let parsed = try codec.readRows(&s, parallelAbove: 1)
+            #expect(parsed == holders)
+            #expect(s.isAtEnd)
+        }
+    }
+
+    @Test func linesParsedAcrossCoresReportTheFirstDamagedLine() throws {
+        let w = JSONByteWriter()
+        for row in sample {
+            let start = w.count
+            w.append(ascii: "{\"row\":")
+            try codec.write(row, to: w)
+            LineFrame.finish(w, bodyStart: start)
+        }
+        var bytes = w.array
+        let lfs = bytes.indices.filter { bytes[$0] == 0x0A }
+        bytes[lfs[200] - 3] ^= 1  // line 201 of the chunk → number 202
+        bytes[lfs[260] - 3] ^= 1
+        let lines = zip([-1] + lfs.dropLast(), lfs).map { ($0 + 1)..<$1 }
+        bytes.withUnsafeBytes { raw in
+            var parser = LineParser(codec: codec, firstNumber: 2, snapshotRows: sample.count)
+            parser.parallelAbove = 1
+            let parsed = parser.parse(SharedBytes(bytes: raw), lines)
+            #expect(parsed.count == 201)
+            guard case .damaged(let error) = parsed.last else {
+                Issue.record("no damage reported")
+                return
+            }
+            #expect(error.line == 202)
+            var rowsParsed: [StoreRow] = []
+            for case .row(let row) in parsed { rowsParsed.append(row) }
+            #expect(rowsParsed == Array(sample.prefix(200)))
+        }
+    }
+}

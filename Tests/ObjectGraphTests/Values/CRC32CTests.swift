@@ -1,0 +1,33 @@
+import Testing
+
+@testable import ObjectGraph
+
+@Suite struct CRC32CTests {
+    @Test func checkValueMatchesTheCastagnoliStandard() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(CRC32C.checksum([]) == 0)
+        #expect(CRC32C.checksum([UInt8](repeating: 0, count: 32)) == 0x8A91_36AA)  // RFC 3720 B.4
+        #expect(CRC32C.checksum([UInt8](repeating: 0xFF, count: 32)) == 0x62A8_AB43)
+        #expect(CRC32C.checksum((0..<32).map { UInt8($0) }) == 0x46DD_794E)
+    }
+
+    @Test func slicingByEightAgreesWithBitwiseDefinitionForEveryLengthAndOffset() {
+        var random = FileStoreRandom(seed: 7)
+        let data = (0..<300).map { _ in UInt8.random(in: 0...255, using: &random) }
+        for start in 0..<9 {
+            for length in 0..<(data.count - start) where length < 40 || length % 17 == 0 {
+                let slice = Array(data[start..<(start + length)])
+                #expect(CRC32C.checksum(slice) == bitwise(slice), "start \(start) length \(length)")
+            }
+        }
+    }
+
+    private func bitwise(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
