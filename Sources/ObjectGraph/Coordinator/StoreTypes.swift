@@ -31,6 +31,12 @@ enum StoreTypes {
     private static var builtIn: [String: PersistentStoreFactory] {
         [
             InMemoryStore.storeType: { model, url, options in InMemoryStore(model: model, url: url, options: options) },
+            JSONLinesStore.storeType: { model, url, options in
+                guard let url else {
+                    throw ObjectGraphError(.storeOpen, "store: a JSON-lines store needs a file URL")
+                }
+                return try JSONLinesStore(model: model, url: url, options: options)
+            },
         ]
     }
 

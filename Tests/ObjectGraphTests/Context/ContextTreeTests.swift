@@ -3,8 +3,8 @@ import ObjectGraph
 import Testing
 
 @Suite struct ContextTreeTests {
-    private func root() throws -> ManagedObjectContext {
-        ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+    private func root(_ kind: StoreKind) throws -> ManagedObjectContext {
+        ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
     }
 
     private func child(of parent: ManagedObjectContext) -> ManagedObjectContext {
@@ -20,8 +20,9 @@ import Testing
         }
     }
 
-    @Test func aDiscardedChildLeavesTheParentUntouched() throws {
-        let parent = try root()
+    @Test(arguments: StoreKind.all)
+    func aDiscardedChildLeavesTheParentUntouched(_ kind: StoreKind) throws {
+        let parent = try root(kind)
         var draft: ManagedObjectContext? = child(of: parent)
         draft!.performAndWait {
             let c = Category(context: draft!)
@@ -33,8 +34,9 @@ import Testing
         #expect(try categoryNames(parent).isEmpty)
     }
 
-    @Test func aChildFetchSeesTheParentsUnsavedStateOverlaidByItsOwn() throws {
-        let parent = try root()
+    @Test(arguments: StoreKind.all)
+    func aChildFetchSeesTheParentsUnsavedStateOverlaidByItsOwn(_ kind: StoreKind) throws {
+        let parent = try root(kind)
         try parent.performAndWait {
             for name in ["Saved", "Renamed", "Doomed"] {
                 let c = Category(context: parent)
@@ -61,8 +63,9 @@ import Testing
         #expect(try categoryNames(grandchild) == ["ChildPending", "ParentPending", "Renamed2", "Saved"])
     }
 
-    @Test func temporaryIDsStayTemporaryUntilTheRootSaves() throws {
-        let parent = try root()
+    @Test(arguments: StoreKind.all)
+    func temporaryIDsStayTemporaryUntilTheRootSaves(_ kind: StoreKind) throws {
+        let parent = try root(kind)
         let kid = child(of: parent)
         let id = try kid.performAndWait {
             let c = Category(context: kid)
@@ -83,8 +86,9 @@ import Testing
         }
     }
 
-    @Test func obtainedPermanentIDsAreTheSameInChildParentAndStore() throws {
-        let parent = try root()
+    @Test(arguments: StoreKind.all)
+    func obtainedPermanentIDsAreTheSameInChildParentAndStore(_ kind: StoreKind) throws {
+        let parent = try root(kind)
         let kid = child(of: parent)
         let id = try kid.performAndWait {
             let c = Category(context: kid)
@@ -106,8 +110,9 @@ import Testing
         #expect(name == "Food")
     }
 
-    @Test func pickingACategoryAcrossTheBoundaryFailsWhenItWasDeletedMeanwhile() throws {
-        let view = try root()
+    @Test(arguments: StoreKind.all)
+    func pickingACategoryAcrossTheBoundaryFailsWhenItWasDeletedMeanwhile(_ kind: StoreKind) throws {
+        let view = try root(kind)
         let id = try view.performAndWait {
             let c = Category(context: view)
             c.id = UUID()
@@ -128,8 +133,9 @@ import Testing
         }
     }
 
-    @Test func aBackgroundImportSavesOnceAndTheStoreHasEverything() throws {
-        let coordinator = try ExpenseModel.coordinator()
+    @Test(arguments: StoreKind.all)
+    func aBackgroundImportSavesOnceAndTheStoreHasEverything(_ kind: StoreKind) throws {
+        let coordinator = try ExpenseModel.coordinator(kind)
         let background = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let saves = Counter()
         let token = NotificationCenter.default.addObserver(
@@ -158,8 +164,9 @@ import Testing
         #expect(inFood == 500)
     }
 
-    @Test func performAndWaitIsReentrantAndRethrows() throws {
-        let context = try root()
+    @Test(arguments: StoreKind.all)
+    func performAndWaitIsReentrantAndRethrows(_ kind: StoreKind) throws {
+        let context = try root(kind)
         let value = context.performAndWait { context.performAndWait { 42 } }
         #expect(value == 42)
         #expect(throws: ObjectGraphError.self) {
@@ -167,8 +174,9 @@ import Testing
         }
     }
 
-    @Test func performAsyncReturnsTheBlocksValue() async throws {
-        let context = try root()
+    @Test(arguments: StoreKind.all)
+    func performAsyncReturnsTheBlocksValue(_ kind: StoreKind) async throws {
+        let context = try root(kind)
         let count = try await context.perform {
             let c = Category(context: context)
             c.id = UUID()

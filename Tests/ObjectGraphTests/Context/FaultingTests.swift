@@ -14,8 +14,9 @@ import Testing
         }
     }
 
-    @Test func objectWithIDReturnsAFaultThatFillsOnFirstRead() throws {
-        let coordinator = try ExpenseModel.coordinator()
+    @Test(arguments: StoreKind.all)
+    func objectWithIDReturnsAFaultThatFillsOnFirstRead(_ kind: StoreKind) throws {
+        let coordinator = try ExpenseModel.coordinator(kind)
         let id = try savedCategory(coordinator)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         context.performAndWait {
@@ -26,8 +27,9 @@ import Testing
         }
     }
 
-    @Test func firingAFaultWhoseRowIsGoneMarksTheObjectDeleted() throws {
-        let coordinator = try ExpenseModel.coordinator()
+    @Test(arguments: StoreKind.all)
+    func firingAFaultWhoseRowIsGoneMarksTheObjectDeleted(_ kind: StoreKind) throws {
+        let coordinator = try ExpenseModel.coordinator(kind)
         let id = try savedCategory(coordinator)
         let a = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let loaded = try a.performAndWait { try a.existingObject(with: id) as! Category }
@@ -46,8 +48,9 @@ import Testing
         }
     }
 
-    @Test func refreshWithoutMergingDropsChangesAndWithMergingKeepsThem() throws {
-        let coordinator = try ExpenseModel.coordinator()
+    @Test(arguments: StoreKind.all)
+    func refreshWithoutMergingDropsChangesAndWithMergingKeepsThem(_ kind: StoreKind) throws {
+        let coordinator = try ExpenseModel.coordinator(kind)
         let id = try savedCategory(coordinator)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         context.performAndWait {

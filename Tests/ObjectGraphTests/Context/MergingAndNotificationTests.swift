@@ -10,8 +10,9 @@ import Testing
         return c
     }
 
-    @Test func didSaveCarriesTheInsertedUpdatedAndDeletedObjectsAndTheirIDs() throws {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+    @Test(arguments: StoreKind.all)
+    func didSaveCarriesTheInsertedUpdatedAndDeletedObjectsAndTheirIDs(_ kind: StoreKind) throws {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
         let (keep, drop) = try context.performAndWait {
             let keep = insertCategory(context, "Keep"), drop = insertCategory(context, "Drop")
             try context.save()
@@ -39,8 +40,9 @@ import Testing
 
     final class InfoBox { var info: [AnyHashable: Any] = [:] }
 
-    @Test func objectsDidChangeIsPostedAtTheEndOfPerformAndOnReset() throws {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+    @Test(arguments: StoreKind.all)
+    func objectsDidChangeIsPostedAtTheEndOfPerformAndOnReset(_ kind: StoreKind) throws {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
         let notes = UncheckedSendable(NotesBox())
         let token = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil
@@ -56,8 +58,9 @@ import Testing
     final class NotesBox { var items: [[AnyHashable: Any]] = [] }
 
     @MainActor
-    @Test func siblingSavesReachAViewContextThatMergesAutomatically() async throws {
-        let coordinator = try ExpenseModel.coordinator()
+    @Test(arguments: StoreKind.all)
+    func siblingSavesReachAViewContextThatMergesAutomatically(_ kind: StoreKind) async throws {
+        let coordinator = try ExpenseModel.coordinator(kind)
         let view = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: coordinator)
         view.automaticallyMergesChangesFromParent = true
         let food = insertCategory(view, "Food")
@@ -80,8 +83,9 @@ import Testing
         #expect(view.registeredObject(for: id) == nil)
     }
 
-    @Test func mergingKeepsLocalUnsavedChangesOnOtherProperties() throws {
-        let coordinator = try ExpenseModel.coordinator()
+    @Test(arguments: StoreKind.all)
+    func mergingKeepsLocalUnsavedChangesOnOtherProperties(_ kind: StoreKind) throws {
+        let coordinator = try ExpenseModel.coordinator(kind)
         let a = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let b = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let id = try a.performAndWait {
@@ -109,8 +113,9 @@ import Testing
 
     final class NoteBox { var note: Notification? }
 
-    @Test func remoteChangesMergeByIDsOrURIs() throws {
-        let coordinator = try ExpenseModel.coordinator()
+    @Test(arguments: StoreKind.all)
+    func remoteChangesMergeByIDsOrURIs(_ kind: StoreKind) throws {
+        let coordinator = try ExpenseModel.coordinator(kind)
         let writer = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let reader = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let id = try writer.performAndWait {
@@ -131,8 +136,9 @@ import Testing
         reader.performAndWait { #expect(readerCopy.isDeleted) }
     }
 
-    @Test func theAsyncSequenceDeliversSavedIDs() async throws {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+    @Test(arguments: StoreKind.all)
+    func theAsyncSequenceDeliversSavedIDs(_ kind: StoreKind) async throws {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
         let stream = context.notifications(named: ManagedObjectContext.didSaveObjectIDsNotification)
         let id = try await context.perform {
             let c = Category(context: context)

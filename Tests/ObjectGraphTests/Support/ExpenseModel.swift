@@ -53,4 +53,12 @@ enum ExpenseModel {
         try coordinator.addPersistentStore(with: PersistentStoreDescription())
         return coordinator
     }
+
+    /// A coordinator with one store of `kind` (a fresh file for the file store).
+    static func coordinator(_ kind: StoreKind) throws -> PersistentStoreCoordinator {
+        let model = try make()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        coordinator.addPersistentStore(try kind.open(model))
+        return coordinator
+    }
 }

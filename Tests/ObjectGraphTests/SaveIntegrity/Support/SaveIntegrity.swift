@@ -26,8 +26,17 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
             return InMemoryStore(model: model, table: ram.snapshot())
         })
 
+    static let jsonLines = StoreKind(
+        name: "JSONLines",
+        open: { try JSONLinesStore(model: $0, url: TemporaryStoreFiles.next()) },
+        reopen: { store, model in
+            guard let file = store as? JSONLinesStore else { throw StackError.unexpectedStore(store.type) }
+            file.close()
+            return try JSONLinesStore(model: model, url: file.url!)
+        })
+
     /// Every store kind the scenarios run on.
-    static let all: [StoreKind] = [.inMemory]
+    static let all: [StoreKind] = [.inMemory, .jsonLines]
 }
 
 enum StackError: Error { case unexpectedStore(String) }
