@@ -21,7 +21,7 @@ import Testing
     @Test(arguments: [
         ["init"], ["demo"], ["category", "add"], ["category", "list"], ["category", "rename"],
         ["category", "delete"], ["add"], ["list"], ["edit"], ["delete"], ["clear"], ["report"], ["import"],
-        ["export"],
+        ["export"], ["compact"], ["verify"],
     ])
     func everyCommandHasHelp(_ command: [String]) async throws {
         let sandbox = try CLISandbox()

@@ -87,6 +87,8 @@ enum LedgerText {
         ].filter { !$0.isEmpty }.joined(separator: "  ")
     }
 
-    /// `1 transaction`, `2 transactions`.
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    /// `1 transaction`, `2 transactions`; `plural` for nouns not made plural by an `s`.
+    static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
+    }
 }

@@ -31,7 +31,8 @@ public enum LedgerTool {
                 AddCommand.make(environment), ListCommand.make(environment), EditCommand.make(environment),
                 DeleteCommand.make(environment), ClearCommand.make(environment),
                 ReportCommand.make(environment), ImportCommand.make(environment),
-                ExportCommand.make(environment),
+                ExportCommand.make(environment), MaintenanceCommands.compact(environment),
+                MaintenanceCommands.verify(environment),
             ])
     }
 }

@@ -82,9 +82,11 @@ public final class Ledger {
     /// Whether the ledger is a RAM store (`/dev/null`): nothing persists.
     public var isInMemory: Bool { configuration.isInMemory }
 
-    /// Closes the store, releasing the file's writer lock.
+    /// Closes the store, releasing the file's writer lock. Idempotent; the ledger cannot be
+    /// used afterwards.
     public func close() {
         for store in container.persistentStoreCoordinator.persistentStores {
+            (store as? JSONLinesStore)?.close()
             container.persistentStoreCoordinator.remove(store)
         }
     }
