@@ -43,8 +43,15 @@ public enum ImportProgress: Sendable, Hashable {
 }
 
 extension Ledger {
-    /// Imports a bank's CSV export: reads every row, then adds, in one save, the rows whose
-    /// import key the ledger does not hold yet, so importing the same file again adds nothing.
+    /// Imports a bank's CSV export: reads every row, then adds, in one atomic commit, the rows
+    /// whose import key the ledger does not hold yet, so importing the same file again adds
+    /// nothing.
+    ///
+    /// The new rows go to the store as one batch insert (Core Data's bulk-import path),
+    /// not through a scratchpad: the importer has already checked every value the model
+    /// constrains (an amount of at least 0.01, a kind, a date), and a batch costs a fraction
+    /// of registering, validating and pushing 100,000 managed objects through two contexts.
+    /// The root context then merges the inserted IDs.
     ///
     /// - Parameters:
     ///   - fileURL: the CSV file.
@@ -60,27 +67,14 @@ extension Ledger {
         let result = try CSVImporter.parse(fileURL: fileURL, options: options, progress: progress.map { report in
             { report(.read($0)) }
         })
-        let known = try read { context in
-            Set(try Self.allTransactions(in: context).lazy.compactMap(\.importKey))
-        }
+        let known = try importKeys()
         let fresh = result.rows.filter { !known.contains($0.importKey) }
         let summary = ImportSummary(
             file: fileURL.relativePath, result: result, added: fresh,
             alreadyPresent: result.rows.count - fresh.count, isDryRun: dryRun)
         guard !dryRun, !fresh.isEmpty else { return summary }
         progress?(.saving(fresh.count))
-        try change { context in
-            for row in fresh {
-                let transaction = Transaction(context: context)
-                transaction.id = configuration.newID()
-                transaction.amount = row.amount
-                transaction.kind = row.kind.rawValue
-                transaction.date = row.date
-                transaction.payee = row.payee
-                transaction.note = row.note
-                transaction.importKey = row.importKey
-            }
-        }
+        try insert(fresh)
         return summary
     }
 
@@ -96,5 +90,43 @@ extension Ledger {
         })
         return ImportSummary(
             file: fileURL.relativePath, result: result, added: result.rows, alreadyPresent: 0, isDryRun: true)
+    }
+
+    /// The import keys the ledger holds: read from the store's rows when the root context has
+    /// no unsaved changes, else from the objects.
+    private func importKeys() throws -> Set<String> {
+        try read { context in
+            let stores = container.persistentStoreCoordinator.persistentStores
+            guard !context.hasChanges, stores.count == 1, let transaction = stores[0].model.entitiesByName["Transaction"],
+                let slot = transaction.propertiesByName["importKey"]?.index
+            else {
+                return Set(try Self.allTransactions(in: context).lazy.compactMap(\.importKey))
+            }
+            var keys = Set<String>()
+            for row in try stores[0].fetch(StoreFetchRequest(entity: transaction)) {
+                if case .string(let key) = row.values[slot].attributeValue { keys.insert(key) }
+            }
+            return keys
+        }
+    }
+
+    /// Inserts `rows` as new transactions in one atomic batch, then merges them into the
+    /// root context.
+    private func insert(_ rows: [ImportedRow]) throws {
+        let objects = rows.map { row -> [String: Any] in
+            var object: [String: Any] = [
+                "id": configuration.newID(), "amount": row.amount, "kind": row.kind.rawValue, "date": row.date,
+                "importKey": row.importKey, "isCleared": false,
+            ]
+            if let payee = row.payee { object["payee"] = payee }
+            if let note = row.note { object["note"] = note }
+            return object
+        }
+        try context.performAndWait {
+            let request = BatchInsertRequest(entityName: "Transaction", objects: objects)
+            request.resultType = .objectIDs
+            let ids = try context.execute(request).result as? [ManagedObjectID] ?? []
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSInsertedObjectsKey: ids], into: [context])
+        }
     }
 }

@@ -24,22 +24,6 @@ extension Ledger {
         }
     }
 
-    /// Totals out, in and net, overall and per group, of the transactions between two
-    /// calendar dates (inclusive).
-    ///
-    /// - Throws: store errors.
-    /// - Complexity: O(n) in the number of transactions, plus sorting the groups.
-    public func report(by grouping: LedgerReport.Grouping = .category, from: Date? = nil, to: Date? = nil)
-        throws -> LedgerReport
-    {
-        try read { context in
-            let request = FetchRequest<Transaction>(entityName: "Transaction")
-            let parts = try Self.dateRange(from: from, to: to)
-            request.predicate = parts.isEmpty ? nil : .and(parts)
-            return LedgerReport(try context.fetch(request), by: grouping)
-        }
-    }
-
     /// How many transactions and categories the ledger holds.
     ///
     /// - Throws: store errors.

@@ -15,6 +15,11 @@ public struct LedgerReport: Sendable, Equatable {
         public var `in`: Decimal
         /// In minus out.
         public var net: Decimal { self.in - out }
+
+        mutating func add(_ amount: Decimal, isIncome: Bool) {
+            transactions += 1
+            if isIncome { self.in += amount } else { out += amount }
+        }
     }
 
     /// How transactions are grouped.
@@ -36,22 +41,33 @@ public struct LedgerReport: Sendable, Equatable {
     /// The groups, largest money out first (by category) or chronological (by month).
     public var groups: [Group]
 
-    /// Builds a report from transactions.
+    /// Builds a report from transactions (read on their context's queue).
+    ///
+    /// - Complexity: O(n) plus sorting the groups.
     public init(_ items: [Transaction], by grouping: Grouping) {
+        self.init(
+            entries: items.lazy.map { t in
+                let group = switch grouping {
+                case .category: t.category?.name ?? Self.uncategorised
+                case .month: t.date.map(LedgerDates.month) ?? Self.undated
+                }
+                return (group, t.isIncome, t.amount)
+            }, by: grouping)
+    }
+
+    /// Builds a report from `(group, isIncome, amount)` entries.
+    ///
+    /// - Complexity: O(n) plus sorting the groups.
+    init(entries: some Sequence<(String, Bool, Decimal)>, by grouping: Grouping) {
         var totals: [String: Group] = [:]
         var out: Decimal = 0, income: Decimal = 0
-        for t in items {
-            let key: String
-            switch grouping {
-            case .category: key = t.category?.name ?? "(none)"
-            case .month: key = t.date.map(LedgerDates.month) ?? "(no date)"
-            }
-            var group = totals[key] ?? Group(name: key, transactions: 0, out: 0, in: 0)
-            group.transactions += 1
-            if t.isIncome { group.in += t.amount; income += t.amount } else { group.out += t.amount; out += t.amount }
-            totals[key] = group
+        var count = 0
+        for (key, isIncome, amount) in entries {
+            count += 1
+            totals[key, default: Group(name: key, transactions: 0, out: 0, in: 0)].add(amount, isIncome: isIncome)
+            if isIncome { income += amount } else { out += amount }
         }
-        self.transactions = items.count
+        self.transactions = count
         self.out = out
         self.in = income
         switch grouping {
@@ -61,6 +77,11 @@ public struct LedgerReport: Sendable, Equatable {
             groups = totals.values.sorted { $0.name < $1.name }
         }
     }
+
+    /// The group name of transactions without a category.
+    static let uncategorised = "(none)"
+    /// The group name of transactions without a date.
+    static let undated = "(no date)"
 
     /// The object `report --json` prints: `{"transactions": N, "out": "353.47", "in":
     /// "203.90", "net": "-149.57", "groups": [{"name", "transactions", "out", "in", "net"}]}`,
@@ -94,58 +115,5 @@ public struct LedgerReport: Sendable, Equatable {
         lines.append(label("total") + "  " + Money.format(out).leftPadded(10) + "  " + Money.format(self.in).leftPadded(10))
         lines.append(label("net") + "  " + Money.format(net).leftPadded(10))
         return lines.joined(separator: "\n")
-    }
-}
-
-/// Money formatting: two decimals, `.` separator, exact (Decimal rounding, bankers' never).
-public enum Money {
-    /// `12.5` → `"12.50"`, `-149.57` → `"-149.57"`.
-    public static func format(_ value: Decimal) -> String {
-        var v = value
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &v, 2, .plain)
-        let negative = rounded < 0
-        let magnitude = negative ? -rounded : rounded
-        let text = NSDecimalNumber(decimal: magnitude).stringValue
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        let whole = parts.first.map(String.init) ?? "0"
-        var fraction = parts.count > 1 ? String(parts[1]) : ""
-        while fraction.count < 2 { fraction += "0" }
-        return (negative ? "-" : "") + whole + "." + fraction.prefix(2)
-    }
-}
-
-/// Calendar dates in UTC, so a report never shifts a day.
-public enum LedgerDates {
-    /// A Gregorian calendar in UTC.
-    public static let calendar: Calendar = {
-        var c = Calendar(identifier: .gregorian)
-        c.timeZone = TimeZone(identifier: "UTC")!
-        return c
-    }()
-
-    /// `YYYY-MM-DD` of `date` in UTC.
-    public static func day(_ date: Date) -> String {
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
-    }
-
-    /// `YYYY-MM` of `date` in UTC.
-    public static func month(_ date: Date) -> String { String(day(date).prefix(7)) }
-
-    /// The UTC midnight of a `YYYY-MM-DD` string, or `nil` when it is not a real date.
-    public static func parse(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
-        let components = DateComponents(year: y, month: m, day: d)
-        guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
-        return date
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

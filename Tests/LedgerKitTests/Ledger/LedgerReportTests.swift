@@ -50,4 +50,36 @@ import Testing
         #expect(report.groups.isEmpty)
         #expect(report.text(title: "t").contains("transactions" + String(repeating: " ", count: 11) + "0\n"))
     }
+
+    @Test(arguments: LedgerReport.Grouping.allCases)
+    func theStoreRowPathAndTheObjectPathGiveTheSameReport(_ grouping: LedgerReport.Grouping) throws {
+        let sandbox = try LedgerSandbox()
+        defer { sandbox.remove() }
+        let ledger = try Self.sample(sandbox)
+        _ = try ledger.importCSV(CSVFixtures.url("identical-rows.csv"), options: LedgerImportTests.signed)
+        for (from, to) in [(nil, nil), (day("2026-11-01"), nil), (nil, day("2026-11-01")), (day("2026-03-01"), day("2026-11-15"))] {
+            let parts = try Ledger.dateRange(from: from, to: to)
+            let predicate = parts.isEmpty ? nil : FetchPredicate.and(parts)
+            let rows = try ledger.report(by: grouping, from: from, to: to)
+            let objects = try ledger.read { try ledger.objectReport(in: $0, predicate: predicate, by: grouping) }
+            #expect(rows == objects)
+        }
+        #expect(try ledger.report(by: grouping).transactions == 8)
+    }
+
+    @Test func calendarArithmeticMatchesTheGregorianCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var mismatches: [String] = []
+        var instant = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01
+        while instant.timeIntervalSince1970 < 4_102_444_800 {  // 2100-01-01
+            let c = calendar.dateComponents([.year, .month, .day], from: instant)
+            let expected = String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+            if LedgerDates.day(instant) != expected { mismatches.append(expected) }
+            instant += 86_400 * 7 + 3_600 * 5
+        }
+        #expect(mismatches.isEmpty)
+        #expect(LedgerDates.month(Date(timeIntervalSince1970: 951_782_400)) == "2000-02")  // 2000-02-29
+        #expect(LedgerDates.day(Date(timeIntervalSince1970: -1)) == "1969-12-31")
+    }
 }
