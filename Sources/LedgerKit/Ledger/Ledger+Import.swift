@@ -43,15 +43,9 @@ public enum ImportProgress: Sendable, Hashable {
 }
 
 extension Ledger {
-    /// Imports a bank's CSV export: reads every row, then adds, in one atomic commit, the rows
-    /// whose import key the ledger does not hold yet, so importing the same file again adds
-    /// nothing.
-    ///
-    /// The new rows go to the store as one batch insert (Core Data's bulk-import path),
-    /// not through a scratchpad: the importer has already checked every value the model
-    /// constrains (an amount of at least 0.01, a kind, a date), and a batch costs a fraction
-    /// of registering, validating and pushing 100,000 managed objects through two contexts.
-    /// The root context then merges the inserted IDs.
+    /// Imports a bank's CSV export: reads every row, then adds, in one scratchpad saved in
+    /// two steps, the rows whose import key the ledger does not hold yet, so importing the
+    /// same file again adds nothing (and keeps any edits made since).
     ///
     /// - Parameters:
     ///   - fileURL: the CSV file.
@@ -74,7 +68,18 @@ extension Ledger {
             alreadyPresent: result.rows.count - fresh.count, isDryRun: dryRun)
         guard !dryRun, !fresh.isEmpty else { return summary }
         progress?(.saving(fresh.count))
-        try insert(fresh)
+        try change { context in
+            for row in fresh {
+                let transaction = Transaction(context: context)
+                transaction.id = configuration.newID()
+                transaction.amount = row.amount
+                transaction.kind = row.kind.rawValue
+                transaction.date = row.date
+                transaction.payee = row.payee
+                transaction.note = row.note
+                transaction.importKey = row.importKey
+            }
+        }
         return summary
     }
 
@@ -107,26 +112,6 @@ extension Ledger {
                 if case .string(let key) = row.values[slot].attributeValue { keys.insert(key) }
             }
             return keys
-        }
-    }
-
-    /// Inserts `rows` as new transactions in one atomic batch, then merges them into the
-    /// root context.
-    private func insert(_ rows: [ImportedRow]) throws {
-        let objects = rows.map { row -> [String: Any] in
-            var object: [String: Any] = [
-                "id": configuration.newID(), "amount": row.amount, "kind": row.kind.rawValue, "date": row.date,
-                "importKey": row.importKey, "isCleared": false,
-            ]
-            if let payee = row.payee { object["payee"] = payee }
-            if let note = row.note { object["note"] = note }
-            return object
-        }
-        try context.performAndWait {
-            let request = BatchInsertRequest(entityName: "Transaction", objects: objects)
-            request.resultType = .objectIDs
-            let ids = try context.execute(request).result as? [ManagedObjectID] ?? []
-            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSInsertedObjectsKey: ids], into: [context])
         }
     }
 }

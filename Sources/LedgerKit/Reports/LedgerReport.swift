@@ -15,11 +15,6 @@ public struct LedgerReport: Sendable, Equatable {
         public var `in`: Decimal
         /// In minus out.
         public var net: Decimal { self.in - out }
-
-        mutating func add(_ amount: Decimal, isIncome: Bool) {
-            transactions += 1
-            if isIncome { self.in += amount } else { out += amount }
-        }
     }
 
     /// How transactions are grouped.
@@ -59,22 +54,21 @@ public struct LedgerReport: Sendable, Equatable {
     ///
     /// - Complexity: O(n) plus sorting the groups.
     init(entries: some Sequence<(String, Bool, Decimal)>, by grouping: Grouping) {
-        var totals: [String: Group] = [:]
-        var out: Decimal = 0, income: Decimal = 0
-        var count = 0
+        var sums: [String: (transactions: Int, out: ExactSum, in: ExactSum)] = [:]
         for (key, isIncome, amount) in entries {
-            count += 1
-            totals[key, default: Group(name: key, transactions: 0, out: 0, in: 0)].add(amount, isIncome: isIncome)
-            if isIncome { income += amount } else { out += amount }
+            sums[key, default: (0, ExactSum(), ExactSum())].transactions += 1
+            if isIncome { sums[key]!.in.add(amount) } else { sums[key]!.out.add(amount) }
         }
-        self.transactions = count
-        self.out = out
-        self.in = income
+        let totals = sums.map { Group(name: $0.key, transactions: $0.value.transactions, out: $0.value.out.value,
+                                      in: $0.value.in.value) }
+        self.transactions = totals.reduce(0) { $0 + $1.transactions }
+        self.out = totals.reduce(Decimal(0)) { $0 + $1.out }
+        self.in = totals.reduce(Decimal(0)) { $0 + $1.in }
         switch grouping {
         case .category:
-            groups = totals.values.sorted { ($0.out, $1.name) > ($1.out, $0.name) }
+            groups = totals.sorted { ($0.out, $1.name) > ($1.out, $0.name) }
         case .month:
-            groups = totals.values.sorted { $0.name < $1.name }
+            groups = totals.sorted { $0.name < $1.name }
         }
     }
 
