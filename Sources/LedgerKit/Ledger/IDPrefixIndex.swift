@@ -65,8 +65,18 @@ public struct IDPrefixIndex: Sendable {
         return hex.indices.map { Self.uuidText(hex[$0], digits: min(32, lengths[$0])) }
     }
 
+    /// The 32 lowercase hex digits of `id`, from its bytes.
     private static func digits(_ id: UUID) -> String {
-        id.uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let hex = Array("0123456789abcdef".utf8)
+        return withUnsafeBytes(of: id.uuid) { bytes in
+            String(unsafeUninitializedCapacity: 32) { buffer in
+                for (i, byte) in bytes.enumerated() {
+                    buffer[2 * i] = hex[Int(byte >> 4)]
+                    buffer[2 * i + 1] = hex[Int(byte & 0x0F)]
+                }
+                return 32
+            }
+        }
     }
 
     /// The first `digits` hex digits of `hex` in UUID form (dashes after 8, 12, 16, 20).

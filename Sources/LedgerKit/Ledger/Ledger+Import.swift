@@ -101,14 +101,13 @@ extension Ledger {
     /// no unsaved changes, else from the objects.
     private func importKeys() throws -> Set<String> {
         try read { context in
-            let stores = container.persistentStoreCoordinator.persistentStores
-            guard !context.hasChanges, stores.count == 1, let transaction = stores[0].model.entitiesByName["Transaction"],
-                let slot = transaction.propertiesByName["importKey"]?.index
+            guard let (rows, entity) = try savedRows("Transaction", in: context),
+                let slot = entity.propertiesByName["importKey"]?.index
             else {
                 return Set(try Self.allTransactions(in: context).lazy.compactMap(\.importKey))
             }
             var keys = Set<String>()
-            for row in try stores[0].fetch(StoreFetchRequest(entity: transaction)) {
+            for row in rows {
                 if case .string(let key) = row.values[slot].attributeValue { keys.insert(key) }
             }
             return keys

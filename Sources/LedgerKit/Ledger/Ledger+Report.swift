@@ -19,11 +19,11 @@ extension Ledger {
         let parts = try Self.dateRange(from: from, to: to)
         let predicate = parts.isEmpty ? nil : FetchPredicate.and(parts)
         return try read { context in
-            let stores = container.persistentStoreCoordinator.persistentStores
-            if !context.hasChanges, stores.count == 1 {
-                return try Self.report(rowsOf: stores[0], predicate: predicate, by: grouping)
+            guard let (rows, entity) = try savedRows("Transaction", in: context, predicate: predicate) else {
+                return try objectReport(in: context, predicate: predicate, by: grouping)
             }
-            return try objectReport(in: context, predicate: predicate, by: grouping)
+            let categories = grouping == .category ? try savedRows("Category", in: context) : nil
+            return try Self.report(rows: rows, of: entity, categories: categories, by: grouping)
         }
     }
 
@@ -36,27 +36,25 @@ extension Ledger {
         return LedgerReport(try context.fetch(request), by: grouping)
     }
 
-    /// The report from the rows `store` holds (saved state only).
-    static func report(rowsOf store: any PersistentStore, predicate: FetchPredicate?, by grouping: LedgerReport.Grouping)
-        throws -> LedgerReport
-    {
-        let model = store.model
-        guard let transaction = model.entitiesByName["Transaction"], let category = model.entitiesByName["Category"],
-            let amount = transaction.propertiesByName["amount"]?.index,
+    /// The report from saved transaction rows; `categories` holds the category rows when
+    /// grouping by category.
+    static func report(
+        rows: [StoreRow], of transaction: EntityDescription,
+        categories: (rows: [StoreRow], entity: EntityDescription)?, by grouping: LedgerReport.Grouping
+    ) throws -> LedgerReport {
+        guard let amount = transaction.propertiesByName["amount"]?.index,
             let kind = transaction.propertiesByName["kind"]?.index,
             let date = transaction.propertiesByName["date"]?.index,
-            let link = transaction.propertiesByName["category"]?.index,
-            let name = category.propertiesByName["name"]?.index
+            let link = transaction.propertiesByName["category"]?.index
         else {
             throw ObjectGraphError(.coreData, "report: the store's model is not a ledger's")
         }
         var names: [ManagedObjectID: String] = [:]
-        if grouping == .category {
-            for row in try store.fetch(StoreFetchRequest(entity: category)) {
+        if let categories, let name = categories.entity.propertiesByName["name"]?.index {
+            for row in categories.rows {
                 if case .string(let text) = row.values[name].attributeValue { names[row.objectID] = text }
             }
         }
-        let rows = try store.fetch(StoreFetchRequest(entity: transaction, predicate: predicate))
         return LedgerReport(
             entries: rows.lazy.map { row -> (String, Bool, Decimal) in
                 let group: String

@@ -38,8 +38,9 @@ extension Ledger {
     public func editTransaction(_ idPrefix: String, _ changes: TransactionChanges) throws
         -> TransactionRecord
     {
-        try change { context in
-            let transaction = try Self.resolve([idPrefix], in: context)[0]
+        let ids = try resolve([idPrefix])
+        return try change { context in
+            let transaction = try Self.transactions(ids, in: context)[0]
             if let amount = changes.amount { transaction.amount = amount }
             if let kind = changes.kind { transaction.kind = kind.rawValue }
             if let date = changes.date { transaction.date = date }
@@ -59,8 +60,9 @@ extension Ledger {
     /// - Throws: ``ObjectGraphError`` `.coreData` (134060) for an unknown or ambiguous
     ///   prefix; nothing is deleted then.
     public func deleteTransactions(_ idPrefixes: [String]) throws -> [TransactionRecord] {
-        try change { context in
-            let doomed = try Self.resolve(idPrefixes, in: context)
+        let ids = try resolve(idPrefixes)
+        return try change { context in
+            let doomed = try Self.transactions(ids, in: context)
             let records = doomed.map(TransactionRecord.init)
             for transaction in doomed { context.delete(transaction) }
             return records
@@ -72,8 +74,9 @@ extension Ledger {
     /// - Returns: the transactions with their new state, in the order given (each once).
     /// - Throws: as ``deleteTransactions(_:)``.
     public func toggleCleared(_ idPrefixes: [String]) throws -> [TransactionRecord] {
-        try change { context in
-            try Self.resolve(idPrefixes, in: context).map { transaction in
+        let ids = try resolve(idPrefixes)
+        return try change { context in
+            try Self.transactions(ids, in: context).map { transaction in
                 transaction.isCleared.toggle()
                 return TransactionRecord(transaction)
             }
@@ -84,7 +87,8 @@ extension Ledger {
     ///
     /// - Throws: as ``deleteTransactions(_:)``.
     public func transaction(_ idPrefix: String) throws -> TransactionRecord {
-        try read { TransactionRecord(try Self.resolve([idPrefix], in: $0)[0]) }
+        let ids = try resolve([idPrefix])
+        return try read { TransactionRecord(try Self.transactions(ids, in: $0)[0]) }
     }
 
     /// The shortest prefix (at least `minimum` hex digits) that names each transaction
@@ -93,7 +97,7 @@ extension Ledger {
     /// - Throws: store errors.
     /// - Complexity: O(n log n).
     public func shortIDs(minimum: Int = 8) throws -> [UUID: String] {
-        let ids = try read { context in try Self.allTransactions(in: context).map { $0.id ?? LedgerValues.nilUUID } }
+        let ids = try transactionIdentities().map(\.id)
         return Dictionary(zip(ids, IDPrefixIndex(ids).shortPrefixes(minimum: minimum)), uniquingKeysWith: { a, _ in a })
     }
 
@@ -101,19 +105,6 @@ extension Ledger {
 
     static func allTransactions(in context: ManagedObjectContext) throws -> [Transaction] {
         try context.fetch(FetchRequest<Transaction>(entityName: "Transaction"))
-    }
-
-    /// The transactions the prefixes name, in order, each once.
-    static func resolve(_ prefixes: [String], in context: ManagedObjectContext) throws -> [Transaction] {
-        let all = try allTransactions(in: context)
-        let index = IDPrefixIndex(all.map { $0.id ?? LedgerValues.nilUUID })
-        var seen = Set<Int>()
-        var result: [Transaction] = []
-        for prefix in prefixes {
-            let position = try index.match(prefix)
-            if seen.insert(position).inserted { result.append(all[position]) }
-        }
-        return result
     }
 
     static func nonEmpty(_ text: String?) -> String? {
