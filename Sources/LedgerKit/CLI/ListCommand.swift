@@ -35,7 +35,8 @@ enum ListCommand {
                 throw LedgerSession.failure(error)
             }
             let (records, ids) = try LedgerSession.run(arguments, environment, access: .read) { ledger in
-                (try ledger.transactions(query), arguments.json ? [:] : try ledger.shortIDs())
+                let records = try ledger.transactions(query)
+                return (records, arguments.json ? [:] : try ledger.shortIDs(for: records.map(\.id)))
             }
             if arguments.json {
                 try output.json(records.map(\.jsonObject))

@@ -3,20 +3,38 @@ import Foundation
 /// Finds IDs by a unique prefix of their text, and the shortest prefixes that stay unique.
 ///
 /// IDs are matched as 32 lowercase hex digits: the prefix may be given in any case, with
-/// or without the dashes of the UUID form (`3f2a9c1e`, `3F2A9C1E-5B`).
+/// or without the dashes of the UUID form (`3f2a9c1e`, `3F2A9C1E-5B`). IDs are kept as
+/// 128-bit numbers in order, so matching is a binary search and the digits two IDs share
+/// come from the leading zeros of their difference.
 public struct IDPrefixIndex: Sendable {
-    /// The IDs' hex digits, in the order given.
-    private let hex: [String]
-    /// The IDs' positions, by their hex digits in ascending order.
+    /// A UUID as a 128-bit number, most significant half first (so number order is text order).
+    private struct Key: Comparable {
+        var high: UInt64
+        var low: UInt64
+
+        static func < (a: Key, b: Key) -> Bool { (a.high, a.low) < (b.high, b.low) }
+
+        /// How many leading hex digits `a` and `b` share (32 when equal).
+        static func commonDigits(_ a: Key, _ b: Key) -> Int {
+            if a.high != b.high { return (a.high ^ b.high).leadingZeroBitCount / 4 }
+            if a.low != b.low { return 16 + (a.low ^ b.low).leadingZeroBitCount / 4 }
+            return 32
+        }
+    }
+
+    private let ids: [UUID]
+    private let keys: [Key]
+    /// The IDs' positions, by key in ascending order.
     private let sorted: [Int]
 
     /// Indexes `ids`.
     ///
     /// - Complexity: O(n log n).
     public init(_ ids: [UUID]) {
-        let hex = ids.map(Self.digits)
-        self.hex = hex
-        sorted = hex.indices.sorted { hex[$0] < hex[$1] }
+        let keys = ids.map(Self.key)
+        self.ids = ids
+        self.keys = keys
+        sorted = keys.indices.sorted { keys[$0] < keys[$1] }
     }
 
     /// The position of the one ID that starts with `prefix`.
@@ -25,21 +43,22 @@ public struct IDPrefixIndex: Sendable {
     ///   several do (naming them by their shortest unique prefixes).
     /// - Complexity: O(log n) plus the matches.
     public func match(_ prefix: String) throws -> Int {
-        let wanted = prefix.lowercased().replacingOccurrences(of: "-", with: "")
-        guard !wanted.isEmpty, wanted.count <= 32, wanted.allSatisfy(\.isHexDigit) else {
+        let digits = prefix.lowercased().filter { $0 != "-" }
+        guard !digits.isEmpty, digits.count <= 32, digits.allSatisfy(\.isHexDigit) else {
             throw LedgerError.unknownID(prefix)
         }
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let mid = (low + high) / 2
-            if hex[sorted[mid]] < wanted { low = mid + 1 } else { high = mid }
+        let low = Self.key(hex: digits.padding(toLength: 32, withPad: "0", startingAt: 0))
+        let high = Self.key(hex: digits.padding(toLength: 32, withPad: "f", startingAt: 0))
+        var first = 0
+        var last = sorted.count
+        while first < last {
+            let mid = (first + last) / 2
+            if keys[sorted[mid]] < low { first = mid + 1 } else { last = mid }
         }
         var matches: [Int] = []
-        var i = low
-        while i < sorted.count, hex[sorted[i]].hasPrefix(wanted) {
-            matches.append(sorted[i])
-            i += 1
+        while first < sorted.count, !(high < keys[sorted[first]]) {
+            matches.append(sorted[first])
+            first += 1
         }
         switch matches.count {
         case 0: throw LedgerError.unknownID(prefix)
@@ -53,39 +72,57 @@ public struct IDPrefixIndex: Sendable {
     /// For each ID, in the order given, the shortest prefix of its lowercase UUID text (at
     /// least `minimum` hex digits) that no other ID shares.
     ///
-    /// - Complexity: O(n log n).
+    /// - Complexity: O(n).
     public func shortPrefixes(minimum: Int = 8) -> [String] {
-        var lengths = [Int](repeating: minimum, count: hex.count)
+        zip(ids, prefixLengths(minimum: minimum)).map { Self.uuidText($0, digits: $1) }
+    }
+
+    /// The shortest unique prefixes of the IDs in `wanted` that the index holds, by ID.
+    ///
+    /// - Complexity: O(n) plus the wanted IDs.
+    public func shortPrefixes(of wanted: [UUID], minimum: Int = 8) -> [UUID: String] {
+        let wantedSet = Set(wanted)
+        var result: [UUID: String] = [:]
+        for (id, length) in zip(ids, prefixLengths(minimum: minimum)) where wantedSet.contains(id) {
+            result[id] = Self.uuidText(id, digits: length)
+        }
+        return result
+    }
+
+    /// For each ID, in the order given, how many hex digits make it unique (at least
+    /// `minimum`, at most 32).
+    private func prefixLengths(minimum: Int) -> [Int] {
+        var lengths = [Int](repeating: min(32, minimum), count: ids.count)
         for k in sorted.indices.dropFirst() {
-            let a = hex[sorted[k - 1]], b = hex[sorted[k]]
-            let common = zip(a, b).prefix { $0 == $1 }.count
-            lengths[sorted[k]] = max(lengths[sorted[k]], common + 1)
-            lengths[sorted[k - 1]] = max(lengths[sorted[k - 1]], common + 1)
+            let a = sorted[k - 1], b = sorted[k]
+            let needed = min(32, Key.commonDigits(keys[a], keys[b]) + 1)
+            lengths[a] = max(lengths[a], needed)
+            lengths[b] = max(lengths[b], needed)
         }
-        return hex.indices.map { Self.uuidText(hex[$0], digits: min(32, lengths[$0])) }
+        return lengths
     }
 
-    /// The 32 lowercase hex digits of `id`, from its bytes.
-    private static func digits(_ id: UUID) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        return withUnsafeBytes(of: id.uuid) { bytes in
-            String(unsafeUninitializedCapacity: 32) { buffer in
-                for (i, byte) in bytes.enumerated() {
-                    buffer[2 * i] = hex[Int(byte >> 4)]
-                    buffer[2 * i + 1] = hex[Int(byte & 0x0F)]
-                }
-                return 32
-            }
+    private static func key(_ id: UUID) -> Key {
+        withUnsafeBytes(of: id.uuid) { bytes in
+            Key(
+                high: bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) },
+                low: bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) })
         }
     }
 
-    /// The first `digits` hex digits of `hex` in UUID form (dashes after 8, 12, 16, 20).
-    private static func uuidText(_ hex: String, digits: Int) -> String {
-        var text = ""
-        for (i, c) in hex.prefix(digits).enumerated() {
-            if [8, 12, 16, 20].contains(i) { text.append("-") }
-            text.append(c)
-        }
-        return text
+    /// The key of 32 hex digits.
+    private static func key(hex: String) -> Key {
+        let value = hex.map { UInt64($0.hexDigitValue ?? 0) }
+        return Key(
+            high: value.prefix(16).reduce(0) { $0 << 4 | $1 },
+            low: value.suffix(16).reduce(0) { $0 << 4 | $1 })
+    }
+
+    /// The first `digits` hex digits of `id` in lowercase UUID form (dashes after 8, 12, 16
+    /// and 20 digits).
+    private static func uuidText(_ id: UUID, digits: Int) -> String {
+        let text = id.uuidString.lowercased()
+        let dashes = [8, 12, 16, 20].filter { $0 < digits }.count
+        return String(text.prefix(digits + dashes))
     }
 }

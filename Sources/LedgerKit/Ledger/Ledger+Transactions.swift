@@ -91,14 +91,13 @@ extension Ledger {
         return try read { TransactionRecord(try Self.transactions(ids, in: $0)[0]) }
     }
 
-    /// The shortest prefix (at least `minimum` hex digits) that names each transaction
-    /// unambiguously among all of them, by ID.
+    /// The shortest prefix (at least `minimum` hex digits) that names each of `ids`
+    /// unambiguously among all the ledger's transactions, by ID.
     ///
     /// - Throws: store errors.
-    /// - Complexity: O(n log n).
-    public func shortIDs(minimum: Int = 8) throws -> [UUID: String] {
-        let ids = try transactionIdentities().map(\.id)
-        return Dictionary(zip(ids, IDPrefixIndex(ids).shortPrefixes(minimum: minimum)), uniquingKeysWith: { a, _ in a })
+    /// - Complexity: O(n log n) in the number of transactions.
+    public func shortIDs(for ids: [UUID], minimum: Int = 8) throws -> [UUID: String] {
+        IDPrefixIndex(try transactionIdentities().map(\.id)).shortPrefixes(of: ids, minimum: minimum)
     }
 
     // MARK: Helpers
