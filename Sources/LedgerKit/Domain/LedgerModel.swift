@@ -39,11 +39,23 @@ public final class Transaction: ManagedObject {
     /// Whether money came in.
     public var isIncome: Bool { kind == TransactionKind.income.rawValue }
 
-    /// Removes the receipt file once the deletion is saved (not before: a failed or
-    /// discarded save must keep it).
+    /// The receipt file: ``receiptPath`` when absolute, else relative to the directory of
+    /// the ledger file (the store's URL); `nil` without a receipt.
+    public var receiptURL: URL? {
+        guard let receiptPath else { return nil }
+        if receiptPath.hasPrefix("/") { return URL(fileURLWithPath: receiptPath) }
+        let base = managedObjectContext?.persistentStoreCoordinator?.persistentStores.first?.url?
+            .deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return base.appendingPathComponent(receiptPath)
+    }
+
+    /// Removes the receipt file once the deletion is saved to the store, not before: a
+    /// failed save or a discarded scratchpad keeps it. A child context's save only hands the
+    /// deletion to its parent, so only a root context's save (no parent) removes the file.
     public override func didSave() {
         super.didSave()
-        if isDeleted, let receiptPath { try? FileManager.default.removeItem(atPath: receiptPath) }
+        guard isDeleted, managedObjectContext?.parent == nil, let receiptURL else { return }
+        try? FileManager.default.removeItem(at: receiptURL)
     }
 }
 

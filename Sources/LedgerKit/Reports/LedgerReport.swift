@@ -62,6 +62,22 @@ public struct LedgerReport: Sendable, Equatable {
         }
     }
 
+    /// The object `report --json` prints: `{"transactions": N, "out": "353.47", "in":
+    /// "203.90", "net": "-149.57", "groups": [{"name", "transactions", "out", "in", "net"}]}`,
+    /// amounts as decimal strings with two decimals.
+    public var jsonObject: [String: Any] {
+        [
+            "transactions": transactions, "out": Money.format(out), "in": Money.format(self.in),
+            "net": Money.format(net),
+            "groups": groups.map { g -> [String: Any] in
+                [
+                    "name": g.name, "transactions": g.transactions, "out": Money.format(g.out),
+                    "in": Money.format(g.in), "net": Money.format(g.net),
+                ]
+            },
+        ]
+    }
+
     /// The report as aligned text with a bar chart of money out.
     public func text(title: String) -> String {
         let width = max(12, groups.map(\.name.count).max() ?? 0)
