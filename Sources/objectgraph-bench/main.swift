@@ -1,1 +1,5 @@
-print("todo")
+import Foundation
+
+// objectgraph-bench: the side-by-side benchmark (W0–W7) and the micro-benchmarks.
+// Exit codes: 0 ok, 1 failure, 64 usage.
+exit(BenchCommand.main(Array(CommandLine.arguments.dropFirst())))

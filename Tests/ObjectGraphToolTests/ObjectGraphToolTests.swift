@@ -11,8 +11,7 @@ struct ObjectGraphToolTests {
     let model: ManagedObjectModel
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "objectgraph-tool-\(UUID().uuidString)")
+        directory = ToolBinary.scratchRoot.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         file = directory.appendingPathComponent("ledger.jsonl")
         model = try ManagedObjectModel(entities: [
