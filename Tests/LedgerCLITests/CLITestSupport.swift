@@ -33,15 +33,19 @@ struct CLISandbox {
     /// Runs `ledger` with `arguments` in-process.
     func run(_ arguments: [String], environment: LedgerEnvironment? = nil) async -> CLIResult {
         let output = CLIOutput.capturing()
-        let code = await LedgerTool.make(environment: environment ?? self.environment).run(arguments, output: output)
+        let code = await LedgerTool.make(environment: environment ?? self.environment).run(
+            arguments, output: output)
         return CLIResult(code: code, stdout: output.stdout, stderr: output.stderr)
     }
 
     /// Runs `ledger` and returns its standard output parsed as JSON.
     func json(_ arguments: [String]) async throws -> Any {
         let result = await run(arguments + ["--json"])
-        guard result.code == 0 else { throw CLIError.failure("exit \(result.code): \(result.stderr)") }
-        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
+        guard result.code == 0 else {
+            throw CLIError.failure("exit \(result.code): \(result.stderr)")
+        }
+        return try JSONSerialization.jsonObject(
+            with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
     }
 
     /// A path in the sandbox.

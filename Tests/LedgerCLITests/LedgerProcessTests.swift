@@ -7,12 +7,15 @@ import Testing
     /// The `ledger` binary built beside the test runner.
     static let binary: URL? = {
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ledger"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appendingPathComponent("ledger"),
             Bundle.main.bundleURL.appendingPathComponent("ledger"),
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("ledger"),
         ]
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        if found == nil { print("Skipping process tests: no built ledger binary beside the test runner") }
+        if found == nil {
+            print("Skipping process tests: no built ledger binary beside the test runner")
+        }
         return found
     }()
 
@@ -22,19 +25,24 @@ import Testing
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.environment = ["PATH": "/usr/bin:/bin"]
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self),
+            String(decoding: stderr, as: UTF8.self)
+        )
     }
 
     @Test(.enabled(if: binary != nil, "the ledger binary is not built"))
     func theExecutableExitsWithTheToolsCode() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-proc-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ledger-proc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let demo = try Self.run(["demo"], in: directory)
@@ -46,6 +54,9 @@ import Testing
         #expect(usage.2.hasPrefix("ledger: unknown command 'nope'"))
         let failure = try Self.run(["list"], in: directory)
         #expect(failure.0 == 1)
-        #expect(failure.2 == "ledger: no ledger at ledger.jsonl; create one with `ledger init` (or pass --file PATH)\n")
+        #expect(
+            failure.2
+                == "ledger: no ledger at ledger.jsonl; create one with `ledger init` (or pass --file PATH)\n"
+        )
     }
 }

@@ -6,7 +6,8 @@ enum AddCommand {
     static func make(_ environment: LedgerEnvironment) -> Command {
         Command(
             CommandSpec(
-                path: ["add"], summary: "add a transaction (money out unless --income)", arguments: "AMOUNT",
+                path: ["add"], summary: "add a transaction (money out unless --income)",
+                arguments: "AMOUNT",
                 positionals: 1...1,
                 options: [
                     .flag("--income", "money in (default: money out)"),
@@ -14,11 +15,16 @@ enum AddCommand {
                     .value("--date", "YYYY-MM-DD", "its date (default: today)"),
                     .value("--note", "N", "a note"),
                     .value("--payee", "P", "who was paid, or who paid"),
-                    .value("--receipt", "FILE", "a receipt to copy beside the ledger (removed with the transaction)"),
+                    .value(
+                        "--receipt", "FILE",
+                        "a receipt to copy beside the ledger (removed with the transaction)"),
                 ],
-                details: "AMOUNT is positive, with at most 2 decimals: 12.50. Creates the ledger file if missing.")
+                details:
+                    "AMOUNT is positive, with at most 2 decimals: 12.50. Creates the ledger file if missing."
+            )
         ) { arguments, output in
-            var draft = TransactionDraft(amount: try LedgerValues.amountArgument(arguments.positionals[0]))
+            var draft = TransactionDraft(
+                amount: try LedgerValues.amountArgument(arguments.positionals[0]))
             draft.kind = arguments.has("--income") ? .income : .expense
             draft.category = arguments.value("--category")
             draft.date = try arguments.date("--date")

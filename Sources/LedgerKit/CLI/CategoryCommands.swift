@@ -6,12 +6,16 @@ enum CategoryCommands {
     static func add(_ environment: LedgerEnvironment) -> Command {
         Command(
             CommandSpec(
-                path: ["category", "add"], summary: "add a category", arguments: "NAME", positionals: 1...1,
+                path: ["category", "add"], summary: "add a category", arguments: "NAME",
+                positionals: 1...1,
                 options: [.value("--color", "#RRGGBB", "its colour (default #FFFFFF)")],
-                details: "Names are 1–50 characters and unique, ignoring case. Creates the ledger file if missing.")
+                details:
+                    "Names are 1–50 characters and unique, ignoring case. Creates the ledger file if missing."
+            )
         ) { arguments, output in
             let record = try LedgerSession.run(arguments, environment, access: .create) { ledger in
-                try ledger.addCategory(name: arguments.positionals[0], colorHex: arguments.value("--color"))
+                try ledger.addCategory(
+                    name: arguments.positionals[0], colorHex: arguments.value("--color"))
             }
             if arguments.json {
                 try output.json(record.jsonObject)
@@ -22,18 +26,28 @@ enum CategoryCommands {
     }
 
     static func list(_ environment: LedgerEnvironment) -> Command {
-        Command(CommandSpec(path: ["category", "list"], summary: "list the categories with their totals")) {
+        Command(
+            CommandSpec(
+                path: ["category", "list"], summary: "list the categories with their totals")
+        ) {
             arguments, output in
-            let records = try LedgerSession.run(arguments, environment, access: .read) { try $0.categories() }
+            let records = try LedgerSession.run(arguments, environment, access: .read) {
+                try $0.categories()
+            }
             if arguments.json {
                 try output.json(records.map(\.jsonObject))
             } else if records.isEmpty {
                 output.out("no categories; add one with `ledger category add NAME`")
             } else {
                 let rows = records.map {
-                    [$0.name, $0.colorHex, "\($0.transactions)", Money.format($0.out), Money.format($0.in)]
+                    [
+                        $0.name, $0.colorHex, "\($0.transactions)", Money.format($0.out),
+                        Money.format($0.in),
+                    ]
                 }
-                output.table([["name", "color", "transactions", "out", "in"]] + rows, rightAligned: [2, 3, 4])
+                output.table(
+                    [["name", "color", "transactions", "out", "in"]] + rows,
+                    rightAligned: [2, 3, 4])
             }
         }
     }
@@ -58,7 +72,8 @@ enum CategoryCommands {
     static func delete(_ environment: LedgerEnvironment) -> Command {
         Command(
             CommandSpec(
-                path: ["category", "delete"], summary: "delete a category", arguments: "NAME", positionals: 1...1,
+                path: ["category", "delete"], summary: "delete a category", arguments: "NAME",
+                positionals: 1...1,
                 options: [
                     .value(
                         "--rule", "RULE",
@@ -75,7 +90,10 @@ enum CategoryCommands {
                 try ledger.deleteCategory(arguments.positionals[0], rule: rule)
             }
             if arguments.json {
-                try output.json(["name": deletion.name, "rule": rule.rawValue, "transactions": deletion.transactions])
+                try output.json([
+                    "name": deletion.name, "rule": rule.rawValue,
+                    "transactions": deletion.transactions,
+                ])
             } else {
                 let count = LedgerText.count(deletion.transactions, "transaction")
                 switch rule {

@@ -6,8 +6,10 @@ enum DeleteCommand {
     static func make(_ environment: LedgerEnvironment) -> Command {
         Command(
             CommandSpec(
-                path: ["delete"], summary: "delete transactions", arguments: "ID...", positionals: 1...Int.max,
-                details: "Each ID is any unique prefix. All or nothing: one unknown ID deletes none. "
+                path: ["delete"], summary: "delete transactions", arguments: "ID...",
+                positionals: 1...Int.max,
+                details:
+                    "Each ID is any unique prefix. All or nothing: one unknown ID deletes none. "
                     + "Receipts are removed once the deletion is saved.")
         ) { arguments, output in
             let records = try LedgerSession.run(arguments, environment, access: .write) { ledger in

@@ -6,7 +6,8 @@ enum EditCommand {
     static func make(_ environment: LedgerEnvironment) -> Command {
         Command(
             CommandSpec(
-                path: ["edit"], summary: "change a transaction", arguments: "ID", positionals: 1...1,
+                path: ["edit"], summary: "change a transaction", arguments: "ID",
+                positionals: 1...1,
                 options: [
                     .value("--amount", "A", "a new amount"),
                     .flag("--income", "make it money in"),
@@ -16,7 +17,8 @@ enum EditCommand {
                     .value("--note", "N", "a new note (\"\" for none)"),
                     .value("--payee", "P", "a new payee (\"\" for none)"),
                 ],
-                details: "ID is any unique prefix of the transaction's ID, as `ledger list` shows it.")
+                details:
+                    "ID is any unique prefix of the transaction's ID, as `ledger list` shows it.")
         ) { arguments, output in
             var changes = TransactionChanges()
             changes.amount = try arguments.amount("--amount")
@@ -31,8 +33,9 @@ enum EditCommand {
             case (false, false): break
             }
             guard !changes.isEmpty else {
-                throw CLIError.usage("nothing to change: give --amount, --category, --date, --note, --payee, "
-                    + "--income or --expense")
+                throw CLIError.usage(
+                    "nothing to change: give --amount, --category, --date, --note, --payee, "
+                        + "--income or --expense")
             }
             let record = try LedgerSession.run(arguments, environment, access: .write) { ledger in
                 try ledger.editTransaction(arguments.positionals[0], changes)

@@ -29,19 +29,22 @@ public struct LedgerEnvironment: Sendable {
     public static var process: LedgerEnvironment {
         LedgerEnvironment(
             variables: ProcessInfo.processInfo.environment,
-            currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+            currentDirectory: URL(
+                fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
     }
 
     /// The ledger file: `--file PATH`, else `$LEDGER_FILE`, else `./ledger.jsonl`; relative
     /// paths start at ``currentDirectory``, and messages show them as given.
     public func ledgerURL(file: String?) -> URL {
-        let path = file ?? variables["LEDGER_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "ledger.jsonl"
+        let path =
+            file ?? variables["LEDGER_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "ledger.jsonl"
         return url(path)
     }
 
     /// `path` as a file URL, relative to ``currentDirectory`` unless absolute.
     public func url(_ path: String) -> URL {
-        path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: path, relativeTo: currentDirectory)
+        path.hasPrefix("/")
+            ? URL(fileURLWithPath: path) : URL(fileURLWithPath: path, relativeTo: currentDirectory)
     }
 
     /// The ledger configuration for `file` (`--file`).

@@ -12,7 +12,8 @@ enum LedgerSession {
     ) throws -> T {
         let ledger: Ledger
         do {
-            ledger = try Ledger(environment.configuration(file: arguments.value("--file")), access: access)
+            ledger = try Ledger(
+                environment.configuration(file: arguments.value("--file")), access: access)
         } catch {
             throw failure(error)
         }
@@ -43,7 +44,9 @@ extension ParsedArguments {
     /// - Throws: a one-line failure naming the option and the text.
     func date(_ option: String) throws -> Date? {
         try value(option).map { text in
-            do { return try LedgerValues.date(text, key: option) } catch { throw LedgerSession.failure(error) }
+            do { return try LedgerValues.date(text, key: option) } catch {
+                throw LedgerSession.failure(error)
+            }
         }
     }
 
@@ -52,7 +55,9 @@ extension ParsedArguments {
     /// - Throws: a one-line failure naming the option and the text.
     func amount(_ option: String) throws -> Decimal? {
         try value(option).map { text in
-            do { return try LedgerValues.amount(text, key: option) } catch { throw LedgerSession.failure(error) }
+            do { return try LedgerValues.amount(text, key: option) } catch {
+                throw LedgerSession.failure(error)
+            }
         }
     }
 
@@ -62,7 +67,8 @@ extension ParsedArguments {
     func count(_ option: String) throws -> Int? {
         try value(option).map { text in
             guard let n = Int(text), n > 0 else {
-                throw LedgerSession.failure(LedgerError.badValue(option, text, expected: "a whole number above 0"))
+                throw LedgerSession.failure(
+                    LedgerError.badValue(option, text, expected: "a whole number above 0"))
             }
             return n
         }

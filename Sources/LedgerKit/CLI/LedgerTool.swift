@@ -21,14 +21,16 @@ public enum LedgerTool {
     public static func make(environment: LedgerEnvironment = .process) -> CommandLineTool {
         CommandLineTool(
             name: "ledger",
-            summary: "A single-file expense ledger: categories, transactions, receipts and bank CSV "
+            summary:
+                "A single-file expense ledger: categories, transactions, receipts and bank CSV "
                 + "imports in one JSON-lines file.",
             global: global,
             commands: [
                 InitCommand.make(environment), DemoCommand.make(),
                 CategoryCommands.add(environment), CategoryCommands.list(environment),
                 CategoryCommands.rename(environment), CategoryCommands.delete(environment),
-                AddCommand.make(environment), ListCommand.make(environment), EditCommand.make(environment),
+                AddCommand.make(environment), ListCommand.make(environment),
+                EditCommand.make(environment),
                 DeleteCommand.make(environment), ClearCommand.make(environment),
                 ReportCommand.make(environment), ImportCommand.make(environment),
                 ExportCommand.make(environment), MaintenanceCommands.compact(environment),

@@ -8,13 +8,16 @@ enum ListCommand {
             CommandSpec(
                 path: ["list"], summary: "list transactions",
                 options: [
-                    .value("--where", "PREDICATE", "a predicate, e.g. \"amount > 50 AND payee CONTAINS[c] 'shop'\""),
+                    .value(
+                        "--where", "PREDICATE",
+                        "a predicate, e.g. \"amount > 50 AND payee CONTAINS[c] 'shop'\""),
                     .value("--category", "C", "only this category"),
                     .value("--from", "YYYY-MM-DD", "only on or after this date"),
                     .value("--to", "YYYY-MM-DD", "only on or before this date"),
                     .value(
                         "--sort", "KEY[:desc]",
-                        "order by date (default), amount, kind, payee, note, category or cleared", repeatable: true),
+                        "order by date (default), amount, kind, payee, note, category or cleared",
+                        repeatable: true),
                     .value("--limit", "N", "show at most N"),
                 ],
                 details: """
@@ -34,7 +37,8 @@ enum ListCommand {
             } catch {
                 throw LedgerSession.failure(error)
             }
-            let (records, ids) = try LedgerSession.run(arguments, environment, access: .read) { ledger in
+            let (records, ids) = try LedgerSession.run(arguments, environment, access: .read) {
+                ledger in
                 let records = try ledger.transactions(query)
                 return (records, arguments.json ? [:] : try ledger.shortIDs(for: records.map(\.id)))
             }
@@ -48,11 +52,14 @@ enum ListCommand {
             }
             let rows = records.map { record in
                 [
-                    ids[record.id] ?? record.idString, LedgerDates.day(record.date), LedgerText.signed(record), record.category ?? "-",
+                    ids[record.id] ?? record.idString, LedgerDates.day(record.date),
+                    LedgerText.signed(record), record.category ?? "-",
                     record.payee ?? "", record.note ?? "", record.isCleared ? "✓" : "",
                 ]
             }
-            output.table([["id", "date", "amount", "category", "payee", "note", "cleared"]] + rows, rightAligned: [2])
+            output.table(
+                [["id", "date", "amount", "category", "payee", "note", "cleared"]] + rows,
+                rightAligned: [2])
         }
     }
 }

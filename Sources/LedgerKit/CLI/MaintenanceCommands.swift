@@ -7,14 +7,19 @@ enum MaintenanceCommands {
         Command(
             CommandSpec(
                 path: ["compact"], summary: "rewrite the file as a snapshot of its live rows",
-                details: "Atomic: a crash leaves the old file or the new one. Edits and deletions leave old lines "
+                details:
+                    "Atomic: a crash leaves the old file or the new one. Edits and deletions leave old lines "
                     + "behind until then.")
         ) { arguments, output in
-            let (result, path) = try LedgerSession.run(arguments, environment, access: .write) { ledger in
+            let (result, path) = try LedgerSession.run(arguments, environment, access: .write) {
+                ledger in
                 (try ledger.compact(), ledger.configuration.storeURL.relativePath)
             }
             if arguments.json {
-                try output.json(["file": path, "bytesBefore": result.bytesBefore, "bytesAfter": result.bytesAfter])
+                try output.json([
+                    "file": path, "bytesBefore": result.bytesBefore,
+                    "bytesAfter": result.bytesAfter,
+                ])
             } else {
                 output.out("compacted \(path): \(result.bytesBefore) → \(result.bytesAfter) bytes")
             }
@@ -25,12 +30,15 @@ enum MaintenanceCommands {
         Command(
             CommandSpec(
                 path: ["verify"], summary: "check the file and the receipts",
-                details: "Checks every line's checksum, the replay, every reference and every receipt, without "
-                    + "changing anything. Exits 1 when something is wrong, listing each problem on stdout.")
+                details:
+                    "Checks every line's checksum, the replay, every reference and every receipt, without "
+                    + "changing anything. Exits 1 when something is wrong, listing each problem on stdout."
+            )
         ) { arguments, output in
             let result: LedgerVerification
             do {
-                result = try Ledger.verify(environment.configuration(file: arguments.value("--file")))
+                result = try Ledger.verify(
+                    environment.configuration(file: arguments.value("--file")))
             } catch {
                 throw LedgerSession.failure(error)
             }
@@ -40,11 +48,13 @@ enum MaintenanceCommands {
                 for problem in result.problems { output.out("problem: \(problem)") }
                 for notice in result.notices { output.out("notice: \(notice)") }
                 if result.isHealthy {
-                    var line = "\(result.file): ok, \(LedgerText.count(result.transactions ?? 0, "transaction")), "
+                    var line =
+                        "\(result.file): ok, \(LedgerText.count(result.transactions ?? 0, "transaction")), "
                         + "\(LedgerText.count(result.categories ?? 0, "category", plural: "categories")), "
                         + "\(LedgerText.count(result.receipts, "receipt"))"
                     if let statistics = result.statistics {
-                        line += "; \(statistics.fileBytes) bytes, \(statistics.deadBytes) reclaimable by compact"
+                        line +=
+                            "; \(statistics.fileBytes) bytes, \(statistics.deadBytes) reclaimable by compact"
                     }
                     output.out(line)
                 }

@@ -12,17 +12,23 @@ enum ReportCommand {
                     .value("--from", "YYYY-MM-DD", "only on or after this date"),
                     .value("--to", "YYYY-MM-DD", "only on or before this date"),
                 ],
-                details: "--json prints {\"transactions\": N, \"out\": \"…\", \"in\": \"…\", \"net\": \"…\", "
+                details:
+                    "--json prints {\"transactions\": N, \"out\": \"…\", \"in\": \"…\", \"net\": \"…\", "
                     + "\"groups\": [{\"name\", \"transactions\", \"out\", \"in\", \"net\"}]}.")
         ) { arguments, output in
             let byText = arguments.value("--by") ?? "category"
             guard let grouping = LedgerReport.Grouping(rawValue: byText) else {
-                throw LedgerSession.failure(LedgerError.badValue("--by", byText, expected: "month or category"))
+                throw LedgerSession.failure(
+                    LedgerError.badValue("--by", byText, expected: "month or category"))
             }
             let from = try arguments.date("--from")
             let to = try arguments.date("--to")
-            let (report, path) = try LedgerSession.run(arguments, environment, access: .read) { ledger in
-                (try ledger.report(by: grouping, from: from, to: to), ledger.configuration.storeURL.relativePath)
+            let (report, path) = try LedgerSession.run(arguments, environment, access: .read) {
+                ledger in
+                (
+                    try ledger.report(by: grouping, from: from, to: to),
+                    ledger.configuration.storeURL.relativePath
+                )
             }
             if arguments.json {
                 try output.json(report.jsonObject)
@@ -30,7 +36,9 @@ enum ReportCommand {
             }
             var title = "\(path): by \(grouping.rawValue)"
             if from != nil || to != nil {
-                title += ", " + (from.map(LedgerDates.day) ?? "…") + " to " + (to.map(LedgerDates.day) ?? "…")
+                title +=
+                    ", " + (from.map(LedgerDates.day) ?? "…") + " to "
+                    + (to.map(LedgerDates.day) ?? "…")
             }
             output.out(report.text(title: title))
         }

@@ -44,8 +44,10 @@ public final class Transaction: ManagedObject {
     public var receiptURL: URL? {
         guard let receiptPath else { return nil }
         if receiptPath.hasPrefix("/") { return URL(fileURLWithPath: receiptPath) }
-        let base = managedObjectContext?.persistentStoreCoordinator?.persistentStores.first?.url?
-            .deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let base =
+            managedObjectContext?.persistentStoreCoordinator?.persistentStores.first?.url?
+            .deletingLastPathComponent()
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         return base.appendingPathComponent(receiptPath)
     }
 
@@ -75,28 +77,38 @@ public enum LedgerModel {
     /// - Throws: never in practice; the model is a constant checked by tests.
     public static func make() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Category", managedObjectClass: Category.self, properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                AttributeDescription(name: "name", type: .string, isOptional: false, minLength: 1, maxLength: 50),
-                AttributeDescription(name: "colorHex", type: .string, isOptional: false,
-                                     defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
-                RelationshipDescription(name: "transactions", destination: "Transaction",
-                                        inverse: "category", isToMany: true, deleteRule: .nullify),
-            ], uniquenessConstraints: [["name"]]),
-            EntityDescription(name: "Transaction", managedObjectClass: Transaction.self, properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                AttributeDescription(name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
-                AttributeDescription(name: "kind", type: .string, isOptional: false, defaultValue: "expense",
-                                     pattern: "^(expense|income)$"),
-                AttributeDescription(name: "date", type: .date, isOptional: false),
-                AttributeDescription(name: "note", type: .string),
-                AttributeDescription(name: "payee", type: .string),
-                AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
-                AttributeDescription(name: "receiptPath", type: .string),
-                AttributeDescription(name: "importKey", type: .string),
-                RelationshipDescription(name: "category", destination: "Category",
-                                        inverse: "transactions", deleteRule: .nullify),
-            ], uniquenessConstraints: [["importKey"]]),
+            EntityDescription(
+                name: "Category", managedObjectClass: Category.self,
+                properties: [
+                    AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                    AttributeDescription(
+                        name: "name", type: .string, isOptional: false, minLength: 1, maxLength: 50),
+                    AttributeDescription(
+                        name: "colorHex", type: .string, isOptional: false,
+                        defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
+                    RelationshipDescription(
+                        name: "transactions", destination: "Transaction",
+                        inverse: "category", isToMany: true, deleteRule: .nullify),
+                ], uniquenessConstraints: [["name"]]),
+            EntityDescription(
+                name: "Transaction", managedObjectClass: Transaction.self,
+                properties: [
+                    AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                    AttributeDescription(
+                        name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
+                    AttributeDescription(
+                        name: "kind", type: .string, isOptional: false, defaultValue: "expense",
+                        pattern: "^(expense|income)$"),
+                    AttributeDescription(name: "date", type: .date, isOptional: false),
+                    AttributeDescription(name: "note", type: .string),
+                    AttributeDescription(name: "payee", type: .string),
+                    AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
+                    AttributeDescription(name: "receiptPath", type: .string),
+                    AttributeDescription(name: "importKey", type: .string),
+                    RelationshipDescription(
+                        name: "category", destination: "Category",
+                        inverse: "transactions", deleteRule: .nullify),
+                ], uniquenessConstraints: [["importKey"]]),
         ])
     }
 }

@@ -94,7 +94,8 @@ public struct IDPrefixIndex: Sendable {
     private func prefixLengths(minimum: Int) -> [Int] {
         var lengths = [Int](repeating: min(32, minimum), count: ids.count)
         for k in sorted.indices.dropFirst() {
-            let a = sorted[k - 1], b = sorted[k]
+            let a = sorted[k - 1]
+            let b = sorted[k]
             let needed = min(32, Key.commonDigits(keys[a], keys[b]) + 1)
             lengths[a] = max(lengths[a], needed)
             lengths[b] = max(lengths[b], needed)

@@ -111,14 +111,17 @@ extension Ledger {
     }
 
     /// An exact name match, else the single case-insensitive one, else `nil`.
-    static func category(matching name: String, in context: ManagedObjectContext) throws -> Category? {
+    static func category(matching name: String, in context: ManagedObjectContext) throws
+        -> Category?
+    {
         let all = try allCategories(in: context)
         if let exact = all.first(where: { $0.name == name }) { return exact }
         let folded = all.filter { $0.name?.lowercased() == name.lowercased() }
         return folded.count == 1 ? folded[0] : nil
     }
 
-    static func requireCategory(_ name: String, in context: ManagedObjectContext) throws -> Category {
+    static func requireCategory(_ name: String, in context: ManagedObjectContext) throws -> Category
+    {
         guard let category = try category(matching: name, in: context) else {
             throw LedgerError.unknownCategory(name)
         }

@@ -50,7 +50,8 @@ extension Ledger {
     /// `text` as a CSV field: quoted when it holds a comma, quote, line break or
     /// surrounding spaces, with quotes doubled.
     static func csvField(_ text: String) -> String {
-        let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+        let needsQuotes =
+            text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
             || text.first == " " || text.last == " "
         return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }

@@ -16,9 +16,13 @@ public struct ImportSummary: Sendable {
     public var isDryRun: Bool
 
     /// Money out of the added rows.
-    public var out: Decimal { added.reduce(Decimal(0)) { $1.kind == .expense ? $0 + $1.amount : $0 } }
+    public var out: Decimal {
+        added.reduce(Decimal(0)) { $1.kind == .expense ? $0 + $1.amount : $0 }
+    }
     /// Money in of the added rows.
-    public var `in`: Decimal { added.reduce(Decimal(0)) { $1.kind == .income ? $0 + $1.amount : $0 } }
+    public var `in`: Decimal {
+        added.reduce(Decimal(0)) { $1.kind == .income ? $0 + $1.amount : $0 }
+    }
 
     /// The object `import --json` prints.
     public var jsonObject: [String: Any] {
@@ -26,7 +30,9 @@ public struct ImportSummary: Sendable {
             "file": file, "rows": result.rows.count, "imported": added.count,
             "alreadyPresent": alreadyPresent, "dryRun": isDryRun,
             "out": Money.format(out), "in": Money.format(self.in),
-            "skipped": result.skipped.map { ["line": $0.line, "reason": $0.reason] as [String: Any] },
+            "skipped": result.skipped.map {
+                ["line": $0.line, "reason": $0.reason] as [String: Any]
+            },
             "delimiter": result.delimiter.description, "encoding": result.encoding.description,
             "decimal": result.decimalStyle.description,
         ]
@@ -56,11 +62,14 @@ extension Ledger {
     ///   file, line and reason (nothing is imported); store errors.
     /// - Complexity: O(rows + transactions).
     public func importCSV(
-        _ fileURL: URL, options: ImportOptions, dryRun: Bool = false, progress: ((ImportProgress) -> Void)? = nil
+        _ fileURL: URL, options: ImportOptions, dryRun: Bool = false,
+        progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportSummary {
-        let result = try CSVImporter.parse(fileURL: fileURL, options: options, progress: progress.map { report in
-            { report(.read($0)) }
-        })
+        let result = try CSVImporter.parse(
+            fileURL: fileURL, options: options,
+            progress: progress.map { report in
+                { report(.read($0)) }
+            })
         let known = try importKeys()
         let fresh = result.rows.filter { !known.contains($0.importKey) }
         let summary = ImportSummary(
@@ -90,11 +99,14 @@ extension Ledger {
     public static func previewImport(
         _ fileURL: URL, options: ImportOptions, progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportSummary {
-        let result = try CSVImporter.parse(fileURL: fileURL, options: options, progress: progress.map { report in
-            { report(.read($0)) }
-        })
+        let result = try CSVImporter.parse(
+            fileURL: fileURL, options: options,
+            progress: progress.map { report in
+                { report(.read($0)) }
+            })
         return ImportSummary(
-            file: fileURL.relativePath, result: result, added: result.rows, alreadyPresent: 0, isDryRun: true)
+            file: fileURL.relativePath, result: result, added: result.rows, alreadyPresent: 0,
+            isDryRun: true)
     }
 
     /// The import keys the ledger holds: read from the store's rows when the root context has

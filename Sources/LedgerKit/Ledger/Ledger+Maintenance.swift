@@ -34,8 +34,10 @@ public struct LedgerVerification: Sendable {
     public var jsonObject: [String: Any] {
         [
             "file": file, "healthy": isHealthy, "problems": problems, "notices": notices,
-            "transactions": transactions ?? NSNull(), "categories": categories ?? NSNull(), "receipts": receipts,
-            "fileBytes": statistics?.fileBytes ?? NSNull(), "liveBytes": statistics?.liveBytes ?? NSNull(),
+            "transactions": transactions ?? NSNull(), "categories": categories ?? NSNull(),
+            "receipts": receipts,
+            "fileBytes": statistics?.fileBytes ?? NSNull(),
+            "liveBytes": statistics?.liveBytes ?? NSNull(),
         ]
     }
 }
@@ -47,7 +49,10 @@ extension Ledger {
     /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for a RAM ledger or one opened
     ///   read-only; `.storeOperation` (134070) when writing fails (the old file is intact).
     public func compact() throws -> LedgerCompaction {
-        guard let store = container.persistentStoreCoordinator.persistentStores.first as? JSONLinesStore else {
+        guard
+            let store = container.persistentStoreCoordinator.persistentStores.first
+                as? JSONLinesStore
+        else {
             throw LedgerError.needsFile("compact")
         }
         let before = try store.statistics().fileBytes
@@ -64,17 +69,22 @@ extension Ledger {
     public static func verify(_ configuration: LedgerConfiguration) throws -> LedgerVerification {
         let url = configuration.storeURL
         guard !configuration.isInMemory else { throw LedgerError.needsFile("verify") }
-        guard FileManager.default.fileExists(atPath: url.path) else { throw LedgerError.missingFile(url.relativePath) }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw LedgerError.missingFile(url.relativePath)
+        }
         let store = JSONLinesStore.verify(at: url)
         var result = LedgerVerification(
-            file: url.relativePath, problems: store.problems.map(\.description), notices: store.notices,
-            transactions: store.statistics?.rowCounts["Transaction"], categories: store.statistics?.rowCounts["Category"],
+            file: url.relativePath, problems: store.problems.map(\.description),
+            notices: store.notices,
+            transactions: store.statistics?.rowCounts["Transaction"],
+            categories: store.statistics?.rowCounts["Category"],
             receipts: 0, statistics: store.statistics)
         guard store.isHealthy else { return result }
         if let hashes = store.metadata?.entityVersionHashes,
             hashes != (try LedgerModel.make()).entityVersionHashesByName
         {
-            result.problems.append("the file holds another model (entities \(hashes.keys.sorted())), not a ledger's")
+            result.problems.append(
+                "the file holds another model (entities \(hashes.keys.sorted())), not a ledger's")
             return result
         }
         let ledger = try Ledger(configuration, access: .read)
@@ -92,14 +102,17 @@ extension Ledger {
             let file = receiptURL(forStoredPath: path).standardizedFileURL
             expected.insert(file.path)
             if !FileManager.default.fileExists(atPath: file.path) {
-                result.problems.append("transaction \(transaction.idString): receipt \(path) is missing")
+                result.problems.append(
+                    "transaction \(transaction.idString): receipt \(path) is missing")
             }
         }
         guard let directory = configuration.resolvedReceiptsDirectory,
             let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
         else { return }
-        for name in names.sorted() where !expected.contains(directory.appendingPathComponent(name).standardizedFileURL.path) {
-            result.notices.append("receipt file \(directory.lastPathComponent)/\(name) belongs to no transaction")
+        for name in names.sorted()
+        where !expected.contains(directory.appendingPathComponent(name).standardizedFileURL.path) {
+            result.notices.append(
+                "receipt file \(directory.lastPathComponent)/\(name) belongs to no transaction")
         }
     }
 }

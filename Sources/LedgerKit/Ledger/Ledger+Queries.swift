@@ -8,17 +8,22 @@ extension Ledger {
     ///   parse or does not fit `Transaction` (the message names the position), or an
     ///   unknown category.
     /// - Complexity: O(n log n) in the number of transactions.
-    public func transactions(_ query: TransactionQuery = TransactionQuery()) throws -> [TransactionRecord] {
+    public func transactions(_ query: TransactionQuery = TransactionQuery()) throws
+        -> [TransactionRecord]
+    {
         let user = try query.predicate.map { try FetchPredicate(format: $0) }
         return try read { context in
             var parts = user.map { [$0] } ?? []
             if let name = query.category {
-                parts.append(try FetchPredicate(format: "category == %@", try Self.requireCategory(name, in: context)))
+                parts.append(
+                    try FetchPredicate(
+                        format: "category == %@", try Self.requireCategory(name, in: context)))
             }
             parts += try Self.dateRange(from: query.from, to: query.to)
             let request = FetchRequest<Transaction>(entityName: "Transaction")
             request.predicate = parts.isEmpty ? nil : .and(parts)
-            request.sortDescriptors = (query.sort.isEmpty ? [TransactionSort(.date)] : query.sort).map(\.descriptor)
+            request.sortDescriptors = (query.sort.isEmpty ? [TransactionSort(.date)] : query.sort)
+                .map(\.descriptor)
             request.fetchLimit = query.limit ?? 0
             return try context.fetch(request).map(TransactionRecord.init)
         }

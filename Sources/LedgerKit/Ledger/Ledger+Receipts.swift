@@ -20,7 +20,9 @@ extension Ledger {
         guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory) else {
             throw LedgerError.receipt(source.relativePath, "no such file")
         }
-        guard !isDirectory.boolValue else { throw LedgerError.receipt(source.relativePath, "is a directory") }
+        guard !isDirectory.boolValue else {
+            throw LedgerError.receipt(source.relativePath, "is a directory")
+        }
         guard let directory = configuration.resolvedReceiptsDirectory else {
             throw LedgerError.needsFile("a receipt")
         }
@@ -28,13 +30,16 @@ extension Ledger {
         let name = id.uuidString.lowercased() + (ext.isEmpty ? "" : ".\(ext)")
         let copy = directory.appendingPathComponent(name)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: source, to: copy)
         } catch {
-            throw LedgerError.receipt(source.relativePath, "cannot copy to \(copy.path): \(error.localizedDescription)")
+            throw LedgerError.receipt(
+                source.relativePath, "cannot copy to \(copy.path): \(error.localizedDescription)")
         }
         let usesDefault = configuration.receiptsDirectory == nil && !isInMemory
-        let stored = usesDefault ? "\(directory.lastPathComponent)/\(name)" : copy.standardizedFileURL.path
+        let stored =
+            usesDefault ? "\(directory.lastPathComponent)/\(name)" : copy.standardizedFileURL.path
         return (stored, copy)
     }
 }

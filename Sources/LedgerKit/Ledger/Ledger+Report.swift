@@ -13,13 +13,17 @@ extension Ledger {
     ///
     /// - Throws: store errors.
     /// - Complexity: O(n) in the number of transactions, plus sorting the groups.
-    public func report(by grouping: LedgerReport.Grouping = .category, from: Date? = nil, to: Date? = nil)
+    public func report(
+        by grouping: LedgerReport.Grouping = .category, from: Date? = nil, to: Date? = nil
+    )
         throws -> LedgerReport
     {
         let parts = try Self.dateRange(from: from, to: to)
         let predicate = parts.isEmpty ? nil : FetchPredicate.and(parts)
         return try read { context in
-            guard let (rows, entity) = try savedRows("Transaction", in: context, predicate: predicate) else {
+            guard
+                let (rows, entity) = try savedRows("Transaction", in: context, predicate: predicate)
+            else {
                 return try objectReport(in: context, predicate: predicate, by: grouping)
             }
             let categories = grouping == .category ? try savedRows("Category", in: context) : nil
@@ -28,7 +32,10 @@ extension Ledger {
     }
 
     /// The report from managed objects: the general path, which sees unsaved changes.
-    func objectReport(in context: ManagedObjectContext, predicate: FetchPredicate?, by grouping: LedgerReport.Grouping)
+    func objectReport(
+        in context: ManagedObjectContext, predicate: FetchPredicate?,
+        by grouping: LedgerReport.Grouping
+    )
         throws -> LedgerReport
     {
         let request = FetchRequest<Transaction>(entityName: "Transaction")
@@ -40,7 +47,8 @@ extension Ledger {
     /// grouping by category.
     static func report(
         rows: [StoreRow], of transaction: EntityDescription,
-        categories: (rows: [StoreRow], entity: EntityDescription)?, by grouping: LedgerReport.Grouping
+        categories: (rows: [StoreRow], entity: EntityDescription)?,
+        by grouping: LedgerReport.Grouping
     ) throws -> LedgerReport {
         guard let amount = transaction.propertiesByName["amount"]?.index,
             let kind = transaction.propertiesByName["kind"]?.index,
@@ -52,7 +60,9 @@ extension Ledger {
         var names: [ManagedObjectID: String] = [:]
         if let categories, let name = categories.entity.propertiesByName["name"]?.index {
             for row in categories.rows {
-                if case .string(let text) = row.values[name].attributeValue { names[row.objectID] = text }
+                if case .string(let text) = row.values[name].attributeValue {
+                    names[row.objectID] = text
+                }
             }
         }
         return LedgerReport(
@@ -72,8 +82,11 @@ extension Ledger {
                         group = LedgerReport.undated
                     }
                 }
-                let isIncome = row.values[kind].attributeValue == .string(TransactionKind.income.rawValue)
-                guard case .decimal(let value) = row.values[amount].attributeValue else { return (group, isIncome, 0) }
+                let isIncome =
+                    row.values[kind].attributeValue == .string(TransactionKind.income.rawValue)
+                guard case .decimal(let value) = row.values[amount].attributeValue else {
+                    return (group, isIncome, 0)
+                }
                 return (group, isIncome, value)
             }, by: grouping)
     }

@@ -11,14 +11,18 @@ import ObjectGraph
 extension Ledger {
     /// The saved rows of `entityName` matching `predicate`, with the entity; `nil` when the
     /// root context has unsaved changes. Call on the root context's queue.
-    func savedRows(_ entityName: String, in context: ManagedObjectContext, predicate: FetchPredicate? = nil)
+    func savedRows(
+        _ entityName: String, in context: ManagedObjectContext, predicate: FetchPredicate? = nil
+    )
         throws -> (rows: [StoreRow], entity: EntityDescription)?
     {
         let stores = container.persistentStoreCoordinator.persistentStores
         guard context === self.context, !context.hasChanges, stores.count == 1,
             let entity = stores[0].model.entitiesByName[entityName]
         else { return nil }
-        return (try stores[0].fetch(StoreFetchRequest(entity: entity, predicate: predicate)), entity)
+        return (
+            try stores[0].fetch(StoreFetchRequest(entity: entity, predicate: predicate)), entity
+        )
     }
 
     /// Every transaction's `id` and object ID, in the store's order.
@@ -34,7 +38,9 @@ extension Ledger {
                     return (id, row.objectID)
                 }
             }
-            return try Self.allTransactions(in: context).map { ($0.id ?? LedgerValues.nilUUID, $0.objectID) }
+            return try Self.allTransactions(in: context).map {
+                ($0.id ?? LedgerValues.nilUUID, $0.objectID)
+            }
         }
     }
 
@@ -54,7 +60,9 @@ extension Ledger {
     }
 
     /// The transactions `ids` names, in `context`.
-    static func transactions(_ ids: [ManagedObjectID], in context: ManagedObjectContext) throws -> [Transaction] {
+    static func transactions(_ ids: [ManagedObjectID], in context: ManagedObjectContext) throws
+        -> [Transaction]
+    {
         try ids.map { id in
             guard let transaction = try context.existingObject(with: id) as? Transaction else {
                 throw LedgerError.unknownID(id.description)

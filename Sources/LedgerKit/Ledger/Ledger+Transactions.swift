@@ -47,7 +47,8 @@ extension Ledger {
             if let note = changes.note { transaction.note = Self.nonEmpty(note) }
             if let payee = changes.payee { transaction.payee = Self.nonEmpty(payee) }
             if let name = changes.category {
-                transaction.category = name.isEmpty ? nil : try Self.requireCategory(name, in: context)
+                transaction.category =
+                    name.isEmpty ? nil : try Self.requireCategory(name, in: context)
             }
             return TransactionRecord(transaction)
         }
@@ -97,7 +98,8 @@ extension Ledger {
     /// - Throws: store errors.
     /// - Complexity: O(n log n) in the number of transactions.
     public func shortIDs(for ids: [UUID], minimum: Int = 8) throws -> [UUID: String] {
-        IDPrefixIndex(try transactionIdentities().map(\.id)).shortPrefixes(of: ids, minimum: minimum)
+        IDPrefixIndex(try transactionIdentities().map(\.id)).shortPrefixes(
+            of: ids, minimum: minimum)
     }
 
     // MARK: Helpers
@@ -107,7 +109,8 @@ extension Ledger {
     }
 
     static func nonEmpty(_ text: String?) -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else {
+        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty
+        else {
             return nil
         }
         return trimmed

@@ -129,7 +129,9 @@ public final class Ledger {
         return result
     }
 
-    private static func removeCreatedFiles(_ configuration: LedgerConfiguration, lockFileExisted: Bool) {
+    private static func removeCreatedFiles(
+        _ configuration: LedgerConfiguration, lockFileExisted: Bool
+    ) {
         let path = configuration.storeURL.path
         try? FileManager.default.removeItem(atPath: path)
         if !lockFileExisted { try? FileManager.default.removeItem(atPath: path + ".lock") }

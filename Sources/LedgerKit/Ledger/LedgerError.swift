@@ -84,7 +84,8 @@ enum LedgerError {
 
     /// A name quoted for a shell when it holds anything but letters, digits and `-_.`.
     static func quoted(_ text: String) -> String {
-        let plain = !text.isEmpty
+        let plain =
+            !text.isEmpty
             && text.unicodeScalars.allSatisfy {
                 CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)
             }

@@ -15,14 +15,18 @@ public enum LedgerValues {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("-") {
             throw LedgerError.badValue(
-                key, text, expected: "a positive amount (money out is the default; --income for money in)")
+                key, text,
+                expected: "a positive amount (money out is the default; --income for money in)")
         }
         let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
         let digits = { (s: Substring) in !s.isEmpty && s.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
-        guard parts.count <= 2, digits(parts[0]), parts.count == 1 || (digits(parts[1]) && parts[1].count <= 2),
-            parts[0].count <= 15, let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+        guard parts.count <= 2, digits(parts[0]),
+            parts.count == 1 || (digits(parts[1]) && parts[1].count <= 2),
+            parts[0].count <= 15,
+            let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
         else {
-            throw LedgerError.badValue(key, text, expected: "an amount like 12.50 (digits, at most 2 decimals)")
+            throw LedgerError.badValue(
+                key, text, expected: "an amount like 12.50 (digits, at most 2 decimals)")
         }
         return value
     }
@@ -35,10 +39,12 @@ public enum LedgerValues {
     public static func date(_ text: String, key: String = "date") throws -> Date {
         guard let date = LedgerDates.parse(text) else {
             let shape = text.split(separator: "-", omittingEmptySubsequences: false)
-            let wellFormed = shape.count == 3 && shape.map(\.count) == [4, 2, 2]
+            let wellFormed =
+                shape.count == 3 && shape.map(\.count) == [4, 2, 2]
                 && text.utf8.allSatisfy { $0 == 45 || ($0 >= 48 && $0 <= 57) }
             throw LedgerError.badValue(
-                key, text, expected: wellFormed ? "a real calendar date (YYYY-MM-DD)" : "a date YYYY-MM-DD")
+                key, text,
+                expected: wellFormed ? "a real calendar date (YYYY-MM-DD)" : "a date YYYY-MM-DD")
         }
         return date
     }
@@ -48,6 +54,7 @@ public enum LedgerValues {
         var local = Calendar(identifier: .gregorian)
         local.timeZone = timeZone
         let c = local.dateComponents([.year, .month, .day], from: instant)
-        return LedgerDates.calendar.date(from: DateComponents(year: c.year, month: c.month, day: c.day))!
+        return LedgerDates.calendar.date(
+            from: DateComponents(year: c.year, month: c.month, day: c.day))!
     }
 }

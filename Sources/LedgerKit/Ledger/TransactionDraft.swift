@@ -25,7 +25,8 @@ public struct TransactionDraft: Sendable, Hashable {
 
     /// A draft with the given values; the rest are unset.
     public init(
-        amount: Decimal, kind: TransactionKind = .expense, category: String? = nil, date: Date? = nil,
+        amount: Decimal, kind: TransactionKind = .expense, category: String? = nil,
+        date: Date? = nil,
         note: String? = nil, payee: String? = nil, receipt: URL? = nil
     ) {
         self.amount = amount
@@ -58,6 +59,7 @@ public struct TransactionChanges: Sendable, Hashable {
 
     /// Whether nothing would change.
     public var isEmpty: Bool {
-        amount == nil && kind == nil && category == nil && date == nil && note == nil && payee == nil
+        amount == nil && kind == nil && category == nil && date == nil && note == nil
+            && payee == nil
     }
 }

@@ -75,12 +75,16 @@ public struct TransactionSort: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``ObjectGraphError`` `.validation` (1550) naming the text and the keys.
     public init(argument: String) throws {
-        let parts = argument.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let parts = argument.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            .map(String.init)
         let direction = parts.count == 2 ? parts[1].lowercased() : "asc"
-        guard let key = Key(rawValue: parts[0].lowercased()), direction == "asc" || direction == "desc" else {
+        guard let key = Key(rawValue: parts[0].lowercased()),
+            direction == "asc" || direction == "desc"
+        else {
             throw LedgerError.badValue(
                 "--sort", argument,
-                expected: "KEY or KEY:desc with KEY one of " + Key.allCases.map(\.rawValue).joined(separator: ", "))
+                expected: "KEY or KEY:desc with KEY one of "
+                    + Key.allCases.map(\.rawValue).joined(separator: ", "))
         }
         self.init(key, ascending: direction == "asc")
     }
@@ -92,7 +96,8 @@ public struct TransactionSort: Sendable, Hashable, CustomStringConvertible {
     var descriptor: FetchSortDescriptor {
         switch key {
         case .payee, .note, .category:
-            FetchSortDescriptor(key: key.keyPath, ascending: ascending, comparison: .caseInsensitive)
+            FetchSortDescriptor(
+                key: key.keyPath, ascending: ascending, comparison: .caseInsensitive)
         default:
             FetchSortDescriptor(key: key.keyPath, ascending: ascending)
         }

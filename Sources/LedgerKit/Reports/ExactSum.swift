@@ -18,7 +18,8 @@ struct ExactSum {
             if significand.doubleValue < 1e13 {
                 var scaled = significand.int64Value
                 for _ in 0..<(exponent + 2) { scaled *= 10 }
-                let (sum, overflow) = cents.addingReportingOverflow(value.sign == .minus ? -scaled : scaled)
+                let (sum, overflow) = cents.addingReportingOverflow(
+                    value.sign == .minus ? -scaled : scaled)
                 if !overflow {
                     cents = sum
                     return

@@ -41,16 +41,19 @@ public enum LedgerDates {
 
     private static func pad(_ n: Int, _ width: Int) -> String {
         let digits = String(n)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        return digits.count >= width
+            ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
     /// The UTC midnight of a `YYYY-MM-DD` string, or `nil` when it is not a real date.
     public static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        else { return nil }
         let components = DateComponents(year: y, month: m, day: d)
-        guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
+        guard components.isValidDate(in: calendar), let date = calendar.date(from: components)
+        else { return nil }
         return date
     }
 }

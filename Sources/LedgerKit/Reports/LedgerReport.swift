@@ -42,10 +42,11 @@ public struct LedgerReport: Sendable, Equatable {
     public init(_ items: [Transaction], by grouping: Grouping) {
         self.init(
             entries: items.lazy.map { t in
-                let group = switch grouping {
-                case .category: t.category?.name ?? Self.uncategorised
-                case .month: t.date.map(LedgerDates.month) ?? Self.undated
-                }
+                let group =
+                    switch grouping {
+                    case .category: t.category?.name ?? Self.uncategorised
+                    case .month: t.date.map(LedgerDates.month) ?? Self.undated
+                    }
                 return (group, t.isIncome, t.amount)
             }, by: grouping)
     }
@@ -59,8 +60,11 @@ public struct LedgerReport: Sendable, Equatable {
             sums[key, default: (0, ExactSum(), ExactSum())].transactions += 1
             if isIncome { sums[key]!.in.add(amount) } else { sums[key]!.out.add(amount) }
         }
-        let totals = sums.map { Group(name: $0.key, transactions: $0.value.transactions, out: $0.value.out.value,
-                                      in: $0.value.in.value) }
+        let totals = sums.map {
+            Group(
+                name: $0.key, transactions: $0.value.transactions, out: $0.value.out.value,
+                in: $0.value.in.value)
+        }
         self.transactions = totals.reduce(0) { $0 + $1.transactions }
         self.out = totals.reduce(Decimal(0)) { $0 + $1.out }
         self.in = totals.reduce(Decimal(0)) { $0 + $1.in }
@@ -96,17 +100,27 @@ public struct LedgerReport: Sendable, Equatable {
     /// The report as aligned text with a bar chart of money out.
     public func text(title: String) -> String {
         let width = max(12, groups.map(\.name.count).max() ?? 0)
-        func label(_ s: String) -> String { s.padding(toLength: width, withPad: " ", startingAt: 0) }
-        var lines = [title, "", label("") + "  " + "out".leftPadded(10) + "  " + "in".leftPadded(10)]
+        func label(_ s: String) -> String {
+            s.padding(toLength: width, withPad: " ", startingAt: 0)
+        }
+        var lines = [
+            title, "", label("") + "  " + "out".leftPadded(10) + "  " + "in".leftPadded(10),
+        ]
         let maxOut = groups.map(\.out).max() ?? 0
         for g in groups {
-            let bars = maxOut > 0 ? Int((NSDecimalNumber(decimal: g.out / maxOut).doubleValue * 30).rounded()) : 0
-            lines.append(label(g.name) + "  " + Money.format(g.out).leftPadded(10) + "  "
-                + Money.format(g.in).leftPadded(10) + "  " + String(repeating: "█", count: bars))
+            let bars =
+                maxOut > 0
+                ? Int((NSDecimalNumber(decimal: g.out / maxOut).doubleValue * 30).rounded()) : 0
+            lines.append(
+                label(g.name) + "  " + Money.format(g.out).leftPadded(10) + "  "
+                    + Money.format(g.in).leftPadded(10) + "  " + String(repeating: "█", count: bars)
+            )
         }
         lines.append("")
         lines.append(label("transactions") + "  " + "\(transactions)".leftPadded(10))
-        lines.append(label("total") + "  " + Money.format(out).leftPadded(10) + "  " + Money.format(self.in).leftPadded(10))
+        lines.append(
+            label("total") + "  " + Money.format(out).leftPadded(10) + "  "
+                + Money.format(self.in).leftPadded(10))
         lines.append(label("net") + "  " + Money.format(net).leftPadded(10))
         return lines.joined(separator: "\n")
     }

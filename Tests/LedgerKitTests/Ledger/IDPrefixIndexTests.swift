@@ -44,10 +44,14 @@ import Testing
         let index = IDPrefixIndex(Self.ids)
         #expect(index.shortPrefixes(minimum: 8) == ["3f2a9c1e-0", "3f2a9c1e-5", "a0000000"])
         #expect(index.shortPrefixes(minimum: 1) == ["3f2a9c1e-0", "3f2a9c1e-5", "a"])
-        #expect(index.shortPrefixes(of: [Self.ids[2], Self.ids[0]]) == [Self.ids[2]: "a0000000", Self.ids[0]: "3f2a9c1e-0"])
-        #expect(IDPrefixIndex([Self.ids[0], Self.ids[0]]).shortPrefixes(minimum: 4) == [
-            Self.ids[0].uuidString.lowercased(), Self.ids[0].uuidString.lowercased(),
-        ])
+        #expect(
+            index.shortPrefixes(of: [Self.ids[2], Self.ids[0]]) == [
+                Self.ids[2]: "a0000000", Self.ids[0]: "3f2a9c1e-0",
+            ])
+        #expect(
+            IDPrefixIndex([Self.ids[0], Self.ids[0]]).shortPrefixes(minimum: 4) == [
+                Self.ids[0].uuidString.lowercased(), Self.ids[0].uuidString.lowercased(),
+            ])
     }
 
     @Test func shortPrefixesOfManyRandomIDsAreUnique() {

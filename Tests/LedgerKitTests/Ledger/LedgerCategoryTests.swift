@@ -31,7 +31,8 @@ import Testing
         #expect {
             _ = try ledger.addCategory(name: "FOOD")
         } throws: { error in
-            (error as NSError).code == 133_021 && message(of: error) == "a category named \"Food\" already exists"
+            (error as NSError).code == 133_021
+                && message(of: error) == "a category named \"Food\" already exists"
         }
         #expect(try ledger.categories().count == 1)
     }
@@ -44,12 +45,14 @@ import Testing
             _ = try ledger.addCategory(name: "Food", colorHex: "red")
         } throws: { error in
             (error as NSError).code == 1680
-                && message(of: error) == "Category.colorHex must match ^#[0-9A-Fa-f]{6}$; got \"red\""
+                && message(of: error)
+                    == "Category.colorHex must match ^#[0-9A-Fa-f]{6}$; got \"red\""
         }
         #expect {
             _ = try ledger.addCategory(name: String(repeating: "x", count: 51))
         } throws: { error in
-            (error as NSError).code == 1660 && (error as NSError).userInfo[NSValidationKeyErrorKey] as? String == "name"
+            (error as NSError).code == 1660
+                && (error as NSError).userInfo[NSValidationKeyErrorKey] as? String == "name"
         }
         #expect {
             _ = try ledger.addCategory(name: "   ")
@@ -68,12 +71,15 @@ import Testing
         #expect(renamed.name == "Groceries")
         #expect(renamed.transactions == 1)
         #expect(try ledger.transactions().map(\.category) == ["Groceries"])
-        #expect(throws: ObjectGraphError.self) { _ = try ledger.renameCategory("Groceries", to: "rent") }
+        #expect(throws: ObjectGraphError.self) {
+            _ = try ledger.renameCategory("Groceries", to: "rent")
+        }
         #expect(try ledger.renameCategory("Groceries", to: "GROCERIES").name == "GROCERIES")
         #expect {
             _ = try ledger.renameCategory("Nope", to: "X")
         } throws: { error in
-            message(of: error) == "no category named \"Nope\"; add it with `ledger category add Nope`"
+            message(of: error)
+                == "no category named \"Nope\"; add it with `ledger category add Nope`"
         }
     }
 
@@ -111,8 +117,9 @@ import Testing
             _ = try ledger.deleteCategory("Food", rule: .deny)
         } throws: { error in
             (error as NSError).code == 1600
-                && message(of: error) == "category \"Food\" still has 1 transaction (rule deny); move or delete it "
-                + "first, or use --rule nullify or cascade"
+                && message(of: error)
+                    == "category \"Food\" still has 1 transaction (rule deny); move or delete it "
+                    + "first, or use --rule nullify or cascade"
         }
         #expect(try ledger.categories().map(\.name) == ["Empty", "Food"])
         #expect(try ledger.transactions().map(\.category) == ["Food"])

@@ -5,7 +5,8 @@ import Testing
 @testable import LedgerKit
 
 @Suite struct LedgerImportTests {
-    static let signed = ImportOptions(dateColumn: "Date", amountColumn: "Amount", descriptionColumns: ["Payee"])
+    static let signed = ImportOptions(
+        dateColumn: "Date", amountColumn: "Amount", descriptionColumns: ["Payee"])
 
     @Test func identicalRowsAllImportAndASecondImportAddsNothing() throws {
         let sandbox = try LedgerSandbox()
@@ -29,11 +30,13 @@ import Testing
         let sandbox = try LedgerSandbox()
         defer { sandbox.remove() }
         let ledger = try sandbox.ramLedger()
-        let summary = try ledger.importCSV(CSVFixtures.url("identical-rows.csv"), options: Self.signed, dryRun: true)
+        let summary = try ledger.importCSV(
+            CSVFixtures.url("identical-rows.csv"), options: Self.signed, dryRun: true)
         #expect(summary.isDryRun)
         #expect(summary.added.count == 4)
         #expect(try ledger.transactions().isEmpty)
-        let preview = try Ledger.previewImport(CSVFixtures.url("identical-rows.csv"), options: Self.signed)
+        let preview = try Ledger.previewImport(
+            CSVFixtures.url("identical-rows.csv"), options: Self.signed)
         #expect(preview.added == summary.added)
     }
 
@@ -45,7 +48,8 @@ import Testing
         #expect {
             _ = try ledger.importCSV(file, options: Self.signed)
         } throws: { error in
-            message(of: error).contains(":3: bad date \"2026-13-01\" in column 1 (\"Date\"): month 13 is not 1–12")
+            message(of: error).contains(
+                ":3: bad date \"2026-13-01\" in column 1 (\"Date\"): month 13 is not 1–12")
         }
         #expect(try ledger.transactions().isEmpty)
         var skipping = Self.signed

@@ -10,15 +10,22 @@ import Testing
         _ = try ledger.addCategory(name: "Food")
         _ = try ledger.addCategory(name: "Rent")
         _ = try ledger.addTransaction(
-            TransactionDraft(amount: 950, category: "Rent", date: day("2026-11-01"), payee: "Landlord"))
+            TransactionDraft(
+                amount: 950, category: "Rent", date: day("2026-11-01"), payee: "Landlord"))
         _ = try ledger.addTransaction(
-            TransactionDraft(amount: dec("64.35"), category: "Food", date: day("2026-11-02"), payee: "market hall"))
+            TransactionDraft(
+                amount: dec("64.35"), category: "Food", date: day("2026-11-02"),
+                payee: "market hall"))
         _ = try ledger.addTransaction(
-            TransactionDraft(amount: dec("2.80"), date: day("2026-10-30"), note: "metro", payee: "City Metro"))
+            TransactionDraft(
+                amount: dec("2.80"), date: day("2026-10-30"), note: "metro", payee: "City Metro"))
         _ = try ledger.addTransaction(
-            TransactionDraft(amount: 2400, kind: .income, date: day("2026-11-15"), payee: "Employer"))
+            TransactionDraft(
+                amount: 2400, kind: .income, date: day("2026-11-15"), payee: "Employer"))
         _ = try ledger.addTransaction(
-            TransactionDraft(amount: dec("41.12"), category: "Food", date: day("2026-11-09"), payee: "Corner Shop"))
+            TransactionDraft(
+                amount: dec("41.12"), category: "Food", date: day("2026-11-09"),
+                payee: "Corner Shop"))
         return ledger
     }
 
@@ -26,9 +33,10 @@ import Testing
         let sandbox = try LedgerSandbox()
         defer { sandbox.remove() }
         let all = try Self.sample(sandbox).transactions()
-        #expect(all.map { LedgerDates.day($0.date) } == [
-            "2026-10-30", "2026-11-01", "2026-11-02", "2026-11-09", "2026-11-15",
-        ])
+        #expect(
+            all.map { LedgerDates.day($0.date) } == [
+                "2026-10-30", "2026-11-01", "2026-11-02", "2026-11-09", "2026-11-15",
+            ])
     }
 
     @Test func wherePredicatesUseThePredicateLanguage() throws {
@@ -82,14 +90,21 @@ import Testing
         let ledger = try Self.sample(sandbox)
         var query = TransactionQuery()
         query.sort = [try TransactionSort(argument: "amount:desc")]
-        #expect(try ledger.transactions(query).map(\.amount) == [2400, 950, dec("64.35"), dec("41.12"), dec("2.80")])
+        #expect(
+            try ledger.transactions(query).map(\.amount) == [
+                2400, 950, dec("64.35"), dec("41.12"), dec("2.80"),
+            ])
         query.sort = [TransactionSort(.payee)]
-        #expect(try ledger.transactions(query).map(\.payee) == [
-            "City Metro", "Corner Shop", "Employer", "Landlord", "market hall",
-        ])
+        #expect(
+            try ledger.transactions(query).map(\.payee) == [
+                "City Metro", "Corner Shop", "Employer", "Landlord", "market hall",
+            ])
         query.sort = [TransactionSort(.category), TransactionSort(.amount)]
-        #expect(try ledger.transactions(query).map(\.category) == [nil, nil, "Food", "Food", "Rent"])
-        query.sort = [try TransactionSort(argument: "KIND:desc"), TransactionSort(.date, ascending: false)]
+        #expect(
+            try ledger.transactions(query).map(\.category) == [nil, nil, "Food", "Food", "Rent"])
+        query.sort = [
+            try TransactionSort(argument: "KIND:desc"), TransactionSort(.date, ascending: false),
+        ]
         #expect(try ledger.transactions(query).first?.kind == .income)
     }
 

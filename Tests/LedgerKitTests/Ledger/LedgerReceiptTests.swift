@@ -26,7 +26,8 @@ import Testing
         let ledger = try sandbox.ramLedger()
         let source = try sandbox.write("scan.png", "png")
         #expect(throws: ObjectGraphError.self) {
-            _ = try ledger.addTransaction(TransactionDraft(amount: 9, category: "Missing", receipt: source))
+            _ = try ledger.addTransaction(
+                TransactionDraft(amount: 9, category: "Missing", receipt: source))
         }
         let receipts = sandbox.url("receipts")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: receipts.path)) ?? [] == [])
@@ -37,7 +38,8 @@ import Testing
         defer { sandbox.remove() }
         let ledger = try sandbox.ramLedger()
         #expect {
-            _ = try ledger.addTransaction(TransactionDraft(amount: 9, receipt: sandbox.url("nope.pdf")))
+            _ = try ledger.addTransaction(
+                TransactionDraft(amount: 9, receipt: sandbox.url("nope.pdf")))
         } throws: { error in message(of: error).hasSuffix("nope.pdf: no such file") }
         #expect(try ledger.transactions().isEmpty)
     }
@@ -46,7 +48,8 @@ import Testing
         let sandbox = try LedgerSandbox()
         defer { sandbox.remove() }
         let ledger = try sandbox.ramLedger()
-        let t = try ledger.addTransaction(TransactionDraft(amount: 9, receipt: try sandbox.write("r.txt", "r")))
+        let t = try ledger.addTransaction(
+            TransactionDraft(amount: 9, receipt: try sandbox.write("r.txt", "r")))
         let copy = ledger.receiptURL(forStoredPath: try #require(t.receiptPath))
         let draft = ManagedObjectContext(concurrencyType: .privateQueue)
         draft.parent = ledger.context
@@ -63,9 +66,11 @@ import Testing
     @Test func aRAMLedgerWithoutAReceiptsDirectoryRefusesReceipts() throws {
         let sandbox = try LedgerSandbox()
         defer { sandbox.remove() }
-        let ledger = try Ledger(sandbox.configuration(URL(fileURLWithPath: "/dev/null")), access: .create)
+        let ledger = try Ledger(
+            sandbox.configuration(URL(fileURLWithPath: "/dev/null")), access: .create)
         #expect {
-            _ = try ledger.addTransaction(TransactionDraft(amount: 9, receipt: try sandbox.write("r.txt", "r")))
+            _ = try ledger.addTransaction(
+                TransactionDraft(amount: 9, receipt: try sandbox.write("r.txt", "r")))
         } throws: { error in
             message(of: error) == "a receipt needs a ledger file; /dev/null is a RAM store"
         }

@@ -9,11 +9,15 @@ import Testing
         let ledger = try sandbox.ramLedger()
         _ = try ledger.addCategory(name: "Food")
         _ = try ledger.addCategory(name: "Salary")
-        _ = try ledger.addTransaction(TransactionDraft(amount: dec("10.10"), category: "Food", date: day("2026-10-31")))
-        _ = try ledger.addTransaction(TransactionDraft(amount: dec("20.20"), category: "Food", date: day("2026-11-01")))
         _ = try ledger.addTransaction(
-            TransactionDraft(amount: 1000, kind: .income, category: "Salary", date: day("2026-11-15")))
-        _ = try ledger.addTransaction(TransactionDraft(amount: dec("5.05"), date: day("2026-11-30")))
+            TransactionDraft(amount: dec("10.10"), category: "Food", date: day("2026-10-31")))
+        _ = try ledger.addTransaction(
+            TransactionDraft(amount: dec("20.20"), category: "Food", date: day("2026-11-01")))
+        _ = try ledger.addTransaction(
+            TransactionDraft(
+                amount: 1000, kind: .income, category: "Salary", date: day("2026-11-15")))
+        _ = try ledger.addTransaction(
+            TransactionDraft(amount: dec("5.05"), date: day("2026-11-30")))
         return ledger
     }
 
@@ -48,20 +52,29 @@ import Testing
         let report = try sandbox.ramLedger().report()
         #expect(report.transactions == 0)
         #expect(report.groups.isEmpty)
-        #expect(report.text(title: "t").contains("transactions" + String(repeating: " ", count: 11) + "0\n"))
+        #expect(
+            report.text(title: "t").contains(
+                "transactions" + String(repeating: " ", count: 11) + "0\n"))
     }
 
     @Test(arguments: LedgerReport.Grouping.allCases)
-    func theStoreRowPathAndTheObjectPathGiveTheSameReport(_ grouping: LedgerReport.Grouping) throws {
+    func theStoreRowPathAndTheObjectPathGiveTheSameReport(_ grouping: LedgerReport.Grouping) throws
+    {
         let sandbox = try LedgerSandbox()
         defer { sandbox.remove() }
         let ledger = try Self.sample(sandbox)
-        _ = try ledger.importCSV(CSVFixtures.url("identical-rows.csv"), options: LedgerImportTests.signed)
-        for (from, to) in [(nil, nil), (day("2026-11-01"), nil), (nil, day("2026-11-01")), (day("2026-03-01"), day("2026-11-15"))] {
+        _ = try ledger.importCSV(
+            CSVFixtures.url("identical-rows.csv"), options: LedgerImportTests.signed)
+        for (from, to) in [
+            (nil, nil), (day("2026-11-01"), nil), (nil, day("2026-11-01")),
+            (day("2026-03-01"), day("2026-11-15")),
+        ] {
             let parts = try Ledger.dateRange(from: from, to: to)
             let predicate = parts.isEmpty ? nil : FetchPredicate.and(parts)
             let rows = try ledger.report(by: grouping, from: from, to: to)
-            let objects = try ledger.read { try ledger.objectReport(in: $0, predicate: predicate, by: grouping) }
+            let objects = try ledger.read {
+                try ledger.objectReport(in: $0, predicate: predicate, by: grouping)
+            }
             #expect(rows == objects)
         }
         #expect(try ledger.report(by: grouping).transactions == 8)

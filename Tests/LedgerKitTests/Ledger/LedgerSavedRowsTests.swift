@@ -9,7 +9,8 @@ import Testing
         let sandbox = try LedgerSandbox()
         defer { sandbox.remove() }
         let ledger = try sandbox.ramLedger()
-        _ = try ledger.importCSV(CSVFixtures.url("identical-rows.csv"), options: LedgerImportTests.signed)
+        _ = try ledger.importCSV(
+            CSVFixtures.url("identical-rows.csv"), options: LedgerImportTests.signed)
         _ = try ledger.addTransaction(TransactionDraft(amount: 3))
         let fromRows = try ledger.transactionIdentities()
         let fromObjects = try ledger.read { context in

@@ -11,10 +11,13 @@ import Testing
         let ledger = try sandbox.ramLedger()
         _ = try ledger.addCategory(name: "Food")
         let added = try ledger.addTransaction(
-            TransactionDraft(amount: dec("12.50"), category: "Food", note: " lunch ", payee: "Noodle Bar"))
+            TransactionDraft(
+                amount: dec("12.50"), category: "Food", note: " lunch ", payee: "Noodle Bar"))
         #expect(added.amount == dec("12.50"))
         #expect(added.kind == .expense)
-        #expect(LedgerDates.day(added.date) == LedgerDates.day(LedgerValues.calendarDay(of: LedgerSandbox.today)))
+        #expect(
+            LedgerDates.day(added.date)
+                == LedgerDates.day(LedgerValues.calendarDay(of: LedgerSandbox.today)))
         #expect(added.note == "lunch")
         #expect(added.payee == "Noodle Bar")
         #expect(added.category == "Food")
@@ -29,7 +32,8 @@ import Testing
         #expect {
             _ = try ledger.addTransaction(TransactionDraft(amount: 1, category: "Food"))
         } throws: { error in
-            message(of: error) == "no category named \"Food\"; add it with `ledger category add Food`"
+            message(of: error)
+                == "no category named \"Food\"; add it with `ledger category add Food`"
         }
         #expect(try ledger.transactions().isEmpty)
     }
@@ -41,7 +45,8 @@ import Testing
         #expect {
             _ = try ledger.addTransaction(TransactionDraft(amount: 0))
         } throws: { error in
-            (error as NSError).code == 1620 && message(of: error) == "Transaction.amount must be at least 0.01; got 0"
+            (error as NSError).code == 1620
+                && message(of: error) == "Transaction.amount must be at least 0.01; got 0"
         }
         #expect(try ledger.transactions().isEmpty)
     }
@@ -52,7 +57,8 @@ import Testing
         let ledger = try sandbox.ramLedger()
         _ = try ledger.addCategory(name: "Food")
         let t = try ledger.addTransaction(
-            TransactionDraft(amount: 5, category: "Food", date: day("2026-11-02"), note: "n", payee: "p"))
+            TransactionDraft(
+                amount: 5, category: "Food", date: day("2026-11-02"), note: "n", payee: "p"))
         var changes = TransactionChanges()
         changes.amount = dec("7.25")
         changes.payee = "Corner Shop"
@@ -83,10 +89,14 @@ import Testing
         var changes = TransactionChanges()
         changes.payee = "q"
         changes.amount = dec("0.001")
-        #expect(throws: ObjectGraphError.self) { _ = try ledger.editTransaction(t.idString, changes) }
+        #expect(throws: ObjectGraphError.self) {
+            _ = try ledger.editTransaction(t.idString, changes)
+        }
         changes.amount = nil
         changes.category = "Missing"
-        #expect(throws: ObjectGraphError.self) { _ = try ledger.editTransaction(t.idString, changes) }
+        #expect(throws: ObjectGraphError.self) {
+            _ = try ledger.editTransaction(t.idString, changes)
+        }
         #expect(try ledger.transactions() == [t])
     }
 
@@ -97,11 +107,15 @@ import Testing
         let a = try ledger.addTransaction(TransactionDraft(amount: 1))
         let b = try ledger.addTransaction(TransactionDraft(amount: 2))
         let c = try ledger.addTransaction(TransactionDraft(amount: 3))
-        let toggled = try ledger.toggleCleared([a.idString, String(b.idString.prefix(8)), a.idString])
+        let toggled = try ledger.toggleCleared([
+            a.idString, String(b.idString.prefix(8)), a.idString,
+        ])
         #expect(toggled.map(\.id) == [a.id, b.id])
         #expect(toggled.map(\.isCleared) == [true, true])
         #expect(try ledger.toggleCleared([b.idString]).map(\.isCleared) == [false])
-        #expect(throws: ObjectGraphError.self) { _ = try ledger.deleteTransactions([c.idString, "zz"]) }
+        #expect(throws: ObjectGraphError.self) {
+            _ = try ledger.deleteTransactions([c.idString, "zz"])
+        }
         #expect(try ledger.transactions().count == 3)
         let deleted = try ledger.deleteTransactions([c.idString, a.idString])
         #expect(deleted.map(\.amount) == [3, 1])
