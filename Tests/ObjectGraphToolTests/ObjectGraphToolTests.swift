@@ -172,7 +172,7 @@ struct ObjectGraphToolTests {
 
     @Test func usageErrorsExitWith64AndFailuresWith1() throws {
         let noArgs = try run()
-        #expect(noArgs.status == 64 && noArgs.out.contains("usage: objectgraph [options] COMMAND"))
+        #expect(noArgs.status == 64 && noArgs.err.contains("usage: objectgraph [options] COMMAND"))
         let unknown = try run("frobnicate")
         #expect(unknown.status == 64)
         let missing = try run("info")
