@@ -35,6 +35,15 @@ import Testing
         #expect(result.stderr == "")
     }
 
+    @Test func aBareCommandLineIsAUsageError() async throws {
+        let sandbox = try CLISandbox()
+        defer { sandbox.remove() }
+        let result = await sandbox.run([])
+        #expect(result.code == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("usage: ledger [options] COMMAND ..."))
+    }
+
     @Test func theOverviewListsTheCommands() async throws {
         let sandbox = try CLISandbox()
         defer { sandbox.remove() }
