@@ -19,7 +19,7 @@ let package = Package(
     targets: [
         .target(name: "ObjectGraph", swiftSettings: strict),
         .target(name: "ObjectGraphTesting", dependencies: ["ObjectGraph"], swiftSettings: strict),
-        .target(name: "LedgerKit", dependencies: ["ObjectGraph"], swiftSettings: strict),
+        .target(name: "LedgerKit", dependencies: ["ObjectGraph", "CLISupport"], swiftSettings: strict),
         .target(name: "CLISupport", swiftSettings: strict),
         .executableTarget(name: "ledger", dependencies: ["LedgerKit", "CLISupport"], swiftSettings: strict),
         .executableTarget(
@@ -35,7 +35,10 @@ let package = Package(
         .testTarget(
             name: "ObjectGraphTestingTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
             swiftSettings: strict),
-        .testTarget(name: "LedgerKitTests", dependencies: ["LedgerKit"], swiftSettings: strict),
+        .testTarget(name: "LedgerKitTests", dependencies: ["LedgerKit", "ObjectGraph"], swiftSettings: strict),
+        .testTarget(
+            name: "LedgerCLITests", dependencies: ["LedgerKit", "CLISupport", "ledger"],
+            swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         .testTarget(name: "ObjectGraphToolTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
     ],

@@ -48,9 +48,13 @@ public struct CommandLineTool: Sendable {
         let helpRequested = words.contains("--help") || words.contains("-h")
         let rest = words.filter { $0 != "--help" && $0 != "-h" }
         guard let (command, remaining) = match(rest) else {
-            if rest.isEmpty || (helpRequested && rest.allSatisfy { $0.hasPrefix("-") }) {
+            if helpRequested && rest.allSatisfy({ $0.hasPrefix("-") }) {
                 output.out(overview())
-                return helpRequested ? 0 : 64
+                return 0
+            }
+            if rest.isEmpty {
+                output.err(overview())
+                return 64
             }
             let unknown = rest.first { !$0.hasPrefix("-") } ?? rest[0]
             output.err("\(name): unknown command '\(unknown)'\n\n\(overview())")

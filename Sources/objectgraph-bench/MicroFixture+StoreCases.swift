@@ -85,6 +85,27 @@ extension MicroFixture {
         let n = count
         return [
             MicroCase(
+                name: "batch.update", unit: "rows",
+                explains:
+                    "W4: BatchUpdateRequest amount = amount * 1.2 on every expense, one commit"
+            ) { [self] in
+                try inContext { context in
+                    let update = BatchUpdateRequest(entityName: "Expense")
+                    update.propertiesToUpdate = [
+                        "amount": try FetchExpression(format: "amount * 1.2")
+                    ]
+                    update.resultType = .updatedObjectsCountResultType
+                    var updated = 0
+                    let (_, seconds) = try timed(0) {
+                        updated = try context.execute(update).result as? Int ?? 0
+                    }
+                    guard updated == n else {
+                        throw BenchError("batch update changed \(updated) rows")
+                    }
+                    return (updated, seconds)
+                }
+            },
+            MicroCase(
                 name: "store.commit.insert", unit: "rows",
                 explains: "the RAM store alone: commit N new rows"
             ) { [self] in

@@ -12,11 +12,6 @@ final class MicroFixture {
     /// Expenses in the fixture-container case's snapshot (plus 20 categories: 1,000 objects).
     static let fixtureExpenses = 980
 
-    /// Work that explains a goal but whose feature is not on main yet.
-    let notYetMeasured = [
-        "batch update rows per second (BatchUpdateRequest is not on main)"
-    ]
-
     init(count: Int) throws {
         self.count = count
         self.model = try BenchModel.make()

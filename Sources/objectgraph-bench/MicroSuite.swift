@@ -74,9 +74,6 @@ struct MicroSuite {
             if options.json { printJSON(result) }
         }
         if !options.json { printTable(results) }
-        for line in fixture.notYetMeasured where !options.json {
-            print("not measured yet: \(line)")
-        }
     }
 
     private func printJSON(_ r: MicroResult) {

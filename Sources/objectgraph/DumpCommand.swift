@@ -56,7 +56,7 @@ enum DumpCommand {
         }
     }
 
-    private static func storedColumn(_ property: PropertyDescription) -> Bool {
+    static func storedColumn(_ property: PropertyDescription) -> Bool {
         if let r = property as? RelationshipDescription { return r.isStoredInRow }
         return !property.isTransient
     }
@@ -65,7 +65,7 @@ enum DumpCommand {
         "\(id.entity.name) p\(id.primaryKey)"
     }
 
-    private static func display(_ value: StoreValue, of property: PropertyDescription) throws
+    static func display(_ value: StoreValue, of property: PropertyDescription) throws
         -> String
     {
         switch value {
@@ -78,11 +78,11 @@ enum DumpCommand {
         }
     }
 
-    private static func cut(_ text: String) -> String {
+    static func cut(_ text: String) -> String {
         text.count > 40 ? text.prefix(39) + "…" : text
     }
 
-    private static func json(_ row: StoreRow, columns: [PropertyDescription]) throws -> JSONOutput {
+    static func json(_ row: StoreRow, columns: [PropertyDescription]) throws -> JSONOutput {
         func ref(_ id: ManagedObjectID) -> JSONOutput {
             .object([("entity", .string(id.entity.name)), ("pk", .int(id.primaryKey))])
         }

@@ -9,11 +9,12 @@ import Foundation
 struct ObjectGraphTool {
     static let tool = CommandLineTool(
         name: "objectgraph",
-        summary: "Inspect and maintain ObjectGraph JSON-lines store files.",
+        summary: "Inspect, query and maintain ObjectGraph JSON-lines store files; read models; seed and load stores.",
         global: [],
         commands: [
-            InfoCommand.command, VerifyCommand.command, DumpCommand.command, CompactCommand.command,
-            RepairCommand.command,
+            InfoCommand.command, VerifyCommand.command, DumpCommand.command, FetchCommand.command,
+            FetchCommand.countCommand, CompactCommand.command, RepairCommand.command, ModelCommand.command,
+            SeedCommand.command, SeedCommand.loadCommand,
         ])
 
     static func main() async {

@@ -11,8 +11,7 @@ struct ObjectGraphToolTests {
     let model: ManagedObjectModel
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "objectgraph-tool-\(UUID().uuidString)")
+        directory = ToolBinary.scratchRoot.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         file = directory.appendingPathComponent("ledger.jsonl")
         model = try ManagedObjectModel(entities: [
@@ -173,7 +172,7 @@ struct ObjectGraphToolTests {
 
     @Test func usageErrorsExitWith64AndFailuresWith1() throws {
         let noArgs = try run()
-        #expect(noArgs.status == 64 && noArgs.out.contains("usage: objectgraph [options] COMMAND"))
+        #expect(noArgs.status == 64 && noArgs.err.contains("usage: objectgraph [options] COMMAND"))
         let unknown = try run("frobnicate")
         #expect(unknown.status == 64)
         let missing = try run("info")

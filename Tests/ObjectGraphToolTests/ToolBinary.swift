@@ -13,6 +13,17 @@ enum ToolBinary {
         }
     }()
 
+    /// This process's scratch root; creating it removes the roots of finished test runs.
+    static let scratchRoot: URL = {
+        let base = FileManager.default.temporaryDirectory
+            .appendingPathComponent("objectgraph-tool-tests", isDirectory: true)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+        for entry in entries where Int32(entry).map({ kill($0, 0) != 0 }) ?? true {
+            try? FileManager.default.removeItem(at: base.appendingPathComponent(entry))
+        }
+        return base.appendingPathComponent(String(getpid()), isDirectory: true)
+    }()
+
     static let objectgraph: URL? = productsDirectory?.appendingPathComponent("objectgraph")
 
     static let missingReason: Comment = {

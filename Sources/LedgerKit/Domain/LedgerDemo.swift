@@ -16,8 +16,11 @@ public enum LedgerDemo {
     ///
     /// - Throws: ``ObjectGraphError`` if the sample data fails validation (a bug).
     public static func makeReport() throws -> LedgerReport {
-        let container = PersistentContainer(name: "ExpenseTracker", managedObjectModel: try LedgerModel.make())
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+        let container = PersistentContainer(
+            name: "ExpenseTracker", managedObjectModel: try LedgerModel.make())
+        container.persistentStoreDescriptions = [
+            PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))
+        ]
         try container.loadPersistentStores()
         let context = container.newBackgroundContext()
         return try context.performAndWait {
@@ -83,11 +86,17 @@ public struct SeededUUIDs: Sendable {
 
     /// The next version-4 UUID.
     public mutating func next() -> UUID {
-        let a = nextUInt64(), b = nextUInt64()
-        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: a >> ($0 * 8)) } + (0..<8).map { UInt8(truncatingIfNeeded: b >> ($0 * 8)) }
+        let a = nextUInt64()
+        let b = nextUInt64()
+        var bytes =
+            (0..<8).map { UInt8(truncatingIfNeeded: a >> ($0 * 8)) }
+            + (0..<8).map { UInt8(truncatingIfNeeded: b >> ($0 * 8)) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

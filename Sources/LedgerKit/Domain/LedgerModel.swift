@@ -39,11 +39,25 @@ public final class Transaction: ManagedObject {
     /// Whether money came in.
     public var isIncome: Bool { kind == TransactionKind.income.rawValue }
 
-    /// Removes the receipt file once the deletion is saved (not before: a failed or
-    /// discarded save must keep it).
+    /// The receipt file: ``receiptPath`` when absolute, else relative to the directory of
+    /// the ledger file (the store's URL); `nil` without a receipt.
+    public var receiptURL: URL? {
+        guard let receiptPath else { return nil }
+        if receiptPath.hasPrefix("/") { return URL(fileURLWithPath: receiptPath) }
+        let base =
+            managedObjectContext?.persistentStoreCoordinator?.persistentStores.first?.url?
+            .deletingLastPathComponent()
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return base.appendingPathComponent(receiptPath)
+    }
+
+    /// Removes the receipt file once the deletion is saved to the store, not before: a
+    /// failed save or a discarded scratchpad keeps it. A child context's save only hands the
+    /// deletion to its parent, so only a root context's save (no parent) removes the file.
     public override func didSave() {
         super.didSave()
-        if isDeleted, let receiptPath { try? FileManager.default.removeItem(atPath: receiptPath) }
+        guard isDeleted, managedObjectContext?.parent == nil, let receiptURL else { return }
+        try? FileManager.default.removeItem(at: receiptURL)
     }
 }
 
@@ -63,28 +77,38 @@ public enum LedgerModel {
     /// - Throws: never in practice; the model is a constant checked by tests.
     public static func make() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Category", managedObjectClass: Category.self, properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                AttributeDescription(name: "name", type: .string, isOptional: false, minLength: 1, maxLength: 50),
-                AttributeDescription(name: "colorHex", type: .string, isOptional: false,
-                                     defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
-                RelationshipDescription(name: "transactions", destination: "Transaction",
-                                        inverse: "category", isToMany: true, deleteRule: .nullify),
-            ], uniquenessConstraints: [["name"]]),
-            EntityDescription(name: "Transaction", managedObjectClass: Transaction.self, properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                AttributeDescription(name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
-                AttributeDescription(name: "kind", type: .string, isOptional: false, defaultValue: "expense",
-                                     pattern: "^(expense|income)$"),
-                AttributeDescription(name: "date", type: .date, isOptional: false),
-                AttributeDescription(name: "note", type: .string),
-                AttributeDescription(name: "payee", type: .string),
-                AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
-                AttributeDescription(name: "receiptPath", type: .string),
-                AttributeDescription(name: "importKey", type: .string),
-                RelationshipDescription(name: "category", destination: "Category",
-                                        inverse: "transactions", deleteRule: .nullify),
-            ], uniquenessConstraints: [["importKey"]]),
+            EntityDescription(
+                name: "Category", managedObjectClass: Category.self,
+                properties: [
+                    AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                    AttributeDescription(
+                        name: "name", type: .string, isOptional: false, minLength: 1, maxLength: 50),
+                    AttributeDescription(
+                        name: "colorHex", type: .string, isOptional: false,
+                        defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
+                    RelationshipDescription(
+                        name: "transactions", destination: "Transaction",
+                        inverse: "category", isToMany: true, deleteRule: .nullify),
+                ], uniquenessConstraints: [["name"]]),
+            EntityDescription(
+                name: "Transaction", managedObjectClass: Transaction.self,
+                properties: [
+                    AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                    AttributeDescription(
+                        name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
+                    AttributeDescription(
+                        name: "kind", type: .string, isOptional: false, defaultValue: "expense",
+                        pattern: "^(expense|income)$"),
+                    AttributeDescription(name: "date", type: .date, isOptional: false),
+                    AttributeDescription(name: "note", type: .string),
+                    AttributeDescription(name: "payee", type: .string),
+                    AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
+                    AttributeDescription(name: "receiptPath", type: .string),
+                    AttributeDescription(name: "importKey", type: .string),
+                    RelationshipDescription(
+                        name: "category", destination: "Category",
+                        inverse: "transactions", deleteRule: .nullify),
+                ], uniquenessConstraints: [["importKey"]]),
         ])
     }
 }

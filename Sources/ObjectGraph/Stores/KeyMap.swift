@@ -37,47 +37,23 @@ struct KeyMap: Sendable {
     }
 }
 
-/// The sources of one derived to-many, by target key, each list in primary-key order.
+/// The sources of one derived to-many, by target key.
+///
+/// Sources are kept by their primary key (unique within the to-one's hierarchy), so adding and
+/// removing are O(1); a read sorts one target's sources into primary-key order.
 struct ReverseIndex: Sendable {
-    private var sources: [Int64: [ManagedObjectID]] = [:]
+    private var sources: [Int64: [Int64: ManagedObjectID]] = [:]
 
     mutating func add(_ source: ManagedObjectID, to target: Int64) {
-        sources[target, default: []].insertSorted(source)
+        sources[target, default: [:]][source.primaryKey] = source
     }
 
     mutating func remove(_ source: ManagedObjectID, from target: Int64) {
-        sources[target]?.removeSorted(source)
+        sources[target]?[source.primaryKey] = nil
     }
 
-    subscript(target: Int64) -> [ManagedObjectID] { sources[target] ?? [] }
-}
-
-extension Array where Element == ManagedObjectID {
-    /// Appends in primary-key order (O(1) for increasing keys, the common case).
-    mutating func insertSorted(_ id: ManagedObjectID) {
-        if let last, last.primaryKey >= id.primaryKey {
-            let i = insertionIndex(id.primaryKey)
-            if i < count, self[i] == id { return }
-            insert(id, at: i)
-        } else {
-            append(id)
-        }
-    }
-
-    mutating func removeSorted(_ id: ManagedObjectID) {
-        var i = insertionIndex(id.primaryKey)
-        while i < count, self[i].primaryKey == id.primaryKey {
-            if self[i] == id { remove(at: i); return }
-            i += 1
-        }
-    }
-
-    private func insertionIndex(_ key: Int64) -> Int {
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if self[mid].primaryKey < key { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+    subscript(target: Int64) -> [ManagedObjectID] {
+        guard let members = sources[target] else { return [] }
+        return members.sorted { $0.key < $1.key }.map(\.value)
     }
 }

@@ -30,8 +30,9 @@ extension RowTable {
         let predicate = try request.predicate?.compile(for: request.entity)
         let sorts = try request.sortDescriptors.map { try $0.compile(for: request.entity) }
         let reader = RowTableReader(table: self)
-        // Without a sort, stop scanning once offset + limit rows matched.
-        let enough = sorts.isEmpty && request.fetchLimit > 0 ? request.fetchOffset + request.fetchLimit : Int.max
+        // Without a sort, stop once offset + limit rows matched (saturating: huge limits are "all").
+        let (sum, overflow) = max(0, request.fetchOffset).addingReportingOverflow(request.fetchLimit)
+        let enough = sorts.isEmpty && request.fetchLimit > 0 && !overflow ? sum : Int.max
         var result: [StoreRow] = []
         scan: for entity in entities {
             let table = entityTables[entity.index].isSorted ? entityTables[entity.index] : sortedCopy(entity.index)
@@ -64,7 +65,7 @@ extension RowTable {
 /// Applies offset then limit (0 = none) to an ordered list.
 func window<T>(_ items: [T], offset: Int, limit: Int) -> [T] {
     let start = min(max(0, offset), items.count)
-    let end = limit > 0 ? min(items.count, start + limit) : items.count
+    let end = limit > 0 ? start + min(items.count - start, limit) : items.count
     return start == 0 && end == items.count ? items : Array(items[start..<end])
 }
 

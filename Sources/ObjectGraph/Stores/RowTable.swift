@@ -206,7 +206,7 @@ public struct RowTable: Sendable {
         entityTables[e].slotByKey[pk] = entityTables[e].rows.count
         entityTables[e].rows.append(row)
         entityTables[e].liveCount += 1
-        reservePrimaryKeys(for: row.objectID.entity, upTo: pk + 1)
+        reservePrimaryKeys(for: row.objectID.entity, upTo: pk == .max ? pk : pk + 1)
         index(row, adding: true)
     }
 

@@ -31,6 +31,10 @@ extension JSONLinesStore {
                 return (entity.name, next)
             }
             writer.reset()
+            guard file.lastTransaction < .max else {
+                throw ObjectGraphError(.storeSave, "store \(path): transaction numbers are exhausted; compact the file",
+                                       file: path)
+            }
             let sizes = try TransactionLine.write(
                 changes, number: file.lastTransaction + 1, keys: keys,
                 codec: codec, to: writer)

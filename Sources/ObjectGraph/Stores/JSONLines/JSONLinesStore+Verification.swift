@@ -115,27 +115,41 @@ extension JSONLinesStore {
         return problems
     }
 
-    /// References from stored relationships to rows that do not exist.
-    private static func danglingReferences(in table: RowTable) -> [JSONLinesStoreVerification
-        .Problem]
+    /// References from stored relationships to rows that do not exist, and stored inverses
+    /// that do not point back.
+    private static func danglingReferences(in table: RowTable)
+        -> [JSONLinesStoreVerification.Problem]
     {
         var problems: [JSONLinesStoreVerification.Problem] = []
         func name(_ id: ManagedObjectID) -> String { "\(id.entity.name) p\(id.primaryKey)" }
+        func targets(_ value: StoreValue) -> [ManagedObjectID] {
+            switch value {
+            case .toOne(let id?): [id]
+            case .toMany(let ids): ids
+            default: []
+            }
+        }
         for entity in table.model.entities where !entity.isAbstract {
             for row in table.rows(of: entity) {
                 for relationship in entity.relationships where relationship.isStoredInRow {
-                    let targets: [ManagedObjectID] =
-                        switch row.values[relationship.index] {
-                        case .toOne(let id?): [id]
-                        case .toMany(let ids): ids
-                        default: []
+                    for target in targets(row.values[relationship.index]) {
+                        guard let targetRow = table.row(for: target) else {
+                            problems.append(
+                                .init(
+                                    line: nil,
+                                    message: "\(name(row.objectID)).\(relationship.name) "
+                                        + "points to \(name(target)), which does not exist"))
+                            continue
                         }
-                    for target in targets where table.row(for: target) == nil {
+                        guard let inverse = relationship.inverseRelationship, inverse.isStoredInRow,
+                            !targets(targetRow.values[inverse.index]).contains(row.objectID)
+                        else { continue }
                         problems.append(
                             .init(
                                 line: nil,
-                                message: "\(name(row.objectID)).\(relationship.name) points "
-                                    + "to \(name(target)), which does not exist"))
+                                message: "\(name(row.objectID)).\(relationship.name) "
+                                    + "points to \(name(target)), but \(name(target)).\(inverse.name) does not point back"
+                            ))
                     }
                 }
             }

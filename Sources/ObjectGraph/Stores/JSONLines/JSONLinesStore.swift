@@ -67,9 +67,15 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// Opens (or, unless read-only, creates) the store file at `url`.
     ///
     /// A writer takes the file's lock, creates the file when it is missing (never over an
-    /// existing file, not even an empty one),
-    /// removes a leftover `FILE.tmp`, replays the log, and truncates a torn last line (see
-    /// ``recoveryNotices``). A reader needs the file to exist and changes nothing.
+    /// existing file, not even an empty one), removes a leftover `FILE.tmp`, replays the log,
+    /// and truncates a torn last line (see ``recoveryNotices``). A reader needs the file to
+    /// exist and changes nothing.
+    ///
+    /// ```swift
+    /// var options = StoreOptions()
+    /// options.isReadOnly = true   // a reader beside the application's writer
+    /// let reader = try JSONLinesStore(model: model, url: url, options: options)
+    /// ```
     ///
     /// - Parameters:
     ///   - model: The model of the rows; it must be the one the file was written with.

@@ -91,11 +91,12 @@ struct LogReplay {
     }
 
     private mutating func applyTransaction(_ record: TransactionRecord, number: Int) throws {
-        guard record.number == lastTransaction + 1 else {
+        guard lastTransaction < .max, record.number == lastTransaction + 1 else {
+            let expected = lastTransaction < .max ? "\(lastTransaction + 1)" : "none (the numbers are exhausted)"
             throw StoreFileErrors.corrupt(
                 path, line: number,
                 "transaction \(record.number) follows transaction "
-                    + "\(lastTransaction); expected \(lastTransaction + 1)")
+                    + "\(lastTransaction); expected \(expected)")
         }
         func fail(_ what: String) -> ObjectGraphError {
             StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) \(what)")
@@ -110,7 +111,7 @@ struct LogReplay {
             guard let old = table.row(for: row.objectID) else {
                 throw fail("updates \(row.objectID), which does not exist")
             }
-            guard row.version == old.version + 1 else {
+            guard row.version == old.version &+ 1 else {
                 throw fail(
                     "updates \(row.objectID) to version \(row.version), but it is at version \(old.version)"
                 )

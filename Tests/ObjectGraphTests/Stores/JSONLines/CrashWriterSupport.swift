@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The invariants of the crash writer's workload (see `objectgraph-crash-writer`): the file

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// The real file system with faults injected through the seam (sessions run as root, so

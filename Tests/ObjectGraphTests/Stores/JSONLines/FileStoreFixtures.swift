@@ -108,10 +108,20 @@ enum FileStoreFixtures {
         }
     }
 
-    /// A fresh directory under the system's temporary directory.
+    /// This process's scratch root; creating it removes the roots of finished test runs.
+    static let scratchRoot: URL = {
+        let base = FileManager.default.temporaryDirectory
+            .appendingPathComponent("objectgraph-filestore-tests", isDirectory: true)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+        for entry in entries where Int32(entry).map({ kill($0, 0) != 0 }) ?? true {
+            try? FileManager.default.removeItem(at: base.appendingPathComponent(entry))
+        }
+        return base.appendingPathComponent(String(getpid()), isDirectory: true)
+    }()
+
+    /// A fresh directory under this process's scratch root (removed by a later test run).
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("objectgraph-filestore-\(UUID().uuidString)", isDirectory: true)
+        let url = scratchRoot.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

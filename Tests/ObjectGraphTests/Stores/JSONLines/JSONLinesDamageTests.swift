@@ -156,6 +156,37 @@ import Testing
         #expect(dangling.problems.count == 1 && dangling.problems[0].line == nil)
         #expect(
             dangling.problems.first?.message.contains("Item p1.owner points to Owner p7") == true)
+
+        try Data(try makeFileWithOneSidedManyToMany()).write(to: url)
+        let oneSided = JSONLinesStore.verify(at: url)
+        #expect(
+            oneSided.problems.map(\.message) == [
+                "Tag p1.notes points to Tag p2, but Tag p2.notes does not point back"
+            ])
+    }
+
+    private func makeFileWithOneSidedManyToMany() throws -> [UInt8] {
+        let tags = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Tag",
+                properties: [
+                    RelationshipDescription(
+                        name: "notes", destination: "Tag", inverse: "notes", isToMany: true)
+                ])
+        ])
+        let path = directory.appendingPathComponent("tags.jsonl")
+        let store = try JSONLinesStore(model: tags, url: path, options: options())
+        let tag = { (pk: Int64) in
+            ManagedObjectID(entity: tags[entityName: "Tag"]!, storeIdentifier: "S", primaryKey: pk)
+        }
+        try store.commit(
+            StoreChangeSet(
+                inserted: [
+                    StoreRow(objectID: tag(1), version: 1, values: [.toMany([tag(2)])]),
+                    StoreRow(objectID: tag(2), version: 1, values: [.toMany([])]),
+                ], timestamp: Date(timeIntervalSince1970: 1)))
+        store.close()
+        return Array(try Data(contentsOf: path))
     }
 
     private func makeFileWithDanglingReference() throws -> [UInt8] {

@@ -1,0 +1,58 @@
+import Foundation
+import ObjectGraph
+
+/// What the `ledger` command takes from its process: environment variables, the current
+/// directory, and where IDs and dates come from. Tests build their own.
+public struct LedgerEnvironment: Sendable {
+    /// Environment variables (`LEDGER_FILE` names the default ledger file).
+    public var variables: [String: String]
+    /// The directory relative paths start from.
+    public var currentDirectory: URL
+    /// Makes the IDs of new categories and transactions.
+    public var newID: @Sendable () -> UUID
+    /// The current instant (its local calendar day is the default transaction date).
+    public var today: @Sendable () -> Date
+    /// Options for the file store.
+    public var storeOptions: StoreOptions
+
+    /// An environment with the given values and random IDs, the system clock and default
+    /// store options.
+    public init(variables: [String: String], currentDirectory: URL) {
+        self.variables = variables
+        self.currentDirectory = currentDirectory
+        self.newID = { UUID() }
+        self.today = { Date() }
+        self.storeOptions = StoreOptions()
+    }
+
+    /// The running process's environment and current directory.
+    public static var process: LedgerEnvironment {
+        LedgerEnvironment(
+            variables: ProcessInfo.processInfo.environment,
+            currentDirectory: URL(
+                fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+    }
+
+    /// The ledger file: `--file PATH`, else `$LEDGER_FILE`, else `./ledger.jsonl`; relative
+    /// paths start at ``currentDirectory``, and messages show them as given.
+    public func ledgerURL(file: String?) -> URL {
+        let path =
+            file ?? variables["LEDGER_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "ledger.jsonl"
+        return url(path)
+    }
+
+    /// `path` as a file URL, relative to ``currentDirectory`` unless absolute.
+    public func url(_ path: String) -> URL {
+        path.hasPrefix("/")
+            ? URL(fileURLWithPath: path) : URL(fileURLWithPath: path, relativeTo: currentDirectory)
+    }
+
+    /// The ledger configuration for `file` (`--file`).
+    func configuration(file: String?) -> LedgerConfiguration {
+        var configuration = LedgerConfiguration(storeURL: ledgerURL(file: file))
+        configuration.newID = newID
+        configuration.today = today
+        configuration.storeOptions = storeOptions
+        return configuration
+    }
+}

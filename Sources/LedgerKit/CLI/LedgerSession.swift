@@ -1,0 +1,100 @@
+import CLISupport
+import Foundation
+
+/// Opens the ledger a command names, runs the command's work, and turns any failure into
+/// one line (exit 1), leaving nothing behind: a ledger file the command created is removed
+/// again when the command fails.
+enum LedgerSession {
+    /// Runs `body` with the ledger of `--file` opened for `access`, then closes it.
+    static func run<T>(
+        _ arguments: ParsedArguments, _ environment: LedgerEnvironment, access: LedgerAccess,
+        _ body: (Ledger) throws -> T
+    ) throws -> T {
+        let ledger: Ledger
+        do {
+            ledger = try Ledger(
+                environment.configuration(file: arguments.value("--file")), access: access)
+        } catch {
+            throw failure(error)
+        }
+        defer { ledger.close() }
+        do {
+            return try body(ledger)
+        } catch {
+            ledger.discardCreatedFile()
+            throw failure(error)
+        }
+    }
+
+    /// `error` as a one-line failure; usage errors stay usage errors.
+    static func failure(_ error: any Error) -> CLIError {
+        if let error = error as? CLIError { return error }
+        // Multi-line messages (a predicate quoted with a caret under the column) become one
+        // line: the caret line goes (the message names the column), the rest joins with ": ".
+        let lines = CLIOutput.describe(error)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { line in !line.isEmpty && !line.allSatisfy { $0 == "^" || $0 == " " } }
+        return .failure(lines.joined(separator: ": "))
+    }
+}
+
+extension ParsedArguments {
+    /// The calendar date given for `option` (`YYYY-MM-DD`), or `nil`.
+    ///
+    /// - Throws: a one-line failure naming the option and the text.
+    func date(_ option: String) throws -> Date? {
+        try value(option).map { text in
+            do { return try LedgerValues.date(text, key: option) } catch {
+                throw LedgerSession.failure(error)
+            }
+        }
+    }
+
+    /// The amount given for `option`, or `nil`.
+    ///
+    /// - Throws: a one-line failure naming the option and the text.
+    func amount(_ option: String) throws -> Decimal? {
+        try value(option).map { text in
+            do { return try LedgerValues.amount(text, key: option) } catch {
+                throw LedgerSession.failure(error)
+            }
+        }
+    }
+
+    /// The positive whole number given for `option`, or `nil`.
+    ///
+    /// - Throws: a one-line failure naming the option and the text.
+    func count(_ option: String) throws -> Int? {
+        try value(option).map { text in
+            guard let n = Int(text), n > 0 else {
+                throw LedgerSession.failure(
+                    LedgerError.badValue(option, text, expected: "a whole number above 0"))
+            }
+            return n
+        }
+    }
+
+    /// Whether `--json` was given.
+    var json: Bool { has("--json") }
+}
+
+/// Text formatting shared by the commands.
+enum LedgerText {
+    /// `-12.50` for money out, `+2400.00` for money in.
+    static func signed(_ record: TransactionRecord) -> String {
+        (record.kind == .expense ? "-" : "+") + Money.format(record.amount)
+    }
+
+    /// One transaction as a line: short ID, date, signed amount, category, payee, note.
+    static func line(_ record: TransactionRecord, id: String? = nil) -> String {
+        [
+            id ?? String(record.idString.prefix(8)), LedgerDates.day(record.date), signed(record),
+            record.category ?? "-", record.payee ?? "", record.note ?? "",
+        ].filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+
+    /// `1 transaction`, `2 transactions`; `plural` for nouns not made plural by an `s`.
+    static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
+    }
+}

@@ -1,0 +1,40 @@
+import CLISupport
+import Foundation
+
+/// The `ledger` command line: every subcommand, ready to run in-process.
+///
+/// ```swift
+/// let tool = LedgerTool.make()
+/// exit(await tool.run(Array(CommandLine.arguments.dropFirst())))
+/// ```
+///
+/// Exit codes: 0 success, 1 failure (one line on stderr), 64 usage (with the command's
+/// usage on stderr).
+public enum LedgerTool {
+    /// The global options: `--file PATH` and `--json`.
+    static let global: [OptionSpec] = [
+        .value("--file", "PATH", "the ledger file (default: $LEDGER_FILE, else ./ledger.jsonl)"),
+        .flag("--json", "print JSON instead of text"),
+    ]
+
+    /// The tool with every command, reading its environment from `environment`.
+    public static func make(environment: LedgerEnvironment = .process) -> CommandLineTool {
+        CommandLineTool(
+            name: "ledger",
+            summary:
+                "A single-file expense ledger: categories, transactions, receipts and bank CSV "
+                + "imports in one JSON-lines file.",
+            global: global,
+            commands: [
+                InitCommand.make(environment), DemoCommand.make(),
+                CategoryCommands.add(environment), CategoryCommands.list(environment),
+                CategoryCommands.rename(environment), CategoryCommands.delete(environment),
+                AddCommand.make(environment), ListCommand.make(environment),
+                EditCommand.make(environment),
+                DeleteCommand.make(environment), ClearCommand.make(environment),
+                ReportCommand.make(environment), ImportCommand.make(environment),
+                ExportCommand.make(environment), MaintenanceCommands.compact(environment),
+                MaintenanceCommands.verify(environment),
+            ])
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+@testable import LedgerKit
+
+@Suite struct LedgerModelTests {
+    static let xcodeModel = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/ExpenseTracker.xcdatamodeld")
+
+    @Test func theModelInCodeHasTheVersionHashesOfTheProjectsXcodeModel() throws {
+        let code = try LedgerModel.make()
+        let xcode = try ManagedObjectModel(contentsOf: Self.xcodeModel)
+        #expect(code.entityVersionHashesByName == xcode.entityVersionHashesByName)
+        #expect(code.entityVersionHashesByName.keys.sorted() == ["Category", "Transaction"])
+    }
+
+    @Test func importKeysAndCategoryNamesAreUniquenessConstraints() throws {
+        let model = try LedgerModel.make()
+        #expect(model.entitiesByName["Category"]?.uniquenessConstraints == [["name"]])
+        #expect(model.entitiesByName["Transaction"]?.uniquenessConstraints == [["importKey"]])
+    }
+}
