@@ -36,7 +36,7 @@ extension MicroFixture {
             },
             MicroCase(
                 name: "wrapper.read.first", unit: "reads",
-                explains: "W4/W5: first read of 5 attributes on fetched objects (fires each fault)"
+                explains: "W4b/W5: first read of 5 attributes on fetched objects (fires each fault)"
             ) { [self] in
                 try withFetched { expenses in try timed(5 * n) { readAll(expenses) } }
             },
@@ -67,7 +67,7 @@ extension MicroFixture {
             },
             MicroCase(
                 name: "wrapper.write.double", unit: "writes",
-                explains: "W4: amount = x (Double) on fetched objects, key already resolved"
+                explains: "W4b: amount = x (Double) on fetched objects, key already resolved"
             ) { [self] in
                 try withFetched { expenses in
                     readAll(expenses)

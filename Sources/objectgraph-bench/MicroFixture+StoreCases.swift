@@ -9,7 +9,7 @@ extension MicroFixture {
         return [
             MicroCase(
                 name: "fetch.all.faults", unit: "rows",
-                explains: "W4/W5: fetch every expense into a fresh context (faults, the default)"
+                explains: "W4b/W5: fetch every expense into a fresh context (faults, the default)"
             ) { [self] in
                 try inContext { context in
                     let request = FetchRequest<Expense>(entityName: "Expense")
@@ -46,7 +46,7 @@ extension MicroFixture {
                 }
             },
             MicroCase(
-                name: "save.update", unit: "objects", explains: "W4: save() of N changed expenses"
+                name: "save.update", unit: "objects", explains: "W4b: save() of N changed expenses"
             ) { [self] in
                 try withFetched { expenses in
                     for expense in expenses { expense.amount *= 1.2 }
