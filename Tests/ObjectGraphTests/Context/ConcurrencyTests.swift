@@ -28,6 +28,18 @@ import Testing
         }
     }
 
+    @Test func firingAFaultForAMissingRowTrapsWhenInaccessibleFaultsAreNotDeleted() async {
+        await #expect(processExitsWith: .failure) {
+            let coordinator = try ExpenseModel.coordinator()
+            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+            context.shouldDeleteInaccessibleFaults = false
+            let entity = coordinator.managedObjectModel.entitiesByName["Category"]!
+            let store = coordinator.persistentStores[0]
+            let missing = ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: 99)
+            context.performAndWait { _ = context.object(with: missing).value(forKey: "name") }
+        }
+    }
+
     @Test func theCheckIsOnInTests() {
         #expect(ConcurrencyCheck.isEnabled)
     }
