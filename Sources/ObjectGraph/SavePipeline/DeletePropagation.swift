@@ -9,22 +9,28 @@ extension ManagedObjectContext {
     /// reaches, and under every other rule its relationships are nullified, so no object
     /// keeps a reference to an object that will never exist.
     func propagateDeletes() {
+        // Round by round (cascades add to the next round), so each deletion costs O(1) to take.
         while !unprocessedDeletes.isEmpty {
-            let object = unprocessedDeletes.removeFirst()
-            guard object.state.isDeleted, !object.state.deletionProcessed else { continue }
-            object.state.deletionProcessed = true
-            object.prepareForDeletion()
-            let discarded = object.state.isInserted
-            for relationship in object.entity.relationships {
-                var rule = relationship.deleteRule
-                if discarded && rule != .cascade { rule = .nullify }
-                apply(rule, of: relationship, to: object)
-            }
-            if discarded {
-                // Never saved anywhere: it simply leaves the context.
-                registry[object.objectID] = nil
-                pending.remove(object)
-            }
+            let round = unprocessedDeletes
+            unprocessedDeletes = []
+            for object in round { processDeletion(of: object) }
+        }
+    }
+
+    private func processDeletion(of object: ManagedObject) {
+        guard object.state.isDeleted, !object.state.deletionProcessed else { return }
+        object.state.deletionProcessed = true
+        object.prepareForDeletion()
+        let discarded = object.state.isInserted
+        for relationship in object.entity.relationships {
+            var rule = relationship.deleteRule
+            if discarded && rule != .cascade { rule = .nullify }
+            apply(rule, of: relationship, to: object)
+        }
+        if discarded {
+            // Never saved anywhere: it simply leaves the context.
+            registry[object.objectID] = nil
+            pending.remove(object)
         }
     }
 
