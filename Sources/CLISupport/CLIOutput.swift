@@ -55,6 +55,27 @@ public final class CLIOutput: @unchecked Sendable {
         }
     }
 
+    /// `text` with control characters made visible, for echoing user input in messages:
+    /// C0 controls other than newline and tab, DEL and C1 controls become `\u{XX}` escapes,
+    /// so a file name or value holding an escape sequence cannot drive the terminal.
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isHidden) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isHidden(scalar) {
+                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return (v < 0x20 && v != 0x0A && v != 0x09) || (v >= 0x7F && v <= 0x9F)
+    }
+
     /// A one-line description of any error (an `ObjectGraphError`'s message, else the text).
     public static func describe(_ error: any Error) -> String {
         if let localized = (error as? any LocalizedError)?.errorDescription { return localized }

@@ -57,7 +57,7 @@ public struct CommandLineTool: Sendable {
                 return 64
             }
             let unknown = rest.first { !$0.hasPrefix("-") } ?? rest[0]
-            output.err("\(name): unknown command '\(unknown)'\n\n\(overview())")
+            output.err("\(name): unknown command '\(CLIOutput.visible(unknown))'\n\n\(overview())")
             return 64
         }
         let usage = command.spec.usage(program: name, global: global)
@@ -72,12 +72,13 @@ public struct CommandLineTool: Sendable {
             return 0
         } catch let error as CLIError {
             switch error {
-            case .usage(let message): output.err("\(name) \(command.spec.path.joined(separator: " ")): \(message)\n\n\(usage)")
-            case .failure(let message): output.err("\(name): \(message)")
+            case .usage(let message):
+                output.err("\(name) \(command.spec.path.joined(separator: " ")): \(CLIOutput.visible(message))\n\n\(usage)")
+            case .failure(let message): output.err("\(name): \(CLIOutput.visible(message))")
             }
             return error.exitCode
         } catch {
-            output.err("\(name): \(CLIOutput.describe(error))")
+            output.err("\(name): \(CLIOutput.visible(CLIOutput.describe(error)))")
             return 1
         }
     }

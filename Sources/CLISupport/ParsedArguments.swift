@@ -21,9 +21,33 @@ public struct ParsedArguments: Sendable {
     /// Whether `flag` was given.
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
+    /// The whole number given for `option` (ASCII digits only: no sign, spaces or
+    /// separators), or `nil` when the option is absent.
+    ///
+    /// - Parameter minimum: the smallest accepted value (0 or 1 in practice).
+    /// - Throws: ``CLIError/failure(_:)`` (exit 1) naming the option, the text and the rule,
+    ///   for `+3`, `-1`, `1e3`, ` 7`, a value below `minimum` or one past `Int.max`.
+    public func wholeNumber(_ option: String, minimum: Int = 0) throws -> Int? {
+        guard let text = value(option) else { return nil }
+        guard let n = Self.wholeNumber(text), n >= minimum else {
+            throw CLIError.failure("\(option) takes a whole number ≥ \(minimum), not '\(text)'")
+        }
+        return n
+    }
+
+    /// `text` as a whole number when it is one or more ASCII digits and fits in `Int`.
+    public static func wholeNumber(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return Int(text)
+    }
+
     /// Splits `words` by `options` (the command's and the global ones).
     ///
-    /// `--name=value` and `--name value` both work; `--` ends options; a lone `-` is positional.
+    /// `--name=value` and `--name value` both work; `--` ends options; a lone `-` and words
+    /// that read as negative numbers (`-5`, `-.5`) are positional; any other word starting
+    /// with `-` (`-x`, `-limit`) is an unknown option.
     ///
     /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a missing value, a repeated
     ///   non-repeatable option, or a wrong number of positional arguments.
@@ -37,6 +61,9 @@ public struct ParsedArguments: Sendable {
             let word = words[index]
             index += 1
             if onlyPositionals || !word.hasPrefix("--") {
+                if !onlyPositionals, isShortOption(word) {
+                    throw CLIError.usage("unknown option \(word) (options are spelled --name)")
+                }
                 result.positionals.append(word)
                 continue
             }
@@ -76,6 +103,15 @@ public struct ParsedArguments: Sendable {
                 + (result.positionals.isEmpty ? "" : ": \(result.positionals.joined(separator: " "))"))
         }
         return result
+    }
+
+    /// Whether `word` looks like a single-dash option rather than a value: `-` then
+    /// something other than a digit or a decimal point.
+    private static func isShortOption(_ word: String) -> Bool {
+        let bytes = Array(word.utf8.prefix(2))
+        guard bytes.count == 2, bytes[0] == UInt8(ascii: "-") else { return false }
+        let next = bytes[1]
+        return !(next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9")) && next != UInt8(ascii: ".")
     }
 }
 

@@ -25,7 +25,7 @@ enum DumpCommand {
             if let name = args.value("--entity") {
                 guard let entity = store.model[entityName: name] else {
                     let known = store.model.entities.map(\.name).joined(separator: ", ")
-                    throw CLIError.usage(
+                    throw CLIError.failure(
                         "no entity '\(name)' in the file's model (it has \(known))")
                 }
                 entities = [entity]

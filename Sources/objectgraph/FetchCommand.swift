@@ -17,7 +17,7 @@ enum FetchCommand {
             arguments: "FILE", positionals: 1...1,
             options: queryOptions + [
                 .value("--sort", "KEY[:desc]", "sort by a key path (repeatable; ascending unless :desc)", repeatable: true),
-                .value("--limit", "N", "at most N rows"),
+                .value("--limit", "N", "at most N rows (0, the default: no limit)"),
                 .value("--offset", "N", "skip the first N rows"),
                 .flag("--json", "one JSON object per row, one per line"),
             ],
@@ -28,8 +28,8 @@ enum FetchCommand {
             defer { store.close() }
             var request = try storeRequest(args, model: store.model)
             request.sortDescriptors = try args.allValues("--sort").map(sortDescriptor)
-            request.fetchLimit = try number(args.value("--limit"), "--limit") ?? 0
-            request.fetchOffset = try number(args.value("--offset"), "--offset") ?? 0
+            request.fetchLimit = try args.wholeNumber("--limit") ?? 0
+            request.fetchOffset = try args.wholeNumber("--offset") ?? 0
             let rows = try store.fetch(request)
             let columns = request.entity.properties.filter(DumpCommand.storedColumn)
             if args.has("--json") {
@@ -78,9 +78,4 @@ enum FetchCommand {
         return FetchSortDescriptor(key: key, ascending: parts.count == 1 || parts[1] == "asc")
     }
 
-    private static func number(_ text: String?, _ option: String) throws -> Int? {
-        guard let text else { return nil }
-        guard let n = Int(text), n >= 0 else { throw CLIError.usage("\(option) takes a whole number ≥ 0, not '\(text)'") }
-        return n
-    }
 }

@@ -22,8 +22,8 @@ enum SeedCommand {
         var counts: [String: Int] = [:]
         for item in args.allValues("--count") {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let n = Int(parts[1]), n >= 0 else {
-                throw CLIError.usage("--count takes Entity=N, not '\(item)'")
+            guard parts.count == 2, let n = ParsedArguments.wholeNumber(parts[1]) else {
+                throw CLIError.failure("--count takes Entity=N with N a whole number ≥ 0, not '\(item)'")
             }
             counts[parts[0]] = n
         }
@@ -72,7 +72,10 @@ enum SeedCommand {
 
     private static func seedValue(_ args: ParsedArguments) throws -> UInt64 {
         guard let text = args.value("--seed") else { return 0 }
-        guard let seed = UInt64(text) else { throw CLIError.usage("--seed takes a whole number, not '\(text)'") }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let seed = UInt64(text) else {
+            throw CLIError.failure("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'")
+        }
         return seed
     }
 

@@ -57,6 +57,16 @@ struct QueryAndSeedCommandTests {
         let usage = try run("fetch", file)
         #expect(usage.status == 64)
         #expect(usage.err.contains("--entity NAME is required"))
+        // Regressions from the bad-input session: loose numbers and single-dash options.
+        let signed = try run("fetch", file, "--entity", "Transaction", "--limit", "+3")
+        #expect(signed.status == 1 && signed.err == "objectgraph: --limit takes a whole number ≥ 0, not '+3'\n")
+        let shortOption = try run("fetch", file, "--entity", "Transaction", "-l", "3")
+        #expect(shortOption.status == 64 && shortOption.err.contains("unknown option -l"))
+        let looseCount = try run("seed", "--model", model, "--count", "Category=+4", "--out", file + ".x")
+        #expect(looseCount.status == 1 && looseCount.err.contains("--count takes Entity=N"))
+        let looseSeed = try run("seed", "--model", model, "--seed", "+4", "--out", file + ".x")
+        #expect(looseSeed.status == 1 && looseSeed.err.contains("--seed takes a whole number"))
+        #expect(!FileManager.default.fileExists(atPath: file + ".x"))
     }
 
     @Test func loadWritesNothingForAnInvalidFixture() throws {
