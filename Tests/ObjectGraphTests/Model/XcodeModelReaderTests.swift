@@ -124,6 +124,21 @@ final class XcodeCategory: ManagedObject {}
                 "message: \(error?.message ?? "none")")
     }
 
+    /// Regression: a model with thousands of unknown elements on one line took 42 s to read
+    /// (each element's column was counted from the start of its line). Columns counted on
+    /// from the previous element must still be exact, multi-byte characters included.
+    @Test func columnsStayExactAfterManyElementsOnOneLongLine() {
+        let filler = String(repeating: "<x é=\"ü\">" + String(repeating: "<y/>", count: 9) + "</x>", count: 2_000)
+        let prefix = "<entity name=\"A\">" + filler
+        let error = ModelFixtures.error {
+            _ = try Self.load(Self.model(
+                prefix + #"<relationship name="b" deletionRule="Nullify" destinationEntity="Missing"/></entity>"#))
+        }
+        #expect(error?.key == "b")
+        #expect(error?.line == 3)
+        #expect(error?.column == prefix.count + 1, "column \(error?.column ?? -1), expected \(prefix.count + 1)")
+    }
+
     @Test(arguments: [
         ("<model>\n  <entity name=\"A\">\n  </entty>\n</model>", 3, "a closing tag matching the element that is open"),
         ("<model>\n  <entity name=\"A\" name=\"B\"/>\n</model>", 2, "each attribute at most once"),

@@ -50,6 +50,9 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     private var stack: [XMLNode] = []
     private let lineStarts: [Int]
     private let bytes: [UInt8]
+    /// The last tag start found (byte offset, its line index and character column), so the
+    /// next element on the same line is found by walking on from there.
+    private var cursor = (offset: 0, line: 0, column: 1)
 
     init(data: Data) {
         bytes = Array(data)
@@ -83,15 +86,39 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     /// Where the start tag reported at (`line`, `column`) begins: the last `<` before it
-    /// (`<` cannot occur inside a well-formed tag). Columns count characters.
+    /// (`<` cannot occur inside a well-formed tag). libxml2 counts columns in characters, so
+    /// the reported column is walked to a byte offset; both walks continue from the previous
+    /// element's position on the same line, which keeps a very long line linear.
     private func tagStart(line: Int, column: Int) -> (Int, Int) {
         guard !bytes.isEmpty, line >= 1, line <= lineStarts.count else { return (max(line, 1), max(column, 1)) }
-        var offset = min(lineStarts[line - 1] + max(column - 1, 0), bytes.count - 1)
-        while offset > 0 && bytes[offset] != UInt8(ascii: "<") { offset -= 1 }
-        var startLine = line - 1
-        while startLine > 0 && lineStarts[startLine] > offset { startLine -= 1 }
-        let lineStart = lineStarts[startLine]
-        let startColumn = 1 + bytes[lineStart..<offset].filter { $0 & 0xC0 != 0x80 }.count
+        let lineIndex = line - 1
+        let lineEnd = lineIndex + 1 < lineStarts.count ? lineStarts[lineIndex + 1] : bytes.count
+        // Walk to the reported position, in characters.
+        var offset = lineStarts[lineIndex], at = 1
+        if cursor.line == lineIndex && cursor.column <= column && cursor.offset >= offset {
+            (offset, at) = (cursor.offset, cursor.column)
+        }
+        while at < column && offset < lineEnd {
+            offset += 1
+            while offset < lineEnd && bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+            at += 1
+        }
+        offset = min(offset, bytes.count - 1)
+        // Back to the `<`, counting the characters stepped over.
+        var tag = offset
+        while tag > lineStarts[lineIndex] && bytes[tag] != UInt8(ascii: "<") {
+            tag -= 1
+            if bytes[tag] & 0xC0 != 0x80 { at -= 1 }
+        }
+        if bytes[tag] == UInt8(ascii: "<") {
+            cursor = (tag, lineIndex, at)
+            return (line, at)
+        }
+        // The tag began on an earlier line (attributes spread over lines): count from scratch.
+        while tag > 0 && bytes[tag] != UInt8(ascii: "<") { tag -= 1 }
+        var startLine = lineIndex
+        while startLine > 0 && lineStarts[startLine] > tag { startLine -= 1 }
+        let startColumn = 1 + bytes[lineStarts[startLine]..<tag].filter { $0 & 0xC0 != 0x80 }.count
         return (startLine + 1, startColumn)
     }
 
