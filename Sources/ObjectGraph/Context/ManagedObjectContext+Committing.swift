@@ -23,7 +23,8 @@ extension ManagedObjectContext {
             newIDs = try allocateIDs(for: plan.inserted, coordinator: coordinator)
             func id(_ o: ManagedObject) -> ManagedObjectID {
                 let s = plan.survivor(o)
-                return plan.takeovers[ObjectIdentifier(s)] ?? newIDs[ObjectIdentifier(s)] ?? s.objectID
+                if !plan.takeovers.isEmpty, let id = plan.takeovers[ObjectIdentifier(s)] { return id }
+                return s.objectID.isTemporaryID ? newIDs[ObjectIdentifier(s)] ?? s.objectID : s.objectID
             }
             var sets: [String: StoreChangeSet] = [:]
             let now = coordinator.clock()

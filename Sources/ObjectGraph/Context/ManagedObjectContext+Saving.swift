@@ -39,12 +39,17 @@ extension ManagedObjectContext {
 
     /// Calls `willSave()` on changed objects until no new changes appear.
     private func runWillSave() throws {
-        var called = Set<ObjectIdentifier>()
+        // Each object's `willSaveCalled` flag marks it called; the flags are cleared on the
+        // way out, also when a round throws.
+        var called: [ManagedObject] = []
+        defer { for object in called { object.state.willSaveCalled = false } }
         for _ in 0..<100 {
-            let fresh = pending.objects.filter { $0.hasChanges && !called.contains(ObjectIdentifier($0)) }
+            let fresh = pending.objects.filter { $0.hasChanges && !$0.state.willSaveCalled }
             if fresh.isEmpty { return }
+            called.reserveCapacity(called.count + fresh.count)
             for object in fresh {
-                called.insert(ObjectIdentifier(object))
+                object.state.willSaveCalled = true
+                called.append(object)
                 object.willSave()
             }
             propagateDeletes()
@@ -90,7 +95,15 @@ extension ManagedObjectContext {
         let updated = changes.updated.map { ($0.objectID, $0.currentRow(), Array($0.changedSlots)) }
         let deleted = changes.deleted.map(\.objectID)
         parent.performAndWait {
-            for (id, entity, _, _) in inserted where parent.registry[id] == nil {
+            parent.registry.reserveCapacity(parent.registry.count + inserted.count)
+            // The parent's object for each insert: registered already, or made now.
+            var targets: [ManagedObject] = []
+            targets.reserveCapacity(inserted.count)
+            for (id, entity, _, _) in inserted {
+                if let known = parent.registry[id] {
+                    targets.append(known)
+                    continue
+                }
                 let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
                 object.objectID = id
                 object.managedObjectContext = parent
@@ -99,10 +112,11 @@ extension ManagedObjectContext {
                 parent.registry[id] = object
                 parent.pending.add(object)
                 parent.unannounced.inserted.append(object)
+                targets.append(object)
             }
-            for (id, _, row, set) in inserted {
+            for ((_, _, row, set), object) in zip(inserted, targets) {
                 // Every value comes up; only the ones the child set count as set (constraint merges).
-                parent.absorb(row, slots: Array(0..<row.values.count), marking: set, into: parent.registeredOrFault(id))
+                parent.absorb(row, slots: 0..<row.values.count, marking: set, into: object)
             }
             for (id, row, slots) in updated {
                 parent.absorb(row, slots: slots, marking: SlotSet(slots), into: parent.registeredOrFault(id))
@@ -126,7 +140,7 @@ extension ManagedObjectContext {
 
     /// Copies the given slots of a child's row into an object of this context, recording
     /// the `marking` ones as changed.
-    private func absorb(_ row: StoreRow, slots indexes: [Int], marking: SlotSet, into object: ManagedObject) {
+    private func absorb(_ row: StoreRow, slots indexes: some Sequence<Int>, marking: SlotSet, into object: ManagedObject) {
         if object.slots.isEmpty { object.fireFault() }
         for index in indexes {
             let value: ObjectValue

@@ -82,8 +82,10 @@ enum PropertyKeys {
     /// such property (or it is of the other kind).
     static func slot(_ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
                      relationship: Bool) -> Int? {
-        let k = UInt(bitPattern: ObjectIdentifier(keyPath).hashValue)
-        let e = UInt(bitPattern: ObjectIdentifier(entity).hashValue)
+        // The objects' addresses, not their hash values: hashing costs more than the lookup,
+        // and two different objects can share a hash value but never an address.
+        let k = UInt(bitPattern: ObjectIdentifier(keyPath))
+        let e = UInt(bitPattern: ObjectIdentifier(entity))
         lock.lock()
         let cached = table.find(k, e)
         lock.unlock()

@@ -24,38 +24,69 @@ extension ManagedObjectContext {
     ///   new (an insert, or a changed constrained property).
     func findClashes(_ plan: SavePlan, coordinator: PersistentStoreCoordinator) throws -> [ConstraintClash] {
         let candidates = plan.written
+        // The constraints of the entities written, each once (entities first: a save writes
+        // many objects of few entities).
+        var entities = Set<ObjectIdentifier>()
         var constraints: [(EntityDescription, [String])] = []
         var seen = Set<[String]>()
-        for object in candidates {
+        for object in candidates where entities.insert(ObjectIdentifier(object.entity)).inserted {
             for (owner, constraint) in object.entity.constraintsInHierarchy
             where seen.insert([owner.name] + constraint).inserted {
                 constraints.append((owner, constraint))
             }
         }
         guard !constraints.isEmpty else { return [] }
+        // Stored rows that the save itself rewrites or removes take no part. Only permanent
+        // planned IDs can name a stored row, and only objects of a constrained entity matter.
         var excluded = Set<ManagedObjectID>()
-        for object in candidates { excluded.insert(plan.plannedID(object)) }
+        for object in candidates where constraints.contains(where: { object.entity.isKind(of: $0.0) }) {
+            let id = plan.plannedID(object)
+            if !id.isTemporaryID { excluded.insert(id) }
+        }
         for object in plan.deleted + plan.vanished + plan.losers { excluded.insert(object.objectID) }
         var clashes: [ConstraintClash] = []
         for (owner, constraint) in constraints {
+            let slots = constraint.map { owner.propertiesByName[$0]!.index }
             var index: [[StoreValue]: Int] = [:]
+            var single: [StoreValue: Int] = [:]
             var groups: [ConstraintClash] = []
             var mayClashWithStore = false
             for object in candidates where object.entity.isKind(of: owner) {
-                guard let key = constraintKey(plan.values(of: object), constraint, owner, plan) else { continue }
-                if let i = index[key] {
-                    groups[i].objects.append(object)
+                let values = plan.values(of: object)
+                let i: Int
+                if slots.count == 1 {
+                    guard let value = constraintValue(values[slots[0]], plan) else { continue }
+                    if let known = single[value] {
+                        i = known
+                    } else {
+                        i = groups.count
+                        single[value] = i
+                        groups.append(ConstraintClash(owner: owner, constraint: constraint, values: [value],
+                                                      objects: [], rows: []))
+                    }
                 } else {
-                    index[key] = groups.count
-                    groups.append(ConstraintClash(owner: owner, constraint: constraint, values: key,
-                                                  objects: [object], rows: []))
+                    guard let key = constraintKey(values, slots, plan) else { continue }
+                    if let known = index[key] {
+                        i = known
+                    } else {
+                        i = groups.count
+                        index[key] = i
+                        groups.append(ConstraintClash(owner: owner, constraint: constraint, values: key,
+                                                      objects: [], rows: []))
+                    }
                 }
-                if !mayClashWithStore { mayClashWithStore = mayHaveNewValues(object, constraint, owner, plan) }
+                groups[i].objects.append(object)
+                if !mayClashWithStore { mayClashWithStore = mayHaveNewValues(object, slots, plan) }
             }
             if mayClashWithStore {
                 for row in try coordinator.fetch(StoreFetchRequest(entity: owner)) where !excluded.contains(row.objectID) {
-                    guard let key = rowKey(row, constraint, owner), let i = index[key] else { continue }
-                    groups[i].rows.append(row)
+                    let found: Int?
+                    if slots.count == 1 {
+                        found = rowValue(row.values[slots[0]]).flatMap { single[$0] }
+                    } else {
+                        found = rowKey(row, slots).flatMap { index[$0] }
+                    }
+                    if let i = found { groups[i].rows.append(row) }
                 }
             }
             clashes += groups.filter { $0.objects.count + $0.rows.count >= 2 }
@@ -63,38 +94,49 @@ extension ManagedObjectContext {
         return clashes
     }
 
-    /// Whether `object`'s constrained values may differ from what the store last checked.
-    private func mayHaveNewValues(_ object: ManagedObject, _ constraint: [String], _ owner: EntityDescription,
-                                  _ plan: SavePlan) -> Bool {
+    /// Whether `object`'s constrained values (in `slots`) may differ from what the store
+    /// last checked.
+    private func mayHaveNewValues(_ object: ManagedObject, _ slots: [Int], _ plan: SavePlan) -> Bool {
         if object.state.isInserted || plan.hasValues(for: object) { return true }
-        return constraint.contains { object.changedSlots.contains(owner.propertiesByName[$0]!.index) }
+        return slots.contains { object.changedSlots.contains($0) }
     }
 
-    private func constraintKey(_ values: [ObjectValue], _ constraint: [String], _ owner: EntityDescription,
-                               _ plan: SavePlan) -> [StoreValue]? {
+    /// One constrained value as the index keys it; `nil` for nil (never conflicts).
+    private func constraintValue(_ value: ObjectValue, _ plan: SavePlan) -> StoreValue? {
+        switch value {
+        case .attribute(let v) where !v.isNull: .attribute(v)
+        case .toOne(let o?): .toOne(plan.plannedID(o))
+        default: nil
+        }
+    }
+
+    private func constraintKey(_ values: [ObjectValue], _ slots: [Int], _ plan: SavePlan) -> [StoreValue]? {
         var key: [StoreValue] = []
-        key.reserveCapacity(constraint.count)
-        for name in constraint {
-            switch values[owner.propertiesByName[name]!.index] {
-            case .attribute(let v) where !v.isNull: key.append(.attribute(v))
-            case .toOne(let o?): key.append(.toOne(plan.plannedID(o)))
-            default: return nil
-            }
+        key.reserveCapacity(slots.count)
+        for slot in slots {
+            guard let value = constraintValue(values[slot], plan) else { return nil }
+            key.append(value)
         }
         return key
     }
 
-    private func rowKey(_ row: StoreRow, _ constraint: [String], _ owner: EntityDescription) -> [StoreValue]? {
+    private func rowKey(_ row: StoreRow, _ slots: [Int]) -> [StoreValue]? {
         var key: [StoreValue] = []
-        key.reserveCapacity(constraint.count)
-        for name in constraint {
-            switch row.values[owner.propertiesByName[name]!.index] {
-            case .attribute(let v) where !v.isNull: key.append(.attribute(v))
-            case .toOne(let id?): key.append(.toOne(id))
-            default: return nil
-            }
+        key.reserveCapacity(slots.count)
+        for slot in slots {
+            guard let value = rowValue(row.values[slot]) else { return nil }
+            key.append(value)
         }
         return key
+    }
+
+    /// One stored constrained value as the index keys it; `nil` for nil.
+    private func rowValue(_ value: StoreValue) -> StoreValue? {
+        switch value {
+        case .attribute(let v) where !v.isNull: value
+        case .toOne(.some): value
+        default: nil
+        }
     }
 
     /// The conflict record of a clash, for a 133021 error.

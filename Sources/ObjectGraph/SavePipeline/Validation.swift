@@ -43,18 +43,23 @@ extension ManagedObject {
     func validateProperties() throws {
         if slots.isEmpty { fireFault() }
         var errors: [any Error] = []
+        let hooked: Set<String>? = type(of: self) == ManagedObject.self ? [] : Self.validatedKeys
         for property in entity.properties {
             let value: Any?
+            let callsHook = hooked?.contains(property.name) ?? true
             switch property {
             case let a as AttributeDescription:
                 let stored = slots[a.index].attributeValue
                 if let error = ValidationRules.check(stored, a, self) { errors.append(error); continue }
+                guard callsHook else { continue }
                 value = stored.swiftValue(for: a.type)
             case let r as RelationshipDescription where r.isToMany:
                 let hasRule = !r.isOptional || r.minCount > 0 || r.maxCount > 0
+                if !hasRule, !callsHook { continue }
                 if case .toMany(nil) = slots[r.index], !hasRule { continue }
                 let members = related(r).filter { !$0.isDeleted }
                 if let error = countError(r, members.count) { errors.append(error); continue }
+                guard callsHook else { continue }
                 value = r.isOrdered ? members as Any : Set(members) as Any
             case let r as RelationshipDescription:
                 let target = toOne(r)
@@ -62,6 +67,7 @@ extension ManagedObject {
                     errors.append(ValidationErrors.missing(self, r.name))
                     continue
                 }
+                guard callsHook else { continue }
                 value = target
             default:
                 continue
