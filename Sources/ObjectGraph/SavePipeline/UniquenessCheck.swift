@@ -56,11 +56,11 @@ extension ManagedObjectContext {
                 let i: Int
                 if slots.count == 1 {
                     guard let value = constraintValue(values[slots[0]], plan) else { continue }
-                    if let known = single[value] {
-                        i = known
-                    } else {
-                        i = groups.count
-                        single[value] = i
+                    // One hash per object: find the group, or number a new one, in place.
+                    if single.isEmpty { single.reserveCapacity(candidates.count) }
+                    let next = groups.count
+                    i = Self.numbered(&single[value, default: next])
+                    if i == next {
                         groups.append(ConstraintClash(owner: owner, constraint: constraint, values: [value],
                                                       objects: [], rows: []))
                     }
@@ -93,6 +93,9 @@ extension ManagedObjectContext {
         }
         return clashes
     }
+
+    /// The value of a dictionary entry just found or made (`dictionary[key, default: n]`).
+    private static func numbered(_ entry: inout Int) -> Int { entry }
 
     /// Whether `object`'s constrained values (in `slots`) may differ from what the store
     /// last checked.

@@ -82,13 +82,19 @@ enum ValidationRules {
 /// regular-expression match. The answer for a string never changes, so the memo is exact
 /// (it holds ASCII strings only; see ``fullMatch(_:_:)``).
 final class RegexCache: @unchecked Sendable {
-    // Sendable: `regexes` and `answers` are guarded by `lock`; NSRegularExpression is
-    // immutable and thread-safe.
+    // Sendable: `patterns` and every entry's `answers` are guarded by `lock`;
+    // NSRegularExpression is immutable and thread-safe.
     private let lock = NSLock()
-    private var regexes: [String: NSRegularExpression?] = [:]
-    private var answers: [String: [String: Bool]] = [:]
+    private var patterns: [String: Entry] = [:]
     /// How many strings each pattern remembers; later strings are matched every time.
     static let memoLimit = 1024
+
+    /// A pattern compiled (`nil` when invalid), with its remembered answers.
+    private final class Entry {
+        let regex: NSRegularExpression?
+        var answers: [String: Bool] = [:]
+        init(_ pattern: String) { regex = try? NSRegularExpression(pattern: pattern) }
+    }
 
     /// Whether the whole of `s` matches `pattern`; `false` for an invalid pattern.
     func fullMatch(_ s: String, _ pattern: String) -> Bool {
@@ -96,22 +102,18 @@ final class RegexCache: @unchecked Sendable {
         // equivalence, and two ASCII strings are equal only when their bytes are.
         let memoizable = s.utf8.allSatisfy { $0 < 0x80 }
         lock.lock(); defer { lock.unlock() }
-        if memoizable, let known = answers[pattern]?[s] { return known }
-        guard let regex = compiled(pattern) else { return false }
-        let range = NSRange(s.startIndex..., in: s)
-        let match = regex.firstMatch(in: s, options: [.anchored], range: range)
-        let answer = match?.range == range
-        if memoizable, answers[pattern, default: [:]].count < Self.memoLimit {
-            answers[pattern, default: [:]][s] = answer
+        let entry: Entry
+        if let known = patterns[pattern] {
+            entry = known
+        } else {
+            entry = Entry(pattern)
+            patterns[pattern] = entry
         }
+        if memoizable, let known = entry.answers[s] { return known }
+        guard let regex = entry.regex else { return false }
+        let range = NSRange(s.startIndex..., in: s)
+        let answer = regex.firstMatch(in: s, options: [.anchored], range: range)?.range == range
+        if memoizable, entry.answers.count < Self.memoLimit { entry.answers[s] = answer }
         return answer
-    }
-
-    /// The compiled pattern (`nil` when invalid); call holding `lock`.
-    private func compiled(_ pattern: String) -> NSRegularExpression? {
-        if let known = regexes[pattern] { return known }
-        let regex = try? NSRegularExpression(pattern: pattern)
-        regexes[pattern] = .some(regex)
-        return regex
     }
 }

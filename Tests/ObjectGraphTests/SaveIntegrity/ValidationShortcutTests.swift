@@ -26,6 +26,39 @@ extension IntegrityModels {
         @Relationship var tickets: Set<Ticket>
     }
 
+    /// A class that declares no hooked keys, so a save runs the model's rules alone.
+    final class Quiet: ManagedObject {
+        override class var validatedKeys: Set<String>? { [] }
+    }
+
+    /// The same entity shape as ``Quiet`` with the default (the hook for every key).
+    final class Chatty: ManagedObject {}
+
+    /// Two entities of the same shape, `Quiet` and `Chatty`, each with rules on attributes
+    /// and relationships interleaved in slot order (`owner` comes between attributes).
+    static func twins() throws -> ManagedObjectModel {
+        func properties(_ me: String) -> [PropertyDescription] {
+            [
+                A(name: "label", type: .string, isOptional: false, minLength: 2),
+                R(name: "owner", destination: "Owner", inverse: me == "Quiet" ? "quiet" : "chatty",
+                  isOptional: false),
+                A(name: "amount", type: .decimal, minValue: .decimal(Decimal(string: "0.01")!)),
+                A(name: "note", type: .string),
+                R(name: "parts", destination: me, inverse: "whole", isToMany: true, maxCount: 1),
+                R(name: "whole", destination: me, inverse: "parts"),
+                A(name: "kind", type: .string, pattern: "^(in|out)$"),
+            ]
+        }
+        return try ManagedObjectModel(entities: [
+            E(name: "Quiet", managedObjectClass: Quiet.self, properties: properties("Quiet")),
+            E(name: "Chatty", managedObjectClass: Chatty.self, properties: properties("Chatty")),
+            E(name: "Owner", properties: [
+                R(name: "quiet", destination: "Quiet", inverse: "owner", isToMany: true),
+                R(name: "chatty", destination: "Chatty", inverse: "owner", isToMany: true),
+            ]),
+        ])
+    }
+
     /// `Ticket(code pattern ^[A-Z]{2}[0-9]$, seat max 3)` and `Holder(name)`, plus the same
     /// rules on a class-less entity `Plain`.
     static func tickets() throws -> ManagedObjectModel {
@@ -90,6 +123,50 @@ extension SaveIntegrity {
                 // seat too long, Holder.name missing, Holder.tickets too many.
                 #expect(codes == [NSValidationStringTooLongError, NSValidationMissingMandatoryPropertyError,
                                   NSValidationRelationshipExceedsMaximumCountError])
+            }
+        }
+
+        @Test func theRulesAloneGiveTheSameErrorsInTheSameOrderAsTheFullPass() throws {
+            let stack = try Stack(IntegrityModels.twins(), on: .inMemory)
+            let context = stack.context()
+            func failures(_ entity: String, _ setUp: (ManagedObject, ManagedObjectContext) -> Void) -> [String] {
+                context.performAndWait {
+                    context.rollback()
+                    let object = context.insertNewObject(forEntityName: entity)
+                    setUp(object, context)
+                    let error = expectNSError { try context.save() }
+                    let list = error?.userInfo[NSDetailedErrorsKey] as? [NSError] ?? error.map { [$0] } ?? []
+                    return list.map { "\($0.code) \($0.userInfo[NSValidationKeyErrorKey] as? String ?? "")" }
+                }
+            }
+            let cases: [(ManagedObject, ManagedObjectContext) -> Void] = [
+                { object, _ in
+                    object.setValue("x", forKey: "label")
+                    object.setValue(Decimal(string: "0.001")!, forKey: "amount")
+                    object.setValue("up", forKey: "kind")
+                },
+                { object, context in
+                    object.setValue("ok", forKey: "label")
+                    object.setValue(context.insertNewObject(forEntityName: "Owner"), forKey: "owner")
+                    object.setValue(Decimal(string: "1E+2")!, forKey: "amount")
+                    object.setValue("out", forKey: "kind")
+                    let parts = (0..<2).map { _ in
+                        let part = context.insertNewObject(forEntityName: object.entity.name)
+                        part.setValue("pp", forKey: "label")
+                        part.setValue(object.value(forKey: "owner"), forKey: "owner")
+                        return part
+                    }
+                    object.setValue(Set(parts), forKey: "parts")
+                },
+            ]
+            let expected = [
+                ["1670 label", "1570 owner", "1620 amount", "1680 kind"],
+                ["1590 parts"],
+            ]
+            for (setUp, wanted) in zip(cases, expected) {
+                let quiet = failures("Quiet", setUp)
+                #expect(quiet == failures("Chatty", setUp))
+                #expect(quiet == wanted)
             }
         }
 
