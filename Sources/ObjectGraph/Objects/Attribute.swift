@@ -48,7 +48,8 @@ public struct Attribute<Value: AttributeConvertible> {
         }
         set {
             let slot = resolve(object, storageKeyPath)
-            let attribute = object.entity.properties[slot] as! AttributeDescription
+            // The slot was resolved through `attributesByName`: it is an attribute's.
+            let attribute = unsafeDowncast(object.entity.properties[slot], to: AttributeDescription.self)
             guard let value = newValue.attributeValue.coerced(to: attribute.type) else {
                 preconditionFailure("""
                     ObjectGraph: \(object.entity.name).\(attribute.name) expects a \(attribute.type.rawValue) value; \

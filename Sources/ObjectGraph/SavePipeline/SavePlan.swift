@@ -130,7 +130,10 @@ extension ManagedObjectContext {
     /// Gives `object` its final ID, remembering the old one for children that still use it.
     private func adoptID(_ object: ManagedObject, _ id: ManagedObjectID) {
         guard id != object.objectID else { return }
-        if registry[object.objectID] === object { registry[object.objectID] = nil }
+        // One hash for the old key: take the entry out, and put back another object's.
+        if let previous = registry.removeValue(forKey: object.objectID), previous !== object {
+            registry[object.objectID] = previous
+        }
         permanentIDs[object.objectID] = id
         object.objectID = id
         registry[id] = object

@@ -47,55 +47,22 @@ extension ManagedObjectContext {
         var clashes: [ConstraintClash] = []
         for (owner, constraint) in constraints {
             let slots = constraint.map { owner.propertiesByName[$0]!.index }
-            var index: [[StoreValue]: Int] = [:]
-            var single: [StoreValue: Int] = [:]
-            var groups: [ConstraintClash] = []
+            var groups = ClashGroups(owner: owner, constraint: constraint, expected: candidates.count)
             var mayClashWithStore = false
             for object in candidates where object.entity.isKind(of: owner) {
-                let values = plan.values(of: object)
-                let i: Int
-                if slots.count == 1 {
-                    guard let value = constraintValue(values[slots[0]], plan) else { continue }
-                    // One hash per object: find the group, or number a new one, in place.
-                    if single.isEmpty { single.reserveCapacity(candidates.count) }
-                    let next = groups.count
-                    i = Self.numbered(&single[value, default: next])
-                    if i == next {
-                        groups.append(ConstraintClash(owner: owner, constraint: constraint, values: [value],
-                                                      objects: [], rows: []))
-                    }
-                } else {
-                    guard let key = constraintKey(values, slots, plan) else { continue }
-                    if let known = index[key] {
-                        i = known
-                    } else {
-                        i = groups.count
-                        index[key] = i
-                        groups.append(ConstraintClash(owner: owner, constraint: constraint, values: key,
-                                                      objects: [], rows: []))
-                    }
-                }
-                groups[i].objects.append(object)
+                guard let key = constraintKey(plan.values(of: object), slots, plan) else { continue }
+                groups.add(key, object)
                 if !mayClashWithStore { mayClashWithStore = mayHaveNewValues(object, slots, plan) }
             }
             if mayClashWithStore {
                 for row in try coordinator.fetch(StoreFetchRequest(entity: owner)) where !excluded.contains(row.objectID) {
-                    let found: Int?
-                    if slots.count == 1 {
-                        found = rowValue(row.values[slots[0]]).flatMap { single[$0] }
-                    } else {
-                        found = rowKey(row, slots).flatMap { index[$0] }
-                    }
-                    if let i = found { groups[i].rows.append(row) }
+                    if let key = rowKey(row, slots) { groups.add(key, row) }
                 }
             }
-            clashes += groups.filter { $0.objects.count + $0.rows.count >= 2 }
+            clashes += groups.clashes
         }
         return clashes
     }
-
-    /// The value of a dictionary entry just found or made (`dictionary[key, default: n]`).
-    private static func numbered(_ entry: inout Int) -> Int { entry }
 
     /// Whether `object`'s constrained values (in `slots`) may differ from what the store
     /// last checked.
@@ -113,24 +80,26 @@ extension ManagedObjectContext {
         }
     }
 
-    private func constraintKey(_ values: [ObjectValue], _ slots: [Int], _ plan: SavePlan) -> [StoreValue]? {
+    private func constraintKey(_ values: [ObjectValue], _ slots: [Int], _ plan: SavePlan) -> ClashGroups.Key? {
+        if slots.count == 1 { return constraintValue(values[slots[0]], plan).map { .single($0) } }
         var key: [StoreValue] = []
         key.reserveCapacity(slots.count)
         for slot in slots {
             guard let value = constraintValue(values[slot], plan) else { return nil }
             key.append(value)
         }
-        return key
+        return .compound(key)
     }
 
-    private func rowKey(_ row: StoreRow, _ slots: [Int]) -> [StoreValue]? {
+    private func rowKey(_ row: StoreRow, _ slots: [Int]) -> ClashGroups.Key? {
+        if slots.count == 1 { return rowValue(row.values[slots[0]]).map { .single($0) } }
         var key: [StoreValue] = []
         key.reserveCapacity(slots.count)
         for slot in slots {
             guard let value = rowValue(row.values[slot]) else { return nil }
             key.append(value)
         }
-        return key
+        return .compound(key)
     }
 
     /// One stored constrained value as the index keys it; `nil` for nil.
