@@ -76,7 +76,9 @@ public struct Attribute<Value: AttributeConvertible> {
 /// keyed by the key path's identity and the lookup after the first is a hash of two words.
 enum PropertyKeys {
     // Sendable: guarded by `lock`.
-    nonisolated(unsafe) private static var table = SlotTable()
+    // Unchecked exclusivity: every access holds `lock`, and the runtime check costs as much
+    // as the lookup.
+    @exclusivity(unchecked) nonisolated(unsafe) private static var table = SlotTable()
     private static let lock = NSLock()
 
     /// The slot of the property behind `keyPath` in `entity`, or `nil` when the entity has no

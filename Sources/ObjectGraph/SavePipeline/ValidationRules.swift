@@ -6,11 +6,17 @@ enum ValidationRules {
         if value.isNull {
             return a.isOptional || a.isDerived ? nil : ValidationErrors.missing(object, a.name)
         }
-        if let min = a.minValue, let order = compare(value, min), order == .orderedAscending {
-            return ValidationErrors.limit(object, a, value, min, tooSmall: true)
-        }
-        if let max = a.maxValue, let order = compare(value, max), order == .orderedDescending {
-            return ValidationErrors.limit(object, a, value, max, tooSmall: false)
+        switch value {
+        case .integer, .double, .float, .decimal, .date:
+            // Only numbers and dates have an order the limits can break.
+            if let min = a.minValue, let order = compare(value, min), order == .orderedAscending {
+                return ValidationErrors.limit(object, a, value, min, tooSmall: true)
+            }
+            if let max = a.maxValue, let order = compare(value, max), order == .orderedDescending {
+                return ValidationErrors.limit(object, a, value, max, tooSmall: false)
+            }
+        default:
+            break
         }
         if case .string(let s) = value {
             if a.minLength != nil || a.maxLength != nil {
@@ -19,7 +25,7 @@ enum ValidationRules {
                 if let min = a.minLength, length < min { return ValidationErrors.length(object, a, s, min, tooShort: true) }
                 if let max = a.maxLength, length > max { return ValidationErrors.length(object, a, s, max, tooShort: false) }
             }
-            if let pattern = a.pattern, !fullMatch(s, pattern) { return ValidationErrors.pattern(object, a, s) }
+            if let pattern = a.pattern, !cache.fullMatch(s, pattern, of: a) { return ValidationErrors.pattern(object, a, s) }
         }
         return nil
     }
@@ -67,11 +73,6 @@ enum ValidationRules {
     }
 
     private static let cache = RegexCache()
-
-    /// Whether the whole of `s` matches `pattern` (an invalid pattern matches nothing).
-    static func fullMatch(_ s: String, _ pattern: String) -> Bool {
-        cache.fullMatch(s, pattern)
-    }
 }
 
 /// Compiled regular expressions by pattern, with each pattern's recent answers.
@@ -80,12 +81,15 @@ enum ValidationRules {
 /// `kind`, a colour), so each pattern remembers whether a string matched, for up to
 /// ``memoLimit`` distinct strings: a repeated value costs one hash lookup instead of a
 /// regular-expression match. The answer for a string never changes, so the memo is exact
-/// (it holds ASCII strings only; see ``fullMatch(_:_:)``).
+/// (it holds ASCII strings only; see ``fullMatch(_:_:of:)``).
 final class RegexCache: @unchecked Sendable {
-    // Sendable: `patterns` and every entry's `answers` are guarded by `lock`;
+    // Sendable: `patterns`, `attributes` and every entry's `answers` are guarded by `lock`;
     // NSRegularExpression is immutable and thread-safe.
     private let lock = NSLock()
     private var patterns: [String: Entry] = [:]
+    /// Each attribute's entry, found by the description's identity (a pointer hash, not a
+    /// text hash); the entry's pattern is compared too, so a reused address never matches.
+    private var attributes: [ObjectIdentifier: Entry] = [:]
     /// How many strings each pattern remembers; later strings are matched every time.
     static let memoLimit = 1024
 
@@ -93,22 +97,40 @@ final class RegexCache: @unchecked Sendable {
     private final class Entry {
         let regex: NSRegularExpression?
         var answers: [String: Bool] = [:]
-        init(_ pattern: String) { regex = try? NSRegularExpression(pattern: pattern) }
+        let pattern: String
+        init(_ pattern: String) {
+            self.pattern = pattern
+            regex = try? NSRegularExpression(pattern: pattern)
+        }
     }
 
-    /// Whether the whole of `s` matches `pattern`; `false` for an invalid pattern.
-    func fullMatch(_ s: String, _ pattern: String) -> Bool {
+    /// Whether the whole of `s` matches `pattern`, the pattern of `attribute`; `false` for
+    /// an invalid pattern.
+    func fullMatch(_ s: String, _ pattern: String, of attribute: AttributeDescription) -> Bool {
         // Only ASCII strings are remembered: Swift compares strings by canonical
         // equivalence, and two ASCII strings are equal only when their bytes are.
         let memoizable = s.utf8.allSatisfy { $0 < 0x80 }
         lock.lock(); defer { lock.unlock() }
         let entry: Entry
-        if let known = patterns[pattern] {
+        if let known = attributes[ObjectIdentifier(attribute)], known.pattern == pattern {
             entry = known
         } else {
-            entry = Entry(pattern)
-            patterns[pattern] = entry
+            entry = self.entry(pattern)
+            attributes[ObjectIdentifier(attribute)] = entry
         }
+        return match(s, entry, memoizable: memoizable)
+    }
+
+    /// The entry of `pattern`, made when new; call holding `lock`.
+    private func entry(_ pattern: String) -> Entry {
+        if let known = patterns[pattern] { return known }
+        let entry = Entry(pattern)
+        patterns[pattern] = entry
+        return entry
+    }
+
+    /// Whether the whole of `s` matches `entry`'s pattern; call holding `lock`.
+    private func match(_ s: String, _ entry: Entry, memoizable: Bool) -> Bool {
         if memoizable, let known = entry.answers[s] { return known }
         guard let regex = entry.regex else { return false }
         let range = NSRange(s.startIndex..., in: s)
