@@ -27,7 +27,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "objectgraph-crash-writer", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .executableTarget(
-            name: "objectgraph-bench", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
+            name: "objectgraph-bench", dependencies: ["ObjectGraph", "ObjectGraphTesting", "LedgerKit"],
             swiftSettings: strict),
         .testTarget(
             name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks that objectgraph-bench runs end to end at a small N: both stores, every workload,
-# the peers' JSON-line shape, and the micro-benchmarks. A check that it works, never a
-# timing gate. Builds (or reuses) the debug binary with the flags given, so that CI can pass
-# its own and reuse its build; the debug build also runs with the concurrency check on.
+# the peers' JSON-line shape, the micro-benchmarks and the ledger workloads. A check that it
+# works, never a timing gate. Builds (or reuses) the debug binary with the flags given, so
+# that CI can pass its own and reuse its build; the debug build also runs with the
+# concurrency check on.
 #
 # Usage (from anywhere):  scripts/bench-smoke.sh [swift build flags...]
 #   BENCH_N=2000 (default)  the number of expenses
@@ -24,4 +25,5 @@ for mode in memory jsonl; do
   "$BIN" --dataset "$DIR/dataset.jsonl" --mode "$mode" --dir "$DIR" > "$DIR/$mode.out"
 done
 "$BIN" micro --n "$N" --repeat 1 --json > "$DIR/micro.out"
+"$BIN" ledger --n "$N" --repeat 1 --json --dir "$DIR/ledger" > "$DIR/ledger.out"
 python3 "$(dirname "$0")/bench-smoke-check.py" "$DIR" "$N"

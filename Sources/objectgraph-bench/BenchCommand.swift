@@ -1,11 +1,14 @@
 import Foundation
 
 /// The command line: `--dataset FILE --mode memory|jsonl --dir DIR [--drop-caches]`, or
-/// `micro [--n N] [--repeat R] [--json] [--only CASE,...]`.
+/// `micro [--n N] [--repeat R] [--json] [--only CASE,...]`, or
+/// `ledger [--n N] [--repeat R] [--dir DIR] [--json] [--only WORKLOAD,...]`.
 enum BenchCommand {
     static let usage = """
         usage: objectgraph-bench --dataset FILE --mode memory|jsonl --dir DIR [--drop-caches]
                objectgraph-bench micro [--n N] [--repeat R] [--json] [--only CASE,...]
+               objectgraph-bench ledger [--n N] [--repeat R] [--dir DIR] [--json]
+                                        [--only import,reimport,report]
 
         The first form runs the workloads W0–W7 of ../shared/bench/README.md on one store and
         prints one JSON line per workload (the dataset comes from ../shared/bench/dataset.py;
@@ -17,6 +20,15 @@ enum BenchCommand {
         or JSON lines with --json. --only runs the named cases alone (for a profiler: the timed
         regions run inside `timedRegion`, so callgrind's --toggle-collect='*timedRegion*' sees
         only them).
+
+        `ledger` measures issue 4's goals through LedgerKit, as the `ledger` command runs them:
+        it writes an N-row bank CSV (Date,Amount,Payee,Memo; default N 100000; seeded, not
+        timed) to DIR (default: a temporary directory, removed afterwards), then times `import`
+        into a new ledger file (goal ≤ 2 s at N = 100000), `import` of the same file again
+        (adds nothing), and `report` by category on the file, open included (goal ≤ 0.3 s).
+        Each run opens and closes its own ledger; each workload prints the median of R runs
+        (default 3), or, with --json, one JSON line in the first form's shape (mode "ledger",
+        plus "runs" and "goal_seconds"). The timed regions run inside `timedRegion`.
 
         Build with: swift build -c release --product objectgraph-bench
 
@@ -32,6 +44,8 @@ enum BenchCommand {
             if arguments.first == "micro" {
                 let options = try MicroOptions(Array(arguments.dropFirst()))
                 try MicroSuite(options: options).run()
+            } else if arguments.first == "ledger" {
+                try LedgerRun(options: try LedgerOptions(Array(arguments.dropFirst()))).run()
             } else {
                 let options = try MacroOptions(arguments)
                 let dataset = try Dataset.load(path: options.datasetPath)

@@ -57,37 +57,59 @@ extension Ledger {
         else {
             throw ObjectGraphError(.coreData, "report: the store's model is not a ledger's")
         }
-        var names: [ManagedObjectID: String] = [:]
+        var groups = GroupIndex()
+        // Each category's position in `categoryNames`, by object ID, and its group number
+        // once a transaction uses it (a category without transactions makes no group).
+        var categoryOfID: [ManagedObjectID: Int] = [:]
+        var categoryNames: [String] = []
         if let categories, let name = categories.entity.propertiesByName["name"]?.index {
             for row in categories.rows {
                 if case .string(let text) = row.values[name].attributeValue {
-                    names[row.objectID] = text
+                    categoryOfID[row.objectID] = categoryNames.count
+                    categoryNames.append(text)
                 }
             }
         }
-        return LedgerReport(
-            entries: rows.lazy.map { row -> (String, Bool, Decimal) in
-                let group: String
-                switch grouping {
-                case .category:
-                    if case .toOne(let id?) = row.values[link] {
-                        group = names[id] ?? LedgerReport.uncategorised
-                    } else {
-                        group = LedgerReport.uncategorised
+        var groupOfCategory = [Int](repeating: -1, count: categoryNames.count)
+        // Each month's group number, by months since year 0.
+        var groupOfMonth: [Int: Int] = [:]
+        for row in rows {
+            let group: Int
+            switch grouping {
+            case .category:
+                if case .toOne(let id?) = row.values[link], let category = categoryOfID[id] {
+                    if groupOfCategory[category] < 0 {
+                        groupOfCategory[category] = groups.index(of: categoryNames[category])
                     }
-                case .month:
-                    if case .date(let day) = row.values[date].attributeValue {
-                        group = LedgerDates.month(day)
+                    group = groupOfCategory[category]
+                } else {
+                    group = groups.index(of: LedgerReport.uncategorised)
+                }
+            case .month:
+                if case .attribute(.date(let day)) = row.values[date] {
+                    let (y, m, _) = LedgerDates.civil(day)
+                    if let known = groupOfMonth[y * 12 + m] {
+                        group = known
                     } else {
-                        group = LedgerReport.undated
+                        group = groups.index(of: LedgerDates.month(day))
+                        groupOfMonth[y * 12 + m] = group
                     }
+                } else {
+                    group = groups.index(of: LedgerReport.undated)
                 }
-                let isIncome =
-                    row.values[kind].attributeValue == .string(TransactionKind.income.rawValue)
-                guard case .decimal(let value) = row.values[amount].attributeValue else {
-                    return (group, isIncome, 0)
-                }
-                return (group, isIncome, value)
-            }, by: grouping)
+            }
+            let isIncome: Bool
+            if case .attribute(.string(let text)) = row.values[kind] {
+                isIncome = text == TransactionKind.income.rawValue
+            } else {
+                isIncome = false
+            }
+            if case .attribute(.decimal(let value)) = row.values[amount] {
+                groups.totals[group].add(value, income: isIncome)
+            } else {
+                groups.totals[group].add(0, income: isIncome)
+            }
+        }
+        return LedgerReport(groups, by: grouping)
     }
 }

@@ -55,19 +55,25 @@ public struct LedgerReport: Sendable, Equatable {
     ///
     /// - Complexity: O(n) plus sorting the groups.
     init(entries: some Sequence<(String, Bool, Decimal)>, by grouping: Grouping) {
-        var sums: [String: (transactions: Int, out: ExactSum, in: ExactSum)] = [:]
+        var groups = GroupIndex()
         for (key, isIncome, amount) in entries {
-            sums[key, default: (0, ExactSum(), ExactSum())].transactions += 1
-            if isIncome { sums[key]!.in.add(amount) } else { sums[key]!.out.add(amount) }
+            groups.totals[groups.index(of: key)].add(amount, income: isIncome)
         }
-        let totals = sums.map {
-            Group(
-                name: $0.key, transactions: $0.value.transactions, out: $0.value.out.value,
-                in: $0.value.in.value)
+        self.init(groups, by: grouping)
+    }
+
+    /// Builds a report from accumulated groups.
+    ///
+    /// - Complexity: O(g log g) in the number of groups.
+    init(_ accumulated: GroupIndex, by grouping: Grouping) {
+        let totals = zip(accumulated.names, accumulated.totals).map { name, sums in
+            Group(name: name, transactions: sums.transactions, out: sums.out.value, in: sums.in.value)
         }
-        self.transactions = totals.reduce(0) { $0 + $1.transactions }
-        self.out = totals.reduce(Decimal(0)) { $0 + $1.out }
-        self.in = totals.reduce(Decimal(0)) { $0 + $1.in }
+        var all = GroupTotals()
+        for sums in accumulated.totals { all.merge(sums) }
+        self.transactions = all.transactions
+        self.out = all.out.value
+        self.in = all.in.value
         switch grouping {
         case .category:
             groups = totals.sorted { ($0.out, $1.name) > ($1.out, $0.name) }

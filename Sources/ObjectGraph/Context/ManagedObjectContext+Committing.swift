@@ -23,7 +23,8 @@ extension ManagedObjectContext {
             newIDs = try allocateIDs(for: plan.inserted, coordinator: coordinator)
             func id(_ o: ManagedObject) -> ManagedObjectID {
                 let s = plan.survivor(o)
-                return plan.takeovers[ObjectIdentifier(s)] ?? newIDs[ObjectIdentifier(s)] ?? s.objectID
+                if !plan.takeovers.isEmpty, let id = plan.takeovers[ObjectIdentifier(s)] { return id }
+                return s.objectID.isTemporaryID ? newIDs[ObjectIdentifier(s)] ?? s.objectID : s.objectID
             }
             var sets: [String: StoreChangeSet] = [:]
             let now = coordinator.clock()
@@ -31,10 +32,18 @@ extension ManagedObjectContext {
             func add(_ id: ManagedObjectID, _ apply: (inout StoreChangeSet) -> Void) {
                 apply(&sets[id.storeIdentifier ?? "", default: empty]) // in place: no copy per row
             }
+            // Inserts come in runs for one store: append each run at once, not row by row.
+            var run: (store: String, rows: [StoreRow])?
             for object in plan.inserted {
                 let row = StoreRow(objectID: id(object), version: 1, values: storeValues(plan.values(of: object), object.entity, id))
-                add(row.objectID) { $0.inserted.append(row) }
+                let store = row.objectID.storeIdentifier ?? ""
+                if run?.store != store {
+                    if let run { add(run.rows[0].objectID) { $0.inserted += run.rows } }
+                    run = (store, [])
+                }
+                run?.rows.append(row)
             }
+            if let run { add(run.rows[0].objectID) { $0.inserted += run.rows } }
             for object in plan.updated {
                 let values = plan.values(of: object)
                 var stored = storeValues(values, object.entity, id)

@@ -93,14 +93,20 @@ extension ManagedObjectContext {
 
     /// The one entity whose class is `type`.
     func entity(forClass type: ManagedObject.Type) -> EntityDescription {
-        let matches = model.entities.filter { $0.managedObjectClass == type }
-        guard matches.count == 1, let entity = matches.first else {
+        // One pass without building an array: this runs for every `init(context:)`.
+        var found: EntityDescription?
+        var count = 0
+        for entity in model.entities where entity.managedObjectClass == type {
+            found = entity
+            count += 1
+        }
+        guard count == 1, let found else {
             preconditionFailure("""
-                ObjectGraph: \(matches.isEmpty ? "no" : "more than one") entity of the model uses class \
+                ObjectGraph: \(count == 0 ? "no" : "more than one") entity of the model uses class \
                 \(type); use init(entity:insertInto:) to choose one
                 """)
         }
-        return entity
+        return found
     }
 
     // MARK: Registration

@@ -39,12 +39,17 @@ extension ManagedObjectContext {
 
     /// Calls `willSave()` on changed objects until no new changes appear.
     private func runWillSave() throws {
-        var called = Set<ObjectIdentifier>()
+        // Each object's `willSaveCalled` flag marks it called; the flags are cleared on the
+        // way out, also when a round throws.
+        var called: [ManagedObject] = []
+        defer { for object in called { object.state.willSaveCalled = false } }
         for _ in 0..<100 {
-            let fresh = pending.objects.filter { $0.hasChanges && !called.contains(ObjectIdentifier($0)) }
+            let fresh = pending.objects.filter { $0.hasChanges && !$0.state.willSaveCalled }
             if fresh.isEmpty { return }
+            called.reserveCapacity(called.count + fresh.count)
             for object in fresh {
-                called.insert(ObjectIdentifier(object))
+                object.state.willSaveCalled = true
+                called.append(object)
                 object.willSave()
             }
             propagateDeletes()
@@ -90,19 +95,31 @@ extension ManagedObjectContext {
         let updated = changes.updated.map { ($0.objectID, $0.currentRow(), Array($0.changedSlots)) }
         let deleted = changes.deleted.map(\.objectID)
         parent.performAndWait {
-            for (id, entity, _, _) in inserted where parent.registry[id] == nil {
+            parent.registry.reserveCapacity(parent.registry.count + inserted.count)
+            // The parent's object for each insert: registered already, or made now.
+            var targets: [(object: ManagedObject, isNew: Bool)] = []
+            targets.reserveCapacity(inserted.count)
+            for (id, entity, _, _) in inserted {
+                if let known = parent.registry[id] {
+                    targets.append((known, false))
+                    continue
+                }
                 let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
                 object.objectID = id
                 object.managedObjectContext = parent
-                object.slots = ManagedObject.initialSlots(for: entity)
                 object.state.isInserted = true
                 parent.registry[id] = object
                 parent.pending.add(object)
                 parent.unannounced.inserted.append(object)
+                targets.append((object, true))
             }
-            for (id, _, row, set) in inserted {
+            for ((_, entity, row, set), target) in zip(inserted, targets) {
                 // Every value comes up; only the ones the child set count as set (constraint merges).
-                parent.absorb(row, slots: Array(0..<row.values.count), marking: set, into: parent.registeredOrFault(id))
+                if target.isNew {
+                    parent.fill(target.object, of: entity, from: row, marking: set)
+                } else {
+                    parent.absorb(row, slots: 0..<row.values.count, marking: set, into: target.object)
+                }
             }
             for (id, row, slots) in updated {
                 parent.absorb(row, slots: slots, marking: SlotSet(slots), into: parent.registeredOrFault(id))
@@ -124,9 +141,40 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Gives an object just made for a child's insert its values: what
+    /// ``absorb(_:slots:marking:into:)`` does to an object with initial values, in one pass.
+    /// Slots the row does not carry keep their initial values and do not count as set.
+    private func fill(_ object: ManagedObject, of entity: EntityDescription, from row: StoreRow, marking: SlotSet) {
+        let layout = entity.layout
+        guard layout.kinds.count == row.values.count else {
+            object.slots = ManagedObject.initialSlots(for: entity)
+            absorb(row, slots: 0..<row.values.count, marking: marking, into: object)
+            return
+        }
+        var slots: [ObjectValue] = []
+        slots.reserveCapacity(row.values.count)
+        var changed = marking
+        for (index, value) in row.values.enumerated() {
+            switch value {
+            case .attribute(let v): slots.append(.attribute(v))
+            case .toOne(let id): slots.append(.toOne(id.map(registeredOrFault)))
+            case .toMany(let ids): slots.append(.toMany(RelatedObjects(ids.map(registeredOrFault))))
+            case .notStored:
+                changed.remove(index)
+                switch layout.kinds[index] {
+                case .attribute, .transientAttribute: slots.append(.attribute(layout.defaultAttributeValues[index]))
+                case .toOne: slots.append(.toOne(nil))
+                case .toManyStored, .toManyDerived: slots.append(.toMany(RelatedObjects()))
+                }
+            }
+        }
+        object.slots = slots
+        object.changedSlots = changed
+    }
+
     /// Copies the given slots of a child's row into an object of this context, recording
     /// the `marking` ones as changed.
-    private func absorb(_ row: StoreRow, slots indexes: [Int], marking: SlotSet, into object: ManagedObject) {
+    private func absorb(_ row: StoreRow, slots indexes: some Sequence<Int>, marking: SlotSet, into object: ManagedObject) {
         if object.slots.isEmpty { object.fireFault() }
         for index in indexes {
             let value: ObjectValue

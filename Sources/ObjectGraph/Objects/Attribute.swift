@@ -48,7 +48,8 @@ public struct Attribute<Value: AttributeConvertible> {
         }
         set {
             let slot = resolve(object, storageKeyPath)
-            let attribute = object.entity.properties[slot] as! AttributeDescription
+            // The slot was resolved through `attributesByName`: it is an attribute's.
+            let attribute = unsafeDowncast(object.entity.properties[slot], to: AttributeDescription.self)
             guard let value = newValue.attributeValue.coerced(to: attribute.type) else {
                 preconditionFailure("""
                     ObjectGraph: \(object.entity.name).\(attribute.name) expects a \(attribute.type.rawValue) value; \
@@ -75,15 +76,19 @@ public struct Attribute<Value: AttributeConvertible> {
 /// keyed by the key path's identity and the lookup after the first is a hash of two words.
 enum PropertyKeys {
     // Sendable: guarded by `lock`.
-    nonisolated(unsafe) private static var table = SlotTable()
+    // Unchecked exclusivity: every access holds `lock`, and the runtime check costs as much
+    // as the lookup.
+    @exclusivity(unchecked) nonisolated(unsafe) private static var table = SlotTable()
     private static let lock = NSLock()
 
     /// The slot of the property behind `keyPath` in `entity`, or `nil` when the entity has no
     /// such property (or it is of the other kind).
     static func slot(_ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
                      relationship: Bool) -> Int? {
-        let k = UInt(bitPattern: ObjectIdentifier(keyPath).hashValue)
-        let e = UInt(bitPattern: ObjectIdentifier(entity).hashValue)
+        // The objects' addresses, not their hash values: hashing costs more than the lookup,
+        // and two different objects can share a hash value but never an address.
+        let k = UInt(bitPattern: ObjectIdentifier(keyPath))
+        let e = UInt(bitPattern: ObjectIdentifier(entity))
         lock.lock()
         let cached = table.find(k, e)
         lock.unlock()

@@ -198,6 +198,27 @@ open class ManagedObject: CustomStringConvertible {
     ///   selector name; Swift on Linux has no such lookup, so one overridable method takes
     ///   the key.
     open func validate(_ value: Any?, forKey key: String) throws {}
+
+    /// The keys your ``validate(_:forKey:)`` override checks; `nil` (the default) means
+    /// every key.
+    ///
+    /// At save, ``validateForInsert()`` and ``validateForUpdate()`` call the per-key hook
+    /// only for these keys, so the other properties' values are not converted to `Any` for
+    /// a hook that ignores them (the model's rules still run on every property). With the
+    /// default, the hook is called for every property, as before. A class that overrides
+    /// nothing may declare `[]`; a subclass of a class that declares keys and overrides the
+    /// hook for more keys declares the union (`super.validatedKeys` plus its own). Plain
+    /// `ManagedObject` instances (no subclass) skip the hook, which does nothing there.
+    ///
+    /// ```swift
+    /// override class var validatedKeys: Set<String>? { ["name"] }
+    /// ```
+    ///
+    /// ``validateValue(_:forKey:)`` always calls the hook, for any key.
+    ///
+    /// - Note: Stands for Core Data calling `validate<Key>:error:` only for the keys that
+    ///   have such a method.
+    open class var validatedKeys: Set<String>? { nil }
 }
 
 // Managed objects live on their context's queue; pass ManagedObjectID instead.
@@ -212,6 +233,8 @@ struct ObjectState {
     var deletionProcessed = false
     /// The object is in its context's pending list (kept by `PendingObjects`).
     var isPending = false
+    /// `willSave()` already ran in the save under way (set and cleared by `save()`).
+    var willSaveCalled = false
 
     /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
     mutating func clearLifecycle() {

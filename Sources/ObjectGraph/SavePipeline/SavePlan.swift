@@ -39,7 +39,9 @@ struct SavePlan {
 
     /// The values an object will have: planned ones, or its current slots.
     func values(of object: ManagedObject) -> [ObjectValue] {
-        slots[ObjectIdentifier(object)]?.values ?? object.slots
+        // Most saves plan no values: skip hashing every object then.
+        if slots.isEmpty { return object.slots }
+        return slots[ObjectIdentifier(object)]?.values ?? object.slots
     }
 
     /// Plans new values for `object`.
@@ -48,10 +50,11 @@ struct SavePlan {
     }
 
     /// Whether the plan gives `object` new values.
-    func hasValues(for object: ManagedObject) -> Bool { slots[ObjectIdentifier(object)] != nil }
+    func hasValues(for object: ManagedObject) -> Bool { !slots.isEmpty && slots[ObjectIdentifier(object)] != nil }
 
     /// The object standing for `object` after merges (itself when not merged).
     func survivor(_ object: ManagedObject) -> ManagedObject {
+        if survivorOf.isEmpty { return object }
         var current = object
         while let next = survivorOf[ObjectIdentifier(current)] { current = next }
         return current
@@ -59,12 +62,14 @@ struct SavePlan {
 
     /// The version the store must hold for `object`'s row.
     func expected(_ object: ManagedObject) -> Int64 {
-        expectedVersion[ObjectIdentifier(object)] ?? object.snapshotVersion
+        if expectedVersion.isEmpty { return object.snapshotVersion }
+        return expectedVersion[ObjectIdentifier(object)] ?? object.snapshotVersion
     }
 
     /// The ID `object`'s row is written under, before permanent IDs are known.
     func plannedID(_ object: ManagedObject) -> ManagedObjectID {
         let s = survivor(object)
+        if takeovers.isEmpty { return s.objectID }
         return takeovers[ObjectIdentifier(s)] ?? s.objectID
     }
 
@@ -103,6 +108,8 @@ extension ManagedObjectContext {
             // An object outside the save only had references moved to a survivor.
             if !object.hasChanges { object.snapshot = values }
         }
+        // Each inserted object moves to its permanent ID: make room once, not by doubling.
+        permanentIDs.reserveCapacity(permanentIDs.count + newIDs.count)
         for object in plan.inserted {
             adoptID(object, newIDs[ObjectIdentifier(object)] ?? object.objectID)
             object.snapshotVersion = 1
@@ -123,7 +130,10 @@ extension ManagedObjectContext {
     /// Gives `object` its final ID, remembering the old one for children that still use it.
     private func adoptID(_ object: ManagedObject, _ id: ManagedObjectID) {
         guard id != object.objectID else { return }
-        if registry[object.objectID] === object { registry[object.objectID] = nil }
+        // One hash for the old key: take the entry out, and put back another object's.
+        if let previous = registry.removeValue(forKey: object.objectID), previous !== object {
+            registry[object.objectID] = previous
+        }
         permanentIDs[object.objectID] = id
         object.objectID = id
         registry[id] = object

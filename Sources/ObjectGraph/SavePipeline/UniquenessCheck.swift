@@ -24,77 +24,91 @@ extension ManagedObjectContext {
     ///   new (an insert, or a changed constrained property).
     func findClashes(_ plan: SavePlan, coordinator: PersistentStoreCoordinator) throws -> [ConstraintClash] {
         let candidates = plan.written
+        // The constraints of the entities written, each once (entities first: a save writes
+        // many objects of few entities).
+        var entities = Set<ObjectIdentifier>()
         var constraints: [(EntityDescription, [String])] = []
         var seen = Set<[String]>()
-        for object in candidates {
+        for object in candidates where entities.insert(ObjectIdentifier(object.entity)).inserted {
             for (owner, constraint) in object.entity.constraintsInHierarchy
             where seen.insert([owner.name] + constraint).inserted {
                 constraints.append((owner, constraint))
             }
         }
         guard !constraints.isEmpty else { return [] }
+        // Stored rows that the save itself rewrites or removes take no part. Only permanent
+        // planned IDs can name a stored row, and only objects of a constrained entity matter.
         var excluded = Set<ManagedObjectID>()
-        for object in candidates { excluded.insert(plan.plannedID(object)) }
+        for object in candidates where constraints.contains(where: { object.entity.isKind(of: $0.0) }) {
+            let id = plan.plannedID(object)
+            if !id.isTemporaryID { excluded.insert(id) }
+        }
         for object in plan.deleted + plan.vanished + plan.losers { excluded.insert(object.objectID) }
         var clashes: [ConstraintClash] = []
         for (owner, constraint) in constraints {
-            var index: [[StoreValue]: Int] = [:]
-            var groups: [ConstraintClash] = []
+            let slots = constraint.map { owner.propertiesByName[$0]!.index }
+            var groups = ClashGroups(owner: owner, constraint: constraint, expected: candidates.count)
             var mayClashWithStore = false
             for object in candidates where object.entity.isKind(of: owner) {
-                guard let key = constraintKey(plan.values(of: object), constraint, owner, plan) else { continue }
-                if let i = index[key] {
-                    groups[i].objects.append(object)
-                } else {
-                    index[key] = groups.count
-                    groups.append(ConstraintClash(owner: owner, constraint: constraint, values: key,
-                                                  objects: [object], rows: []))
-                }
-                if !mayClashWithStore { mayClashWithStore = mayHaveNewValues(object, constraint, owner, plan) }
+                guard let key = constraintKey(plan.values(of: object), slots, plan) else { continue }
+                groups.add(key, object)
+                if !mayClashWithStore { mayClashWithStore = mayHaveNewValues(object, slots, plan) }
             }
             if mayClashWithStore {
                 for row in try coordinator.fetch(StoreFetchRequest(entity: owner)) where !excluded.contains(row.objectID) {
-                    guard let key = rowKey(row, constraint, owner), let i = index[key] else { continue }
-                    groups[i].rows.append(row)
+                    if let key = rowKey(row, slots) { groups.add(key, row) }
                 }
             }
-            clashes += groups.filter { $0.objects.count + $0.rows.count >= 2 }
+            clashes += groups.clashes
         }
         return clashes
     }
 
-    /// Whether `object`'s constrained values may differ from what the store last checked.
-    private func mayHaveNewValues(_ object: ManagedObject, _ constraint: [String], _ owner: EntityDescription,
-                                  _ plan: SavePlan) -> Bool {
+    /// Whether `object`'s constrained values (in `slots`) may differ from what the store
+    /// last checked.
+    private func mayHaveNewValues(_ object: ManagedObject, _ slots: [Int], _ plan: SavePlan) -> Bool {
         if object.state.isInserted || plan.hasValues(for: object) { return true }
-        return constraint.contains { object.changedSlots.contains(owner.propertiesByName[$0]!.index) }
+        return slots.contains { object.changedSlots.contains($0) }
     }
 
-    private func constraintKey(_ values: [ObjectValue], _ constraint: [String], _ owner: EntityDescription,
-                               _ plan: SavePlan) -> [StoreValue]? {
-        var key: [StoreValue] = []
-        key.reserveCapacity(constraint.count)
-        for name in constraint {
-            switch values[owner.propertiesByName[name]!.index] {
-            case .attribute(let v) where !v.isNull: key.append(.attribute(v))
-            case .toOne(let o?): key.append(.toOne(plan.plannedID(o)))
-            default: return nil
-            }
+    /// One constrained value as the index keys it; `nil` for nil (never conflicts).
+    private func constraintValue(_ value: ObjectValue, _ plan: SavePlan) -> StoreValue? {
+        switch value {
+        case .attribute(let v) where !v.isNull: .attribute(v)
+        case .toOne(let o?): .toOne(plan.plannedID(o))
+        default: nil
         }
-        return key
     }
 
-    private func rowKey(_ row: StoreRow, _ constraint: [String], _ owner: EntityDescription) -> [StoreValue]? {
+    private func constraintKey(_ values: [ObjectValue], _ slots: [Int], _ plan: SavePlan) -> ClashGroups.Key? {
+        if slots.count == 1 { return constraintValue(values[slots[0]], plan).map { .single($0) } }
         var key: [StoreValue] = []
-        key.reserveCapacity(constraint.count)
-        for name in constraint {
-            switch row.values[owner.propertiesByName[name]!.index] {
-            case .attribute(let v) where !v.isNull: key.append(.attribute(v))
-            case .toOne(let id?): key.append(.toOne(id))
-            default: return nil
-            }
+        key.reserveCapacity(slots.count)
+        for slot in slots {
+            guard let value = constraintValue(values[slot], plan) else { return nil }
+            key.append(value)
         }
-        return key
+        return .compound(key)
+    }
+
+    private func rowKey(_ row: StoreRow, _ slots: [Int]) -> ClashGroups.Key? {
+        if slots.count == 1 { return rowValue(row.values[slots[0]]).map { .single($0) } }
+        var key: [StoreValue] = []
+        key.reserveCapacity(slots.count)
+        for slot in slots {
+            guard let value = rowValue(row.values[slot]) else { return nil }
+            key.append(value)
+        }
+        return .compound(key)
+    }
+
+    /// One stored constrained value as the index keys it; `nil` for nil.
+    private func rowValue(_ value: StoreValue) -> StoreValue? {
+        switch value {
+        case .attribute(let v) where !v.isNull: value
+        case .toOne(.some): value
+        default: nil
+        }
     }
 
     /// The conflict record of a clash, for a 133021 error.

@@ -42,19 +42,29 @@ extension ManagedObject {
     /// Runs the model's rules, then the per-key hook, on every property; throws what fails.
     func validateProperties() throws {
         if slots.isEmpty { fireFault() }
+        let hooked: Set<String>? = type(of: self) == ManagedObject.self ? [] : Self.validatedKeys
+        let layout = entity.layout
+        if hooked?.isEmpty == true, layout.kinds.count == entity.properties.count {
+            try validateRules(layout)
+            return
+        }
         var errors: [any Error] = []
         for property in entity.properties {
             let value: Any?
+            let callsHook = hooked?.contains(property.name) ?? true
             switch property {
             case let a as AttributeDescription:
                 let stored = slots[a.index].attributeValue
                 if let error = ValidationRules.check(stored, a, self) { errors.append(error); continue }
+                guard callsHook else { continue }
                 value = stored.swiftValue(for: a.type)
             case let r as RelationshipDescription where r.isToMany:
                 let hasRule = !r.isOptional || r.minCount > 0 || r.maxCount > 0
+                if !hasRule, !callsHook { continue }
                 if case .toMany(nil) = slots[r.index], !hasRule { continue }
                 let members = related(r).filter { !$0.isDeleted }
                 if let error = countError(r, members.count) { errors.append(error); continue }
+                guard callsHook else { continue }
                 value = r.isOrdered ? members as Any : Set(members) as Any
             case let r as RelationshipDescription:
                 let target = toOne(r)
@@ -62,11 +72,43 @@ extension ManagedObject {
                     errors.append(ValidationErrors.missing(self, r.name))
                     continue
                 }
+                guard callsHook else { continue }
                 value = target
             default:
                 continue
             }
             do { try validate(value, forKey: property.name) } catch { errors.append(error) }
+        }
+        if let error = ObjectGraphError.combining(errors) { throw error }
+    }
+
+    /// The model's rules alone (no per-key hook), on the properties that have any, in slot
+    /// order: what ``validateProperties()`` checks when the hook is called for no key. A
+    /// property without rules always passes, so it is not visited.
+    private func validateRules(_ layout: EntityLayout) throws {
+        var errors: [any Error] = []
+        let attributes = layout.attributesToValidate
+        let relationships = layout.relationshipsToValidate
+        var a = 0
+        var r = 0
+        while a < attributes.count || r < relationships.count {
+            if r == relationships.count || (a < attributes.count && attributes[a].index < relationships[r].index) {
+                let attribute = attributes[a]
+                a += 1
+                if let error = ValidationRules.check(slots[attribute.index].attributeValue, attribute, self) {
+                    errors.append(error)
+                }
+            } else {
+                let relationship = relationships[r]
+                r += 1
+                if relationship.isToMany {
+                    guard !relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
+                    let live = related(relationship).lazy.filter { !$0.isDeleted }.count
+                    if let error = countError(relationship, live) { errors.append(error) }
+                } else if !relationship.isOptional, toOne(relationship).map({ !$0.isDeleted }) != true {
+                    errors.append(ValidationErrors.missing(self, relationship.name))
+                }
+            }
         }
         if let error = ObjectGraphError.combining(errors) { throw error }
     }

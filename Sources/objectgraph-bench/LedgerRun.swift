@@ -1,0 +1,193 @@
+import Foundation
+import LedgerKit
+
+/// Options of the ledger benchmark: `ledger [--n N] [--repeat R] [--dir DIR] [--json]
+/// [--only import,reimport,report]`.
+struct LedgerOptions {
+    var count = 100_000
+    var repeats = 3
+    var directory: String?
+    var json = false
+    /// Workloads to run (`import`, `reimport`, `report`); empty runs all three. `reimport`
+    /// and `report` import once, untimed, when `import` is not run.
+    var only: Set<String> = []
+
+    static let workloads = ["import", "reimport", "report"]
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--n": count = try positive(try optionValue(argument, &rest), argument)
+            case "--repeat": repeats = try positive(try optionValue(argument, &rest), argument)
+            case "--dir": directory = try optionValue(argument, &rest)
+            case "--json": json = true
+            case "--only":
+                only = Set(try optionValue(argument, &rest).split(separator: ",").map(String.init))
+                let unknown = only.subtracting(Self.workloads)
+                if !unknown.isEmpty {
+                    throw UsageError(
+                        "ledger: no workload named \(unknown.sorted().joined(separator: ", ")); "
+                            + "workloads: \(Self.workloads.joined(separator: ", "))")
+                }
+            default: throw UsageError("ledger: unknown argument '\(argument)'")
+            }
+        }
+    }
+
+    private func optionValue(_ option: String, _ rest: inout ArraySlice<String>) throws -> String {
+        guard let value = rest.popFirst(), !value.hasPrefix("--") else {
+            throw UsageError("\(option) needs a value")
+        }
+        return value
+    }
+
+    private func positive(_ text: String, _ name: String) throws -> Int {
+        guard let value = Int(text), value > 0 else {
+            throw UsageError("\(name) needs a positive integer, not '\(text)'")
+        }
+        return value
+    }
+}
+
+/// Issue 4's speed goals, measured in-process through LedgerKit exactly as the `ledger`
+/// command runs them: `import` of an N-row bank CSV into a new ledger file, `import` of the
+/// same CSV again (adds nothing), and `report` (by category, text output) on the file, open
+/// included. Each run opens a fresh ``Ledger`` (container, store, contexts) and closes it;
+/// each workload reports the median of R runs. Writing the CSV is not timed.
+struct LedgerRun {
+    let options: LedgerOptions
+
+    /// The goals of issue 4 at N = 100,000, in seconds.
+    static let goals: [String: Double] = ["import": 2.0, "report": 0.3]
+
+    func run() throws {
+        let directory = try workDirectory()
+        defer { if options.directory == nil { try? FileManager.default.removeItem(at: directory) } }
+        let csv = directory.appendingPathComponent("ledger-bench.csv")
+        try LedgerCSV.make(rows: options.count).write(to: csv)
+        let ledgerURL = directory.appendingPathComponent("ledger-bench.jsonl")
+        let reporter = Reporter(peer: "objectgraph", mode: "ledger", n: options.count)
+        if !options.json {
+            print(
+                "objectgraph-bench ledger: N = \(options.count), median of \(options.repeats) "
+                    + "run\(options.repeats == 1 ? "" : "s"), \(MacroRun.buildConfiguration) build\n")
+        }
+        let wanted = { (name: String) in options.only.isEmpty || options.only.contains(name) }
+        var imported = false
+        if wanted("import") {
+            let seconds = try (0..<options.repeats).map { _ in
+                try removeLedger(ledgerURL)
+                return try timedImport(csv, into: ledgerURL, expecting: options.count)
+            }
+            emit("import", seconds, reporter)
+            imported = true
+        }
+        if !imported, wanted("reimport") || wanted("report") {
+            try removeLedger(ledgerURL)
+            _ = try timedImport(csv, into: ledgerURL, expecting: options.count)
+        }
+        if wanted("reimport") {
+            let seconds = try (0..<options.repeats).map { _ in
+                try timedImport(csv, into: ledgerURL, expecting: 0)
+            }
+            emit("reimport", seconds, reporter)
+        }
+        if wanted("report") {
+            let seconds = try (0..<options.repeats).map { _ in try timedReport(ledgerURL) }
+            emit("report", seconds, reporter)
+        }
+        try removeLedger(ledgerURL)
+    }
+
+    /// `ledger import CSV --date-column Date --amount-column Amount --description-column
+    /// Payee --description-column Memo`, timed from opening the ledger to closing it.
+    private func timedImport(_ csv: URL, into ledgerURL: URL, expecting added: Int) throws
+        -> Double
+    {
+        let options = ImportOptions(
+            dateColumn: .name("Date"), amountColumn: .name("Amount"),
+            descriptionColumns: [.name("Payee"), .name("Memo")])
+        var summary: ImportSummary?
+        var failure: (any Error)?
+        Measurement.resetPeak()
+        let start = Measurement.now()
+        timedRegion {
+            do {
+                let ledger = try Ledger(LedgerConfiguration(storeURL: ledgerURL), access: .create)
+                defer { ledger.close() }
+                summary = try ledger.importCSV(csv, options: options)
+            } catch { failure = error }
+        }
+        let seconds = Measurement.seconds(since: start)
+        if let failure { throw failure }
+        guard let summary, summary.added.count == added else {
+            throw BenchError(
+                "ledger: import added \(summary?.added.count ?? -1) transactions, expected \(added)")
+        }
+        return seconds
+    }
+
+    /// `ledger report` (by category, text output), timed from opening the ledger to closing it.
+    private func timedReport(_ ledgerURL: URL) throws -> Double {
+        var report: LedgerReport?
+        var text = ""
+        var failure: (any Error)?
+        Measurement.resetPeak()
+        let start = Measurement.now()
+        timedRegion {
+            do {
+                let ledger = try Ledger(LedgerConfiguration(storeURL: ledgerURL), access: .read)
+                defer { ledger.close() }
+                report = try ledger.report(by: .category)
+                text = report?.text(title: "\(ledgerURL.relativePath): by category") ?? ""
+            } catch { failure = error }
+        }
+        let seconds = Measurement.seconds(since: start)
+        if let failure { throw failure }
+        blackHole(text)
+        guard let report, report.transactions == options.count else {
+            throw BenchError(
+                "ledger: report counted \(report?.transactions ?? -1) transactions, "
+                    + "expected \(options.count)")
+        }
+        return seconds
+    }
+
+    private func emit(_ workload: String, _ seconds: [Double], _ reporter: Reporter) {
+        let middle = median(seconds)
+        let goal = options.count == 100_000 ? Self.goals[workload] : nil
+        if options.json {
+            reporter.emit(
+                workload, seconds: middle,
+                [
+                    ("runs", .array(seconds.map { .number(($0 * 1e6).rounded() / 1e6) })),
+                    ("goal_seconds", goal.map { .number($0) } ?? .null),
+                ])
+            return
+        }
+        let runs = seconds.map { String(format: "%.3f", $0) }.joined(separator: " ")
+        let verdict = goal.map { middle <= $0 ? "  goal ≤ \($0) s: met" : "  goal ≤ \($0) s: NOT met" }
+        print(
+            workload.padding(toLength: 10, withPad: " ", startingAt: 0)
+                + String(format: "%8.3f s", middle) + "  (runs: \(runs))" + (verdict ?? ""))
+    }
+
+    private func workDirectory() throws -> URL {
+        let path =
+            options.directory
+            ?? NSTemporaryDirectory() + "objectgraph-bench-ledger-\(ProcessInfo.processInfo.processIdentifier)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    /// Removes the ledger file and the files the store keeps beside it.
+    private func removeLedger(_ url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        let name = url.lastPathComponent
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        where file.hasPrefix(name) {
+            try FileManager.default.removeItem(at: directory.appendingPathComponent(file))
+        }
+    }
+}
