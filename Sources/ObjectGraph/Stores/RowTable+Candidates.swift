@@ -1,0 +1,72 @@
+import Foundation
+
+extension RowTable {
+    /// The only rows that can match `predicate`, found through the reverse index of a to-one,
+    /// or `nil` to scan every row.
+    ///
+    /// Applies when the predicate is (or is an `AND` containing) a to-one key path test that
+    /// is false for a nil destination, like `category.name == 'Food'`, and the to-one's
+    /// inverse is a derived to-many (so the table indexes each destination's sources). The
+    /// destinations are tested once each; the candidates are the sources of those that pass,
+    /// by entity index, each list of slots in primary-key order (the scan's order). Every
+    /// candidate still goes through the whole filter, so the index narrows the scan and never
+    /// decides a match. Used only when the destinations are few against the rows to scan and
+    /// the candidates at most half of them.
+    func indexedCandidates(_ predicate: CompiledPredicate, filter: RowFilter, entities: [EntityDescription],
+                           scannedRows: Int) -> [Int: [Int]]? {
+        let conjuncts: [PredicateNode]
+        if case .and(let nodes) = predicate.root { conjuncts = nodes } else { conjuncts = [predicate.root] }
+        for node in conjuncts {
+            guard case .toOne(let slot, let inner, false, _) = node,
+                  slot < predicate.entity.properties.count,
+                  let relationship = predicate.entity.properties[slot] as? RelationshipDescription,
+                  let owner = relationship.entity, let destination = relationship.destinationEntity,
+                  let index = reverse[SlotKey(entity: owner.index, slot: relationship.index)]
+            else { continue }
+            let targets = destination.selfAndDescendants
+            let targetRows = targets.reduce(0) { $0 + entityTables[$1.index].liveCount }
+            guard targetRows <= scannedRows / 8 else { continue }
+            let passing = primaryKeys(of: targets, passing: filter.builder.make(inner))
+            return candidates(pointingAt: passing, index: index, entities: entities, limit: scannedRows / 2)
+        }
+        return nil
+    }
+
+    /// The primary keys of the rows of `entities` that pass `test`.
+    private func primaryKeys(of entities: [EntityDescription], passing test: (RowPointer) -> Bool) -> [Int64] {
+        var keys: [Int64] = []
+        for entity in entities {
+            entityTables[entity.index].rows.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                for slot in buffer.indices {
+                    let row = base + slot
+                    if case .none = row.pointee { continue }
+                    if test(row) { keys.append(row.live.pointee.objectID.primaryKey) }
+                }
+            }
+        }
+        return keys
+    }
+
+    /// The slots, by entity index, of the rows of `entities` that the index lists as sources
+    /// of `targets`, in primary-key order; `nil` when there are more than `limit`.
+    private func candidates(pointingAt targets: [Int64], index: ReverseIndex, entities: [EntityDescription],
+                            limit: Int) -> [Int: [Int]]? {
+        var wanted = Array(repeating: false, count: entityTables.count)
+        for entity in entities { wanted[entity.index] = true }
+        var keyed: [Int: [(key: Int64, slot: Int)]] = [:]
+        var total = 0
+        for target in targets {
+            let sources = index[target]
+            total += sources.count
+            if total > limit { return nil }
+            for source in sources {
+                let e = source.entity.index
+                guard e >= 0 && e < wanted.count && wanted[e],
+                      let slot = entityTables[e].slotByKey[source.primaryKey] else { continue }
+                keyed[e, default: []].append((source.primaryKey, slot))
+            }
+        }
+        return keyed.mapValues { list in list.sorted { $0.key < $1.key }.map(\.slot) }
+    }
+}
