@@ -50,23 +50,39 @@ extension RowTable {
 
     /// The slots, by entity index, of the rows of `entities` that the index lists as sources
     /// of `targets`, in primary-key order; `nil` when there are more than `limit`.
+    ///
+    /// The sources are of the to-one's entity hierarchy, whose primary keys are unique, so a
+    /// key names one row among the fetched entities (every row with the key is taken, and
+    /// each once, so a table breaking that rule still yields a superset of the matches).
     private func candidates(pointingAt targets: [Int64], index: ReverseIndex, entities: [EntityDescription],
                             limit: Int) -> [Int: [Int]]? {
-        var wanted = Array(repeating: false, count: entityTables.count)
-        for entity in entities { wanted[entity.index] = true }
-        var keyed: [Int: [(key: Int64, slot: Int)]] = [:]
+        let tables = entityTables
+        var keyed: [[KeyedSlot]] = Array(repeating: [], count: entities.count)
         var total = 0
         for target in targets {
-            let sources = index[target]
-            total += sources.count
+            guard let keys = index.sourceKeys(of: target) else { continue }
+            total += keys.count
             if total > limit { return nil }
-            for source in sources {
-                let e = source.entity.index
-                guard e >= 0 && e < wanted.count && wanted[e],
-                      let slot = entityTables[e].slotByKey[source.primaryKey] else { continue }
-                keyed[e, default: []].append((source.primaryKey, slot))
+            for key in keys {
+                for (position, entity) in entities.enumerated() {
+                    if let slot = tables[entity.index].slotByKey[key] { keyed[position].append(KeyedSlot(key: key, slot: slot)) }
+                }
             }
         }
-        return keyed.mapValues { list in list.sorted { $0.key < $1.key }.map(\.slot) }
+        var result: [Int: [Int]] = [:]
+        for (position, entity) in entities.enumerated() where !keyed[position].isEmpty {
+            keyed[position].sort { $0.key < $1.key }
+            var slots: [Int] = []
+            slots.reserveCapacity(keyed[position].count)
+            for k in keyed[position] where slots.last != k.slot { slots.append(k.slot) }
+            result[entity.index] = slots
+        }
+        return result
     }
+}
+
+/// A row's primary key and slot, for putting candidates in key order.
+private struct KeyedSlot {
+    let key: Int64
+    let slot: Int
 }

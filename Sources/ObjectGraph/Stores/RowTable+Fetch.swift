@@ -55,7 +55,7 @@ extension RowTable {
         var selection = RowSelection(sorts: sorts, capacity: enough)
         if !selection.isClosed {
             scan(entities, filter, candidates) { ref, row in
-                selection.offer(ref) { sort in sortValue(sort, of: row) }
+                selection.offer(ref) { sort in Self.sortValue(sort, of: row, reader: reader) }
                 return true
             }
         }
@@ -107,11 +107,13 @@ extension RowTable {
     /// The value of a sort key for `row`, following its to-one relationships within the
     /// table (`.null` when one is nil or its destination is missing), as
     /// ``CompiledSortDescriptor/value(of:)`` reads it from a ``RowRecord``.
-    private func sortValue(_ sort: CompiledSortDescriptor, of row: RowPointer) -> AttributeValue {
+    private static func sortValue(_ sort: CompiledSortDescriptor, of row: RowPointer, reader: RowTableReader)
+        -> AttributeValue
+    {
         guard !sort.relationships.isEmpty else { return row.live.pointee.values[sort.slot].attributeValue }
         var current = row.pointee!
         for r in sort.relationships {
-            guard case .toOne(let id?) = current.values[r], let next = self.row(for: id) else { return .null }
+            guard case .toOne(let id?) = current.values[r], let next = reader.table.row(for: id) else { return .null }
             current = next
         }
         return current.values[sort.slot].attributeValue
