@@ -15,7 +15,8 @@ struct RowSortKey {
     let rank: UInt8
     /// The number, or the date in seconds since the reference date.
     let number: Double
-    /// With ``byValue``, the index of the value in the selection's list.
+    /// With ``byValue``, the index of the value in the selection's list; with a number, the
+    /// kind it was read from (0 double, 1 float, 2 integer), to rebuild it exactly.
     let valueIndex: Int32
 
     static let byValue: UInt8 = .max
@@ -106,8 +107,8 @@ struct RowSelection {
         switch value {
         case .null: return RowSortKey(rank: 0, number: 0, valueIndex: 0)
         case .double(let x) where !x.isNaN: return RowSortKey(rank: 1, number: x, valueIndex: 0)
-        case .float(let x) where !x.isNaN: return RowSortKey(rank: 1, number: Double(x), valueIndex: 0)
-        case .integer(let i) where i.magnitude <= 1 << 53: return RowSortKey(rank: 1, number: Double(i), valueIndex: 0)
+        case .float(let x) where !x.isNaN: return RowSortKey(rank: 1, number: Double(x), valueIndex: 1)
+        case .integer(let i) where i.magnitude <= 1 << 53: return RowSortKey(rank: 1, number: Double(i), valueIndex: 2)
         case .date(let d) where !d.timeIntervalSinceReferenceDate.isNaN:
             return RowSortKey(rank: 3, number: d.timeIntervalSinceReferenceDate, valueIndex: 0)
         default:
@@ -116,11 +117,12 @@ struct RowSelection {
         }
     }
 
-    /// The value a key stands for (numbers as doubles, which compare the same).
+    /// The value a key stands for, of the kind it was read from.
     private func value(of key: RowSortKey) -> AttributeValue {
         switch key.rank {
         case 0: .null
-        case 1: .double(key.number)
+        case 1: key.valueIndex == 2 ? .integer(Int64(key.number))
+            : key.valueIndex == 1 ? .float(Float(key.number)) : .double(key.number)
         case 3: .date(Date(timeIntervalSinceReferenceDate: key.number))
         default: values[Int(key.valueIndex)]
         }

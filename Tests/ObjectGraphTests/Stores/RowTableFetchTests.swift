@@ -50,6 +50,29 @@ import Testing
         }
     }
 
+    @Test func sortKeysOfMixedNumberKindsOrderAsTheGeneralComparator() throws {
+        var fixture = try RowTableFixture(seed: 13)
+        let item = fixture.model.entitiesByName["Item"]!
+        let score = item.propertiesByName["score"]!.index
+        // A table does not check kinds: give some rows decimal, float and huge integer scores.
+        let odd: [AttributeValue] = [.decimal(Decimal(string: "2.0000000000000000001")!), .float(2.5),
+                                     .integer(1 << 60), .decimal(2), .integer((1 << 53) + 1), .double(2)]
+        for (i, row) in try fixture.table.fetch(StoreFetchRequest(entity: item)).enumerated() where i % 3 == 0 {
+            var changed = row
+            changed.values[score] = .attribute(odd[(i / 3) % odd.count])
+            fixture.table.upsert(changed)
+        }
+        for sorts in [[FetchSortDescriptor(key: "score")],
+                      [FetchSortDescriptor(key: "score", ascending: false), FetchSortDescriptor(key: "name")]] {
+            let full = try fixture.reference(entity: item, predicate: nil, sorts: sorts)
+            for limit in [0, 5, 60] {
+                let request = StoreFetchRequest(entity: item, sortDescriptors: sorts, fetchLimit: limit)
+                #expect(try fixture.table.fetch(request).map(\.objectID) == window(full, offset: 0, limit: limit),
+                        "\(sorts.map(\.ascending)) limit \(limit)")
+            }
+        }
+    }
+
     @Test func toOneKeyPathTreatsDeletedAndForeignDestinationsAsNil() throws {
         var fixture = try RowTableFixture(seed: 11)
         let group = fixture.model.entitiesByName["Group"]!
