@@ -71,13 +71,28 @@ extension RowTable {
         }
         var result: [Int: [Int]] = [:]
         for (position, entity) in entities.enumerated() where !keyed[position].isEmpty {
-            keyed[position].sort { $0.key < $1.key }
-            var slots: [Int] = []
-            slots.reserveCapacity(keyed[position].count)
-            for k in keyed[position] where slots.last != k.slot { slots.append(k.slot) }
-            result[entity.index] = slots
+            result[entity.index] = inKeyOrder(keyed[position], entity: entity)
         }
         return result
+    }
+
+    /// The slots of `keyed` in primary-key order, each once: marked in a byte map over the
+    /// hierarchy's key range when that range is small against the count, else sorted.
+    private func inKeyOrder(_ keyed: [KeyedSlot], entity: EntityDescription) -> [Int] {
+        var slots: [Int] = []
+        slots.reserveCapacity(keyed.count)
+        let range = nextPrimaryKey[entity.rootEntity.index]
+        if range > 0 && range / 64 <= Int64(keyed.count) && keyed.allSatisfy({ $0.key >= 0 && $0.key < range }) {
+            var marks = [UInt8](repeating: 0, count: Int(range))
+            for k in keyed { marks[Int(k.key)] = 1 }
+            let table = entityTables[entity.index]
+            for key in marks.indices where marks[key] != 0 {
+                if let slot = table.slotByKey[Int64(key)] { slots.append(slot) }
+            }
+            return slots
+        }
+        for k in keyed.sorted(by: { $0.key < $1.key }) where slots.last != k.slot { slots.append(k.slot) }
+        return slots
     }
 }
 

@@ -102,6 +102,37 @@ import Testing
         #expect(matched == (try fixture.reference(entity: item, predicate: ranked, sorts: [])))
     }
 
+    @Test(arguments: [false, true])
+    func candidatesFromTheReverseIndexComeInKeyOrder(farKey: Bool) throws {
+        var fixture = try RowTableFixture(seed: 17)
+        let item = fixture.model.entitiesByName["Item"]!
+        let group = fixture.model.entitiesByName["Group"]!
+        let rows = try fixture.table.fetch(StoreFetchRequest(entity: item))
+        // Re-inserting rows puts the table out of key order; a far key makes the key range
+        // too wide for a byte map, so candidates are sorted instead.
+        for row in rows.prefix(40) where row.objectID.primaryKey % 2 == 0 {
+            fixture.table.remove(row.objectID)
+            fixture.table.upsert(row)
+        }
+        if farKey {
+            var far = rows[1]
+            far = StoreRow(objectID: ManagedObjectID(entity: far.objectID.entity, storeIdentifier: "FIXTURE",
+                                                     primaryKey: 5_000_000), version: 1, values: far.values)
+            far.values[item.propertiesByName["group"]!.index] =
+                .toOne(ManagedObjectID(entity: group, storeIdentifier: "FIXTURE", primaryKey: 1))
+            fixture.table.upsert(far)
+        }
+        for format in ["group.rank == 1", "group.rank == 1 AND score > 1", "group.name == 'g4' OR group.name == 'g1'"] {
+            let predicate = try FetchPredicate(format: format)
+            let expected = try fixture.reference(entity: item, predicate: predicate, sorts: [])
+            #expect(expected.count > 10)
+            #expect(try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: predicate)).map(\.objectID)
+                    == expected, "\(format)")
+            #expect(try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: predicate, fetchLimit: 7))
+                .map(\.objectID) == Array(expected.prefix(7)), "\(format) limit 7")
+        }
+    }
+
     @Test func aCompiledPredicateRunsTheSameOnRecordsAfterAStoreFetch() throws {
         let fixture = try RowTableFixture(seed: 5)
         let item = fixture.model.entitiesByName["Item"]!
