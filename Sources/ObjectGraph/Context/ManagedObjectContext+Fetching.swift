@@ -203,6 +203,11 @@ extension ManagedObjectContext {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count)
         let batchSize = q.fetchBatchSize
+        if rows.count > 64 {
+            // Grow the registry (and the row cache that keeps faults' rows) once, not by doubling.
+            registry.reserveCapacity(registry.count + rows.count)
+            if q.returnsObjectsAsFaults && batchSize == 0 { rowCache.reserveCapacity(rowCache.count + rows.count) }
+        }
         var batch: [ManagedObjectID] = []
         for row in rows {
             let object = registeredOrFault(row.objectID)

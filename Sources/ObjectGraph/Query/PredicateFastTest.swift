@@ -38,6 +38,9 @@ struct PredicateFastNumber {
     let parts: DecimalParts?
     /// The nearest double, for comparing with doubles.
     let double: Double
+    /// The integer constant as a double, when the double holds it exactly (then comparing
+    /// a double with it orders exactly as comparing with the integer).
+    let exactDouble: Double?
 
     init(_ number: PredicateNumber) {
         self.number = number
@@ -45,12 +48,15 @@ struct PredicateFastNumber {
         switch number {
         case .integer(let i):
             integer = i
+            exactDouble = i.magnitude <= 1 << 53 ? Double(i) : nil
             parts = DecimalParts.isReadable ? DecimalParts(i) : nil
         case .decimal(let d):
             integer = nil
+            exactDouble = nil
             parts = DecimalParts(d)
         case .double:
             integer = nil
+            exactDouble = nil
             parts = nil
         }
     }
@@ -77,6 +83,7 @@ struct PredicateFastNumber {
     }
 
     private func order(double x: Double) -> PredicateOrder {
+        if let c = exactDouble { return PredicateNumber.order(x, c) }
         if let c = integer { return PredicateNumber.compare(c, x).reversed }
         return PredicateNumber.order(x, double)
     }

@@ -56,4 +56,9 @@ struct ReverseIndex: Sendable {
         guard let members = sources[target] else { return [] }
         return members.sorted { $0.key < $1.key }.map(\.value)
     }
+
+    /// The primary keys of one target's sources, unordered (fetch candidates read only these).
+    func sourceKeys(of target: Int64) -> Dictionary<Int64, ManagedObjectID>.Keys? {
+        sources[target]?.keys
+    }
 }

@@ -8,8 +8,7 @@ extension RowTable {
     /// - Throws: ``ObjectGraphError`` when the predicate or a sort key does not fit the entity.
     /// - Complexity: O(n) to filter, plus O(m log m) to sort the m matches.
     public func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
-        let matches = try matchingRows(request)
-        return window(matches, offset: request.fetchOffset, limit: request.fetchLimit)
+        try select(request).map { entityTables[$0.entity].rows[$0.slot]! }
     }
 
     /// How many rows match `request`, after its offset and limit.
@@ -22,43 +21,102 @@ extension RowTable {
         }
         var unsorted = request
         unsorted.sortDescriptors = []
-        return try fetch(unsorted).count
+        return try select(unsorted).count
     }
 
-    private func matchingRows(_ request: StoreFetchRequest) throws -> [StoreRow] {
+    /// Where the rows `request` returns live, in order, windowed by offset and limit.
+    ///
+    /// Rows are read in place: the predicate runs as a ``RowFilter``; with sort descriptors
+    /// the matches' sort keys are read once and, with a limit, only the best offset + limit
+    /// are kept (``RowSelection``); rows are copied only for the result.
+    private func select(_ request: StoreFetchRequest) throws -> [RowRef] {
         let entities = request.includesSubentities ? request.entity.selfAndDescendants : [request.entity]
         let predicate = try request.predicate?.compile(for: request.entity)
         let sorts = try request.sortDescriptors.map { try $0.compile(for: request.entity) }
         let reader = RowTableReader(table: self)
-        // Without a sort, stop once offset + limit rows matched (saturating: huge limits are "all").
-        let (sum, overflow) = max(0, request.fetchOffset).addingReportingOverflow(request.fetchLimit)
-        let enough = sorts.isEmpty && request.fetchLimit > 0 && !overflow ? sum : Int.max
-        var result: [StoreRow] = []
-        scan: for entity in entities {
-            let table = entityTables[entity.index].isSorted ? entityTables[entity.index] : sortedCopy(entity.index)
-            for case let row? in table.rows {
-                if let predicate, !predicate.evaluate(RowRecord(reader: reader, row: row)) { continue }
-                result.append(row)
-                if result.count >= enough { break scan }
+        let scanned = entities.reduce(0) { $0 + entityTables[$1.index].liveCount }
+        let filter = predicate.map { RowFilter($0, reader: reader, scannedRows: scanned) }
+        var candidates: [Int: [Int]]?
+        if let predicate, let filter {
+            candidates = indexedCandidates(predicate, filter: filter, entities: entities, scannedRows: scanned)
+        }
+        let offset = max(0, request.fetchOffset)
+        // Offset + limit rows are enough (saturating: huge limits are "all").
+        let (sum, overflow) = offset.addingReportingOverflow(request.fetchLimit)
+        let enough: Int? = request.fetchLimit > 0 && !overflow ? sum : nil
+        guard !sorts.isEmpty else {
+            var result: [RowRef] = []
+            scan(entities, filter, candidates) { ref, _ in
+                result.append(ref)
+                return result.count < (enough ?? Int.max)
+            }
+            return window(result, offset: offset, limit: request.fetchLimit)
+        }
+        var selection = RowSelection(sorts: sorts, capacity: enough)
+        if !selection.isClosed {
+            scan(entities, filter, candidates) { ref, row in
+                selection.offer(ref) { sort in Self.sortValue(sort, of: row, reader: reader) }
+                return true
             }
         }
-        guard !sorts.isEmpty else { return result }
-        return result.enumerated().sorted { a, b in
-            let ra = RowRecord(reader: reader, row: a.element), rb = RowRecord(reader: reader, row: b.element)
-            for sort in sorts {
-                switch sort.compare(ra, rb) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: continue
-                }
-            }
-            return a.offset < b.offset
-        }.map(\.element)
+        return window(selection.ordered(), offset: offset, limit: request.fetchLimit)
     }
 
-    private func sortedCopy(_ index: Int) -> EntityTable {
-        let rows = entityTables[index].rows.compactMap { $0 }.sorted { $0.objectID.primaryKey < $1.objectID.primaryKey }
-        return EntityTable(rows: rows, slotByKey: KeyMap(), isSorted: true, liveCount: rows.count)
+    /// Calls `body` with each row of `entities` that passes `filter`, in the stable order
+    /// (entity by entity, each in primary-key order), until it returns false. With
+    /// `candidates` (slots by entity index, in primary-key order) only those rows are read.
+    private func scan(_ entities: [EntityDescription], _ filter: RowFilter?, _ candidates: [Int: [Int]]?,
+                      _ body: (RowRef, RowPointer) -> Bool) {
+        let test = filter?.test ?? { _ in true }
+        for entity in entities {
+            let e = entity.index
+            let rows = entityTables[e].rows
+            let order: [Int]?
+            if let candidates {
+                guard let slots = candidates[e] else { continue }
+                order = slots
+            } else {
+                order = entityTables[e].isSorted ? nil : primaryKeyOrder(rows)
+            }
+            let keepGoing = rows.withUnsafeBufferPointer { buffer -> Bool in
+                guard let base = buffer.baseAddress else { return true }
+                for i in 0..<(order?.count ?? buffer.count) {
+                    let slot = order?[i] ?? i
+                    let row = base + slot
+                    if case .none = row.pointee { continue }
+                    if !test(row) { continue }
+                    if !body(RowRef(entity: e, slot: slot), row) { return false }
+                }
+                return true
+            }
+            if !keepGoing { return }
+        }
+    }
+
+    /// The slots of the live rows of an unsorted table, in primary-key order.
+    private func primaryKeyOrder(_ rows: [StoreRow?]) -> [Int] {
+        var keyed: [(key: Int64, slot: Int)] = []
+        keyed.reserveCapacity(rows.count)
+        for (slot, row) in rows.enumerated() {
+            if let row { keyed.append((row.objectID.primaryKey, slot)) }
+        }
+        keyed.sort { $0.key < $1.key }
+        return keyed.map(\.slot)
+    }
+
+    /// The value of a sort key for `row`, following its to-one relationships within the
+    /// table (`.null` when one is nil or its destination is missing), as
+    /// ``CompiledSortDescriptor/value(of:)`` reads it from a ``RowRecord``.
+    private static func sortValue(_ sort: CompiledSortDescriptor, of row: RowPointer, reader: RowTableReader)
+        -> AttributeValue
+    {
+        guard !sort.relationships.isEmpty else { return row.live.pointee.values[sort.slot].attributeValue }
+        var current = row.pointee!
+        for r in sort.relationships {
+            guard case .toOne(let id?) = current.values[r], let next = reader.table.row(for: id) else { return .null }
+            current = next
+        }
+        return current.values[sort.slot].attributeValue
     }
 }
 
