@@ -1,0 +1,124 @@
+import Foundation
+
+/// The sources of one derived to-many, by target key.
+///
+/// Each target's sources are kept in primary-key order (keys are unique within the to-one's
+/// hierarchy): adding a source with a greater key than all others — the common case, since
+/// stores hand out increasing keys — appends; removing one finds it by binary search and
+/// leaves a hole, and the holes are squeezed out once they are the majority. A read is a
+/// copy without sorting.
+struct ReverseIndex: Sendable {
+    private var sources: [Int64: SourceList] = [:]
+
+    mutating func add(_ source: ManagedObjectID, to target: Int64) {
+        sources[target, default: SourceList()].add(source)
+    }
+
+    /// Adds many sources at once: each target's list is looked up and grown once.
+    mutating func add(contentsOf pairs: [(target: Int64, source: ManagedObjectID)]) {
+        guard pairs.count > 1 else {
+            for pair in pairs { add(pair.source, to: pair.target) }
+            return
+        }
+        var bucketOfTarget: [Int64: Int] = [:]
+        var targets: [Int64] = []
+        var buckets: [[ManagedObjectID]] = []
+        for pair in pairs {
+            if let b = bucketOfTarget[pair.target] {
+                buckets[b].append(pair.source)
+            } else {
+                bucketOfTarget[pair.target] = targets.count
+                targets.append(pair.target)
+                buckets.append([pair.source])
+            }
+        }
+        for (b, target) in targets.enumerated() {
+            var list = sources.removeValue(forKey: target) ?? SourceList()
+            list.reserveCapacity(list.count + buckets[b].count)
+            for source in buckets[b] { list.add(source) }
+            sources[target] = list
+        }
+    }
+
+    mutating func remove(_ source: ManagedObjectID, from target: Int64) {
+        sources[target]?.remove(source.primaryKey)
+    }
+
+    /// The sources pointing at `target`, in primary-key order.
+    subscript(target: Int64) -> [ManagedObjectID] {
+        sources[target]?.members ?? []
+    }
+}
+
+/// One target's sources in primary-key order, with holes where sources were removed.
+struct SourceList: Sendable {
+    /// Ascending primary keys, holes included.
+    private var keys: [Int64] = []
+    /// The source of each key, `nil` for a hole.
+    private var ids: [ManagedObjectID?] = []
+    private var holes = 0
+
+    /// The number of slots, holes included.
+    var count: Int { keys.count }
+
+    /// The sources, in primary-key order.
+    var members: [ManagedObjectID] {
+        holes == 0 ? ids.map { $0! } : ids.compactMap { $0 }
+    }
+
+    mutating func reserveCapacity(_ n: Int) {
+        keys.reserveCapacity(n)
+        ids.reserveCapacity(n)
+    }
+
+    /// Adds `id`, or replaces the source with its key.
+    mutating func add(_ id: ManagedObjectID) {
+        let pk = id.primaryKey
+        if keys.isEmpty || keys[keys.count - 1] < pk {
+            keys.append(pk)
+            ids.append(id)
+            return
+        }
+        let j = position(of: pk)
+        if keys[j] == pk {
+            if ids[j] == nil { holes -= 1 }
+            ids[j] = id
+        } else {
+            keys.insert(pk, at: j)
+            ids.insert(id, at: j)
+        }
+    }
+
+    /// Removes the source with key `pk`, if present.
+    mutating func remove(_ pk: Int64) {
+        guard !keys.isEmpty else { return }
+        let j = position(of: pk)
+        guard j < keys.count, keys[j] == pk, ids[j] != nil else { return }
+        ids[j] = nil
+        holes += 1
+        if holes * 2 > keys.count { squeeze() }
+    }
+
+    /// The first index whose key is at least `pk` (`count` when none).
+    private func position(of pk: Int64) -> Int {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if keys[mid] < pk { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    private mutating func squeeze() {
+        var kept = 0
+        for i in keys.indices where ids[i] != nil {
+            keys[kept] = keys[i]
+            ids.swapAt(kept, i)
+            kept += 1
+        }
+        keys.removeSubrange(kept...)
+        ids.removeSubrange(kept...)
+        holes = 0
+    }
+}
