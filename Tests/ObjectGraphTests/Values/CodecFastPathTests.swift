@@ -69,4 +69,30 @@ import Testing
         #expect(throws: JSONScanError.self) { _ = try read("[\"Expenses\",1,1,5]") }
         #expect(throws: JSONScanError.self) { _ = try read("[\"Base\",1,1]") }
     }
+
+    @Test func uuidsAreWrittenAsFoundationSpellsThemInUppercase() throws {
+        var random = SplitMix64(seed: 21)
+        var samples = [
+            UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+            UUID(uuid: (0x09, 0x0A, 0x9A, 0xA9, 0x0F, 0xF0, 0x19, 0x91, 0xAB, 0xCD, 0xEF, 0x12, 0x34, 0x56, 0x78, 0x9A)),
+        ]
+        for _ in 0..<2_000 {
+            let a = random.next()
+            let b = random.next()
+            var bytes = [UInt8](repeating: 0, count: 16)
+            for k in 0..<8 {
+                bytes[k] = UInt8(truncatingIfNeeded: a >> (8 * k))
+                bytes[8 + k] = UInt8(truncatingIfNeeded: b >> (8 * k))
+            }
+            samples.append(
+                UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+        }
+        for uuid in samples {
+            let text = try AttributeValue.uuid(uuid).canonicalJSON(as: .uuid)
+            #expect(text == "\"\(uuid.uuidString)\"")
+            #expect(try AttributeValue(canonicalJSON: text, as: .uuid) == .uuid(uuid))
+        }
+    }
 }
