@@ -14,31 +14,40 @@ struct ReverseIndex: Sendable {
         sources[target, default: SourceList()].add(source)
     }
 
-    /// Adds many sources at once: each target's list is looked up and grown once.
+    /// Adds many sources at once: each target's list is taken out of the dictionary once,
+    /// filled, and put back (found among the first targets by a linear scan, past
+    /// ``linearTargets`` of them through a dictionary of positions).
     mutating func add(contentsOf pairs: [(target: Int64, source: ManagedObjectID)]) {
-        guard pairs.count > 1 else {
-            for pair in pairs { add(pair.source, to: pair.target) }
-            return
-        }
-        var bucketOfTarget: [Int64: Int] = [:]
-        var targets: [Int64] = []
-        var buckets: [[ManagedObjectID]] = []
+        var lists: [(target: Int64, list: SourceList)] = []
+        var position: [Int64: Int] = [:]
         for pair in pairs {
-            if let b = bucketOfTarget[pair.target] {
-                buckets[b].append(pair.source)
+            var i = -1
+            if lists.count <= Self.linearTargets {
+                for k in lists.indices where lists[k].target == pair.target {
+                    i = k
+                    break
+                }
             } else {
-                bucketOfTarget[pair.target] = targets.count
-                targets.append(pair.target)
-                buckets.append([pair.source])
+                i = position[pair.target] ?? -1
             }
+            if i < 0 {
+                i = lists.count
+                lists.append((pair.target, sources.removeValue(forKey: pair.target) ?? SourceList()))
+                if lists.count > Self.linearTargets {
+                    if position.isEmpty {
+                        for (k, entry) in lists.enumerated() { position[entry.target] = k }
+                    } else {
+                        position[pair.target] = i
+                    }
+                }
+            }
+            lists[i].list.add(pair.source)
         }
-        for (b, target) in targets.enumerated() {
-            var list = sources.removeValue(forKey: target) ?? SourceList()
-            list.reserveCapacity(list.count + buckets[b].count)
-            for source in buckets[b] { list.add(source) }
-            sources[target] = list
-        }
+        for entry in lists { sources[entry.target] = entry.list }
     }
+
+    /// Up to this many distinct targets in one batch are found by a linear scan.
+    private static let linearTargets = 16
 
     mutating func remove(_ source: ManagedObjectID, from target: Int64) {
         sources[target]?.remove(source.primaryKey)

@@ -140,20 +140,26 @@ import Testing
                 index.remove(source, from: target)
                 expected[target]?.remove(pk)
             } else if step % 500 == 0 {
-                index.add(contentsOf: [(target, source), (target + 1, source)])
-                expected[target, default: []].insert(pk)
-                expected[target + 1, default: []].insert(pk)
+                // A batch over up to 40 targets (past the linear scan's 16), keys in any order.
+                var pairs: [(target: Int64, source: ManagedObjectID)] = []
+                for _ in 0..<Int(random.next() % 200) {
+                    let t = Int64(random.next() % 40)
+                    let k = Int64(random.next() % 300 + 1)
+                    pairs.append((t, ManagedObjectID(entity: item, storeIdentifier: "S", primaryKey: k)))
+                    expected[t, default: []].insert(k)
+                }
+                index.add(contentsOf: pairs)
             } else {
                 index.add(source, to: target)
                 expected[target, default: []].insert(pk)
             }
             if step % 97 == 0 {
-                for t in 0..<Int64(6) {
+                for t in 0..<Int64(40) {
                     #expect(index[t].map(\.primaryKey) == (expected[t] ?? []).sorted())
                 }
             }
         }
-        for t in 0..<Int64(6) {
+        for t in 0..<Int64(40) {
             #expect(index[t].map(\.primaryKey) == (expected[t] ?? []).sorted())
         }
     }
