@@ -37,14 +37,16 @@ package final class JSONByteWriter {
     /// An empty writer with room for `capacity` bytes.
     package init(capacity: Int = 4096) {
         let room = max(capacity, 64)
-        state = .allocate(capacity: 1)
+        // A cache line of its own: writers filled on different threads never share one.
+        state = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128)
+            .bindMemory(to: State.self, capacity: 1)
         state.initialize(to: State(base: .allocate(capacity: room), capacity: room, count: 0))
     }
 
     deinit {
         state.pointee.base.deallocate()
         state.deinitialize(count: 1)
-        state.deallocate()
+        UnsafeMutableRawPointer(state).deallocate()
     }
 
     /// The bytes written so far; valid until the next write.
