@@ -5,7 +5,7 @@ import ObjectGraph
 
 extension MicroFixture {
     func cases() -> [MicroCase] {
-        objectCases() + saveCases() + queryCases() + storeCases() + fileCases()
+        objectCases() + saveCases() + queryCases() + storeCases() + fileCases() + compactionCases()
     }
 
     func objectCases() -> [MicroCase] {

@@ -36,29 +36,3 @@ struct KeyMap: Sendable {
         return old
     }
 }
-
-/// The sources of one derived to-many, by target key.
-///
-/// Sources are kept by their primary key (unique within the to-one's hierarchy), so adding and
-/// removing are O(1); a read sorts one target's sources into primary-key order.
-struct ReverseIndex: Sendable {
-    private var sources: [Int64: [Int64: ManagedObjectID]] = [:]
-
-    mutating func add(_ source: ManagedObjectID, to target: Int64) {
-        sources[target, default: [:]][source.primaryKey] = source
-    }
-
-    mutating func remove(_ source: ManagedObjectID, from target: Int64) {
-        sources[target]?[source.primaryKey] = nil
-    }
-
-    subscript(target: Int64) -> [ManagedObjectID] {
-        guard let members = sources[target] else { return [] }
-        return members.sorted { $0.key < $1.key }.map(\.value)
-    }
-
-    /// The primary keys of one target's sources, unordered (fetch candidates read only these).
-    func sourceKeys(of target: Int64) -> Dictionary<Int64, ManagedObjectID>.Keys? {
-        sources[target]?.keys
-    }
-}

@@ -36,6 +36,9 @@ public struct RowTable: Sendable {
         var slotByKey = KeyMap()
         var isSorted = true
         var liveCount = 0
+        /// The greatest primary key appended so far (0 when none): while `isSorted`, a row
+        /// with a greater key keeps the table sorted.
+        var lastKey: Int64 = 0
     }
 
     /// An empty table for `model`.
@@ -117,6 +120,7 @@ public struct RowTable: Sendable {
             sorted.rows.append(row)
         }
         sorted.liveCount = sorted.rows.count
+        sorted.lastKey = sorted.rows.last??.objectID.primaryKey ?? 0
         return sorted
     }
 
@@ -147,12 +151,15 @@ public struct RowTable: Sendable {
     /// - Throws: ``ObjectGraphError`` `.storeSaveConflicts` (134050) naming the first row
     ///   whose version differs or that exists already / no longer exists.
     public func check(_ changes: StoreChangeSet) throws {
+        var shapes = ShapeMemo()
         for row in changes.inserted {
-            try checkShape(row)
-            if self.row(for: row.objectID) != nil { throw StoreErrors.conflict(row.objectID, "already exists") }
+            let e = try shapes.entityIndex(of: row, in: self)
+            if entityTables[e].slotByKey[row.objectID.primaryKey] != nil {
+                throw StoreErrors.conflict(row.objectID, "already exists")
+            }
         }
         for row in changes.updated {
-            try checkShape(row)
+            _ = try shapes.entityIndex(of: row, in: self)
             guard let current = self.row(for: row.objectID) else {
                 throw StoreErrors.conflict(row.objectID, "was deleted by another save")
             }
@@ -167,6 +174,29 @@ public struct RowTable: Sendable {
             guard current.version == version else {
                 throw StoreErrors.conflict(id, "is at version \(current.version), not \(version)")
             }
+        }
+    }
+
+    /// Remembers the last entity whose rows passed ``checkShape(_:)``, so a run of rows of one
+    /// entity reads the entity's properties (class properties, each read checked for
+    /// exclusive access) once rather than per row.
+    private struct ShapeMemo {
+        private var entity: EntityDescription?
+        private var index = -1
+        private var slots = 0
+
+        /// Checks `row`'s shape; returns its entity's index.
+        mutating func entityIndex(of row: StoreRow, in table: RowTable) throws -> Int {
+            if let entity, entity === row.objectID.entity {
+                if row.values.count == slots && row.objectID.storeIdentifier == table.storeIdentifier {
+                    return index
+                }
+            }
+            try table.checkShape(row)
+            entity = row.objectID.entity
+            index = row.objectID.entity.index
+            slots = row.values.count
+            return index
         }
     }
 
@@ -189,7 +219,9 @@ public struct RowTable: Sendable {
     public mutating func applyUnchecked(_ changes: StoreChangeSet) {
         for (id, _) in changes.deleted { remove(id) }
         for row in changes.updated { replace(row) }
-        for row in changes.inserted { insert(row) }
+        if insertNew(changes.inserted) != nil {
+            for row in changes.inserted { upsert(row) }  // not checked after all: replace the clashes
+        }
     }
 
     /// Inserts or replaces one row (snapshot loading uses this).
@@ -200,14 +232,95 @@ public struct RowTable: Sendable {
     private mutating func insert(_ row: StoreRow) {
         let e = row.objectID.entity.index
         let pk = row.objectID.primaryKey
-        if let last = entityTables[e].rows.last, let lastRow = last, lastRow.objectID.primaryKey > pk {
-            entityTables[e].isSorted = false
-        }
-        entityTables[e].slotByKey[pk] = entityTables[e].rows.count
-        entityTables[e].rows.append(row)
-        entityTables[e].liveCount += 1
+        Self.append(row, to: &entityTables[e])
         reservePrimaryKeys(for: row.objectID.entity, upTo: pk == .max ? pk : pk + 1)
         index(row, adding: true)
+    }
+
+    /// Inserts rows none of which is in the table yet, in bulk (log replay and snapshot
+    /// loading use this): the table ends up exactly as after inserting them one by one, in
+    /// order — rows, their order, the reverse index and the primary-key counters — but
+    /// capacity is reserved once and the reverse index is filled target by target.
+    ///
+    /// - Returns: The position in `rows` of the first row whose object is in the table
+    ///   already (or earlier in `rows`); the table is then left unchanged. `nil` when every
+    ///   row was inserted.
+    /// - Complexity: O(`rows.count`).
+    mutating func insertNew(_ rows: [StoreRow]) -> Int? {
+        guard !rows.isEmpty else { return nil }
+        var counts = [Int](repeating: 0, count: entityTables.count)
+        var lastEntity: EntityDescription?
+        var lastIndex = 0
+        for i in rows.indices {
+            let entity = rows[i].objectID.entity
+            if entity !== lastEntity {
+                lastEntity = entity
+                lastIndex = entity.index
+            }
+            counts[lastIndex] += 1
+        }
+        // Each entity's table is moved out while it fills (unique, so never copied).
+        typealias Before = (count: Int, live: Int, sorted: Bool, lastKey: Int64)
+        var filled: [(entity: Int, table: EntityTable, before: Before, maxKey: Int64)] = []
+        var clash: Int?
+        for e in counts.indices where counts[e] > 0 {
+            let entity = model.entities[e]
+            var table = entityTables[e]
+            entityTables[e] = EntityTable()
+            let before: Before = (table.rows.count, table.liveCount, table.isSorted, table.lastKey)
+            table.rows.reserveCapacity(table.rows.count + counts[e])
+            var maxKey: Int64 = 0
+            for i in rows.indices where rows[i].objectID.entity === entity {
+                let pk = rows[i].objectID.primaryKey
+                if table.slotByKey[pk] != nil {
+                    clash = min(clash ?? i, i)
+                    break
+                }
+                Self.append(rows[i], to: &table)
+                maxKey = max(maxKey, pk)
+            }
+            filled.append((e, table, before, maxKey))
+        }
+        if clash != nil {
+            for (e, var table, old, _) in filled {
+                for slot in old.count..<table.rows.count {
+                    if let key = table.rows[slot]?.objectID.primaryKey { table.slotByKey[key] = nil }
+                }
+                table.rows.removeSubrange(old.count...)
+                (table.liveCount, table.isSorted, table.lastKey) = (old.live, old.sorted, old.lastKey)
+                entityTables[e] = table
+            }
+            return clash
+        }
+        for (e, table, _, maxKey) in filled {
+            entityTables[e] = table
+            let entity = model.entities[e]
+            reservePrimaryKeys(for: entity, upTo: maxKey == .max ? maxKey : maxKey + 1)
+            for (key, slot) in indexedSlots[e] {
+                var pairs: [(target: Int64, source: ManagedObjectID)] = []
+                pairs.reserveCapacity(counts[e])
+                for i in rows.indices where rows[i].objectID.entity === entity {
+                    if case .toOne(let target?) = rows[i].values[slot] {
+                        pairs.append((target.primaryKey, rows[i].objectID))
+                    }
+                }
+                reverse[key]!.add(contentsOf: pairs)
+            }
+        }
+        return nil
+    }
+
+    /// Appends a row whose key is not in the table yet: slot, order, count (no index, no keys).
+    private static func append(_ row: StoreRow, to table: inout EntityTable) {
+        let pk = row.objectID.primaryKey
+        if pk <= table.lastKey {
+            table.isSorted = false
+        } else {
+            table.lastKey = pk
+        }
+        table.slotByKey[pk] = table.rows.count
+        table.rows.append(row)
+        table.liveCount += 1
     }
 
     private mutating func replace(_ row: StoreRow) {

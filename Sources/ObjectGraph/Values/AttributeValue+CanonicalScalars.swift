@@ -96,6 +96,14 @@ extension AttributeValue {
     }
 
     static func readUUID(_ s: inout JSONScanner) throws -> UUID {
+        s.skipSpace()
+        // The usual case: `"` + 36 characters + `"`; a valid UUID's text needs no unescaping.
+        if s.position &+ 38 <= s.end, s.p[s.position] == 0x22, s.p[s.position &+ 37] == 0x22,
+            let uuid = parseUUID(UnsafeRawBufferPointer(start: s.p + (s.position &+ 1), count: 36))
+        {
+            s.position &+= 38
+            return uuid
+        }
         let start = s.position
         var scratch: [UInt8] = []
         let range = try s.readStringRange(scratch: &scratch)

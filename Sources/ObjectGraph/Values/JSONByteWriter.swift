@@ -7,18 +7,47 @@ import Foundation
 /// U+2028/U+2029 (see docs/store-format.md §5.1); numbers use their shortest round-trip
 /// spelling. Not thread-safe: one writer per thread or behind a lock.
 package final class JSONByteWriter {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    /// The buffer's state, behind a pointer: memory reached through a pointer is not checked
+    /// for exclusive access at run time, as a class's stored `var`s are on every access
+    /// (which cost more than the appends themselves).
+    private struct State {
+        var base: UnsafeMutablePointer<UInt8>
+        var capacity: Int
+        var count: Int
+    }
+
+    private let state: UnsafeMutablePointer<State>
+
+    private var base: UnsafeMutablePointer<UInt8> {
+        get { state.pointee.base }
+        set { state.pointee.base = newValue }
+    }
+
+    private var capacity: Int {
+        get { state.pointee.capacity }
+        set { state.pointee.capacity = newValue }
+    }
+
     /// The number of bytes written.
-    package private(set) var count: Int = 0
+    package private(set) var count: Int {
+        get { state.pointee.count }
+        set { state.pointee.count = newValue }
+    }
 
     /// An empty writer with room for `capacity` bytes.
     package init(capacity: Int = 4096) {
-        self.capacity = max(capacity, 64)
-        self.base = .allocate(capacity: self.capacity)
+        let room = max(capacity, 64)
+        // A cache line of its own: writers filled on different threads never share one.
+        state = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128)
+            .bindMemory(to: State.self, capacity: 1)
+        state.initialize(to: State(base: .allocate(capacity: room), capacity: room, count: 0))
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        state.pointee.base.deallocate()
+        state.deinitialize(count: 1)
+        UnsafeMutableRawPointer(state).deallocate()
+    }
 
     /// The bytes written so far; valid until the next write.
     package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
@@ -125,9 +154,49 @@ package final class JSONByteWriter {
     /// Appends a finite double's shortest round-trip spelling (Swift's `description`),
     /// without building a `String`.
     package func append(shortest value: Double) {
+        if appendShortDecimal(value) { return }
         var target = self
         value.write(to: &target)
     }
+
+    /// Writes `value` when it is a decimal of at most 15 significant digits with at most six
+    /// after the point, between 0.001 and 2^53 in magnitude (or an integer below 2^53), in
+    /// the form `description` uses (`523.45`, `1700000000.0`); returns `false`, writing
+    /// nothing, otherwise. Two different decimals of at most 15 significant digits never
+    /// round to the same double, so such a decimal is the shortest that reads back; the
+    /// division `m / 10^k` of exact operands is correctly rounded, so the check is exact.
+    private func appendShortDecimal(_ value: Double) -> Bool {
+        let magnitude = value.magnitude
+        guard magnitude >= 0.001, magnitude < 9_007_199_254_740_992 else { return false }
+        var scale = 1.0
+        for k in 0...6 {
+            let scaled = (magnitude * scale).rounded()
+            if (k == 0 || scaled < 1e15) && scaled / scale == magnitude {
+                let digits = UInt64(scaled)
+                let power = Self.powersOfTen[k]
+                reserve(24)
+                if value < 0 { append(0x2D) }
+                append(integer: Int64(digits / power))
+                append(0x2E)
+                if k == 0 {
+                    append(0x30)
+                } else {
+                    var fraction = digits % power
+                    let out = base + count
+                    for i in stride(from: k - 1, through: 0, by: -1) {
+                        out[i] = UInt8(truncatingIfNeeded: fraction % 10) &+ 0x30
+                        fraction /= 10
+                    }
+                    count &+= k
+                }
+                return true
+            }
+            scale *= 10
+        }
+        return false
+    }
+
+    private static let powersOfTen: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
 
     /// Appends a finite float's shortest round-trip spelling (Swift's `description`).
     package func append(shortest value: Float) {
@@ -139,21 +208,34 @@ package final class JSONByteWriter {
     package func append(quotedUUID uuid: UUID) {
         reserve(38)
         let out = base + count
-        withUnsafeBytes(of: uuid.uuid) { raw in
-            out[0] = 0x22
-            var o = 1
-            for i in 0..<16 {
-                if i == 4 || i == 6 || i == 8 || i == 10 {
-                    out[o] = 0x2D
-                    o &+= 1
-                }
-                out[o] = upperHexDigits[Int(raw[i] &>> 4)]
-                out[o &+ 1] = upperHexDigits[Int(raw[i] & 0xF)]
-                o &+= 2
-            }
-            out[37] = 0x22
+        // Both halves as little-endian words: byte k of the UUID is bits 8k… of its half.
+        let (first, second) = withUnsafeBytes(of: uuid.uuid) { raw in
+            (
+                UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
         }
+        out[0] = 0x22
+        for k in 0..<16 {
+            let byte = UInt8(truncatingIfNeeded: (k < 8 ? first : second) &>> UInt64((k & 7) &* 8))
+            // Dashes before bytes 4, 6, 8 and 10.
+            let o = 1 &+ 2 &* k &+ (k >= 4 ? 1 : 0) &+ (k >= 6 ? 1 : 0) &+ (k >= 8 ? 1 : 0)
+                &+ (k >= 10 ? 1 : 0)
+            out[o] = Self.upperHex(byte &>> 4)
+            out[o &+ 1] = Self.upperHex(byte & 0xF)
+        }
+        out[9] = 0x2D
+        out[14] = 0x2D
+        out[19] = 0x2D
+        out[24] = 0x2D
+        out[37] = 0x22
         count &+= 38
+    }
+
+    /// The uppercase hex digit of `nibble` (0–15), without a branch or a table.
+    @inline(__always)
+    private static func upperHex(_ nibble: UInt8) -> UInt8 {
+        0x30 &+ nibble &+ 7 &* ((9 &- nibble) &>> 7)
     }
 
     /// Appends bytes as a quoted base64 string (RFC 4648 §4, padded).
@@ -252,6 +334,3 @@ private let lowBits: UInt64 = 0x0101_0101_0101_0101
 
 /// Lowercase hexadecimal digits by value.
 let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-/// Uppercase hexadecimal digits by value.
-let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

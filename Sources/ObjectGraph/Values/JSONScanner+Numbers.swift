@@ -101,6 +101,21 @@ extension JSONScanner {
 
     /// Reads an integer that fits `Int64` (no fraction, no exponent).
     package mutating func readInt64() throws -> Int64 {
+        skipSpace()
+        // The usual case: 1–18 digits, no sign, no leading zero, then neither a digit, a
+        // fraction nor an exponent.
+        if position < end, case let first = p[position] &- 0x31, first < 9 {
+            var value = Int64(first) &+ 1
+            var i = position &+ 1
+            while i < end, i &- position < 18, case let d = p[i] &- 0x30, d < 10 {
+                value = value &* 10 &+ Int64(d)
+                i &+= 1
+            }
+            if i >= end || !(p[i] &- 0x30 < 10 || p[i] == 0x2E || p[i] | 0x20 == 0x65) {
+                position = i
+                return value
+            }
+        }
         let n = try readNumber()
         guard n.isInteger, n.isExact, n.exponent == 0 else {
             throw JSONScanError(

@@ -39,7 +39,11 @@ extension JSONLinesStore {
     ///   `synchronous` decides the syncs.
     /// - Throws: ``ObjectGraphError`` — `.storeTimeout` (134090) when a writer holds the lock;
     ///   `.storeInvalidType` (134000) or `.fileReadCorruptFile` (259) when even the header is
-    ///   damaged (nothing can be kept); `.storeOperation` (134070) when writing fails.
+    ///   damaged (nothing can be kept); `.storeOperation` (134070) when writing fails;
+    ///   `.storeOpen` (134080) when the file cannot be opened for writing (as a writer, and so
+    ///   `compact()`, needs); `.coreData` (134060) when `options` ask for a read-only store,
+    ///   like ``compact()`` on one. The repaired file and the sidecar keep the file's
+    ///   permission bits (and owner and group where this process may set them).
     public static func repair(at url: URL, options: StoreOptions = StoreOptions()) throws
         -> JSONLinesStoreRepair
     {
@@ -51,12 +55,23 @@ extension JSONLinesStore {
         -> JSONLinesStoreRepair
     {
         let path = url.path
-        guard try fs.status(atPath: path) != nil else { throw StoreFileErrors.missing(path) }
+        if options.isReadOnly {
+            throw ObjectGraphError(
+                .coreData, "store \(path) is open read-only; cannot repair", file: path)
+        }
+        guard let status = try fs.status(atPath: path) else { throw StoreFileErrors.missing(path) }
         let lock = try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
         defer { lock.release() }
+        // Opened for writing, as a writer (and so `compact`) opens it: a file this process may
+        // not write is refused here, before anything is moved aside.
+        let fd: Int32
+        do {
+            fd = try fs.open(path, .readWrite)
+        } catch {
+            throw StoreFileErrors.io(.storeOpen, path, "opening the file", error)
+        }
         let bytes: [UInt8]
         do {
-            let fd = try fs.open(path, .readOnly)
             defer { fs.close(fd) }
             bytes = try fs.readToEnd(fd)
         } catch {
@@ -100,7 +115,8 @@ extension JSONLinesStore {
         } else {
             bytes.withUnsafeBytes { kept.append(UnsafeRawBufferPointer(rebasing: $0[..<cut])) }
         }
-        let sidecar = try writeSidecar(bytes[cut...], for: path, options: options, fileSystem: fs)
+        let sidecar = try writeSidecar(
+            bytes[cut...], for: path, access: status, options: options, fileSystem: fs)
         do {
             try StoreFileReplacer(path: path, fileSystem: fs, synchronous: options.synchronous)
                 .replace(with: kept.bytes) { fd in fs.close(fd) }
@@ -116,9 +132,10 @@ extension JSONLinesStore {
             sidecarURL: URL(fileURLWithPath: sidecar))
     }
 
-    /// Writes the set-aside bytes to the first free `FILE.corrupt-<UTC timestamp>[-n]` and syncs it.
+    /// Writes the set-aside bytes to the first free `FILE.corrupt-<UTC timestamp>[-n]`, with the
+    /// store file's permission bits and owner, and syncs it.
     private static func writeSidecar(
-        _ bytes: ArraySlice<UInt8>, for path: String, options: StoreOptions,
+        _ bytes: ArraySlice<UInt8>, for path: String, access: FileStatus, options: StoreOptions,
         fileSystem fs: any StoreFileSystem
     ) throws -> String {
         let formatter = DateFormatter()
@@ -135,6 +152,7 @@ extension JSONLinesStore {
             }
             let fd = try fs.open(candidate, .readWriteTruncating)
             defer { fs.close(fd) }
+            try fs.adoptAccess(fd, of: access)  // it holds the store's data: same access
             try bytes.withUnsafeBytes { try fs.writeAll(fd, $0, at: 0) }
             if options.synchronous != .off {
                 try fs.sync(fd)

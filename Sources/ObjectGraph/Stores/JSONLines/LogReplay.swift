@@ -68,18 +68,20 @@ struct LogReplay {
             codec: codec, firstNumber: lineCount + 1, snapshotRows: snapshotRowsLeft
         )
         .parse(SharedBytes(bytes: bytes), lines)
+        // Snapshot rows are inserted in bulk, a run of consecutive row lines at a time.
+        var snapshotRun: [StoreRow] = []
+        var runLengths: [Int] = []
         for (line, parsedLine) in zip(lines, parsed) {
+            if case .row(let row) = parsedLine {
+                snapshotRun.append(row)
+                runLengths.append(line.count + 1)
+                continue
+            }
+            try insertSnapshotRun(&snapshotRun, lengths: &runLengths)
             let number = lineCount + 1
             switch parsedLine {
             case .damaged(let error): throw error
-            case .row(let row):
-                let count = table.totalRowCount
-                table.upsert(row)  // a replacement instead of an insert shows in the count
-                guard table.totalRowCount == count + 1 else {
-                    throw StoreFileErrors.corrupt(
-                        path, line: number, "\(row.objectID) appears twice in the snapshot")
-                }
-                snapshotRowsLeft -= 1
+            case .row: break
             case .transaction(let record):
                 try applyTransaction(record, number: number)
                 transactionLines += 1
@@ -87,7 +89,29 @@ struct LogReplay {
             lineCount = number
             length += line.count + 1
         }
+        try insertSnapshotRun(&snapshotRun, lengths: &runLengths)
         return try tail(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+    }
+
+    /// Inserts the snapshot rows of consecutive lines (of the given lengths, LF included) and
+    /// empties the run. A row already present is corruption of its line; the rows of the lines
+    /// before it are kept.
+    private mutating func insertSnapshotRun(_ run: inout [StoreRow], lengths: inout [Int]) throws {
+        guard !run.isEmpty else { return }
+        defer {
+            run = []
+            lengths = []
+        }
+        let clash = table.insertNew(run)
+        let kept = clash ?? run.count
+        if let clash { _ = table.insertNew(Array(run[..<clash])) }
+        lineCount += kept
+        snapshotRowsLeft -= kept
+        length += lengths[..<kept].reduce(0, +)
+        if let clash {
+            throw StoreFileErrors.corrupt(
+                path, line: lineCount + 1, "\(run[clash].objectID) appears twice in the snapshot")
+        }
     }
 
     private mutating func applyTransaction(_ record: TransactionRecord, number: Int) throws {
@@ -118,13 +142,8 @@ struct LogReplay {
             }
             table.upsert(row)
         }
-        var count = table.totalRowCount
-        for row in record.inserted {
-            table.upsert(row)  // a replacement instead of an insert shows in the count
-            count += 1
-            guard table.totalRowCount == count else {
-                throw fail("inserts \(row.objectID), which exists")
-            }
+        if let clash = table.insertNew(record.inserted) {
+            throw fail("inserts \(record.inserted[clash].objectID), which exists")
         }
         for (name, next) in record.keys {
             guard let entity = codec.model.entitiesByName[name], entity.superentity == nil else {

@@ -61,7 +61,18 @@ struct PosixFileSystem: StoreFileSystem {
     private static func fileStatus(_ s: stat) -> FileStatus {
         FileStatus(
             device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int(s.st_size),
-            isRegularFile: (s.st_mode & S_IFMT) == S_IFREG)
+            isRegularFile: (s.st_mode & S_IFMT) == S_IFREG,
+            permissions: UInt32(s.st_mode) & 0o7777, user: UInt32(s.st_uid), group: UInt32(s.st_gid))
+    }
+
+    func adoptAccess(_ fd: Int32, of status: FileStatus) throws {
+        // Owner first: changing it may clear set-id bits, which the mode then restores.
+        if let user = status.user, let group = status.group, fchown(fd, user, group) != 0,
+            errno != EPERM
+        {
+            throw FileSystemError(operation: "fchown", path: "fd \(fd)", code: errno)
+        }
+        _ = try retrying("fchmod", "fd \(fd)") { fchmod(fd, mode_t(status.permissions)) }
     }
 
     func rename(_ from: String, to: String) throws {

@@ -18,10 +18,13 @@ extension RowCodec {
             let range = ParallelChunks.range(k, of: chunks, count: rows.count)
             let local = JSONByteWriter(capacity: range.count * 192)
             var size = 0
+            var entities = EntityIndexMemo()
             do {
                 for i in range {
                     if i > range.lowerBound { local.append(0x2C) }
-                    size += try write(rows[i], to: local) + LineFrame.snapshotRowOverhead
+                    size +=
+                        try write(rows[i], entityIndex: entities.index(of: rows[i]), to: local)
+                        + LineFrame.snapshotRowOverhead
                 }
             } catch {
                 return .failure(error)
@@ -55,11 +58,12 @@ extension RowCodec {
         let parts = ParallelChunks.map(chunks) { k -> Result<[UInt8], any Error> in
             let range = ParallelChunks.range(k, of: chunks, count: rows.count)
             let local = JSONByteWriter(capacity: range.count * 192)
+            var entities = EntityIndexMemo()
             do {
                 for i in range {
                     let lineStart = local.count
                     local.append(ascii: "{\"row\":")
-                    try write(rows[i], to: local)
+                    try write(rows[i], entityIndex: entities.index(of: rows[i]), to: local)
                     LineFrame.finish(local, bodyStart: lineStart)
                 }
             } catch {
@@ -157,5 +161,22 @@ extension RowCodec {
             }
         }
         return nil
+    }
+}
+
+/// The index of the last entity seen: rows come in runs of one entity, and reading
+/// `EntityDescription.index` (a class property, each read checked for exclusive access) once
+/// per run is cheaper than once per row.
+struct EntityIndexMemo {
+    private var entity: EntityDescription?
+    private var index = 0
+
+    mutating func index(of row: StoreRow) -> Int {
+        let current = row.objectID.entity
+        if current !== entity {
+            entity = current
+            index = current.index
+        }
+        return index
     }
 }

@@ -112,7 +112,18 @@ extension RowCodec {
 
     /// Reads an entity name; returns the entity's index in the model.
     private func readEntity(_ s: inout JSONScanner) throws -> Int {
+        s.skipSpace()
         let start = s.position
+        // The usual case: a name exactly as this library writes it, quotes included.
+        for (i, quoted) in quotedNames.enumerated() where s.end - start >= quoted.count {
+            let same = quoted.withUnsafeBytes { q in
+                memcmp(q.baseAddress!, s.p + start, q.count) == 0
+            }
+            if same && !abstract[i] {
+                s.position = start + quoted.count
+                return i
+            }
+        }
         var scratch: [UInt8] = []
         let range = try s.readStringRange(scratch: &scratch)
         let found =

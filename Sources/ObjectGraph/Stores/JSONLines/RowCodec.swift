@@ -74,15 +74,21 @@ struct RowCodec: Sendable {
     /// - Throws: `.storeSave` (134030) when a value does not fit its slot.
     @discardableResult
     func write(_ row: StoreRow, to w: JSONByteWriter) throws -> Int {
+        try write(row, entityIndex: row.objectID.entity.index, to: w)
+    }
+
+    /// ``write(_:to:)`` for a row whose entity's index the caller knows.
+    @discardableResult
+    func write(_ row: StoreRow, entityIndex: Int, to w: JSONByteWriter) throws -> Int {
         let start = w.count
         let entity = row.objectID.entity
         w.append(0x5B)
-        w.append(quotedNames[entity.index])
+        w.append(quotedNames[entityIndex])
         w.append(0x2C)
         w.append(integer: row.objectID.primaryKey)
         w.append(0x2C)
         w.append(integer: row.version)
-        for slot in slots[entity.index] {
+        for slot in slots[entityIndex] {
             w.append(0x2C)
             guard write(row.values[slot.index], slot, to: w) else {
                 w.truncate(to: start)

@@ -109,7 +109,8 @@ struct StoreFileOpener {
 
 /// Replaces a file atomically: write `FILE.tmp`, sync it, rename it over `FILE`, sync the
 /// directory (no syncs with ``SynchronousMode/off``). A crash leaves the old file or the new
-/// one, complete; a failure before the rename removes the temporary file.
+/// one, complete; a failure before the rename removes the temporary file. The new file keeps
+/// the old one's permission bits, and its owner and group where this process may set them.
 struct StoreFileReplacer {
     let path: String
     let fileSystem: any StoreFileSystem
@@ -120,8 +121,10 @@ struct StoreFileReplacer {
     func replace(with bytes: UnsafeRawBufferPointer, renamed: (Int32) -> Void) throws {
         let fs = fileSystem
         let temporary = path + ".tmp"
+        let original = try fs.status(atPath: path)
         let fd = try fs.open(temporary, .readWriteTruncating)
         do {
+            if let original { try fs.adoptAccess(fd, of: original) }
             try fs.writeAll(fd, bytes, at: 0)
             if synchronous != .off { try fs.sync(fd) }
             try fs.rename(temporary, to: path)

@@ -7,6 +7,12 @@ struct FileStatus: Hashable, Sendable {
     var size: Int
     /// Whether it is a regular file (not a directory, device, …).
     var isRegularFile = true
+    /// The permission bits (`st_mode & 0o7777`): what a file replacing this one gets.
+    var permissions: UInt32 = 0o644
+    /// The owning user id, or `nil` when unknown (simulated file systems).
+    var user: UInt32? = nil
+    /// The owning group id, or `nil` when unknown.
+    var group: UInt32? = nil
 }
 
 /// A failed file operation: which, on what, and the `errno`.
@@ -47,6 +53,10 @@ protocol StoreFileSystem: Sendable {
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
     /// Writes `bytes` at `offset` in one call; returns how many were written (maybe fewer).
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int
+    /// Gives an open file the permission bits and, where this process may, the owner and
+    /// group of `status` (a replacement keeps the original's access). A refused change of
+    /// owner (`EPERM`) is not an error.
+    func adoptAccess(_ fd: Int32, of status: FileStatus) throws
     /// Flushes the file's data and size to the disk (`fsync`).
     func sync(_ fd: Int32) throws
     /// Sets the file's length.

@@ -6,7 +6,7 @@ import Foundation
 /// permissions cannot make I/O fail).
 final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     // Sendable: `faults` is guarded by `lock`; the wrapped file system is a stateless struct.
-    enum Kind: Equatable { case write, sync, truncate, rename, syncDirectory }
+    enum Kind: Equatable { case open, write, sync, truncate, rename, syncDirectory }
     enum Fault {
         case fail(Int32)
         case partialThenFail(Int, Int32)
@@ -38,7 +38,14 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
         }
     }
 
-    func open(_ path: String, _ mode: FileOpenMode) throws -> Int32 { try base.open(path, mode) }
+    /// Opens through the real file system; an injected `.open` fault fails the next open of
+    /// an existing file for writing (`.readWrite`), as a file this process may not write
+    /// would for a user other than root; reading it still works.
+    func open(_ path: String, _ mode: FileOpenMode) throws -> Int32 {
+        if mode == .readWrite { try check(.open, "open") }
+        return try base.open(path, mode)
+    }
+    func adoptAccess(_ fd: Int32, of status: FileStatus) throws { try base.adoptAccess(fd, of: status) }
     func close(_ fd: Int32) { base.close(fd) }
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
     {

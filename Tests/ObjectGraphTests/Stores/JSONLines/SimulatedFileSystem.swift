@@ -279,6 +279,14 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
         }
     }
 
+    /// Simulated files have no permissions or owners: nothing to adopt.
+    func adoptAccess(_ fd: Int32, of status: FileStatus) throws {
+        try locked {
+            if crashed { throw SimulatedCrash() }
+            _ = try descriptor(fd)
+        }
+    }
+
     func rename(_ from: String, to: String) throws {
         try locked {
             try check(.rename(from, to))

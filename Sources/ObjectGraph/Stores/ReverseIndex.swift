@@ -1,0 +1,148 @@
+import Foundation
+
+/// The sources of one derived to-many, by target key.
+///
+/// Each target's sources are kept in primary-key order (keys are unique within the to-one's
+/// hierarchy): adding a source with a greater key than all others — the common case, since
+/// stores hand out increasing keys — appends; removing one finds it by binary search and
+/// leaves a hole, and the holes are squeezed out once they are the majority. A read is a
+/// copy without sorting.
+struct ReverseIndex: Sendable {
+    private var sources: [Int64: SourceList] = [:]
+
+    mutating func add(_ source: ManagedObjectID, to target: Int64) {
+        sources[target, default: SourceList()].add(source)
+    }
+
+    /// Adds many sources at once: each target's list is taken out of the dictionary once,
+    /// filled, and put back (found among the first targets by a linear scan, past
+    /// ``linearTargets`` of them through a dictionary of positions).
+    mutating func add(contentsOf pairs: [(target: Int64, source: ManagedObjectID)]) {
+        var lists: [(target: Int64, list: SourceList)] = []
+        var position: [Int64: Int] = [:]
+        for pair in pairs {
+            var i = -1
+            if lists.count <= Self.linearTargets {
+                for k in lists.indices where lists[k].target == pair.target {
+                    i = k
+                    break
+                }
+            } else {
+                i = position[pair.target] ?? -1
+            }
+            if i < 0 {
+                i = lists.count
+                lists.append((pair.target, sources.removeValue(forKey: pair.target) ?? SourceList()))
+                if lists.count > Self.linearTargets {
+                    if position.isEmpty {
+                        for (k, entry) in lists.enumerated() { position[entry.target] = k }
+                    } else {
+                        position[pair.target] = i
+                    }
+                }
+            }
+            lists[i].list.add(pair.source)
+        }
+        for entry in lists { sources[entry.target] = entry.list }
+    }
+
+    /// Up to this many distinct targets in one batch are found by a linear scan.
+    private static let linearTargets = 16
+
+    mutating func remove(_ source: ManagedObjectID, from target: Int64) {
+        sources[target]?.remove(source.primaryKey)
+    }
+
+    /// The sources pointing at `target`, in primary-key order.
+    subscript(target: Int64) -> [ManagedObjectID] {
+        sources[target]?.members ?? []
+    }
+
+    /// The primary keys of the sources pointing at `target`, in primary-key order; `nil`
+    /// when none ever did (fetch candidates read only these).
+    func sourceKeys(of target: Int64) -> [Int64]? {
+        sources[target]?.memberKeys
+    }
+}
+
+/// One target's sources in primary-key order, with holes where sources were removed.
+struct SourceList: Sendable {
+    /// Ascending primary keys, holes included.
+    private var keys: [Int64] = []
+    /// The source of each key, `nil` for a hole.
+    private var ids: [ManagedObjectID?] = []
+    private var holes = 0
+
+    /// The number of slots, holes included.
+    var count: Int { keys.count }
+
+    /// The sources, in primary-key order.
+    var members: [ManagedObjectID] {
+        holes == 0 ? ids.map { $0! } : ids.compactMap { $0 }
+    }
+
+    /// The sources' primary keys, in order.
+    var memberKeys: [Int64] {
+        guard holes > 0 else { return keys }
+        var live: [Int64] = []
+        live.reserveCapacity(keys.count - holes)
+        for i in keys.indices where ids[i] != nil { live.append(keys[i]) }
+        return live
+    }
+
+    mutating func reserveCapacity(_ n: Int) {
+        keys.reserveCapacity(n)
+        ids.reserveCapacity(n)
+    }
+
+    /// Adds `id`, or replaces the source with its key.
+    mutating func add(_ id: ManagedObjectID) {
+        let pk = id.primaryKey
+        if keys.isEmpty || keys[keys.count - 1] < pk {
+            keys.append(pk)
+            ids.append(id)
+            return
+        }
+        let j = position(of: pk)
+        if keys[j] == pk {
+            if ids[j] == nil { holes -= 1 }
+            ids[j] = id
+        } else {
+            keys.insert(pk, at: j)
+            ids.insert(id, at: j)
+        }
+    }
+
+    /// Removes the source with key `pk`, if present.
+    mutating func remove(_ pk: Int64) {
+        guard !keys.isEmpty else { return }
+        let j = position(of: pk)
+        guard j < keys.count, keys[j] == pk, ids[j] != nil else { return }
+        ids[j] = nil
+        holes += 1
+        if holes * 2 > keys.count { squeeze() }
+    }
+
+    /// The first index whose key is at least `pk` (`count` when none).
+    private func position(of pk: Int64) -> Int {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if keys[mid] < pk { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    private mutating func squeeze() {
+        var kept = 0
+        for i in keys.indices where ids[i] != nil {
+            keys[kept] = keys[i]
+            ids.swapAt(kept, i)
+            kept += 1
+        }
+        keys.removeSubrange(kept...)
+        ids.removeSubrange(kept...)
+        holes = 0
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// `RowTable.insertNew` (the bulk path of log replay and commits) builds exactly the table
+/// that inserting the rows one by one builds, and the reverse index keeps sources in order
+/// through any mix of adds and removes.
+@Suite struct RowTableBulkLoadTests {
+    let model: ManagedObjectModel
+
+    init() throws {
+        model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Folder",
+                properties: [
+                    AttributeDescription(name: "name", type: .string),
+                    RelationshipDescription(
+                        name: "items", destination: "Item", inverse: "folder", isToMany: true),
+                ]),
+            EntityDescription(
+                name: "Item",
+                properties: [
+                    AttributeDescription(name: "n", type: .integer64),
+                    RelationshipDescription(name: "folder", destination: "Folder", inverse: "items"),
+                ]),
+            EntityDescription(
+                name: "Note", superentityName: "Item",
+                properties: [AttributeDescription(name: "text", type: .string)]),
+        ])
+    }
+
+    private func id(_ entity: String, _ pk: Int64) -> ManagedObjectID {
+        ManagedObjectID(entity: model[entityName: entity]!, storeIdentifier: "S", primaryKey: pk)
+    }
+
+    private func row(_ entity: String, _ pk: Int64, folder: Int64?, version: Int64 = 1) -> StoreRow {
+        let target: StoreValue = .toOne(folder.map { id("Folder", $0) })
+        switch entity {
+        case "Folder":
+            return StoreRow(
+                objectID: id(entity, pk), version: version,
+                values: [.attribute(.string("f\(pk)")), .notStored])
+        case "Item":
+            return StoreRow(
+                objectID: id(entity, pk), version: version, values: [.attribute(.integer(pk)), target])
+        default:
+            return StoreRow(
+                objectID: id(entity, pk), version: version,
+                values: [.attribute(.integer(pk)), target, .attribute(.string("t\(pk)"))])
+        }
+    }
+
+    /// Everything a table holds, internal state included, in comparable form.
+    private struct Contents: Equatable {
+        var rows: [[StoreRow?]]
+        var sorted: [Bool]
+        var live: [Int]
+        var slots: [[Int?]]
+        var counters: [String: Int64]
+        var sources: [[ManagedObjectID]]
+    }
+
+    private func contents(_ table: RowTable, keys: ClosedRange<Int64>) -> Contents {
+        let items = model[entityName: "Folder"]!.relationshipsByName["items"]!
+        return Contents(
+            rows: table.entityTables.map(\.rows), sorted: table.entityTables.map(\.isSorted),
+            live: table.entityTables.map(\.liveCount),
+            slots: table.entityTables.map { t in keys.map { t.slotByKey[$0] } },
+            counters: table.primaryKeyCounters,
+            sources: keys.map { table.relatedObjectIDs(items, of: id("Folder", $0)) })
+    }
+
+    /// A seeded batch: folders, items and notes (sharing the Item hierarchy's keys), in
+    /// shuffled order, some without a folder.
+    private func batch(_ random: inout FileStoreRandom, keys: [Int64]) -> [StoreRow] {
+        var rows: [StoreRow] = []
+        for pk in keys {
+            switch random.next() % 3 {
+            case 0: rows.append(row("Folder", pk, folder: nil))
+            case 1: rows.append(row("Item", pk, folder: random.next() % 4 == 0 ? nil : Int64(random.next() % 20 + 1)))
+            default: rows.append(row("Note", pk, folder: Int64(random.next() % 20 + 1)))
+            }
+        }
+        return rows
+    }
+
+    @Test func bulkInsertBuildsTheSameTableAsInsertingRowByRow() {
+        var random = FileStoreRandom(seed: 7)
+        for round in 0..<20 {
+            var bulk = RowTable(model: model, storeIdentifier: "S")
+            var single = RowTable(model: model, storeIdentifier: "S")
+            // A first batch in increasing key order, a removal or two, then a shuffled batch.
+            let first = batch(&random, keys: Array(1...40))
+            #expect(bulk.insertNew(first) == nil)
+            for r in first { single.upsert(r) }
+            for pk in [Int64(3), 17, 40] where round % 2 == 0 {
+                for name in ["Folder", "Item", "Note"] {
+                    bulk.remove(id(name, pk))
+                    single.remove(id(name, pk))
+                }
+            }
+            let second = batch(&random, keys: Array(41...120).shuffled(using: &random))
+            #expect(bulk.insertNew(second) == nil)
+            for r in second { single.upsert(r) }
+            #expect(contents(bulk, keys: 1...125) == contents(single, keys: 1...125))
+        }
+    }
+
+    @Test func aClashLeavesTheTableUnchangedAndNamesTheFirstClashingRow() {
+        var random = FileStoreRandom(seed: 9)
+        var table = RowTable(model: model, storeIdentifier: "S")
+        let first = batch(&random, keys: Array(1...30))
+        #expect(table.insertNew(first) == nil)
+        let before = contents(table, keys: 1...60)
+        // The batch's fifth row twice, then a row the table holds already.
+        var rows = batch(&random, keys: Array(31...40))
+        rows.append(rows[4])
+        rows.append(first[11])
+        #expect(table.insertNew(rows) == 10)
+        #expect(contents(table, keys: 1...60) == before)
+        #expect(table.insertNew(Array(rows[..<10]) + [first[11]]) == 10)
+        #expect(contents(table, keys: 1...60) == before)
+        // Without the clashes the same rows go in.
+        rows.removeLast(2)
+        #expect(table.insertNew(rows) == nil)
+        #expect(table.totalRowCount == 40)
+    }
+
+    @Test func theReverseIndexKeepsSourcesInKeyOrderThroughAddsAndRemoves() {
+        var random = FileStoreRandom(seed: 3)
+        var index = ReverseIndex()
+        var expected: [Int64: Set<Int64>] = [:]
+        let item = model[entityName: "Item"]!
+        for step in 0..<20_000 {
+            let target = Int64(random.next() % 5)
+            let pk = Int64(random.next() % 300 + 1)
+            let source = ManagedObjectID(entity: item, storeIdentifier: "S", primaryKey: pk)
+            if random.next() % 3 == 0 {
+                index.remove(source, from: target)
+                expected[target]?.remove(pk)
+            } else if step % 500 == 0 {
+                // A batch over up to 40 targets (past the linear scan's 16), keys in any order.
+                var pairs: [(target: Int64, source: ManagedObjectID)] = []
+                for _ in 0..<Int(random.next() % 200) {
+                    let t = Int64(random.next() % 40)
+                    let k = Int64(random.next() % 300 + 1)
+                    pairs.append((t, ManagedObjectID(entity: item, storeIdentifier: "S", primaryKey: k)))
+                    expected[t, default: []].insert(k)
+                }
+                index.add(contentsOf: pairs)
+            } else {
+                index.add(source, to: target)
+                expected[target, default: []].insert(pk)
+            }
+            if step % 97 == 0 {
+                for t in 0..<Int64(40) {
+                    #expect(index[t].map(\.primaryKey) == (expected[t] ?? []).sorted())
+                }
+            }
+        }
+        for t in 0..<Int64(40) {
+            #expect(index[t].map(\.primaryKey) == (expected[t] ?? []).sorted())
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// The reader's shortcuts (plain integers, UUIDs in canonical form, entity names as written)
+/// accept exactly what the general paths accept and hand everything else to them.
+@Suite struct CodecFastPathTests {
+    private func int64(_ text: String) throws -> (Int64, Int) {
+        var text = text
+        return try text.withUTF8 { utf8 in
+            var s = JSONScanner(UnsafeRawBufferPointer(utf8))
+            let v = try s.readInt64()
+            return (v, s.position)
+        }
+    }
+
+    @Test func integersReadTheSameOnEitherPath() throws {
+        let cases: [(String, Int64, Int)] = [
+            ("7", 7, 1), (" 42,", 42, 3), ("123456789012345678", 123_456_789_012_345_678, 18),
+            ("1234567890123456789", 1_234_567_890_123_456_789, 19),
+            ("9223372036854775807]", .max, 19), ("-9223372036854775808", .min, 20),
+            ("0", 0, 1), ("-5", -5, 2), ("10}", 10, 2),
+        ]
+        for (text, value, end) in cases {
+            let (v, position) = try int64(text)
+            #expect(v == value && position == end, "\(text)")
+        }
+        for bad in ["12.5", "12e3", "12E3", "9223372036854775808", "01", "1.", "-", "x", ""] {
+            #expect(throws: JSONScanError.self, "\(bad)") { _ = try int64(bad) }
+        }
+    }
+
+    @Test func uuidsInAnyAcceptedSpellingReadTheSame() throws {
+        let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        for text in [
+            "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"", " \"e621e1f8-c36c-495a-93fc-0c247a3e6e5f\"",
+            "\"\\u0045621E1F8-C36C-495A-93FC-0C247A3E6E5F\"",
+        ] {
+            #expect(try AttributeValue(canonicalJSON: text, as: .uuid) == .uuid(uuid), "\(text)")
+        }
+        for bad in [
+            "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5\"", "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5G\"",
+            "\"E621E1F8+C36C-495A-93FC-0C247A3E6E5F\"", "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+        ] {
+            #expect(throws: ObjectGraphError.self, "\(bad)") {
+                _ = try AttributeValue(canonicalJSON: bad, as: .uuid)
+            }
+        }
+    }
+
+    @Test func entityNamesAreFoundWhetherEscapedOrNot() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Exp", properties: [AttributeDescription(name: "n", type: .integer64)]),
+            EntityDescription(name: "Expense", properties: [AttributeDescription(name: "n", type: .integer64)]),
+            EntityDescription(name: "Base", isAbstract: true, properties: []),
+        ])
+        let codec = RowCodec(model: model, storeIdentifier: "S", path: "test")
+        func read(_ text: String) throws -> StoreRow {
+            var text = text
+            return try text.withUTF8 { utf8 in
+                var s = JSONScanner(UnsafeRawBufferPointer(utf8))
+                return try codec.read(&s)
+            }
+        }
+        #expect(try read("[\"Exp\",1,1,5]").objectID.entity.name == "Exp")
+        #expect(try read("[\"Expense\",2,1,5]").objectID.entity.name == "Expense")
+        #expect(try read("[ \"Exp\\u0065nse\",3,1,5]").objectID.entity.name == "Expense")
+        #expect(throws: JSONScanError.self) { _ = try read("[\"Expenses\",1,1,5]") }
+        #expect(throws: JSONScanError.self) { _ = try read("[\"Base\",1,1]") }
+    }
+
+    @Test func uuidsAreWrittenAsFoundationSpellsThemInUppercase() throws {
+        var random = SplitMix64(seed: 21)
+        var samples = [
+            UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+            UUID(uuid: (0x09, 0x0A, 0x9A, 0xA9, 0x0F, 0xF0, 0x19, 0x91, 0xAB, 0xCD, 0xEF, 0x12, 0x34, 0x56, 0x78, 0x9A)),
+        ]
+        for _ in 0..<2_000 {
+            let a = random.next()
+            let b = random.next()
+            var bytes = [UInt8](repeating: 0, count: 16)
+            for k in 0..<8 {
+                bytes[k] = UInt8(truncatingIfNeeded: a >> (8 * k))
+                bytes[8 + k] = UInt8(truncatingIfNeeded: b >> (8 * k))
+            }
+            samples.append(
+                UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+        }
+        for uuid in samples {
+            let text = try AttributeValue.uuid(uuid).canonicalJSON(as: .uuid)
+            #expect(text == "\"\(uuid.uuidString)\"")
+            #expect(try AttributeValue(canonicalJSON: text, as: .uuid) == .uuid(uuid))
+        }
+    }
+}
