@@ -62,7 +62,7 @@ extension JSONLinesStore {
             table.applyUnchecked(changes)
             recordedCounters = table.primaryKeyCounters
             if let live = liveRowBytes { liveRowBytes = live + liveDelta }
-            compactAutomaticallyIfNeeded()
+            compactAutomaticallyIfNeeded(liveAtLeast: sizes.inserted + sizes.updated)
         }
     }
 
@@ -110,10 +110,15 @@ extension JSONLinesStore {
         return header
     }
 
-    private func compactAutomaticallyIfNeeded() {
+    /// Compacts when more than half the file is dead bytes. `liveAtLeast` is a lower bound
+    /// of the live rows' snapshot size (the rows the last commit wrote, which are live): when
+    /// it already shows the file is at most half dead, the live size is not measured (which
+    /// would encode every row once after an open).
+    private func compactAutomaticallyIfNeeded(liveAtLeast: Int) {
         guard options.automaticCompaction, let file, file.length > options.compactionMinimumBytes,
             file.length >= compactionRetryLength
         else { return }
+        if liveRowBytes == nil && file.length - liveAtLeast <= file.length / 2 { return }
         let live = liveBytes()
         guard file.length - live > file.length / 2 else { return }
         do {

@@ -119,6 +119,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         self.writerLock = opened.lock
         self.notices = opened.notices
         self.recordedCounters = opened.loaded.replay.table.primaryKeyCounters
+        // With no live rows the snapshot's row lines take nothing: no need to measure later.
+        self.liveRowBytes = opened.loaded.replay.table.totalRowCount == 0 ? 0 : nil
     }
 
     deinit { close() }
