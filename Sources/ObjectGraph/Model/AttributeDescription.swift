@@ -20,11 +20,11 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     /// The attribute's storable type.
     public let type: AttributeType
     /// The value a newly inserted object starts with (default `.null`).
-    public internal(set) var defaultValue: AttributeValue
+    @exclusivity(unchecked) public internal(set) var defaultValue: AttributeValue
     /// The smallest allowed number or earliest allowed date, inclusive.
-    public internal(set) var minValue: AttributeValue?
+    @exclusivity(unchecked) public internal(set) var minValue: AttributeValue?
     /// The largest allowed number or latest allowed date, inclusive.
-    public internal(set) var maxValue: AttributeValue?
+    @exclusivity(unchecked) public internal(set) var maxValue: AttributeValue?
     /// The fewest characters a string may have.
     public let minLength: Int?
     /// The most characters a string may have.

@@ -17,7 +17,8 @@ import Foundation
 ///
 /// - Note: Mirrors `NSEntityDescription`.
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
-    // Sendable: resolved fields are written only by ManagedObjectModel.init before publication.
+    // Sendable: resolved fields are written only by ManagedObjectModel.init before publication
+    // (so they are marked `@exclusivity(unchecked)`: hot read paths skip the runtime check).
     /// The entity's name, unique in its model.
     public let name: String
     /// The class instantiated for this entity's objects (default ``ManagedObject``).
@@ -44,27 +45,27 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public let indexes: [FetchIndexDescription]
 
     /// The model this entity belongs to; set when the model is built.
-    public internal(set) unowned var managedObjectModel: ManagedObjectModel?
+    @exclusivity(unchecked) public internal(set) unowned var managedObjectModel: ManagedObjectModel?
     /// The resolved superentity; set when the model is built.
-    public internal(set) unowned var superentity: EntityDescription?
+    @exclusivity(unchecked) public internal(set) unowned var superentity: EntityDescription?
     /// The entities that inherit from this one, directly; set when the model is built.
-    public internal(set) var subentities: [EntityDescription] = []
+    @exclusivity(unchecked) public internal(set) var subentities: [EntityDescription] = []
     /// Every property including inherited ones, in slot order (inherited first).
-    public internal(set) var properties: [PropertyDescription] = []
+    @exclusivity(unchecked) public internal(set) var properties: [PropertyDescription] = []
     /// Every property by name, inherited ones included.
-    public internal(set) var propertiesByName: [String: PropertyDescription] = [:]
+    @exclusivity(unchecked) public internal(set) var propertiesByName: [String: PropertyDescription] = [:]
     /// Every attribute by name, inherited ones included.
-    public internal(set) var attributesByName: [String: AttributeDescription] = [:]
+    @exclusivity(unchecked) public internal(set) var attributesByName: [String: AttributeDescription] = [:]
     /// Every relationship by name, inherited ones included.
-    public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
+    @exclusivity(unchecked) public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
     /// Every fetched property, inherited first; set when the model is built.
-    public internal(set) var fetchedProperties: [FetchedPropertyDescription] = []
+    @exclusivity(unchecked) public internal(set) var fetchedProperties: [FetchedPropertyDescription] = []
     /// Every fetched property by name, inherited ones included; set when the model is built.
-    public internal(set) var fetchedPropertiesByName: [String: FetchedPropertyDescription] = [:]
+    @exclusivity(unchecked) public internal(set) var fetchedPropertiesByName: [String: FetchedPropertyDescription] = [:]
     /// This entity's position in its model's ``ManagedObjectModel/entities``.
-    public internal(set) var index: Int = -1
+    @exclusivity(unchecked) public internal(set) var index: Int = -1
     /// Slot kinds and cached lists for the engine's hot paths; set when the model is built.
-    var layout = EntityLayout.empty
+    @exclusivity(unchecked) var layout = EntityLayout.empty
     /// The entity's 32-byte version hash (SHA-256); empty until the model is built.
     ///
     /// Computed once when the model is built from the entity's name, its superentity's hash,

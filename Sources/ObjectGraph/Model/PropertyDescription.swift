@@ -25,9 +25,9 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     public let renamingIdentifier: String?
 
     /// The entity that declares this property; set when the model is built.
-    public internal(set) unowned var entity: EntityDescription?
+    @exclusivity(unchecked) public internal(set) unowned var entity: EntityDescription?
     /// The property's slot in the rows and objects of its entity; set when the model is built.
-    public internal(set) var index: Int = -1
+    @exclusivity(unchecked) public internal(set) var index: Int = -1
     /// The property's 32-byte version hash (SHA-256); empty until the model is built.
     ///
     /// Computed once when the model is built from the name, ``isOptional``, ``isTransient``,

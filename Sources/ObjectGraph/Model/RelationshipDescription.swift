@@ -42,9 +42,9 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     public let deleteRule: DeleteRule
 
     /// The resolved destination entity; set when the model is built.
-    public internal(set) unowned var destinationEntity: EntityDescription?
+    @exclusivity(unchecked) public internal(set) unowned var destinationEntity: EntityDescription?
     /// The resolved inverse relationship; set when the model is built.
-    public internal(set) unowned var inverseRelationship: RelationshipDescription?
+    @exclusivity(unchecked) public internal(set) unowned var inverseRelationship: RelationshipDescription?
 
     /// Creates a relationship.
     ///
