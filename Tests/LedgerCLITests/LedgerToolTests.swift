@@ -120,6 +120,7 @@ import Testing
             "bad --sort \"colour\": expected KEY or KEY:desc with KEY one of date, amount, kind, payee, note, category, cleared"
         ),
         (["list", "--limit", "0"], "bad --limit \"0\": expected a whole number above 0"),
+        (["list", "--limit", "+3"], "bad --limit \"+3\": expected a whole number above 0"),
         (
             ["list", "--where", "amount >"],
             "predicate: expected an expression, found end of string at column 9: amount >"

@@ -61,12 +61,13 @@ extension ParsedArguments {
         }
     }
 
-    /// The positive whole number given for `option`, or `nil`.
+    /// The positive whole number given for `option` (digits only: `+3` and ` 3` are
+    /// refused), or `nil`.
     ///
     /// - Throws: a one-line failure naming the option and the text.
     func count(_ option: String) throws -> Int? {
         try value(option).map { text in
-            guard let n = Int(text), n > 0 else {
+            guard let n = ParsedArguments.wholeNumber(text), n > 0 else {
                 throw LedgerSession.failure(
                     LedgerError.badValue(option, text, expected: "a whole number above 0"))
             }
