@@ -329,9 +329,8 @@ public struct RowTable: Sendable {
             insert(row)
             return
         }
-        index(old, adding: false)
+        reindex(from: old, to: row)
         entityTables[e].rows[slot] = row
-        index(row, adding: true)
     }
 
     /// Removes a row if present.
@@ -344,6 +343,19 @@ public struct RowTable: Sendable {
         entityTables[e].liveCount -= 1
         if entityTables[e].rows.count > 64 && entityTables[e].liveCount * 2 < entityTables[e].rows.count {
             entityTables[e] = sortedTable(e)
+        }
+    }
+
+    /// Moves an updated row in the reverse index only where its to-one changed target (most
+    /// updates move nothing: re-indexing every update was a third of a batch update).
+    private mutating func reindex(from old: StoreRow, to new: StoreRow) {
+        for (key, slot) in indexedSlots[new.objectID.entity.index] {
+            let before: ManagedObjectID?, after: ManagedObjectID?
+            if case .toOne(let id) = old.values[slot] { before = id } else { before = nil }
+            if case .toOne(let id) = new.values[slot] { after = id } else { after = nil }
+            if before?.primaryKey == after?.primaryKey { continue }
+            if let before { reverse[key]!.remove(old.objectID, from: before.primaryKey) }
+            if let after { reverse[key]!.add(new.objectID, to: after.primaryKey) }
         }
     }
 

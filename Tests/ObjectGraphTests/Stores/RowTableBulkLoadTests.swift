@@ -107,6 +107,35 @@ import Testing
         }
     }
 
+    /// An update re-indexes only a to-one that changed target; every kind of change must
+    /// still leave each folder listing exactly its items, in key order.
+    @Test func updatesMoveSourcesOnlyWhereTheirToOneChanged() throws {
+        var table = RowTable(model: model, storeIdentifier: "S")
+        let items = model[entityName: "Folder"]!.relationshipsByName["items"]!
+        try table.apply(StoreChangeSet(
+            inserted: [row("Folder", 1, folder: nil), row("Folder", 2, folder: nil),
+                       row("Item", 3, folder: 1), row("Note", 4, folder: 1), row("Item", 5, folder: nil)],
+            timestamp: Date(timeIntervalSince1970: 0)))
+        func members(_ folder: Int64) -> [Int64] {
+            table.relatedObjectIDs(items, of: id("Folder", folder)).map(\.primaryKey)
+        }
+        #expect(members(1) == [3, 4] && members(2) == [])
+        // Same target (only the version changes), a move, to nil, from nil.
+        try table.apply(StoreChangeSet(
+            updated: [row("Item", 3, folder: 1, version: 2), row("Note", 4, folder: 2, version: 2),
+                      row("Item", 5, folder: 2, version: 2)],
+            timestamp: Date(timeIntervalSince1970: 1)))
+        #expect(members(1) == [3] && members(2) == [4, 5])
+        try table.apply(StoreChangeSet(
+            updated: [row("Item", 3, folder: nil, version: 3), row("Note", 4, folder: 2, version: 3)],
+            timestamp: Date(timeIntervalSince1970: 2)))
+        #expect(members(1) == [] && members(2) == [4, 5])
+        try table.apply(StoreChangeSet(
+            updated: [row("Item", 3, folder: 2, version: 4)], deleted: [(id("Item", 5), 2)],
+            timestamp: Date(timeIntervalSince1970: 3)))
+        #expect(members(2) == [3, 4])
+    }
+
     @Test func aClashLeavesTheTableUnchangedAndNamesTheFirstClashingRow() {
         var random = FileStoreRandom(seed: 9)
         var table = RowTable(model: model, storeIdentifier: "S")

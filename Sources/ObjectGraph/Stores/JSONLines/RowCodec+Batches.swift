@@ -133,10 +133,11 @@ extension RowCodec {
             var scanner = JSONScanner(bytes.bytes)
             scanner.position = boundaries.starts[k]
             let stop = k < boundaries.commas.count ? boundaries.commas[k] : nil
+            let codec = forOneThread()
             var rows: [StoreRow] = []
             do {
                 while true {
-                    rows.append(try read(&scanner))
+                    rows.append(try codec.read(&scanner))
                     scanner.skipSpace()
                     if let stop, scanner.position >= stop {
                         return scanner.position == stop ? .reachedNext(rows) : .unusable

@@ -7,7 +7,7 @@ extension RowCodec {
     func read(_ s: inout JSONScanner) throws -> StoreRow {
         try s.expect(0x5B)
         let entityIndex = try readEntity(&s)
-        let entity = model.entities[entityIndex]
+        let entity = entities[entityIndex]
         try s.expect(0x2C)
         let pk = try readKey(&s)
         try s.expect(0x2C)
@@ -64,9 +64,9 @@ extension RowCodec {
         case .toOne:
             return .toOne(
                 s.consumeNull()
-                    ? nil : try readReference(&s, destination: model.entities[slot.destination]))
+                    ? nil : try readReference(&s, destination: entities[slot.destination]))
         case .toMany:
-            let destination = model.entities[slot.destination]
+            let destination = entities[slot.destination]
             var targets: [ManagedObjectID] = []
             try s.forEachElement { s in
                 targets.append(try readReference(&s, destination: destination))
@@ -78,7 +78,7 @@ extension RowCodec {
     /// Reads `[entity, pk]`.
     func readObjectKey(_ s: inout JSONScanner) throws -> ManagedObjectID {
         try s.expect(0x5B)
-        let entity = model.entities[try readEntity(&s)]
+        let entity = entities[try readEntity(&s)]
         try s.expect(0x2C)
         let pk = try readKey(&s)
         try s.expect(0x5D)

@@ -17,10 +17,13 @@ struct RowCodec: Sendable {
     }
 
     let model: ManagedObjectModel
-    let storeIdentifier: String
+    /// Written once per reading thread (``forOneThread()``), never otherwise.
+    private(set) var storeIdentifier: String
     let path: String
-    /// Stored slots by entity index.
-    let slots: [[Slot]]
+    /// Stored slots by entity index (copied for each reading thread, see ``forOneThread()``).
+    private(set) var slots: [[Slot]]
+    /// The model's entities, by index (copied for each reading thread).
+    private(set) var entities: [EntityDescription]
     /// `"Name"` with its quotes, by entity index.
     let quotedNames: [[UInt8]]
     /// The UTF-8 of each entity's name, by entity index.
@@ -30,10 +33,23 @@ struct RowCodec: Sendable {
     /// Whether each entity is abstract, by entity index.
     let abstract: [Bool]
 
+    /// A copy whose store identifier and tables have storage of their own, for rows decoded
+    /// on another thread: every decoded ID retains the identifier's buffer and every row
+    /// reads its entity's slot table, and threads retaining one shared buffer contend for its
+    /// reference count (a cache line bounced between the cores).
+    func forOneThread() -> RowCodec {
+        var copy = self
+        copy.storeIdentifier = String(decoding: Array(storeIdentifier.utf8), as: UTF8.self)
+        copy.slots = slots.map { $0.map { $0 } }
+        copy.entities = entities.map { $0 }
+        return copy
+    }
+
     init(model: ManagedObjectModel, storeIdentifier: String, path: String) {
         self.model = model
         self.storeIdentifier = storeIdentifier
         self.path = path
+        self.entities = model.entities
         self.slots = model.entities.map { entity in
             Self.storedSlots(of: entity).map { property -> Slot in
                 if let r = property as? RelationshipDescription {
