@@ -35,7 +35,7 @@ enum CompactCommand {
             } else {
                 output.out(
                     "\(path): \(StoreFileSupport.grouped(before.fileBytes)) → \(StoreFileSupport.bytes(after.fileBytes)); "
-                        + "\(StoreFileSupport.grouped(before.transactionCount)) transaction lines folded into a snapshot of "
+                        + "\(StoreFileSupport.grouped(before.transactionCount)) transaction line\(before.transactionCount == 1 ? "" : "s") folded into a snapshot of "
                         + "\(StoreFileSupport.grouped(after.snapshotRowCount)) rows")
             }
         }
