@@ -5,24 +5,7 @@ import Testing
 /// A store fetch with a to-one key path, a sort and a limit, merged with unsaved changes.
 @Suite struct FetchPendingChangesTests {
     /// Food (5, 20, 40), Rent (900) and one uncategorised (7), all saved.
-    private func seeded() throws -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
-        try context.performAndWait { () throws in
-            let food = Category(context: context), rent = Category(context: context)
-            food.id = UUID(); food.name = "Food"
-            rent.id = UUID(); rent.name = "Rent"
-            for (i, (amount, category)) in [(5, food), (20, food), (40, food), (900, rent), (7, nil)].enumerated() {
-                let t = Transaction(context: context)
-                t.id = UUID()
-                t.amount = Decimal(amount)
-                t.date = Date(timeIntervalSince1970: Double(i) * 86_400)
-                t.category = category
-            }
-            try context.save()
-            context.reset()
-        }
-        return context
-    }
+    private func seeded() throws -> ManagedObjectContext { try FetchSeed.context() }
 
     @Test func limitedSortedFetchThroughAToOneSeesMovedDeletedAndInsertedObjects() throws {
         let context = try seeded()

@@ -120,6 +120,25 @@ enum FileStoreFixtures {
     }()
 
     /// A fresh directory under this process's scratch root (removed by a later test run).
+    /// A one-entity model (`Note`: title, n) for the damage and bad-input suites.
+    static func noteModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Note",
+                properties: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(name: "n", type: .integer64),
+                ])
+        ])
+    }
+
+    /// A `Note` row of ``noteModel()`` in store `"S"` (n = pk).
+    static func note(_ model: ManagedObjectModel, _ pk: Int64, _ title: String, version: Int64 = 1) -> StoreRow {
+        StoreRow(
+            objectID: ManagedObjectID(entity: model[entityName: "Note"]!, storeIdentifier: "S", primaryKey: pk),
+            version: version, values: [.attribute(.string(title)), .attribute(.integer(pk))])
+    }
+
     static func temporaryDirectory() throws -> URL {
         let url = scratchRoot.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -15,23 +15,13 @@ import Testing
     let url: URL
 
     init() throws {
-        model = try ManagedObjectModel(entities: [
-            EntityDescription(
-                name: "Note",
-                properties: [
-                    AttributeDescription(name: "title", type: .string),
-                    AttributeDescription(name: "n", type: .integer64),
-                ])
-        ])
+        model = try FileStoreFixtures.noteModel()
         directory = try FileStoreFixtures.temporaryDirectory()
         url = directory.appendingPathComponent("notes.jsonl")
     }
 
-    private func note(_ pk: Int64, _ title: String) -> StoreRow {
-        let entity = model[entityName: "Note"]!
-        return StoreRow(
-            objectID: ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: pk),
-            version: 1, values: [.attribute(.string(title)), .attribute(.integer(pk))])
+    private func note(_ pk: Int64, _ title: String, version: Int64 = 1) -> StoreRow {
+        FileStoreFixtures.note(model, pk, title, version: version)
     }
 
     private func options(readOnly: Bool = false) -> StoreOptions {

@@ -11,23 +11,13 @@ import Testing
     let url: URL
 
     init() throws {
-        model = try ManagedObjectModel(entities: [
-            EntityDescription(
-                name: "Note",
-                properties: [
-                    AttributeDescription(name: "title", type: .string),
-                    AttributeDescription(name: "n", type: .integer64),
-                ])
-        ])
+        model = try FileStoreFixtures.noteModel()
         directory = try FileStoreFixtures.temporaryDirectory()
         url = directory.appendingPathComponent("notes.jsonl")
     }
 
     private func note(_ pk: Int64, _ title: String, version: Int64 = 1) -> StoreRow {
-        let entity = model[entityName: "Note"]!
-        return StoreRow(
-            objectID: ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: pk),
-            version: version, values: [.attribute(.string(title)), .attribute(.integer(pk))])
+        FileStoreFixtures.note(model, pk, title, version: version)
     }
 
     private func options(readOnly: Bool = false) -> StoreOptions {
