@@ -2,7 +2,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -19,15 +19,19 @@ let package = Package(
     targets: [
         .target(name: "ObjectGraph", swiftSettings: strict),
         .target(name: "ObjectGraphTesting", dependencies: ["ObjectGraph"], swiftSettings: strict),
-        .target(name: "LedgerKit", dependencies: ["ObjectGraph", "CLISupport"], swiftSettings: strict),
+        .target(
+            name: "LedgerKit", dependencies: ["ObjectGraph", "CLISupport"], swiftSettings: strict),
         .target(name: "CLISupport", swiftSettings: strict),
-        .executableTarget(name: "ledger", dependencies: ["LedgerKit", "CLISupport"], swiftSettings: strict),
+        .executableTarget(
+            name: "ledger", dependencies: ["LedgerKit", "CLISupport"], swiftSettings: strict),
         .executableTarget(
             name: "objectgraph", dependencies: ["ObjectGraph", "ObjectGraphTesting", "CLISupport"],
             swiftSettings: strict),
-        .executableTarget(name: "objectgraph-crash-writer", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .executableTarget(
-            name: "objectgraph-bench", dependencies: ["ObjectGraph", "ObjectGraphTesting", "LedgerKit"],
+            name: "objectgraph-crash-writer", dependencies: ["ObjectGraph"], swiftSettings: strict),
+        .executableTarget(
+            name: "objectgraph-bench",
+            dependencies: ["ObjectGraph", "ObjectGraphTesting", "LedgerKit"],
             swiftSettings: strict),
         .testTarget(
             name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
@@ -35,12 +39,15 @@ let package = Package(
         .testTarget(
             name: "ObjectGraphTestingTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
             swiftSettings: strict),
-        .testTarget(name: "LedgerKitTests", dependencies: ["LedgerKit", "ObjectGraph"], swiftSettings: strict),
+        .testTarget(
+            name: "LedgerKitTests", dependencies: ["LedgerKit", "ObjectGraph"],
+            swiftSettings: strict),
         .testTarget(
             name: "LedgerCLITests", dependencies: ["LedgerKit", "CLISupport", "ledger"],
             swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
-        .testTarget(name: "ObjectGraphToolTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
+        .testTarget(
+            name: "ObjectGraphToolTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,12 +17,20 @@ public final class CLIOutput: @unchecked Sendable {
 
     /// Writes a line (a newline is added) to standard output.
     public func out(_ text: String) {
-        if capture { lock.withLock { outBuffer += text + "\n" } } else { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        if capture {
+            lock.withLock { outBuffer += text + "\n" }
+        } else {
+            FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        }
     }
 
     /// Writes a line (a newline is added) to standard error.
     public func err(_ text: String) {
-        if capture { lock.withLock { errBuffer += text + "\n" } } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        if capture {
+            lock.withLock { errBuffer += text + "\n" }
+        } else {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
     }
 
     /// Everything written to standard output (capturing outputs only).
@@ -37,7 +45,8 @@ public final class CLIOutput: @unchecked Sendable {
         guard JSONSerialization.isValidJSONObject(value) else {
             throw CLIError.failure("internal error: output is not valid JSON")
         }
-        let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let data = try JSONSerialization.data(
+            withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         out(String(decoding: data, as: UTF8.self))
     }
 
@@ -45,13 +54,19 @@ public final class CLIOutput: @unchecked Sendable {
     public func table(_ rows: [[String]], rightAligned: Set<Int> = []) {
         guard let header = rows.first else { return }
         var widths = header.map(\.count)
-        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count {
+                widths[i] = max(widths[i], cell.count)
+            }
+        }
         for row in rows {
             let cells = row.enumerated().map { i, cell -> String in
                 let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
                 return rightAligned.contains(i) ? pad + cell : cell + pad
             }
-            out(cells.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+            out(
+                cells.joined(separator: "  ").replacingOccurrences(
+                    of: "\\s+$", with: "", options: .regularExpression))
         }
     }
 
@@ -63,7 +78,9 @@ public final class CLIOutput: @unchecked Sendable {
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isHidden(scalar) {
-                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+                result.append(
+                    contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                        .unicodeScalars)
             } else {
                 result.append(scalar)
             }

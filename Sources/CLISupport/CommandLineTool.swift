@@ -9,7 +9,10 @@ public struct Command: Sendable {
     public var run: @Sendable (ParsedArguments, CLIOutput) async throws -> Void
 
     /// Creates a command.
-    public init(_ spec: CommandSpec, run: @escaping @Sendable (ParsedArguments, CLIOutput) async throws -> Void) {
+    public init(
+        _ spec: CommandSpec,
+        run: @escaping @Sendable (ParsedArguments, CLIOutput) async throws -> Void
+    ) {
         self.spec = spec
         self.run = run
     }
@@ -66,14 +69,17 @@ public struct CommandLineTool: Sendable {
             return 0
         }
         do {
-            let arguments = try ParsedArguments.parse(remaining, options: command.spec.options + global,
-                                                      positionals: command.spec.positionals)
+            let arguments = try ParsedArguments.parse(
+                remaining, options: command.spec.options + global,
+                positionals: command.spec.positionals)
             try await command.run(arguments, output)
             return 0
         } catch let error as CLIError {
             switch error {
             case .usage(let message):
-                output.err("\(name) \(command.spec.path.joined(separator: " ")): \(CLIOutput.visible(message))\n\n\(usage)")
+                output.err(
+                    "\(name) \(command.spec.path.joined(separator: " ")): \(CLIOutput.visible(message))\n\n\(usage)"
+                )
             case .failure(let message): output.err("\(name): \(CLIOutput.visible(message))")
             }
             return error.exitCode
@@ -90,10 +96,15 @@ public struct CommandLineTool: Sendable {
             var remaining = words
             var matched = true
             for part in command.spec.path {
-                guard let i = firstCommandWord(remaining), remaining[i] == part else { matched = false; break }
+                guard let i = firstCommandWord(remaining), remaining[i] == part else {
+                    matched = false
+                    break
+                }
                 remaining.remove(at: i)
             }
-            if matched, best == nil || command.spec.path.count > best!.0.spec.path.count { best = (command, remaining) }
+            if matched, best == nil || command.spec.path.count > best!.0.spec.path.count {
+                best = (command, remaining)
+            }
         }
         return best
     }
@@ -105,7 +116,8 @@ public struct CommandLineTool: Sendable {
             let word = words[i]
             if word.hasPrefix("--") {
                 let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
-                let takesValue = global.first { $0.name == name }?.valueName != nil && !word.contains("=")
+                let takesValue =
+                    global.first { $0.name == name }?.valueName != nil && !word.contains("=")
                 i += takesValue ? 2 : 1
                 continue
             }
@@ -119,11 +131,16 @@ public struct CommandLineTool: Sendable {
         let width = commands.map { $0.spec.path.joined(separator: " ").count }.max() ?? 0
         var lines = ["usage: \(name) [options] COMMAND ...", "", summary, "", "commands:"]
         for command in commands {
-            lines.append("  " + command.spec.path.joined(separator: " ").padding(toLength: width, withPad: " ", startingAt: 0)
-                + "  " + command.spec.summary)
+            lines.append(
+                "  "
+                    + command.spec.path.joined(separator: " ").padding(
+                        toLength: width, withPad: " ", startingAt: 0)
+                    + "  " + command.spec.summary)
         }
         lines.append("")
-        lines.append("Run '\(name) COMMAND --help' for a command's options. Exit codes: 0 ok, 1 failure, 64 usage.")
+        lines.append(
+            "Run '\(name) COMMAND --help' for a command's options. Exit codes: 0 ok, 1 failure, 64 usage."
+        )
         return lines.joined(separator: "\n")
     }
 }

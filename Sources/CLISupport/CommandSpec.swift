@@ -22,8 +22,11 @@ public struct CommandSpec: Sendable {
     public var details: String
 
     /// Creates a spec.
-    public init(path: [String], summary: String, arguments: String = "", positionals: ClosedRange<Int> = 0...0,
-                options: [OptionSpec] = [], details: String = "") {
+    public init(
+        path: [String], summary: String, arguments: String = "",
+        positionals: ClosedRange<Int> = 0...0,
+        options: [OptionSpec] = [], details: String = ""
+    ) {
         self.path = path
         self.summary = summary
         self.arguments = arguments
@@ -34,16 +37,21 @@ public struct CommandSpec: Sendable {
 
     /// The usage text shown by `--help` and after usage errors.
     public func usage(program: String, global: [OptionSpec]) -> String {
-        var lines = ["usage: \(([program] + path).joined(separator: " "))"
-            + (options.isEmpty && global.isEmpty ? "" : " [options]") + (arguments.isEmpty ? "" : " \(arguments)"),
-            "", summary]
+        var lines = [
+            "usage: \(([program] + path).joined(separator: " "))"
+                + (options.isEmpty && global.isEmpty ? "" : " [options]")
+                + (arguments.isEmpty ? "" : " \(arguments)"),
+            "", summary,
+        ]
         let all = options + global
         if !all.isEmpty {
             lines.append("")
             lines.append("options:")
             let width = all.map(\.label.count).max() ?? 0
             for option in all {
-                lines.append("  " + option.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help)
+                lines.append(
+                    "  " + option.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                        + option.help)
             }
         }
         if !details.isEmpty {
@@ -66,7 +74,9 @@ public struct OptionSpec: Sendable {
     public var isRepeatable: Bool
 
     /// An option that takes a value.
-    public static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
+    public static func value(
+        _ name: String, _ valueName: String, _ help: String, repeatable: Bool = false
+    ) -> OptionSpec {
         OptionSpec(name: name, valueName: valueName, help: help, isRepeatable: repeatable)
     }
 

@@ -37,7 +37,9 @@ public struct ParsedArguments: Sendable {
 
     /// `text` as a whole number when it is one or more ASCII digits and fits in `Int`.
     public static func wholeNumber(_ text: String) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        guard !text.isEmpty,
+            text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else {
             return nil
         }
         return Int(text)
@@ -51,7 +53,9 @@ public struct ParsedArguments: Sendable {
     ///
     /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a missing value, a repeated
     ///   non-repeatable option, or a wrong number of positional arguments.
-    public static func parse(_ words: [String], options: [OptionSpec], positionals: ClosedRange<Int>) throws
+    public static func parse(
+        _ words: [String], options: [OptionSpec], positionals: ClosedRange<Int>
+    ) throws
         -> ParsedArguments
     {
         var result = ParsedArguments()
@@ -67,7 +71,10 @@ public struct ParsedArguments: Sendable {
                 result.positionals.append(word)
                 continue
             }
-            if word == "--" { onlyPositionals = true; continue }
+            if word == "--" {
+                onlyPositionals = true
+                continue
+            }
             var name = word
             var inline: String?
             if let eq = word.firstIndex(of: "=") {
@@ -86,7 +93,9 @@ public struct ParsedArguments: Sendable {
             if let inline {
                 value = inline
             } else {
-                guard index < words.count else { throw CLIError.usage("\(name) needs a value (\(spec.valueName!))") }
+                guard index < words.count else {
+                    throw CLIError.usage("\(name) needs a value (\(spec.valueName!))")
+                }
                 value = words[index]
                 index += 1
             }
@@ -96,11 +105,16 @@ public struct ParsedArguments: Sendable {
             result.values[name, default: []].append(value)
         }
         guard positionals.contains(result.positionals.count) else {
-            let expected = positionals.lowerBound == positionals.upperBound ? "\(positionals.lowerBound)"
-                : positionals.upperBound == Int.max ? "at least \(positionals.lowerBound)"
-                : "\(positionals.lowerBound) to \(positionals.upperBound)"
-            throw CLIError.usage("expected \(expected) argument\(expected == "1" ? "" : "s"), got \(result.positionals.count)"
-                + (result.positionals.isEmpty ? "" : ": \(result.positionals.joined(separator: " "))"))
+            let expected =
+                positionals.lowerBound == positionals.upperBound
+                ? "\(positionals.lowerBound)"
+                : positionals.upperBound == Int.max
+                    ? "at least \(positionals.lowerBound)"
+                    : "\(positionals.lowerBound) to \(positionals.upperBound)"
+            throw CLIError.usage(
+                "expected \(expected) argument\(expected == "1" ? "" : "s"), got \(result.positionals.count)"
+                    + (result.positionals.isEmpty
+                        ? "" : ": \(result.positionals.joined(separator: " "))"))
         }
         return result
     }
@@ -111,7 +125,8 @@ public struct ParsedArguments: Sendable {
         let bytes = Array(word.utf8.prefix(2))
         guard bytes.count == 2, bytes[0] == UInt8(ascii: "-") else { return false }
         let next = bytes[1]
-        return !(next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9")) && next != UInt8(ascii: ".")
+        return !(next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9"))
+            && next != UInt8(ascii: ".")
     }
 }
 

@@ -7,24 +7,31 @@ extension StoreConformance {
             let store = try h.store()
             let keys = try store.allocatePrimaryKeys(for: h.entity("Item"), count: 4)
             let rows = [
-                try h.row(store, "Item", key: keys[2]), try h.row(store, "SpecialItem", key: keys[0]),
+                try h.row(store, "Item", key: keys[2]),
+                try h.row(store, "SpecialItem", key: keys[0]),
                 try h.row(store, "Item", key: keys[1]), try h.row(store, "Item", key: keys[3]),
             ]
             try h.commit(store, inserted: rows)
             let order = try h.all(store, "Item").map(\.objectID.primaryKey)
-            try h.expect(order == [keys[1], keys[2], keys[3], keys[0]], "stable order was \(order)")
+            try h.expect(
+                order == [keys[1], keys[2], keys[3], keys[0]], "stable order was \(order)")
             let only = try h.all(store, "Item", subentities: false).map(\.objectID.primaryKey)
-            try h.expect(only == [keys[1], keys[2], keys[3]], "includesSubentities=false gave \(only)")
+            try h.expect(
+                only == [keys[1], keys[2], keys[3]], "includesSubentities=false gave \(only)")
         },
         Check(name: "fetchesFilterSortAndWindow") { h in
             let store = try h.store()
             let owner = try h.row(store, "Owner", ["name": .attribute("Food")])
             var rows = [owner]
             for i in 0..<10 {
-                rows.append(try h.row(store, "Item", [
-                    "i32": .attribute(.integer(Int64(i % 4))), "str": .attribute(.string("n\(i)")),
-                    "owner": .toOne(i % 2 == 0 ? owner.objectID : nil),
-                ]))
+                rows.append(
+                    try h.row(
+                        store, "Item",
+                        [
+                            "i32": .attribute(.integer(Int64(i % 4))),
+                            "str": .attribute(.string("n\(i)")),
+                            "owner": .toOne(i % 2 == 0 ? owner.objectID : nil),
+                        ]))
             }
             try h.commit(store, inserted: rows)
             var request = StoreFetchRequest(entity: h.entity("Item"))
@@ -43,10 +50,12 @@ extension StoreConformance {
         },
         Check(name: "nilSortsFirstWhenAscending") { h in
             let store = try h.store()
-            try h.commit(store, inserted: [
-                try h.row(store, "Item", ["str": .attribute("b")]), try h.row(store, "Item"),
-                try h.row(store, "Item", ["str": .attribute("a")]),
-            ])
+            try h.commit(
+                store,
+                inserted: [
+                    try h.row(store, "Item", ["str": .attribute("b")]), try h.row(store, "Item"),
+                    try h.row(store, "Item", ["str": .attribute("a")]),
+                ])
             var request = StoreFetchRequest(entity: h.entity("Item"))
             request.sortDescriptors = [FetchSortDescriptor(key: "str")]
             let values = try store.fetch(request).map { $0["str"]!.attributeValue }
@@ -59,7 +68,8 @@ extension StoreConformance {
             let store = try h.store()
             let coordinator = PersistentStoreCoordinator(managedObjectModel: h.model)
             coordinator.addPersistentStore(store)
-            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+            let context = ManagedObjectContext(
+                concurrencyType: .privateQueue, coordinator: coordinator)
             try context.performAndWait {
                 let owner = context.insertNewObject(forEntityName: "Owner")
                 owner.setValue("Ann", forKey: "name")
@@ -73,9 +83,11 @@ extension StoreConformance {
                 try h.expect(owners.count == 1, "fetched \(owners.count) owners")
                 let items = owners[0].value(forKey: "items") as? Set<ManagedObject> ?? []
                 try h.expect(items.count == 1, "the derived to-many held \(items.count) items")
-                try h.expect(items.first?.value(forKey: "dec") as? Decimal == Decimal(string: "12.50"),
-                             "the decimal came back as \(String(describing: items.first?.value(forKey: "dec")))")
+                try h.expect(
+                    items.first?.value(forKey: "dec") as? Decimal == Decimal(string: "12.50"),
+                    "the decimal came back as \(String(describing: items.first?.value(forKey: "dec")))"
+                )
             }
-        },
+        }
     ]
 }

@@ -17,27 +17,39 @@ extension StoreConformance {
         func entity(_ name: String) -> EntityDescription { model.entitiesByName[name]! }
 
         func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
-            if !condition { throw ConformanceFailure(check: "\(suite.name).\(check)", message: message()) }
+            if !condition {
+                throw ConformanceFailure(check: "\(suite.name).\(check)", message: message())
+            }
         }
 
-        func expectThrows(code: ObjectGraphError.Code, _ what: String, _ body: () throws -> Void) throws {
+        func expectThrows(code: ObjectGraphError.Code, _ what: String, _ body: () throws -> Void)
+            throws
+        {
             do {
                 try body()
             } catch let error as ObjectGraphError {
                 try expect(error.code == code, "\(what): expected code \(code), got \(error)")
                 return
             } catch {
-                throw ConformanceFailure(check: "\(suite.name).\(check)", message: "\(what): expected ObjectGraphError \(code), got \(error)")
+                throw ConformanceFailure(
+                    check: "\(suite.name).\(check)",
+                    message: "\(what): expected ObjectGraphError \(code), got \(error)")
             }
-            throw ConformanceFailure(check: "\(suite.name).\(check)", message: "\(what): expected code \(code), nothing thrown")
+            throw ConformanceFailure(
+                check: "\(suite.name).\(check)",
+                message: "\(what): expected code \(code), nothing thrown")
         }
 
         /// A row of `entity` with the given values (others null / empty).
-        func row(_ store: any PersistentStore, _ entityName: String, version: Int64 = 1, key: Int64? = nil,
-                 _ values: [String: StoreValue] = [:]) throws -> StoreRow {
+        func row(
+            _ store: any PersistentStore, _ entityName: String, version: Int64 = 1,
+            key: Int64? = nil,
+            _ values: [String: StoreValue] = [:]
+        ) throws -> StoreRow {
             let entity = self.entity(entityName)
             let pk = try key ?? store.allocatePrimaryKeys(for: entity, count: 1)[0]
-            let id = ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: pk)
+            let id = ManagedObjectID(
+                entity: entity, storeIdentifier: store.identifier, primaryKey: pk)
             let slots = entity.properties.map { p -> StoreValue in
                 if let v = values[p.name] { return v }
                 if let r = p as? RelationshipDescription {
@@ -49,15 +61,22 @@ extension StoreConformance {
             return StoreRow(objectID: id, version: version, values: slots)
         }
 
-        func commit(_ store: any PersistentStore, inserted: [StoreRow] = [], updated: [StoreRow] = [],
-                    deleted: [(objectID: ManagedObjectID, version: Int64)] = []) throws {
-            try store.commit(StoreChangeSet(inserted: inserted, updated: updated, deleted: deleted,
-                                            author: "conformance", contextName: check,
-                                            timestamp: Date(timeIntervalSince1970: 1_700_000_000)))
+        func commit(
+            _ store: any PersistentStore, inserted: [StoreRow] = [], updated: [StoreRow] = [],
+            deleted: [(objectID: ManagedObjectID, version: Int64)] = []
+        ) throws {
+            try store.commit(
+                StoreChangeSet(
+                    inserted: inserted, updated: updated, deleted: deleted,
+                    author: "conformance", contextName: check,
+                    timestamp: Date(timeIntervalSince1970: 1_700_000_000)))
         }
 
-        func all(_ store: any PersistentStore, _ entityName: String, subentities: Bool = true) throws -> [StoreRow] {
-            try store.fetch(StoreFetchRequest(entity: entity(entityName), includesSubentities: subentities))
+        func all(_ store: any PersistentStore, _ entityName: String, subentities: Bool = true)
+            throws -> [StoreRow]
+        {
+            try store.fetch(
+                StoreFetchRequest(entity: entity(entityName), includesSubentities: subentities))
         }
     }
 

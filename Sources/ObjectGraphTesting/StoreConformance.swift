@@ -17,7 +17,8 @@ public struct StoreConformance: Sendable {
     /// Opens a new, empty store for `model`.
     public typealias Factory = @Sendable (ManagedObjectModel) throws -> any PersistentStore
     /// Opens the same store again (after closing it) for `model`.
-    public typealias Reopen = @Sendable (any PersistentStore, ManagedObjectModel) throws -> any PersistentStore
+    public typealias Reopen =
+        @Sendable (any PersistentStore, ManagedObjectModel) throws -> any PersistentStore
 
     /// A label for messages.
     public let name: String
@@ -48,7 +49,10 @@ public struct StoreConformance: Sendable {
     /// Runs every check and returns the failures (empty when the store conforms).
     public func runAll() -> [ConformanceFailure] {
         Self.checks.compactMap { check in
-            do { try run(check.name); return nil } catch let f as ConformanceFailure { return f } catch {
+            do {
+                try run(check.name)
+                return nil
+            } catch let f as ConformanceFailure { return f } catch {
                 return ConformanceFailure(check: check.name, message: "unexpected error: \(error)")
             }
         }

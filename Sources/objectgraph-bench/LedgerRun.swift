@@ -71,7 +71,8 @@ struct LedgerRun {
         if !options.json {
             print(
                 "objectgraph-bench ledger: N = \(options.count), median of \(options.repeats) "
-                    + "run\(options.repeats == 1 ? "" : "s"), \(MacroRun.buildConfiguration) build\n")
+                    + "run\(options.repeats == 1 ? "" : "s"), \(MacroRun.buildConfiguration) build\n"
+            )
         }
         let wanted = { (name: String) in options.only.isEmpty || options.only.contains(name) }
         var imported = false
@@ -123,7 +124,8 @@ struct LedgerRun {
         if let failure { throw failure }
         guard let summary, summary.added.count == added else {
             throw BenchError(
-                "ledger: import added \(summary?.added.count ?? -1) transactions, expected \(added)")
+                "ledger: import added \(summary?.added.count ?? -1) transactions, expected \(added)"
+            )
         }
         return seconds
     }
@@ -167,7 +169,9 @@ struct LedgerRun {
             return
         }
         let runs = seconds.map { String(format: "%.3f", $0) }.joined(separator: " ")
-        let verdict = goal.map { middle <= $0 ? "  goal ≤ \($0) s: met" : "  goal ≤ \($0) s: NOT met" }
+        let verdict = goal.map {
+            middle <= $0 ? "  goal ≤ \($0) s: met" : "  goal ≤ \($0) s: NOT met"
+        }
         print(
             workload.padding(toLength: 10, withPad: " ", startingAt: 0)
                 + String(format: "%8.3f s", middle) + "  (runs: \(runs))" + (verdict ?? ""))
@@ -176,7 +180,8 @@ struct LedgerRun {
     private func workDirectory() throws -> URL {
         let path =
             options.directory
-            ?? NSTemporaryDirectory() + "objectgraph-bench-ledger-\(ProcessInfo.processInfo.processIdentifier)"
+            ?? NSTemporaryDirectory()
+            + "objectgraph-bench-ledger-\(ProcessInfo.processInfo.processIdentifier)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return URL(fileURLWithPath: path, isDirectory: true)
     }

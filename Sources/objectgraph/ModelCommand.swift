@@ -7,17 +7,21 @@ import ObjectGraph
 enum ModelCommand {
     static let command = Command(
         CommandSpec(
-            path: ["model"], summary: "Summarise a data model, or convert it to the JSON model format.",
+            path: ["model"],
+            summary: "Summarise a data model, or convert it to the JSON model format.",
             arguments: "PATH", positionals: 1...1,
             options: [
-                .value("--version", "NAME", "the version of an .xcdatamodeld to read (default: the current one)"),
+                .value(
+                    "--version", "NAME",
+                    "the version of an .xcdatamodeld to read (default: the current one)"),
                 .flag("--json", "print the model in the JSON model format (docs/model-format.md)"),
             ],
             details: "Warnings about what the reader could not honour go to standard error.")
     ) { args, output in
         try StoreFileSupport.reportingCodes {
-            let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: args.positionals[0]),
-                                               version: args.value("--version"))
+            let model = try ManagedObjectModel(
+                contentsOf: URL(fileURLWithPath: args.positionals[0]),
+                version: args.value("--version"))
             for warning in model.loadWarnings { output.err("warning: \(warning)") }
             if args.has("--json") {
                 output.out(String(decoding: model.jsonData(pretty: true), as: UTF8.self))
@@ -34,17 +38,24 @@ enum ModelCommand {
                     case let a as AttributeDescription:
                         rows.append(["  " + a.name, "attribute", a.type.rawValue, rules(a)])
                     case let r as RelationshipDescription:
-                        let shape = r.isToMany ? (r.isOrdered ? "ordered to-many" : "to-many") : "to-one"
+                        let shape =
+                            r.isToMany ? (r.isOrdered ? "ordered to-many" : "to-many") : "to-one"
                         var notes = ["delete: \(r.deleteRule)"]
                         if let inverse = r.inverseName { notes.append("inverse \(inverse)") }
                         if !r.isOptional { notes.append("required") }
-                        rows.append(["  " + r.name, shape, r.destinationEntityName, notes.joined(separator: ", ")])
+                        rows.append([
+                            "  " + r.name, shape, r.destinationEntityName,
+                            notes.joined(separator: ", "),
+                        ])
                     default: continue
                     }
                 }
                 output.table(rows)
                 if !entity.uniquenessConstraints.isEmpty {
-                    output.out("  unique: " + entity.uniquenessConstraints.map { $0.joined(separator: "+") }.joined(separator: "; "))
+                    output.out(
+                        "  unique: "
+                            + entity.uniquenessConstraints.map { $0.joined(separator: "+") }.joined(
+                                separator: "; "))
                 }
                 output.out("")
             }
@@ -56,7 +67,9 @@ enum ModelCommand {
         if !a.isOptional { notes.append("required") }
         if a.isTransient { notes.append("transient") }
         if let e = a.derivationExpression { notes.append("derived: \(e)") }
-        func text(_ v: AttributeValue) -> String { v.swiftValue(for: a.type).map { "\($0)" } ?? "nil" }
+        func text(_ v: AttributeValue) -> String {
+            v.swiftValue(for: a.type).map { "\($0)" } ?? "nil"
+        }
         if !a.defaultValue.isNull { notes.append("default \(text(a.defaultValue))") }
         if let v = a.minValue { notes.append("min \(text(v))") }
         if let v = a.maxValue { notes.append("max \(text(v))") }

@@ -9,11 +9,13 @@ import Foundation
 struct ObjectGraphTool {
     static let tool = CommandLineTool(
         name: "objectgraph",
-        summary: "Inspect, query and maintain ObjectGraph JSON-lines store files; read models; seed and load stores.",
+        summary:
+            "Inspect, query and maintain ObjectGraph JSON-lines store files; read models; seed and load stores.",
         global: [],
         commands: [
             InfoCommand.command, VerifyCommand.command, DumpCommand.command, FetchCommand.command,
-            FetchCommand.countCommand, CompactCommand.command, RepairCommand.command, ModelCommand.command,
+            FetchCommand.countCommand, CompactCommand.command, RepairCommand.command,
+            ModelCommand.command,
             SeedCommand.command, SeedCommand.loadCommand,
         ])
 

@@ -12,7 +12,9 @@ enum SeedCommand {
             positionals: 0...0,
             options: [
                 .value("--model", "MODEL", "the model: JSON, .xcdatamodeld, .xcdatamodel"),
-                .value("--count", "Entity=N", "how many objects of an entity (repeatable)", repeatable: true),
+                .value(
+                    "--count", "Entity=N", "how many objects of an entity (repeatable)",
+                    repeatable: true),
                 .value("--seed", "S", "the seed of values, store UUID and timestamps (default 0)"),
                 .value("--out", "FILE.jsonl", "the store file to write (must not exist)"),
             ],
@@ -23,7 +25,8 @@ enum SeedCommand {
         for item in args.allValues("--count") {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let n = ParsedArguments.wholeNumber(parts[1]) else {
-                throw CLIError.failure("--count takes Entity=N with N a whole number ≥ 0, not '\(item)'")
+                throw CLIError.failure(
+                    "--count takes Entity=N with N a whole number ≥ 0, not '\(item)'")
             }
             counts[parts[0]] = n
         }
@@ -38,7 +41,8 @@ enum SeedCommand {
 
     static let loadCommand = Command(
         CommandSpec(
-            path: ["load"], summary: "Write a store file from a JSON fixture, after checking it fully.",
+            path: ["load"],
+            summary: "Write a store file from a JSON fixture, after checking it fully.",
             positionals: 0...0,
             options: [
                 .value("--model", "MODEL", "the model: JSON, .xcdatamodeld, .xcdatamodel"),
@@ -62,7 +66,9 @@ enum SeedCommand {
     }
 
     private static func loadModel(_ args: ParsedArguments) throws -> ManagedObjectModel {
-        guard let path = args.value("--model") else { throw CLIError.usage("--model MODEL is required") }
+        guard let path = args.value("--model") else {
+            throw CLIError.usage("--model MODEL is required")
+        }
         do {
             return try ManagedObjectModel(contentsOf: URL(fileURLWithPath: path))
         } catch let error as ObjectGraphError {
@@ -72,23 +78,31 @@ enum SeedCommand {
 
     private static func seedValue(_ args: ParsedArguments) throws -> UInt64 {
         guard let text = args.value("--seed") else { return 0 }
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let seed = UInt64(text) else {
-            throw CLIError.failure("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'")
+        guard !text.isEmpty,
+            text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let seed = UInt64(text)
+        else {
+            throw CLIError.failure(
+                "--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'")
         }
         return seed
     }
 
     private static func outputURL(_ args: ParsedArguments) throws -> URL {
-        guard let path = args.value("--out") else { throw CLIError.usage("--out FILE.jsonl is required") }
+        guard let path = args.value("--out") else {
+            throw CLIError.usage("--out FILE.jsonl is required")
+        }
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw CLIError.failure("\(path) already exists; choose a new file (nothing was written)")
+            throw CLIError.failure(
+                "\(path) already exists; choose a new file (nothing was written)")
         }
         return URL(fileURLWithPath: path)
     }
 
     private static func close(_ result: StoreJobResult) {
-        for case let store as JSONLinesStore in result.coordinator.persistentStores { store.close() }
+        for case let store as JSONLinesStore in result.coordinator.persistentStores {
+            store.close()
+        }
     }
 
     private static func summary(_ counts: [String: Int]) -> String {

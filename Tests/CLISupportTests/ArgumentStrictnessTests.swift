@@ -5,19 +5,24 @@ import Testing
 /// Regression tests for the rough edges a bad-input session found in the command-line layer:
 /// loose numbers, single-dash options taken for arguments, raw control bytes echoed.
 @Suite struct ArgumentStrictnessTests {
-    private let options: [OptionSpec] = [.value("--limit", "N", "at most N"), .flag("--json", "JSON")]
+    private let options: [OptionSpec] = [
+        .value("--limit", "N", "at most N"), .flag("--json", "JSON"),
+    ]
 
     @Test func wholeNumbersAreDigitsOnly() throws {
         #expect(ParsedArguments.wholeNumber("0") == 0)
         #expect(ParsedArguments.wholeNumber("0042") == 42)
         #expect(ParsedArguments.wholeNumber("9223372036854775807") == Int.max)
-        for text in ["+3", "-1", "", " 7", "7 ", "1e3", "3.0", "١٢", "9223372036854775808", "0x10"] {
-            #expect(ParsedArguments.wholeNumber(text) == nil, "\(text) should not be a whole number")
+        for text in ["+3", "-1", "", " 7", "7 ", "1e3", "3.0", "١٢", "9223372036854775808", "0x10"]
+        {
+            #expect(
+                ParsedArguments.wholeNumber(text) == nil, "\(text) should not be a whole number")
         }
     }
 
     @Test func aLooseNumberForAnOptionIsAFailureNamingTheOptionAndText() throws {
-        let args = try ParsedArguments.parse(["--limit", "+3"], options: options, positionals: 0...0)
+        let args = try ParsedArguments.parse(
+            ["--limit", "+3"], options: options, positionals: 0...0)
         #expect(throws: CLIError.failure("--limit takes a whole number ≥ 0, not '+3'")) {
             try args.wholeNumber("--limit")
         }
@@ -36,16 +41,19 @@ import Testing
         #expect(throws: CLIError.usage("unknown option -limit (options are spelled --name)")) {
             try ParsedArguments.parse(["-limit", "3"], options: options, positionals: 0...2)
         }
-        let negative = try ParsedArguments.parse(["-5", "-.5", "-"], options: options, positionals: 0...3)
+        let negative = try ParsedArguments.parse(
+            ["-5", "-.5", "-"], options: options, positionals: 0...3)
         #expect(negative.positionals == ["-5", "-.5", "-"])
-        let afterDashes = try ParsedArguments.parse(["--", "-x"], options: options, positionals: 0...1)
+        let afterDashes = try ParsedArguments.parse(
+            ["--", "-x"], options: options, positionals: 0...1)
         #expect(afterDashes.positionals == ["-x"])
     }
 
     @Test func controlCharactersInEchoedTextAreEscaped() {
         #expect(CLIOutput.visible("plain") == "plain")
         #expect(CLIOutput.visible("a\u{1B}[31mred") == "a\\u{1B}[31mred")
-        #expect(CLIOutput.visible("bell\u{07} del\u{7F} c1\u{9B}") == "bell\\u{7} del\\u{7F} c1\\u{9B}")
+        #expect(
+            CLIOutput.visible("bell\u{07} del\u{7F} c1\u{9B}") == "bell\\u{7} del\\u{7F} c1\\u{9B}")
         #expect(CLIOutput.visible("two\nlines\tand tab") == "two\nlines\tand tab")
         #expect(CLIOutput.visible("café 😀") == "café 😀")
     }
@@ -54,7 +62,11 @@ import Testing
         let tool = CommandLineTool(
             name: "t", summary: "A test tool.", global: [],
             commands: [
-                Command(CommandSpec(path: ["echo"], summary: "Fails with its argument", arguments: "X", positionals: 1...1)) {
+                Command(
+                    CommandSpec(
+                        path: ["echo"], summary: "Fails with its argument", arguments: "X",
+                        positionals: 1...1)
+                ) {
                     args, _ in throw CLIError.failure("no such thing '\(args.positionals[0])'")
                 }
             ])

@@ -8,21 +8,32 @@ import Testing
     }
 
     private func tool(_ seen: Seen) -> CommandLineTool {
-        CommandLineTool(name: "t", summary: "A test tool.", global: [.value("--file", "PATH", "the file"), .flag("--json", "JSON")],
-                        commands: [
-                            Command(CommandSpec(path: ["category", "add"], summary: "Add", arguments: "NAME", positionals: 1...1,
-                                                options: [.value("--color", "HEX", "colour")])) { args, out in
-                                seen.args = args
-                                out.out("added \(args.positionals[0])")
-                            },
-                            Command(CommandSpec(path: ["fail"], summary: "Fails")) { _, _ in throw CLIError.failure("it broke") },
-                        ])
+        CommandLineTool(
+            name: "t", summary: "A test tool.",
+            global: [.value("--file", "PATH", "the file"), .flag("--json", "JSON")],
+            commands: [
+                Command(
+                    CommandSpec(
+                        path: ["category", "add"], summary: "Add", arguments: "NAME",
+                        positionals: 1...1,
+                        options: [.value("--color", "HEX", "colour")])
+                ) { args, out in
+                    seen.args = args
+                    out.out("added \(args.positionals[0])")
+                },
+                Command(CommandSpec(path: ["fail"], summary: "Fails")) { _, _ in
+                    throw CLIError.failure("it broke")
+                },
+            ])
     }
 
     @Test func globalOptionsMayComeBeforeOrAfterTheCommand() async {
         let seen = Seen()
         let out = CLIOutput.capturing()
-        #expect(await tool(seen).run(["--file", "a.jsonl", "category", "add", "Food", "--color=#00FF00", "--json"], output: out) == 0)
+        #expect(
+            await tool(seen).run(
+                ["--file", "a.jsonl", "category", "add", "Food", "--color=#00FF00", "--json"],
+                output: out) == 0)
         #expect(seen.args?.value("--file") == "a.jsonl")
         #expect(seen.args?.value("--color") == "#00FF00")
         #expect(seen.args?.has("--json") == true)
@@ -58,7 +69,8 @@ import Testing
 
     @Test func tablesAlignColumns() {
         let out = CLIOutput.capturing()
-        out.table([["name", "amount"], ["Food", "12.50"], ["Rent", "950.00"]], rightAligned: [1])
+        out.table(
+            [["name", "amount"], ["Food", "12.50"], ["Rent", "950.00"]], rightAligned: [1])
         #expect(out.stdout == "name  amount\nFood   12.50\nRent  950.00\n")
     }
 }

@@ -6,11 +6,13 @@ import Testing
 @Suite(.enabled(if: ToolBinary.objectgraph != nil, ToolBinary.missingReason))
 struct QueryAndSeedCommandTests {
     let directory: URL
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-query-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "objectgraph-query-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -18,17 +20,23 @@ struct QueryAndSeedCommandTests {
         try ToolBinary.run(ToolBinary.objectgraph!, arguments)
     }
 
-    private var model: String { Self.fixtures.appendingPathComponent("models/ExpenseTracker.json").path }
+    private var model: String {
+        Self.fixtures.appendingPathComponent("models/ExpenseTracker.json").path
+    }
 
     @Test func seedingTwiceWithOneSeedWritesIdenticalBytes() throws {
-        let a = directory.appendingPathComponent("a.jsonl").path, b = directory.appendingPathComponent("b.jsonl").path
+        let a = directory.appendingPathComponent("a.jsonl").path
+        let b = directory.appendingPathComponent("b.jsonl").path
         for out in [a, b] {
-            let r = try run("seed", "--model", model, "--count", "Category=4", "--count", "Transaction=30",
-                            "--seed", "11", "--out", out)
+            let r = try run(
+                "seed", "--model", model, "--count", "Category=4", "--count", "Transaction=30",
+                "--seed", "11", "--out", out)
             #expect(r.status == 0)
             #expect(r.out.contains("34 objects"))
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: a))
+                == Data(contentsOf: URL(fileURLWithPath: b)))
         let again = try run("seed", "--model", model, "--out", a)
         #expect(again.status == 1)
         #expect(again.err.contains("already exists"))
@@ -36,18 +44,25 @@ struct QueryAndSeedCommandTests {
 
     @Test func fetchAndCountQueryAFileLikeASQLShell() throws {
         let file = directory.appendingPathComponent("s.jsonl").path
-        #expect(try run("seed", "--model", model, "--count", "Category=3", "--count", "Transaction=40",
-                        "--seed", "3", "--out", file).status == 0)
+        #expect(
+            try run(
+                "seed", "--model", model, "--count", "Category=3", "--count", "Transaction=40",
+                "--seed", "3", "--out", file
+            ).status == 0)
         let all = try run("count", file, "--entity", "Transaction")
         #expect(all.status == 0 && all.out == "40\n")
         let big = try run("count", file, "--entity", "Transaction", "--where", "amount > 250")
         let bigCount = Int(big.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         #expect(big.status == 0 && bigCount >= 0 && bigCount <= 40)
-        let top = try run("fetch", file, "--entity", "Transaction", "--sort", "amount:desc", "--limit", "2", "--json")
+        let top = try run(
+            "fetch", file, "--entity", "Transaction", "--sort", "amount:desc", "--limit", "2",
+            "--json")
         #expect(top.status == 0)
         let amounts = top.out.split(separator: "\n").compactMap { line -> Decimal? in
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            return ((object?["values"] as? [String: Any])?["amount"] as? String).flatMap { Decimal(string: $0) }
+            return ((object?["values"] as? [String: Any])?["amount"] as? String).flatMap {
+                Decimal(string: $0)
+            }
         }
         #expect(amounts.count == 2)
         #expect(amounts[0] >= amounts[1])
@@ -59,10 +74,13 @@ struct QueryAndSeedCommandTests {
         #expect(usage.err.contains("--entity NAME is required"))
         // Regressions from the bad-input session: loose numbers and single-dash options.
         let signed = try run("fetch", file, "--entity", "Transaction", "--limit", "+3")
-        #expect(signed.status == 1 && signed.err == "objectgraph: --limit takes a whole number ≥ 0, not '+3'\n")
+        #expect(
+            signed.status == 1
+                && signed.err == "objectgraph: --limit takes a whole number ≥ 0, not '+3'\n")
         let shortOption = try run("fetch", file, "--entity", "Transaction", "-l", "3")
         #expect(shortOption.status == 64 && shortOption.err.contains("unknown option -l"))
-        let looseCount = try run("seed", "--model", model, "--count", "Category=+4", "--out", file + ".x")
+        let looseCount = try run(
+            "seed", "--model", model, "--count", "Category=+4", "--out", file + ".x")
         #expect(looseCount.status == 1 && looseCount.err.contains("--count takes Entity=N"))
         let looseSeed = try run("seed", "--model", model, "--seed", "+4", "--out", file + ".x")
         #expect(looseSeed.status == 1 && looseSeed.err.contains("--seed takes a whole number"))
@@ -71,8 +89,9 @@ struct QueryAndSeedCommandTests {
 
     @Test func loadWritesNothingForAnInvalidFixture() throws {
         let good = directory.appendingPathComponent("good.jsonl").path
-        let loaded = try run("load", "--model", model, "--fixtures",
-                             Self.fixtures.appendingPathComponent("fixtures/expenses.json").path, "--out", good)
+        let loaded = try run(
+            "load", "--model", model, "--fixtures",
+            Self.fixtures.appendingPathComponent("fixtures/expenses.json").path, "--out", good)
         #expect(loaded.status == 0)
         #expect(try run("count", good, "--entity", "Category").out == "3\n")
         let badFixture = directory.appendingPathComponent("bad.json")

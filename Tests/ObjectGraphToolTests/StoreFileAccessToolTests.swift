@@ -18,7 +18,8 @@ struct StoreFileAccessToolTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         file = directory.appendingPathComponent("notes.jsonl")
         let model = try ManagedObjectModel(entities: [
-            EntityDescription(name: "Note", properties: [AttributeDescription(name: "title", type: .string)])
+            EntityDescription(
+                name: "Note", properties: [AttributeDescription(name: "title", type: .string)])
         ])
         let store = try JSONLinesStore(model: model, url: file)
         let note = model[entityName: "Note"]!

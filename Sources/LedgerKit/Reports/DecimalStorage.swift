@@ -30,7 +30,8 @@ enum DecimalStorage {
             read(a) == Parts(negative: true, significand: 123_456, exponent: -2),
             let b = Decimal(string: "0.07", locale: posix),
             read(b) == Parts(negative: false, significand: 7, exponent: -2),
-            read(Decimal(UInt64.max)) == Parts(negative: false, significand: UInt64.max, exponent: 0),
+            read(Decimal(UInt64.max))
+                == Parts(negative: false, significand: UInt64.max, exponent: 0),
             read(Decimal(0)) == Parts(negative: false, significand: 0, exponent: 0),
             let huge = Decimal(string: "123456789012345678901234567890", locale: posix),
             read(huge) == nil, read(Decimal.nan) == nil
@@ -44,7 +45,9 @@ enum DecimalStorage {
             let words = Int(raw[1] >> 4)
             let negative = raw[1] & 0x08 != 0
             // Length 0 is zero, or NaN when the sign bit is set.
-            if words == 0 { return negative ? nil : Parts(negative: false, significand: 0, exponent: 0) }
+            if words == 0 {
+                return negative ? nil : Parts(negative: false, significand: 0, exponent: 0)
+            }
             guard words <= 4 else { return nil }
             var significand: UInt64 = 0
             for word in 0..<words {
@@ -53,7 +56,8 @@ enum DecimalStorage {
                 significand |= (low | high << 8) << (16 * UInt64(word))
             }
             return Parts(
-                negative: negative, significand: significand, exponent: Int(Int8(bitPattern: raw[0])))
+                negative: negative, significand: significand,
+                exponent: Int(Int8(bitPattern: raw[0])))
         }
     }
 }

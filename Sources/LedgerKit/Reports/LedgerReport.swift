@@ -67,7 +67,8 @@ public struct LedgerReport: Sendable, Equatable {
     /// - Complexity: O(g log g) in the number of groups.
     init(_ accumulated: GroupIndex, by grouping: Grouping) {
         let totals = zip(accumulated.names, accumulated.totals).map { name, sums in
-            Group(name: name, transactions: sums.transactions, out: sums.out.value, in: sums.in.value)
+            Group(
+                name: name, transactions: sums.transactions, out: sums.out.value, in: sums.in.value)
         }
         var all = GroupTotals()
         for sums in accumulated.totals { all.merge(sums) }

@@ -17,12 +17,17 @@ extension PersistentContainer {
     ///   model is found, or the model reader's error when the model is malformed.
     /// - Note: Mirrors `NSPersistentContainer.init(name:)`, which cannot throw (Core Data logs and
     ///   leaves the container unusable).
-    public convenience init(name: String, bundle: Bundle? = nil,
-                            classResolver: ((String) -> ManagedObject.Type?)? = nil) throws {
+    public convenience init(
+        name: String, bundle: Bundle? = nil,
+        classResolver: ((String) -> ManagedObject.Type?)? = nil
+    ) throws {
         let candidates = Self.modelCandidates(name: name, bundle: bundle)
-        guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
-            throw ObjectGraphError(.coreData, "container: no data model named \(name) found; looked for "
-                                   + candidates.map(\.path).joined(separator: ", "), entityName: nil)
+        guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) })
+        else {
+            throw ObjectGraphError(
+                .coreData,
+                "container: no data model named \(name) found; looked for "
+                    + candidates.map(\.path).joined(separator: ", "), entityName: nil)
         }
         let model = try ManagedObjectModel(contentsOf: url, classResolver: classResolver)
         self.init(name: name, managedObjectModel: model)
@@ -38,7 +43,9 @@ extension PersistentContainer {
         directories.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         var seen = Set<String>()
         return directories.flatMap { directory in
-            ["xcdatamodeld", "xcdatamodel"].map { directory.appendingPathComponent("\(name).\($0)") }
+            ["xcdatamodeld", "xcdatamodel"].map {
+                directory.appendingPathComponent("\(name).\($0)")
+            }
         }.filter { seen.insert($0.path).inserted }
     }
 }

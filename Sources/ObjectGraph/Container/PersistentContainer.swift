@@ -29,7 +29,8 @@ public final class PersistentContainer: @unchecked Sendable {
     public init(name: String, managedObjectModel: ManagedObjectModel) {
         self.name = name
         self.managedObjectModel = managedObjectModel
-        self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: managedObjectModel)
+        self.persistentStoreCoordinator = PersistentStoreCoordinator(
+            managedObjectModel: managedObjectModel)
         self.descriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "\(name).jsonl"))]
     }
 
@@ -81,7 +82,8 @@ public final class PersistentContainer: @unchecked Sendable {
     public var viewContext: ManagedObjectContext {
         lock.withLock {
             if let _viewContext { return _viewContext }
-            let context = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: persistentStoreCoordinator)
+            let context = ManagedObjectContext(
+                concurrencyType: .mainQueue, coordinator: persistentStoreCoordinator)
             context.name = "viewContext"
             _viewContext = context
             return context
@@ -92,7 +94,8 @@ public final class PersistentContainer: @unchecked Sendable {
     ///
     /// - Note: Mirrors `newBackgroundContext()`.
     public func newBackgroundContext() -> ManagedObjectContext {
-        ManagedObjectContext(concurrencyType: .privateQueue, coordinator: persistentStoreCoordinator)
+        ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: persistentStoreCoordinator)
     }
 
     /// Runs `block` on a new private-queue context, asynchronously.

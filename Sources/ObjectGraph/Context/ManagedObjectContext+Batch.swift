@@ -18,22 +18,32 @@ extension ManagedObjectContext {
             throw ObjectGraphError(.coreData, "execute: \(self) has no coordinator")
         }
         guard let entity = coordinator.managedObjectModel.entitiesByName[request.entityName] else {
-            throw ObjectGraphError(.coreData, "execute: the model has no entity named \(request.entityName)",
-                                   entityName: request.entityName)
+            throw ObjectGraphError(
+                .coreData, "execute: the model has no entity named \(request.entityName)",
+                entityName: request.entityName)
         }
-        let author = transactionAuthor, contextName = name
+        let author = transactionAuthor
+        let contextName = name
         switch request {
         case let update as BatchUpdateRequest:
-            let ids = try coordinator.batchUpdate(update, entity: entity, author: author, contextName: contextName)
-            return BatchUpdateResult(result: Self.batchResult(ids, update.resultType), resultType: update.resultType)
+            let ids = try coordinator.batchUpdate(
+                update, entity: entity, author: author, contextName: contextName)
+            return BatchUpdateResult(
+                result: Self.batchResult(ids, update.resultType), resultType: update.resultType)
         case let delete as BatchDeleteRequest:
-            let ids = try coordinator.batchDelete(delete, entity: entity, author: author, contextName: contextName)
-            return BatchDeleteResult(result: Self.batchResult(ids, delete.resultType), resultType: delete.resultType)
+            let ids = try coordinator.batchDelete(
+                delete, entity: entity, author: author, contextName: contextName)
+            return BatchDeleteResult(
+                result: Self.batchResult(ids, delete.resultType), resultType: delete.resultType)
         case let insert as BatchInsertRequest:
-            let ids = try coordinator.batchInsert(insert, entity: entity, author: author, contextName: contextName)
-            return BatchInsertResult(result: Self.batchResult(ids, insert.resultType), resultType: insert.resultType)
+            let ids = try coordinator.batchInsert(
+                insert, entity: entity, author: author, contextName: contextName)
+            return BatchInsertResult(
+                result: Self.batchResult(ids, insert.resultType), resultType: insert.resultType)
         default:
-            throw ObjectGraphError(.storeUnsupportedRequestType, "execute: \(request) is not a request stores understand")
+            throw ObjectGraphError(
+                .storeUnsupportedRequestType,
+                "execute: \(request) is not a request stores understand")
         }
     }
 

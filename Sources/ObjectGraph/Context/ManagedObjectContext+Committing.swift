@@ -16,26 +16,32 @@ extension ManagedObjectContext {
         try coordinator.locked {
             var storeRows: [ObjectIdentifier: StoreRow?] = [:]
             for object in plan.updated + plan.deleted {
-                storeRows[ObjectIdentifier(object)] = .some(try coordinator.row(for: object.objectID))
+                storeRows[ObjectIdentifier(object)] = .some(
+                    try coordinator.row(for: object.objectID))
             }
             try resolveConflicts(&plan, storeRows: storeRows)
             try resolveConstraints(&plan, coordinator: coordinator)
             newIDs = try allocateIDs(for: plan.inserted, coordinator: coordinator)
             func id(_ o: ManagedObject) -> ManagedObjectID {
                 let s = plan.survivor(o)
-                if !plan.takeovers.isEmpty, let id = plan.takeovers[ObjectIdentifier(s)] { return id }
-                return s.objectID.isTemporaryID ? newIDs[ObjectIdentifier(s)] ?? s.objectID : s.objectID
+                if !plan.takeovers.isEmpty, let id = plan.takeovers[ObjectIdentifier(s)] {
+                    return id
+                }
+                return s.objectID.isTemporaryID
+                    ? newIDs[ObjectIdentifier(s)] ?? s.objectID : s.objectID
             }
             var sets: [String: StoreChangeSet] = [:]
             let now = coordinator.clock()
             let empty = StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)
             func add(_ id: ManagedObjectID, _ apply: (inout StoreChangeSet) -> Void) {
-                apply(&sets[id.storeIdentifier ?? "", default: empty]) // in place: no copy per row
+                apply(&sets[id.storeIdentifier ?? "", default: empty])  // in place: no copy per row
             }
             // Inserts come in runs for one store: append each run at once, not row by row.
             var run: (store: String, rows: [StoreRow])?
             for object in plan.inserted {
-                let row = StoreRow(objectID: id(object), version: 1, values: storeValues(plan.values(of: object), object.entity, id))
+                let row = StoreRow(
+                    objectID: id(object), version: 1,
+                    values: storeValues(plan.values(of: object), object.entity, id))
                 let store = row.objectID.storeIdentifier ?? ""
                 if run?.store != store {
                     if let run { add(run.rows[0].objectID) { $0.inserted += run.rows } }
@@ -47,13 +53,18 @@ extension ManagedObjectContext {
             for object in plan.updated {
                 let values = plan.values(of: object)
                 var stored = storeValues(values, object.entity, id)
-                if values.indices.contains(where: { isUnloadedStoredToMany(values, object.entity, $0) }),
-                   let current = try storeRows[ObjectIdentifier(object)] ?? coordinator.row(for: id(object)) {
+                if values.indices.contains(where: {
+                    isUnloadedStoredToMany(values, object.entity, $0)
+                }),
+                    let current = try storeRows[ObjectIdentifier(object)]
+                        ?? coordinator.row(for: id(object))
+                {
                     for i in stored.indices where isUnloadedStoredToMany(values, object.entity, i) {
                         stored[i] = current.values[i]
                     }
                 }
-                let row = StoreRow(objectID: id(object), version: plan.expected(object) + 1, values: stored)
+                let row = StoreRow(
+                    objectID: id(object), version: plan.expected(object) + 1, values: stored)
                 add(row.objectID) { $0.updated.append(row) }
             }
             for object in plan.deleted {
@@ -66,13 +77,16 @@ extension ManagedObjectContext {
     }
 
     /// Permanent IDs for the inserted objects that still have temporary ones, entity by entity.
-    private func allocateIDs(for objects: [ManagedObject], coordinator: PersistentStoreCoordinator) throws
+    private func allocateIDs(for objects: [ManagedObject], coordinator: PersistentStoreCoordinator)
+        throws
         -> [ObjectIdentifier: ManagedObjectID]
     {
         var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
         var entityOrder: [EntityDescription] = []
         for object in objects where object.objectID.isTemporaryID {
-            if byEntity[ObjectIdentifier(object.entity)] == nil { entityOrder.append(object.entity) }
+            if byEntity[ObjectIdentifier(object.entity)] == nil {
+                entityOrder.append(object.entity)
+            }
             byEntity[ObjectIdentifier(object.entity), default: []].append(object)
         }
         var result: [ObjectIdentifier: ManagedObjectID] = [:]
@@ -84,15 +98,19 @@ extension ManagedObjectContext {
         return result
     }
 
-    private func isUnloadedStoredToMany(_ values: [ObjectValue], _ entity: EntityDescription, _ index: Int) -> Bool {
+    private func isUnloadedStoredToMany(
+        _ values: [ObjectValue], _ entity: EntityDescription, _ index: Int
+    ) -> Bool {
         guard case .toMany(nil) = values[index] else { return false }
         return entity.layout.kinds[index] == .toManyStored
     }
 
     /// Slot values as the store keeps them, with related objects named by `id` (duplicates
     /// that merges create are dropped; deleted objects are left out of to-manys).
-    func storeValues(_ values: [ObjectValue], _ entity: EntityDescription,
-                     _ id: (ManagedObject) -> ManagedObjectID) -> [StoreValue] {
+    func storeValues(
+        _ values: [ObjectValue], _ entity: EntityDescription,
+        _ id: (ManagedObject) -> ManagedObjectID
+    ) -> [StoreValue] {
         let kinds = entity.layout.kinds
         var stored: [StoreValue] = []
         stored.reserveCapacity(kinds.count)
@@ -102,7 +120,11 @@ extension ManagedObjectContext {
             case (.toOne, .toOne(let o)): stored.append(.toOne(o.map(id)))
             case (.toManyStored, .toMany(let m?)):
                 var seen = Set<ManagedObjectID>()
-                stored.append(.toMany(m.objects.filter { !$0.state.isDeleted }.map(id).filter { seen.insert($0).inserted }))
+                stored.append(
+                    .toMany(
+                        m.objects.filter { !$0.state.isDeleted }.map(id).filter {
+                            seen.insert($0).inserted
+                        }))
             default: stored.append(.notStored)
             }
         }
@@ -120,7 +142,9 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { return }
         let temporary = objects.filter { $0.objectID.isTemporaryID }
         var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
-        for object in temporary { byEntity[ObjectIdentifier(object.entity), default: []].append(object) }
+        for object in temporary {
+            byEntity[ObjectIdentifier(object.entity), default: []].append(object)
+        }
         var assignments: [(ManagedObject, ManagedObjectID)] = []
         for group in byEntity.values {
             let ids = try coordinator.permanentIDs(for: group[0].entity, count: group.count)

@@ -26,7 +26,9 @@ extension ManagedObjectContext {
     }
 
     /// The destinations of `relationship` from `id` one level up.
-    func upstreamRelated(_ relationship: RelationshipDescription, of id: ManagedObjectID) throws -> [ManagedObjectID] {
+    func upstreamRelated(_ relationship: RelationshipDescription, of id: ManagedObjectID) throws
+        -> [ManagedObjectID]
+    {
         if let parent {
             return try parent.performAndWait { try parent.relatedForChild(relationship, of: id) }
         }
@@ -36,7 +38,9 @@ extension ManagedObjectContext {
         return try coordinator.relatedObjectIDs(relationship, of: id)
     }
 
-    func relatedForChild(_ relationship: RelationshipDescription, of id: ManagedObjectID) throws -> [ManagedObjectID] {
+    func relatedForChild(_ relationship: RelationshipDescription, of id: ManagedObjectID) throws
+        -> [ManagedObjectID]
+    {
         let id = permanentIDs[id] ?? id
         if let object = registry[id], !object.slots.isEmpty {
             return object.related(relationship).filter { !$0.state.isDeleted }.map(\.objectID)
@@ -58,20 +62,26 @@ extension ManagedObjectContext {
         }
         let row: StoreRow?
         var failure: (any Error)?
-        do { row = try upstreamRow(for: object.objectID) } catch { row = nil; failure = error }
+        do { row = try upstreamRow(for: object.objectID) } catch {
+            row = nil
+            failure = error
+        }
         if let row {
             fill(object, from: row)
             return
         }
         guard shouldDeleteInaccessibleFaults else {
-            preconditionFailure("""
+            preconditionFailure(
+                """
                 ObjectGraph error 133000: the fault for \(object.entity.name) \(object.objectID) cannot be \
                 fulfilled: the object does not exist (it was deleted)\(failure.map { " (\($0))" } ?? ""). \
                 Set shouldDeleteInaccessibleFaults to true to get a deleted object with nil values instead.
                 """)
         }
         object.slots = object.entity.properties.map { p in
-            if let r = p as? RelationshipDescription, r.isToMany { return .toMany(RelatedObjects()) }
+            if let r = p as? RelationshipDescription, r.isToMany {
+                return .toMany(RelatedObjects())
+            }
             return p is RelationshipDescription ? .toOne(nil) : .attribute(.null)
         }
         object.snapshot = object.slots
@@ -82,7 +92,9 @@ extension ManagedObjectContext {
     private func fillBatch(_ batch: FaultBatch) {
         for id in batch.ids {
             faultBatches[id] = nil
-            guard let member = registry[id], member.slots.isEmpty, let row = try? upstreamRow(for: id) else { continue }
+            guard let member = registry[id], member.slots.isEmpty,
+                let row = try? upstreamRow(for: id)
+            else { continue }
             fill(member, from: row)
         }
     }
@@ -105,12 +117,14 @@ extension ManagedObjectContext {
             switch value {
             case .attribute(let v): values.append(.attribute(v))
             case .toOne(let id): values.append(.toOne(id.map(registeredOrFault)))
-            case .toMany(let ids): values.append(.toMany(RelatedObjects(ids.map(registeredOrFault))))
+            case .toMany(let ids):
+                values.append(.toMany(RelatedObjects(ids.map(registeredOrFault))))
             case .notStored:
                 if let r = properties[i] as? RelationshipDescription {
                     values.append(r.isToMany ? .toMany(nil) : .toOne(nil))
                 } else {
-                    values.append(.attribute((properties[i] as? AttributeDescription)?.defaultValue ?? .null))
+                    values.append(
+                        .attribute((properties[i] as? AttributeDescription)?.defaultValue ?? .null))
                 }
             }
         }
@@ -118,7 +132,9 @@ extension ManagedObjectContext {
     }
 
     /// The members of a to-many relationship fault, from upstream.
-    func loadRelated(_ relationship: RelationshipDescription, of object: ManagedObject) -> [ManagedObject] {
+    func loadRelated(_ relationship: RelationshipDescription, of object: ManagedObject)
+        -> [ManagedObject]
+    {
         if object.state.isInserted { return [] }
         let ids = (try? upstreamRelated(relationship, of: object.objectID)) ?? []
         return ids.map(registeredOrFault)
@@ -208,7 +224,8 @@ extension ManagedObjectContext {
             if let snapshot = object.snapshot {
                 object.slots = snapshot.enumerated().map { i, v in
                     if let r = object.entity.properties[i] as? RelationshipDescription, r.isToMany,
-                       !r.isStoredInRow || object.changedSlots.contains(i) {
+                        !r.isStoredInRow || object.changedSlots.contains(i)
+                    {
                         return .toMany(nil)
                     }
                     return v
@@ -227,13 +244,16 @@ extension ManagedObjectContext {
 extension ManagedObject {
     /// The object's current values as a row (to-manys not loaded are `.notStored`).
     func currentRow() -> StoreRow {
-        StoreRow(objectID: objectID, version: snapshotVersion, values: slots.map { value in
-            switch value {
-            case .attribute(let v): .attribute(v)
-            case .toOne(let o): .toOne(o?.objectID)
-            case .toMany(let m?): .toMany(m.objects.filter { !$0.state.isDeleted }.map(\.objectID))
-            case .toMany(nil): .notStored
-            }
-        })
+        StoreRow(
+            objectID: objectID, version: snapshotVersion,
+            values: slots.map { value in
+                switch value {
+                case .attribute(let v): .attribute(v)
+                case .toOne(let o): .toOne(o?.objectID)
+                case .toMany(let m?):
+                    .toMany(m.objects.filter { !$0.state.isDeleted }.map(\.objectID))
+                case .toMany(nil): .notStored
+                }
+            })
     }
 }

@@ -27,7 +27,8 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType:
             results = try matchingIDs(query)
         case .dictionaryResultType:
-            results = try FetchDictionaries.results(try objects(query), request: request, entity: entity)
+            results = try FetchDictionaries.results(
+                try objects(query), request: request, entity: entity)
         case .managedObjectResultType:
             let found = try objects(query)
             try prefetch(request.relationshipKeyPathsForPrefetching, for: found)
@@ -37,8 +38,10 @@ extension ManagedObjectContext {
         typed.reserveCapacity(results.count)
         for item in results {
             guard let value = item as? Result else {
-                throw ObjectGraphError(.coreData, "fetch: \(request) returns \(type(of: item)) values, "
-                                       + "which are not \(Result.self)", entityName: entity.name)
+                throw ObjectGraphError(
+                    .coreData,
+                    "fetch: \(request) returns \(type(of: item)) values, "
+                        + "which are not \(Result.self)", entityName: entity.name)
             }
             typed.append(value)
         }
@@ -46,11 +49,17 @@ extension ManagedObjectContext {
     }
 
     /// Objects filtered and sorted by Foundation's `Predicate` and `SortDescriptor`, then windowed.
-    private func fetchWithFoundationFilters<Result>(_ request: FetchRequest<Result>, _ q: FetchQuery) throws -> [Result] {
-        guard request.resultType == .managedObjectResultType || request.resultType == .countResultType
-                || request.resultType == .managedObjectIDResultType else {
-            throw ObjectGraphError(.coreData, "fetch: swiftPredicate and swiftSortDescriptors work with object, ID and "
-                                   + "count results, not dictionaries", entityName: q.entity.name)
+    private func fetchWithFoundationFilters<Result>(
+        _ request: FetchRequest<Result>, _ q: FetchQuery
+    ) throws -> [Result] {
+        guard
+            request.resultType == .managedObjectResultType || request.resultType == .countResultType
+                || request.resultType == .managedObjectIDResultType
+        else {
+            throw ObjectGraphError(
+                .coreData,
+                "fetch: swiftPredicate and swiftSortDescriptors work with object, ID and "
+                    + "count results, not dictionaries", entityName: q.entity.name)
         }
         var unwindowed = q
         unwindowed.fetchLimit = 0
@@ -58,8 +67,9 @@ extension ManagedObjectContext {
         var typed: [(ManagedObject, Result)] = []
         for object in try objects(unwindowed) {
             guard let value = object as? Result else {
-                throw ObjectGraphError(.coreData, "fetch: \(object.entity.name) objects are not \(Result.self)",
-                                       entityName: q.entity.name)
+                throw ObjectGraphError(
+                    .coreData, "fetch: \(object.entity.name) objects are not \(Result.self)",
+                    entityName: q.entity.name)
             }
             if let predicate = request.swiftPredicate, try !predicate.evaluate(value) { continue }
             typed.append((object, value))
@@ -80,9 +90,12 @@ extension ManagedObjectContext {
         let windowed = window(typed, offset: q.fetchOffset, limit: q.fetchLimit)
         switch request.resultType {
         case .countResultType: return [windowed.count as! Result]
-        case .managedObjectIDResultType: return try windowed.map { pair in
+        case .managedObjectIDResultType:
+            return try windowed.map { pair in
                 guard let id = pair.0.objectID as? Result else {
-                    throw ObjectGraphError(.coreData, "fetch: ID results are not \(Result.self)", entityName: q.entity.name)
+                    throw ObjectGraphError(
+                        .coreData, "fetch: ID results are not \(Result.self)",
+                        entityName: q.entity.name)
                 }
                 return id
             }
@@ -99,11 +112,16 @@ extension ManagedObjectContext {
                 var seen = Set<ObjectIdentifier>()
                 for object in current {
                     guard let r = object.entity.relationshipsByName[key] else {
-                        throw ObjectGraphError(.coreData, "fetch: cannot prefetch \(keyPath): \(object.entity.name) has no "
-                                               + "relationship '\(key)'", entityName: object.entity.name, key: key)
+                        throw ObjectGraphError(
+                            .coreData,
+                            "fetch: cannot prefetch \(keyPath): \(object.entity.name) has no "
+                                + "relationship '\(key)'", entityName: object.entity.name, key: key)
                     }
-                    let targets = r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? []
-                    for t in targets where seen.insert(ObjectIdentifier(t)).inserted { next.append(t) }
+                    let targets =
+                        r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? []
+                    for t in targets where seen.insert(ObjectIdentifier(t)).inserted {
+                        next.append(t)
+                    }
                 }
                 for t in next where t.isFault { t.fireFault() }
                 current = next
@@ -124,15 +142,19 @@ extension ManagedObjectContext {
         if let entity = request.entity, entity.managedObjectModel === model { return entity }
         if let name = request.entityName ?? request.entity?.name {
             guard let entity = model.entitiesByName[name] else {
-                throw ObjectGraphError(.coreData, "fetch: the model has no entity named \(name)", entityName: name)
+                throw ObjectGraphError(
+                    .coreData, "fetch: the model has no entity named \(name)", entityName: name)
             }
             return entity
         }
         if let type = Result.self as? ManagedObject.Type,
-           let entity = model.entities.first(where: { $0.managedObjectClass == type }) {
+            let entity = model.entities.first(where: { $0.managedObjectClass == type })
+        {
             return entity
         }
-        throw ObjectGraphError(.coreData, "fetch: \(request) names no entity and \(Result.self) is not an entity's class")
+        throw ObjectGraphError(
+            .coreData,
+            "fetch: \(request) names no entity and \(Result.self) is not an entity's class")
     }
 
     // MARK: Core
@@ -147,16 +169,23 @@ extension ManagedObjectContext {
     /// the parent's current objects (its own changes included) for a child.
     func upstreamRows(_ q: FetchQuery, windowed: Bool) throws -> [StoreRow] {
         var request = q.storeRequest
-        if !windowed { request.fetchLimit = 0; request.fetchOffset = 0 }
+        if !windowed {
+            request.fetchLimit = 0
+            request.fetchOffset = 0
+        }
         if let parent {
-            return try parent.performAndWait { try parent.rowsForChild(request, includesPendingChanges: q.includesPendingChanges) }
+            return try parent.performAndWait {
+                try parent.rowsForChild(request, includesPendingChanges: q.includesPendingChanges)
+            }
         }
         guard let coordinator = persistentStoreCoordinator else { return [] }
         return try coordinator.fetch(request)
     }
 
     /// This context's answer for a child's fetch, as rows.
-    func rowsForChild(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws -> [StoreRow] {
+    func rowsForChild(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws
+        -> [StoreRow]
+    {
         var q = FetchQuery(request: request)
         q.includesPendingChanges = includesPendingChanges
         return try objects(q).map { $0.currentRow() }
@@ -206,13 +235,17 @@ extension ManagedObjectContext {
         if rows.count > 64 {
             // Grow the registry (and the row cache that keeps faults' rows) once, not by doubling.
             registry.reserveCapacity(registry.count + rows.count)
-            if q.returnsObjectsAsFaults && batchSize == 0 { rowCache.reserveCapacity(rowCache.count + rows.count) }
+            if q.returnsObjectsAsFaults && batchSize == 0 {
+                rowCache.reserveCapacity(rowCache.count + rows.count)
+            }
         }
         var batch: [ManagedObjectID] = []
         for row in rows {
             let object = registeredOrFault(row.objectID)
             if !object.slots.isEmpty {
-                if !object.hasChanges && object.snapshotVersion != row.version { fill(object, from: row) }
+                if !object.hasChanges && object.snapshotVersion != row.version {
+                    fill(object, from: row)
+                }
             } else if !q.returnsObjectsAsFaults {
                 fill(object, from: row)
             } else if batchSize > 0 {
@@ -244,19 +277,22 @@ extension ManagedObjectContext {
         return object
     }
 
-    private func sortObjects(_ objects: [ManagedObject], _ q: FetchQuery) throws -> [ManagedObject] {
+    private func sortObjects(_ objects: [ManagedObject], _ q: FetchQuery) throws -> [ManagedObject]
+    {
         let sorts = try q.sortDescriptors.map { try $0.compile(for: q.entity) }
         guard !sorts.isEmpty else {
             // Stable order: entity by entity as the store gives them, then by primary key; unsaved last.
             return objects.enumerated().sorted { a, b in
-                let x = a.element.objectID, y = b.element.objectID
+                let x = a.element.objectID
+                let y = b.element.objectID
                 if x.isTemporaryID != y.isTemporaryID { return !x.isTemporaryID }
                 if x.entity !== y.entity { return a.offset < b.offset }
                 return x.primaryKey < y.primaryKey
             }.map(\.element)
         }
         return objects.enumerated().sorted { a, b in
-            let ra = ObjectRecord(a.element), rb = ObjectRecord(b.element)
+            let ra = ObjectRecord(a.element)
+            let rb = ObjectRecord(b.element)
             for sort in sorts {
                 switch sort.compare(ra, rb) {
                 case .orderedAscending: return true
@@ -304,8 +340,10 @@ struct FetchQuery {
     }
 
     var storeRequest: StoreFetchRequest {
-        StoreFetchRequest(entity: entity, predicate: predicate, sortDescriptors: sortDescriptors,
-                          fetchLimit: fetchLimit, fetchOffset: fetchOffset, includesSubentities: includesSubentities)
+        StoreFetchRequest(
+            entity: entity, predicate: predicate, sortDescriptors: sortDescriptors,
+            fetchLimit: fetchLimit, fetchOffset: fetchOffset,
+            includesSubentities: includesSubentities)
     }
 
     func matchesEntity(_ e: EntityDescription) -> Bool {
@@ -331,7 +369,9 @@ struct ObjectRecord: PredicateRecord {
     }
 
     func toOneRecord(at index: Int) -> ObjectRecord? {
-        if case .toOne(let o?) = object.read(index, "predicate evaluation") { return ObjectRecord(o) }
+        if case .toOne(let o?) = object.read(index, "predicate evaluation") {
+            return ObjectRecord(o)
+        }
         return nil
     }
 

@@ -15,9 +15,10 @@ extension ManagedObjectContext {
             if let set = info[idKey] as? Set<ManagedObjectID> { return Array(set) }
             return (info[objectKey] as? Set<ManagedObject>)?.map(\.objectID) ?? []
         }
-        merge(inserted: ids(NSInsertedObjectIDsKey, NSInsertedObjectsKey),
-              updated: ids(NSUpdatedObjectIDsKey, NSUpdatedObjectsKey),
-              deleted: ids(NSDeletedObjectIDsKey, NSDeletedObjectsKey))
+        merge(
+            inserted: ids(NSInsertedObjectIDsKey, NSInsertedObjectsKey),
+            updated: ids(NSUpdatedObjectIDsKey, NSUpdatedObjectsKey),
+            deleted: ids(NSDeletedObjectIDsKey, NSDeletedObjectsKey))
     }
 
     /// Merges changes made outside any context (batch requests, another process) into
@@ -27,8 +28,10 @@ extension ManagedObjectContext {
     /// (or the `…ObjectIDsKey` keys) to arrays or sets of `ManagedObjectID` or of URI `URL`s.
     ///
     /// - Note: Mirrors `mergeChanges(fromRemoteContextSave:into:)`.
-    public static func mergeChanges(fromRemoteContextSave changes: [AnyHashable: Any],
-                                    into contexts: [ManagedObjectContext]) {
+    public static func mergeChanges(
+        fromRemoteContextSave changes: [AnyHashable: Any],
+        into contexts: [ManagedObjectContext]
+    ) {
         for context in contexts {
             guard let coordinator = context.persistentStoreCoordinator else { continue }
             func ids(_ keys: String...) -> [ManagedObjectID] {
@@ -42,7 +45,9 @@ extension ManagedObjectContext {
                     }
                     return raw.compactMap { item in
                         if let id = item as? ManagedObjectID { return id }
-                        if let url = item as? URL { return coordinator.managedObjectID(forURIRepresentation: url) }
+                        if let url = item as? URL {
+                            return coordinator.managedObjectID(forURIRepresentation: url)
+                        }
                         return nil
                     }
                 }
@@ -57,7 +62,8 @@ extension ManagedObjectContext {
     }
 
     /// Applies a set of changed IDs to the registered objects.
-    func merge(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
+    func merge(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID])
+    {
         for id in updated {
             rowCache[id] = nil
             guard let object = registry[id], !object.isFault else { continue }
@@ -77,8 +83,12 @@ extension ManagedObjectContext {
             guard let object = registry[id] else { continue }
             // Relationships of other objects that pointed at it lose it, as in Core Data.
             for relationship in object.entity.relationships {
-                guard let inverse = relationship.inverseRelationship, !object.slots.isEmpty else { continue }
-                let targets = relationship.isToMany ? object.related(relationship)
+                guard let inverse = relationship.inverseRelationship, !object.slots.isEmpty else {
+                    continue
+                }
+                let targets =
+                    relationship.isToMany
+                    ? object.related(relationship)
                     : object.toOne(relationship).map { [$0] } ?? []
                 for target in targets where !target.isFault {
                     target.unlinkMerged(inverse, object)
@@ -95,7 +105,8 @@ extension ManagedObjectContext {
             NSInsertedObjectIDsKey: Set(inserted), NSUpdatedObjectIDsKey: Set(updated),
             NSDeletedObjectIDsKey: Set(deleted),
         ]
-        NotificationCenter.default.post(name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: info)
+        NotificationCenter.default.post(
+            name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: info)
     }
 
     /// Starts or stops observing the saves this context merges automatically.
@@ -106,7 +117,9 @@ extension ManagedObjectContext {
         mergeObserver = NotificationCenter.default.addObserver(
             forName: Self.didSaveObjectIDsNotification, object: nil, queue: nil
         ) { [weak self] note in
-            guard let self, let saver = note.object as? ManagedObjectContext, saver !== self else { return }
+            guard let self, let saver = note.object as? ManagedObjectContext, saver !== self else {
+                return
+            }
             guard self.shouldMerge(savesOf: saver) else { return }
             let info = note.userInfo ?? [:]
             let inserted = Array(info[NSInsertedObjectIDsKey] as? Set<ManagedObjectID> ?? [])
@@ -134,7 +147,10 @@ extension ManagedObject {
         switch slots[r.index] {
         case .toOne(let o) where o === object:
             slots[r.index] = .toOne(nil)
-            if var snap = snapshot { snap[r.index] = .toOne(nil); snapshot = snap }
+            if var snap = snapshot {
+                snap[r.index] = .toOne(nil)
+                snapshot = snap
+            }
         case .toMany(var m?):
             slots[r.index] = .toMany(nil)
             m.remove(object)

@@ -4,24 +4,28 @@ extension ManagedObjectContext {
     /// Posted just before a context saves; `object` is the context; no userInfo.
     ///
     /// - Note: Mirrors `NSManagedObjectContextWillSave`.
-    public static let willSaveObjectsNotification = Notification.Name("NSManagedObjectContextWillSaveNotification")
+    public static let willSaveObjectsNotification = Notification.Name(
+        "NSManagedObjectContextWillSaveNotification")
     /// Posted after a context saved; userInfo holds `NSInsertedObjectsKey`, `NSUpdatedObjectsKey`
     /// and `NSDeletedObjectsKey` (sets of objects) and the matching `…ObjectIDsKey` sets of IDs.
     ///
     /// - Note: Mirrors `NSManagedObjectContextDidSave`.
-    public static let didSaveObjectsNotification = Notification.Name("NSManagedObjectContextDidSaveNotification")
+    public static let didSaveObjectsNotification = Notification.Name(
+        "NSManagedObjectContextDidSaveNotification")
     /// Posted when objects change: at the end of `perform`/`performAndWait`, on
     /// `processPendingChanges()`, at save, on merges, refreshes and `reset()`. userInfo holds
     /// inserted, updated, deleted, refreshed and invalidated object sets, or
     /// `NSInvalidatedAllObjectsKey`.
     ///
     /// - Note: Mirrors `NSManagedObjectContextObjectsDidChange`.
-    public static let didChangeObjectsNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
+    public static let didChangeObjectsNotification = Notification.Name(
+        "NSManagedObjectContextObjectsDidChangeNotification")
     /// Posted after a save with only object IDs (`NSInsertedObjectIDsKey`, …); safe to read
     /// on any queue.
     ///
     /// - Note: Mirrors `NSManagedObjectContextDidSaveObjectIDs`.
-    public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+    public static let didSaveObjectIDsNotification = Notification.Name(
+        "NSManagedObjectContextDidSaveObjectIDsNotification")
     /// Posted after a context merged changes, with the merged object IDs.
     ///
     /// - Note: Mirrors `NSManagedObjectContextDidMergeChangesObjectIDs`.
@@ -57,7 +61,8 @@ extension ManagedObjectContext {
             put(NSRefreshedObjectsKey, changes.refreshed)
             put(NSInvalidatedObjectsKey, changes.invalidated)
         }
-        NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: info)
+        NotificationCenter.default.post(
+            name: Self.didChangeObjectsNotification, object: self, userInfo: info)
     }
 
     /// The context's notifications of `name` as an async sequence of their userInfo.
@@ -68,17 +73,24 @@ extension ManagedObjectContext {
     ///
     /// Each element holds only object IDs (sets under the `…ObjectIDsKey` keys) so it can
     /// cross queues; objects under the other keys are dropped.
-    public func notifications(named name: Notification.Name) -> AsyncStream<[String: Set<ManagedObjectID>]> {
+    public func notifications(named name: Notification.Name) -> AsyncStream<
+        [String: Set<ManagedObjectID>]
+    > {
         AsyncStream { continuation in
-            let token = NotificationCenter.default.addObserver(forName: name, object: self, queue: nil) { note in
+            let token = NotificationCenter.default.addObserver(
+                forName: name, object: self, queue: nil
+            ) { note in
                 var ids: [String: Set<ManagedObjectID>] = [:]
                 for (key, value) in note.userInfo ?? [:] {
-                    if let key = key as? String, let set = value as? Set<ManagedObjectID> { ids[key] = set }
+                    if let key = key as? String, let set = value as? Set<ManagedObjectID> {
+                        ids[key] = set
+                    }
                 }
                 continuation.yield(ids)
             }
             let box = UncheckedSendable(token)
-            continuation.onTermination = { _ in NotificationCenter.default.removeObserver(box.value) }
+            continuation.onTermination = { _ in NotificationCenter.default.removeObserver(box.value)
+            }
         }
     }
 }
@@ -92,6 +104,7 @@ struct ChangeAnnouncement {
     var invalidated: [ManagedObject] = []
 
     var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty
+            && invalidated.isEmpty
     }
 }

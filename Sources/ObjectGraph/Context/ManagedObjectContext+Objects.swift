@@ -20,8 +20,9 @@ extension ManagedObjectContext {
     public func insert(_ object: ManagedObject) {
         checkQueue("insert(_:)")
         if object.managedObjectContext === self { return }
-        precondition(object.managedObjectContext == nil,
-                     "ObjectGraph: \(object) already belongs to another context")
+        precondition(
+            object.managedObjectContext == nil,
+            "ObjectGraph: \(object) already belongs to another context")
         insertNew(object)
     }
 
@@ -33,8 +34,9 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `delete(_:)`.
     public func delete(_ object: ManagedObject) {
         checkQueue("delete(_:)")
-        precondition(object.managedObjectContext === self,
-                     "ObjectGraph: delete(_:) of \(object), which belongs to another context")
+        precondition(
+            object.managedObjectContext === self,
+            "ObjectGraph: delete(_:) of \(object), which belongs to another context")
         guard !object.state.isDeleted else { return }
         if object.slots.isEmpty { object.fireFault() }
         object.state.isDeleted = true
@@ -64,7 +66,9 @@ extension ManagedObjectContext {
                 throw ObjectErrors.gone(objectID)
             }
             if object.slots.isEmpty {
-                guard let row = try upstreamRow(for: objectID) else { throw ObjectErrors.gone(objectID) }
+                guard let row = try upstreamRow(for: objectID) else {
+                    throw ObjectErrors.gone(objectID)
+                }
                 fill(object, from: row)
             }
             return object
@@ -86,7 +90,8 @@ extension ManagedObjectContext {
     /// The model of the context's coordinator.
     var model: ManagedObjectModel {
         guard let coordinator = persistentStoreCoordinator else {
-            preconditionFailure("ObjectGraph: \(self) has neither a coordinator nor a parent; set parent first")
+            preconditionFailure(
+                "ObjectGraph: \(self) has neither a coordinator nor a parent; set parent first")
         }
         return coordinator.managedObjectModel
     }
@@ -101,7 +106,8 @@ extension ManagedObjectContext {
             count += 1
         }
         guard count == 1, let found else {
-            preconditionFailure("""
+            preconditionFailure(
+                """
                 ObjectGraph: \(count == 0 ? "no" : "more than one") entity of the model uses class \
                 \(type); use init(entity:insertInto:) to choose one
                 """)
@@ -113,8 +119,9 @@ extension ManagedObjectContext {
 
     func insertNew(_ object: ManagedObject) {
         checkQueue("insert \(object.entity.name)")
-        precondition(object.entity.managedObjectModel === model,
-                     "ObjectGraph: \(object.entity.name) belongs to another model than \(self)'s")
+        precondition(
+            object.entity.managedObjectModel === model,
+            "ObjectGraph: \(object.entity.name) belongs to another model than \(self)'s")
         object.managedObjectContext = self
         if object.slots.isEmpty { object.slots = ManagedObject.initialSlots(for: object.entity) }
         object.state.isInserted = true
@@ -142,8 +149,9 @@ extension ManagedObjectContext {
 /// Object-lookup error factories.
 enum ObjectErrors {
     static func gone(_ id: ManagedObjectID) -> ObjectGraphError {
-        ObjectGraphError(.referentialIntegrity,
-                         "\(id.entity.name) \(id) does not exist (it was deleted, or never saved)",
-                         entityName: id.entity.name, objectID: id)
+        ObjectGraphError(
+            .referentialIntegrity,
+            "\(id.entity.name) \(id) does not exist (it was deleted, or never saved)",
+            entityName: id.entity.name, objectID: id)
     }
 }

@@ -37,8 +37,10 @@ extension ManagedObjectContext {
     /// - Throws: whatever `block` throws.
     /// - Note: Mirrors `perform(schedule:_:)`; Core Data's version `rethrows`, this one
     ///   always `throws` (a Swift limitation with continuations).
-    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T
+    {
+        try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<T, any Error>) in
             perform {
                 continuation.resume(with: Result { try block() })
             }
@@ -83,14 +85,15 @@ public enum ConcurrencyCheck {
             return value != "0"
         }
         #if DEBUG
-        return true
+            return true
         #else
-        return false
+            return false
         #endif
     }()
 
     static func fail(context: String, call: String) -> Never {
-        preconditionFailure("""
+        preconditionFailure(
+            """
             ObjectGraph concurrency violation: \(call) on \(context) from outside its queue. \
             Use the context (and its objects) only inside perform/performAndWait, or directly \
             on the main queue for a main-queue context; pass ManagedObjectID across queues.

@@ -54,7 +54,8 @@ extension ManagedObjectContext {
             }
             propagateDeletes()
         }
-        throw ObjectGraphError(.coreData, "save: willSave() kept changing objects for 100 rounds; stopping")
+        throw ObjectGraphError(
+            .coreData, "save: willSave() kept changing objects for 100 rounds; stopping")
     }
 
     /// Marks everything saved, calls `didSave()` and posts did-save.
@@ -79,19 +80,24 @@ extension ManagedObjectContext {
             NSUpdatedObjectIDsKey: Set(changes.updated.map(\.objectID)),
             NSDeletedObjectIDsKey: Set(deletedIDs),
         ]
-        NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: info)
+        NotificationCenter.default.post(
+            name: Self.didSaveObjectsNotification, object: self, userInfo: info)
         let idInfo: [String: Any] = [
-            NSInsertedObjectIDsKey: info[NSInsertedObjectIDsKey]!, NSUpdatedObjectIDsKey: info[NSUpdatedObjectIDsKey]!,
+            NSInsertedObjectIDsKey: info[NSInsertedObjectIDsKey]!,
+            NSUpdatedObjectIDsKey: info[NSUpdatedObjectIDsKey]!,
             NSDeletedObjectIDsKey: info[NSDeletedObjectIDsKey]!,
         ]
-        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: idInfo)
+        NotificationCenter.default.post(
+            name: Self.didSaveObjectIDsNotification, object: self, userInfo: idInfo)
     }
 
     // MARK: Child save
 
     /// Pushes changes one level up, into the parent's memory.
     private func push(_ changes: SaveChanges, into parent: ManagedObjectContext) throws {
-        let inserted = changes.inserted.map { ($0.objectID, $0.entity, $0.currentRow(), $0.changedSlots) }
+        let inserted = changes.inserted.map {
+            ($0.objectID, $0.entity, $0.currentRow(), $0.changedSlots)
+        }
         let updated = changes.updated.map { ($0.objectID, $0.currentRow(), Array($0.changedSlots)) }
         let deleted = changes.deleted.map(\.objectID)
         parent.performAndWait {
@@ -118,11 +124,13 @@ extension ManagedObjectContext {
                 if target.isNew {
                     parent.fill(target.object, of: entity, from: row, marking: set)
                 } else {
-                    parent.absorb(row, slots: 0..<row.values.count, marking: set, into: target.object)
+                    parent.absorb(
+                        row, slots: 0..<row.values.count, marking: set, into: target.object)
                 }
             }
             for (id, row, slots) in updated {
-                parent.absorb(row, slots: slots, marking: SlotSet(slots), into: parent.registeredOrFault(id))
+                parent.absorb(
+                    row, slots: slots, marking: SlotSet(slots), into: parent.registeredOrFault(id))
             }
             for id in deleted {
                 let object = parent.registeredOrFault(id)
@@ -144,7 +152,9 @@ extension ManagedObjectContext {
     /// Gives an object just made for a child's insert its values: what
     /// ``absorb(_:slots:marking:into:)`` does to an object with initial values, in one pass.
     /// Slots the row does not carry keep their initial values and do not count as set.
-    private func fill(_ object: ManagedObject, of entity: EntityDescription, from row: StoreRow, marking: SlotSet) {
+    private func fill(
+        _ object: ManagedObject, of entity: EntityDescription, from row: StoreRow, marking: SlotSet
+    ) {
         let layout = entity.layout
         guard layout.kinds.count == row.values.count else {
             object.slots = ManagedObject.initialSlots(for: entity)
@@ -162,7 +172,8 @@ extension ManagedObjectContext {
             case .notStored:
                 changed.remove(index)
                 switch layout.kinds[index] {
-                case .attribute, .transientAttribute: slots.append(.attribute(layout.defaultAttributeValues[index]))
+                case .attribute, .transientAttribute:
+                    slots.append(.attribute(layout.defaultAttributeValues[index]))
                 case .toOne: slots.append(.toOne(nil))
                 case .toManyStored, .toManyDerived: slots.append(.toMany(RelatedObjects()))
                 }
@@ -174,7 +185,10 @@ extension ManagedObjectContext {
 
     /// Copies the given slots of a child's row into an object of this context, recording
     /// the `marking` ones as changed.
-    private func absorb(_ row: StoreRow, slots indexes: some Sequence<Int>, marking: SlotSet, into object: ManagedObject) {
+    private func absorb(
+        _ row: StoreRow, slots indexes: some Sequence<Int>, marking: SlotSet,
+        into object: ManagedObject
+    ) {
         if object.slots.isEmpty { object.fireFault() }
         for index in indexes {
             let value: ObjectValue

@@ -55,9 +55,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The parent context of a child context.
     public var parent: ManagedObjectContext? {
         didSet {
-            precondition(parent !== self, "ManagedObjectContext: a context cannot be its own parent")
-            precondition(rootCoordinator == nil || parent == nil,
-                         "ManagedObjectContext: a context with a coordinator cannot also have a parent")
+            precondition(
+                parent !== self, "ManagedObjectContext: a context cannot be its own parent")
+            precondition(
+                rootCoordinator == nil || parent == nil,
+                "ManagedObjectContext: a context with a coordinator cannot also have a parent")
             updateMergeObservation()
         }
     }

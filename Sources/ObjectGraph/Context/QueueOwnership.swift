@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Tracks which contexts the current thread may use right now.
@@ -33,14 +34,20 @@ enum QueueOwnership {
     static var current: Set<ObjectIdentifier> {
         get { ThreadSlot.value?.owned ?? [] }
         set {
-            if let box = ThreadSlot.value { box.owned = newValue } else { ThreadSlot.value = Box(newValue) }
+            if let box = ThreadSlot.value {
+                box.owned = newValue
+            } else {
+                ThreadSlot.value = Box(newValue)
+            }
         }
     }
 
     /// Runs `body` with `extra` added to the current thread's ownership set, replacing it
     /// with `inherited` plus `extra` for the duration.
-    static func with<T>(_ inherited: Set<ObjectIdentifier>, adding extra: ObjectIdentifier,
-                        _ body: () throws -> T) rethrows -> T {
+    static func with<T>(
+        _ inherited: Set<ObjectIdentifier>, adding extra: ObjectIdentifier,
+        _ body: () throws -> T
+    ) rethrows -> T {
         let saved = current
         var owned = inherited
         owned.insert(extra)
@@ -67,9 +74,9 @@ enum QueueOwnership {
             var key = pthread_key_t()
             pthread_key_create(&key) { pointer in
                 #if canImport(Darwin)
-                Unmanaged<Box>.fromOpaque(pointer).release()
+                    Unmanaged<Box>.fromOpaque(pointer).release()
                 #else
-                if let pointer { Unmanaged<Box>.fromOpaque(pointer).release() }
+                    if let pointer { Unmanaged<Box>.fromOpaque(pointer).release() }
                 #endif
             }
             return key

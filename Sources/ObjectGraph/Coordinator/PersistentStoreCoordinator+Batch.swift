@@ -1,13 +1,18 @@
 import Foundation
 
 extension PersistentStoreCoordinator {
-    func batchUpdate(_ request: BatchUpdateRequest, entity: EntityDescription, author: String?,
-                     contextName: String?) throws -> [ManagedObjectID] {
+    func batchUpdate(
+        _ request: BatchUpdateRequest, entity: EntityDescription, author: String?,
+        contextName: String?
+    ) throws -> [ManagedObjectID] {
         var updates: [(AttributeDescription, Any)] = []
         for (key, value) in request.propertiesToUpdate.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.attributesByName[key] else {
-                throw ObjectGraphError(.coreData, "batch update: \(entity.name).\(key) is not an attribute "
-                                       + "(batch updates cannot change relationships)", entityName: entity.name, key: key)
+                throw ObjectGraphError(
+                    .coreData,
+                    "batch update: \(entity.name).\(key) is not an attribute "
+                        + "(batch updates cannot change relationships)", entityName: entity.name,
+                    key: key)
             }
             updates.append((attribute, value))
         }
@@ -16,11 +21,15 @@ extension PersistentStoreCoordinator {
             var ids: [ManagedObjectID] = []
             let now = clock()
             for store in persistentStores {
-                let rows = try store.fetch(StoreFetchRequest(entity: entity, predicate: request.predicate,
-                                                            includesSubentities: request.includesSubentities))
+                let rows = try store.fetch(
+                    StoreFetchRequest(
+                        entity: entity, predicate: request.predicate,
+                        includesSubentities: request.includesSubentities))
                 var compiled: [String: CompiledExpression] = [:]
                 for (attribute, value) in updates {
-                    if let e = value as? FetchExpression { compiled[attribute.name] = try e.compile(for: entity) }
+                    if let e = value as? FetchExpression {
+                        compiled[attribute.name] = try e.compile(for: entity)
+                    }
                 }
                 var changed: [StoreRow] = []
                 for row in rows {
@@ -28,14 +37,18 @@ extension PersistentStoreCoordinator {
                     for (attribute, value) in updates {
                         let computed: AttributeValue?
                         if let e = compiled[attribute.name] {
-                            computed = e.value(for: LoneRowRecord(row: row)).attributeValue.coerced(to: attribute.type)
+                            computed = e.value(for: LoneRowRecord(row: row)).attributeValue.coerced(
+                                to: attribute.type)
                         } else {
                             computed = AttributeValue(any: value, for: attribute.type)
                         }
                         guard let v = computed else {
-                            throw ObjectGraphError(.coreData, "batch update: the value for \(entity.name).\(attribute.name) "
-                                                   + "is not a \(attribute.type.rawValue)",
-                                                   entityName: entity.name, key: attribute.name, objectID: row.objectID)
+                            throw ObjectGraphError(
+                                .coreData,
+                                "batch update: the value for \(entity.name).\(attribute.name) "
+                                    + "is not a \(attribute.type.rawValue)",
+                                entityName: entity.name, key: attribute.name, objectID: row.objectID
+                            )
                         }
                         new.values[attribute.index] = .attribute(v)
                     }
@@ -43,18 +56,23 @@ extension PersistentStoreCoordinator {
                     changed.append(new)
                     ids.append(row.objectID)
                 }
-                sets[store.identifier] = StoreChangeSet(updated: changed, author: author, contextName: contextName, timestamp: now)
+                sets[store.identifier] = StoreChangeSet(
+                    updated: changed, author: author, contextName: contextName, timestamp: now)
             }
             try commit(sets)
             return ids
         }
     }
 
-    func batchDelete(_ request: BatchDeleteRequest, entity: EntityDescription, author: String?,
-                     contextName: String?) throws -> [ManagedObjectID] {
+    func batchDelete(
+        _ request: BatchDeleteRequest, entity: EntityDescription, author: String?,
+        contextName: String?
+    ) throws -> [ManagedObjectID] {
         if let ids = request.objectIDs, Set(ids.map { ObjectIdentifier($0.entity) }).count > 1 {
-            throw ObjectGraphError(.coreData, "batch delete: the object IDs are of several entities; use one request per entity",
-                                   entityName: entity.name)
+            throw ObjectGraphError(
+                .coreData,
+                "batch delete: the object IDs are of several entities; use one request per entity",
+                entityName: entity.name)
         }
         return try locked {
             var sets: [String: StoreChangeSet] = [:]
@@ -63,13 +81,18 @@ extension PersistentStoreCoordinator {
             for store in persistentStores {
                 let rows: [StoreRow]
                 if let ids = request.objectIDs {
-                    rows = try ids.filter { $0.storeIdentifier == store.identifier }.compactMap { try store.row(for: $0) }
+                    rows = try ids.filter { $0.storeIdentifier == store.identifier }.compactMap {
+                        try store.row(for: $0)
+                    }
                 } else {
-                    rows = try store.fetch(StoreFetchRequest(entity: entity, predicate: request.predicate,
-                                                            includesSubentities: request.includesSubentities))
+                    rows = try store.fetch(
+                        StoreFetchRequest(
+                            entity: entity, predicate: request.predicate,
+                            includesSubentities: request.includesSubentities))
                 }
-                sets[store.identifier] = StoreChangeSet(deleted: rows.map { ($0.objectID, $0.version) }, author: author,
-                                                        contextName: contextName, timestamp: now)
+                sets[store.identifier] = StoreChangeSet(
+                    deleted: rows.map { ($0.objectID, $0.version) }, author: author,
+                    contextName: contextName, timestamp: now)
                 deleted += rows.map(\.objectID)
             }
             try commit(sets)
@@ -77,10 +100,13 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    func batchInsert(_ request: BatchInsertRequest, entity: EntityDescription, author: String?,
-                     contextName: String?) throws -> [ManagedObjectID] {
+    func batchInsert(
+        _ request: BatchInsertRequest, entity: EntityDescription, author: String?,
+        contextName: String?
+    ) throws -> [ManagedObjectID] {
         guard !entity.isAbstract else {
-            throw ObjectGraphError(.coreData, "batch insert: \(entity.name) is abstract", entityName: entity.name)
+            throw ObjectGraphError(
+                .coreData, "batch insert: \(entity.name) is abstract", entityName: entity.name)
         }
         return try locked {
             let store = try store(for: entity)
@@ -90,26 +116,37 @@ extension PersistentStoreCoordinator {
                 var values: [Int: AttributeValue] = [:]
                 for (key, value) in dictionary {
                     guard let attribute = entity.attributesByName[key] else {
-                        throw ObjectGraphError(.coreData, "batch insert: objects[\(i)]: \(entity.name) has no attribute '\(key)' "
-                                               + "(batch inserts cannot set relationships)", entityName: entity.name, key: key)
+                        throw ObjectGraphError(
+                            .coreData,
+                            "batch insert: objects[\(i)]: \(entity.name) has no attribute '\(key)' "
+                                + "(batch inserts cannot set relationships)",
+                            entityName: entity.name, key: key)
                     }
                     guard let v = AttributeValue(any: value, for: attribute.type) else {
-                        throw ObjectGraphError(.coreData, "batch insert: objects[\(i)].\(key) is not a \(attribute.type.rawValue)",
-                                               entityName: entity.name, key: key)
+                        throw ObjectGraphError(
+                            .coreData,
+                            "batch insert: objects[\(i)].\(key) is not a \(attribute.type.rawValue)",
+                            entityName: entity.name, key: key)
                     }
                     values[attribute.index] = v
                 }
                 given.append(values)
             }
-            let constraint = entity.constraintsInHierarchy.first?.1.compactMap { entity.attributesByName[$0]?.index }
+            let constraint = entity.constraintsInHierarchy.first?.1.compactMap {
+                entity.attributesByName[$0]?.index
+            }
             var existing: [[AttributeValue]: StoreRow] = [:]
             if let constraint, !constraint.isEmpty {
-                for row in try store.fetch(StoreFetchRequest(entity: entity.constraintsInHierarchy.first!.0)) {
+                for row in try store.fetch(
+                    StoreFetchRequest(entity: entity.constraintsInHierarchy.first!.0))
+                {
                     existing[constraint.map { row.values[$0].attributeValue }] = row
                 }
             }
-            var inserted: [ManagedObjectID: StoreRow] = [:], insertOrder: [ManagedObjectID] = []
-            var updated: [ManagedObjectID: StoreRow] = [:], updateOrder: [ManagedObjectID] = []
+            var inserted: [ManagedObjectID: StoreRow] = [:]
+            var insertOrder: [ManagedObjectID] = []
+            var updated: [ManagedObjectID: StoreRow] = [:]
+            var updateOrder: [ManagedObjectID] = []
             var result: [ManagedObjectID] = []
             for values in given {
                 let key = constraint.map { c in c.map { values[$0] ?? .null } }
@@ -119,7 +156,10 @@ extension PersistentStoreCoordinator {
                     if inserted[row.objectID] != nil {
                         inserted[row.objectID] = row
                     } else {
-                        if updated[row.objectID] == nil { updateOrder.append(row.objectID); row.version = match.version + 1 }
+                        if updated[row.objectID] == nil {
+                            updateOrder.append(row.objectID)
+                            row.version = match.version + 1
+                        }
                         updated[row.objectID] = row
                     }
                     existing[key] = row
@@ -127,10 +167,12 @@ extension PersistentStoreCoordinator {
                     continue
                 }
                 let pk = try store.allocatePrimaryKeys(for: entity, count: 1)[0]
-                let id = ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: pk)
+                let id = ManagedObjectID(
+                    entity: entity, storeIdentifier: store.identifier, primaryKey: pk)
                 let slots: [StoreValue] = entity.layout.kinds.enumerated().map { i, kind in
                     switch kind {
-                    case .attribute: .attribute(values[i] ?? entity.layout.defaultAttributeValues[i])
+                    case .attribute:
+                        .attribute(values[i] ?? entity.layout.defaultAttributeValues[i])
                     case .toOne: .toOne(nil)
                     case .toManyStored: .toMany([])
                     case .transientAttribute, .toManyDerived: .notStored
@@ -142,9 +184,12 @@ extension PersistentStoreCoordinator {
                 if let key, !key.contains(where: \.isNull) { existing[key] = row }
                 result.append(id)
             }
-            try commit([store.identifier: StoreChangeSet(
-                inserted: insertOrder.map { inserted[$0]! }, updated: updateOrder.map { updated[$0]! },
-                author: author, contextName: contextName, timestamp: clock())])
+            try commit([
+                store.identifier: StoreChangeSet(
+                    inserted: insertOrder.map { inserted[$0]! },
+                    updated: updateOrder.map { updated[$0]! },
+                    author: author, contextName: contextName, timestamp: clock())
+            ])
             return result
         }
     }

@@ -46,15 +46,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///   unknown type.
     /// - Note: Mirrors `addPersistentStore(with:completionHandler:)`.
     @discardableResult
-    public func addPersistentStore(with description: PersistentStoreDescription) throws -> any PersistentStore {
+    public func addPersistentStore(with description: PersistentStoreDescription) throws
+        -> any PersistentStore
+    {
         var options = description.options
         options.isReadOnly = options.isReadOnly || description.isReadOnly
         if let clockOverride = locked({ clockOverride }) { options.clock = clockOverride }
         let type = description.resolvedType
         guard let factory = StoreTypes.factory(for: type) else {
-            throw ObjectGraphError(.storeInvalidType,
-                                   "store: unknown store type '\(type)'; known: \(StoreTypes.names.joined(separator: ", "))",
-                                   file: description.url?.path)
+            throw ObjectGraphError(
+                .storeInvalidType,
+                "store: unknown store type '\(type)'; known: \(StoreTypes.names.joined(separator: ", "))",
+                file: description.url?.path)
         }
         let store = try factory(managedObjectModel, description.url, options)
         locked { stores.append(store) }
@@ -65,7 +68,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///
     /// - Precondition: the store uses this coordinator's model.
     public func addPersistentStore(_ store: any PersistentStore) {
-        precondition(store.model === managedObjectModel, "ObjectGraph: the store was opened with another model")
+        precondition(
+            store.model === managedObjectModel,
+            "ObjectGraph: the store was opened with another model")
         locked { stores.append(store) }
     }
 
@@ -91,8 +96,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         guard url.scheme == "x-coredata", let host = url.host, !host.isEmpty else { return nil }
         let parts = url.path.split(separator: "/")
         guard parts.count == 2, let entity = managedObjectModel.entitiesByName[String(parts[0])],
-              parts[1].first == "p", let key = Int64(parts[1].dropFirst()),
-              persistentStore(forIdentifier: host) != nil else { return nil }
+            parts[1].first == "p", let key = Int64(parts[1].dropFirst()),
+            persistentStore(forIdentifier: host) != nil
+        else { return nil }
         return ManagedObjectID(entity: entity, storeIdentifier: host, primaryKey: key)
     }
 
@@ -107,24 +113,31 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The store new objects of `entity` go to: the first whose model has it.
     func store(for entity: EntityDescription) throws -> any PersistentStore {
         guard let store = locked({ stores.first }) else {
-            throw ObjectGraphError(.storeSave, "save: the coordinator has no persistent store; load one first",
-                                   entityName: entity.name)
+            throw ObjectGraphError(
+                .storeSave, "save: the coordinator has no persistent store; load one first",
+                entityName: entity.name)
         }
         return store
     }
 
     func row(for id: ManagedObjectID) throws -> StoreRow? {
         try locked {
-            guard let identifier = id.storeIdentifier, let store = persistentStore(forIdentifier: identifier) else {
+            guard let identifier = id.storeIdentifier,
+                let store = persistentStore(forIdentifier: identifier)
+            else {
                 return nil
             }
             return try store.row(for: id)
         }
     }
 
-    func relatedObjectIDs(_ relationship: RelationshipDescription, of id: ManagedObjectID) throws -> [ManagedObjectID] {
+    func relatedObjectIDs(_ relationship: RelationshipDescription, of id: ManagedObjectID) throws
+        -> [ManagedObjectID]
+    {
         try locked {
-            guard let identifier = id.storeIdentifier, let store = persistentStore(forIdentifier: identifier) else {
+            guard let identifier = id.storeIdentifier,
+                let store = persistentStore(forIdentifier: identifier)
+            else {
                 return []
             }
             return try store.relatedObjectIDs(relationship, of: id)
@@ -139,7 +152,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             unwindowed.fetchLimit = 0
             unwindowed.fetchOffset = 0
             let rows = try stores.flatMap { try $0.fetch(unwindowed) }
-            let sorted = try RowSorting.sort(rows, by: request.sortDescriptors, entity: request.entity)
+            let sorted = try RowSorting.sort(
+                rows, by: request.sortDescriptors, entity: request.entity)
             return window(sorted, offset: request.fetchOffset, limit: request.fetchLimit)
         }
     }
@@ -164,9 +178,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Commits change sets, one per store, under the lock.
     func commit(_ changes: [String: StoreChangeSet]) throws {
         try locked {
-            for (identifier, changeSet) in changes.sorted(by: { $0.key < $1.key }) where !changeSet.isEmpty {
+            for (identifier, changeSet) in changes.sorted(by: { $0.key < $1.key })
+            where !changeSet.isEmpty {
                 guard let store = persistentStore(forIdentifier: identifier) else {
-                    throw ObjectGraphError(.storeSave, "save: store \(identifier) is no longer open")
+                    throw ObjectGraphError(
+                        .storeSave, "save: store \(identifier) is no longer open")
                 }
                 try store.commit(changeSet)
             }

@@ -14,7 +14,8 @@ extension PersistentStoreCoordinator {
     /// ```
     ///
     /// - Note: Mirrors `registerStoreClass(_:type:)`.
-    public static func registerStoreType(_ type: String, factory: @escaping PersistentStoreFactory) {
+    public static func registerStoreType(_ type: String, factory: @escaping PersistentStoreFactory)
+    {
         StoreTypes.register(type, factory)
     }
 
@@ -30,7 +31,9 @@ enum StoreTypes {
 
     private static var builtIn: [String: PersistentStoreFactory] {
         [
-            InMemoryStore.storeType: { model, url, options in InMemoryStore(model: model, url: url, options: options) },
+            InMemoryStore.storeType: { model, url, options in
+                InMemoryStore(model: model, url: url, options: options)
+            },
             JSONLinesStore.storeType: { model, url, options in
                 guard let url else {
                     throw ObjectGraphError(.storeOpen, "store: a JSON-lines store needs a file URL")
@@ -41,17 +44,20 @@ enum StoreTypes {
     }
 
     static func register(_ type: String, _ factory: @escaping PersistentStoreFactory) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         factories[type] = factory
     }
 
     static func factory(for type: String) -> PersistentStoreFactory? {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return factories[type]
     }
 
     static var names: [String] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return factories.keys.sorted()
     }
 }

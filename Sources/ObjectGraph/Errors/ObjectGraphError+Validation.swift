@@ -37,7 +37,9 @@ extension ObjectGraphError {
 
     private static func flatten(_ error: any Error, into list: inout [ObjectGraphError]) {
         if let own = error as? ObjectGraphError {
-            if own.code == .validationMultipleErrors && own.originalError == nil && !own.underlying.isEmpty {
+            if own.code == .validationMultipleErrors && own.originalError == nil
+                && !own.underlying.isEmpty
+            {
                 for entry in own.underlying { flatten(entry, into: &list) }
             } else if let original = own.originalError {
                 flatten(original, into: &list)
@@ -48,7 +50,8 @@ extension ObjectGraphError {
         }
         let ns = error as NSError
         if ns.domain == NSCocoaErrorDomain, ns.code == NSValidationMultipleErrorsError,
-           let nested = ns.userInfo[NSDetailedErrorsKey] as? [NSError], !nested.isEmpty {
+            let nested = ns.userInfo[NSDetailedErrorsKey] as? [NSError], !nested.isEmpty
+        {
             for entry in nested { flatten(entry, into: &list) }
             return
         }
@@ -76,71 +79,104 @@ extension ObjectGraphError {
         _ message: String, object: ManagedObject, key: String? = nil, value: AttributeValue? = nil,
         code: Code = .validation
     ) -> ObjectGraphError {
-        ObjectGraphError(code, message, entityName: object.entity.name, key: key, value: value,
-                         objectID: object.objectID,
-                         extraUserInfo: [NSValidationObjectErrorKey: UncheckedSendable(object as Any)])
+        ObjectGraphError(
+            code, message, entityName: object.entity.name, key: key, value: value,
+            objectID: object.objectID,
+            extraUserInfo: [NSValidationObjectErrorKey: UncheckedSendable(object as Any)])
     }
 }
 
 /// Validation error factories: one message style for every rule.
 enum ValidationErrors {
     static func multiple(_ errors: [ObjectGraphError]) -> ObjectGraphError {
-        ObjectGraphError(.validationMultipleErrors,
-                         "\(errors.count) validation errors: " + errors.map(\.message).joined(separator: "; "),
-                         underlying: errors)
+        ObjectGraphError(
+            .validationMultipleErrors,
+            "\(errors.count) validation errors: " + errors.map(\.message).joined(separator: "; "),
+            underlying: errors)
     }
 
-    static func make(_ code: ObjectGraphError.Code, _ object: ManagedObject, _ key: String,
-                     _ value: AttributeValue?, _ message: String) -> ObjectGraphError {
-        ObjectGraphError.validationError(message, object: object, key: key, value: value, code: code)
+    static func make(
+        _ code: ObjectGraphError.Code, _ object: ManagedObject, _ key: String,
+        _ value: AttributeValue?, _ message: String
+    ) -> ObjectGraphError {
+        ObjectGraphError.validationError(
+            message, object: object, key: key, value: value, code: code)
     }
 
     static func missing(_ o: ManagedObject, _ key: String) -> ObjectGraphError {
-        make(.validationMissingMandatoryProperty, o, key, nil, "\(o.entity.name).\(key) is required")
+        make(
+            .validationMissingMandatoryProperty, o, key, nil, "\(o.entity.name).\(key) is required")
     }
 
-    static func wrongType(_ o: ManagedObject, _ key: String, expected: String, got value: Any?) -> ObjectGraphError {
-        make(.validation, o, key, nil,
-             "\(o.entity.name).\(key) must be \(expected); got \(value.map { "\($0) (\(type(of: $0)))" } ?? "nil")")
+    static func wrongType(_ o: ManagedObject, _ key: String, expected: String, got value: Any?)
+        -> ObjectGraphError
+    {
+        make(
+            .validation, o, key, nil,
+            "\(o.entity.name).\(key) must be \(expected); got \(value.map { "\($0) (\(type(of: $0)))" } ?? "nil")"
+        )
     }
 
-    static func limit(_ o: ManagedObject, _ a: AttributeDescription, _ v: AttributeValue, _ bound: AttributeValue,
-                      tooSmall: Bool) -> ObjectGraphError {
+    static func limit(
+        _ o: ManagedObject, _ a: AttributeDescription, _ v: AttributeValue, _ bound: AttributeValue,
+        tooSmall: Bool
+    ) -> ObjectGraphError {
         let isDate = a.type == .date
-        let code: ObjectGraphError.Code = isDate ? (tooSmall ? .validationDateTooSoon : .validationDateTooLate)
+        let code: ObjectGraphError.Code =
+            isDate
+            ? (tooSmall ? .validationDateTooSoon : .validationDateTooLate)
             : (tooSmall ? .validationNumberTooSmall : .validationNumberTooLarge)
-        let rule = isDate ? (tooSmall ? "must not be before" : "must not be after")
+        let rule =
+            isDate
+            ? (tooSmall ? "must not be before" : "must not be after")
             : (tooSmall ? "must be at least" : "must be at most")
-        return make(code, o, a.name, v, "\(o.entity.name).\(a.name) \(rule) \(display(bound)); got \(display(v))")
+        return make(
+            code, o, a.name, v,
+            "\(o.entity.name).\(a.name) \(rule) \(display(bound)); got \(display(v))")
     }
 
-    static func length(_ o: ManagedObject, _ a: AttributeDescription, _ s: String, _ bound: Int,
-                       tooShort: Bool) -> ObjectGraphError {
-        make(tooShort ? .validationStringTooShort : .validationStringTooLong, o, a.name, .string(s),
-             "\(o.entity.name).\(a.name) must have \(tooShort ? "at least" : "at most") \(bound) "
+    static func length(
+        _ o: ManagedObject, _ a: AttributeDescription, _ s: String, _ bound: Int,
+        tooShort: Bool
+    ) -> ObjectGraphError {
+        make(
+            tooShort ? .validationStringTooShort : .validationStringTooLong, o, a.name, .string(s),
+            "\(o.entity.name).\(a.name) must have \(tooShort ? "at least" : "at most") \(bound) "
                 + "character\(bound == 1 ? "" : "s"); got \(s.count) (\"\(s.prefix(60))\")")
     }
 
-    static func pattern(_ o: ManagedObject, _ a: AttributeDescription, _ s: String) -> ObjectGraphError {
-        make(.validationStringPatternMatching, o, a.name, .string(s),
-             "\(o.entity.name).\(a.name) must match \(a.pattern ?? ""); got \"\(s.prefix(60))\"")
+    static func pattern(_ o: ManagedObject, _ a: AttributeDescription, _ s: String)
+        -> ObjectGraphError
+    {
+        make(
+            .validationStringPatternMatching, o, a.name, .string(s),
+            "\(o.entity.name).\(a.name) must match \(a.pattern ?? ""); got \"\(s.prefix(60))\"")
     }
 
-    static func tooFew(_ o: ManagedObject, _ r: RelationshipDescription, _ count: Int) -> ObjectGraphError {
-        make(.validationRelationshipLacksMinimumCount, o, r.name, nil,
-             "\(o.entity.name).\(r.name) must hold at least \(r.minCount) object\(r.minCount == 1 ? "" : "s"); "
+    static func tooFew(_ o: ManagedObject, _ r: RelationshipDescription, _ count: Int)
+        -> ObjectGraphError
+    {
+        make(
+            .validationRelationshipLacksMinimumCount, o, r.name, nil,
+            "\(o.entity.name).\(r.name) must hold at least \(r.minCount) object\(r.minCount == 1 ? "" : "s"); "
                 + "holds \(count)")
     }
 
-    static func tooMany(_ o: ManagedObject, _ r: RelationshipDescription, _ count: Int) -> ObjectGraphError {
-        make(.validationRelationshipExceedsMaximumCount, o, r.name, nil,
-             "\(o.entity.name).\(r.name) must hold at most \(r.maxCount) object\(r.maxCount == 1 ? "" : "s"); "
+    static func tooMany(_ o: ManagedObject, _ r: RelationshipDescription, _ count: Int)
+        -> ObjectGraphError
+    {
+        make(
+            .validationRelationshipExceedsMaximumCount, o, r.name, nil,
+            "\(o.entity.name).\(r.name) must hold at most \(r.maxCount) object\(r.maxCount == 1 ? "" : "s"); "
                 + "holds \(count)")
     }
 
-    static func denied(_ o: ManagedObject, _ r: RelationshipDescription, count: Int) -> ObjectGraphError {
-        make(.validationRelationshipDeniedDelete, o, r.name, nil,
-             "\(o.entity.name) \(o.objectID) cannot be deleted: \(r.name) still holds \(count) "
+    static func denied(_ o: ManagedObject, _ r: RelationshipDescription, count: Int)
+        -> ObjectGraphError
+    {
+        make(
+            .validationRelationshipDeniedDelete, o, r.name, nil,
+            "\(o.entity.name) \(o.objectID) cannot be deleted: \(r.name) still holds \(count) "
                 + "\(r.destinationEntityName) object\(count == 1 ? "" : "s") (delete rule deny); "
                 + "delete or reassign \(count == 1 ? "it" : "them") first")
     }

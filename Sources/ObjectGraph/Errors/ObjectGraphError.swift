@@ -132,7 +132,9 @@ public struct ObjectGraphError: Error, CustomNSError, LocalizedError, CustomStri
             }
             lines.append(indent + e.description)
             for u in e.underlying { walk(u, depth + 1) }
-            for conflict in e.extraUserInfo[NSPersistentStoreSaveConflictsErrorKey]?.value as? [Any] ?? [] {
+            for conflict in e.extraUserInfo[NSPersistentStoreSaveConflictsErrorKey]?.value as? [Any]
+                ?? []
+            {
                 lines.append(indent + "  conflict: \(conflict)")
             }
         }

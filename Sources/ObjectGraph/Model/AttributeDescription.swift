@@ -80,9 +80,10 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
         self.derivationExpression = derivationExpression
         self.isIndexed = isIndexed
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
-        super.init(name: name, isOptional: isOptional, isTransient: isTransient,
-                   userInfo: userInfo, versionHashModifier: versionHashModifier,
-                   renamingIdentifier: renamingIdentifier)
+        super.init(
+            name: name, isOptional: isOptional, isTransient: isTransient,
+            userInfo: userInfo, versionHashModifier: versionHashModifier,
+            renamingIdentifier: renamingIdentifier)
     }
 
     /// Whether the attribute is computed at save from ``derivationExpression``.

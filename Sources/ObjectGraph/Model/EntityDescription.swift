@@ -53,15 +53,20 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Every property including inherited ones, in slot order (inherited first).
     @exclusivity(unchecked) public internal(set) var properties: [PropertyDescription] = []
     /// Every property by name, inherited ones included.
-    @exclusivity(unchecked) public internal(set) var propertiesByName: [String: PropertyDescription] = [:]
+    @exclusivity(unchecked) public internal(set) var propertiesByName:
+        [String: PropertyDescription] = [:]
     /// Every attribute by name, inherited ones included.
-    @exclusivity(unchecked) public internal(set) var attributesByName: [String: AttributeDescription] = [:]
+    @exclusivity(unchecked) public internal(set) var attributesByName:
+        [String: AttributeDescription] = [:]
     /// Every relationship by name, inherited ones included.
-    @exclusivity(unchecked) public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
+    @exclusivity(unchecked) public internal(set) var relationshipsByName:
+        [String: RelationshipDescription] = [:]
     /// Every fetched property, inherited first; set when the model is built.
-    @exclusivity(unchecked) public internal(set) var fetchedProperties: [FetchedPropertyDescription] = []
+    @exclusivity(unchecked) public internal(set) var fetchedProperties:
+        [FetchedPropertyDescription] = []
     /// Every fetched property by name, inherited ones included; set when the model is built.
-    @exclusivity(unchecked) public internal(set) var fetchedPropertiesByName: [String: FetchedPropertyDescription] = [:]
+    @exclusivity(unchecked) public internal(set) var fetchedPropertiesByName:
+        [String: FetchedPropertyDescription] = [:]
     /// This entity's position in its model's ``ManagedObjectModel/entities``.
     @exclusivity(unchecked) public internal(set) var index: Int = -1
     /// Slot kinds and cached lists for the engine's hot paths; set when the model is built.
@@ -101,8 +106,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     ) {
         self.name = name
         self.managedObjectClass = managedObjectClass
-        self.managedObjectClassName = managedObjectClassName
-            ?? (managedObjectClass == ManagedObject.self ? nil : String(describing: managedObjectClass))
+        self.managedObjectClassName =
+            managedObjectClassName
+            ?? (managedObjectClass == ManagedObject.self
+                ? nil : String(describing: managedObjectClass))
         self.isAbstract = isAbstract
         self.superentityName = superentityName
         self.ownProperties = properties.filter { !($0 is FetchedPropertyDescription) }
@@ -110,17 +117,20 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.userInfo = userInfo
         self.versionHashModifier = versionHashModifier
         self.renamingIdentifier = renamingIdentifier
-        self.ownFetchedProperties = fetchedProperties + properties.compactMap { $0 as? FetchedPropertyDescription }
+        self.ownFetchedProperties =
+            fetchedProperties + properties.compactMap { $0 as? FetchedPropertyDescription }
         self.indexes = indexes
     }
 
     /// Every attribute, inherited first, in slot order.
     public var attributes: [AttributeDescription] {
-        layout.kinds.count == properties.count ? layout.attributeList : properties.compactMap { $0 as? AttributeDescription }
+        layout.kinds.count == properties.count
+            ? layout.attributeList : properties.compactMap { $0 as? AttributeDescription }
     }
     /// Every relationship, inherited first, in slot order.
     public var relationships: [RelationshipDescription] {
-        layout.kinds.count == properties.count ? layout.relationshipList
+        layout.kinds.count == properties.count
+            ? layout.relationshipList
             : properties.compactMap { $0 as? RelationshipDescription }
     }
 

@@ -33,14 +33,17 @@ struct EntityLayout: Sendable {
     let derivedAttributes: [AttributeDescription]
 
     init(_ entity: EntityDescription) {
-        var kinds: [Kind] = [], attributes: [AttributeDescription?] = [], relationships: [RelationshipDescription?] = []
+        var kinds: [Kind] = []
+        var attributes: [AttributeDescription?] = []
+        var relationships: [RelationshipDescription?] = []
         for property in entity.properties {
             if let a = property as? AttributeDescription {
                 kinds.append(a.isTransient ? .transientAttribute : .attribute)
                 attributes.append(a)
                 relationships.append(nil)
             } else if let r = property as? RelationshipDescription {
-                kinds.append(!r.isToMany ? .toOne : (r.isStoredInRow ? .toManyStored : .toManyDerived))
+                kinds.append(
+                    !r.isToMany ? .toOne : (r.isStoredInRow ? .toManyStored : .toManyDerived))
                 attributes.append(nil)
                 relationships.append(r)
             }
@@ -52,7 +55,8 @@ struct EntityLayout: Sendable {
         self.relationshipList = relationships.compactMap { $0 }
         self.defaultAttributeValues = attributes.map { $0?.defaultValue ?? .null }
         self.attributesToValidate = attributeList.filter { a in
-            !a.isOptional || a.minValue != nil || a.maxValue != nil || a.minLength != nil || a.maxLength != nil
+            !a.isOptional || a.minValue != nil || a.maxValue != nil || a.minLength != nil
+                || a.maxLength != nil
                 || a.pattern != nil
         }
         self.relationshipsToValidate = relationshipList.filter { r in
@@ -70,7 +74,10 @@ struct EntityLayout: Sendable {
 
     static let empty = EntityLayout(kinds: [], attributes: [], relationships: [])
 
-    private init(kinds: [Kind], attributes: [AttributeDescription?], relationships: [RelationshipDescription?]) {
+    private init(
+        kinds: [Kind], attributes: [AttributeDescription?],
+        relationships: [RelationshipDescription?]
+    ) {
         self.kinds = kinds
         self.attributes = attributes
         self.relationships = relationships

@@ -36,7 +36,9 @@ public struct FetchIndexDescription: Sendable, Hashable {
         public let isAscending: Bool
 
         /// Creates an index element.
-        public init(property: String, collationType: CollationType = .binary, isAscending: Bool = true) {
+        public init(
+            property: String, collationType: CollationType = .binary, isAscending: Bool = true
+        ) {
             self.propertyName = property
             self.collationType = collationType
             self.isAscending = isAscending

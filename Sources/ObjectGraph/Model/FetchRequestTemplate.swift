@@ -38,7 +38,8 @@ public struct FetchRequestTemplate: Sendable, Hashable {
 
     /// Creates a template; the defaults are Core Data's.
     public init(
-        name: String, entityName: String, predicateFormat: String? = nil, resultType: ResultType = .managedObject,
+        name: String, entityName: String, predicateFormat: String? = nil,
+        resultType: ResultType = .managedObject,
         fetchLimit: Int = 0, fetchBatchSize: Int = 0, includesSubentities: Bool = true,
         includesPropertyValues: Bool = true, includesPendingChanges: Bool = true,
         returnsObjectsAsFaults: Bool = true, returnsDistinctResults: Bool = false
@@ -81,7 +82,8 @@ public struct FetchRequestTemplate: Sendable, Hashable {
 
         /// The result type with Core Data's raw value, or `nil`.
         public init?(coreDataValue: Int) {
-            guard let match = Self.allCases.first(where: { $0.coreDataValue == coreDataValue }) else { return nil }
+            guard let match = Self.allCases.first(where: { $0.coreDataValue == coreDataValue })
+            else { return nil }
             self = match
         }
     }

@@ -35,11 +35,13 @@ public final class FetchedPropertyDescription: PropertyDescription, @unchecked S
     ///   - isOptional: Kept from the model; default `true`.
     public init(
         name: String, destination: String, predicateFormat: String? = nil, isOptional: Bool = true,
-        userInfo: [String: String] = [:], versionHashModifier: String? = nil, renamingIdentifier: String? = nil
+        userInfo: [String: String] = [:], versionHashModifier: String? = nil,
+        renamingIdentifier: String? = nil
     ) {
         self.destinationEntityName = destination
         self.predicateFormat = predicateFormat
-        super.init(name: name, isOptional: isOptional, isTransient: false, userInfo: userInfo,
-                   versionHashModifier: versionHashModifier, renamingIdentifier: renamingIdentifier)
+        super.init(
+            name: name, isOptional: isOptional, isTransient: false, userInfo: userInfo,
+            versionHashModifier: versionHashModifier, renamingIdentifier: renamingIdentifier)
     }
 }

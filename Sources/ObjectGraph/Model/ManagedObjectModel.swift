@@ -60,13 +60,18 @@ public final class ManagedObjectModel: @unchecked Sendable {
         entities: [EntityDescription], configurations: [String: [String]] = [:],
         versionIdentifiers: Set<String> = [], fetchRequestTemplates: [FetchRequestTemplate] = []
     ) throws {
-        try self.init(entities: entities, configurations: configurations, versionIdentifiers: versionIdentifiers,
-                      fetchRequestTemplates: fetchRequestTemplates, warnings: [])
+        try self.init(
+            entities: entities, configurations: configurations,
+            versionIdentifiers: versionIdentifiers,
+            fetchRequestTemplates: fetchRequestTemplates, warnings: [])
     }
 
     /// Builds the model, keeping `warnings` a reader collected before the linker's own.
-    init(entities: [EntityDescription], configurations: [String: [String]], versionIdentifiers: Set<String>,
-         fetchRequestTemplates: [FetchRequestTemplate], warnings: [String]) throws {
+    init(
+        entities: [EntityDescription], configurations: [String: [String]],
+        versionIdentifiers: Set<String>,
+        fetchRequestTemplates: [FetchRequestTemplate], warnings: [String]
+    ) throws {
         var templates: [String: FetchRequestTemplate] = [:]
         for template in fetchRequestTemplates {
             guard templates.updateValue(template, forKey: template.name) == nil else {
@@ -79,7 +84,9 @@ public final class ManagedObjectModel: @unchecked Sendable {
                 throw ModelError.invalidName(entity: entity.name, property: nil)
             }
             guard byName[entity.name] == nil else { throw ModelError.duplicateEntity(entity.name) }
-            guard entity.managedObjectModel == nil else { throw ModelError.entityReused(entity.name) }
+            guard entity.managedObjectModel == nil else {
+                throw ModelError.entityReused(entity.name)
+            }
             byName[entity.name] = entity
         }
         self.entities = entities
@@ -93,7 +100,8 @@ public final class ManagedObjectModel: @unchecked Sendable {
             ModelLinker.unlink(entities)
             throw error
         }
-        entityVersionHashesByName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })
+        entityVersionHashesByName = Dictionary(
+            uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })
         versionHash = VersionHasher.hash(entityHashes: entityVersionHashesByName)
     }
 

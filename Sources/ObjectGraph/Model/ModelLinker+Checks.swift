@@ -23,16 +23,26 @@ extension ModelLinker {
             guard let converted = limit.coerced(to: type), !converted.isNull else {
                 throw fail("\(label) \(limit) is not a valid \(type.rawValue)")
             }
-            guard !converted.isNaN else { throw fail("\(label) is NaN, which no value can be compared with") }
-            if label == "minValue" { attribute.minValue = converted } else { attribute.maxValue = converted }
+            guard !converted.isNaN else {
+                throw fail("\(label) is NaN, which no value can be compared with")
+            }
+            if label == "minValue" {
+                attribute.minValue = converted
+            } else {
+                attribute.maxValue = converted
+            }
         }
         if let lo = attribute.minValue, let hi = attribute.maxValue, Self.isGreater(lo, than: hi) {
             throw fail("minValue \(lo) is greater than maxValue \(hi)")
         }
-        if attribute.minLength != nil || attribute.maxLength != nil || attribute.pattern != nil, type != .string {
+        if attribute.minLength != nil || attribute.maxLength != nil || attribute.pattern != nil,
+            type != .string
+        {
             throw fail("length and pattern limits apply only to strings, not \(type.rawValue)")
         }
-        for (label, length) in [("minLength", attribute.minLength), ("maxLength", attribute.maxLength)] {
+        for (label, length) in [
+            ("minLength", attribute.minLength), ("maxLength", attribute.maxLength),
+        ] {
             if let length, length < 0 { throw fail("\(label) \(length) is negative") }
         }
         if let lo = attribute.minLength, let hi = attribute.maxLength, lo > hi {
@@ -44,29 +54,42 @@ extension ModelLinker {
             }
         }
         if attribute.allowsExternalBinaryDataStorage, type != .binaryData, type != .transformable {
-            throw fail("allowsExternalBinaryDataStorage applies only to binaryData and transformable, not \(type.rawValue)")
+            throw fail(
+                "allowsExternalBinaryDataStorage applies only to binaryData and transformable, not \(type.rawValue)"
+            )
         }
         if let expression = attribute.derivationExpression {
             if expression.allSatisfy(\.isWhitespace) { throw fail("derivationExpression is empty") }
-            if attribute.isTransient { throw fail("a derived attribute is stored, so it cannot be transient") }
+            if attribute.isTransient {
+                throw fail("a derived attribute is stored, so it cannot be transient")
+            }
         }
     }
 
     func check(_ relationship: RelationshipDescription, in entity: EntityDescription) throws {
         func fail(_ reason: String) -> ObjectGraphError {
-            ModelError.badRelationship(entity: entity.name, relationship: relationship.name, reason: reason)
+            ModelError.badRelationship(
+                entity: entity.name, relationship: relationship.name, reason: reason)
         }
         if relationship.minCount < 0 || relationship.maxCount < 0 {
-            throw fail("minCount \(relationship.minCount) and maxCount \(relationship.maxCount) must not be negative")
+            throw fail(
+                "minCount \(relationship.minCount) and maxCount \(relationship.maxCount) must not be negative"
+            )
         }
         if !relationship.isToMany {
             if relationship.minCount != 0 || relationship.maxCount != 0 {
-                throw fail("minCount and maxCount apply only to to-many relationships; use isOptional for a to-one")
+                throw fail(
+                    "minCount and maxCount apply only to to-many relationships; use isOptional for a to-one"
+                )
             }
-            if relationship.isOrdered { throw fail("isOrdered applies only to to-many relationships") }
+            if relationship.isOrdered {
+                throw fail("isOrdered applies only to to-many relationships")
+            }
         }
         if relationship.maxCount > 0, relationship.minCount > relationship.maxCount {
-            throw fail("minCount \(relationship.minCount) is greater than maxCount \(relationship.maxCount)")
+            throw fail(
+                "minCount \(relationship.minCount) is greater than maxCount \(relationship.maxCount)"
+            )
         }
     }
 
@@ -75,11 +98,14 @@ extension ModelLinker {
     func checkMandatoryDestinations(of entity: EntityDescription) throws {
         for case let r as RelationshipDescription in entity.ownProperties {
             guard let destination = r.destinationEntity, !r.isTransient,
-                  (!r.isToMany && !r.isOptional) || (r.isToMany && r.minCount > 0) else { continue }
+                (!r.isToMany && !r.isOptional) || (r.isToMany && r.minCount > 0)
+            else { continue }
             if destination.selfAndDescendants.allSatisfy(\.isAbstract) {
                 throw ModelError.badRelationship(
                     entity: entity.name, relationship: r.name,
-                    reason: "is mandatory but its destination \(destination.name) is abstract with no concrete subentity")
+                    reason:
+                        "is mandatory but its destination \(destination.name) is abstract with no concrete subentity"
+                )
             }
         }
     }
@@ -87,23 +113,28 @@ extension ModelLinker {
     func checkConstraints(of entity: EntityDescription) throws {
         for constraint in entity.uniquenessConstraints {
             guard !constraint.isEmpty else {
-                throw ModelError.badConstraint(entity: entity.name, key: "[]", reason: "a constraint names no attribute")
+                throw ModelError.badConstraint(
+                    entity: entity.name, key: "[]", reason: "a constraint names no attribute")
             }
             var seen: Set<String> = []
             for key in constraint {
                 guard seen.insert(key).inserted else {
-                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "named twice in one constraint")
+                    throw ModelError.badConstraint(
+                        entity: entity.name, key: key, reason: "named twice in one constraint")
                 }
                 guard let property = entity.propertiesByName[key] else {
-                    throw ModelError.badConstraint(entity: entity.name, key: key, reason: "no such attribute")
+                    throw ModelError.badConstraint(
+                        entity: entity.name, key: key, reason: "no such attribute")
                 }
                 if property.isTransient {
-                    throw ModelError.badConstraint(entity: entity.name, key: key,
-                                                   reason: "transient properties cannot be unique")
+                    throw ModelError.badConstraint(
+                        entity: entity.name, key: key,
+                        reason: "transient properties cannot be unique")
                 }
                 if let r = property as? RelationshipDescription, r.isToMany {
-                    throw ModelError.badConstraint(entity: entity.name, key: key,
-                                                   reason: "to-many relationships cannot be unique")
+                    throw ModelError.badConstraint(
+                        entity: entity.name, key: key,
+                        reason: "to-many relationships cannot be unique")
                 }
             }
         }
@@ -113,15 +144,24 @@ extension ModelLinker {
         var names: Set<String> = []
         for index in entity.indexes {
             func fail(_ key: String?, _ reason: String) -> ObjectGraphError {
-                ModelError.badIndex(entity: entity.name, index: index.name, key: key, reason: reason)
+                ModelError.badIndex(
+                    entity: entity.name, index: index.name, key: key, reason: reason)
             }
             guard !index.name.isEmpty else { throw fail(nil, "an index needs a name") }
-            guard names.insert(index.name).inserted else { throw fail(nil, "the name is used twice") }
-            guard !index.elements.isEmpty else { throw fail(nil, "an index needs at least one element") }
+            guard names.insert(index.name).inserted else {
+                throw fail(nil, "the name is used twice")
+            }
+            guard !index.elements.isEmpty else {
+                throw fail(nil, "an index needs at least one element")
+            }
             for element in index.elements {
                 let key = element.propertyName
-                guard let property = entity.propertiesByName[key] else { throw fail(key, "no such attribute") }
-                if property.isTransient { throw fail(key, "transient properties are not stored, so cannot be indexed") }
+                guard let property = entity.propertiesByName[key] else {
+                    throw fail(key, "no such attribute")
+                }
+                if property.isTransient {
+                    throw fail(key, "transient properties are not stored, so cannot be indexed")
+                }
                 if let r = property as? RelationshipDescription, r.isToMany {
                     throw fail(key, "to-many relationships cannot be indexed")
                 }
@@ -131,24 +171,31 @@ extension ModelLinker {
 
     func checkFetchRequestTemplates() throws {
         for template in model.fetchRequestTemplatesByName.values.sorted(by: { $0.name < $1.name }) {
-            guard !template.name.isEmpty else { throw ModelError.badFetchRequestTemplate("", reason: "has no name") }
+            guard !template.name.isEmpty else {
+                throw ModelError.badFetchRequestTemplate("", reason: "has no name")
+            }
             guard model.entitiesByName[template.entityName] != nil else {
                 throw ModelError.badFetchRequestTemplate(
-                    template.name, reason: "fetches \(template.entityName), which is not in the model")
+                    template.name,
+                    reason: "fetches \(template.entityName), which is not in the model")
             }
             guard template.fetchLimit >= 0, template.fetchBatchSize >= 0 else {
-                throw ModelError.badFetchRequestTemplate(template.name, reason: "has a negative fetch limit or batch size")
+                throw ModelError.badFetchRequestTemplate(
+                    template.name, reason: "has a negative fetch limit or batch size")
             }
         }
     }
 
     func checkConfigurations() throws {
         for (name, members) in model.configurations.sorted(by: { $0.key < $1.key }) {
-            guard !name.isEmpty else { throw ModelError.badConfiguration(name, reason: "has an empty name") }
+            guard !name.isEmpty else {
+                throw ModelError.badConfiguration(name, reason: "has an empty name")
+            }
             var seen: Set<String> = []
             for member in members {
                 guard model.entitiesByName[member] != nil else {
-                    throw ModelError.badConfiguration(name, reason: "lists \(member), which is not in the model")
+                    throw ModelError.badConfiguration(
+                        name, reason: "lists \(member), which is not in the model")
                 }
                 guard seen.insert(member).inserted else {
                     throw ModelError.badConfiguration(name, reason: "lists \(member) twice")
@@ -188,7 +235,8 @@ extension AttributeValue {
         switch self {
         case .double(let v) where v.isNaN: .double(.nan)
         case .float(let v) where v.isNaN: .float(.nan)
-        case .date(let v) where v.timeIntervalSinceReferenceDate.isNaN: .date(Date(timeIntervalSinceReferenceDate: .nan))
+        case .date(let v) where v.timeIntervalSinceReferenceDate.isNaN:
+            .date(Date(timeIntervalSinceReferenceDate: .nan))
         default: self
         }
     }

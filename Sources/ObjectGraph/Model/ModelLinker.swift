@@ -77,8 +77,9 @@ struct ModelLinker {
         for entity in model.entities {
             guard let parentName = entity.superentityName else { continue }
             guard let parent = model.entitiesByName[parentName] else {
-                throw ModelError.badSuperentity(entity: entity.name, superentity: parentName,
-                                                reason: "is not in the model")
+                throw ModelError.badSuperentity(
+                    entity: entity.name, superentity: parentName,
+                    reason: "is not in the model")
             }
             entity.superentity = parent
             parent.subentities.append(entity)
@@ -88,8 +89,9 @@ struct ModelLinker {
             var current = entity.superentity
             while let c = current {
                 guard seen.insert(ObjectIdentifier(c)).inserted else {
-                    throw ModelError.badSuperentity(entity: entity.name, superentity: entity.superentityName ?? "",
-                                                    reason: "forms an inheritance cycle")
+                    throw ModelError.badSuperentity(
+                        entity: entity.name, superentity: entity.superentityName ?? "",
+                        reason: "forms an inheritance cycle")
                 }
                 current = c.superentity
             }
@@ -115,8 +117,9 @@ struct ModelLinker {
                 throw ModelError.duplicateProperty(entity: entity.name, property: property.name)
             }
             guard property.entity == nil else {
-                throw ModelError.badAttribute(entity: entity.name, attribute: property.name,
-                                              reason: "this description already belongs to another entity")
+                throw ModelError.badAttribute(
+                    entity: entity.name, attribute: property.name,
+                    reason: "this description already belongs to another entity")
             }
             property.entity = entity
             if let fetchedProperty = property as? FetchedPropertyDescription {
@@ -136,44 +139,58 @@ struct ModelLinker {
         entity.fetchedPropertiesByName = fetchedByName
     }
 
-    private func resolve(_ fetched: FetchedPropertyDescription, in entity: EntityDescription) throws {
+    private func resolve(_ fetched: FetchedPropertyDescription, in entity: EntityDescription) throws
+    {
         guard let destination = model.entitiesByName[fetched.destinationEntityName] else {
-            throw ModelError.unknownDestination(entity: entity.name, relationship: fetched.name,
-                                                destination: fetched.destinationEntityName)
+            throw ModelError.unknownDestination(
+                entity: entity.name, relationship: fetched.name,
+                destination: fetched.destinationEntityName)
         }
         fetched.destinationEntity = destination
     }
 
     /// What the model allows but is probably a mistake.
     private func warnings() -> [String] {
-        model.entities.filter { $0.isAbstract && $0.selfAndDescendants.allSatisfy(\.isAbstract) }.map {
-            "\($0.name) is abstract and has no concrete subentity, so it can hold no objects"
-        }
+        model.entities.filter { $0.isAbstract && $0.selfAndDescendants.allSatisfy(\.isAbstract) }
+            .map {
+                "\($0.name) is abstract and has no concrete subentity, so it can hold no objects"
+            }
     }
 
-    private func resolve(_ relationship: RelationshipDescription, in entity: EntityDescription) throws {
+    private func resolve(_ relationship: RelationshipDescription, in entity: EntityDescription)
+        throws
+    {
         func fail(_ reason: String) -> ObjectGraphError {
-            ModelError.badInverse(entity: entity.name, relationship: relationship.name, reason: reason)
+            ModelError.badInverse(
+                entity: entity.name, relationship: relationship.name, reason: reason)
         }
         guard let destination = model.entitiesByName[relationship.destinationEntityName] else {
-            throw ModelError.unknownDestination(entity: entity.name, relationship: relationship.name,
-                                                destination: relationship.destinationEntityName)
+            throw ModelError.unknownDestination(
+                entity: entity.name, relationship: relationship.name,
+                destination: relationship.destinationEntityName)
         }
         relationship.destinationEntity = destination
         guard let inverseName = relationship.inverseName else { return }
         guard let inverse = destination.relationshipsByName[inverseName] else {
-            throw fail("\(destination.name).\(inverseName) is not a relationship of \(destination.name)")
+            throw fail(
+                "\(destination.name).\(inverseName) is not a relationship of \(destination.name)")
         }
         guard let back = model.entitiesByName[inverse.destinationEntityName],
-              entity.isKind(of: back) || back.isKind(of: entity) else {
-            throw fail("\(destination.name).\(inverseName) points to \(inverse.destinationEntityName), not \(entity.name)")
+            entity.isKind(of: back) || back.isKind(of: entity)
+        else {
+            throw fail(
+                "\(destination.name).\(inverseName) points to \(inverse.destinationEntityName), not \(entity.name)"
+            )
         }
         if let backName = inverse.inverseName, backName != relationship.name {
-            throw fail("\(destination.name).\(inverseName) names \(backName) as its inverse, not \(relationship.name)")
+            throw fail(
+                "\(destination.name).\(inverseName) names \(backName) as its inverse, not \(relationship.name)"
+            )
         }
         if inverse.inverseName == nil {
             if let claimed = inverse.inverseRelationship, claimed !== relationship {
-                throw fail("\(destination.name).\(inverseName) is already the inverse of \(claimed)")
+                throw fail(
+                    "\(destination.name).\(inverseName) is already the inverse of \(claimed)")
             }
             inverse.inverseRelationship = relationship
         }

@@ -38,8 +38,10 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     /// - Note: Mirrors `NSPropertyDescription.versionHash`.
     public internal(set) var versionHash = Data()
 
-    init(name: String, isOptional: Bool, isTransient: Bool, userInfo: [String: String],
-         versionHashModifier: String?, renamingIdentifier: String?) {
+    init(
+        name: String, isOptional: Bool, isTransient: Bool, userInfo: [String: String],
+        versionHashModifier: String?, renamingIdentifier: String?
+    ) {
         self.name = name
         self.isOptional = isOptional
         self.isTransient = isTransient

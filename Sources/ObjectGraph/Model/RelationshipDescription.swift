@@ -44,7 +44,8 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     /// The resolved destination entity; set when the model is built.
     @exclusivity(unchecked) public internal(set) unowned var destinationEntity: EntityDescription?
     /// The resolved inverse relationship; set when the model is built.
-    @exclusivity(unchecked) public internal(set) unowned var inverseRelationship: RelationshipDescription?
+    @exclusivity(unchecked) public internal(set) unowned var inverseRelationship:
+        RelationshipDescription?
 
     /// Creates a relationship.
     ///
@@ -71,9 +72,10 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
         self.minCount = minCount
         self.maxCount = maxCount
         self.deleteRule = deleteRule
-        super.init(name: name, isOptional: isOptional, isTransient: isTransient,
-                   userInfo: userInfo, versionHashModifier: versionHashModifier,
-                   renamingIdentifier: renamingIdentifier)
+        super.init(
+            name: name, isOptional: isOptional, isTransient: isTransient,
+            userInfo: userInfo, versionHashModifier: versionHashModifier,
+            renamingIdentifier: renamingIdentifier)
     }
 
     /// Whether stores keep this relationship in the source row.

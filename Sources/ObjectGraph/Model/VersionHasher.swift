@@ -47,7 +47,9 @@ enum VersionHasher {
             input.append(false)
         }
         input.append(entity.isAbstract)
-        let properties = entity.ownProperties.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        let properties = entity.ownProperties.sorted {
+            $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
+        }
         input.append(UInt32(properties.count))
         for property in properties { input.bytes.append(contentsOf: property.versionHash) }
         input.appendOptional(entity.versionHashModifier)
@@ -59,7 +61,9 @@ enum VersionHasher {
         var input = HashInput()
         input.append("objectgraph.model/1")
         input.append(UInt32(entityHashes.count))
-        for (name, hash) in entityHashes.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (name, hash) in entityHashes.sorted(by: {
+            $0.key.utf8.lexicographicallyPrecedes($1.key.utf8)
+        }) {
             input.append(name)
             input.bytes.append(contentsOf: hash)
         }
@@ -79,8 +83,10 @@ struct HashInput {
     var bytes: [UInt8] = []
 
     mutating func append(_ count: UInt32) {
-        bytes.append(contentsOf: [UInt8(count >> 24), UInt8(truncatingIfNeeded: count >> 16),
-                                  UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)])
+        bytes.append(contentsOf: [
+            UInt8(count >> 24), UInt8(truncatingIfNeeded: count >> 16),
+            UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count),
+        ])
     }
 
     mutating func append(_ string: String) {

@@ -21,7 +21,9 @@ extension AttributeValue {
         case .string(let v): return .string(v)
         case .boolean(let v): return .bool(v)
         case .date(let v):
-            if let seconds = ExactDecimal(secondsSince1970Of: v) { return .number(seconds.plainText) }
+            if let seconds = ExactDecimal(secondsSince1970Of: v) {
+                return .number(seconds.plainText)
+            }
             return Self.floatingJSON(v.timeIntervalSinceReferenceDate, isZero: false, sign: .plus)
         case .data(let v), .transformable(let v): return .string(v.base64EncodedString())
         case .uuid(let v): return .string(v.uuidString)
@@ -43,7 +45,8 @@ extension AttributeValue {
     static func fromModelJSON(_ json: JSONValue, type: AttributeType) -> AttributeValue? {
         switch (type, json) {
         case (_, .null): return .null
-        case (.integer16, .number(let t)), (.integer32, .number(let t)), (.integer64, .number(let t)):
+        case (.integer16, .number(let t)), (.integer32, .number(let t)),
+            (.integer64, .number(let t)):
             guard let i = Int64(t), type.integerRange?.contains(i) == true else { return nil }
             return .integer(i)
         case (.decimal, .string("NaN")): return .decimal(.nan)
@@ -53,22 +56,30 @@ extension AttributeValue {
         case (.float, _): return floating(json, Float.self).map { .float($0) }
         case (.string, .string(let s)): return .string(s)
         case (.boolean, .bool(let b)): return .boolean(b)
-        case (.date, .number(let t)): return ExactDecimal(t)?.dateFromSecondsSince1970.map { .date($0) }
-        case (.date, .string): return floating(json, Double.self).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case (.date, .number(let t)):
+            return ExactDecimal(t)?.dateFromSecondsSince1970.map { .date($0) }
+        case (.date, .string):
+            return floating(json, Double.self).map {
+                .date(Date(timeIntervalSinceReferenceDate: $0))
+            }
         case (.binaryData, .string(let s)): return Data(base64Encoded: s).map { .data($0) }
-        case (.transformable, .string(let s)): return Data(base64Encoded: s).map { .transformable($0) }
+        case (.transformable, .string(let s)):
+            return Data(base64Encoded: s).map { .transformable($0) }
         case (.uuid, .string(let s)): return UUID(uuidString: s).map { .uuid($0) }
         case (.uri, .string(let s)): return URL(string: s).map { .uri($0) }
         case (.undefined, .object(let members)):
             guard members.count == 2, case .string(let name)? = members["type"],
-                  let inner = AttributeType(rawValue: name), inner != .undefined,
-                  let wrapped = members["value"], wrapped != .null else { return nil }
+                let inner = AttributeType(rawValue: name), inner != .undefined,
+                let wrapped = members["value"], wrapped != .null
+            else { return nil }
             return fromModelJSON(wrapped, type: inner)
         default: return nil
         }
     }
 
-    private static func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(_ json: JSONValue, _: F.Type) -> F? {
+    private static func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ json: JSONValue, _: F.Type
+    ) -> F? {
         switch json {
         case .number(let t): return F(t).flatMap { $0.isFinite ? $0 : nil }
         case .string("NaN"): return .nan
@@ -85,8 +96,10 @@ extension AttributeValue {
         case .integer16, .integer32, .integer64:
             let r = type.integerRange ?? 0...0
             return "an integer in \(r.lowerBound)...\(r.upperBound)"
-        case .decimal: return "a decimal number as a string, e.g. \"0.01\" (at most 38 significant digits)"
-        case .double, .float: return "a number, or one of \"NaN\", \"Infinity\", \"-Infinity\", \"-0\""
+        case .decimal:
+            return "a decimal number as a string, e.g. \"0.01\" (at most 38 significant digits)"
+        case .double, .float:
+            return "a number, or one of \"NaN\", \"Infinity\", \"-Infinity\", \"-0\""
         case .string: return "a string"
         case .boolean: return "true or false"
         case .date: return "seconds since 1970 as a number"

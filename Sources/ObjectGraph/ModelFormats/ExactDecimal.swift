@@ -30,7 +30,10 @@ package struct ExactDecimal: Sendable, Equatable {
         var sawDigit = false
         while let c = chars.first, c != UInt8(ascii: "e"), c != UInt8(ascii: "E") {
             chars = chars.dropFirst()
-            if c == UInt8(ascii: "."), !seenPoint { seenPoint = true; continue }
+            if c == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+                continue
+            }
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) else { return nil }
             sawDigit = true
             mantissa.append(c - UInt8(ascii: "0"))
@@ -40,7 +43,8 @@ package struct ExactDecimal: Sendable, Equatable {
         var exponent = 0
         if !chars.isEmpty {
             chars = chars.dropFirst()
-            guard let e = Int(String(decoding: chars, as: UTF8.self)), abs(e) <= Self.maximumSpan else { return nil }
+            guard let e = Int(String(decoding: chars, as: UTF8.self)), abs(e) <= Self.maximumSpan
+            else { return nil }
             exponent = e
         }
         self.init(negative: negative, digits: mantissa, exponent: exponent - fractionDigits)
@@ -49,14 +53,19 @@ package struct ExactDecimal: Sendable, Equatable {
 
     /// The exact value of an integer.
     package init(_ value: Int64) {
-        self.init(negative: value < 0, digits: String(value.magnitude).utf8.map { $0 - UInt8(ascii: "0") }, exponent: 0)
+        self.init(
+            negative: value < 0,
+            digits: String(value.magnitude).utf8.map { $0 - UInt8(ascii: "0") }, exponent: 0)
     }
 
     private init(negative: Bool, digits: [UInt8], exponent: Int) {
         var d = digits[...]
         while d.first == 0 { d = d.dropFirst() }
         var e = exponent
-        while d.last == 0 { d = d.dropLast(); e += 1 }
+        while d.last == 0 {
+            d = d.dropLast()
+            e += 1
+        }
         self.digits = Array(d)
         self.exponent = d.isEmpty ? 0 : e
         self.isNegative = d.isEmpty ? false : negative
@@ -100,12 +109,14 @@ package struct ExactDecimal: Sendable, Equatable {
     private static func add(_ x: [UInt8], _ y: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         var carry: UInt8 = 0
-        var i = x.count - 1, j = y.count - 1
+        var i = x.count - 1
+        var j = y.count - 1
         while i >= 0 || j >= 0 || carry > 0 {
             let sum = (i >= 0 ? x[i] : 0) + (j >= 0 ? y[j] : 0) + carry
             result.append(sum % 10)
             carry = sum / 10
-            i -= 1; j -= 1
+            i -= 1
+            j -= 1
         }
         return result.reversed()
     }
@@ -126,7 +137,8 @@ package struct ExactDecimal: Sendable, Equatable {
     }
 
     private static func compare(_ x: [UInt8], _ y: [UInt8]) -> Int {
-        let x = x.drop { $0 == 0 }, y = y.drop { $0 == 0 }
+        let x = x.drop { $0 == 0 }
+        let y = y.drop { $0 == 0 }
         if x.count != y.count { return x.count < y.count ? -1 : 1 }
         for (a, b) in zip(x, y) where a != b { return a < b ? -1 : 1 }
         return 0
@@ -138,7 +150,8 @@ extension ExactDecimal {
     /// 38 significant digits, or an exponent outside -128...127).
     package var decimal: Decimal? {
         guard let d = Decimal(string: plainText, locale: Locale(identifier: "en_US_POSIX")),
-              ExactDecimal(d.description) == self else { return nil }
+            ExactDecimal(d.description) == self
+        else { return nil }
         return d
     }
 
@@ -156,7 +169,8 @@ extension ExactDecimal {
     /// The date these seconds since 1970 name, rounded once to the nearest representable
     /// `Date`; `nil` when outside `Date`'s range.
     package var dateFromSecondsSince1970: Date? {
-        guard let interval = Double((self + -Self.referenceDateOffset).plainText), interval.isFinite else { return nil }
+        guard let interval = Double((self + -Self.referenceDateOffset).plainText), interval.isFinite
+        else { return nil }
         return Date(timeIntervalSinceReferenceDate: interval)
     }
 }

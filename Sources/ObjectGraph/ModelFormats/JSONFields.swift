@@ -16,8 +16,9 @@ struct JSONFields {
         self.entity = entity
         self.property = property
         guard case .object(let members) = value else {
-            throw ModelError.json(path: path.isEmpty ? "(root)" : path, entity: entity, property: property,
-                                  expected: "an object", found: value.kindDescription)
+            throw ModelError.json(
+                path: path.isEmpty ? "(root)" : path, entity: entity, property: property,
+                expected: "an object", found: value.kindDescription)
         }
         self.members = members
     }
@@ -27,8 +28,9 @@ struct JSONFields {
 
     /// An error at member `key` (or at the object itself when `key` is `nil`).
     func error(_ key: String?, expected: String, found: JSONValue?) -> ObjectGraphError {
-        ModelError.json(path: key.map(path) ?? path, entity: entity, property: property,
-                        expected: expected, found: found?.kindDescription ?? "nothing")
+        ModelError.json(
+            path: key.map(path) ?? path, entity: entity, property: property,
+            expected: expected, found: found?.kindDescription ?? "nothing")
     }
 
     /// The member's value, `nil` when absent or `null`.
@@ -57,7 +59,9 @@ struct JSONFields {
 
     mutating func int(_ key: String) throws -> Int? {
         guard let v = value(key) else { return nil }
-        guard case .number(let text) = v, let i = Int(text) else { throw error(key, expected: "an integer", found: v) }
+        guard case .number(let text) = v, let i = Int(text) else {
+            throw error(key, expected: "an integer", found: v)
+        }
         return i
     }
 
@@ -70,8 +74,9 @@ struct JSONFields {
     mutating func stringArray(_ key: String) throws -> [String] {
         try array(key).enumerated().map { i, item in
             guard case .string(let s) = item else {
-                throw ModelError.json(path: "\(path(key))[\(i)]", entity: entity, property: property,
-                                      expected: "a string", found: item.kindDescription)
+                throw ModelError.json(
+                    path: "\(path(key))[\(i)]", entity: entity, property: property,
+                    expected: "a string", found: item.kindDescription)
             }
             return s
         }
@@ -79,9 +84,13 @@ struct JSONFields {
 
     mutating func stringMap(_ key: String) throws -> [String: String] {
         guard let v = value(key) else { return [:] }
-        guard case .object(let map) = v else { throw error(key, expected: "an object of strings", found: v) }
+        guard case .object(let map) = v else {
+            throw error(key, expected: "an object of strings", found: v)
+        }
         return try map.mapValues { item in
-            guard case .string(let s) = item else { throw error(key, expected: "an object of strings", found: item) }
+            guard case .string(let s) = item else {
+                throw error(key, expected: "an object of strings", found: item)
+            }
             return s
         }
     }
@@ -89,8 +98,9 @@ struct JSONFields {
     /// Throws when the object holds a key that was never read.
     func rejectUnknownKeys() throws {
         guard let first = members.keys.filter({ !used.contains($0) }).sorted().first else { return }
-        throw ModelError.json(path: path(first), entity: entity, property: property,
-                              expected: "one of the keys \(used.sorted().joined(separator: ", "))",
-                              found: "the unknown key \(JSONValue.quoted(first))")
+        throw ModelError.json(
+            path: path(first), entity: entity, property: property,
+            expected: "one of the keys \(used.sorted().joined(separator: ", "))",
+            found: "the unknown key \(JSONValue.quoted(first))")
     }
 }

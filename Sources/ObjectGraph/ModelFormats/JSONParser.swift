@@ -20,11 +20,16 @@ package struct JSONParser {
     /// - Throws: ``ObjectGraphError`` 134060 naming line, column and what was expected.
     package static func parse(_ data: Data, file: String? = nil) throws -> JSONValue {
         var parser = JSONParser(bytes: Array(data), file: file)
-        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3; parser.lineStart = 3 }
+        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            parser.position = 3
+            parser.lineStart = 3
+        }
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
-        guard parser.position == parser.bytes.count else { throw parser.error("the end of the document") }
+        guard parser.position == parser.bytes.count else {
+            throw parser.error("the end of the document")
+        }
         return value
     }
 
@@ -36,15 +41,24 @@ package struct JSONParser {
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     private mutating func parseValue() throws -> JSONValue {
-        guard let c = current else { throw error("a JSON value (object, array, string, number, true, false or null)") }
+        guard let c = current else {
+            throw error("a JSON value (object, array, string, number, true, false or null)")
+        }
         switch c {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber())
         default: throw error("a JSON value (object, array, string, number, true, false or null)")
         }
     }
@@ -54,15 +68,22 @@ package struct JSONParser {
         position += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
-        if current == UInt8(ascii: "}") { position += 1; depth -= 1; return .object(members) }
+        if current == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            return .object(members)
+        }
         while true {
             skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw error("a string key in double quotes") }
+            guard current == UInt8(ascii: "\"") else {
+                throw error("a string key in double quotes")
+            }
             let (keyLine, keyStart, keyLineStart) = (line, position, lineStart)
             let key = try parseString()
             guard members[key] == nil else {
                 throw ModelError.jsonSyntax(
-                    file: file, line: keyLine, column: column(of: keyStart, lineStart: keyLineStart),
+                    file: file, line: keyLine,
+                    column: column(of: keyStart, lineStart: keyLineStart),
                     expected: "a key not already in this object (\(JSONValue.quoted(key)) repeats)")
             }
             skipWhitespace()
@@ -71,7 +92,10 @@ package struct JSONParser {
             skipWhitespace()
             members[key] = try parseValue()
             skipWhitespace()
-            if current == UInt8(ascii: ",") { position += 1; continue }
+            if current == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
             guard current == UInt8(ascii: "}") else { throw error("',' or '}' in an object") }
             position += 1
             depth -= 1
@@ -84,12 +108,19 @@ package struct JSONParser {
         position += 1
         var items: [JSONValue] = []
         skipWhitespace()
-        if current == UInt8(ascii: "]") { position += 1; depth -= 1; return .array(items) }
+        if current == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            return .array(items)
+        }
         while true {
             skipWhitespace()
             items.append(try parseValue())
             skipWhitespace()
-            if current == UInt8(ascii: ",") { position += 1; continue }
+            if current == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
             guard current == UInt8(ascii: "]") else { throw error("',' or ']' in an array") }
             position += 1
             depth -= 1
@@ -99,7 +130,9 @@ package struct JSONParser {
 
     private mutating func enter() throws {
         depth += 1
-        guard depth <= Self.maximumDepth else { throw error("at most \(Self.maximumDepth) nested arrays and objects") }
+        guard depth <= Self.maximumDepth else {
+            throw error("at most \(Self.maximumDepth) nested arrays and objects")
+        }
     }
 
     private mutating func parseString() throws -> String {
@@ -110,7 +143,9 @@ package struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                guard let s = String(validating: utf8, as: UTF8.self) else { throw error("valid UTF-8 in a string") }
+                guard let s = String(validating: utf8, as: UTF8.self) else {
+                    throw error("valid UTF-8 in a string")
+                }
                 return s
             case UInt8(ascii: "\\"):
                 position += 1
@@ -126,21 +161,33 @@ package struct JSONParser {
 
     private mutating func parseEscape(into utf8: inout [UInt8]) throws {
         let simple: [UInt8: UInt8] = [
-            UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F, UInt8(ascii: "b"): 0x08,
-            UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
+            UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
+            UInt8(ascii: "b"): 0x08,
+            UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D,
+            UInt8(ascii: "t"): 0x09,
         ]
         guard let c = current else { throw error("an escape character after '\\'") }
-        if let byte = simple[c] { utf8.append(byte); position += 1; return }
-        guard c == UInt8(ascii: "u") else { throw error("one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX") }
+        if let byte = simple[c] {
+            utf8.append(byte)
+            position += 1
+            return
+        }
+        guard c == UInt8(ascii: "u") else {
+            throw error("one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+        }
         position += 1
         var scalar = try parseHex4()
         if (0xD800..<0xDC00).contains(scalar) {
-            guard current == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") else {
+            guard current == UInt8(ascii: "\\"), position + 1 < bytes.count,
+                bytes[position + 1] == UInt8(ascii: "u")
+            else {
                 throw error("a low surrogate \\uDC00-\\uDFFF after a high surrogate")
             }
             position += 2
             let low = try parseHex4()
-            guard (0xDC00..<0xE000).contains(low) else { throw error("a low surrogate \\uDC00-\\uDFFF") }
+            guard (0xDC00..<0xE000).contains(low) else {
+                throw error("a low surrogate \\uDC00-\\uDFFF")
+            }
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         } else if (0xDC00..<0xE000).contains(scalar) {
             throw error("a high surrogate before a low surrogate")
@@ -152,7 +199,9 @@ package struct JSONParser {
     private mutating func parseHex4() throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let c = current, let digit = hexDigit(c) else { throw error("four hexadecimal digits after \\u") }
+            guard let c = current, let digit = hexDigit(c) else {
+                throw error("four hexadecimal digits after \\u")
+            }
             value = value << 4 | digit
             position += 1
         }
@@ -209,7 +258,10 @@ package struct JSONParser {
         while let c = current {
             switch c {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): position += 1
-            case UInt8(ascii: "\n"): position += 1; line += 1; lineStart = position
+            case UInt8(ascii: "\n"):
+                position += 1
+                line += 1
+                lineStart = position
             default: return
             }
         }
@@ -222,10 +274,13 @@ package struct JSONParser {
     }
 
     private func error(_ expected: String) -> ObjectGraphError {
-        let found = current.map { c in
-            c >= 0x20 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(String(c, radix: 16))"
-        } ?? "the end of the data"
-        return ModelError.jsonSyntax(file: file, line: line, column: column(of: position, lineStart: lineStart),
-                                     expected: "\(expected), found \(found)")
+        let found =
+            current.map { c in
+                c >= 0x20 && c < 0x7F
+                    ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(String(c, radix: 16))"
+            } ?? "the end of the data"
+        return ModelError.jsonSyntax(
+            file: file, line: line, column: column(of: position, lineStart: lineStart),
+            expected: "\(expected), found \(found)")
     }
 }

@@ -67,7 +67,10 @@ package enum JSONValue: Sendable, Equatable {
         case .number(let n): out += n
         case .string(let s): out += JSONValue.quoted(s)
         case .array(let items):
-            guard !items.isEmpty else { out += "[]"; return }
+            guard !items.isEmpty else {
+                out += "[]"
+                return
+            }
             out += "["
             for (i, item) in items.enumerated() {
                 if i > 0 { out += "," }
@@ -77,7 +80,10 @@ package enum JSONValue: Sendable, Equatable {
             if pretty { newline(&out, indent) }
             out += "]"
         case .object(let members):
-            guard !members.isEmpty else { out += "{}"; return }
+            guard !members.isEmpty else {
+                out += "{}"
+                return
+            }
             out += "{"
             let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             for (i, member) in sorted.enumerated() {

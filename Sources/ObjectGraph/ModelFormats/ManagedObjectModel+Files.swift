@@ -28,14 +28,18 @@ extension ManagedObjectModel {
     ///   file or version.
     /// - Note: Mirrors `NSManagedObjectModel(contentsOf:)`, reading the Xcode source format
     ///   rather than a compiled `.momd`.
-    public convenience init(contentsOf url: URL, version: String? = nil,
-                            classResolver: ((String) -> ManagedObject.Type?)? = nil) throws {
+    public convenience init(
+        contentsOf url: URL, version: String? = nil,
+        classResolver: ((String) -> ManagedObject.Type?)? = nil
+    ) throws {
         if url.pathExtension.lowercased() == "json" {
             let data = try Self.readFile(url)
-            let contents = try ModelJSONReader(classResolver: classResolver).read(JSONParser.parse(data, file: url.path))
-            try self.init(entities: contents.entities, configurations: contents.configurations,
-                          versionIdentifiers: contents.versionIdentifiers,
-                          fetchRequestTemplates: contents.fetchRequestTemplates, warnings: [])
+            let contents = try ModelJSONReader(classResolver: classResolver).read(
+                JSONParser.parse(data, file: url.path))
+            try self.init(
+                entities: contents.entities, configurations: contents.configurations,
+                versionIdentifiers: contents.versionIdentifiers,
+                fetchRequestTemplates: contents.fetchRequestTemplates, warnings: [])
             return
         }
         let file = try XcodeModelLocator.contentsFile(for: url, version: version)
@@ -43,9 +47,10 @@ extension ManagedObjectModel {
         var reader = XcodeModelReader(file: file.path, classResolver: classResolver)
         let contents = try reader.read(root)
         do {
-            try self.init(entities: contents.entities, configurations: contents.configurations,
-                          versionIdentifiers: contents.versionIdentifiers,
-                          fetchRequestTemplates: contents.fetchRequestTemplates, warnings: reader.warnings)
+            try self.init(
+                entities: contents.entities, configurations: contents.configurations,
+                versionIdentifiers: contents.versionIdentifiers,
+                fetchRequestTemplates: contents.fetchRequestTemplates, warnings: reader.warnings)
         } catch let error as ObjectGraphError {
             throw Self.located(error, file: file.path, locations: reader.locations)
         }
@@ -53,18 +58,22 @@ extension ManagedObjectModel {
 
     private static func readFile(_ url: URL) throws -> Data {
         do { return try Data(contentsOf: url) } catch {
-            throw ModelError.xcodeModelLocation(url.path, problem: "cannot be read (\(error.localizedDescription))")
+            throw ModelError.xcodeModelLocation(
+                url.path, problem: "cannot be read (\(error.localizedDescription))")
         }
     }
 
     /// `error` with the file, and the line and column of the entity or property it names.
-    private static func located(_ error: ObjectGraphError, file: String,
-                                locations: [String: (line: Int, column: Int)]) -> ObjectGraphError {
+    private static func located(
+        _ error: ObjectGraphError, file: String,
+        locations: [String: (line: Int, column: Int)]
+    ) -> ObjectGraphError {
         let key = error.entityName.map { entity in error.key.map { "\(entity).\($0)" } ?? entity }
         let place = key.flatMap { locations[$0] } ?? error.entityName.flatMap { locations[$0] }
         let prefix = place.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
-        return ObjectGraphError(error.code, prefix + error.message, entityName: error.entityName, key: error.key,
-                                value: error.value, objectID: error.objectID, file: file, line: place?.line,
-                                column: place?.column, underlying: error.underlying, extraUserInfo: error.extraUserInfo)
+        return ObjectGraphError(
+            error.code, prefix + error.message, entityName: error.entityName, key: error.key,
+            value: error.value, objectID: error.objectID, file: file, line: place?.line,
+            column: place?.column, underlying: error.underlying, extraUserInfo: error.extraUserInfo)
     }
 }

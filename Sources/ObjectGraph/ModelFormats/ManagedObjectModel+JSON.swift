@@ -23,12 +23,15 @@ extension ManagedObjectModel {
     /// - Throws: ``ObjectGraphError`` 134060 (`.coreData`) naming the line and column of a
     ///   syntax error, the JSON path of a misfit member, or the entity and property at fault.
     /// - Note: Core Data has no JSON model format; this is ObjectGraph's own.
-    public convenience init(jsonData: Data, classResolver: ((String) -> ManagedObject.Type?)? = nil) throws {
+    public convenience init(jsonData: Data, classResolver: ((String) -> ManagedObject.Type?)? = nil)
+        throws
+    {
         let root = try JSONParser.parse(jsonData)
         let contents = try ModelJSONReader(classResolver: classResolver).read(root)
-        try self.init(entities: contents.entities, configurations: contents.configurations,
-                      versionIdentifiers: contents.versionIdentifiers,
-                      fetchRequestTemplates: contents.fetchRequestTemplates)
+        try self.init(
+            entities: contents.entities, configurations: contents.configurations,
+            versionIdentifiers: contents.versionIdentifiers,
+            fetchRequestTemplates: contents.fetchRequestTemplates)
     }
 
     /// The model in the JSON model format: canonical UTF-8 JSON, byte-identical for equal models.

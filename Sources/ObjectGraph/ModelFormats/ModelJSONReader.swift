@@ -16,8 +16,9 @@ struct ModelJSONReader {
         var fields = try JSONFields(root, path: "")
         let format = try fields.string("format")
         guard format == ModelJSONWriter.formatTag else {
-            throw fields.error("format", expected: JSONValue.quoted(ModelJSONWriter.formatTag),
-                               found: format.map(JSONValue.string))
+            throw fields.error(
+                "format", expected: JSONValue.quoted(ModelJSONWriter.formatTag),
+                found: format.map(JSONValue.string))
         }
         let entities = try fields.array("entities").enumerated().map { i, item in
             try readEntity(item, path: fields.path("entities") + "[\(i)]")
@@ -25,7 +26,8 @@ struct ModelJSONReader {
         var configurations: [String: [String]] = [:]
         if let value = fields.value("configurations") {
             guard case .object(let map) = value else {
-                throw fields.error("configurations", expected: "an object of entity-name arrays", found: value)
+                throw fields.error(
+                    "configurations", expected: "an object of entity-name arrays", found: value)
             }
             var inner = try JSONFields(value, path: fields.path("configurations"))
             for name in map.keys { configurations[name] = try inner.stringArray(name) }
@@ -35,8 +37,10 @@ struct ModelJSONReader {
             try readTemplate(item, path: fields.path("fetchRequestTemplates") + "[\(i)]")
         }
         try fields.rejectUnknownKeys()
-        return Contents(entities: entities, configurations: configurations, versionIdentifiers: Set(versionIdentifiers),
-                        fetchRequestTemplates: templates)
+        return Contents(
+            entities: entities, configurations: configurations,
+            versionIdentifiers: Set(versionIdentifiers),
+            fetchRequestTemplates: templates)
     }
 
     private func readEntity(_ value: JSONValue, path: String) throws -> EntityDescription {
@@ -50,26 +54,32 @@ struct ModelJSONReader {
         }
         let constraints = try fields.array("uniquenessConstraints").enumerated().map { j, item in
             guard case .array(let keys) = item else {
-                throw ModelError.json(path: fields.path("uniquenessConstraints") + "[\(j)]", entity: name, property: nil,
-                                      expected: "an array of attribute names", found: item.kindDescription)
+                throw ModelError.json(
+                    path: fields.path("uniquenessConstraints") + "[\(j)]", entity: name,
+                    property: nil,
+                    expected: "an array of attribute names", found: item.kindDescription)
             }
             return try keys.enumerated().map { k, key in
                 guard case .string(let s) = key else {
-                    throw ModelError.json(path: fields.path("uniquenessConstraints") + "[\(j)][\(k)]", entity: name,
-                                          property: nil, expected: "an attribute name", found: key.kindDescription)
+                    throw ModelError.json(
+                        path: fields.path("uniquenessConstraints") + "[\(j)][\(k)]", entity: name,
+                        property: nil, expected: "an attribute name", found: key.kindDescription)
                 }
                 return s
             }
         }
         let entity = EntityDescription(
-            name: name, managedObjectClass: className.flatMap { classResolver?($0) } ?? ManagedObject.self,
-            managedObjectClassName: className, isAbstract: try fields.bool("isAbstract", default: false),
+            name: name,
+            managedObjectClass: className.flatMap { classResolver?($0) } ?? ManagedObject.self,
+            managedObjectClassName: className,
+            isAbstract: try fields.bool("isAbstract", default: false),
             superentityName: try fields.string("superentityName"), properties: properties,
             uniquenessConstraints: constraints, userInfo: try fields.stringMap("userInfo"),
             versionHashModifier: try fields.string("versionHashModifier"),
             renamingIdentifier: try fields.string("renamingIdentifier"),
             fetchedProperties: try fields.array("fetchedProperties").enumerated().map { j, item in
-                try readFetchedProperty(item, path: fields.path("fetchedProperties") + "[\(j)]", entity: name)
+                try readFetchedProperty(
+                    item, path: fields.path("fetchedProperties") + "[\(j)]", entity: name)
             },
             indexes: try fields.array("indexes").enumerated().map { j, item in
                 try readIndex(item, path: fields.path("indexes") + "[\(j)]", entity: name)
@@ -78,7 +88,9 @@ struct ModelJSONReader {
         return entity
     }
 
-    private func readProperty(_ value: JSONValue, path: String, entity: String) throws -> PropertyDescription {
+    private func readProperty(_ value: JSONValue, path: String, entity: String) throws
+        -> PropertyDescription
+    {
         var probe = try JSONFields(value, path: path, entity: entity)
         let name = try probe.requiredString("name")
         var fields = try JSONFields(value, path: path, entity: entity, property: name)
@@ -88,52 +100,71 @@ struct ModelJSONReader {
         case "attribute": property = try readAttribute(&fields, name: name)
         case "relationship": property = try readRelationship(&fields, name: name)
         case let other:
-            throw fields.error("kind", expected: "\"attribute\" or \"relationship\"", found: other.map(JSONValue.string))
+            throw fields.error(
+                "kind", expected: "\"attribute\" or \"relationship\"",
+                found: other.map(JSONValue.string))
         }
         try fields.rejectUnknownKeys()
         return property
     }
 
-    private func readAttribute(_ fields: inout JSONFields, name: String) throws -> AttributeDescription {
+    private func readAttribute(_ fields: inout JSONFields, name: String) throws
+        -> AttributeDescription
+    {
         let typeName = try fields.string("type")
         guard let type = typeName.flatMap(AttributeType.init(rawValue:)) else {
             let all = AttributeType.allCases.map(\.rawValue).joined(separator: ", ")
-            throw fields.error("type", expected: "one of \(all)", found: typeName.map(JSONValue.string))
+            throw fields.error(
+                "type", expected: "one of \(all)", found: typeName.map(JSONValue.string))
         }
         func value(_ key: String) throws -> AttributeValue? {
             guard let json = fields.value(key) else { return nil }
             guard let v = AttributeValue.fromModelJSON(json, type: type) else {
-                throw fields.error(key, expected: AttributeValue.modelJSONExpectation(for: type), found: json)
+                throw fields.error(
+                    key, expected: AttributeValue.modelJSONExpectation(for: type), found: json)
             }
             return v
         }
         return AttributeDescription(
             name: name, type: type, isOptional: try fields.bool("isOptional", default: true),
-            isTransient: try fields.bool("isTransient", default: false), defaultValue: try value("defaultValue") ?? .null,
+            isTransient: try fields.bool("isTransient", default: false),
+            defaultValue: try value("defaultValue") ?? .null,
             minValue: try value("minValue"), maxValue: try value("maxValue"),
             minLength: try fields.int("minLength"), maxLength: try fields.int("maxLength"),
-            pattern: try fields.string("pattern"), valueTransformerName: try fields.string("valueTransformerName"),
+            pattern: try fields.string("pattern"),
+            valueTransformerName: try fields.string("valueTransformerName"),
             attributeValueClassName: try fields.string("attributeValueClassName"),
-            allowsExternalBinaryDataStorage: try fields.bool("allowsExternalBinaryDataStorage", default: false),
+            allowsExternalBinaryDataStorage: try fields.bool(
+                "allowsExternalBinaryDataStorage", default: false),
             derivationExpression: try fields.string("derivationExpression"),
-            isIndexed: try fields.bool("isIndexed", default: false), userInfo: try fields.stringMap("userInfo"),
+            isIndexed: try fields.bool("isIndexed", default: false),
+            userInfo: try fields.stringMap("userInfo"),
             versionHashModifier: try fields.string("versionHashModifier"),
             renamingIdentifier: try fields.string("renamingIdentifier"),
-            preservesValueInHistoryOnDeletion: try fields.bool("preservesValueInHistoryOnDeletion", default: false))
+            preservesValueInHistoryOnDeletion: try fields.bool(
+                "preservesValueInHistoryOnDeletion", default: false))
     }
 
-    private func readRelationship(_ fields: inout JSONFields, name: String) throws -> RelationshipDescription {
+    private func readRelationship(_ fields: inout JSONFields, name: String) throws
+        -> RelationshipDescription
+    {
         let ruleName = try fields.string("deleteRule") ?? DeleteRule.nullify.jsonName
         guard let rule = DeleteRule.allCases.first(where: { $0.jsonName == ruleName }) else {
-            throw fields.error("deleteRule", expected: "one of nullify, cascade, deny, noAction", found: .string(ruleName))
+            throw fields.error(
+                "deleteRule", expected: "one of nullify, cascade, deny, noAction",
+                found: .string(ruleName))
         }
         return RelationshipDescription(
-            name: name, destination: try fields.requiredString("destination"), inverse: try fields.string("inverse"),
-            isToMany: try fields.bool("isToMany", default: false), isOrdered: try fields.bool("isOrdered", default: false),
+            name: name, destination: try fields.requiredString("destination"),
+            inverse: try fields.string("inverse"),
+            isToMany: try fields.bool("isToMany", default: false),
+            isOrdered: try fields.bool("isOrdered", default: false),
             isOptional: try fields.bool("isOptional", default: true),
             isTransient: try fields.bool("isTransient", default: false),
-            minCount: try fields.int("minCount") ?? 0, maxCount: try fields.int("maxCount") ?? 0, deleteRule: rule,
-            userInfo: try fields.stringMap("userInfo"), versionHashModifier: try fields.string("versionHashModifier"),
+            minCount: try fields.int("minCount") ?? 0, maxCount: try fields.int("maxCount") ?? 0,
+            deleteRule: rule,
+            userInfo: try fields.stringMap("userInfo"),
+            versionHashModifier: try fields.string("versionHashModifier"),
             renamingIdentifier: try fields.string("renamingIdentifier"))
     }
 }

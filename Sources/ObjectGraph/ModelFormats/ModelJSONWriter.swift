@@ -12,7 +12,8 @@ struct ModelJSONWriter {
             "entities": .array(model.entities.map(write)),
         ]
         if !model.configurations.isEmpty {
-            root["configurations"] = .object(model.configurations.mapValues { .array($0.map(JSONValue.string)) })
+            root["configurations"] = .object(
+                model.configurations.mapValues { .array($0.map(JSONValue.string)) })
         }
         if !model.fetchRequestTemplatesByName.isEmpty {
             let templates = model.fetchRequestTemplatesByName.values
@@ -20,7 +21,8 @@ struct ModelJSONWriter {
             root["fetchRequestTemplates"] = .array(templates.map(write))
         }
         if !model.versionIdentifiers.isEmpty {
-            root["versionIdentifiers"] = .array(model.versionIdentifiers.sorted().map(JSONValue.string))
+            root["versionIdentifiers"] = .array(
+                model.versionIdentifiers.sorted().map(JSONValue.string))
         }
         return .object(root)
     }
@@ -30,16 +32,20 @@ struct ModelJSONWriter {
         members["managedObjectClassName"] = entity.managedObjectClassName.map(JSONValue.string)
         if entity.isAbstract { members["isAbstract"] = .bool(true) }
         members["superentityName"] = entity.superentityName.map(JSONValue.string)
-        if !entity.ownProperties.isEmpty { members["properties"] = .array(entity.ownProperties.map(write)) }
+        if !entity.ownProperties.isEmpty {
+            members["properties"] = .array(entity.ownProperties.map(write))
+        }
         if !entity.uniquenessConstraints.isEmpty {
-            members["uniquenessConstraints"] = .array(entity.uniquenessConstraints.map { .array($0.map(JSONValue.string)) })
+            members["uniquenessConstraints"] = .array(
+                entity.uniquenessConstraints.map { .array($0.map(JSONValue.string)) })
         }
         if !entity.ownFetchedProperties.isEmpty {
             members["fetchedProperties"] = .array(entity.ownFetchedProperties.map(write))
         }
         if !entity.indexes.isEmpty { members["indexes"] = .array(entity.indexes.map(write)) }
-        common(&members, userInfo: entity.userInfo, versionHashModifier: entity.versionHashModifier,
-               renamingIdentifier: entity.renamingIdentifier)
+        common(
+            &members, userInfo: entity.userInfo, versionHashModifier: entity.versionHashModifier,
+            renamingIdentifier: entity.renamingIdentifier)
         return .object(members)
     }
 
@@ -49,22 +55,31 @@ struct ModelJSONWriter {
         ]
         members["predicateFormat"] = fetched.predicateFormat.map(JSONValue.string)
         if !fetched.isOptional { members["isOptional"] = .bool(false) }
-        common(&members, userInfo: fetched.userInfo, versionHashModifier: fetched.versionHashModifier,
-               renamingIdentifier: fetched.renamingIdentifier)
+        common(
+            &members, userInfo: fetched.userInfo, versionHashModifier: fetched.versionHashModifier,
+            renamingIdentifier: fetched.renamingIdentifier)
         return .object(members)
     }
 
     private func write(_ index: FetchIndexDescription) -> JSONValue {
-        .object(["name": .string(index.name), "elements": .array(index.elements.map { element in
-            var members: [String: JSONValue] = ["property": .string(element.propertyName)]
-            if element.collationType != .binary { members["collationType"] = .string(element.collationType.rawValue) }
-            if !element.isAscending { members["isAscending"] = .bool(false) }
-            return .object(members)
-        })])
+        .object([
+            "name": .string(index.name),
+            "elements": .array(
+                index.elements.map { element in
+                    var members: [String: JSONValue] = ["property": .string(element.propertyName)]
+                    if element.collationType != .binary {
+                        members["collationType"] = .string(element.collationType.rawValue)
+                    }
+                    if !element.isAscending { members["isAscending"] = .bool(false) }
+                    return .object(members)
+                }),
+        ])
     }
 
     private func write(_ t: FetchRequestTemplate) -> JSONValue {
-        var members: [String: JSONValue] = ["name": .string(t.name), "entityName": .string(t.entityName)]
+        var members: [String: JSONValue] = [
+            "name": .string(t.name), "entityName": .string(t.entityName),
+        ]
         members["predicateFormat"] = t.predicateFormat.map(JSONValue.string)
         if t.resultType != .managedObject { members["resultType"] = .string(t.resultType.rawValue) }
         if t.fetchLimit != 0 { members["fetchLimit"] = .number(String(t.fetchLimit)) }
@@ -88,14 +103,18 @@ struct ModelJSONWriter {
             members["kind"] = .string("relationship")
             write(relationship, into: &members)
         }
-        common(&members, userInfo: property.userInfo, versionHashModifier: property.versionHashModifier,
-               renamingIdentifier: property.renamingIdentifier)
+        common(
+            &members, userInfo: property.userInfo,
+            versionHashModifier: property.versionHashModifier,
+            renamingIdentifier: property.renamingIdentifier)
         return .object(members)
     }
 
     private func write(_ a: AttributeDescription, into members: inout [String: JSONValue]) {
         members["type"] = .string(a.type.rawValue)
-        if !a.defaultValue.isNull { members["defaultValue"] = a.defaultValue.modelJSON(for: a.type) }
+        if !a.defaultValue.isNull {
+            members["defaultValue"] = a.defaultValue.modelJSON(for: a.type)
+        }
         members["minValue"] = a.minValue.map { $0.modelJSON(for: a.type) }
         members["maxValue"] = a.maxValue.map { $0.modelJSON(for: a.type) }
         members["minLength"] = a.minLength.map { .number(String($0)) }
@@ -103,10 +122,14 @@ struct ModelJSONWriter {
         members["pattern"] = a.pattern.map(JSONValue.string)
         members["valueTransformerName"] = a.valueTransformerName.map(JSONValue.string)
         members["attributeValueClassName"] = a.attributeValueClassName.map(JSONValue.string)
-        if a.allowsExternalBinaryDataStorage { members["allowsExternalBinaryDataStorage"] = .bool(true) }
+        if a.allowsExternalBinaryDataStorage {
+            members["allowsExternalBinaryDataStorage"] = .bool(true)
+        }
         members["derivationExpression"] = a.derivationExpression.map(JSONValue.string)
         if a.isIndexed { members["isIndexed"] = .bool(true) }
-        if a.preservesValueInHistoryOnDeletion { members["preservesValueInHistoryOnDeletion"] = .bool(true) }
+        if a.preservesValueInHistoryOnDeletion {
+            members["preservesValueInHistoryOnDeletion"] = .bool(true)
+        }
     }
 
     private func write(_ r: RelationshipDescription, into members: inout [String: JSONValue]) {
@@ -119,8 +142,10 @@ struct ModelJSONWriter {
         if r.deleteRule != .nullify { members["deleteRule"] = .string(r.deleteRule.jsonName) }
     }
 
-    private func common(_ members: inout [String: JSONValue], userInfo: [String: String],
-                        versionHashModifier: String?, renamingIdentifier: String?) {
+    private func common(
+        _ members: inout [String: JSONValue], userInfo: [String: String],
+        versionHashModifier: String?, renamingIdentifier: String?
+    ) {
         if !userInfo.isEmpty { members["userInfo"] = .object(userInfo.mapValues(JSONValue.string)) }
         members["versionHashModifier"] = versionHashModifier.map(JSONValue.string)
         members["renamingIdentifier"] = renamingIdentifier.map(JSONValue.string)

@@ -39,19 +39,25 @@ public struct Attribute<Value: AttributeConvertible> {
     ) -> Value {
         get {
             let slot = resolve(object, storageKeyPath)
-            let stored = object.read(slot, "\(object.entity.name).\(object.entity.properties[slot].name)").attributeValue
+            let stored = object.read(
+                slot, "\(object.entity.name).\(object.entity.properties[slot].name)"
+            ).attributeValue
             if stored.isNull { return Value.fromAttributeValue(.null) ?? Value.nullValue }
             guard let value = Value.fromAttributeValue(stored) else {
-                preconditionFailure("ObjectGraph: \(object.entity.name).\(object.entity.properties[slot].name) holds \(stored), which is not a \(Value.self)")
+                preconditionFailure(
+                    "ObjectGraph: \(object.entity.name).\(object.entity.properties[slot].name) holds \(stored), which is not a \(Value.self)"
+                )
             }
             return value
         }
         set {
             let slot = resolve(object, storageKeyPath)
             // The slot was resolved through `attributesByName`: it is an attribute's.
-            let attribute = unsafeDowncast(object.entity.properties[slot], to: AttributeDescription.self)
+            let attribute = unsafeDowncast(
+                object.entity.properties[slot], to: AttributeDescription.self)
             guard let value = newValue.attributeValue.coerced(to: attribute.type) else {
-                preconditionFailure("""
+                preconditionFailure(
+                    """
                     ObjectGraph: \(object.entity.name).\(attribute.name) expects a \(attribute.type.rawValue) value; \
                     got \(newValue.attributeValue)
                     """)
@@ -60,10 +66,18 @@ public struct Attribute<Value: AttributeConvertible> {
         }
     }
 
-    private static func resolve<Object: ManagedObject>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>) -> Int {
-        guard let slot = PropertyKeys.slot(storage, explicitKey: object[keyPath: storage].key, entity: object.entity, relationship: false) else {
+    private static func resolve<Object: ManagedObject>(
+        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
+    ) -> Int {
+        guard
+            let slot = PropertyKeys.slot(
+                storage, explicitKey: object[keyPath: storage].key, entity: object.entity,
+                relationship: false)
+        else {
             let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
-            preconditionFailure("ObjectGraph: @Attribute \(key): entity \(object.entity.name) has no attribute '\(key)'")
+            preconditionFailure(
+                "ObjectGraph: @Attribute \(key): entity \(object.entity.name) has no attribute '\(key)'"
+            )
         }
         return slot
     }
@@ -83,8 +97,10 @@ enum PropertyKeys {
 
     /// The slot of the property behind `keyPath` in `entity`, or `nil` when the entity has no
     /// such property (or it is of the other kind).
-    static func slot(_ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
-                     relationship: Bool) -> Int? {
+    static func slot(
+        _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
+        relationship: Bool
+    ) -> Int? {
         // The objects' addresses, not their hash values: hashing costs more than the lookup,
         // and two different objects can share a hash value but never an address.
         let k = UInt(bitPattern: ObjectIdentifier(keyPath))
@@ -94,7 +110,8 @@ enum PropertyKeys {
         lock.unlock()
         if let cached { return cached }
         let name = explicitKey() ?? self.name(of: keyPath)
-        let property: PropertyDescription? = relationship ? entity.relationshipsByName[name] : entity.attributesByName[name]
+        let property: PropertyDescription? =
+            relationship ? entity.relationshipsByName[name] : entity.attributesByName[name]
         guard let slot = property?.index else { return nil }
         lock.lock()
         table.insert(k, e, slot)
@@ -110,7 +127,9 @@ enum PropertyKeys {
         private var count = 0
 
         private func start(_ k: UInt, _ e: UInt, _ mask: Int) -> Int {
-            Int(truncatingIfNeeded: ((k &* 0x9E37_79B9_7F4A_7C15) ^ (e &* 0xC2B2_AE3D_27D4_EB4F)) >> 17) & mask
+            Int(
+                truncatingIfNeeded: ((k &* 0x9E37_79B9_7F4A_7C15) ^ (e &* 0xC2B2_AE3D_27D4_EB4F))
+                    >> 17) & mask
         }
 
         func find(_ k: UInt, _ e: UInt) -> Int? {

@@ -28,7 +28,9 @@ extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
 
 extension String: AttributeConvertible {
     /// The string of a `.string` value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> String? { if case .string(let s) = value { s } else { nil } }
+    public static func fromAttributeValue(_ value: AttributeValue) -> String? {
+        if case .string(let s) = value { s } else { nil }
+    }
     /// `.string`.
     public var attributeValue: AttributeValue { .string(self) }
     /// `""`.
@@ -99,7 +101,9 @@ extension Float: AttributeConvertible {
 
 extension Date: AttributeConvertible {
     /// The date of a `.date` value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> Date? { if case .date(let d) = value { d } else { nil } }
+    public static func fromAttributeValue(_ value: AttributeValue) -> Date? {
+        if case .date(let d) = value { d } else { nil }
+    }
     /// `.date`.
     public var attributeValue: AttributeValue { .date(self) }
     /// 1970-01-01T00:00:00Z.
@@ -122,16 +126,22 @@ extension Data: AttributeConvertible {
 
 extension UUID: AttributeConvertible {
     /// The UUID of a `.uuid` value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> UUID? { if case .uuid(let u) = value { u } else { nil } }
+    public static func fromAttributeValue(_ value: AttributeValue) -> UUID? {
+        if case .uuid(let u) = value { u } else { nil }
+    }
     /// `.uuid`.
     public var attributeValue: AttributeValue { .uuid(self) }
     /// The all-zero UUID.
-    public static var nullValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    public static var nullValue: UUID {
+        UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    }
 }
 
 extension URL: AttributeConvertible {
     /// The URL of a `.uri` value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> URL? { if case .uri(let u) = value { u } else { nil } }
+    public static func fromAttributeValue(_ value: AttributeValue) -> URL? {
+        if case .uri(let u) = value { u } else { nil }
+    }
     /// `.uri`.
     public var attributeValue: AttributeValue { .uri(self) }
     /// `about:blank`.

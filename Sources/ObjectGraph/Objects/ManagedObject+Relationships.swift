@@ -21,20 +21,25 @@ extension ManagedObject {
 
     private func toManyRelationship(_ key: String, _ call: String) -> RelationshipDescription {
         guard let r = entity.relationshipsByName[key], r.isToMany else {
-            preconditionFailure("ObjectGraph: \(call): \(entity.name).\(key) is not a to-many relationship")
+            preconditionFailure(
+                "ObjectGraph: \(call): \(entity.name).\(key) is not a to-many relationship")
         }
         return r
     }
 
     func checkDestination(_ r: RelationshipDescription, _ object: ManagedObject) {
         guard let destination = r.destinationEntity, object.entity.isKind(of: destination) else {
-            preconditionFailure("""
+            preconditionFailure(
+                """
                 ObjectGraph: \(entity.name).\(r.name) expects \(r.destinationEntityName) objects; \
                 got a \(object.entity.name)
                 """)
         }
-        if let mine = managedObjectContext, let theirs = object.managedObjectContext, mine !== theirs {
-            preconditionFailure("""
+        if let mine = managedObjectContext, let theirs = object.managedObjectContext,
+            mine !== theirs
+        {
+            preconditionFailure(
+                """
                 ObjectGraph: \(entity.name).\(r.name): cannot relate objects from different contexts \
                 (\(mine) and \(theirs)); bring the object over with existingObject(with:)
                 """)
@@ -43,7 +48,9 @@ extension ManagedObject {
 
     /// The current members of a to-many (loading it if needed).
     func related(_ r: RelationshipDescription) -> [ManagedObject] {
-        if case .toMany(let m) = read(r.index, "\(entity.name).\(r.name)") { return m?.objects ?? [] }
+        if case .toMany(let m) = read(r.index, "\(entity.name).\(r.name)") {
+            return m?.objects ?? []
+        }
         return []
     }
 
@@ -60,7 +67,9 @@ extension ManagedObject {
         if old === newValue { return }
         let inverse = r.inverseRelationship
         if let old, let inverse { old.unlink(inverse, self) }
-        if let newValue, let inverse, !inverse.isToMany, let previous = newValue.toOne(inverse), previous !== self {
+        if let newValue, let inverse, !inverse.isToMany, let previous = newValue.toOne(inverse),
+            previous !== self
+        {
             previous.unlink(r, newValue)
         }
         link(r, newValue)
@@ -74,7 +83,9 @@ extension ManagedObject {
         let keep = Set(objects.map(ObjectIdentifier.init))
         for o in current where !keep.contains(ObjectIdentifier(o)) { removeRelated(r, o) }
         for o in objects { insertRelated(r, o) }
-        if r.isOrdered, case .toMany(var m?) = slots[r.index], m.objects.map(ObjectIdentifier.init) != objects.map(ObjectIdentifier.init) {
+        if r.isOrdered, case .toMany(var m?) = slots[r.index],
+            m.objects.map(ObjectIdentifier.init) != objects.map(ObjectIdentifier.init)
+        {
             m = RelatedObjects(objects)
             slots[r.index] = .toMany(m)
             markChanged(r.index)

@@ -32,7 +32,8 @@ extension ManagedObject {
         let property = self.property(key, "setValue(_:forKey:)")
         if let attribute = property as? AttributeDescription {
             guard let v = AttributeValue(any: value, for: attribute.type) else {
-                preconditionFailure("""
+                preconditionFailure(
+                    """
                     ObjectGraph: \(entity.name).\(key) expects a \(attribute.type.rawValue) value; \
                     got \(String(describing: value)) of type \(type(of: value as Any))
                     """)
@@ -49,14 +50,18 @@ extension ManagedObject {
             case let array as [ManagedObject]: objects = array
             case let many as any Collection:
                 objects = many.map { element in
-                    guard let o = element as? ManagedObject else { relationshipMismatch(relationship, value) }
+                    guard let o = element as? ManagedObject else {
+                        relationshipMismatch(relationship, value)
+                    }
                     return o
                 }
             default: relationshipMismatch(relationship, value)
             }
             setRelated(relationship, objects)
         } else {
-            guard value == nil || value is ManagedObject else { relationshipMismatch(relationship, value) }
+            guard value == nil || value is ManagedObject else {
+                relationshipMismatch(relationship, value)
+            }
             setToOne(relationship, value as? ManagedObject)
         }
     }
@@ -65,7 +70,9 @@ extension ManagedObject {
     ///
     /// - Precondition: `key` names an attribute.
     public func attributeValue(forKey key: String) -> AttributeValue {
-        guard let attribute = entity.attributesByName[key] else { unknownKey(key, "attributeValue(forKey:)") }
+        guard let attribute = entity.attributesByName[key] else {
+            unknownKey(key, "attributeValue(forKey:)")
+        }
         return read(attribute.index, "attributeValue(forKey: \"\(key)\")").attributeValue
     }
 
@@ -73,9 +80,13 @@ extension ManagedObject {
     ///
     /// - Precondition: `key` names an attribute and `value` fits its type.
     public func setAttributeValue(_ value: AttributeValue, forKey key: String) {
-        guard let attribute = entity.attributesByName[key] else { unknownKey(key, "setAttributeValue(_:forKey:)") }
+        guard let attribute = entity.attributesByName[key] else {
+            unknownKey(key, "setAttributeValue(_:forKey:)")
+        }
         guard let v = value.coerced(to: attribute.type) else {
-            preconditionFailure("ObjectGraph: \(entity.name).\(key) expects a \(attribute.type.rawValue) value; got \(value)")
+            preconditionFailure(
+                "ObjectGraph: \(entity.name).\(key) expects a \(attribute.type.rawValue) value; got \(value)"
+            )
         }
         write(attribute.index, .attribute(v), "setAttributeValue(_:forKey: \"\(key)\")")
     }
@@ -131,7 +142,8 @@ extension ManagedObject {
         case .attribute(let v): return v.swiftValue(for: (property as! AttributeDescription).type)
         case .toOne(let o): return o
         case .toMany(let m):
-            return (property as! RelationshipDescription).isOrdered ? (m?.objects ?? []) : Set(m?.objects ?? [])
+            return (property as! RelationshipDescription).isOrdered
+                ? (m?.objects ?? []) : Set(m?.objects ?? [])
         }
     }
 
@@ -141,14 +153,16 @@ extension ManagedObject {
     }
 
     func unknownKey(_ key: String, _ call: String) -> Never {
-        preconditionFailure("""
+        preconditionFailure(
+            """
             ObjectGraph: \(call): entity \(entity.name) has no property '\(key)' \
             (it has: \(entity.properties.map(\.name).joined(separator: ", ")))
             """)
     }
 
     private func relationshipMismatch(_ r: RelationshipDescription, _ value: Any?) -> Never {
-        preconditionFailure("""
+        preconditionFailure(
+            """
             ObjectGraph: \(entity.name).\(r.name) expects \(r.isToMany ? "a set of" : "a") \
             \(r.destinationEntityName) object\(r.isToMany ? "s" : " or nil"); got \(type(of: value as Any))
             """)
@@ -168,7 +182,9 @@ extension ManagedObject {
     func write(_ index: Int, _ value: ObjectValue, _ call: @autoclosure () -> String) {
         if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
         if slots.isEmpty { fireFault() }
-        if case .attribute(let old) = slots[index], case .attribute(let new) = value, old == new { return }
+        if case .attribute(let old) = slots[index], case .attribute(let new) = value, old == new {
+            return
+        }
         slots[index] = value
         markChanged(index)
     }
@@ -197,7 +213,8 @@ extension ManagedObject {
         slots.reserveCapacity(layout.kinds.count)
         for (i, kind) in layout.kinds.enumerated() {
             switch kind {
-            case .attribute, .transientAttribute: slots.append(.attribute(layout.defaultAttributeValues[i]))
+            case .attribute, .transientAttribute:
+                slots.append(.attribute(layout.defaultAttributeValues[i]))
             case .toOne: slots.append(.toOne(nil))
             case .toManyStored, .toManyDerived: slots.append(.toMany(RelatedObjects()))
             }

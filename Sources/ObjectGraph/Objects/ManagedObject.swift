@@ -52,7 +52,8 @@ open class ManagedObject: CustomStringConvertible {
     /// - Precondition: `entity` is not abstract and belongs to the context's model.
     /// - Note: Mirrors `init(entity:insertInto:)`.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
-        precondition(!entity.isAbstract, "ManagedObject: cannot instantiate abstract entity \(entity.name)")
+        precondition(
+            !entity.isAbstract, "ManagedObject: cannot instantiate abstract entity \(entity.name)")
         self.entity = entity
         self.objectID = .temporary(for: entity)
         if let context { context.insertNew(self) }

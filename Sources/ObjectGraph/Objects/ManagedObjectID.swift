@@ -77,7 +77,8 @@ enum TemporaryIDCounter {
     private static let lock = NSLock()
 
     static func next() -> Int64 {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         value += 1
         return value
     }

@@ -15,7 +15,9 @@ extension Optional: RelationshipConvertible where Wrapped: ManagedObject {
     /// `false`: a to-one.
     public static var isToMany: Bool { false }
     /// The first object, or `nil`.
-    public static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self { objects.first.map { $0 as! Wrapped } }
+    public static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self {
+        objects.first.map { $0 as! Wrapped }
+    }
     /// The object, if any.
     public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
 }
@@ -24,7 +26,9 @@ extension Set: RelationshipConvertible where Element: ManagedObject {
     /// `true`: a to-many.
     public static var isToMany: Bool { true }
     /// The set of `objects`.
-    public static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self { Set(objects.map { $0 as! Element }) }
+    public static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self {
+        Set(objects.map { $0 as! Element })
+    }
     /// The members.
     public var relatedObjects: [ManagedObject] { Array(self) }
 }
@@ -33,7 +37,9 @@ extension Array: RelationshipConvertible where Element: ManagedObject {
     /// `true`: an ordered to-many.
     public static var isToMany: Bool { true }
     /// `objects`, in order.
-    public static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self { objects.map { $0 as! Element } }
+    public static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self {
+        objects.map { $0 as! Element }
+    }
     /// The members, in order.
     public var relatedObjects: [ManagedObject] { self }
 }
@@ -62,7 +68,9 @@ public struct Relationship<Value: RelationshipConvertible> {
     public init(_ key: String) { self.key = key }
 
     /// Unavailable: `@Relationship` works only on `ManagedObject` subclasses.
-    @available(*, unavailable, message: "@Relationship is available only on ManagedObject subclasses")
+    @available(
+        *, unavailable, message: "@Relationship is available only on ManagedObject subclasses"
+    )
     public var wrappedValue: Value {
         get { preconditionFailure("@Relationship is available only on ManagedObject subclasses") }
         set { preconditionFailure("@Relationship is available only on ManagedObject subclasses") }
@@ -76,21 +84,33 @@ public struct Relationship<Value: RelationshipConvertible> {
     ) -> Value {
         get {
             let r = resolve(object, storageKeyPath)
-            return Value.fromRelatedObjects(r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? [])
+            return Value.fromRelatedObjects(
+                r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? [])
         }
         set {
             let r = resolve(object, storageKeyPath)
-            if r.isToMany { object.setRelated(r, newValue.relatedObjects) } else { object.setToOne(r, newValue.relatedObjects.first) }
+            if r.isToMany {
+                object.setRelated(r, newValue.relatedObjects)
+            } else {
+                object.setToOne(r, newValue.relatedObjects.first)
+            }
         }
     }
 
-    private static func resolve<Object: ManagedObject>(_ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>)
+    private static func resolve<Object: ManagedObject>(
+        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
+    )
         -> RelationshipDescription
     {
-        let slot = PropertyKeys.slot(storage, explicitKey: object[keyPath: storage].key, entity: object.entity, relationship: true)
-        guard let slot, let r = object.entity.properties[slot] as? RelationshipDescription, r.isToMany == Value.isToMany else {
+        let slot = PropertyKeys.slot(
+            storage, explicitKey: object[keyPath: storage].key, entity: object.entity,
+            relationship: true)
+        guard let slot, let r = object.entity.properties[slot] as? RelationshipDescription,
+            r.isToMany == Value.isToMany
+        else {
             let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
-            preconditionFailure("""
+            preconditionFailure(
+                """
                 ObjectGraph: @Relationship \(key): entity \(object.entity.name) has no \
                 \(Value.isToMany ? "to-many" : "to-one") relationship '\(key)'
                 """)

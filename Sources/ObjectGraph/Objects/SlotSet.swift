@@ -20,7 +20,12 @@ struct SlotSet: Sequence, Sendable, Equatable {
     }
 
     mutating func insert(_ i: Int) {
-        if i < 64 { low |= 1 << UInt64(i) } else if !high.contains(i) { high.append(i); high.sort() }
+        if i < 64 {
+            low |= 1 << UInt64(i)
+        } else if !high.contains(i) {
+            high.append(i)
+            high.sort()
+        }
     }
 
     mutating func remove(_ i: Int) {

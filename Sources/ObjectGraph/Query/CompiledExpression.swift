@@ -13,8 +13,9 @@ extension FetchExpression {
     public func compile(for entity: EntityDescription) throws -> CompiledExpression {
         var compiler = PredicateCompiler(entity: entity, subject: .expression(self))
         let (root, _) = try compiler.compile(self, current: .record(entity))
-        return CompiledExpression(entity: entity, root: root, variableCount: compiler.variableCount,
-                                  cache: PredicateCache(memoCount: compiler.memoCount))
+        return CompiledExpression(
+            entity: entity, root: root, variableCount: compiler.variableCount,
+            cache: PredicateCache(memoCount: compiler.memoCount))
     }
 }
 
@@ -33,8 +34,10 @@ public struct CompiledExpression {
     /// - Precondition: `record` is of ``entity`` or one of its subentities.
     /// - Note: Mirrors `NSExpression.expressionValue(with:context:)`.
     public func value<R: PredicateRecord>(for record: R) -> ExpressionValue {
-        assert(record.recordEntity.isKind(of: entity),
-               "expression compiled for \(entity.name) evaluated on a \(record.recordEntity.name) record")
+        assert(
+            record.recordEntity.isKind(of: entity),
+            "expression compiled for \(entity.name) evaluated on a \(record.recordEntity.name) record"
+        )
         cache.prepare(for: ObjectIdentifier(R.self))
         var evaluator = PredicateEvaluator<R>(cache: cache, variableCount: variableCount)
         return evaluator.value(root, record).expressionValue

@@ -20,8 +20,9 @@ extension FetchPredicate {
     public func compile(for entity: EntityDescription) throws -> CompiledPredicate {
         var compiler = PredicateCompiler(entity: entity, subject: .predicate(self))
         let root = try compiler.compile(self, current: .record(entity))
-        return CompiledPredicate(entity: entity, root: root, variableCount: compiler.variableCount,
-                                 cache: PredicateCache(memoCount: compiler.memoCount))
+        return CompiledPredicate(
+            entity: entity, root: root, variableCount: compiler.variableCount,
+            cache: PredicateCache(memoCount: compiler.memoCount))
     }
 }
 
@@ -50,8 +51,10 @@ public struct CompiledPredicate {
     /// - Complexity: O(size of the predicate) for plain comparisons; key paths through to-many
     ///   relationships and subqueries visit the related records.
     public func evaluate<R: PredicateRecord>(_ record: R) -> Bool {
-        assert(record.recordEntity.isKind(of: entity),
-               "predicate compiled for \(entity.name) evaluated on a \(record.recordEntity.name) record")
+        assert(
+            record.recordEntity.isKind(of: entity),
+            "predicate compiled for \(entity.name) evaluated on a \(record.recordEntity.name) record"
+        )
         cache.prepare(for: ObjectIdentifier(R.self))
         var evaluator = PredicateEvaluator<R>(cache: cache, variableCount: variableCount)
         return evaluator.test(root, record)

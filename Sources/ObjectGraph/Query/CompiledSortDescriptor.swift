@@ -45,12 +45,16 @@ public struct CompiledSortDescriptor: Sendable {
 /// comparison; dates by instant; UUIDs by their text; URLs by their text; bytes
 /// lexicographically. Values of different kinds are ordered by kind in that order.
 enum SortOrder {
-    static func compare(_ a: AttributeValue, _ b: AttributeValue,
-                        _ comparison: FetchSortDescriptor.Comparison) -> ComparisonResult {
+    static func compare(
+        _ a: AttributeValue, _ b: AttributeValue,
+        _ comparison: FetchSortDescriptor.Comparison
+    ) -> ComparisonResult {
         switch (a, b) {
         case (.date(let x), .date(let y)):
-            return PredicateNumber.order(x.timeIntervalSinceReferenceDate, y.timeIntervalSinceReferenceDate)
-                .comparisonResult
+            return PredicateNumber.order(
+                x.timeIntervalSinceReferenceDate, y.timeIntervalSinceReferenceDate
+            )
+            .comparisonResult
         case (.string(let x), .string(let y)):
             return compare(x, y, comparison)
         default:
@@ -59,15 +63,18 @@ enum SortOrder {
         if let x = PredicateNumber(a), let y = PredicateNumber(b) {
             let order = PredicateNumber.compare(x, y)
             if order != .unordered { return order.comparisonResult }
-            let xNaN = x.doubleValue.isNaN, yNaN = y.doubleValue.isNaN
+            let xNaN = x.doubleValue.isNaN
+            let yNaN = y.doubleValue.isNaN
             return xNaN == yNaN ? .orderedSame : xNaN ? .orderedDescending : .orderedAscending
         }
-        let ra = rank(a), rb = rank(b)
+        let ra = rank(a)
+        let rb = rank(b)
         if ra != rb { return ra < rb ? .orderedAscending : .orderedDescending }
         switch (a, b) {
         case (.uuid(let x), .uuid(let y)): return plain(x.uuidString, y.uuidString)
         case (.uri(let x), .uri(let y)): return plain(x.absoluteString, y.absoluteString)
-        case (.data(let x), .data(let y)), (.transformable(let x), .transformable(let y)): return bytes(x, y)
+        case (.data(let x), .data(let y)), (.transformable(let x), .transformable(let y)):
+            return bytes(x, y)
         default: return .orderedSame
         }
     }
@@ -85,7 +92,9 @@ enum SortOrder {
         }
     }
 
-    static func compare(_ x: String, _ y: String, _ comparison: FetchSortDescriptor.Comparison) -> ComparisonResult {
+    static func compare(_ x: String, _ y: String, _ comparison: FetchSortDescriptor.Comparison)
+        -> ComparisonResult
+    {
         switch comparison {
         case .plain: return plain(x, y)
         case .caseInsensitive:
@@ -100,7 +109,10 @@ enum SortOrder {
     }
 
     private static func bytes(_ x: Data, _ y: Data) -> ComparisonResult {
-        for (p, q) in zip(x, y) where p != q { return p < q ? .orderedAscending : .orderedDescending }
-        return x.count == y.count ? .orderedSame : x.count < y.count ? .orderedAscending : .orderedDescending
+        for (p, q) in zip(x, y) where p != q {
+            return p < q ? .orderedAscending : .orderedDescending
+        }
+        return x.count == y.count
+            ? .orderedSame : x.count < y.count ? .orderedAscending : .orderedDescending
     }
 }

@@ -42,10 +42,10 @@ struct DecimalParts {
         // Built without a locale: creating one costs more than a whole fetch.
         let a = Decimal(sign: .minus, exponent: -3, significand: Decimal(12345))
         guard let pa = read(a), pa.isNegative, pa.mantissa == 12345, pa.exponent == -3,
-              let pb = read(Decimal(500)), !pb.isNegative, pb.mantissa * pow10(pb.exponent) == 500,
-              let big = Decimal(string: "123456789012345678901234567890"), read(big) == nil,
-              read(Decimal.nan) == nil, let z = read(Decimal(0)), z.mantissa == 0,
-              let c = read(Decimal(UInt64.max)), c.mantissa == UInt64.max, c.exponent == 0
+            let pb = read(Decimal(500)), !pb.isNegative, pb.mantissa * pow10(pb.exponent) == 500,
+            let big = Decimal(string: "123456789012345678901234567890"), read(big) == nil,
+            read(Decimal.nan) == nil, let z = read(Decimal(0)), z.mantissa == 0,
+            let c = read(Decimal(UInt64.max)), c.mantissa == UInt64.max, c.exponent == 0
         else { return false }
         return true
     }()
@@ -56,10 +56,14 @@ struct DecimalParts {
             let flags = raw[1]
             let length = Int(flags >> 4)
             let negative = flags & 0x08 != 0
-            if length == 0 { return negative ? nil : DecimalParts(isNegative: false, mantissa: 0, exponent: 0) }
+            if length == 0 {
+                return negative ? nil : DecimalParts(isNegative: false, mantissa: 0, exponent: 0)
+            }
             guard length <= 4 else { return nil }
-            let mantissa = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
-            return DecimalParts(isNegative: negative, mantissa: mantissa, exponent: Int(Int8(bitPattern: raw[0])))
+            let mantissa = UInt64(
+                littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
+            return DecimalParts(
+                isNegative: negative, mantissa: mantissa, exponent: Int(Int8(bitPattern: raw[0])))
         }
     }
 
@@ -82,7 +86,9 @@ struct DecimalParts {
         }
         if a.exponent == b.exponent { return order(a.mantissa, b.mantissa) }
         if a.exponent > b.exponent {
-            guard let scaled = scale(a.mantissa, by: a.exponent - b.exponent) else { return .descending }
+            guard let scaled = scale(a.mantissa, by: a.exponent - b.exponent) else {
+                return .descending
+            }
             return order(scaled, b.mantissa)
         }
         guard let scaled = scale(b.mantissa, by: b.exponent - a.exponent) else { return .ascending }

@@ -27,8 +27,11 @@ extension FetchExpression: CustomStringConvertible {
     private var bareText: String {
         switch kind {
         case .constant(let v): return Self.literal(v)
-        case .object(let id): return "CAST(\(Self.quoted(id.uriRepresentation().absoluteString)), \"NSManagedObjectID\")"
-        case .objectURI(let url): return "CAST(\(Self.quoted(url.absoluteString)), \"NSManagedObjectID\")"
+        case .object(let id):
+            return
+                "CAST(\(Self.quoted(id.uriRepresentation().absoluteString)), \"NSManagedObjectID\")"
+        case .objectURI(let url):
+            return "CAST(\(Self.quoted(url.absoluteString)), \"NSManagedObjectID\")"
         case .evaluatedObject: return "SELF"
         case .variable(let name): return "$" + name
         case .keyPath(let base, let components):
@@ -47,7 +50,9 @@ extension FetchExpression: CustomStringConvertible {
     }
 
     private static func call(_ f: FetchFunction, _ args: [FetchExpression]) -> String {
-        func arg(_ i: Int, _ level: Int) -> String { i < args.count ? args[i].text(level: level) : "nil" }
+        func arg(_ i: Int, _ level: Int) -> String {
+            i < args.count ? args[i].text(level: level) : "nil"
+        }
         switch f {
         case .add: return "\(arg(0, 1)) + \(arg(1, 2))"
         case .subtract: return "\(arg(0, 1)) - \(arg(1, 2))"
@@ -61,7 +66,9 @@ extension FetchExpression: CustomStringConvertible {
         case .last: return "\(arg(0, 5))[LAST]"
         case .size: return "\(arg(0, 5))[SIZE]"
         case .cast: return "CAST(\(arg(0, 0)), \(arg(1, 0)))"
-        default: return "\(f.name ?? f.rawValue)(" + args.map { $0.text(level: 0) }.joined(separator: ", ") + ")"
+        default:
+            return "\(f.name ?? f.rawValue)("
+                + args.map { $0.text(level: 0) }.joined(separator: ", ") + ")"
         }
     }
 
@@ -80,14 +87,17 @@ extension FetchExpression: CustomStringConvertible {
             if d.isNaN { return "CAST(\"NaN\", \"NSDecimalNumber\")" }
             let text = d.description
             return text.contains(".") ? text : text + ".0"
-        case .double(let d): return d.isFinite ? doubleLiteral(d) : "CAST(\(quoted(d.description)), \"Double\")"
+        case .double(let d):
+            return d.isFinite ? doubleLiteral(d) : "CAST(\(quoted(d.description)), \"Double\")"
         case .float(let f): return "CAST(\(quoted(f.description)), \"Float\")"
         case .string(let s): return quoted(s)
-        case .date(let d): return "CAST(\(doubleLiteral(d.timeIntervalSinceReferenceDate)), \"NSDate\")"
+        case .date(let d):
+            return "CAST(\(doubleLiteral(d.timeIntervalSinceReferenceDate)), \"NSDate\")"
         case .uuid(let u): return "CAST(\(quoted(u.uuidString)), \"NSUUID\")"
         case .uri(let u): return "CAST(\(quoted(u.absoluteString)), \"NSURL\")"
         case .data(let d): return "CAST(\(quoted(d.base64EncodedString())), \"NSData\")"
-        case .transformable(let d): return "CAST(\(quoted(d.base64EncodedString())), \"Transformable\")"
+        case .transformable(let d):
+            return "CAST(\(quoted(d.base64EncodedString())), \"Transformable\")"
         }
     }
 

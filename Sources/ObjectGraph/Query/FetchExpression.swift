@@ -56,10 +56,14 @@ public struct FetchExpression: Sendable, Hashable {
     /// A constant expression.
     ///
     /// - Note: Mirrors `NSExpression(forConstantValue:)`.
-    public static func constant(_ value: AttributeValue) -> FetchExpression { FetchExpression(.constant(value)) }
+    public static func constant(_ value: AttributeValue) -> FetchExpression {
+        FetchExpression(.constant(value))
+    }
 
     /// A constant object, by ID.
-    public static func object(_ objectID: ManagedObjectID) -> FetchExpression { FetchExpression(.object(objectID)) }
+    public static func object(_ objectID: ManagedObjectID) -> FetchExpression {
+        FetchExpression(.object(objectID))
+    }
 
     /// `SELF`: the evaluated object.
     ///
@@ -72,14 +76,21 @@ public struct FetchExpression: Sendable, Hashable {
     ///
     /// - Note: Mirrors `NSExpression(forKeyPath:)`.
     public static func keyPath(_ path: String) -> FetchExpression {
-        FetchExpression(.keyPath(base: .evaluatedObject, components: path.split(separator: ".",
-                                                                                 omittingEmptySubsequences: false).map(String.init)))
+        FetchExpression(
+            .keyPath(
+                base: .evaluatedObject,
+                components: path.split(
+                    separator: ".",
+                    omittingEmptySubsequences: false
+                ).map(String.init)))
     }
 
     /// A variable, written `$name`.
     ///
     /// - Note: Mirrors `NSExpression(forVariable:)`.
-    public static func variable(_ name: String) -> FetchExpression { FetchExpression(.variable(name)) }
+    public static func variable(_ name: String) -> FetchExpression {
+        FetchExpression(.variable(name))
+    }
 
     /// A literal collection of expressions.
     ///
@@ -91,15 +102,19 @@ public struct FetchExpression: Sendable, Hashable {
     /// A function applied to arguments (see ``FetchFunction`` for each one's arity).
     ///
     /// - Note: Mirrors `NSExpression(forFunction:arguments:)`.
-    public static func function(_ function: FetchFunction, _ arguments: [FetchExpression]) -> FetchExpression {
+    public static func function(_ function: FetchFunction, _ arguments: [FetchExpression])
+        -> FetchExpression
+    {
         FetchExpression(.function(function, arguments))
     }
 
     /// A subquery over `collection`, binding `$variable` to each element.
     ///
     /// - Note: Mirrors `NSExpression(forSubquery:usingIteratorVariable:predicate:)`.
-    public static func subquery(_ collection: FetchExpression, variable: String,
-                                predicate: FetchPredicate) -> FetchExpression {
+    public static func subquery(
+        _ collection: FetchExpression, variable: String,
+        predicate: FetchPredicate
+    ) -> FetchExpression {
         FetchExpression(.subquery(collection: collection, variable: variable, predicate: predicate))
     }
 

@@ -107,8 +107,10 @@ public enum FetchFunction: String, Sendable, Hashable, CaseIterable {
     public var arity: Int {
         switch self {
         case .now: 0
-        case .add, .subtract, .multiply, .divide, .modulus, .power, .bitwiseAnd, .bitwiseOr, .bitwiseXor,
-             .leftShift, .rightShift, .cast, .index: 2
+        case .add, .subtract, .multiply, .divide, .modulus, .power, .bitwiseAnd, .bitwiseOr,
+            .bitwiseXor,
+            .leftShift, .rightShift, .cast, .index:
+            2
         default: 1
         }
     }

@@ -59,13 +59,18 @@ extension FetchPredicate {
     func substituting(_ values: [String: FetchExpression], bound: Set<String>) -> FetchPredicate {
         switch kind {
         case .truePredicate, .falsePredicate: return self
-        case .and(let items): return FetchPredicate(.and(items.map { $0.substituting(values, bound: bound) }))
-        case .or(let items): return FetchPredicate(.or(items.map { $0.substituting(values, bound: bound) }))
+        case .and(let items):
+            return FetchPredicate(.and(items.map { $0.substituting(values, bound: bound) }))
+        case .or(let items):
+            return FetchPredicate(.or(items.map { $0.substituting(values, bound: bound) }))
         case .not(let inner): return FetchPredicate(.not(inner.substituting(values, bound: bound)))
         case .comparison(let c):
-            return FetchPredicate(.comparison(Comparison(
-                c.left.substituting(values, bound: bound), c.operatorType, c.right.substituting(values, bound: bound),
-                modifier: c.modifier, options: c.options)))
+            return FetchPredicate(
+                .comparison(
+                    Comparison(
+                        c.left.substituting(values, bound: bound), c.operatorType,
+                        c.right.substituting(values, bound: bound),
+                        modifier: c.modifier, options: c.options)))
         }
     }
 }
@@ -95,18 +100,24 @@ extension FetchExpression {
         case .keyPath(let base, let components):
             let substituted = base.substituting(values, bound: bound)
             if case .keyPath(let innerBase, let innerComponents) = substituted.kind {
-                return FetchExpression(.keyPath(base: innerBase, components: innerComponents + components))
+                return FetchExpression(
+                    .keyPath(base: innerBase, components: innerComponents + components))
             }
             return FetchExpression(.keyPath(base: substituted, components: components))
-        case .aggregate(let items): return .aggregate(items.map { $0.substituting(values, bound: bound) })
-        case .function(let f, let args): return .function(f, args.map { $0.substituting(values, bound: bound) })
+        case .aggregate(let items):
+            return .aggregate(items.map { $0.substituting(values, bound: bound) })
+        case .function(let f, let args):
+            return .function(f, args.map { $0.substituting(values, bound: bound) })
         case .subquery(let collection, let variable, let predicate):
-            return .subquery(collection.substituting(values, bound: bound), variable: variable,
-                             predicate: predicate.substituting(values, bound: bound.union([variable])))
+            return .subquery(
+                collection.substituting(values, bound: bound), variable: variable,
+                predicate: predicate.substituting(values, bound: bound.union([variable])))
         case .conditional(let p, let a, let b):
-            return FetchExpression(.conditional(p.substituting(values, bound: bound),
-                                                a.substituting(values, bound: bound),
-                                                b.substituting(values, bound: bound)))
+            return FetchExpression(
+                .conditional(
+                    p.substituting(values, bound: bound),
+                    a.substituting(values, bound: bound),
+                    b.substituting(values, bound: bound)))
         }
     }
 }

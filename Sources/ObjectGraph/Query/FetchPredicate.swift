@@ -99,7 +99,9 @@ public struct FetchPredicate: Sendable, Hashable {
         _ left: FetchExpression, _ operatorType: Operator, _ right: FetchExpression,
         modifier: Modifier = .direct, options: Options = []
     ) -> FetchPredicate {
-        FetchPredicate(.comparison(Comparison(left, operatorType, right, modifier: modifier, options: options)))
+        FetchPredicate(
+            .comparison(Comparison(left, operatorType, right, modifier: modifier, options: options))
+        )
     }
 }
 
@@ -120,8 +122,10 @@ extension FetchPredicate {
         public let options: Options
 
         /// Creates a comparison node.
-        public init(_ left: FetchExpression, _ operatorType: Operator, _ right: FetchExpression,
-                    modifier: Modifier = .direct, options: Options = []) {
+        public init(
+            _ left: FetchExpression, _ operatorType: Operator, _ right: FetchExpression,
+            modifier: Modifier = .direct, options: Options = []
+        ) {
             self.left = left
             self.right = right
             self.operatorType = operatorType

@@ -51,7 +51,8 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
 
     /// `key` followed by the direction and comparison, e.g. `"date desc"`.
     public var description: String {
-        key + (ascending ? " asc" : " desc") + (comparison == .plain ? "" : " \(comparison.rawValue)")
+        key + (ascending ? " asc" : " desc")
+            + (comparison == .plain ? "" : " \(comparison.rawValue)")
     }
 
     /// Resolves the key path against `entity`.
@@ -62,31 +63,37 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     public func compile(for entity: EntityDescription) throws -> CompiledSortDescriptor {
         var current = entity
         var relationships: [Int] = []
-        let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let components = key.split(separator: ".", omittingEmptySubsequences: false).map(
+            String.init)
         for (i, component) in components.enumerated() {
             guard let property = current.propertiesByName[component] else {
-                throw ObjectGraphError.sortKeyInvalid(key, entity: entity,
-                                                      reason: "names no property: \(current.name) has no '\(component)'")
+                throw ObjectGraphError.sortKeyInvalid(
+                    key, entity: entity,
+                    reason: "names no property: \(current.name) has no '\(component)'")
             }
             let isLast = i == components.count - 1
             if let relationship = property as? RelationshipDescription {
                 guard !relationship.isToMany else {
-                    throw ObjectGraphError.sortKeyInvalid(key, entity: entity,
-                                                          reason: "crosses the to-many relationship '\(component)'")
+                    throw ObjectGraphError.sortKeyInvalid(
+                        key, entity: entity,
+                        reason: "crosses the to-many relationship '\(component)'")
                 }
                 guard !isLast, let destination = relationship.destinationEntity else {
-                    throw ObjectGraphError.sortKeyInvalid(key, entity: entity,
-                                                          reason: "ends at a relationship; name an attribute")
+                    throw ObjectGraphError.sortKeyInvalid(
+                        key, entity: entity,
+                        reason: "ends at a relationship; name an attribute")
                 }
                 relationships.append(property.index)
                 current = destination
             } else {
                 guard isLast else {
-                    throw ObjectGraphError.sortKeyInvalid(key, entity: entity,
-                                                          reason: "goes through the attribute '\(component)'")
+                    throw ObjectGraphError.sortKeyInvalid(
+                        key, entity: entity,
+                        reason: "goes through the attribute '\(component)'")
                 }
-                return CompiledSortDescriptor(relationships: relationships, slot: property.index,
-                                              ascending: ascending, comparison: comparison)
+                return CompiledSortDescriptor(
+                    relationships: relationships, slot: property.index,
+                    ascending: ascending, comparison: comparison)
             }
         }
         throw ObjectGraphError.sortKeyInvalid(key, entity: entity, reason: "is empty")

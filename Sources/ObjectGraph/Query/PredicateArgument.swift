@@ -30,7 +30,8 @@ enum PredicateArgument {
         case let expression as FetchExpression: return expression
         case let array as [Any]: return aggregate(array, sorted: false, depth: depth)
         case let set as Set<AnyHashable>: return aggregate(Array(set), sorted: true, depth: depth)
-        case let ordered as NSOrderedSet: return aggregate(ordered.array, sorted: false, depth: depth)
+        case let ordered as NSOrderedSet:
+            return aggregate(ordered.array, sorted: false, depth: depth)
         case let set as NSSet: return aggregate(set.allObjects, sorted: true, depth: depth)
         case let dictionary as [AnyHashable: Any]:
             return aggregate(Array(dictionary.values), sorted: true, depth: depth)
@@ -59,7 +60,9 @@ enum PredicateArgument {
 
     /// The attribute value of a scalar argument, or `nil` for other types.
     static func scalar(_ value: Any) -> AttributeValue? {
-        if type(of: value) is NSNumber.Type, let number = value as? NSNumber { return scalar(number) }
+        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+            return scalar(number)
+        }
         switch value {
         case let v as AttributeValue: return v
         case let v as Bool: return .boolean(v)
@@ -106,7 +109,9 @@ enum PredicateArgument {
 
     /// An integer for `%d`-style specifiers (whole numbers of any numeric type, Booleans).
     static func integer(from argument: Any) -> Int64? {
-        guard let value = unwrap(argument), let scalar = scalar(value), let n = PredicateNumber(scalar) else { return nil }
+        guard let value = unwrap(argument), let scalar = scalar(value),
+            let n = PredicateNumber(scalar)
+        else { return nil }
         switch n {
         case .integer(let v): return v
         case .double(let v): return v == v.rounded() ? Int64(exactly: v) : nil
@@ -116,7 +121,9 @@ enum PredicateArgument {
 
     /// A double for `%f`-style specifiers (any number).
     static func double(from argument: Any) -> Double? {
-        guard let value = unwrap(argument), let scalar = scalar(value), let n = PredicateNumber(scalar) else { return nil }
+        guard let value = unwrap(argument), let scalar = scalar(value),
+            let n = PredicateNumber(scalar)
+        else { return nil }
         return n.doubleValue
     }
 

@@ -13,7 +13,9 @@ enum PredicateArithmetic {
         return unary(function, args[0])
     }
 
-    private static func binary(_ function: FetchFunction, _ a: AttributeValue, _ b: AttributeValue) -> AttributeValue {
+    private static func binary(_ function: FetchFunction, _ a: AttributeValue, _ b: AttributeValue)
+        -> AttributeValue
+    {
         switch (function, a, b) {
         case (.add, .date(let d), _):
             return PredicateNumber(b).map { .date(d.addingTimeInterval($0.doubleValue)) } ?? .null
@@ -23,8 +25,11 @@ enum PredicateArithmetic {
             return .double(d.timeIntervalSinceReferenceDate - e.timeIntervalSinceReferenceDate)
         case (.subtract, .date(let d), _):
             return PredicateNumber(b).map { .date(d.addingTimeInterval(-$0.doubleValue)) } ?? .null
-        case (.bitwiseAnd, _, _), (.bitwiseOr, _, _), (.bitwiseXor, _, _), (.leftShift, _, _), (.rightShift, _, _):
-            guard case .integer(let x)? = PredicateNumber(a), case .integer(let y)? = PredicateNumber(b) else {
+        case (.bitwiseAnd, _, _), (.bitwiseOr, _, _), (.bitwiseXor, _, _), (.leftShift, _, _),
+            (.rightShift, _, _):
+            guard case .integer(let x)? = PredicateNumber(a),
+                case .integer(let y)? = PredicateNumber(b)
+            else {
                 return .null
             }
             switch function {
@@ -40,8 +45,10 @@ enum PredicateArithmetic {
         }
     }
 
-    private static func numeric(_ function: FetchFunction, _ x: PredicateNumber,
-                                _ y: PredicateNumber) -> PredicateNumber? {
+    private static func numeric(
+        _ function: FetchFunction, _ x: PredicateNumber,
+        _ y: PredicateNumber
+    ) -> PredicateNumber? {
         switch (x, y) {
         case (.integer(let a), .integer(let b)):
             if let exact = integer(function, a, b) { return exact }
@@ -52,7 +59,9 @@ enum PredicateArithmetic {
         default:
             guard let a = x.decimalValue, let b = y.decimalValue else { return nil }
             if function == .power {
-                if case .integer(let e) = y, e >= 0, e <= 256 { return .decimal(Foundation.pow(a, Int(e))) }
+                if case .integer(let e) = y, e >= 0, e <= 256 {
+                    return .decimal(Foundation.pow(a, Int(e)))
+                }
                 return .double(Foundation.pow(x.doubleValue, y.doubleValue))
             }
             return decimal(function, a, b)
@@ -60,7 +69,9 @@ enum PredicateArithmetic {
     }
 
     /// The exact integer result, or `nil` when it overflows or is not whole.
-    private static func integer(_ function: FetchFunction, _ a: Int64, _ b: Int64) -> PredicateNumber? {
+    private static func integer(_ function: FetchFunction, _ a: Int64, _ b: Int64)
+        -> PredicateNumber?
+    {
         let (value, overflow): (Int64, Bool)
         switch function {
         case .add: (value, overflow) = a.addingReportingOverflow(b)
@@ -90,7 +101,9 @@ enum PredicateArithmetic {
         return overflow ? nil : .integer(value)
     }
 
-    private static func decimal(_ function: FetchFunction, _ a: Decimal, _ b: Decimal) -> PredicateNumber? {
+    private static func decimal(_ function: FetchFunction, _ a: Decimal, _ b: Decimal)
+        -> PredicateNumber?
+    {
         switch function {
         case .add: return .decimal(a + b)
         case .subtract: return .decimal(a - b)
@@ -104,7 +117,9 @@ enum PredicateArithmetic {
         }
     }
 
-    private static func double(_ function: FetchFunction, _ a: Double, _ b: Double) -> PredicateNumber? {
+    private static func double(_ function: FetchFunction, _ a: Double, _ b: Double)
+        -> PredicateNumber?
+    {
         switch function {
         case .add: return .double(a + b)
         case .subtract: return .double(a - b)
@@ -146,13 +161,15 @@ enum PredicateArithmetic {
         }
     }
 
-    private static func numeric(_ function: FetchFunction, _ x: PredicateNumber) -> PredicateNumber? {
+    private static func numeric(_ function: FetchFunction, _ x: PredicateNumber) -> PredicateNumber?
+    {
         switch (function, x) {
         case (.negate, .integer(let v)):
             return v == .min ? .decimal(-Decimal(v)) : .integer(-v)
         case (.negate, .decimal(let v)): return .decimal(-v)
         case (.negate, .double(let v)): return .double(-v)
-        case (.abs, .integer(let v)): return v == .min ? .decimal(-Decimal(v)) : .integer(Swift.abs(v))
+        case (.abs, .integer(let v)):
+            return v == .min ? .decimal(-Decimal(v)) : .integer(Swift.abs(v))
         case (.abs, .decimal(let v)): return .decimal(v < 0 ? -v : v)
         case (.abs, .double(let v)): return .double(Swift.abs(v))
         case (.floor, .integer), (.ceiling, .integer), (.trunc, .integer): return x

@@ -37,22 +37,27 @@ enum PredicateCast: String, CaseIterable {
         case (.date, .date): return value
         case (.date, .string(let s)): return Self.isoDate(s).map { .date($0) } ?? .null
         case (.date, _):
-            return PredicateNumber(value).map { .date(Date(timeIntervalSinceReferenceDate: $0.doubleValue)) } ?? .null
+            return PredicateNumber(value).map {
+                .date(Date(timeIntervalSinceReferenceDate: $0.doubleValue))
+            } ?? .null
         case (.number, .string(let s)):
             if let i = Int64(s) { return .integer(i) }
             return Double(s).map { .double($0) } ?? .null
         case (.number, .date(let d)): return .double(d.timeIntervalSinceReferenceDate)
         case (.number, .boolean(let b)): return .integer(b ? 1 : 0)
-        case (.number, .integer), (.number, .decimal), (.number, .double), (.number, .float): return value
+        case (.number, .integer), (.number, .decimal), (.number, .double), (.number, .float):
+            return value
         case (.decimal, .string(let s)):
             if s.lowercased() == "nan" { return .decimal(.nan) }
             return PredicateNumber.decimal(fromLiteral: s).map { .decimal($0) } ?? .null
-        case (.decimal, _): return PredicateNumber(value).flatMap(\.decimalValue).map { .decimal($0) } ?? .null
+        case (.decimal, _):
+            return PredicateNumber(value).flatMap(\.decimalValue).map { .decimal($0) } ?? .null
         case (.double, .string(let s)): return Double(s).map { .double($0) } ?? .null
         case (.double, .date(let d)): return .double(d.timeIntervalSinceReferenceDate)
         case (.double, _): return PredicateNumber(value).map { .double($0.doubleValue) } ?? .null
         case (.float, .string(let s)): return Float(s).map { .float($0) } ?? .null
-        case (.float, _): return PredicateNumber(value).map { .float(Float($0.doubleValue)) } ?? .null
+        case (.float, _):
+            return PredicateNumber(value).map { .float(Float($0.doubleValue)) } ?? .null
         case (.string, _): return Self.text(of: value).map { .string($0) } ?? .null
         case (.uuid, .uuid): return value
         case (.uuid, .string(let s)): return UUID(uuidString: s).map { .uuid($0) } ?? .null
@@ -62,7 +67,8 @@ enum PredicateCast: String, CaseIterable {
         case (.data, .string(let s)): return Data(base64Encoded: s).map { .data($0) } ?? .null
         case (.data, .transformable(let d)): return .data(d)
         case (.transformable, .transformable): return value
-        case (.transformable, .string(let s)): return Data(base64Encoded: s).map { .transformable($0) } ?? .null
+        case (.transformable, .string(let s)):
+            return Data(base64Encoded: s).map { .transformable($0) } ?? .null
         case (.transformable, .data(let d)): return .transformable(d)
         default: return .null
         }
@@ -87,7 +93,11 @@ enum PredicateCast: String, CaseIterable {
 
     /// Parses `2024-03-10`, `2024-03-10T08:00:00Z` and `2024-03-10T08:00:00.250+01:00`.
     static func isoDate(_ text: String) -> Date? {
-        if let d = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return d }
+        if let d = try? Date(
+            text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        {
+            return d
+        }
         if let d = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return d }
         return try? Date(text, strategy: Date.ISO8601FormatStyle().year().month().day())
     }

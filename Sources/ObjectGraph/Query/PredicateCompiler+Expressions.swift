@@ -2,7 +2,9 @@ import Foundation
 
 extension PredicateCompiler {
     /// Compiles `expression`, evaluated with `current` as `SELF`.
-    mutating func compile(_ expression: FetchExpression, current: Shape) throws -> (ExpressionNode, Shape) {
+    mutating func compile(_ expression: FetchExpression, current: Shape) throws -> (
+        ExpressionNode, Shape
+    ) {
         try enter()
         defer { depth -= 1 }
         switch expression.kind {
@@ -14,24 +16,32 @@ extension PredicateCompiler {
             return (.constant(.object(try resolve(url.absoluteString))), .object)
         case .evaluatedObject:
             guard case .record = current else {
-                throw invalid("SELF inside a SUBQUERY over values has no object; use the subquery variable")
+                throw invalid(
+                    "SELF inside a SUBQUERY over values has no object; use the subquery variable")
             }
             return (.evaluatedObject, current)
         case .variable(let name):
             guard let scope = scopes.last(where: { $0.name == name }) else {
-                throw invalid("$\(name) has no value; bind it with SUBQUERY or withSubstitutionVariables", key: name)
+                throw invalid(
+                    "$\(name) has no value; bind it with SUBQUERY or withSubstitutionVariables",
+                    key: name)
             }
             return (.variable(scope.index), scope.shape)
         case .keyPath(let base, let components):
             let (baseNode, baseShape) = try compile(base, current: current)
             let resolved = try resolve(components, from: baseShape)
-            return (.path(base: baseNode, steps: resolved.steps, collection: resolved.collection), resolved.shape)
+            return (
+                .path(base: baseNode, steps: resolved.steps, collection: resolved.collection),
+                resolved.shape
+            )
         case .aggregate(let elements):
             let compiled = try elements.map { try compile($0, current: current) }
             let shape = Shape.collection(compiled.first?.1 ?? .scalar)
             var constants: [PredicateConstant] = []
             for (node, _) in compiled {
-                guard case .constant(let c) = node else { return (.aggregate(compiled.map(\.0)), shape) }
+                guard case .constant(let c) = node else {
+                    return (.aggregate(compiled.map(\.0)), shape)
+                }
                 constants.append(c)
             }
             return (.constant(.list(constants)), shape)
@@ -39,14 +49,18 @@ extension PredicateCompiler {
             return try compile(function, arguments, current: current)
         case .subquery(let collection, let variable, let predicate):
             let (collectionNode, collectionShape) = try compile(collection, current: current)
-            let element: Shape = if case .collection(let inner) = collectionShape { inner } else { collectionShape }
+            let element: Shape =
+                if case .collection(let inner) = collectionShape { inner } else { collectionShape }
             let index = variableCount
             variableCount += 1
             scopes.append(Scope(name: variable, index: index, shape: element))
             defer { scopes.removeLast() }
             let inner: Shape = if case .record = element { element } else { .scalar }
             let node = try compile(predicate, current: inner)
-            return (.subquery(collection: collectionNode, variable: index, predicate: node), .collection(element))
+            return (
+                .subquery(collection: collectionNode, variable: index, predicate: node),
+                .collection(element)
+            )
         case .conditional(let condition, let whenTrue, let whenFalse):
             let test = try compile(condition, current: current)
             let (a, shape) = try compile(whenTrue, current: current)
@@ -55,20 +69,26 @@ extension PredicateCompiler {
         }
     }
 
-    private mutating func compile(_ function: FetchFunction, _ arguments: [FetchExpression],
-                                  current: Shape) throws -> (ExpressionNode, Shape) {
+    private mutating func compile(
+        _ function: FetchFunction, _ arguments: [FetchExpression],
+        current: Shape
+    ) throws -> (ExpressionNode, Shape) {
         guard arguments.count == function.arity else {
-            throw invalid("\(function.name ?? function.rawValue) takes \(function.arity) argument(s), "
-                          + "not \(arguments.count)")
+            throw invalid(
+                "\(function.name ?? function.rawValue) takes \(function.arity) argument(s), "
+                    + "not \(arguments.count)")
         }
         switch function {
         case .now:
             return (.constant(.value(.date(now))), .scalar)
         case .cast:
-            guard case .constant(.string(let typeName)) = arguments[1].kind, let type = PredicateCast.named(typeName)
+            guard case .constant(.string(let typeName)) = arguments[1].kind,
+                let type = PredicateCast.named(typeName)
             else {
-                throw invalid("CAST needs a type name such as \"NSDate\", \"NSNumber\", \"NSDecimalNumber\", "
-                              + "\"NSString\", \"NSUUID\", \"NSURL\", \"NSData\" or \"NSManagedObjectID\"")
+                throw invalid(
+                    "CAST needs a type name such as \"NSDate\", \"NSNumber\", \"NSDecimalNumber\", "
+                        + "\"NSString\", \"NSUUID\", \"NSURL\", \"NSData\" or \"NSManagedObjectID\""
+                )
             }
             let (operand, _) = try compile(arguments[0], current: current)
             if type == .objectID {
@@ -79,7 +99,9 @@ extension PredicateCompiler {
             }
             if case .constant(.value(let v)) = operand {
                 let converted = type.convert(v)
-                guard !converted.isNull || v.isNull else { throw invalid("cannot CAST \(v) to \(type.rawValue)") }
+                guard !converted.isNull || v.isNull else {
+                    throw invalid("cannot CAST \(v) to \(type.rawValue)")
+                }
                 return (.constant(.value(converted)), .scalar)
             }
             return (.cast(type, operand), .scalar)
@@ -88,7 +110,11 @@ extension PredicateCompiler {
             let shape: Shape
             switch function {
             case .index, .first, .last:
-                if case .collection(let inner) = compiled[0].1 { shape = inner } else { shape = .scalar }
+                if case .collection(let inner) = compiled[0].1 {
+                    shape = inner
+                } else {
+                    shape = .scalar
+                }
             case .mode: shape = .collection(.scalar)
             case .noIndex: shape = compiled[0].1
             default: shape = .scalar
@@ -107,19 +133,24 @@ extension PredicateCompiler {
         var steps: [PathStep] = []
         for (i, key) in components.enumerated() {
             if key.hasPrefix("@") {
-                return try resolveOperator(key, rest: Array(components[(i + 1)...]), shape: shape, steps: steps,
-                                           keyPath: keyPath)
+                return try resolveOperator(
+                    key, rest: Array(components[(i + 1)...]), shape: shape, steps: steps,
+                    keyPath: keyPath)
             }
             guard let entity = shape.entity else {
-                throw invalid("'\(key)' in key path '\(keyPath)' is applied to a value, not an object", key: key)
+                throw invalid(
+                    "'\(key)' in key path '\(keyPath)' is applied to a value, not an object",
+                    key: key)
             }
             guard let property = entity.propertiesByName[key] else {
-                throw ObjectGraphError.predicateUnknownKey(key, entity: entity, keyPath: keyPath, predicate: source)
+                throw ObjectGraphError.predicateUnknownKey(
+                    key, entity: entity, keyPath: keyPath, predicate: source)
             }
             let inCollection = shape.isCollection
             if let relationship = property as? RelationshipDescription {
                 guard let destination = relationship.destinationEntity else {
-                    throw invalid("relationship \(relationship) is not linked into a model", key: key)
+                    throw invalid(
+                        "relationship \(relationship) is not linked into a model", key: key)
                 }
                 if relationship.isToMany {
                     steps.append(.toMany(property.index))
@@ -136,8 +167,10 @@ extension PredicateCompiler {
         return (steps, nil, shape)
     }
 
-    private func resolveOperator(_ key: String, rest: [String], shape: Shape, steps: [PathStep],
-                                 keyPath: String) throws -> (steps: [PathStep], collection: FetchFunction?, shape: Shape) {
+    private func resolveOperator(
+        _ key: String, rest: [String], shape: Shape, steps: [PathStep],
+        keyPath: String
+    ) throws -> (steps: [PathStep], collection: FetchFunction?, shape: Shape) {
         let function: FetchFunction
         switch key {
         case "@count": function = .count
@@ -145,11 +178,14 @@ extension PredicateCompiler {
         case "@avg": function = .average
         case "@min": function = .min
         case "@max": function = .max
-        default: throw invalid("unsupported collection operator \(key) in key path '\(keyPath)'", key: key)
+        default:
+            throw invalid(
+                "unsupported collection operator \(key) in key path '\(keyPath)'", key: key)
         }
         guard shape.isCollection else {
-            throw invalid("\(key) in key path '\(keyPath)' needs a to-many relationship or a collection before it",
-                          key: key)
+            throw invalid(
+                "\(key) in key path '\(keyPath)' needs a to-many relationship or a collection before it",
+                key: key)
         }
         guard function != .count || rest.isEmpty else {
             throw invalid("nothing may follow @count in key path '\(keyPath)'", key: key)
@@ -165,8 +201,9 @@ extension PredicateCompiler {
             element = resolved.shape
         }
         if function != .count, element.entity != nil {
-            throw invalid("\(key) needs values; name an attribute, as in 'transactions\(key).amount' "
-                          + "(key path '\(keyPath)')", key: key)
+            throw invalid(
+                "\(key) needs values; name an attribute, as in 'transactions\(key).amount' "
+                    + "(key path '\(keyPath)')", key: key)
         }
         return (allSteps, function, .scalar)
     }
@@ -177,12 +214,14 @@ extension PredicateCompiler {
         guard uri.hasPrefix(prefix), let model = entity.managedObjectModel else {
             throw invalid("'\(uri)' is not an object URI (x-coredata://STORE/Entity/pN)")
         }
-        let parts = uri.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        let parts = uri.dropFirst(prefix.count).split(
+            separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, let target = model.entitiesByName[String(parts[1])] else {
             throw invalid("'\(uri)' names no entity of the model")
         }
         guard !parts[0].isEmpty, parts[2].first == "p", let key = Int64(parts[2].dropFirst()) else {
-            throw invalid("'\(uri)' is not a permanent object ID; pass unsaved objects as arguments instead")
+            throw invalid(
+                "'\(uri)' is not a permanent object ID; pass unsaved objects as arguments instead")
         }
         return ManagedObjectID(entity: target, storeIdentifier: String(parts[0]), primaryKey: key)
     }

@@ -65,8 +65,11 @@ struct PredicateCompiler {
 
     mutating func enter() throws {
         depth += 1
-        if depth > Self.maxDepth { throw ObjectGraphError.predicateTooDeep(limit: Self.maxDepth, entity: entity,
-                                                                           predicate: source) }
+        if depth > Self.maxDepth {
+            throw ObjectGraphError.predicateTooDeep(
+                limit: Self.maxDepth, entity: entity,
+                predicate: source)
+        }
     }
 
     /// Compiles `predicate`, evaluated on records (or values) of shape `current`.
@@ -83,21 +86,28 @@ struct PredicateCompiler {
         }
     }
 
-    private mutating func compile(_ c: FetchPredicate.Comparison, current: Shape) throws -> PredicateNode {
+    private mutating func compile(_ c: FetchPredicate.Comparison, current: Shape) throws
+        -> PredicateNode
+    {
         let folding = StringFolding(c.options)
         let (right, _) = try compile(c.right, current: current)
-        if case .constant(let constant) = right, let fast = try fastPath(c, constant: constant, folding: folding,
-                                                                        current: current) {
+        if case .constant(let constant) = right,
+            let fast = try fastPath(
+                c, constant: constant, folding: folding,
+                current: current)
+        {
             return fast
         }
         let (left, leftShape) = try compile(c.left, current: current)
-        var quantifier: PredicateQuantifier = switch c.modifier {
-        case .direct: .direct
-        case .any: .any
-        case .all: .all
-        }
+        var quantifier: PredicateQuantifier =
+            switch c.modifier {
+            case .direct: .direct
+            case .any: .any
+            case .all: .all
+            }
         if quantifier == .direct, case .path(_, let steps, nil) = left, leftShape.isCollection,
-           steps.contains(where: { if case .toMany = $0 { true } else { false } }) {
+            steps.contains(where: { if case .toMany = $0 { true } else { false } })
+        {
             let endsAtToMany = if case .toMany = steps.last { true } else { false }
             if !(c.operatorType == .contains && endsAtToMany) { quantifier = .any }
         }
@@ -105,20 +115,25 @@ struct PredicateCompiler {
         if case .constant(let constant) = right {
             constantTest = PredicateTest(c.operatorType, folding, constant: constant)
         }
-        return .general(GeneralComparison(left: left, right: right, op: c.operatorType, folding: folding,
-                                          quantifier: quantifier, constantTest: constantTest))
+        return .general(
+            GeneralComparison(
+                left: left, right: right, op: c.operatorType, folding: folding,
+                quantifier: quantifier, constantTest: constantTest))
     }
 
     /// `key.path op constant` where the path starts at the current record and holds only
     /// attributes and relationships: compiled to slot reads with the test at the end.
-    private mutating func fastPath(_ c: FetchPredicate.Comparison, constant: PredicateConstant,
-                                   folding: StringFolding, current: Shape) throws -> PredicateNode? {
+    private mutating func fastPath(
+        _ c: FetchPredicate.Comparison, constant: PredicateConstant,
+        folding: StringFolding, current: Shape
+    ) throws -> PredicateNode? {
         if case .evaluatedObject = c.left.kind, case .record = current {
             return .evaluatedObject(PredicateTest(c.operatorType, folding, constant: constant))
         }
         guard case .keyPath(let base, let components) = c.left.kind, let start = current.entity,
-              case .record = current, isCurrentRecord(base),
-              !components.contains(where: { $0.hasPrefix("@") }) else { return nil }
+            case .record = current, isCurrentRecord(base),
+            !components.contains(where: { $0.hasPrefix("@") })
+        else { return nil }
         let steps = try resolve(components, from: .record(start)).steps
         guard let last = steps.last else { return nil }
         let crossesToMany = steps.contains { if case .toMany = $0 { true } else { false } }
@@ -129,13 +144,15 @@ struct PredicateCompiler {
         var node: PredicateNode
         switch last {
         case .attribute(let slot): node = Self.attributeNode(slot, test)
-        case .toOne(let slot): node = .toOne(slot: slot, node: .evaluatedObject(test), ifNil: ifNil, memo: nil)
+        case .toOne(let slot):
+            node = .toOne(slot: slot, node: .evaluatedObject(test), ifNil: ifNil, memo: nil)
         case .toMany(let slot): node = .toMany(slot: slot, node: .evaluatedObject(test), all: all)
         }
         for step in steps.dropLast().reversed() {
             switch step {
             case .toOne(let slot):
-                node = .toOne(slot: slot, node: node, ifNil: ifNil, memo: isCheap(node) ? nil : nextMemo())
+                node = .toOne(
+                    slot: slot, node: node, ifNil: ifNil, memo: isCheap(node) ? nil : nextMemo())
             case .toMany(let slot):
                 node = .toMany(slot: slot, node: node, all: all)
             case .attribute:
@@ -151,7 +168,9 @@ struct PredicateCompiler {
         switch base.kind {
         case .evaluatedObject: return true
         case .variable(let name):
-            guard let scope = scopes.last, scope.name == name, case .record = scope.shape else { return false }
+            guard let scope = scopes.last, scope.name == name, case .record = scope.shape else {
+                return false
+            }
             return true
         default: return false
         }
@@ -161,7 +180,9 @@ struct PredicateCompiler {
     private static func attributeNode(_ slot: Int, _ test: PredicateTest) -> PredicateNode {
         switch test.fast {
         case .number(let constant):
-            if let op = PredicateOrderTest(test.op) { return .attributeNumber(slot: slot, op, constant) }
+            if let op = PredicateOrderTest(test.op) {
+                return .attributeNumber(slot: slot, op, constant)
+            }
         case .date(let t):
             if let op = PredicateOrderTest(test.op) { return .attributeDate(slot: slot, op, t) }
         case .string(let s):
@@ -179,8 +200,10 @@ struct PredicateCompiler {
         case .attribute(_, let test):
             guard test.folding.isIdentity else { return false }
             switch test.op {
-            case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo,
-                 .between: return true
+            case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan,
+                .greaterThanOrEqualTo,
+                .between:
+                return true
             case .in:
                 if case .list(let items, _) = test.operand { return items.count <= 4 }
                 return false

@@ -5,7 +5,11 @@ extension PredicateEvaluator {
         switch node {
         case .path(let base, let steps, let collection):
             let start: PredicateValue<R>
-            if case .evaluatedObject = base { start = .record(record) } else { start = value(base, record) }
+            if case .evaluatedObject = base {
+                start = .record(record)
+            } else {
+                start = value(base, record)
+            }
             let reached = Self.walk(start, steps, from: 0)
             guard let collection else { return reached }
             return Self.collectionFunction(collection, reached)
@@ -33,7 +37,11 @@ extension PredicateEvaluator {
             for element in value(collection, record).elements {
                 if variable < variables.count { variables[variable] = element }
                 let matched: Bool
-                if case .record(let r) = element { matched = test(predicate, r) } else { matched = test(predicate, record) }
+                if case .record(let r) = element {
+                    matched = test(predicate, r)
+                } else {
+                    matched = test(predicate, record)
+                }
                 if matched { matches.append(element) }
             }
             return .list(matches)
@@ -44,7 +52,9 @@ extension PredicateEvaluator {
 
     /// Follows `steps` from `start`; a collection maps the remaining steps over its elements
     /// and flattens the results (so a path through two to-manys yields one collection).
-    static func walk(_ start: PredicateValue<R>, _ steps: [PathStep], from index: Int) -> PredicateValue<R> {
+    static func walk(_ start: PredicateValue<R>, _ steps: [PathStep], from index: Int)
+        -> PredicateValue<R>
+    {
         var current = start
         var i = index
         while i < steps.count {
@@ -52,8 +62,10 @@ extension PredicateEvaluator {
             case .record(let r):
                 switch steps[i] {
                 case .attribute(let slot): current = .scalar(r.attributeValue(at: slot))
-                case .toOne(let slot): current = r.toOneRecord(at: slot).map { .record($0) } ?? .scalar(.null)
-                case .toMany(let slot): current = .list(r.toManyRecords(at: slot).map { .record($0) })
+                case .toOne(let slot):
+                    current = r.toOneRecord(at: slot).map { .record($0) } ?? .scalar(.null)
+                case .toMany(let slot):
+                    current = .list(r.toManyRecords(at: slot).map { .record($0) })
                 }
                 i += 1
             case .list(let items):
@@ -61,7 +73,11 @@ extension PredicateEvaluator {
                 out.reserveCapacity(items.count)
                 for item in items {
                     let reached = walk(item, steps, from: i)
-                    if case .list(let inner) = reached { out.append(contentsOf: inner) } else { out.append(reached) }
+                    if case .list(let inner) = reached {
+                        out.append(contentsOf: inner)
+                    } else {
+                        out.append(reached)
+                    }
                 }
                 return .list(out)
             case .scalar, .object:
@@ -77,8 +93,9 @@ extension PredicateEvaluator {
             return collectionFunction(function, args.first ?? .list([]))
         case .index:
             guard args.count == 2, case .list(let items) = args[0],
-                  case .scalar(let i) = args[1], case .integer(let n)? = PredicateNumber(i),
-                  n >= 0, n < items.count else { return .scalar(.null) }
+                case .scalar(let i) = args[1], case .integer(let n)? = PredicateNumber(i),
+                n >= 0, n < items.count
+            else { return .scalar(.null) }
             return items[Int(n)]
         case .first, .last, .size:
             guard case .list(let items)? = args.first else { return .scalar(.null) }
@@ -101,14 +118,18 @@ extension PredicateEvaluator {
 
     /// `@count`, `@sum`, `@avg`, `@min`, `@max` and the statistics functions over `value`'s
     /// elements (a non-collection is a one-element collection; nil is an empty one).
-    static func collectionFunction(_ function: FetchFunction, _ value: PredicateValue<R>) -> PredicateValue<R> {
+    static func collectionFunction(_ function: FetchFunction, _ value: PredicateValue<R>)
+        -> PredicateValue<R>
+    {
         let elements: [PredicateValue<R>]
         if case .scalar(.null) = value { elements = [] } else { elements = value.elements }
         if function == .count { return .scalar(.integer(Int64(elements.count))) }
         var scalars: [AttributeValue] = []
         scalars.reserveCapacity(elements.count)
         for e in elements { if case .scalar(let v) = e { scalars.append(v) } }
-        if function == .mode { return .list(PredicateStatistics.modes(scalars).map { .scalar($0) }) }
+        if function == .mode {
+            return .list(PredicateStatistics.modes(scalars).map { .scalar($0) })
+        }
         return .scalar(PredicateStatistics.apply(function, scalars))
     }
 }

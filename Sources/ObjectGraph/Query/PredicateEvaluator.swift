@@ -9,7 +9,8 @@ struct PredicateEvaluator<R: PredicateRecord> {
 
     init(cache: PredicateCache, variableCount: Int) {
         self.cache = cache
-        self.variables = variableCount == 0 ? [] : Array(repeating: .scalar(.null), count: variableCount)
+        self.variables =
+            variableCount == 0 ? [] : Array(repeating: .scalar(.null), count: variableCount)
     }
 
     mutating func test(_ node: PredicateNode, _ record: R) -> Bool {
@@ -20,7 +21,9 @@ struct PredicateEvaluator<R: PredicateRecord> {
             guard case .string(let value) = record.attributeValue(at: slot) else { return !equal }
             return (value == string) == equal
         case .attributeDate(let slot, let op, let t):
-            guard case .date(let d) = record.attributeValue(at: slot) else { return op.holds(.unordered) }
+            guard case .date(let d) = record.attributeValue(at: slot) else {
+                return op.holds(.unordered)
+            }
             return op.holds(PredicateNumber.order(d.timeIntervalSinceReferenceDate, t))
         case .attribute(let slot, let test):
             return test.test(record.attributeValue(at: slot))
@@ -104,7 +107,9 @@ struct PredicateEvaluator<R: PredicateRecord> {
         }
     }
 
-    private static func equals(_ value: PredicateValue<R>, _ operand: PredicateOperand, _ test: PredicateTest) -> Bool {
+    private static func equals(
+        _ value: PredicateValue<R>, _ operand: PredicateOperand, _ test: PredicateTest
+    ) -> Bool {
         switch value {
         case .scalar(let v): return test.equals(.value(v), operand)
         case .record(let r): return test.equals(.object(r.recordObjectID), operand)

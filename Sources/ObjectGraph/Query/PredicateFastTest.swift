@@ -16,13 +16,15 @@ enum PredicateFastTest {
     init(_ op: FetchPredicate.Operator, _ folding: StringFolding, _ operand: PredicateOperand) {
         switch (op, operand) {
         case (.equalTo, .number(let n)), (.notEqualTo, .number(let n)), (.lessThan, .number(let n)),
-             (.lessThanOrEqualTo, .number(let n)), (.greaterThan, .number(let n)),
-             (.greaterThanOrEqualTo, .number(let n)):
+            (.lessThanOrEqualTo, .number(let n)), (.greaterThan, .number(let n)),
+            (.greaterThanOrEqualTo, .number(let n)):
             self = .number(PredicateFastNumber(n))
         case (.equalTo, .date(let t)), (.notEqualTo, .date(let t)), (.lessThan, .date(let t)),
-             (.lessThanOrEqualTo, .date(let t)), (.greaterThan, .date(let t)), (.greaterThanOrEqualTo, .date(let t)):
+            (.lessThanOrEqualTo, .date(let t)), (.greaterThan, .date(let t)),
+            (.greaterThanOrEqualTo, .date(let t)):
             self = .date(t)
-        case (.equalTo, .string(let s)) where folding.isIdentity, (.notEqualTo, .string(let s)) where folding.isIdentity:
+        case (.equalTo, .string(let s)) where folding.isIdentity,
+            (.notEqualTo, .string(let s)) where folding.isIdentity:
             self = .string(s)
         default:
             self = .none
@@ -67,7 +69,9 @@ struct PredicateFastNumber {
         switch value {
         case .integer(let i): return order(integer: i)
         case .decimal(let d):
-            if let constant = parts, let p = DecimalParts.readKnownLayout(d) { return DecimalParts.compare(p, constant) }
+            if let constant = parts, let p = DecimalParts.readKnownLayout(d) {
+                return DecimalParts.compare(p, constant)
+            }
             return PredicateNumber.compare(.decimal(d), number)
         case .double(let x): return order(double: x)
         case .float(let f): return order(double: Double(f))

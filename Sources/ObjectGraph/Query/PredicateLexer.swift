@@ -33,7 +33,9 @@ struct PredicateLexer {
     }
 
     mutating func next() throws -> PredicateToken {
-        while let c = peek(), c == " " || (c.isASCII ? c.value >= 9 && c.value <= 13 : c.properties.isWhitespace) {
+        while let c = peek(),
+            c == " " || (c.isASCII ? c.value >= 9 && c.value <= 13 : c.properties.isWhitespace)
+        {
             position += 1
         }
         let start = position
@@ -43,11 +45,15 @@ struct PredicateLexer {
         case "'", "\"": kind = .string(try lexString(quote: c))
         case "$":
             position += 1
-            guard let name = lexName() else { throw fail("expected a variable name after '$'", at: start) }
+            guard let name = lexName() else {
+                throw fail("expected a variable name after '$'", at: start)
+            }
             kind = .variable(name)
         case "@":
             position += 1
-            guard let name = lexName() else { throw fail("expected a collection operator after '@'", at: start) }
+            guard let name = lexName() else {
+                throw fail("expected a collection operator after '@'", at: start)
+            }
             kind = .collectionOperator(name)
         case "#":
             position += 1
@@ -62,7 +68,9 @@ struct PredicateLexer {
             } else if let symbol = lexSymbol() {
                 kind = .symbol(symbol)
             } else {
-                throw fail("unexpected character '\(String(c).debugDescription.dropFirst().dropLast())'", at: start)
+                throw fail(
+                    "unexpected character '\(String(c).debugDescription.dropFirst().dropLast())'",
+                    at: start)
             }
         }
         return PredicateToken(kind: kind, start: start, end: position)
@@ -74,8 +82,9 @@ struct PredicateLexer {
                 let rest = Array(keyword.rawValue.unicodeScalars.dropFirst(3))
                 let end = position + rest.count
                 if end <= scalars.count,
-                   String(String.UnicodeScalarView(scalars[position..<end])).uppercased()
-                    == String(String.UnicodeScalarView(rest)) {
+                    String(String.UnicodeScalarView(scalars[position..<end])).uppercased()
+                        == String(String.UnicodeScalarView(rest))
+                {
                     position = end
                     return .keyword(keyword)
                 }
@@ -113,39 +122,41 @@ struct PredicateLexer {
     private mutating func lexSymbol() -> PredicateSymbol? {
         guard let c = peek() else { return nil }
         let next = peek(1)
-        let pair: PredicateSymbol? = switch (c, next) {
-        case ("*", "*"): .power
-        case ("=", "="): .equal
-        case ("!", "="), ("<", ">"): .notEqual
-        case ("<", "="), ("=", "<"): .lessEqual
-        case (">", "="), ("=", ">"): .greaterEqual
-        case ("&", "&"): .and
-        case ("|", "|"): .or
-        default: nil
-        }
+        let pair: PredicateSymbol? =
+            switch (c, next) {
+            case ("*", "*"): .power
+            case ("=", "="): .equal
+            case ("!", "="), ("<", ">"): .notEqual
+            case ("<", "="), ("=", "<"): .lessEqual
+            case (">", "="), ("=", ">"): .greaterEqual
+            case ("&", "&"): .and
+            case ("|", "|"): .or
+            default: nil
+            }
         if let pair {
             position += 2
             return pair
         }
-        let one: PredicateSymbol? = switch c {
-        case "(": .leftParen
-        case ")": .rightParen
-        case "{": .leftBrace
-        case "}": .rightBrace
-        case "[": .leftBracket
-        case "]": .rightBracket
-        case ",": .comma
-        case ".": .dot
-        case "+": .plus
-        case "-": .minus
-        case "*": .star
-        case "/": .slash
-        case "=": .equal
-        case "<": .less
-        case ">": .greater
-        case "!": .bang
-        default: nil
-        }
+        let one: PredicateSymbol? =
+            switch c {
+            case "(": .leftParen
+            case ")": .rightParen
+            case "{": .leftBrace
+            case "}": .rightBrace
+            case "[": .leftBracket
+            case "]": .rightBracket
+            case ",": .comma
+            case ".": .dot
+            case "+": .plus
+            case "-": .minus
+            case "*": .star
+            case "/": .slash
+            case "=": .equal
+            case "<": .less
+            case ">": .greater
+            case "!": .bang
+            default: nil
+            }
         if one != nil { position += 1 }
         return one
     }
@@ -157,9 +168,17 @@ struct PredicateLexer {
             position += 1
             return .symbol(.percent)
         }
-        if peek() == "@" { position += 1; return .argument(.object) }
-        if peek() == "K" { position += 1; return .argument(.keyPath) }
-        while let c = peek(), "hlqLzjt".unicodeScalars.contains(c), position - start < 4 { position += 1 }
+        if peek() == "@" {
+            position += 1
+            return .argument(.object)
+        }
+        if peek() == "K" {
+            position += 1
+            return .argument(.keyPath)
+        }
+        while let c = peek(), "hlqLzjt".unicodeScalars.contains(c), position - start < 4 {
+            position += 1
+        }
         guard let c = peek() else { throw fail("incomplete format specifier", at: start) }
         position += 1
         switch c {
@@ -167,7 +186,9 @@ struct PredicateLexer {
         case "f", "F", "e", "E", "g", "G", "a", "A": return .argument(.floatingPoint)
         default:
             let text = String(String.UnicodeScalarView(scalars[start..<position]))
-            throw fail("unsupported format specifier '\(text)' (use %@, %K, %d, %i, %ld, %f, %lf or %%)", at: start)
+            throw fail(
+                "unsupported format specifier '\(text)' (use %@, %K, %d, %i, %ld, %f, %lf or %%)",
+                at: start)
         }
     }
 
@@ -207,7 +228,10 @@ struct PredicateLexer {
             guard let c = peek() else { throw fail("unterminated string", at: start) }
             position += 1
             if c == quote { return String(text) }
-            guard c == "\\" else { text.append(c); continue }
+            guard c == "\\" else {
+                text.append(c)
+                continue
+            }
             guard let e = peek() else { throw fail("unterminated string", at: start) }
             position += 1
             switch e {
@@ -235,7 +259,9 @@ struct PredicateLexer {
                 count += 1
                 position += 1
             }
-            guard peek() == "}", count > 0 else { throw fail("bad \\u{…} escape in a string", at: escapeStart) }
+            guard peek() == "}", count > 0 else {
+                throw fail("bad \\u{…} escape in a string", at: escapeStart)
+            }
             position += 1
         } else {
             for _ in 0..<4 {

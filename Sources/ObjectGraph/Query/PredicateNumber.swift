@@ -47,7 +47,9 @@ enum PredicateNumber: Equatable {
         case .integer(let v): Decimal(v)
         case .decimal(let v): v
         case .double(let v):
-            v.isFinite ? Self.decimal(fromLiteral: v.description.replacingOccurrences(of: "e+", with: "e")) : nil
+            v.isFinite
+                ? Self.decimal(fromLiteral: v.description.replacingOccurrences(of: "e+", with: "e"))
+                : nil
         }
     }
 
@@ -65,17 +67,26 @@ enum PredicateNumber: Equatable {
         var scalars = Substring(text).unicodeScalars[...]
         if let first = scalars.first, first == "+" || first == "-" { scalars = scalars.dropFirst() }
         var digits = 0
-        while let c = scalars.first, c >= "0" && c <= "9" { digits += 1; scalars = scalars.dropFirst() }
+        while let c = scalars.first, c >= "0" && c <= "9" {
+            digits += 1
+            scalars = scalars.dropFirst()
+        }
         if scalars.first == "." {
             scalars = scalars.dropFirst()
-            while let c = scalars.first, c >= "0" && c <= "9" { digits += 1; scalars = scalars.dropFirst() }
+            while let c = scalars.first, c >= "0" && c <= "9" {
+                digits += 1
+                scalars = scalars.dropFirst()
+            }
         }
         guard digits > 0 else { return nil }
         if let e = scalars.first, e == "e" || e == "E" {
             scalars = scalars.dropFirst()
             if let s = scalars.first, s == "+" || s == "-" { scalars = scalars.dropFirst() }
             var exponentDigits = 0
-            while let c = scalars.first, c >= "0" && c <= "9" { exponentDigits += 1; scalars = scalars.dropFirst() }
+            while let c = scalars.first, c >= "0" && c <= "9" {
+                exponentDigits += 1
+                scalars = scalars.dropFirst()
+            }
             guard exponentDigits > 0, exponentDigits < 5 else { return nil }
         }
         guard scalars.isEmpty else { return nil }
@@ -91,7 +102,9 @@ enum PredicateNumber: Equatable {
         case (.integer(let x), .double(let y)): return compare(x, y)
         case (.double(let x), .integer(let y)): return compare(y, x).reversed
         case (.decimal(let x), .decimal(let y)):
-            if let px = DecimalParts(x), let py = DecimalParts(y) { return DecimalParts.compare(px, py) }
+            if let px = DecimalParts(x), let py = DecimalParts(y) {
+                return DecimalParts.compare(px, py)
+            }
             return x.isNaN || y.isNaN ? .unordered : order(x, y)
         case (.decimal(let x), .integer(let y)):
             if let px = DecimalParts(x) { return DecimalParts.compare(px, DecimalParts(y)) }

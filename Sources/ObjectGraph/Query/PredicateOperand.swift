@@ -37,15 +37,18 @@ indirect enum PredicateOperand {
     case unusable
 
     /// Prepares `constant` as the right operand of `op` with `folding`.
-    static func prepare(_ constant: PredicateConstant, for op: FetchPredicate.Operator,
-                        folding: StringFolding) -> PredicateOperand {
+    static func prepare(
+        _ constant: PredicateConstant, for op: FetchPredicate.Operator,
+        folding: StringFolding
+    ) -> PredicateOperand {
         switch op {
         case .like:
             guard case .value(.string(let s)) = constant else { return .unusable }
             return .like(LikePattern(folding.fold(s)))
         case .matches:
             guard case .value(.string(let s)) = constant,
-                  let regex = RegularExpressionCache.wholeString(s, caseInsensitive: folding.caseInsensitive)
+                let regex = RegularExpressionCache.wholeString(
+                    s, caseInsensitive: folding.caseInsensitive)
             else { return .unusable }
             return .regex(regex)
         case .between:
@@ -56,7 +59,9 @@ indirect enum PredicateOperand {
         }
     }
 
-    private static func plain(_ constant: PredicateConstant, folding: StringFolding) -> PredicateOperand {
+    private static func plain(_ constant: PredicateConstant, folding: StringFolding)
+        -> PredicateOperand
+    {
         switch constant {
         case .object(let id): return .object(id)
         case .list(let elements):
@@ -65,7 +70,10 @@ indirect enum PredicateOperand {
             if prepared.count > 3 {
                 var set = Set<String>()
                 for element in prepared {
-                    guard case .string(let s) = element else { set = []; break }
+                    guard case .string(let s) = element else {
+                        set = []
+                        break
+                    }
                     set.insert(s)
                 }
                 if !set.isEmpty { strings = set }

@@ -60,13 +60,15 @@ extension PredicateParser {
                 try enter()
                 defer { leave() }
                 if case .identifier(let word, escaped: false) = current.kind,
-                   tokens[min(index + 1, tokens.count - 1)].kind == .symbol(.rightBracket),
-                   let symbolic: FetchFunction = switch word.uppercased() {
-                       case "FIRST": .first
-                       case "LAST": .last
-                       case "SIZE": .size
-                       default: nil
-                   } {
+                    tokens[min(index + 1, tokens.count - 1)].kind == .symbol(.rightBracket),
+                    let symbolic: FetchFunction =
+                        switch word.uppercased() {
+                        case "FIRST": .first
+                        case "LAST": .last
+                        case "SIZE": .size
+                        default: nil
+                        }
+                {
                     advance()
                     expression = .function(symbolic, [expression])
                 } else {
@@ -79,7 +81,9 @@ extension PredicateParser {
         }
     }
 
-    private func appending(_ components: [String], to expression: FetchExpression) -> FetchExpression {
+    private func appending(_ components: [String], to expression: FetchExpression)
+        -> FetchExpression
+    {
         if case .keyPath(let base, let existing) = expression.kind {
             return .init(.keyPath(base: base, components: existing + components))
         }
@@ -100,8 +104,9 @@ extension PredicateParser {
             advance()
             return try keyPathArgument(at: token)
         case .keyword(let keyword):
-            throw fail("'\(keyword.rawValue)' is a reserved word; write #\(keyword.rawValue.lowercased()) "
-                       + "to use it as a key", at: token)
+            throw fail(
+                "'\(keyword.rawValue)' is a reserved word; write #\(keyword.rawValue.lowercased()) "
+                    + "to use it as a key", at: token)
         default:
             throw fail("expected a key after '.', found \(describe(token))", at: token)
         }
@@ -110,8 +115,9 @@ extension PredicateParser {
     private func collectionOperator(_ name: String, at token: PredicateToken) throws -> String {
         let lower = name.lowercased()
         guard ["count", "sum", "avg", "min", "max"].contains(lower) else {
-            throw fail("unsupported collection operator '@\(name)' (use @count, @sum, @avg, @min or @max)",
-                       at: token)
+            throw fail(
+                "unsupported collection operator '@\(name)' (use @count, @sum, @avg, @min or @max)",
+                at: token)
         }
         return "@" + lower
     }
@@ -145,7 +151,9 @@ extension PredicateParser {
             return try argument(kind, at: token)
         case .collectionOperator(let name):
             advance()
-            return .init(.keyPath(base: .evaluatedObject, components: [try collectionOperator(name, at: token)]))
+            return .init(
+                .keyPath(
+                    base: .evaluatedObject, components: [try collectionOperator(name, at: token)]))
         case .symbol(.leftBrace):
             advance()
             try enter()
@@ -165,14 +173,18 @@ extension PredicateParser {
             return inner
         case .identifier(let name, let escaped):
             advance()
-            if !escaped && current.kind == .symbol(.leftParen) { return try parseCall(name, at: token) }
+            if !escaped && current.kind == .symbol(.leftParen) {
+                return try parseCall(name, at: token)
+            }
             return .init(.keyPath(base: .evaluatedObject, components: [name]))
         default:
             throw fail("expected an expression, found \(describe(token))", at: token)
         }
     }
 
-    private mutating func parseCall(_ name: String, at token: PredicateToken) throws -> FetchExpression {
+    private mutating func parseCall(_ name: String, at token: PredicateToken) throws
+        -> FetchExpression
+    {
         advance()
         try enter()
         defer { leave() }
@@ -211,8 +223,9 @@ extension PredicateParser {
             try expect(.rightParen, "to close CAST(")
             return try cast(operand, to: typeName, at: typeToken)
         case "FUNCTION", "FETCH":
-            throw fail("\(name.uppercased())() is not supported: it runs Objective-C methods; "
-                       + "use the built-in functions", at: token)
+            throw fail(
+                "\(name.uppercased())() is not supported: it runs Objective-C methods; "
+                    + "use the built-in functions", at: token)
         default:
             guard let function = FetchFunction.named(name) else {
                 throw fail("unknown function '\(name)'", at: token)
@@ -223,7 +236,9 @@ extension PredicateParser {
                 try expect(.rightParen, "to close \(name)(")
             }
             guard arguments.count == function.arity else {
-                throw fail("\(name)() takes \(function.arity) argument(s), not \(arguments.count)", at: token)
+                throw fail(
+                    "\(name)() takes \(function.arity) argument(s), not \(arguments.count)",
+                    at: token)
             }
             return .function(function, arguments)
         }

@@ -47,7 +47,9 @@ struct PredicateParser {
     /// Requires the end of the string. Arguments beyond those the string uses are ignored,
     /// as by Core Data (a quoted `'%@'` takes none).
     private mutating func finish() throws {
-        guard current.kind == .end else { throw fail("unexpected \(describe(current))", at: current) }
+        guard current.kind == .end else {
+            throw fail("unexpected \(describe(current))", at: current)
+        }
     }
 
     // MARK: Token helpers
@@ -69,7 +71,10 @@ struct PredicateParser {
     }
 
     mutating func expect(_ symbol: PredicateSymbol, _ context: String) throws {
-        guard take(symbol) else { throw fail("expected '\(symbol.rawValue)' \(context), found \(describe(current))", at: current) }
+        guard take(symbol) else {
+            throw fail(
+                "expected '\(symbol.rawValue)' \(context), found \(describe(current))", at: current)
+        }
     }
 
     func fail(_ reason: String, at token: PredicateToken) -> ObjectGraphError {
@@ -107,22 +112,31 @@ struct PredicateParser {
     // MARK: Predicates
 
     mutating func parseOr(allowBare: Bool) throws -> Parsed {
-        try parseChain(allowBare: allowBare, keyword: .or, symbol: .or, next: { try $0.parseAnd(allowBare: $1) },
-                       make: { FetchPredicate(.or($0)) })
+        try parseChain(
+            allowBare: allowBare, keyword: .or, symbol: .or,
+            next: { try $0.parseAnd(allowBare: $1) },
+            make: { FetchPredicate(.or($0)) })
     }
 
     private mutating func parseAnd(allowBare: Bool) throws -> Parsed {
-        try parseChain(allowBare: allowBare, keyword: .and, symbol: .and, next: { try $0.parseNot(allowBare: $1) },
-                       make: { FetchPredicate(.and($0)) })
+        try parseChain(
+            allowBare: allowBare, keyword: .and, symbol: .and,
+            next: { try $0.parseNot(allowBare: $1) },
+            make: { FetchPredicate(.and($0)) })
     }
 
     private mutating func parseChain(
         allowBare: Bool, keyword: PredicateKeyword, symbol: PredicateSymbol,
-        next: (inout PredicateParser, Bool) throws -> Parsed, make: ([FetchPredicate]) -> FetchPredicate
+        next: (inout PredicateParser, Bool) throws -> Parsed,
+        make: ([FetchPredicate]) -> FetchPredicate
     ) throws -> Parsed {
         let first = try next(&self, allowBare)
-        guard current.kind == .keyword(keyword) || current.kind == .symbol(symbol) else { return first }
-        guard case .predicate(let p) = first else { throw fail("expected a comparison operator", at: current) }
+        guard current.kind == .keyword(keyword) || current.kind == .symbol(symbol) else {
+            return first
+        }
+        guard case .predicate(let p) = first else {
+            throw fail("expected a comparison operator", at: current)
+        }
         var items = [p]
         while take(keyword) || take(symbol) {
             let operandToken = current
@@ -135,7 +149,9 @@ struct PredicateParser {
     }
 
     private mutating func parseNot(allowBare: Bool) throws -> Parsed {
-        guard take(.not) || take(.bang) else { return try parsePrimaryPredicate(allowBare: allowBare) }
+        guard take(.not) || take(.bang) else {
+            return try parsePrimaryPredicate(allowBare: allowBare)
+        }
         try enter()
         defer { leave() }
         guard case .predicate(let p) = try parseNot(allowBare: false) else {
@@ -161,9 +177,13 @@ struct PredicateParser {
             }
         }
         var modifier: (FetchPredicate.Modifier, negated: Bool)?
-        if take(.any) || take(.some) { modifier = (.any, false) }
-        else if take(.all) { modifier = (.all, false) }
-        else if take(.none) { modifier = (.any, true) }
+        if take(.any) || take(.some) {
+            modifier = (.any, false)
+        } else if take(.all) {
+            modifier = (.all, false)
+        } else if take(.none) {
+            modifier = (.any, true)
+        }
         let left = try parseAdditive(seed: nil)
         return try parseComparisonTail(left: left, modifier: modifier, allowBare: allowBare)
     }
@@ -174,38 +194,43 @@ struct PredicateParser {
         let operatorToken = current
         guard let op = try parseOperator() else {
             if allowBare && modifier == nil { return .expression(left) }
-            throw fail("expected a comparison operator, found \(describe(operatorToken))", at: operatorToken)
+            throw fail(
+                "expected a comparison operator, found \(describe(operatorToken))",
+                at: operatorToken)
         }
         let options = try parseOptions()
         let rightToken = current
         let right = try parseAdditive(seed: nil)
         try check(op, right: right, at: rightToken)
-        let comparison = FetchPredicate.comparison(left, op, right, modifier: modifier?.0 ?? .direct,
-                                                   options: options)
+        let comparison = FetchPredicate.comparison(
+            left, op, right, modifier: modifier?.0 ?? .direct,
+            options: options)
         return .predicate(modifier?.negated == true ? .not(comparison) : comparison)
     }
 
     private mutating func parseOperator() throws -> FetchPredicate.Operator? {
         let token = current
-        let op: FetchPredicate.Operator? = switch token.kind {
-        case .symbol(.equal): .equalTo
-        case .symbol(.notEqual): .notEqualTo
-        case .symbol(.less): .lessThan
-        case .symbol(.lessEqual): .lessThanOrEqualTo
-        case .symbol(.greater): .greaterThan
-        case .symbol(.greaterEqual): .greaterThanOrEqualTo
-        case .keyword(.in): .in
-        case .keyword(.like): .like
-        case .keyword(.matches): .matches
-        case .keyword(.contains): .contains
-        case .keyword(.beginsWith): .beginsWith
-        case .keyword(.endsWith): .endsWith
-        case .keyword(.between): .between
-        case .keyword(.utiConformsTo), .keyword(.utiEquals):
-            throw fail("UTI-CONFORMS-TO and UTI-EQUALS are not supported (no uniform type identifiers here)",
-                       at: token)
-        default: nil
-        }
+        let op: FetchPredicate.Operator? =
+            switch token.kind {
+            case .symbol(.equal): .equalTo
+            case .symbol(.notEqual): .notEqualTo
+            case .symbol(.less): .lessThan
+            case .symbol(.lessEqual): .lessThanOrEqualTo
+            case .symbol(.greater): .greaterThan
+            case .symbol(.greaterEqual): .greaterThanOrEqualTo
+            case .keyword(.in): .in
+            case .keyword(.like): .like
+            case .keyword(.matches): .matches
+            case .keyword(.contains): .contains
+            case .keyword(.beginsWith): .beginsWith
+            case .keyword(.endsWith): .endsWith
+            case .keyword(.between): .between
+            case .keyword(.utiConformsTo), .keyword(.utiEquals):
+                throw fail(
+                    "UTI-CONFORMS-TO and UTI-EQUALS are not supported (no uniform type identifiers here)",
+                    at: token)
+            default: nil
+            }
         if op != nil { advance() }
         return op
     }
@@ -225,7 +250,9 @@ struct PredicateParser {
             case "n", "N": options.insert(.normalized)
             case "l", "L": break
             default:
-                throw fail("unknown comparison option '\(letter)' (use c, d, n or l)", offset: token.start + offset)
+                throw fail(
+                    "unknown comparison option '\(letter)' (use c, d, n or l)",
+                    offset: token.start + offset)
             }
         }
         advance()
@@ -234,7 +261,9 @@ struct PredicateParser {
     }
 
     /// Checks what can be checked before compiling: BETWEEN bounds and constant patterns.
-    private func check(_ op: FetchPredicate.Operator, right: FetchExpression, at token: PredicateToken) throws {
+    private func check(
+        _ op: FetchPredicate.Operator, right: FetchExpression, at token: PredicateToken
+    ) throws {
         switch (op, right.kind) {
         case (.between, .aggregate(let bounds)) where bounds.count != 2:
             throw fail("BETWEEN needs two bounds, {lower, upper}; found \(bounds.count)", at: token)

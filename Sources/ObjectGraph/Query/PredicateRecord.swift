@@ -29,5 +29,7 @@ public protocol PredicateRecord {
 
 extension PredicateRecord {
     /// The destination's ID, by loading the destination record.
-    public func toOneObjectID(at index: Int) -> ManagedObjectID? { toOneRecord(at: index)?.recordObjectID }
+    public func toOneObjectID(at index: Int) -> ManagedObjectID? {
+        toOneRecord(at: index)?.recordObjectID
+    }
 }

@@ -17,7 +17,8 @@ enum PredicateStatistics {
         case .average:
             let numbers = present.filter { PredicateNumber($0) != nil }
             guard !numbers.isEmpty else { return .null }
-            return PredicateArithmetic.apply(.divide, [sum(numbers), .integer(Int64(numbers.count))])
+            return PredicateArithmetic.apply(
+                .divide, [sum(numbers), .integer(Int64(numbers.count))])
         case .min: return extreme(present, keep: .ascending)
         case .max: return extreme(present, keep: .descending)
         case .median:
@@ -26,14 +27,19 @@ enum PredicateStatistics {
             guard !numbers.isEmpty else { return .null }
             let middle = numbers.count / 2
             if numbers.count % 2 == 1 { return numbers[middle].1.attributeValue }
-            let pair = PredicateArithmetic.apply(.add, [numbers[middle - 1].1.attributeValue,
-                                                        numbers[middle].1.attributeValue])
+            let pair = PredicateArithmetic.apply(
+                .add,
+                [
+                    numbers[middle - 1].1.attributeValue,
+                    numbers[middle].1.attributeValue,
+                ])
             return PredicateArithmetic.apply(.divide, [pair, .integer(2)])
         case .stddev:
             let numbers = present.compactMap { PredicateNumber($0)?.doubleValue }
             guard !numbers.isEmpty else { return .null }
             let mean = numbers.reduce(0, +) / Double(numbers.count)
-            let variance = numbers.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(numbers.count)
+            let variance =
+                numbers.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(numbers.count)
             return variance.isFinite ? .double(variance.squareRoot()) : .null
         default: return .null
         }
@@ -62,10 +68,14 @@ enum PredicateStatistics {
         return total
     }
 
-    private static func extreme(_ values: [AttributeValue], keep: PredicateOrder) -> AttributeValue {
+    private static func extreme(_ values: [AttributeValue], keep: PredicateOrder) -> AttributeValue
+    {
         var best: AttributeValue?
         for v in values {
-            guard let current = best else { best = v; continue }
+            guard let current = best else {
+                best = v
+                continue
+            }
             let test = PredicateTest(.equalTo, StringFolding([]), constant: .value(current))
             if test.order(.value(v), test.operand) == keep { best = v }
         }

@@ -26,7 +26,9 @@ struct StringFolding: Hashable {
     /// Whether `s` folds to `folded` (itself already folded); allocation-free when both are ASCII.
     func foldedEquals(_ s: String, _ folded: String) -> Bool {
         if isIdentity { return s == folded }
-        if caseInsensitive, let result = Self.asciiCaseInsensitiveEquals(s, folded) { return result }
+        if caseInsensitive, let result = Self.asciiCaseInsensitiveEquals(s, folded) {
+            return result
+        }
         return fold(s) == folded
     }
 
@@ -136,14 +138,16 @@ enum RegularExpressionCache {
     /// The expression matching `pattern` against a whole string, or `nil` when invalid.
     static func wholeString(_ pattern: String, caseInsensitive: Bool) -> NSRegularExpression? {
         guard problem(with: pattern) == nil else { return nil }
-        return try? NSRegularExpression(pattern: anchored(pattern),
-                                        options: caseInsensitive ? [.caseInsensitive] : [])
+        return try? NSRegularExpression(
+            pattern: anchored(pattern),
+            options: caseInsensitive ? [.caseInsensitive] : [])
     }
 
     private static func anchored(_ pattern: String) -> String { "\\A(?:" + pattern + ")\\z" }
 
     /// Whether `regex` (from ``wholeString(_:caseInsensitive:)``) matches all of `s`.
     static func matches(_ regex: NSRegularExpression, _ s: String) -> Bool {
-        regex.firstMatch(in: s, options: [], range: NSRange(location: 0, length: s.utf16.count)) != nil
+        regex.firstMatch(in: s, options: [], range: NSRange(location: 0, length: s.utf16.count))
+            != nil
     }
 }

@@ -26,7 +26,9 @@ final class PredicateTest {
         self.fast = PredicateFastTest(op, folding, operand)
     }
 
-    convenience init(_ op: FetchPredicate.Operator, _ folding: StringFolding, constant: PredicateConstant) {
+    convenience init(
+        _ op: FetchPredicate.Operator, _ folding: StringFolding, constant: PredicateConstant
+    ) {
         self.init(op, folding, PredicateOperand.prepare(constant, for: op, folding: folding))
     }
 
@@ -72,11 +74,14 @@ final class PredicateTest {
             return o == .descending || o == .same
         case .between:
             guard case .list(let bounds, _) = operand, bounds.count == 2 else { return false }
-            let low = order(lhs, bounds[0]), high = order(lhs, bounds[1])
+            let low = order(lhs, bounds[0])
+            let high = order(lhs, bounds[1])
             return (low == .descending || low == .same) && (high == .ascending || high == .same)
         case .in: return isIn(lhs)
         case .contains, .beginsWith, .endsWith:
-            guard case .value(.string(let s)) = lhs, case .string(let needle) = operand else { return false }
+            guard case .value(.string(let s)) = lhs, case .string(let needle) = operand else {
+                return false
+            }
             let folded = folding.fold(s)
             switch op {
             case .beginsWith: return folded.hasPrefix(needle)
@@ -84,11 +89,16 @@ final class PredicateTest {
             default: return Self.contains(folded, needle)
             }
         case .like:
-            guard case .value(.string(let s)) = lhs, case .like(let pattern) = operand else { return false }
+            guard case .value(.string(let s)) = lhs, case .like(let pattern) = operand else {
+                return false
+            }
             return pattern.matches(folding.fold(s))
         case .matches:
-            guard case .value(.string(let s)) = lhs, case .regex(let regex) = operand else { return false }
-            let subject = folding.diacriticInsensitive
+            guard case .value(.string(let s)) = lhs, case .regex(let regex) = operand else {
+                return false
+            }
+            let subject =
+                folding.diacriticInsensitive
                 ? s.folding(options: .diacriticInsensitive, locale: nil) : s
             return RegularExpressionCache.matches(regex, subject)
         }
@@ -151,7 +161,8 @@ final class PredicateTest {
         case .number(let n):
             return PredicateNumber(v).map { PredicateNumber.compare($0, n) } ?? .unordered
         case .boolean(let b):
-            return PredicateNumber(v).map { PredicateNumber.compare($0, .integer(b ? 1 : 0)) } ?? .unordered
+            return PredicateNumber(v).map { PredicateNumber.compare($0, .integer(b ? 1 : 0)) }
+                ?? .unordered
         case .string(let t):
             guard case .string(let s) = v else { return .unordered }
             let f = folding.fold(s)

@@ -29,11 +29,29 @@ struct PredicateToken {
 
 /// Punctuation and operators.
 enum PredicateSymbol: String {
-    case leftParen = "(", rightParen = ")", leftBrace = "{", rightBrace = "}"
-    case leftBracket = "[", rightBracket = "]", comma = ",", dot = "."
-    case plus = "+", minus = "-", star = "*", slash = "/", power = "**", percent = "%%"
-    case equal = "==", notEqual = "!=", less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
-    case and = "&&", or = "||", bang = "!"
+    case leftParen = "("
+    case rightParen = ")"
+    case leftBrace = "{"
+    case rightBrace = "}"
+    case leftBracket = "["
+    case rightBracket = "]"
+    case comma = ","
+    case dot = "."
+    case plus = "+"
+    case minus = "-"
+    case star = "*"
+    case slash = "/"
+    case power = "**"
+    case percent = "%%"
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessEqual = "<="
+    case greater = ">"
+    case greaterEqual = ">="
+    case and = "&&"
+    case or = "||"
+    case bang = "!"
 }
 
 /// What a format specifier takes from the argument list.
@@ -50,14 +68,31 @@ enum PredicateArgumentKind: Equatable {
 
 /// Words with a meaning in the grammar, matched ignoring case. `#word` escapes one as a key.
 enum PredicateKeyword: String, CaseIterable {
-    case and = "AND", or = "OR", not = "NOT"
-    case `in` = "IN", like = "LIKE", matches = "MATCHES", contains = "CONTAINS"
-    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", between = "BETWEEN"
-    case any = "ANY", all = "ALL", none = "NONE", some = "SOME"
-    case truePredicate = "TRUEPREDICATE", falsePredicate = "FALSEPREDICATE"
-    case `true` = "TRUE", `false` = "FALSE", yes = "YES", no = "NO", `nil` = "NIL", null = "NULL"
+    case and = "AND"
+    case or = "OR"
+    case not = "NOT"
+    case `in` = "IN"
+    case like = "LIKE"
+    case matches = "MATCHES"
+    case contains = "CONTAINS"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case between = "BETWEEN"
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
+    case some = "SOME"
+    case truePredicate = "TRUEPREDICATE"
+    case falsePredicate = "FALSEPREDICATE"
+    case `true` = "TRUE"
+    case `false` = "FALSE"
+    case yes = "YES"
+    case no = "NO"
+    case `nil` = "NIL"
+    case null = "NULL"
     case `self` = "SELF"
-    case utiConformsTo = "UTI-CONFORMS-TO", utiEquals = "UTI-EQUALS"
+    case utiConformsTo = "UTI-CONFORMS-TO"
+    case utiEquals = "UTI-EQUALS"
 
     private static let byUppercasedName: [String: PredicateKeyword] =
         Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
@@ -65,7 +100,9 @@ enum PredicateKeyword: String, CaseIterable {
     /// The keyword spelled `word` in any case, if any.
     static func matching(_ word: String) -> PredicateKeyword? {
         let length = word.utf8.count
-        guard length >= 2, length <= 15, let first = word.utf8.first, first < 0x80 else { return nil }
+        guard length >= 2, length <= 15, let first = word.utf8.first, first < 0x80 else {
+            return nil
+        }
         return byUppercasedName[word.uppercased()]
     }
 

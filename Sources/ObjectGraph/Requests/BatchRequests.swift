@@ -84,7 +84,9 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
     /// `includesSubentities`).
     public init<R>(fetchRequest: FetchRequest<R>) {
         self.objectIDs = nil
-        super.init(entityName: fetchRequest.entityName ?? fetchRequest.entity?.name ?? String(describing: R.self))
+        super.init(
+            entityName: fetchRequest.entityName ?? fetchRequest.entity?.name
+                ?? String(describing: R.self))
         self.predicate = fetchRequest.predicate
         self.includesSubentities = fetchRequest.includesSubentities
     }

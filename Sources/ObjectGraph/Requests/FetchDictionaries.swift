@@ -16,10 +16,13 @@ enum FetchDictionaries {
         let argument: CompiledExpression
     }
 
-    static func results<R>(_ objects: [ManagedObject], request: FetchRequest<R>, entity: EntityDescription) throws
+    static func results<R>(
+        _ objects: [ManagedObject], request: FetchRequest<R>, entity: EntityDescription
+    ) throws
         -> [[String: Any]]
     {
-        let requested: [Any] = request.propertiesToFetch ?? entity.properties.filter { !isToMany($0) }.map(\.name)
+        let requested: [Any] =
+            request.propertiesToFetch ?? entity.properties.filter { !isToMany($0) }.map(\.name)
         let columns = try requested.map { try column($0, entity) }
         let groupKeys = try (request.propertiesToGroupBy ?? []).map { try column($0, entity) }
         var rows: [[String: Any]]
@@ -33,7 +36,10 @@ enum FetchDictionaries {
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(object)
             }
-            if groupKeys.isEmpty && order.isEmpty { order = [[]]; groups[[]] = [] }
+            if groupKeys.isEmpty && order.isEmpty {
+                order = [[]]
+                groups[[]] = []
+            }
             rows = order.map { row(columns, groups[$0]!) }
         }
         if let having = request.havingPredicate {
@@ -46,7 +52,9 @@ enum FetchDictionaries {
         return rows
     }
 
-    private static func isToMany(_ p: PropertyDescription) -> Bool { (p as? RelationshipDescription)?.isToMany ?? false }
+    private static func isToMany(_ p: PropertyDescription) -> Bool {
+        (p as? RelationshipDescription)?.isToMany ?? false
+    }
 
     private static func isAggregate(_ c: Column) -> Bool {
         if case .expression(_, let a) = c { return a != nil }
@@ -57,8 +65,10 @@ enum FetchDictionaries {
         switch item {
         case let d as ExpressionDescription:
             if case .function(let f, let args) = d.expression.kind, args.count == 1,
-               [.sum, .count, .min, .max, .average].contains(f) {
-                return .expression(d, Aggregate(function: f, argument: try args[0].compile(for: entity)))
+                [.sum, .count, .min, .max, .average].contains(f)
+            {
+                return .expression(
+                    d, Aggregate(function: f, argument: try args[0].compile(for: entity)))
             }
             _ = try d.expression.compile(for: entity)
             return .expression(d, nil)
@@ -67,16 +77,20 @@ enum FetchDictionaries {
         case let name as String:
             if let p = entity.propertiesByName[name] {
                 guard !isToMany(p) else {
-                    throw ObjectGraphError(.coreData, "fetch: \(entity.name).\(name) is a to-many relationship; "
-                                           + "dictionary results take attributes, to-ones and expressions",
-                                           entityName: entity.name, key: name)
+                    throw ObjectGraphError(
+                        .coreData,
+                        "fetch: \(entity.name).\(name) is a to-many relationship; "
+                            + "dictionary results take attributes, to-ones and expressions",
+                        entityName: entity.name, key: name)
                 }
                 return .property(name, p)
             }
             return .keyPath(name, try FetchExpression.keyPath(name).compile(for: entity))
         default:
-            throw ObjectGraphError(.coreData, "fetch: propertiesToFetch holds a \(type(of: item)); use property names, "
-                                   + "PropertyDescriptions or ExpressionDescriptions", entityName: entity.name)
+            throw ObjectGraphError(
+                .coreData,
+                "fetch: propertiesToFetch holds a \(type(of: item)); use property names, "
+                    + "PropertyDescriptions or ExpressionDescriptions", entityName: entity.name)
         }
     }
 
@@ -90,7 +104,9 @@ enum FetchDictionaries {
             }
         case .keyPath(_, let e): return e.value(for: ObjectRecord(object)).attributeValue
         case .expression(let d, _):
-            return (try? d.expression.compile(for: object.entity).value(for: ObjectRecord(object)).attributeValue) ?? .null
+            return
+                (try? d.expression.compile(for: object.entity).value(for: ObjectRecord(object))
+                .attributeValue) ?? .null
         }
     }
 
@@ -101,21 +117,33 @@ enum FetchDictionaries {
             case .property(let name, let p):
                 guard let first = group.first else { continue }
                 switch first.read(p.index, "fetch") {
-                case .attribute(let v): if let s = v.swiftValue(for: (p as! AttributeDescription).type) { row[name] = s }
+                case .attribute(let v):
+                    if let s = v.swiftValue(for: (p as! AttributeDescription).type) {
+                        row[name] = s
+                    }
                 case .toOne(let o): if let o { row[name] = o.objectID }
                 case .toMany: continue
                 }
             case .keyPath(let name, let e):
                 guard let first = group.first else { continue }
-                if let s = e.value(for: ObjectRecord(first)).attributeValue.swiftValue(for: .undefined) { row[name] = s }
+                if let s = e.value(for: ObjectRecord(first)).attributeValue.swiftValue(
+                    for: .undefined)
+                {
+                    row[name] = s
+                }
             case .expression(let d, let aggregate?):
-                let values = group.map { aggregate.argument.value(for: ObjectRecord($0)).attributeValue }
+                let values = group.map {
+                    aggregate.argument.value(for: ObjectRecord($0)).attributeValue
+                }
                 let result = Aggregation.apply(aggregate.function, to: values)
-                let typed = d.resultType == .undefined ? result : (result.coerced(to: d.resultType) ?? result)
+                let typed =
+                    d.resultType == .undefined
+                    ? result : (result.coerced(to: d.resultType) ?? result)
                 if let s = typed.swiftValue(for: d.resultType) { row[d.name] = s }
             case .expression(let d, nil):
                 guard let first = group.first,
-                      let e = try? d.expression.compile(for: first.entity) else { continue }
+                    let e = try? d.expression.compile(for: first.entity)
+                else { continue }
                 let v = e.value(for: ObjectRecord(first)).attributeValue
                 let typed = d.resultType == .undefined ? v : (v.coerced(to: d.resultType) ?? v)
                 if let s = typed.swiftValue(for: d.resultType) { row[d.name] = s }
@@ -125,7 +153,8 @@ enum FetchDictionaries {
     }
 
     private static func fingerprint(_ row: [String: Any]) -> String {
-        row.keys.sorted().map { "\($0)=\(row[$0].map { "\($0)" } ?? "nil")" }.joined(separator: "\u{1}")
+        row.keys.sorted().map { "\($0)=\(row[$0].map { "\($0)" } ?? "nil")" }.joined(
+            separator: "\u{1}")
     }
 }
 
@@ -135,11 +164,19 @@ enum Aggregation {
         let present = values.filter { !$0.isNull }
         switch function {
         case .count: return .integer(Int64(present.count))
-        case .min: return present.min { (ValidationRules.compare($0, $1) ?? .orderedSame) == .orderedAscending } ?? .null
-        case .max: return present.max { (ValidationRules.compare($0, $1) ?? .orderedSame) == .orderedAscending } ?? .null
+        case .min:
+            return present.min {
+                (ValidationRules.compare($0, $1) ?? .orderedSame) == .orderedAscending
+            } ?? .null
+        case .max:
+            return present.max {
+                (ValidationRules.compare($0, $1) ?? .orderedSame) == .orderedAscending
+            } ?? .null
         case .sum, .average:
             guard !present.isEmpty else { return function == .sum ? .integer(0) : .null }
-            let exact = present.allSatisfy { if case .integer = $0 { true } else if case .decimal = $0 { true } else { false } }
+            let exact = present.allSatisfy {
+                if case .integer = $0 { true } else if case .decimal = $0 { true } else { false }
+            }
             if exact {
                 let total = present.reduce(Decimal(0)) { sum, v in
                     if case .decimal(let d) = v { return sum + d }
@@ -147,8 +184,14 @@ enum Aggregation {
                     return sum
                 }
                 if function == .sum {
-                    let allIntegers = present.allSatisfy { if case .integer = $0 { true } else { false } }
-                    if allIntegers, let i = Int64(exactly: NSDecimalNumber(decimal: total).doubleValue) { return .integer(i) }
+                    let allIntegers = present.allSatisfy {
+                        if case .integer = $0 { true } else { false }
+                    }
+                    if allIntegers,
+                        let i = Int64(exactly: NSDecimalNumber(decimal: total).doubleValue)
+                    {
+                        return .integer(i)
+                    }
                     return .decimal(total)
                 }
                 return .decimal(total / Decimal(present.count))

@@ -87,7 +87,9 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var description: String {
         var parts = ["FetchRequest(\(entityName ?? String(describing: Result.self))"]
         if let predicate { parts.append("where \(predicate)") }
-        if !sortDescriptors.isEmpty { parts.append("sorted by \(sortDescriptors.map { "\($0)" }.joined(separator: ", "))") }
+        if !sortDescriptors.isEmpty {
+            parts.append("sorted by \(sortDescriptors.map { "\($0)" }.joined(separator: ", "))")
+        }
         if fetchOffset > 0 { parts.append("offset \(fetchOffset)") }
         if fetchLimit > 0 { parts.append("limit \(fetchLimit)") }
         return parts.joined(separator: " ") + ")"

@@ -60,9 +60,12 @@ struct ClashGroups {
     private mutating func group(_ number: Int) -> Int {
         if let known = groupOf[number] { return known }
         groups.append(
-            (number, ConstraintClash(
-                owner: owner, constraint: constraint, values: firstKeys[number].values,
-                objects: [firstObjects[number]], rows: [])))
+            (
+                number,
+                ConstraintClash(
+                    owner: owner, constraint: constraint, values: firstKeys[number].values,
+                    objects: [firstObjects[number]], rows: [])
+            ))
         groupOf[number] = groups.count - 1
         return groups.count - 1
     }

@@ -15,7 +15,9 @@ extension ManagedObjectContext {
         var conflicts: [(ManagedObject, StoreRow?)] = []
         for object in plan.updated + plan.deleted {
             let row = storeRows[ObjectIdentifier(object)] ?? nil
-            if row == nil || row?.version != object.snapshotVersion { conflicts.append((object, row)) }
+            if row == nil || row?.version != object.snapshotVersion {
+                conflicts.append((object, row))
+            }
         }
         guard !conflicts.isEmpty else { return }
         if mergePolicy == .error {
@@ -35,11 +37,13 @@ extension ManagedObjectContext {
             for index in merged.indices {
                 let mine = object.slots[index]
                 let changedHere = object.changedSlots.contains(index)
-                let changedThere = !(object.snapshot.map { sameValue($0[index], store[index]) } ?? false)
+                let changedThere =
+                    !(object.snapshot.map { sameValue($0[index], store[index]) } ?? false)
                 switch mergePolicy {
                 case .overwrite: merged[index] = mine
                 case .mergeByPropertyObjectTrump: if changedHere { merged[index] = mine }
-                case .mergeByPropertyStoreTrump: if changedHere && !changedThere { merged[index] = mine }
+                case .mergeByPropertyStoreTrump:
+                    if changedHere && !changedThere { merged[index] = mine }
                 case .rollback, .error: break
                 }
                 if case .toMany(nil) = merged[index] { merged[index] = mine }
@@ -61,17 +65,20 @@ extension ManagedObjectContext {
         var local: [String: String] = [:]
         var stored: [String: String] = [:]
         if let storeValues, let snapshot = object.snapshot {
-            for index in object.changedSlots.sorted() where !sameValue(snapshot[index], storeValues[index]) {
+            for index in object.changedSlots.sorted()
+            where !sameValue(snapshot[index], storeValues[index]) {
                 let name = object.entity.properties[index].name
                 keys.append(name)
                 local[name] = display(object.slots[index])
                 stored[name] = display(storeValues[index])
             }
         }
-        return MergeConflict(source: object, objectSnapshot: object.snapshot.map { snapshotDictionary($0, object.entity) },
-                             cachedSnapshot: storeValues.map { snapshotDictionary($0, object.entity) },
-                             newVersion: row?.version ?? 0, oldVersion: object.snapshotVersion,
-                             conflictingKeys: keys, localValues: local, storeValues: stored)
+        return MergeConflict(
+            source: object,
+            objectSnapshot: object.snapshot.map { snapshotDictionary($0, object.entity) },
+            cachedSnapshot: storeValues.map { snapshotDictionary($0, object.entity) },
+            newVersion: row?.version ?? 0, oldVersion: object.snapshotVersion,
+            conflictingKeys: keys, localValues: local, storeValues: stored)
     }
 
     /// Attributes and to-ones (as object IDs) by key, as Core Data's snapshots hold them.
@@ -104,7 +111,8 @@ func sameValue(_ a: ObjectValue, _ b: ObjectValue) -> Bool {
     case (.toOne(let x), .toOne(let y)): return x === y
     case (.toMany(let x), .toMany(let y)):
         guard let x, let y else { return x == nil && y == nil }
-        return x.objects.count == y.objects.count && zip(x.objects, y.objects).allSatisfy { $0 === $1 }
+        return x.objects.count == y.objects.count
+            && zip(x.objects, y.objects).allSatisfy { $0 === $1 }
     default: return false
     }
 }

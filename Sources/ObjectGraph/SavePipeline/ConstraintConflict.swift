@@ -30,9 +30,12 @@ public final class ConstraintConflict: CustomStringConvertible {
     public let conflictingSnapshots: [[String: Any]]
     private let valuesText: String
 
-    init(entityName: String, constraint: [String], constraintValues: [String: Any], valuesText: String,
-         databaseObject: ManagedObject?, databaseSnapshot: [String: Any]?,
-         conflictingObjects: [ManagedObject], conflictingSnapshots: [[String: Any]]) {
+    init(
+        entityName: String, constraint: [String], constraintValues: [String: Any],
+        valuesText: String,
+        databaseObject: ManagedObject?, databaseSnapshot: [String: Any]?,
+        conflictingObjects: [ManagedObject], conflictingSnapshots: [[String: Any]]
+    ) {
         self.entityName = entityName
         self.constraint = constraint
         self.constraintValues = constraintValues
@@ -46,7 +49,9 @@ public final class ConstraintConflict: CustomStringConvertible {
     /// The constraint, the values and every object using them, e.g.
     /// `Tag(name) name = "red": new Tag x-coredata:///Tag/t7 and stored Tag x-coredata://…/Tag/p1`.
     public var description: String {
-        let objects = conflictingObjects.map { ($0.isInserted ? "new " : "changed ") + "\($0.entity.name) \($0.objectID)" }
+        let objects = conflictingObjects.map {
+            ($0.isInserted ? "new " : "changed ") + "\($0.entity.name) \($0.objectID)"
+        }
         let stored = databaseObject.map { ["stored \($0.entity.name) \($0.objectID)"] } ?? []
         return "\(entityName)(\(constraint.joined(separator: ", "))) \(valuesText): "
             + (objects + stored).joined(separator: " and ")

@@ -34,10 +34,12 @@ extension ManagedObjectContext {
         }
     }
 
-    private func apply(_ rule: DeleteRule, of relationship: RelationshipDescription, to object: ManagedObject) {
+    private func apply(
+        _ rule: DeleteRule, of relationship: RelationshipDescription, to object: ManagedObject
+    ) {
         switch rule {
         case .noAction, .deny:
-            return // deny is enforced by validateForDelete at save (1600)
+            return  // deny is enforced by validateForDelete at save (1600)
         case .nullify:
             guard let inverse = relationship.inverseRelationship else { return }
             for target in object.destinations(of: relationship) {

@@ -23,9 +23,12 @@ extension ManagedObjectContext {
             if object.slots.isEmpty { object.fireFault() }
             for attribute in derived {
                 let key = ObjectIdentifier(attribute)
-                if compiled[key] == nil { compiled[key] = DerivedExpression(attribute, entity: object.entity) }
+                if compiled[key] == nil {
+                    compiled[key] = DerivedExpression(attribute, entity: object.entity)
+                }
                 guard let expression = compiled[key] ?? nil,
-                      let value = expression.value(for: object, now: now).coerced(to: attribute.type) else { continue }
+                    let value = expression.value(for: object, now: now).coerced(to: attribute.type)
+                else { continue }
                 if object.slots[attribute.index].attributeValue != value {
                     object.slots[attribute.index] = .attribute(value)
                     object.markChanged(attribute.index)
@@ -44,7 +47,9 @@ struct DerivedExpression {
     let keyPath: CompiledExpression?
 
     init?(_ attribute: AttributeDescription, entity: EntityDescription) {
-        guard let text = attribute.derivationExpression?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let text = attribute.derivationExpression?.trimmingCharacters(in: .whitespaces) else {
+            return nil
+        }
         if text == "now()" {
             transform = .none
             isNow = true
@@ -53,14 +58,19 @@ struct DerivedExpression {
         }
         var body = Substring(text)
         var transform = Transform.none
-        for (prefix, kind) in [("lowercase:", Transform.lowercase), ("uppercase:", .uppercase), ("canonical:", .canonical)]
+        for (prefix, kind) in [
+            ("lowercase:", Transform.lowercase), ("uppercase:", .uppercase),
+            ("canonical:", .canonical),
+        ]
         where body.hasPrefix(prefix) {
             body = body.dropFirst(prefix.count)
             guard body.hasPrefix("("), body.hasSuffix(")") else { return nil }
             body = body.dropFirst().dropLast()
             transform = kind
         }
-        guard let compiled = try? FetchExpression(format: String(body)).compile(for: entity) else { return nil }
+        guard let compiled = try? FetchExpression(format: String(body)).compile(for: entity) else {
+            return nil
+        }
         self.transform = transform
         self.isNow = false
         self.keyPath = compiled
@@ -75,7 +85,10 @@ struct DerivedExpression {
         case .none: return value
         case .lowercase: return .string(s.lowercased())
         case .uppercase: return .string(s.uppercased())
-        case .canonical: return .string(s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased())
+        case .canonical:
+            return .string(
+                s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                    .lowercased())
         }
     }
 }

@@ -37,9 +37,11 @@ public final class MergeConflict: CustomStringConvertible {
     private let localValues: [String: String]
     private let storeValues: [String: String]
 
-    init(source: ManagedObject, objectSnapshot: [String: Any]?, cachedSnapshot: [String: Any]?,
-         newVersion: Int64, oldVersion: Int64, conflictingKeys: [String],
-         localValues: [String: String], storeValues: [String: String]) {
+    init(
+        source: ManagedObject, objectSnapshot: [String: Any]?, cachedSnapshot: [String: Any]?,
+        newVersion: Int64, oldVersion: Int64, conflictingKeys: [String],
+        localValues: [String: String], storeValues: [String: String]
+    ) {
         self.sourceObject = source
         self.objectSnapshot = objectSnapshot
         self.cachedSnapshot = cachedSnapshot
@@ -57,12 +59,14 @@ public final class MergeConflict: CustomStringConvertible {
     public var description: String {
         let name = sourceObject.entity.name
         if newVersionNumber == 0 {
-            return "\(name) \(sourceObject.objectID) was deleted in the store (read at version \(oldVersionNumber))"
+            return
+                "\(name) \(sourceObject.objectID) was deleted in the store (read at version \(oldVersionNumber))"
         }
         let keys = conflictingKeys.map { key in
             "\(key): here \(localValues[key] ?? "nil"), store \(storeValues[key] ?? "nil")"
         }
-        return "\(name) \(sourceObject.objectID) changed in the store (version \(oldVersionNumber) → \(newVersionNumber))"
+        return
+            "\(name) \(sourceObject.objectID) changed in the store (version \(oldVersionNumber) → \(newVersionNumber))"
             + (keys.isEmpty ? "" : "; changed on both sides: " + keys.joined(separator: "; "))
     }
 }

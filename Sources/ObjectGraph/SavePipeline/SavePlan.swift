@@ -50,7 +50,9 @@ struct SavePlan {
     }
 
     /// Whether the plan gives `object` new values.
-    func hasValues(for object: ManagedObject) -> Bool { !slots.isEmpty && slots[ObjectIdentifier(object)] != nil }
+    func hasValues(for object: ManagedObject) -> Bool {
+        !slots.isEmpty && slots[ObjectIdentifier(object)] != nil
+    }
 
     /// The object standing for `object` after merges (itself when not merged).
     func survivor(_ object: ManagedObject) -> ManagedObject {

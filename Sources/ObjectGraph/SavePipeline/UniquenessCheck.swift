@@ -22,7 +22,9 @@ extension ManagedObjectContext {
     /// - Complexity: O(n) per constraint in the objects written, plus one scan of the
     ///   constraint entity's rows per constraint, made only when some written value may be
     ///   new (an insert, or a changed constrained property).
-    func findClashes(_ plan: SavePlan, coordinator: PersistentStoreCoordinator) throws -> [ConstraintClash] {
+    func findClashes(_ plan: SavePlan, coordinator: PersistentStoreCoordinator) throws
+        -> [ConstraintClash]
+    {
         let candidates = plan.written
         // The constraints of the entities written, each once (entities first: a save writes
         // many objects of few entities).
@@ -39,23 +41,30 @@ extension ManagedObjectContext {
         // Stored rows that the save itself rewrites or removes take no part. Only permanent
         // planned IDs can name a stored row, and only objects of a constrained entity matter.
         var excluded = Set<ManagedObjectID>()
-        for object in candidates where constraints.contains(where: { object.entity.isKind(of: $0.0) }) {
+        for object in candidates
+        where constraints.contains(where: { object.entity.isKind(of: $0.0) }) {
             let id = plan.plannedID(object)
             if !id.isTemporaryID { excluded.insert(id) }
         }
-        for object in plan.deleted + plan.vanished + plan.losers { excluded.insert(object.objectID) }
+        for object in plan.deleted + plan.vanished + plan.losers {
+            excluded.insert(object.objectID)
+        }
         var clashes: [ConstraintClash] = []
         for (owner, constraint) in constraints {
             let slots = constraint.map { owner.propertiesByName[$0]!.index }
-            var groups = ClashGroups(owner: owner, constraint: constraint, expected: candidates.count)
+            var groups = ClashGroups(
+                owner: owner, constraint: constraint, expected: candidates.count)
             var mayClashWithStore = false
             for object in candidates where object.entity.isKind(of: owner) {
-                guard let key = constraintKey(plan.values(of: object), slots, plan) else { continue }
+                guard let key = constraintKey(plan.values(of: object), slots, plan) else {
+                    continue
+                }
                 groups.add(key, object)
                 if !mayClashWithStore { mayClashWithStore = mayHaveNewValues(object, slots, plan) }
             }
             if mayClashWithStore {
-                for row in try coordinator.fetch(StoreFetchRequest(entity: owner)) where !excluded.contains(row.objectID) {
+                for row in try coordinator.fetch(StoreFetchRequest(entity: owner))
+                where !excluded.contains(row.objectID) {
                     if let key = rowKey(row, slots) { groups.add(key, row) }
                 }
             }
@@ -66,7 +75,8 @@ extension ManagedObjectContext {
 
     /// Whether `object`'s constrained values (in `slots`) may differ from what the store
     /// last checked.
-    private func mayHaveNewValues(_ object: ManagedObject, _ slots: [Int], _ plan: SavePlan) -> Bool {
+    private func mayHaveNewValues(_ object: ManagedObject, _ slots: [Int], _ plan: SavePlan) -> Bool
+    {
         if object.state.isInserted || plan.hasValues(for: object) { return true }
         return slots.contains { object.changedSlots.contains($0) }
     }
@@ -80,7 +90,9 @@ extension ManagedObjectContext {
         }
     }
 
-    private func constraintKey(_ values: [ObjectValue], _ slots: [Int], _ plan: SavePlan) -> ClashGroups.Key? {
+    private func constraintKey(_ values: [ObjectValue], _ slots: [Int], _ plan: SavePlan)
+        -> ClashGroups.Key?
+    {
         if slots.count == 1 { return constraintValue(values[slots[0]], plan).map { .single($0) } }
         var key: [StoreValue] = []
         key.reserveCapacity(slots.count)
@@ -133,7 +145,9 @@ extension ManagedObjectContext {
             databaseObject: row.map { registeredOrFault($0.objectID) },
             databaseSnapshot: row.map(rowDictionary),
             conflictingObjects: clash.objects,
-            conflictingSnapshots: clash.objects.map { o in o.snapshot.map { snapshotDictionary($0, o.entity) } ?? [:] })
+            conflictingSnapshots: clash.objects.map { o in
+                o.snapshot.map { snapshotDictionary($0, o.entity) } ?? [:]
+            })
     }
 
     /// A row's attributes and to-ones (as IDs) by key.

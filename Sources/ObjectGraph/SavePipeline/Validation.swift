@@ -6,7 +6,9 @@ extension ManagedObject {
         var errors: [any Error] = []
         for r in entity.relationships where r.deleteRule == .deny {
             let alive = destinations(of: r).filter { !$0.isDeleted }
-            if !alive.isEmpty { errors.append(ValidationErrors.denied(self, r, count: alive.count)) }
+            if !alive.isEmpty {
+                errors.append(ValidationErrors.denied(self, r, count: alive.count))
+            }
         }
         if let error = ObjectGraphError.combining(errors) { throw error }
     }
@@ -16,20 +18,23 @@ extension ManagedObject {
         switch self.property(key, "validateValue(_:forKey:)") {
         case let attribute as AttributeDescription:
             guard let v = AttributeValue(any: value, for: attribute.type) else {
-                throw ValidationErrors.wrongType(self, key, expected: "of type \(attribute.type.rawValue)", got: value)
+                throw ValidationErrors.wrongType(
+                    self, key, expected: "of type \(attribute.type.rawValue)", got: value)
             }
             if let error = ValidationRules.check(v, attribute, self) { throw error }
         case let r as RelationshipDescription:
             if r.isToMany {
                 guard let objects = Self.objects(in: value) else {
-                    throw ValidationErrors.wrongType(self, key, expected: "a set or array of \(r.destinationEntityName) objects",
-                                                     got: value)
+                    throw ValidationErrors.wrongType(
+                        self, key, expected: "a set or array of \(r.destinationEntityName) objects",
+                        got: value)
                 }
                 if let error = countError(r, objects.filter { !$0.isDeleted }.count) { throw error }
             } else {
                 guard value == nil || value is ManagedObject else {
-                    throw ValidationErrors.wrongType(self, key, expected: "a \(r.destinationEntityName) object or nil",
-                                                     got: value)
+                    throw ValidationErrors.wrongType(
+                        self, key, expected: "a \(r.destinationEntityName) object or nil",
+                        got: value)
                 }
                 if !r.isOptional && (value as? ManagedObject).map({ !$0.isDeleted }) != true {
                     throw ValidationErrors.missing(self, key)
@@ -55,7 +60,10 @@ extension ManagedObject {
             switch property {
             case let a as AttributeDescription:
                 let stored = slots[a.index].attributeValue
-                if let error = ValidationRules.check(stored, a, self) { errors.append(error); continue }
+                if let error = ValidationRules.check(stored, a, self) {
+                    errors.append(error)
+                    continue
+                }
                 guard callsHook else { continue }
                 value = stored.swiftValue(for: a.type)
             case let r as RelationshipDescription where r.isToMany:
@@ -63,7 +71,10 @@ extension ManagedObject {
                 if !hasRule, !callsHook { continue }
                 if case .toMany(nil) = slots[r.index], !hasRule { continue }
                 let members = related(r).filter { !$0.isDeleted }
-                if let error = countError(r, members.count) { errors.append(error); continue }
+                if let error = countError(r, members.count) {
+                    errors.append(error)
+                    continue
+                }
                 guard callsHook else { continue }
                 value = r.isOrdered ? members as Any : Set(members) as Any
             case let r as RelationshipDescription:
@@ -92,20 +103,29 @@ extension ManagedObject {
         var a = 0
         var r = 0
         while a < attributes.count || r < relationships.count {
-            if r == relationships.count || (a < attributes.count && attributes[a].index < relationships[r].index) {
+            if r == relationships.count
+                || (a < attributes.count && attributes[a].index < relationships[r].index)
+            {
                 let attribute = attributes[a]
                 a += 1
-                if let error = ValidationRules.check(slots[attribute.index].attributeValue, attribute, self) {
+                if let error = ValidationRules.check(
+                    slots[attribute.index].attributeValue, attribute, self)
+                {
                     errors.append(error)
                 }
             } else {
                 let relationship = relationships[r]
                 r += 1
                 if relationship.isToMany {
-                    guard !relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
+                    guard
+                        !relationship.isOptional || relationship.minCount > 0
+                            || relationship.maxCount > 0
+                    else { continue }
                     let live = related(relationship).lazy.filter { !$0.isDeleted }.count
                     if let error = countError(relationship, live) { errors.append(error) }
-                } else if !relationship.isOptional, toOne(relationship).map({ !$0.isDeleted }) != true {
+                } else if !relationship.isOptional,
+                    toOne(relationship).map({ !$0.isDeleted }) != true
+                {
                     errors.append(ValidationErrors.missing(self, relationship.name))
                 }
             }
@@ -115,7 +135,9 @@ extension ManagedObject {
 
     /// The count rule of a to-many holding `count` live objects, if broken.
     private func countError(_ r: RelationshipDescription, _ count: Int) -> ObjectGraphError? {
-        if count == 0 && !r.isOptional && r.minCount == 0 { return ValidationErrors.missing(self, r.name) }
+        if count == 0 && !r.isOptional && r.minCount == 0 {
+            return ValidationErrors.missing(self, r.name)
+        }
         if r.minCount > 0 && count < r.minCount && !(r.isOptional && count == 0) {
             return ValidationErrors.tooFew(self, r, count)
         }

@@ -2,7 +2,9 @@ import Foundation
 
 /// The model's attribute rules, checked at save and by `validateValue(_:forKey:)`.
 enum ValidationRules {
-    static func check(_ value: AttributeValue, _ a: AttributeDescription, _ object: ManagedObject) -> ObjectGraphError? {
+    static func check(_ value: AttributeValue, _ a: AttributeDescription, _ object: ManagedObject)
+        -> ObjectGraphError?
+    {
         if value.isNull {
             return a.isOptional || a.isDerived ? nil : ValidationErrors.missing(object, a.name)
         }
@@ -22,10 +24,16 @@ enum ValidationRules {
             if a.minLength != nil || a.maxLength != nil {
                 // Counting characters walks the string: only when a length rule asks.
                 let length = s.count
-                if let min = a.minLength, length < min { return ValidationErrors.length(object, a, s, min, tooShort: true) }
-                if let max = a.maxLength, length > max { return ValidationErrors.length(object, a, s, max, tooShort: false) }
+                if let min = a.minLength, length < min {
+                    return ValidationErrors.length(object, a, s, min, tooShort: true)
+                }
+                if let max = a.maxLength, length > max {
+                    return ValidationErrors.length(object, a, s, max, tooShort: false)
+                }
             }
-            if let pattern = a.pattern, !cache.fullMatch(s, pattern, of: a) { return ValidationErrors.pattern(object, a, s) }
+            if let pattern = a.pattern, !cache.fullMatch(s, pattern, of: a) {
+                return ValidationErrors.pattern(object, a, s)
+            }
         }
         return nil
     }
@@ -33,7 +41,8 @@ enum ValidationRules {
     /// Numeric or date order of two values; `nil` when they are not comparable.
     static func compare(_ x: AttributeValue, _ y: AttributeValue) -> ComparisonResult? {
         switch (x, y) {
-        case (.date(let a), .date(let b)): return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
+        case (.date(let a), .date(let b)):
+            return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
         case (.decimal, _), (_, .decimal):
             guard let a = decimal(x), let b = decimal(y) else { return nil }
             // Read the digits straight from storage when they fit: Foundation's Decimal
@@ -57,8 +66,14 @@ enum ValidationRules {
         switch v {
         case .decimal(let d): d
         case .integer(let i): Decimal(i)
-        case .double(let d): AttributeValue.double(d).coerced(to: .decimal).flatMap { if case .decimal(let x) = $0 { x } else { nil } }
-        case .float(let f): AttributeValue.double(Double(f)).coerced(to: .decimal).flatMap { if case .decimal(let x) = $0 { x } else { nil } }
+        case .double(let d):
+            AttributeValue.double(d).coerced(to: .decimal).flatMap {
+                if case .decimal(let x) = $0 { x } else { nil }
+            }
+        case .float(let f):
+            AttributeValue.double(Double(f)).coerced(to: .decimal).flatMap {
+                if case .decimal(let x) = $0 { x } else { nil }
+            }
         default: nil
         }
     }
@@ -110,7 +125,8 @@ final class RegexCache: @unchecked Sendable {
         // Only ASCII strings are remembered: Swift compares strings by canonical
         // equivalence, and two ASCII strings are equal only when their bytes are.
         let memoizable = s.utf8.allSatisfy { $0 < 0x80 }
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let entry: Entry
         if let known = attributes[ObjectIdentifier(attribute)], known.pattern == pattern {
             entry = known

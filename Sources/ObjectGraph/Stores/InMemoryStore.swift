@@ -37,7 +37,8 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     ///   - model: The model of the rows.
     ///   - url: Recorded only; `/dev/null` by convention.
     ///   - options: `storeIdentifier` fixes the UUID; `isReadOnly` refuses commits.
-    public init(model: ManagedObjectModel, url: URL? = nil, options: StoreOptions = StoreOptions()) {
+    public init(model: ManagedObjectModel, url: URL? = nil, options: StoreOptions = StoreOptions())
+    {
         self.identifier = options.storeIdentifier ?? UUID().uuidString
         self.url = url
         self.model = model
@@ -46,7 +47,10 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Opens a RAM store holding a copy of `table` (O(1); copies on later writes).
-    public init(model: ManagedObjectModel, table: RowTable, url: URL? = nil, options: StoreOptions = StoreOptions()) {
+    public init(
+        model: ManagedObjectModel, table: RowTable, url: URL? = nil,
+        options: StoreOptions = StoreOptions()
+    ) {
         precondition(table.model === model, "InMemoryStore: the table belongs to another model")
         self.identifier = table.storeIdentifier
         self.url = url
@@ -71,10 +75,14 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     }
 
     /// See ``PersistentStore/row(for:)``.
-    public func row(for objectID: ManagedObjectID) throws -> StoreRow? { locked { table.row(for: objectID) } }
+    public func row(for objectID: ManagedObjectID) throws -> StoreRow? {
+        locked { table.row(for: objectID) }
+    }
 
     /// See ``PersistentStore/relatedObjectIDs(_:of:)``.
-    public func relatedObjectIDs(_ relationship: RelationshipDescription, of objectID: ManagedObjectID) throws
+    public func relatedObjectIDs(
+        _ relationship: RelationshipDescription, of objectID: ManagedObjectID
+    ) throws
         -> [ManagedObjectID]
     {
         locked { table.relatedObjectIDs(relationship, of: objectID) }

@@ -20,7 +20,9 @@ struct KeyMap: Sendable {
                 let i = Int(key)
                 if i >= dense.count {
                     guard newValue != nil else { return }
-                    dense.append(contentsOf: repeatElement(-1, count: max(i + 1 - dense.count, dense.count / 2)))
+                    dense.append(
+                        contentsOf: repeatElement(
+                            -1, count: max(i + 1 - dense.count, dense.count / 2)))
                 }
                 dense[i] = newValue.map { Int32($0) } ?? -1
             } else {

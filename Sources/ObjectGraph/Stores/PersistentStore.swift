@@ -39,7 +39,8 @@ public protocol PersistentStore: AnyObject, Sendable {
     func row(for objectID: ManagedObjectID) throws -> StoreRow?
     /// The destinations of a to-many relationship the row does not keep (derived from its
     /// to-one inverse), or of any relationship; in order for ordered relationships.
-    func relatedObjectIDs(_ relationship: RelationshipDescription, of objectID: ManagedObjectID) throws
+    func relatedObjectIDs(_ relationship: RelationshipDescription, of objectID: ManagedObjectID)
+        throws
         -> [ManagedObjectID]
     /// Reserves `count` new primary keys for `entity`'s hierarchy; never reused, even after
     /// a failed save.
@@ -70,9 +71,11 @@ public struct StoreFetchRequest: Sendable {
     public var includesSubentities: Bool
 
     /// Creates a request.
-    public init(entity: EntityDescription, predicate: FetchPredicate? = nil,
-                sortDescriptors: [FetchSortDescriptor] = [], fetchLimit: Int = 0,
-                fetchOffset: Int = 0, includesSubentities: Bool = true) {
+    public init(
+        entity: EntityDescription, predicate: FetchPredicate? = nil,
+        sortDescriptors: [FetchSortDescriptor] = [], fetchLimit: Int = 0,
+        fetchOffset: Int = 0, includesSubentities: Bool = true
+    ) {
         self.entity = entity
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
@@ -101,9 +104,11 @@ public struct StoreChangeSet: Sendable {
     public var timestamp: Date
 
     /// Creates a change set.
-    public init(inserted: [StoreRow] = [], updated: [StoreRow] = [],
-                deleted: [(objectID: ManagedObjectID, version: Int64)] = [],
-                author: String? = nil, contextName: String? = nil, timestamp: Date) {
+    public init(
+        inserted: [StoreRow] = [], updated: [StoreRow] = [],
+        deleted: [(objectID: ManagedObjectID, version: Int64)] = [],
+        author: String? = nil, contextName: String? = nil, timestamp: Date
+    ) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted

@@ -32,7 +32,8 @@ struct ReverseIndex: Sendable {
             }
             if i < 0 {
                 i = lists.count
-                lists.append((pair.target, sources.removeValue(forKey: pair.target) ?? SourceList()))
+                lists.append(
+                    (pair.target, sources.removeValue(forKey: pair.target) ?? SourceList()))
                 if lists.count > Self.linearTargets {
                     if position.isEmpty {
                         for (k, entry) in lists.enumerated() { position[entry.target] = k }

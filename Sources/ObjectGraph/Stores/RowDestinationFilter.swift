@@ -42,7 +42,8 @@ final class RowDestinationFilter {
             lastEntity = entity
             lastIndex = id.entity.index
         }
-        let e = lastIndex, pk = id.primaryKey
+        let e = lastIndex
+        let pk = id.primaryKey
         guard e >= 0 && e < dense.count, id.storeIdentifier == storeIdentifier else { return nil }
         if pk >= 0 && pk < Int64(dense[e].count) {
             let known = dense[e][Int(pk)]
@@ -56,7 +57,8 @@ final class RowDestinationFilter {
     }
 
     private func decideSlowly(_ id: ManagedObjectID) -> Bool? {
-        let e = id.entity.index, pk = id.primaryKey
+        let e = id.entity.index
+        let pk = id.primaryKey
         if denseSize[e] < 0 { denseSize[e] = denseCapacity(e) }
         let isDense = pk >= 0 && pk < Int64(denseSize[e])
         if !isDense, let known = sparse[id] { return Self.answer(known) }
@@ -75,13 +77,17 @@ final class RowDestinationFilter {
     private func denseCapacity(_ e: Int) -> Int {
         let entity = table.model.entities[e]
         let keys = table.nextPrimaryKey[entity.rootEntity.index]
-        guard keys > 0, keys <= Self.denseLimit, keys <= 4 * Int64(scannedRows) + 4096 else { return 0 }
+        guard keys > 0, keys <= Self.denseLimit, keys <= 4 * Int64(scannedRows) + 4096 else {
+            return 0
+        }
         return Int(keys)
     }
 
     private func evaluate(_ id: ManagedObjectID) -> UInt8 {
         let rows = table.entityTables[id.entity.index].rows
-        guard let slot = table.entityTables[id.entity.index].slotByKey[id.primaryKey], rows[slot] != nil else {
+        guard let slot = table.entityTables[id.entity.index].slotByKey[id.primaryKey],
+            rows[slot] != nil
+        else {
             return 3
         }
         return rows.withUnsafeBufferPointer { test($0.baseAddress! + slot) } ? 1 : 2

@@ -10,7 +10,9 @@ extension UnsafePointer where Pointee == StoreRow? {
     /// A present `Optional<StoreRow>` is laid out as the row itself (the ID's entity
     /// reference has spare bit patterns that encode `nil`), which ``RowFilter`` checks once.
     @inline(__always)
-    var live: UnsafePointer<StoreRow> { UnsafeRawPointer(self).assumingMemoryBound(to: StoreRow.self) }
+    var live: UnsafePointer<StoreRow> {
+        UnsafeRawPointer(self).assumingMemoryBound(to: StoreRow.self)
+    }
 
     /// Whether ``live`` reads rows correctly on this platform.
     static var liveLayoutHolds: Bool {
@@ -37,7 +39,8 @@ final class RowFilter {
     let builder: RowFilterBuilder
 
     init(_ predicate: CompiledPredicate, reader: RowTableReader, scannedRows: Int) {
-        precondition(RowPointer.liveLayoutHolds, "RowFilter: Optional<StoreRow> is not laid out as StoreRow")
+        precondition(
+            RowPointer.liveLayoutHolds, "RowFilter: Optional<StoreRow> is not laid out as StoreRow")
         predicate.cache.prepare(for: ObjectIdentifier(RowRecord.self))
         builder = RowFilterBuilder(
             general: RowGeneralEvaluator(reader: reader, predicate: predicate),
@@ -53,7 +56,8 @@ final class RowGeneralEvaluator {
 
     init(reader: RowTableReader, predicate: CompiledPredicate) {
         self.reader = reader
-        self.evaluator = PredicateEvaluator<RowRecord>(cache: predicate.cache, variableCount: predicate.variableCount)
+        self.evaluator = PredicateEvaluator<RowRecord>(
+            cache: predicate.cache, variableCount: predicate.variableCount)
     }
 
     func test(_ node: PredicateNode, _ row: RowPointer) -> Bool {
@@ -87,12 +91,16 @@ struct RowFilterBuilder {
             }
         case .attributeString(let slot, let equal, let string):
             return { row in
-                guard case .attribute(.string(let value)) = row.live.pointee.values[slot] else { return !equal }
+                guard case .attribute(.string(let value)) = row.live.pointee.values[slot] else {
+                    return !equal
+                }
                 return (value == string) == equal
             }
         case .attributeDate(let slot, let op, let t):
             return { row in
-                guard case .attribute(.date(let d)) = row.live.pointee.values[slot] else { return op.holds(.unordered) }
+                guard case .attribute(.date(let d)) = row.live.pointee.values[slot] else {
+                    return op.holds(.unordered)
+                }
                 return op.holds(PredicateNumber.order(d.timeIntervalSinceReferenceDate, t))
             }
         case .attribute(let slot, let test):
@@ -102,7 +110,8 @@ struct RowFilterBuilder {
         case .toOne(let slot, let inner, let ifNil, _):
             // The inner node reads only the destination (the compiler builds it from a key
             // path and a constant), so its answer can be kept per destination.
-            let destination = RowDestinationFilter(make(inner), table: table, scannedRows: scannedRows)
+            let destination = RowDestinationFilter(
+                make(inner), table: table, scannedRows: scannedRows)
             return { row in
                 guard case .toOne(let id?) = row.live.pointee.values[slot] else { return ifNil }
                 return destination.decide(id) ?? ifNil

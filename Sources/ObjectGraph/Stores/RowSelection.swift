@@ -96,8 +96,10 @@ struct RowSelection {
         return sorted.map(\.ref)
     }
 
-    private mutating func candidate(_ ref: RowRef, first: RowSortKey,
-                                    value: (CompiledSortDescriptor) -> AttributeValue) -> RowCandidate {
+    private mutating func candidate(
+        _ ref: RowRef, first: RowSortKey,
+        value: (CompiledSortDescriptor) -> AttributeValue
+    ) -> RowCandidate {
         let rest = restKeys.count
         for sort in sorts.dropFirst() { restKeys.append(key(value(sort))) }
         return RowCandidate(ref: ref, sequence: sequence, first: first, rest: rest)
@@ -107,13 +109,16 @@ struct RowSelection {
         switch value {
         case .null: return RowSortKey(rank: 0, number: 0, valueIndex: 0)
         case .double(let x) where !x.isNaN: return RowSortKey(rank: 1, number: x, valueIndex: 0)
-        case .float(let x) where !x.isNaN: return RowSortKey(rank: 1, number: Double(x), valueIndex: 1)
-        case .integer(let i) where i.magnitude <= 1 << 53: return RowSortKey(rank: 1, number: Double(i), valueIndex: 2)
+        case .float(let x) where !x.isNaN:
+            return RowSortKey(rank: 1, number: Double(x), valueIndex: 1)
+        case .integer(let i) where i.magnitude <= 1 << 53:
+            return RowSortKey(rank: 1, number: Double(i), valueIndex: 2)
         case .date(let d) where !d.timeIntervalSinceReferenceDate.isNaN:
             return RowSortKey(rank: 3, number: d.timeIntervalSinceReferenceDate, valueIndex: 0)
         default:
             values.append(value)
-            return RowSortKey(rank: RowSortKey.byValue, number: 0, valueIndex: Int32(values.count - 1))
+            return RowSortKey(
+                rank: RowSortKey.byValue, number: 0, valueIndex: Int32(values.count - 1))
         }
     }
 
@@ -121,8 +126,10 @@ struct RowSelection {
     private func value(of key: RowSortKey) -> AttributeValue {
         switch key.rank {
         case 0: .null
-        case 1: key.valueIndex == 2 ? .integer(Int64(key.number))
-            : key.valueIndex == 1 ? .float(Float(key.number)) : .double(key.number)
+        case 1:
+            key.valueIndex == 2
+                ? .integer(Int64(key.number))
+                : key.valueIndex == 1 ? .float(Float(key.number)) : .double(key.number)
         case 3: .date(Date(timeIntervalSinceReferenceDate: key.number))
         default: values[Int(key.valueIndex)]
         }
@@ -130,12 +137,17 @@ struct RowSelection {
 
     /// How two keys of `sort` are ordered, direction applied.
     @inline(__always)
-    private func compare(_ a: RowSortKey, _ b: RowSortKey, _ sort: CompiledSortDescriptor) -> ComparisonResult {
+    private func compare(_ a: RowSortKey, _ b: RowSortKey, _ sort: CompiledSortDescriptor)
+        -> ComparisonResult
+    {
         guard a.rank != RowSortKey.byValue && b.rank != RowSortKey.byValue else {
             return sort.compareValues(value(of: a), value(of: b))
         }
-        let order: ComparisonResult = a.rank != b.rank ? (a.rank < b.rank ? .orderedAscending : .orderedDescending)
-            : a.number < b.number ? .orderedAscending : a.number > b.number ? .orderedDescending : .orderedSame
+        let order: ComparisonResult =
+            a.rank != b.rank
+            ? (a.rank < b.rank ? .orderedAscending : .orderedDescending)
+            : a.number < b.number
+                ? .orderedAscending : a.number > b.number ? .orderedDescending : .orderedSame
         return sort.ascending ? order : order.reversed
     }
 
@@ -171,7 +183,8 @@ struct RowSelection {
     private mutating func siftDown(_ start: Int) {
         var parent = start
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var largest = parent
             if left < heap.count && precedes(heap[largest], heap[left]) { largest = left }
             if right < heap.count && precedes(heap[largest], heap[right]) { largest = right }

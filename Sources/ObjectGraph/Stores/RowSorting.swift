@@ -2,7 +2,9 @@ import Foundation
 
 /// Sorting of rows from several sources (stores) with one set of sort descriptors.
 enum RowSorting {
-    static func sort(_ rows: [StoreRow], by descriptors: [FetchSortDescriptor], entity: EntityDescription) throws
+    static func sort(
+        _ rows: [StoreRow], by descriptors: [FetchSortDescriptor], entity: EntityDescription
+    ) throws
         -> [StoreRow]
     {
         guard !descriptors.isEmpty else { return rows }
@@ -12,7 +14,8 @@ enum RowSorting {
         for row in rows { table.upsert(row) }
         let reader = RowTableReader(table: table)
         return rows.enumerated().sorted { a, b in
-            let ra = RowRecord(reader: reader, row: a.element), rb = RowRecord(reader: reader, row: b.element)
+            let ra = RowRecord(reader: reader, row: a.element)
+            let rb = RowRecord(reader: reader, row: b.element)
             for sort in compiled {
                 switch sort.compare(ra, rb) {
                 case .orderedAscending: return true

@@ -12,28 +12,37 @@ extension RowTable {
     /// candidate still goes through the whole filter, so the index narrows the scan and never
     /// decides a match. Used only when the destinations are few against the rows to scan and
     /// the candidates at most half of them.
-    func indexedCandidates(_ predicate: CompiledPredicate, filter: RowFilter, entities: [EntityDescription],
-                           scannedRows: Int) -> [Int: [Int]]? {
+    func indexedCandidates(
+        _ predicate: CompiledPredicate, filter: RowFilter, entities: [EntityDescription],
+        scannedRows: Int
+    ) -> [Int: [Int]]? {
         let conjuncts: [PredicateNode]
-        if case .and(let nodes) = predicate.root { conjuncts = nodes } else { conjuncts = [predicate.root] }
+        if case .and(let nodes) = predicate.root {
+            conjuncts = nodes
+        } else {
+            conjuncts = [predicate.root]
+        }
         for node in conjuncts {
             guard case .toOne(let slot, let inner, false, _) = node,
-                  slot < predicate.entity.properties.count,
-                  let relationship = predicate.entity.properties[slot] as? RelationshipDescription,
-                  let owner = relationship.entity, let destination = relationship.destinationEntity,
-                  let index = reverse[SlotKey(entity: owner.index, slot: relationship.index)]
+                slot < predicate.entity.properties.count,
+                let relationship = predicate.entity.properties[slot] as? RelationshipDescription,
+                let owner = relationship.entity, let destination = relationship.destinationEntity,
+                let index = reverse[SlotKey(entity: owner.index, slot: relationship.index)]
             else { continue }
             let targets = destination.selfAndDescendants
             let targetRows = targets.reduce(0) { $0 + entityTables[$1.index].liveCount }
             guard targetRows <= scannedRows / 8 else { continue }
             let passing = primaryKeys(of: targets, passing: filter.builder.make(inner))
-            return candidates(pointingAt: passing, index: index, entities: entities, limit: scannedRows / 2)
+            return candidates(
+                pointingAt: passing, index: index, entities: entities, limit: scannedRows / 2)
         }
         return nil
     }
 
     /// The primary keys of the rows of `entities` that pass `test`.
-    private func primaryKeys(of entities: [EntityDescription], passing test: (RowPointer) -> Bool) -> [Int64] {
+    private func primaryKeys(of entities: [EntityDescription], passing test: (RowPointer) -> Bool)
+        -> [Int64]
+    {
         var keys: [Int64] = []
         for entity in entities {
             entityTables[entity.index].rows.withUnsafeBufferPointer { buffer in
@@ -54,8 +63,10 @@ extension RowTable {
     /// The sources are of the to-one's entity hierarchy, whose primary keys are unique, so a
     /// key names one row among the fetched entities (every row with the key is taken, and
     /// each once, so a table breaking that rule still yields a superset of the matches).
-    private func candidates(pointingAt targets: [Int64], index: ReverseIndex, entities: [EntityDescription],
-                            limit: Int) -> [Int: [Int]]? {
+    private func candidates(
+        pointingAt targets: [Int64], index: ReverseIndex, entities: [EntityDescription],
+        limit: Int
+    ) -> [Int: [Int]]? {
         let tables = entityTables
         var keyed: [[KeyedSlot]] = Array(repeating: [], count: entities.count)
         var total = 0
@@ -65,7 +76,9 @@ extension RowTable {
             if total > limit { return nil }
             for key in keys {
                 for (position, entity) in entities.enumerated() {
-                    if let slot = tables[entity.index].slotByKey[key] { keyed[position].append(KeyedSlot(key: key, slot: slot)) }
+                    if let slot = tables[entity.index].slotByKey[key] {
+                        keyed[position].append(KeyedSlot(key: key, slot: slot))
+                    }
                 }
             }
         }
@@ -82,7 +95,9 @@ extension RowTable {
         var slots: [Int] = []
         slots.reserveCapacity(keyed.count)
         let range = nextPrimaryKey[entity.rootEntity.index]
-        if range > 0 && range / 64 <= Int64(keyed.count) && keyed.allSatisfy({ $0.key >= 0 && $0.key < range }) {
+        if range > 0 && range / 64 <= Int64(keyed.count)
+            && keyed.allSatisfy({ $0.key >= 0 && $0.key < range })
+        {
             var marks = [UInt8](repeating: 0, count: Int(range))
             for k in keyed { marks[Int(k.key)] = 1 }
             let table = entityTables[entity.index]
@@ -91,7 +106,9 @@ extension RowTable {
             }
             return slots
         }
-        for k in keyed.sorted(by: { $0.key < $1.key }) where slots.last != k.slot { slots.append(k.slot) }
+        for k in keyed.sorted(by: { $0.key < $1.key }) where slots.last != k.slot {
+            slots.append(k.slot)
+        }
         return slots
     }
 }

@@ -14,7 +14,8 @@ extension RowTable {
     /// How many rows match `request`, after its offset and limit.
     public func count(_ request: StoreFetchRequest) throws -> Int {
         if request.predicate == nil {
-            let entities = request.includesSubentities ? request.entity.selfAndDescendants : [request.entity]
+            let entities =
+                request.includesSubentities ? request.entity.selfAndDescendants : [request.entity]
             let total = entities.reduce(0) { $0 + entityTables[$1.index].liveCount }
             let afterOffset = max(0, total - request.fetchOffset)
             return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
@@ -30,7 +31,8 @@ extension RowTable {
     /// the matches' sort keys are read once and, with a limit, only the best offset + limit
     /// are kept (``RowSelection``); rows are copied only for the result.
     private func select(_ request: StoreFetchRequest) throws -> [RowRef] {
-        let entities = request.includesSubentities ? request.entity.selfAndDescendants : [request.entity]
+        let entities =
+            request.includesSubentities ? request.entity.selfAndDescendants : [request.entity]
         let predicate = try request.predicate?.compile(for: request.entity)
         let sorts = try request.sortDescriptors.map { try $0.compile(for: request.entity) }
         let reader = RowTableReader(table: self)
@@ -38,7 +40,8 @@ extension RowTable {
         let filter = predicate.map { RowFilter($0, reader: reader, scannedRows: scanned) }
         var candidates: [Int: [Int]]?
         if let predicate, let filter {
-            candidates = indexedCandidates(predicate, filter: filter, entities: entities, scannedRows: scanned)
+            candidates = indexedCandidates(
+                predicate, filter: filter, entities: entities, scannedRows: scanned)
         }
         let offset = max(0, request.fetchOffset)
         // Offset + limit rows are enough (saturating: huge limits are "all").
@@ -65,8 +68,10 @@ extension RowTable {
     /// Calls `body` with each row of `entities` that passes `filter`, in the stable order
     /// (entity by entity, each in primary-key order), until it returns false. With
     /// `candidates` (slots by entity index, in primary-key order) only those rows are read.
-    private func scan(_ entities: [EntityDescription], _ filter: RowFilter?, _ candidates: [Int: [Int]]?,
-                      _ body: (RowRef, RowPointer) -> Bool) {
+    private func scan(
+        _ entities: [EntityDescription], _ filter: RowFilter?, _ candidates: [Int: [Int]]?,
+        _ body: (RowRef, RowPointer) -> Bool
+    ) {
         let test = filter?.test ?? { _ in true }
         for entity in entities {
             let e = entity.index
@@ -107,13 +112,18 @@ extension RowTable {
     /// The value of a sort key for `row`, following its to-one relationships within the
     /// table (`.null` when one is nil or its destination is missing), as
     /// ``CompiledSortDescriptor/value(of:)`` reads it from a ``RowRecord``.
-    private static func sortValue(_ sort: CompiledSortDescriptor, of row: RowPointer, reader: RowTableReader)
+    private static func sortValue(
+        _ sort: CompiledSortDescriptor, of row: RowPointer, reader: RowTableReader
+    )
         -> AttributeValue
     {
-        guard !sort.relationships.isEmpty else { return row.live.pointee.values[sort.slot].attributeValue }
+        guard !sort.relationships.isEmpty else {
+            return row.live.pointee.values[sort.slot].attributeValue
+        }
         var current = row.pointee!
         for r in sort.relationships {
-            guard case .toOne(let id?) = current.values[r], let next = reader.table.row(for: id) else { return .null }
+            guard case .toOne(let id?) = current.values[r], let next = reader.table.row(for: id)
+            else { return .null }
             current = next
         }
         return current.values[sort.slot].attributeValue
@@ -153,12 +163,14 @@ struct RowRecord: PredicateRecord {
     }
 
     func toOneRecord(at index: Int) -> RowRecord? {
-        guard case .toOne(let id?) = row.values[index], let target = reader.table.row(for: id) else { return nil }
+        guard case .toOne(let id?) = row.values[index], let target = reader.table.row(for: id)
+        else { return nil }
         return RowRecord(reader: reader, row: target)
     }
 
     func toManyRecords(at index: Int) -> [RowRecord] {
-        guard let relationship = row.objectID.entity.properties[index] as? RelationshipDescription else { return [] }
+        guard let relationship = row.objectID.entity.properties[index] as? RelationshipDescription
+        else { return [] }
         return reader.table.relatedObjectIDs(relationship, of: row.objectID).compactMap { id in
             reader.table.row(for: id).map { RowRecord(reader: reader, row: $0) }
         }

@@ -49,8 +49,11 @@ public struct RowTable: Sendable {
         self.nextPrimaryKey = Array(repeating: 1, count: model.entities.count)
         var reverse: [SlotKey: ReverseIndex] = [:]
         for entity in model.entities {
-            for case let r as RelationshipDescription in entity.ownProperties where r.isToMany && !r.isStoredInRow {
-                guard let inverse = r.inverseRelationship, let owner = inverse.entity else { continue }
+            for case let r as RelationshipDescription in entity.ownProperties
+            where r.isToMany && !r.isStoredInRow {
+                guard let inverse = r.inverseRelationship, let owner = inverse.entity else {
+                    continue
+                }
                 reverse[SlotKey(entity: owner.index, slot: inverse.index)] = ReverseIndex()
             }
         }
@@ -72,7 +75,9 @@ public struct RowTable: Sendable {
     // MARK: Reading
 
     /// The number of live rows of `entity` alone (not its subentities).
-    public func rowCount(of entity: EntityDescription) -> Int { entityTables[entity.index].liveCount }
+    public func rowCount(of entity: EntityDescription) -> Int {
+        entityTables[entity.index].liveCount
+    }
 
     /// The total number of live rows.
     public var totalRowCount: Int { entityTables.reduce(0) { $0 + $1.liveCount } }
@@ -80,7 +85,8 @@ public struct RowTable: Sendable {
     /// The row of `objectID`, or `nil`.
     public func row(for objectID: ManagedObjectID) -> StoreRow? {
         guard objectID.storeIdentifier == storeIdentifier,
-              let slot = entityTables[objectID.entity.index].slotByKey[objectID.primaryKey] else { return nil }
+            let slot = entityTables[objectID.entity.index].slotByKey[objectID.primaryKey]
+        else { return nil }
         return entityTables[objectID.entity.index].rows[slot]
     }
 
@@ -90,14 +96,19 @@ public struct RowTable: Sendable {
     }
 
     /// The sources whose to-one `inverse` points at `target`, in primary-key order.
-    func sources(of inverse: RelationshipDescription, pointingAt target: ManagedObjectID) -> [ManagedObjectID]? {
+    func sources(of inverse: RelationshipDescription, pointingAt target: ManagedObjectID)
+        -> [ManagedObjectID]?
+    {
         guard let owner = inverse.entity,
-              let index = reverse[SlotKey(entity: owner.index, slot: inverse.index)] else { return nil }
+            let index = reverse[SlotKey(entity: owner.index, slot: inverse.index)]
+        else { return nil }
         return index[target.primaryKey]
     }
 
     /// The destinations of `relationship` from `objectID`: stored in the row, or derived.
-    public func relatedObjectIDs(_ relationship: RelationshipDescription, of objectID: ManagedObjectID)
+    public func relatedObjectIDs(
+        _ relationship: RelationshipDescription, of objectID: ManagedObjectID
+    )
         -> [ManagedObjectID]
     {
         if relationship.isStoredInRow {
@@ -115,7 +126,9 @@ public struct RowTable: Sendable {
         let table = entityTables[index]
         guard !table.isSorted else { return table }
         var sorted = EntityTable()
-        for row in table.rows.compactMap({ $0 }).sorted(by: { $0.objectID.primaryKey < $1.objectID.primaryKey }) {
+        for row in table.rows.compactMap({ $0 }).sorted(by: {
+            $0.objectID.primaryKey < $1.objectID.primaryKey
+        }) {
             sorted.slotByKey[row.objectID.primaryKey] = sorted.rows.count
             sorted.rows.append(row)
         }
@@ -136,8 +149,9 @@ public struct RowTable: Sendable {
 
     /// The next primary key of each root entity, by entity name (for snapshots).
     public var primaryKeyCounters: [String: Int64] {
-        Dictionary(uniqueKeysWithValues: model.entities.filter { $0.superentity == nil }
-            .map { ($0.name, nextPrimaryKey[$0.index]) })
+        Dictionary(
+            uniqueKeysWithValues: model.entities.filter { $0.superentity == nil }
+                .map { ($0.name, nextPrimaryKey[$0.index]) })
     }
 
     /// Raises the next primary key of `entity`'s hierarchy to at least `next`.
@@ -164,7 +178,8 @@ public struct RowTable: Sendable {
                 throw StoreErrors.conflict(row.objectID, "was deleted by another save")
             }
             guard current.version == row.version - 1 else {
-                throw StoreErrors.conflict(row.objectID, "is at version \(current.version), not \(row.version - 1)")
+                throw StoreErrors.conflict(
+                    row.objectID, "is at version \(current.version), not \(row.version - 1)")
             }
         }
         for (id, version) in changes.deleted {
@@ -188,7 +203,9 @@ public struct RowTable: Sendable {
         /// Checks `row`'s shape; returns its entity's index.
         mutating func entityIndex(of row: StoreRow, in table: RowTable) throws -> Int {
             if let entity, entity === row.objectID.entity {
-                if row.values.count == slots && row.objectID.storeIdentifier == table.storeIdentifier {
+                if row.values.count == slots
+                    && row.objectID.storeIdentifier == table.storeIdentifier
+                {
                     return index
                 }
             }
@@ -202,10 +219,12 @@ public struct RowTable: Sendable {
 
     private func checkShape(_ row: StoreRow) throws {
         guard row.objectID.storeIdentifier == storeIdentifier,
-              row.objectID.entity.managedObjectModel === model,
-              row.values.count == row.objectID.entity.properties.count else {
-            throw ObjectGraphError(.storeSave, "store: row \(row.objectID) does not belong to this store or model",
-                                   entityName: row.objectID.entity.name, objectID: row.objectID)
+            row.objectID.entity.managedObjectModel === model,
+            row.values.count == row.objectID.entity.properties.count
+        else {
+            throw ObjectGraphError(
+                .storeSave, "store: row \(row.objectID) does not belong to this store or model",
+                entityName: row.objectID.entity.name, objectID: row.objectID)
         }
     }
 
@@ -220,7 +239,8 @@ public struct RowTable: Sendable {
         for (id, _) in changes.deleted { remove(id) }
         for row in changes.updated { replace(row) }
         if insertNew(changes.inserted) != nil {
-            for row in changes.inserted { upsert(row) }  // not checked after all: replace the clashes
+            // not checked after all: replace the clashes
+            for row in changes.inserted { upsert(row) }
         }
     }
 
@@ -284,10 +304,14 @@ public struct RowTable: Sendable {
         if clash != nil {
             for (e, var table, old, _) in filled {
                 for slot in old.count..<table.rows.count {
-                    if let key = table.rows[slot]?.objectID.primaryKey { table.slotByKey[key] = nil }
+                    if let key = table.rows[slot]?.objectID.primaryKey {
+                        table.slotByKey[key] = nil
+                    }
                 }
                 table.rows.removeSubrange(old.count...)
-                (table.liveCount, table.isSorted, table.lastKey) = (old.live, old.sorted, old.lastKey)
+                (table.liveCount, table.isSorted, table.lastKey) = (
+                    old.live, old.sorted, old.lastKey
+                )
                 entityTables[e] = table
             }
             return clash
@@ -325,7 +349,9 @@ public struct RowTable: Sendable {
 
     private mutating func replace(_ row: StoreRow) {
         let e = row.objectID.entity.index
-        guard let slot = entityTables[e].slotByKey[row.objectID.primaryKey], let old = entityTables[e].rows[slot] else {
+        guard let slot = entityTables[e].slotByKey[row.objectID.primaryKey],
+            let old = entityTables[e].rows[slot]
+        else {
             insert(row)
             return
         }
@@ -337,11 +363,14 @@ public struct RowTable: Sendable {
     public mutating func remove(_ id: ManagedObjectID) {
         let e = id.entity.index
         guard let slot = entityTables[e].slotByKey.removeValue(forKey: id.primaryKey),
-              let old = entityTables[e].rows[slot] else { return }
+            let old = entityTables[e].rows[slot]
+        else { return }
         index(old, adding: false)
         entityTables[e].rows[slot] = nil
         entityTables[e].liveCount -= 1
-        if entityTables[e].rows.count > 64 && entityTables[e].liveCount * 2 < entityTables[e].rows.count {
+        if entityTables[e].rows.count > 64
+            && entityTables[e].liveCount * 2 < entityTables[e].rows.count
+        {
             entityTables[e] = sortedTable(e)
         }
     }
@@ -350,7 +379,8 @@ public struct RowTable: Sendable {
     /// updates move nothing: re-indexing every update was a third of a batch update).
     private mutating func reindex(from old: StoreRow, to new: StoreRow) {
         for (key, slot) in indexedSlots[new.objectID.entity.index] {
-            let before: ManagedObjectID?, after: ManagedObjectID?
+            let before: ManagedObjectID?
+            let after: ManagedObjectID?
             if case .toOne(let id) = old.values[slot] { before = id } else { before = nil }
             if case .toOne(let id) = new.values[slot] { after = id } else { after = nil }
             if before?.primaryKey == after?.primaryKey { continue }
@@ -374,11 +404,13 @@ public struct RowTable: Sendable {
 /// Store error factories shared by the built-in stores.
 enum StoreErrors {
     static func conflict(_ id: ManagedObjectID, _ what: String) -> ObjectGraphError {
-        ObjectGraphError(.storeSaveConflicts, "store: \(id.entity.name) \(id) \(what)",
-                         entityName: id.entity.name, objectID: id)
+        ObjectGraphError(
+            .storeSaveConflicts, "store: \(id.entity.name) \(id) \(what)",
+            entityName: id.entity.name, objectID: id)
     }
     static func readOnly(_ url: URL?) -> ObjectGraphError {
-        ObjectGraphError(.coreData, "store: \(url?.path ?? "the store") is open read-only; cannot save",
-                         file: url?.path)
+        ObjectGraphError(
+            .coreData, "store: \(url?.path ?? "the store") is open read-only; cannot save",
+            file: url?.path)
     }
 }

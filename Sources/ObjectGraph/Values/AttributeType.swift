@@ -42,7 +42,9 @@ public enum AttributeType: String, Sendable, Hashable, Codable, CaseIterable {
     public var isInteger: Bool { self == .integer16 || self == .integer32 || self == .integer64 }
 
     /// Whether values of the type are numbers (integers, decimal, double, float).
-    public var isNumeric: Bool { isInteger || self == .decimal || self == .double || self == .float }
+    public var isNumeric: Bool {
+        isInteger || self == .decimal || self == .double || self == .float
+    }
 
     /// The inclusive range an integer type can hold, or `nil` for other types.
     public var integerRange: ClosedRange<Int64>? {

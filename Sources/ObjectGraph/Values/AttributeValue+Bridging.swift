@@ -9,7 +9,10 @@ extension AttributeValue {
     /// `UUID`, `URL`, and any `Encodable` for transformable attributes (stored as its JSON).
     /// Used by `setValue(_:forKey:)`, predicate arguments and fixtures.
     public init?(any value: Any?, for type: AttributeType) {
-        guard let value = Self.unwrap(value) else { self = .null; return }
+        guard let value = Self.unwrap(value) else {
+            self = .null
+            return
+        }
         if let v = value as? AttributeValue {
             guard let c = v.coerced(to: type) else { return nil }
             self = c
@@ -27,7 +30,8 @@ extension AttributeValue {
         case let v as UInt16: raw = .integer(Int64(v))
         case let v as UInt32: raw = .integer(Int64(v))
         case let v as UInt: raw = Int64(exactly: v).map { .integer($0) }
-        case let v as Double: raw = type == .decimal ? AttributeValue.double(v).coerced(to: .decimal) : .double(v)
+        case let v as Double:
+            raw = type == .decimal ? AttributeValue.double(v).coerced(to: .decimal) : .double(v)
         case let v as Float: raw = .float(v)
         case let v as Decimal: raw = .decimal(v)
         case let v as NSDecimalNumber: raw = .decimal(v.decimalValue)

@@ -19,7 +19,10 @@ extension AttributeValue {
         case (.integer(let v), .boolean) where v == 0 || v == 1: return .boolean(v == 1)
         case (.integer(let v), .date): return .date(Date(timeIntervalSince1970: Double(v)))
         case (.double(let v), .decimal):
-            return v.isFinite ? Decimal(string: "\(v)", locale: Locale(identifier: "en_US_POSIX")).map { .decimal($0) } : nil
+            return v.isFinite
+                ? Decimal(string: "\(v)", locale: Locale(identifier: "en_US_POSIX")).map {
+                    .decimal($0)
+                } : nil
         case (.double(let v), .float): return .float(Float(v))
         case (.double(let v), .date): return .date(Date(timeIntervalSince1970: v))
         case (.double(let v), _) where type.isInteger:
@@ -29,12 +32,15 @@ extension AttributeValue {
         case (.decimal(let v), .double): return .double(NSDecimalNumber(decimal: v).doubleValue)
         case (.decimal(let v), _) where type.isInteger:
             guard let i = Int64(exactly: NSDecimalNumber(decimal: v).doubleValue),
-                  Decimal(i) == v else { return nil }
+                Decimal(i) == v
+            else { return nil }
             return AttributeValue.integer(i).coerced(to: type)
         case (.string(let s), .uuid): return UUID(uuidString: s).map { .uuid($0) }
         case (.string(let s), .uri): return URL(string: s).map { .uri($0) }
         case (.string(let s), .decimal):
-            return Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")).map { .decimal($0) }
+            return Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")).map {
+                .decimal($0)
+            }
         case (.string(let s), .double): return Double(s).map { .double($0) }
         case (.string(let s), .float): return Float(s).map { .float($0) }
         case (.string(let s), _) where type.isInteger:

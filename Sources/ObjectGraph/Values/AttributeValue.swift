@@ -92,17 +92,39 @@ extension AttributeValue: Hashable {
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
-        case .integer(let v): hasher.combine(1); hasher.combine(v)
-        case .decimal(let v): hasher.combine(2); hasher.combine(v.description)
-        case .double(let v): hasher.combine(3); hasher.combine(v.bitPattern)
-        case .float(let v): hasher.combine(4); hasher.combine(v.bitPattern)
-        case .string(let v): hasher.combine(5); hasher.combine(v)
-        case .boolean(let v): hasher.combine(6); hasher.combine(v)
-        case .date(let v): hasher.combine(7); hasher.combine(v.timeIntervalSince1970.bitPattern)
-        case .data(let v): hasher.combine(8); hasher.combine(v)
-        case .uuid(let v): hasher.combine(9); hasher.combine(v)
-        case .uri(let v): hasher.combine(10); hasher.combine(v.absoluteString)
-        case .transformable(let v): hasher.combine(11); hasher.combine(v)
+        case .integer(let v):
+            hasher.combine(1)
+            hasher.combine(v)
+        case .decimal(let v):
+            hasher.combine(2)
+            hasher.combine(v.description)
+        case .double(let v):
+            hasher.combine(3)
+            hasher.combine(v.bitPattern)
+        case .float(let v):
+            hasher.combine(4)
+            hasher.combine(v.bitPattern)
+        case .string(let v):
+            hasher.combine(5)
+            hasher.combine(v)
+        case .boolean(let v):
+            hasher.combine(6)
+            hasher.combine(v)
+        case .date(let v):
+            hasher.combine(7)
+            hasher.combine(v.timeIntervalSince1970.bitPattern)
+        case .data(let v):
+            hasher.combine(8)
+            hasher.combine(v)
+        case .uuid(let v):
+            hasher.combine(9)
+            hasher.combine(v)
+        case .uri(let v):
+            hasher.combine(10)
+            hasher.combine(v.absoluteString)
+        case .transformable(let v):
+            hasher.combine(11)
+            hasher.combine(v)
         }
     }
 }

@@ -219,7 +219,8 @@ package final class JSONByteWriter {
         for k in 0..<16 {
             let byte = UInt8(truncatingIfNeeded: (k < 8 ? first : second) &>> UInt64((k & 7) &* 8))
             // Dashes before bytes 4, 6, 8 and 10.
-            let o = 1 &+ 2 &* k &+ (k >= 4 ? 1 : 0) &+ (k >= 6 ? 1 : 0) &+ (k >= 8 ? 1 : 0)
+            let o =
+                1 &+ 2 &* k &+ (k >= 4 ? 1 : 0) &+ (k >= 6 ? 1 : 0) &+ (k >= 8 ? 1 : 0)
                 &+ (k >= 10 ? 1 : 0)
             out[o] = Self.upperHex(byte &>> 4)
             out[o &+ 1] = Self.upperHex(byte & 0xF)

@@ -23,7 +23,8 @@ import Testing
             switch i % 5 {
             case 0: text = "\(r % 100_000).\(String(format: "%02d", r % 100))"
             case 1: text = "\(r % 1_000)"
-            case 2: text = "0.\(String(format: "%03d", r % 1_000))"  // three decimals: the Decimal path
+            // three decimals: the Decimal path
+            case 2: text = "0.\(String(format: "%03d", r % 1_000))"
             case 3: text = "\(r % 10_000_000_000_000_000)"  // too many digits: the Decimal path
             default: text = "-\(r % 500).5"
             }
@@ -36,7 +37,8 @@ import Testing
 
     @Test func centsThatWouldOverflowMoveToTheDecimalSum() {
         var exact = ExactSum()
-        let big = Decimal(string: "99999999999900")!  // 9.9e15 cents each: 2,000 of them overflow Int64
+        // 9.9e15 cents each: 2,000 of them overflow Int64
+        let big = Decimal(string: "99999999999900")!
         for _ in 0..<2_000 { exact.add(big) }
         #expect(exact.value == big * 2_000)
         var large = ExactSum()
@@ -66,7 +68,9 @@ import Testing
                 continue
             }
             var rebuilt = Decimal(parts.significand) * pow(Decimal(10), abs(parts.exponent))
-            if parts.exponent < 0 { rebuilt = Decimal(parts.significand) / pow(Decimal(10), -parts.exponent) }
+            if parts.exponent < 0 {
+                rebuilt = Decimal(parts.significand) / pow(Decimal(10), -parts.exponent)
+            }
             if parts.negative { rebuilt = -rebuilt }
             #expect(rebuilt == value, "\(text): \(parts)")
         }

@@ -92,7 +92,8 @@ import Testing
             instant += 86_400 * 7 + 3_600 * 5
         }
         #expect(mismatches.isEmpty)
-        #expect(LedgerDates.month(Date(timeIntervalSince1970: 951_782_400)) == "2000-02")  // 2000-02-29
+        // 2000-02-29
+        #expect(LedgerDates.month(Date(timeIntervalSince1970: 951_782_400)) == "2000-02")
         #expect(LedgerDates.day(Date(timeIntervalSince1970: -1)) == "1969-12-31")
     }
 }

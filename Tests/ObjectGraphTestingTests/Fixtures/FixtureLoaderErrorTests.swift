@@ -136,7 +136,8 @@ let brokenFixtures: [BrokenFixture] = [
         json:
             #"{"Category": [\#(food), {"id": "0B8E4C1A-9F3D-4A2B-B6C7-D8E9F0A1B2C3", "name": "Food"}]}"#,
         code: 133021, path: "Category[0].name",
-        rule: #"Category(name) name = "Food": new Category Category[0] and new Category Category[1]"#
+        rule:
+            #"Category(name) name = "Food": new Category Category[0] and new Category Category[1]"#
     ),
 ]
 

@@ -47,7 +47,8 @@ import Testing
     @Test func seedSevenGivesTheCheckedInBytes() throws {
         let model = try ProjectFixtures.model("ExpenseTracker")
         let (data, _) = try seededDocument(
-            model, seed: 7, counts: ["Category": 4, "Transaction": 8, "Receipt": 2], defaultCount: 0)
+            model, seed: 7, counts: ["Category": 4, "Transaction": 8, "Receipt": 2], defaultCount: 0
+        )
         let golden = try Data(contentsOf: ProjectFixtures.fixtureURL("expenses-seed-7"))
         #expect(data == golden)
     }

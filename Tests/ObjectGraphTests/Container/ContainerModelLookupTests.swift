@@ -3,13 +3,15 @@ import ObjectGraph
 import Testing
 
 @Suite struct ContainerModelLookupTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     @Test func aContainerByNameFindsTheXcodeModelInTheGivenBundle() throws {
         let bundle = try #require(Bundle(path: Self.fixtures.path))
         let container = try PersistentContainer(name: "ExpenseTracker", bundle: bundle)
-        #expect(Set(container.managedObjectModel.entitiesByName.keys) == ["Category", "Transaction"])
+        #expect(
+            Set(container.managedObjectModel.entitiesByName.keys) == ["Category", "Transaction"])
     }
 
     @Test func aMissingModelNamesEveryPlaceSearched() {

@@ -4,8 +4,11 @@ import Testing
 
 @Suite struct PersistentContainerTests {
     private func container() throws -> PersistentContainer {
-        let container = PersistentContainer(name: "ExpenseTracker", managedObjectModel: try ExpenseModel.make())
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+        let container = PersistentContainer(
+            name: "ExpenseTracker", managedObjectModel: try ExpenseModel.make())
+        container.persistentStoreDescriptions = [
+            PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))
+        ]
         try container.loadPersistentStores()
         return container
     }
@@ -22,7 +25,9 @@ import Testing
         description.type = "NoSuchType"
         container.persistentStoreDescriptions = [PersistentStoreDescription(), description]
         let results = UncheckedSendable(ResultsBox())
-        container.loadPersistentStores { description, error in results.value.items.append((description.resolvedType, error)) }
+        container.loadPersistentStores { description, error in
+            results.value.items.append((description.resolvedType, error))
+        }
         #expect(results.value.items.count == 2)
         #expect(results.value.items[0].1 == nil)
         #expect((results.value.items[1].1 as NSError?)?.code == 134000)
@@ -69,7 +74,9 @@ import Testing
         try c.viewContext.save()
         let fresh = c.newBackgroundContext()
         let saved = try fresh.performAndWait {
-            try fresh.fetch(FetchRequest<Transaction>(entityName: "Transaction")).map { ($0.amount, $0.category?.name) }
+            try fresh.fetch(FetchRequest<Transaction>(entityName: "Transaction")).map {
+                ($0.amount, $0.category?.name)
+            }
         }
         #expect(saved.count == 1)
         #expect(saved.first?.0 == 12.5)

@@ -6,7 +6,8 @@ import Testing
     @Test func usingAPrivateContextOutsideItsQueueTraps() async {
         await #expect(processExitsWith: .failure) {
             let coordinator = try ExpenseModel.coordinator()
-            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+            let context = ManagedObjectContext(
+                concurrencyType: .privateQueue, coordinator: coordinator)
             _ = context.hasChanges
         }
     }
@@ -14,8 +15,11 @@ import Testing
     @Test func touchingAnObjectOutsideItsContextsQueueTraps() async {
         await #expect(processExitsWith: .failure) {
             let coordinator = try ExpenseModel.coordinator()
-            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
-            let object = context.performAndWait { context.insertNewObject(forEntityName: "Category") }
+            let context = ManagedObjectContext(
+                concurrencyType: .privateQueue, coordinator: coordinator)
+            let object = context.performAndWait {
+                context.insertNewObject(forEntityName: "Category")
+            }
             _ = object.value(forKey: "name")
         }
     }
@@ -31,11 +35,13 @@ import Testing
     @Test func firingAFaultForAMissingRowTrapsWhenInaccessibleFaultsAreNotDeleted() async {
         await #expect(processExitsWith: .failure) {
             let coordinator = try ExpenseModel.coordinator()
-            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+            let context = ManagedObjectContext(
+                concurrencyType: .privateQueue, coordinator: coordinator)
             context.shouldDeleteInaccessibleFaults = false
             let entity = coordinator.managedObjectModel.entitiesByName["Category"]!
             let store = coordinator.persistentStores[0]
-            let missing = ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: 99)
+            let missing = ManagedObjectID(
+                entity: entity, storeIdentifier: store.identifier, primaryKey: 99)
             context.performAndWait { _ = context.object(with: missing).value(forKey: "name") }
         }
     }
@@ -56,11 +62,14 @@ import Testing
         shared.name = "Shared"
         try view.save()
         let sharedID = shared.objectID
-        let workers = 4, rounds = 10, perRound = 20
+        let workers = 4
+        let rounds = 10
+        let perRound = 20
         try await withThrowingTaskGroup(of: Void.self) { group in
             for w in 0..<workers {
                 group.addTask {
-                    let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+                    let context = ManagedObjectContext(
+                        concurrencyType: .privateQueue, coordinator: coordinator)
                     context.mergePolicy = .mergeByPropertyObjectTrump
                     for r in 0..<rounds {
                         try await context.perform {

@@ -3,8 +3,10 @@ import ObjectGraph
 import Testing
 
 @Suite struct ContextBasicsTests {
-    private func newTransaction(_ context: ManagedObjectContext, _ amount: Decimal, note: String? = nil,
-                                category: Category? = nil) -> Transaction {
+    private func newTransaction(
+        _ context: ManagedObjectContext, _ amount: Decimal, note: String? = nil,
+        category: Category? = nil
+    ) -> Transaction {
         let t = Transaction(context: context)
         t.id = UUID()
         t.amount = amount
@@ -38,7 +40,8 @@ import Testing
     }
 
     @Test func settingAToOneUpdatesTheInverseToMany() throws {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
         context.performAndWait {
             let food = Category(context: context)
             let rent = Category(context: context)
@@ -56,7 +59,7 @@ import Testing
         let coordinator = try ExpenseModel.coordinator()
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try context.performAndWait {
-            let t = newTransaction(context, 0) // below the 0.01 minimum
+            let t = newTransaction(context, 0)  // below the 0.01 minimum
             #expect(throws: ObjectGraphError.self) { try context.save() }
             do { try context.save() } catch {
                 let ns = error as NSError
@@ -66,11 +69,15 @@ import Testing
             }
             #expect(context.hasChanges)
             #expect(t.isInserted)
-            let stillThere = try context.count(for: FetchRequest<Transaction>(entityName: "Transaction"))
+            let stillThere = try context.count(
+                for: FetchRequest<Transaction>(entityName: "Transaction"))
             #expect(stillThere == 1)
         }
         let fresh = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
-        #expect(try fresh.performAndWait { try fresh.count(for: FetchRequest<Transaction>(entityName: "Transaction")) } == 0)
+        #expect(
+            try fresh.performAndWait {
+                try fresh.count(for: FetchRequest<Transaction>(entityName: "Transaction"))
+            } == 0)
     }
 
     @Test func updateDeleteRollbackAndReset() throws {
@@ -90,7 +97,8 @@ import Testing
             #expect(t.isDeleted)
             #expect(try context.fetch(FetchRequest<Transaction>(entityName: "Transaction")).isEmpty)
             context.rollback()
-            #expect(try context.fetch(FetchRequest<Transaction>(entityName: "Transaction")).count == 1)
+            #expect(
+                try context.fetch(FetchRequest<Transaction>(entityName: "Transaction")).count == 1)
             let id = t.objectID
             context.reset()
             #expect(context.registeredObject(for: id) == nil)
@@ -137,13 +145,20 @@ import Testing
             #expect(names == ["Food"])
         }
         let fresh = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
-        #expect(try fresh.performAndWait { try fresh.count(for: FetchRequest<Category>(entityName: "Category")) } == 0)
+        #expect(
+            try fresh.performAndWait {
+                try fresh.count(for: FetchRequest<Category>(entityName: "Category"))
+            } == 0)
         try parent.performAndWait { try parent.save() }
-        #expect(try fresh.performAndWait { try fresh.count(for: FetchRequest<Category>(entityName: "Category")) } == 1)
+        #expect(
+            try fresh.performAndWait {
+                try fresh.count(for: FetchRequest<Category>(entityName: "Category"))
+            } == 1)
     }
 
     @Test func deletingACategoryNullifiesItsTransactions() throws {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
         try context.performAndWait {
             let food = Category(context: context)
             food.id = UUID()
@@ -158,9 +173,10 @@ import Testing
     }
 
     @Test func twoMissingValuesGive1560WithBothDetails() throws {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
         context.performAndWait {
-            _ = Category(context: context) // id and name missing
+            _ = Category(context: context)  // id and name missing
             do {
                 try context.save()
                 Issue.record("expected an error")
@@ -169,7 +185,10 @@ import Testing
                 #expect(ns.code == NSValidationMultipleErrorsError)
                 let details = ns.userInfo[NSDetailedErrorsKey] as? [NSError] ?? []
                 #expect(details.count == 2)
-                #expect(Set(details.compactMap { $0.userInfo[NSValidationKeyErrorKey] as? String }) == ["id", "name"])
+                #expect(
+                    Set(details.compactMap { $0.userInfo[NSValidationKeyErrorKey] as? String }) == [
+                        "id", "name",
+                    ])
             }
         }
     }

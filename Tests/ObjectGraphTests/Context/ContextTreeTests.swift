@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct ContextTreeTests {
     private func root(_ kind: StoreKind) throws -> ManagedObjectContext {
-        ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
+        ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
     }
 
     private func child(of parent: ManagedObjectContext) -> ManagedObjectContext {
@@ -60,7 +61,8 @@ import Testing
         #expect(try categoryNames(kid) == ["ChildPending", "ParentPending", "Renamed2", "Saved"])
         #expect(try categoryNames(parent) == ["Doomed", "ParentPending", "Renamed", "Saved"])
         let grandchild = child(of: kid)
-        #expect(try categoryNames(grandchild) == ["ChildPending", "ParentPending", "Renamed2", "Saved"])
+        #expect(
+            try categoryNames(grandchild) == ["ChildPending", "ParentPending", "Renamed2", "Saved"])
     }
 
     @Test(arguments: StoreKind.all)
@@ -80,9 +82,13 @@ import Testing
             #expect(inParent.name == "Food")
             try parent.save()
             #expect(!inParent.objectID.isTemporaryID)
-            #expect(parent.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: id.uriRepresentation()) == nil)
+            #expect(
+                parent.persistentStoreCoordinator?.managedObjectID(
+                    forURIRepresentation: id.uriRepresentation()) == nil)
             let uri = inParent.objectID.uriRepresentation()
-            #expect(parent.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: uri) == inParent.objectID)
+            #expect(
+                parent.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: uri)
+                    == inParent.objectID)
         }
     }
 
@@ -105,8 +111,11 @@ import Testing
             try parent.save()
             #expect(parent.registeredObject(for: id)?.objectID == id)
         }
-        let other = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: parent.persistentStoreCoordinator!)
-        let name = try other.performAndWait { (try other.existingObject(with: id) as? Category)?.name }
+        let other = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: parent.persistentStoreCoordinator!)
+        let name = try other.performAndWait {
+            (try other.existingObject(with: id) as? Category)?.name
+        }
         #expect(name == "Food")
     }
 
@@ -121,7 +130,9 @@ import Testing
             return c.objectID
         }
         let editor = child(of: view)
-        let picked = try editor.performAndWait { (try editor.existingObject(with: id) as? Category)?.name }
+        let picked = try editor.performAndWait {
+            (try editor.existingObject(with: id) as? Category)?.name
+        }
         #expect(picked == "Food")
         try view.performAndWait {
             view.delete(view.object(with: id))
@@ -136,10 +147,13 @@ import Testing
     @Test(arguments: StoreKind.all)
     func aBackgroundImportSavesOnceAndTheStoreHasEverything(_ kind: StoreKind) throws {
         let coordinator = try ExpenseModel.coordinator(kind)
-        let background = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let background = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: coordinator)
         let saves = Counter()
         let token = NotificationCenter.default.addObserver(
-            forName: ManagedObjectContext.didSaveObjectIDsNotification, object: background, queue: nil) { _ in saves.add() }
+            forName: ManagedObjectContext.didSaveObjectIDsNotification, object: background,
+            queue: nil
+        ) { _ in saves.add() }
         defer { NotificationCenter.default.removeObserver(token) }
         try background.performAndWait {
             let food = Category(context: background)
@@ -156,10 +170,13 @@ import Testing
         }
         #expect(saves.value == 1)
         let reader = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
-        let count = try reader.performAndWait { try reader.count(for: FetchRequest<Transaction>(entityName: "Transaction")) }
+        let count = try reader.performAndWait {
+            try reader.count(for: FetchRequest<Transaction>(entityName: "Transaction"))
+        }
         #expect(count == 500)
         let inFood = try reader.performAndWait {
-            try reader.fetch(FetchRequest<Category>(entityName: "Category")).first?.transactions.count
+            try reader.fetch(FetchRequest<Category>(entityName: "Category")).first?.transactions
+                .count
         }
         #expect(inFood == 500)
     }

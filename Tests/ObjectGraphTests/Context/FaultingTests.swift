@@ -3,7 +3,8 @@ import ObjectGraph
 import Testing
 
 @Suite struct FaultingTests {
-    private func savedCategory(_ coordinator: PersistentStoreCoordinator) throws -> ManagedObjectID {
+    private func savedCategory(_ coordinator: PersistentStoreCoordinator) throws -> ManagedObjectID
+    {
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         return try context.performAndWait {
             let c = Category(context: context)
@@ -39,7 +40,7 @@ import Testing
             try b.save()
         }
         a.performAndWait {
-            #expect(loaded.name == "Food") // a loaded copy stays readable
+            #expect(loaded.name == "Food")  // a loaded copy stays readable
             a.refresh(loaded, mergeChanges: false)
             #expect(loaded.isFault)
             #expect(loaded.name == nil)

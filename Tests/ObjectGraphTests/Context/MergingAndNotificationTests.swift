@@ -12,9 +12,11 @@ import Testing
 
     @Test(arguments: StoreKind.all)
     func didSaveCarriesTheInsertedUpdatedAndDeletedObjectsAndTheirIDs(_ kind: StoreKind) throws {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
         let (keep, drop) = try context.performAndWait {
-            let keep = insertCategory(context, "Keep"), drop = insertCategory(context, "Drop")
+            let keep = insertCategory(context, "Keep")
+            let drop = insertCategory(context, "Drop")
             try context.save()
             return (keep, drop)
         }
@@ -42,7 +44,8 @@ import Testing
 
     @Test(arguments: StoreKind.all)
     func objectsDidChangeIsPostedAtTheEndOfPerformAndOnReset(_ kind: StoreKind) throws {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
         let notes = UncheckedSendable(NotesBox())
         let token = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil
@@ -66,7 +69,8 @@ import Testing
         let food = insertCategory(view, "Food")
         try view.save()
         let id = food.objectID
-        let background = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let background = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: coordinator)
         try background.performAndWait {
             (background.object(with: id) as! Category).name = "Groceries"
             try background.save()
@@ -95,7 +99,8 @@ import Testing
         }
         let note = UncheckedSendable(NoteBox())
         let token = NotificationCenter.default.addObserver(
-            forName: ManagedObjectContext.didSaveObjectsNotification, object: a, queue: nil) { note.value.note = $0 }
+            forName: ManagedObjectContext.didSaveObjectsNotification, object: a, queue: nil
+        ) { note.value.note = $0 }
         defer { NotificationCenter.default.removeObserver(token) }
         b.performAndWait { (b.object(with: id) as! Category).colorHex = "#000000" }
         try a.performAndWait {
@@ -123,22 +128,27 @@ import Testing
             try writer.save()
             return c.objectID
         }
-        let readerCopy = try reader.performAndWait { try reader.existingObject(with: id) as! Category }
+        let readerCopy = try reader.performAndWait {
+            try reader.existingObject(with: id) as! Category
+        }
         try writer.performAndWait {
             (writer.object(with: id) as! Category).name = "Groceries"
             try writer.save()
         }
         reader.performAndWait { #expect(readerCopy.name == "Food") }
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: [id.uriRepresentation()]],
-                                          into: [reader])
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [NSUpdatedObjectsKey: [id.uriRepresentation()]],
+            into: [reader])
         reader.performAndWait { #expect(readerCopy.name == "Groceries") }
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: [id]], into: [reader])
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [NSDeletedObjectsKey: [id]], into: [reader])
         reader.performAndWait { #expect(readerCopy.isDeleted) }
     }
 
     @Test(arguments: StoreKind.all)
     func theAsyncSequenceDeliversSavedIDs(_ kind: StoreKind) async throws {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
         let stream = context.notifications(named: ManagedObjectContext.didSaveObjectIDsNotification)
         let id = try await context.perform {
             let c = Category(context: context)

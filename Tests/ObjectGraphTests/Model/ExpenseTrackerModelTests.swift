@@ -1,38 +1,54 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The project's own Xcode model of the ledger's Expense Tracker (Fixtures/ExpenseTracker.xcdatamodeld).
 @Suite struct ExpenseTrackerModelTests {
     static let bundle = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fixtures/ExpenseTracker.xcdatamodeld")
 
     /// The same model built in code, in the order a person would declare it.
     static func codeModel() throws -> ManagedObjectModel {
-        try ManagedObjectModel(entities: [
-            EntityDescription(name: "Category", managedObjectClassName: "Category", properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                AttributeDescription(name: "name", type: .string, isOptional: false, minLength: 1, maxLength: 50),
-                AttributeDescription(name: "colorHex", type: .string, isOptional: false,
-                                     defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
-                RelationshipDescription(name: "transactions", destination: "Transaction",
-                                        inverse: "category", isToMany: true, deleteRule: .nullify),
-            ], uniquenessConstraints: [["name"]]),
-            EntityDescription(name: "Transaction", managedObjectClassName: "Transaction", properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                AttributeDescription(name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
-                AttributeDescription(name: "kind", type: .string, isOptional: false, pattern: "^(expense|income)$"),
-                AttributeDescription(name: "date", type: .date, isOptional: false),
-                AttributeDescription(name: "note", type: .string),
-                AttributeDescription(name: "payee", type: .string),
-                AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
-                AttributeDescription(name: "receiptPath", type: .string),
-                AttributeDescription(name: "importKey", type: .string),
-                RelationshipDescription(name: "category", destination: "Category",
-                                        inverse: "transactions", deleteRule: .nullify),
-            ], uniquenessConstraints: [["importKey"]]),
-        ], versionIdentifiers: ["1"])
+        try ManagedObjectModel(
+            entities: [
+                EntityDescription(
+                    name: "Category", managedObjectClassName: "Category",
+                    properties: [
+                        AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                        AttributeDescription(
+                            name: "name", type: .string, isOptional: false, minLength: 1,
+                            maxLength: 50),
+                        AttributeDescription(
+                            name: "colorHex", type: .string, isOptional: false,
+                            defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
+                        RelationshipDescription(
+                            name: "transactions", destination: "Transaction",
+                            inverse: "category", isToMany: true, deleteRule: .nullify),
+                    ], uniquenessConstraints: [["name"]]),
+                EntityDescription(
+                    name: "Transaction", managedObjectClassName: "Transaction",
+                    properties: [
+                        AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                        AttributeDescription(
+                            name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
+                        AttributeDescription(
+                            name: "kind", type: .string, isOptional: false,
+                            pattern: "^(expense|income)$"),
+                        AttributeDescription(name: "date", type: .date, isOptional: false),
+                        AttributeDescription(name: "note", type: .string),
+                        AttributeDescription(name: "payee", type: .string),
+                        AttributeDescription(
+                            name: "isCleared", type: .boolean, defaultValue: false),
+                        AttributeDescription(name: "receiptPath", type: .string),
+                        AttributeDescription(name: "importKey", type: .string),
+                        RelationshipDescription(
+                            name: "category", destination: "Category",
+                            inverse: "transactions", deleteRule: .nullify),
+                    ], uniquenessConstraints: [["importKey"]]),
+            ], versionIdentifiers: ["1"])
     }
 
     @Test func xcodeModelLoadsCleanly() throws {
@@ -59,7 +75,10 @@ import Testing
         let viaBundle = try ManagedObjectModel(contentsOf: Self.bundle)
         let viaFolder = try ManagedObjectModel(contentsOf: folder)
         let viaFile = try ManagedObjectModel(contentsOf: folder.appendingPathComponent("contents"))
-        #expect(viaFolder.jsonData() == viaBundle.jsonData() && viaFile.jsonData() == viaBundle.jsonData())
-        #expect(try XcodeModelLocator.currentVersion(in: Self.bundle) == "ExpenseTracker.xcdatamodel")
+        #expect(
+            viaFolder.jsonData() == viaBundle.jsonData()
+                && viaFile.jsonData() == viaBundle.jsonData())
+        #expect(
+            try XcodeModelLocator.currentVersion(in: Self.bundle) == "ExpenseTracker.xcdatamodel")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// Compares two models by name (entities and properties in any order), field by field.
@@ -17,15 +18,23 @@ enum ModelComparison {
             guard let f = b.entitiesByName[name] else { continue }
             check(e.isAbstract, f.isAbstract, "\(name).isAbstract")
             check(e.superentityName, f.superentityName, "\(name).superentityName")
-            check(e.managedObjectClassName, f.managedObjectClassName, "\(name).managedObjectClassName")
-            check(Set(e.uniquenessConstraints.map { Set($0) }), Set(f.uniquenessConstraints.map { Set($0) }),
-                  "\(name).uniquenessConstraints")
+            check(
+                e.managedObjectClassName, f.managedObjectClassName, "\(name).managedObjectClassName"
+            )
+            check(
+                Set(e.uniquenessConstraints.map { Set($0) }),
+                Set(f.uniquenessConstraints.map { Set($0) }),
+                "\(name).uniquenessConstraints")
             check(e.userInfo, f.userInfo, "\(name).userInfo")
             check(e.versionHashModifier, f.versionHashModifier, "\(name).versionHashModifier")
             check(e.renamingIdentifier, f.renamingIdentifier, "\(name).renamingIdentifier")
             check(Set(e.indexes), Set(f.indexes), "\(name).indexes")
-            check(Set(e.propertiesByName.keys), Set(f.propertiesByName.keys), "\(name) property names")
-            check(Set(e.fetchedPropertiesByName.keys), Set(f.fetchedPropertiesByName.keys), "\(name) fetched names")
+            check(
+                Set(e.propertiesByName.keys), Set(f.propertiesByName.keys), "\(name) property names"
+            )
+            check(
+                Set(e.fetchedPropertiesByName.keys), Set(f.fetchedPropertiesByName.keys),
+                "\(name) fetched names")
             for (key, p) in e.propertiesByName {
                 guard let q = f.propertiesByName[key] else { continue }
                 let at = "\(name).\(key)"
@@ -43,13 +52,25 @@ enum ModelComparison {
                     check(x.minLength, y.minLength, "\(at).minLength")
                     check(x.maxLength, y.maxLength, "\(at).maxLength")
                     check(x.pattern, y.pattern, "\(at).pattern")
-                    check(x.valueTransformerName, y.valueTransformerName, "\(at).valueTransformerName")
-                    check(x.attributeValueClassName, y.attributeValueClassName, "\(at).attributeValueClassName")
-                    check(x.allowsExternalBinaryDataStorage, y.allowsExternalBinaryDataStorage, "\(at).external")
-                    check(x.derivationExpression, y.derivationExpression, "\(at).derivationExpression")
+                    check(
+                        x.valueTransformerName, y.valueTransformerName, "\(at).valueTransformerName"
+                    )
+                    check(
+                        x.attributeValueClassName, y.attributeValueClassName,
+                        "\(at).attributeValueClassName")
+                    check(
+                        x.allowsExternalBinaryDataStorage, y.allowsExternalBinaryDataStorage,
+                        "\(at).external")
+                    check(
+                        x.derivationExpression, y.derivationExpression, "\(at).derivationExpression"
+                    )
                     check(x.isIndexed, y.isIndexed, "\(at).isIndexed")
-                    check(x.preservesValueInHistoryOnDeletion, y.preservesValueInHistoryOnDeletion, "\(at).preserves")
-                } else if let x = p as? RelationshipDescription, let y = q as? RelationshipDescription {
+                    check(
+                        x.preservesValueInHistoryOnDeletion, y.preservesValueInHistoryOnDeletion,
+                        "\(at).preserves")
+                } else if let x = p as? RelationshipDescription,
+                    let y = q as? RelationshipDescription
+                {
                     check(x.destinationEntityName, y.destinationEntityName, "\(at).destination")
                     check(x.inverseName, y.inverseName, "\(at).inverse")
                     check(x.isToMany, y.isToMany, "\(at).isToMany")
@@ -63,7 +84,8 @@ enum ModelComparison {
             }
             for (key, p) in e.fetchedPropertiesByName {
                 guard let q = f.fetchedPropertiesByName[key] else { continue }
-                check(p.destinationEntityName, q.destinationEntityName, "\(name).\(key).destination")
+                check(
+                    p.destinationEntityName, q.destinationEntityName, "\(name).\(key).destination")
                 check(p.predicateFormat, q.predicateFormat, "\(name).\(key).predicateFormat")
                 check(p.isOptional, q.isOptional, "\(name).\(key).isOptional")
                 check(p.userInfo, q.userInfo, "\(name).\(key).userInfo")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 final class JSONCategory: ManagedObject {}
@@ -24,7 +25,9 @@ final class JSONTransaction: ManagedObject {}
         let copy = try ManagedObjectModel(jsonData: model.jsonData())
         #expect(ModelComparison.differences(model, copy) == [])
         for entity in model.entities {
-            #expect(copy[entityName: entity.name]?.properties.map(\.name) == entity.properties.map(\.name))
+            #expect(
+                copy[entityName: entity.name]?.properties.map(\.name)
+                    == entity.properties.map(\.name))
             #expect(copy[entityName: entity.name]?.index == entity.index)
         }
     }
@@ -33,8 +36,10 @@ final class JSONTransaction: ManagedObject {}
         let a = try ManagedObjectModel(entities: ModelFixtures.richEntities())
         let b = try ManagedObjectModel(entities: ModelFixtures.richEntities(amountMin: 0.02))
         let differences = ModelComparison.differences(a, b)
-        #expect(differences.count == 1 && differences.first?.hasPrefix("Transaction.amount.minValue: ") == true,
-                "\(differences)")
+        #expect(
+            differences.count == 1
+                && differences.first?.hasPrefix("Transaction.amount.minValue: ") == true,
+            "\(differences)")
     }
 
     @Test func compactFormIsOneLineAndPrettyFormReadsTheSame() throws {
@@ -48,7 +53,9 @@ final class JSONTransaction: ManagedObject {}
 
     @Test func valuesAreWrittenInTheDocumentedForms() throws {
         let text = String(decoding: try ModelFixtures.richModel().jsonData(), as: UTF8.self)
-        #expect(text.hasPrefix(#"{"configurations":{"Ledger":["Category","Transaction","Tag"]},"entities":["#))
+        #expect(
+            text.hasPrefix(
+                #"{"configurations":{"Ledger":["Category","Transaction","Tag"]},"entities":["#))
         #expect(text.contains(#""minValue":"0.01""#))
         #expect(text.contains(#""maxValue":"99999999999999999999.99""#))
         #expect(text.contains(#""defaultValue":"-0""#))
@@ -67,15 +74,22 @@ final class JSONTransaction: ManagedObject {}
     }
 
     @Test func datesKeepTheirExactInterval() throws {
-        let intervals: [Double] = [700_000_000.123_456_7, -978_307_199.9, 1e-300, -1.5e-5, 4e15, 0.1, -0.0]
+        let intervals: [Double] = [
+            700_000_000.123_456_7, -978_307_199.9, 1e-300, -1.5e-5, 4e15, 0.1, -0.0,
+        ]
         for interval in intervals {
             let date = Date(timeIntervalSinceReferenceDate: interval)
             let json = AttributeValue.date(date).modelJSON(for: .date)
             let back = AttributeValue.fromModelJSON(json, type: .date)
-            guard case .date(let d)? = back else { Issue.record("no date for \(interval)"); continue }
+            guard case .date(let d)? = back else {
+                Issue.record("no date for \(interval)")
+                continue
+            }
             #expect(d.timeIntervalSinceReferenceDate == interval, "\(interval) → \(json)")
         }
-        #expect(AttributeValue.date(Date(timeIntervalSince1970: 0)).modelJSON(for: .date) == .number("0"))
+        #expect(
+            AttributeValue.date(Date(timeIntervalSince1970: 0)).modelJSON(for: .date)
+                == .number("0"))
     }
 
     @Test func classResolverChoosesTheSubclass() throws {
@@ -93,11 +107,11 @@ final class JSONTransaction: ManagedObject {}
 
     @Test func handWrittenJSONWithNumbersForDecimalsReads() throws {
         let json = #"""
-        {"format": "objectgraph-model/1", "entities": [
-          {"name": "Item", "properties": [
-            {"kind": "attribute", "name": "price", "type": "decimal", "minValue": 0.01, "defaultValue": "1.10"},
-            {"kind": "attribute", "name": "id", "type": "uuid", "isOptional": false}]}]}
-        """#
+            {"format": "objectgraph-model/1", "entities": [
+              {"name": "Item", "properties": [
+                {"kind": "attribute", "name": "price", "type": "decimal", "minValue": 0.01, "defaultValue": "1.10"},
+                {"kind": "attribute", "name": "id", "type": "uuid", "isOptional": false}]}]}
+            """#
         let model = try ManagedObjectModel(jsonData: Data(json.utf8))
         let price = model[entityName: "Item"]?.attributesByName["price"]
         #expect(price?.minValue == .decimal(Decimal(string: "0.01")!))
@@ -106,44 +120,76 @@ final class JSONTransaction: ManagedObject {}
     }
 
     static let badDocuments: [(String, String)] = [
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A"},{"name":"B","properties":[{"kind":"attribute","name":"x","type":"string"},{"kind":"attribute","name":"y","type":"int"}]}]}"#,
-         "entities[1].properties[1].type (B.y): expected one of integer16"),
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"attribute","name":"n","type":"integer16","defaultValue":70000}]}]}"#,
-         "entities[0].properties[0].defaultValue (A.n): expected an integer in -32768...32767, found the number 70000"),
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"attribute","name":"d","type":"decimal","minValue":"0.0.1"}]}]}"#,
-         "entities[0].properties[0].minValue (A.d): expected a decimal number as a string"),
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"attribute","name":"d","type":"decimal","minValue":"1234567890123456789012345678901234567891"}]}]}"#,
-         "entities[0].properties[0].minValue (A.d): expected a decimal"),
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"attribute","name":"x","type":"string","optinal":false}]}]}"#,
-         "entities[0].properties[0].optinal (A.x): expected one of the keys"),
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"relationship","name":"b","destination":"B","deleteRule":"destroy"}]}]}"#,
-         "entities[0].properties[0].deleteRule (A.b): expected one of nullify, cascade, deny, noAction"),
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"fetched","name":"b"}]}]}"#,
-         "entities[0].properties[0].kind (A.b): expected \"attribute\" or \"relationship\""),
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"attribute","type":"string"}]}]}"#,
-         "entities[0].properties[0].name (A): expected a string, found nothing"),
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","isAbstract":"yes"}]}"#,
-         "entities[0].isAbstract (A): expected true or false"),
-        (#"{"format":"objectgraph-model/2","entities":[]}"#, "format: expected \"objectgraph-model/1\""),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A"},{"name":"B","properties":[{"kind":"attribute","name":"x","type":"string"},{"kind":"attribute","name":"y","type":"int"}]}]}"#,
+            "entities[1].properties[1].type (B.y): expected one of integer16"
+        ),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"attribute","name":"n","type":"integer16","defaultValue":70000}]}]}"#,
+            "entities[0].properties[0].defaultValue (A.n): expected an integer in -32768...32767, found the number 70000"
+        ),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"attribute","name":"d","type":"decimal","minValue":"0.0.1"}]}]}"#,
+            "entities[0].properties[0].minValue (A.d): expected a decimal number as a string"
+        ),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"attribute","name":"d","type":"decimal","minValue":"1234567890123456789012345678901234567891"}]}]}"#,
+            "entities[0].properties[0].minValue (A.d): expected a decimal"
+        ),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"attribute","name":"x","type":"string","optinal":false}]}]}"#,
+            "entities[0].properties[0].optinal (A.x): expected one of the keys"
+        ),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"relationship","name":"b","destination":"B","deleteRule":"destroy"}]}]}"#,
+            "entities[0].properties[0].deleteRule (A.b): expected one of nullify, cascade, deny, noAction"
+        ),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"fetched","name":"b"}]}]}"#,
+            "entities[0].properties[0].kind (A.b): expected \"attribute\" or \"relationship\""
+        ),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"attribute","type":"string"}]}]}"#,
+            "entities[0].properties[0].name (A): expected a string, found nothing"
+        ),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A","isAbstract":"yes"}]}"#,
+            "entities[0].isAbstract (A): expected true or false"
+        ),
+        (
+            #"{"format":"objectgraph-model/2","entities":[]}"#,
+            "format: expected \"objectgraph-model/1\""
+        ),
         (#"{"entities":[]}"#, "format: expected \"objectgraph-model/1\", found nothing"),
         (#"[1]"#, "(root): expected an object, found an array"),
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","indexes":[{"name":"i","elements":[{"property":"x","collationType":"btree"}]}]}]}"#,
-         "entities[0].indexes[0].elements[0].collationType (A): expected \"binary\" or \"rTree\""),
-        (#"{"format":"objectgraph-model/1","entities":[],"fetchRequestTemplates":[{"name":"t","entityName":"A","resultType":"rows"}]}"#,
-         "fetchRequestTemplates[0].resultType: expected one of managedObject, managedObjectID, dictionary, count"),
-        (#"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"relationship","name":"b","destination":"Nope"}]}]}"#,
-         "A.b points to unknown entity Nope"),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A","indexes":[{"name":"i","elements":[{"property":"x","collationType":"btree"}]}]}]}"#,
+            "entities[0].indexes[0].elements[0].collationType (A): expected \"binary\" or \"rTree\""
+        ),
+        (
+            #"{"format":"objectgraph-model/1","entities":[],"fetchRequestTemplates":[{"name":"t","entityName":"A","resultType":"rows"}]}"#,
+            "fetchRequestTemplates[0].resultType: expected one of managedObject, managedObjectID, dictionary, count"
+        ),
+        (
+            #"{"format":"objectgraph-model/1","entities":[{"name":"A","properties":[{"kind":"relationship","name":"b","destination":"Nope"}]}]}"#,
+            "A.b points to unknown entity Nope"
+        ),
     ]
 
     @Test(arguments: badDocuments)
     func badDocumentNamesTheJSONPath(document: String, message: String) {
-        let error = ModelFixtures.error { _ = try ManagedObjectModel(jsonData: Data(document.utf8)) }
+        let error = ModelFixtures.error {
+            _ = try ManagedObjectModel(jsonData: Data(document.utf8))
+        }
         #expect(error?.code == .coreData)
         #expect(error?.message.contains(message) == true, "message: \(error?.message ?? "none")")
     }
 
     @Test(arguments: [
-        ("{\n  \"format\": \"objectgraph-model/1\",\n  \"entities\": [,]\n}", 3, 16, "a JSON value"),
+        (
+            "{\n  \"format\": \"objectgraph-model/1\",\n  \"entities\": [,]\n}", 3, 16,
+            "a JSON value"
+        ),
         ("{\"a\": 1, \"a\": 2}", 1, 10, "a key not already in this object"),
         ("{\"a\": \"x\ty\"}", 1, 9, "an escape"),
         ("{\"a\": 01}", 1, 8, "',' or '}' in an object"),
@@ -153,14 +199,17 @@ final class JSONTransaction: ManagedObject {}
         (String(repeating: "[", count: 300), 1, 257, "at most 256 nested"),
     ])
     func syntaxErrorNamesLineAndColumn(document: String, line: Int, column: Int, expected: String) {
-        let error = ModelFixtures.error { _ = try ManagedObjectModel(jsonData: Data(document.utf8)) }
+        let error = ModelFixtures.error {
+            _ = try ManagedObjectModel(jsonData: Data(document.utf8))
+        }
         #expect(error?.code == .coreData)
         #expect(error?.line == line && error?.column == column, "\(error?.message ?? "none")")
         #expect(error?.message.contains(expected) == true, "message: \(error?.message ?? "none")")
     }
 
     @Test func parserKeepsNumbersAsTextAndDecodesEscapes() throws {
-        let value = try JSONParser.parse(Data(#"{"n": -12.50e+3, "s": "a\u00e9\ud83d\ude00\n\/"}"#.utf8))
+        let value = try JSONParser.parse(
+            Data(#"{"n": -12.50e+3, "s": "a\u00e9\ud83d\ude00\n\/"}"#.utf8))
         #expect(value == .object(["n": .number("-12.50e+3"), "s": .string("aé😀\n/")]))
         #expect(JSONValue.string("a\u{1}\"\\/é").serialized() == #""a\u0001\"\\/é""#)
     }

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Building, substituting, compiling and evaluating predicates and expressions through the API.
 @Suite struct PredicateAPITests {
     let graph = PredicateTestGraph()
 
-    private func compileError(_ format: String, on entity: String = "Transaction") -> ObjectGraphError? {
+    private func compileError(_ format: String, on entity: String = "Transaction")
+        -> ObjectGraphError?
+    {
         do {
             _ = try FetchPredicate(format: format).compile(for: graph.entity(entity))
             Issue.record("compiled \(format)")
@@ -35,7 +38,8 @@ import Testing
 
     @Test(arguments: [
         "title.length == 1", "category.@count == 1", "tags.@sum == 1", "tags.@count.name == 1",
-        "$X == 1", "SUBQUERY({1, 2}, $n, SELF == 1).@count == 1", "SUBQUERY({1}, $n, name == 1).@count == 1",
+        "$X == 1", "SUBQUERY({1, 2}, $n, SELF == 1).@count == 1",
+        "SUBQUERY({1}, $n, name == 1).@count == 1",
         "category == CAST('x-coredata://S/Nope/p1', 'NSManagedObjectID')",
         "category == CAST('x-coredata:///Category/t1', 'NSManagedObjectID')",
         "category == CAST('x-coredata://S/Category/1', 'NSManagedObjectID')",
@@ -44,13 +48,16 @@ import Testing
     func misusedKeyPathsFailToCompile(_ format: String) throws {
         let args: [Any] = format.contains("%@") ? [5] : []
         #expect(throws: ObjectGraphError.self) {
-            try FetchPredicate(format: format, argumentArray: args).compile(for: graph.entity("Transaction"))
+            try FetchPredicate(format: format, argumentArray: args).compile(
+                for: graph.entity("Transaction"))
         }
     }
 
     @Test func substitutionReplacesFreeVariablesOnly() throws {
         let template = try FetchPredicate(format: "amount > $MIN AND category.name == $CAT")
-        #expect(throws: ObjectGraphError.self) { try template.compile(for: graph.entity("Transaction")) }
+        #expect(throws: ObjectGraphError.self) {
+            try template.compile(for: graph.entity("Transaction"))
+        }
         let p = try template.withSubstitutionVariables(["MIN": 500, "CAT": "Travel"])
         #expect(try graph.matches(p, entity: "Transaction") == ["t3", "t4"])
         #expect(p.description == "amount > 500 AND category.name == \"Travel\"")
@@ -59,11 +66,17 @@ import Testing
         let sub = try FetchPredicate(format: "SUBQUERY(tags, $t, $t.name == $NAME).@count > 0")
             .withSubstitutionVariables(["NAME": "work", "t": 5])
         #expect(try graph.matches(sub, entity: "Transaction") == ["t2", "t3", "t8"])
-        let list = try FetchPredicate(format: "quantity IN $Q").withSubstitutionVariables(["Q": [0, 3]])
+        let list = try FetchPredicate(format: "quantity IN $Q").withSubstitutionVariables([
+            "Q": [0, 3]
+        ])
         #expect(try graph.matches(list, entity: "Transaction") == ["t4", "t8"])
         let path = try FetchPredicate(format: "$C.name == 'Food'")
-        #expect(throws: ObjectGraphError.self) { try path.withSubstitutionVariables(["C": Unsupported()]) }
-        let expression = try FetchExpression(format: "amount * $F").withSubstitutionVariables(["F": 2])
+        #expect(throws: ObjectGraphError.self) {
+            try path.withSubstitutionVariables(["C": Unsupported()])
+        }
+        let expression = try FetchExpression(format: "amount * $F").withSubstitutionVariables([
+            "F": 2
+        ])
         #expect(expression.description == "amount * 2")
     }
 
@@ -75,7 +88,8 @@ import Testing
         // Swift spreads an [Any] literal into a variadic Any..., so pass it as one argument.
         let spread = try FetchPredicate(format: "category IN %@", [object, graph["c1"]])
         #expect(spread == .comparison(.keyPath("category"), .in, .object(object.objectID)))
-        let q = try FetchPredicate(format: "category IN %@", argumentArray: [[object, graph["c1"]]])
+        let q = try FetchPredicate(
+            format: "category IN %@", argumentArray: [[object, graph["c1"]]])
         #expect(try FetchPredicate(format: "category IN %@", [object, graph["c1"]] as Any) == q)
         guard case .comparison(let c) = q.kind, case .aggregate(let items) = c.right.kind else {
             Issue.record("expected an aggregate: \(q)")
@@ -109,21 +123,30 @@ import Testing
     @Test func builtPredicatesMatchParsedOnes() throws {
         let built = FetchPredicate.and([
             .comparison(.keyPath("amount"), .greaterThan, .constant(500)),
-            .not(.comparison(.keyPath("category.name"), .beginsWith, .constant("tr"), options: .caseInsensitive)),
+            .not(
+                .comparison(
+                    .keyPath("category.name"), .beginsWith, .constant("tr"),
+                    options: .caseInsensitive)),
         ])
-        let parsed = try FetchPredicate(format: "amount > 500 AND NOT category.name BEGINSWITH[c] 'tr'")
+        let parsed = try FetchPredicate(
+            format: "amount > 500 AND NOT category.name BEGINSWITH[c] 'tr'")
         #expect(built == parsed)
         #expect(try graph.matches(built, entity: "Transaction") == ["t2"])
-        let any = FetchPredicate.comparison(.keyPath("tags.name"), .equalTo, .constant("Urgent"), modifier: .all)
+        let any = FetchPredicate.comparison(
+            .keyPath("tags.name"), .equalTo, .constant("Urgent"), modifier: .all)
         #expect(try graph.matches(any, entity: "Transaction") == ["t4", "t6", "t7"])
         #expect(try graph.matches(.truePredicate, entity: "Tag") == ["g1", "g2", "g3", "g4"])
         #expect(try graph.matches(.falsePredicate, entity: "Tag") == [])
         #expect(try graph.matches(.or([]), entity: "Tag") == [])
         let subquery = FetchPredicate.comparison(
-            .init(.keyPath(base: .subquery(.keyPath("tags"), variable: "t",
-                                           predicate: .comparison(.variable("t"), .equalTo,
-                                                                  .object(graph["g2"].objectID))),
-                           components: ["@count"])),
+            .init(
+                .keyPath(
+                    base: .subquery(
+                        .keyPath("tags"), variable: "t",
+                        predicate: .comparison(
+                            .variable("t"), .equalTo,
+                            .object(graph["g2"].objectID))),
+                    components: ["@count"])),
             .equalTo, .constant(1))
         #expect(try graph.matches(subquery, entity: "Transaction") == ["t2", "t3", "t8"])
     }
@@ -134,7 +157,8 @@ import Testing
             try FetchExpression(format: format).compile(for: entity).value(for: graph[label])
         }
         let raised = try value("amount * 1.2", "t1").attributeValue
-        #expect(PredicateTest(.equalTo, StringFolding([]), constant: .value(.integer(15))).test(raised))
+        #expect(
+            PredicateTest(.equalTo, StringFolding([]), constant: .value(.integer(15))).test(raised))
         guard case .decimal = raised else {
             Issue.record("decimal times decimal literal should stay decimal, got \(raised)")
             return
@@ -145,16 +169,24 @@ import Testing
         #expect(try value("category", "t1") == .object(graph["c1"].objectID))
         #expect(try value("category.name", "t6") == .value(.null))
         #expect(try value("tags.@count", "t8") == .value(.integer(3)))
-        #expect(try value("SUBQUERY(tags, $t, $t.name == 'home')", "t2") == .collection([.object(graph["g1"].objectID)]))
-        #expect(try value("{1, 'a', nil}", "t1") == .collection([.value(1), .value("a"), .value(.null)]))
+        #expect(
+            try value("SUBQUERY(tags, $t, $t.name == 'home')", "t2")
+                == .collection([.object(graph["g1"].objectID)]))
+        #expect(
+            try value("{1, 'a', nil}", "t1")
+                == .collection([.value(1), .value("a"), .value(.null)]))
         #expect(try value("SELF", "t3") == .object(graph["t3"].objectID))
         #expect(try value("date + 60", "t1") == .value(.date(PredicateTestGraph.d0 + 60)))
         #expect(try value("quantity / 4", "t1") == .value(.decimal(Decimal(string: "0.5")!)))
         #expect(try value("CAST(quantity, 'NSString')", "t4") == .value("3"))
         #expect(try value("mode({1, 1, 2, 2, 3})", "t1") == .collection([.value(1), .value(2)]))
         #expect(ExpressionValue.collection([]).attributeValue == .null)
-        #expect(throws: ObjectGraphError.self) { try FetchExpression(format: "$X + 1").compile(for: entity) }
-        let error = #expect(throws: ObjectGraphError.self) { try FetchExpression(format: "amount *") }
+        #expect(throws: ObjectGraphError.self) {
+            try FetchExpression(format: "$X + 1").compile(for: entity)
+        }
+        let error = #expect(throws: ObjectGraphError.self) {
+            try FetchExpression(format: "amount *")
+        }
         #expect(error?.column == 9)
     }
 
@@ -164,10 +196,13 @@ import Testing
         #expect(FetchFunction.count.aggregate(values) == .integer(3))
         #expect(FetchFunction.min.aggregate(values) == .integer(3))
         #expect(FetchFunction.max.aggregate(values) == .decimal(Decimal(string: "12.5")!))
-        #expect(FetchFunction.average.aggregate([.integer(1), .integer(2)]) == .decimal(Decimal(string: "1.5")!))
+        #expect(
+            FetchFunction.average.aggregate([.integer(1), .integer(2)])
+                == .decimal(Decimal(string: "1.5")!))
         #expect(FetchFunction.sum.aggregate([]) == .integer(0))
         #expect(FetchFunction.average.aggregate([.null]) == .null)
-        #expect(FetchFunction.median.aggregate([.double(3), .integer(1), .integer(2)]) == .integer(2))
+        #expect(
+            FetchFunction.median.aggregate([.double(3), .integer(1), .integer(2)]) == .integer(2))
         #expect(FetchFunction.abs.aggregate(values) == nil)
         #expect(!FetchFunction.add.isAggregate)
     }
@@ -175,7 +210,8 @@ import Testing
     @Test func toOneSubresultsAreComputedOncePerDestination() throws {
         let entity = graph.entity("Transaction")
         let records = graph.records(of: "Transaction")
-        let expensive = try FetchPredicate(format: "category.name LIKE[c] 't*'").compile(for: entity)
+        let expensive = try FetchPredicate(format: "category.name LIKE[c] 't*'").compile(
+            for: entity)
         #expect(records.filter { expensive.evaluate($0) }.map(\.label) == ["t3", "t4", "t7"])
         #expect(graph["c2"].attributeReads == 1)
         #expect(graph["c1"].attributeReads == 1)
@@ -195,14 +231,16 @@ import Testing
     }
 
     @Test func memosAreNotSharedBetweenRecordTypes() throws {
-        let compiled = try FetchPredicate(format: "category.name ==[c] 'food'").compile(for: graph.entity("Transaction"))
+        let compiled = try FetchPredicate(format: "category.name ==[c] 'food'").compile(
+            for: graph.entity("Transaction"))
         #expect(compiled.evaluate(graph["t1"]))
         #expect(!compiled.evaluate(WrappedRecord(graph["t1"], renameCategories: true)))
         #expect(compiled.evaluate(graph["t1"]))
     }
 
     @Test func subentityRecordsEvaluateWithTheirParentsSlots() throws {
-        let compiled = try FetchPredicate(format: "amount < 0 AND tags.@count == 3").compile(for: graph.entity("Transaction"))
+        let compiled = try FetchPredicate(format: "amount < 0 AND tags.@count == 3").compile(
+            for: graph.entity("Transaction"))
         #expect(graph["t8"].entity.name == "Transfer")
         #expect(compiled.evaluate(graph["t8"]))
         #expect(compiled.entity === graph.entity("Transaction"))
@@ -223,7 +261,9 @@ struct WrappedRecord: PredicateRecord {
     var recordEntity: EntityDescription { object.entity }
     var recordObjectID: ManagedObjectID { object.objectID }
     func attributeValue(at index: Int) -> AttributeValue {
-        if renameCategories, object.entity.name == "Category", object.entity.properties[index].name == "name" {
+        if renameCategories, object.entity.name == "Category",
+            object.entity.properties[index].name == "name"
+        {
             return "renamed"
         }
         return object.attributeValue(at: index)
@@ -232,6 +272,8 @@ struct WrappedRecord: PredicateRecord {
         object.toOneRecord(at: index).map { WrappedRecord($0, renameCategories: renameCategories) }
     }
     func toManyRecords(at index: Int) -> [WrappedRecord] {
-        object.toManyRecords(at: index).map { WrappedRecord($0, renameCategories: renameCategories) }
+        object.toManyRecords(at: index).map {
+            WrappedRecord($0, renameCategories: renameCategories)
+        }
     }
 }

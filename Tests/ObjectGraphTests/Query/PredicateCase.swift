@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// One conformance case: a format string with arguments, the entity it filters, and the
@@ -17,30 +18,40 @@ struct PredicateCase: Sendable, CustomTestStringConvertible {
 let allTransactions = "t1 t2 t3 t4 t5 t6 t7 t8"
 
 /// A case over transactions; `expected` lists labels separated by spaces.
-func T(_ format: String, _ expected: String,
-       args: @escaping @Sendable (PredicateTestGraph) -> [Any] = { _ in [] }) -> PredicateCase {
-    PredicateCase(format: format, entity: "Transaction", arguments: args,
-                  expected: expected.split(separator: " ").map(String.init))
+func T(
+    _ format: String, _ expected: String,
+    args: @escaping @Sendable (PredicateTestGraph) -> [Any] = { _ in [] }
+) -> PredicateCase {
+    PredicateCase(
+        format: format, entity: "Transaction", arguments: args,
+        expected: expected.split(separator: " ").map(String.init))
 }
 
 /// A case over categories.
-func C(_ format: String, _ expected: String,
-       args: @escaping @Sendable (PredicateTestGraph) -> [Any] = { _ in [] }) -> PredicateCase {
-    PredicateCase(format: format, entity: "Category", arguments: args,
-                  expected: expected.split(separator: " ").map(String.init))
+func C(
+    _ format: String, _ expected: String,
+    args: @escaping @Sendable (PredicateTestGraph) -> [Any] = { _ in [] }
+) -> PredicateCase {
+    PredicateCase(
+        format: format, entity: "Category", arguments: args,
+        expected: expected.split(separator: " ").map(String.init))
 }
 
 /// A case over tags.
-func G(_ format: String, _ expected: String,
-       args: @escaping @Sendable (PredicateTestGraph) -> [Any] = { _ in [] }) -> PredicateCase {
-    PredicateCase(format: format, entity: "Tag", arguments: args,
-                  expected: expected.split(separator: " ").map(String.init))
+func G(
+    _ format: String, _ expected: String,
+    args: @escaping @Sendable (PredicateTestGraph) -> [Any] = { _ in [] }
+) -> PredicateCase {
+    PredicateCase(
+        format: format, entity: "Tag", arguments: args,
+        expected: expected.split(separator: " ").map(String.init))
 }
 
 /// A case over the Transfer subentity.
 func X(_ format: String, _ expected: String) -> PredicateCase {
-    PredicateCase(format: format, entity: "Transfer", arguments: { _ in [] },
-                  expected: expected.split(separator: " ").map(String.init))
+    PredicateCase(
+        format: format, entity: "Transfer", arguments: { _ in [] },
+        expected: expected.split(separator: " ").map(String.init))
 }
 
 /// A format string that must not parse, and the column its error points at.
@@ -52,7 +63,9 @@ struct PredicateErrorCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(format) → column \(column)" }
 }
 
-func E(_ format: String, column: Int, args: @escaping @Sendable () -> [Any] = { [] }) -> PredicateErrorCase {
+func E(_ format: String, column: Int, args: @escaping @Sendable () -> [Any] = { [] })
+    -> PredicateErrorCase
+{
     PredicateErrorCase(format: format, arguments: args, column: column)
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The conformance corpus: every operator, option, literal, argument form, quantifier,

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 extension PredicateCorpus {
@@ -134,10 +135,13 @@ extension PredicateCorpus {
     static let dates: [PredicateCase] = [
         T("date == %@", "t1 t8", args: { _ in [PredicateTestGraph.d0] }),
         T("date > %@", "t2 t3 t4 t7", args: { _ in [PredicateTestGraph.d0] }),
-        T("date >= %@ AND date < %@", "t1 t2 t4 t8",
-          args: { _ in [PredicateTestGraph.d0, PredicateTestGraph.d0 + PredicateTestGraph.day] }),
-        T("date BETWEEN %@", "t1 t2 t3 t4 t8",
-          args: { _ in [[PredicateTestGraph.d0, PredicateTestGraph.d0 + PredicateTestGraph.day]] }),
+        T(
+            "date >= %@ AND date < %@", "t1 t2 t4 t8",
+            args: { _ in [PredicateTestGraph.d0, PredicateTestGraph.d0 + PredicateTestGraph.day] }),
+        T(
+            "date BETWEEN %@", "t1 t2 t3 t4 t8",
+            args: { _ in [[PredicateTestGraph.d0, PredicateTestGraph.d0 + PredicateTestGraph.day]] }
+        ),
         T("date < %@", "t5", args: { _ in [PredicateTestGraph.d0] }),
         T("date == nil", "t6"),
         T("date != %@", "t2 t3 t4 t5 t6 t7", args: { _ in [PredicateTestGraph.d0] }),
@@ -146,7 +150,9 @@ extension PredicateCorpus {
         T("date > CAST('2024-03-10T12:00:00Z', 'NSDate')", "t2 t3 t7"),
         T("date < CAST('2024-03-10', 'NSDate')", "t5"),
         T("date == CAST('2024-03-10T00:00:00.001Z', 'NSDate')", "t4"),
-        T("date >= %@", "t1 t2 t3 t4 t7 t8", args: { _ in [NSDate(timeIntervalSince1970: 1_710_028_800)] }),
+        T(
+            "date >= %@", "t1 t2 t3 t4 t7 t8",
+            args: { _ in [NSDate(timeIntervalSince1970: 1_710_028_800)] }),
         T("date > 5", ""),
     ]
 }

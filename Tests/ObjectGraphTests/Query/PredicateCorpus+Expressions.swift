@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 extension PredicateCorpus {
@@ -28,7 +29,9 @@ extension PredicateCorpus {
         C("transactions.@avg.amount == 306.25", "c1"),
         C("transactions.@min.amount < 0", "c3"),
         C("transactions.@max.amount == 1200.99", "c2"),
-        C("transactions.@max.date > %@", "c2", args: { _ in [PredicateTestGraph.d0 + PredicateTestGraph.day] }),
+        C(
+            "transactions.@max.date > %@", "c2",
+            args: { _ in [PredicateTestGraph.d0 + PredicateTestGraph.day] }),
         C("transactions.@min.title == 'Flight'", "c2"),
         C("transactions.@avg.quantity == 2", "c2"),
         C("transactions.@sum.quantity == 3", "c1"),
@@ -72,9 +75,12 @@ extension PredicateCorpus {
         T("((amount)) == 600", "t2"),
         T("amount * 2 == amount + amount", allTransactions),
         T("9223372036854775807 + 1 > 9223372036854775807", allTransactions),
-        T("date + 86400 == %@", "t1 t8", args: { _ in [PredicateTestGraph.d0 + PredicateTestGraph.day] }),
-        T("date - 86400 < %@", "t1 t4 t5 t8",
-          args: { _ in [PredicateTestGraph.d0 - PredicateTestGraph.day + 1] }),
+        T(
+            "date + 86400 == %@", "t1 t8",
+            args: { _ in [PredicateTestGraph.d0 + PredicateTestGraph.day] }),
+        T(
+            "date - 86400 < %@", "t1 t4 t5 t8",
+            args: { _ in [PredicateTestGraph.d0 - PredicateTestGraph.day + 1] }),
         T("date - %@ == 86400", "t3", args: { _ in [PredicateTestGraph.d0] }),
         T("title + 1 == nil", allTransactions),
     ]
@@ -159,7 +165,9 @@ extension PredicateCorpus {
         T("id == CAST('00000000-0000-0000-0000-000000000002', 'UUID')", "t2"),
         T("id == '00000000-0000-0000-0000-000000000002'", ""),
         T("id < %@", "", args: { _ in [PredicateTestGraph.u3] }),
-        T("id == %@", "t1", args: { _ in [NSUUID(uuidString: "00000000-0000-0000-0000-000000000001")!] }),
+        T(
+            "id == %@", "t1",
+            args: { _ in [NSUUID(uuidString: "00000000-0000-0000-0000-000000000001")!] }),
         T("link == %@", "t2", args: { _ in [URL(string: "https://example.com/b")!] }),
         T("link == CAST('https://example.org/c', 'NSURL')", "t3"),
         T("link != nil", "t1 t2 t3"),

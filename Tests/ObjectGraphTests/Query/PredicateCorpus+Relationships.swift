@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 extension PredicateCorpus {
@@ -31,7 +32,9 @@ extension PredicateCorpus {
         T("SELF IN %@", "t1 t2", args: { g in [[g["t1"], g["t2"]]] }),
         T("SELF IN %@", "t1 t5", args: { g in [[g["t1"].objectID, g["t5"]]] }),
         T("%@ == SELF", "t4", args: { g in [g["t4"]] }),
-        T("category == CAST('x-coredata://TEST-STORE/Category/p2', 'NSManagedObjectID')", "t3 t4 t7"),
+        T(
+            "category == CAST('x-coredata://TEST-STORE/Category/p2', 'NSManagedObjectID')",
+            "t3 t4 t7"),
         T("category == CAST('x-coredata://OTHER-STORE/Category/p2', 'NSManagedObjectID')", ""),
         T("title == 'Groceries' AND category.name == 'Food'", "t1"),
         T("category.name == category.name", allTransactions),
@@ -85,10 +88,15 @@ extension PredicateCorpus {
         T("SUBQUERY(tags, $t, SELF.name == 'home').@count == 1", "t1 t2 t5 t8"),
         T("subquery(tags, $t, $t.name == 'home').@count == 0", "t3 t4 t6 t7"),
         T("SUBQUERY(tags, $t, ANY $t.transactions.amount > 1000).@count > 0", "t2 t3 t6 t8"),
-        T("SUBQUERY(tags, $t, SUBQUERY($t.transactions, $u, $u.quantity == 3).@count > 0).@count > 0", ""),
-        T("SUBQUERY(tags, $t, SUBQUERY($t.transactions, $u, $u.quantity == 0).@count > 0).@count == 3", "t8"),
-        T("SUBQUERY(tags, $t, SUBQUERY($t.transactions, $u, $u.category == $t.transactions[FIRST].category)"
-          + ".@count == 2).@count > 0", "t1 t2 t5 t8"),
+        T(
+            "SUBQUERY(tags, $t, SUBQUERY($t.transactions, $u, $u.quantity == 3).@count > 0).@count > 0",
+            ""),
+        T(
+            "SUBQUERY(tags, $t, SUBQUERY($t.transactions, $u, $u.quantity == 0).@count > 0).@count == 3",
+            "t8"),
+        T(
+            "SUBQUERY(tags, $t, SUBQUERY($t.transactions, $u, $u.category == $t.transactions[FIRST].category)"
+                + ".@count == 2).@count > 0", "t1 t2 t5 t8"),
         T("SUBQUERY(tags, $t, $t.name == 'home')[SIZE] == 1", "t1 t2 t5 t8"),
         T("SUBQUERY(tags, $t, $t.name == 'home').name == {'home'}", "t1 t2 t5 t8"),
         T("SUBQUERY({1, 2, 3}, $n, $n > 1).@count == 2", allTransactions),

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 extension PredicateCorpus {

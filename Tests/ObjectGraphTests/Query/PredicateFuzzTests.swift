@@ -1,22 +1,30 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Seeded random and mutated strings never crash the parser, and whatever parses prints,
 /// re-parses, compiles or fails cleanly, and evaluates.
 @Suite struct PredicateFuzzTests {
     private static let vocabulary: [String] = [
-        "amount", "title", "category", ".", "name", "tags", "@count", "@sum", "@avg", "@max", "@foo", "$t", "$",
-        "SELF", "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "AND", "&&", "OR", "||", "NOT", "!",
-        "IN", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH", "BETWEEN", "ANY", "ALL", "NONE", "SOME",
-        "[c]", "[cd]", "[", "]", "(", ")", "{", "}", ",", "+", "-", "*", "/", "**", "%%", "%@", "%K", "%d",
-        "%f", "%", "'x'", "\"y\"", "'", "\"", "\\", "1", "0x1F", "0b", "1.5", "2e3", "-3", "nil", "YES",
-        "TRUEPREDICATE", "FALSEPREDICATE", "SUBQUERY(", "CAST(", "TERNARY(", "FUNCTION(", "abs(", "now()",
+        "amount", "title", "category", ".", "name", "tags", "@count", "@sum", "@avg", "@max",
+        "@foo", "$t", "$",
+        "SELF", "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "AND", "&&", "OR", "||",
+        "NOT", "!",
+        "IN", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH", "ENDSWITH", "BETWEEN", "ANY", "ALL",
+        "NONE", "SOME",
+        "[c]", "[cd]", "[", "]", "(", ")", "{", "}", ",", "+", "-", "*", "/", "**", "%%", "%@",
+        "%K", "%d",
+        "%f", "%", "'x'", "\"y\"", "'", "\"", "\\", "1", "0x1F", "0b", "1.5", "2e3", "-3", "nil",
+        "YES",
+        "TRUEPREDICATE", "FALSEPREDICATE", "SUBQUERY(", "CAST(", "TERNARY(", "FUNCTION(", "abs(",
+        "now()",
         "[FIRST]", "[LAST]", "[SIZE]", "#size", "#", "é", "\u{301}", "👍", "\n", "\t", " ", "  ",
         "UTI-EQUALS", "'%@'", "99999999999999999999", "1e999", "'\\u{41}'", "'\\q'",
     ]
 
-    private static let seeds: [String] = PredicateCorpus.all.map(\.format) + PredicateCorpus.parseErrors.map(\.format)
+    private static let seeds: [String] =
+        PredicateCorpus.all.map(\.format) + PredicateCorpus.parseErrors.map(\.format)
 
     private static func randomString(_ rng: inout SplitMix64) -> String {
         switch rng.next() % 4 {
@@ -30,8 +38,11 @@ import Testing
                 let position = scalars.isEmpty ? 0 : Int(rng.next() % UInt64(scalars.count + 1))
                 switch rng.next() % 4 {
                 case 0 where position < scalars.count: scalars.remove(at: position)
-                case 1: scalars.insert(contentsOf: vocabulary[Int(rng.next() % UInt64(vocabulary.count))].unicodeScalars,
-                                       at: position)
+                case 1:
+                    scalars.insert(
+                        contentsOf: vocabulary[Int(rng.next() % UInt64(vocabulary.count))]
+                            .unicodeScalars,
+                        at: position)
                 case 2: scalars = Array(scalars.prefix(position))
                 default:
                     let scalar = Unicode.Scalar(UInt32(rng.next() % 0x7F)) ?? "?"
@@ -41,9 +52,11 @@ import Testing
             return String(String.UnicodeScalarView(scalars))
         default:
             let count = Int(rng.next() % 20)
-            return String(String.UnicodeScalarView((0..<count).compactMap { _ in
-                Unicode.Scalar(UInt32(rng.next() % (rng.next() % 5 == 0 ? 0x1_0000 : 0x80)))
-            }))
+            return String(
+                String.UnicodeScalarView(
+                    (0..<count).compactMap { _ in
+                        Unicode.Scalar(UInt32(rng.next() % (rng.next() % 5 == 0 ? 0x1_0000 : 0x80)))
+                    }))
         }
     }
 
@@ -52,8 +65,12 @@ import Testing
         let graph = PredicateTestGraph()
         let entity = graph.entity("Transaction")
         let records = graph.records(of: "Transaction")
-        let arguments: [Any] = ["amount", 5, "x", [1, 2], Date(timeIntervalSinceReferenceDate: 0), "name", 2.5]
-        var parsed = 0, failed = 0, compiled = 0
+        let arguments: [Any] = [
+            "amount", 5, "x", [1, 2], Date(timeIntervalSinceReferenceDate: 0), "name", 2.5,
+        ]
+        var parsed = 0
+        var failed = 0
+        var compiled = 0
         var problems: [String] = []
         for _ in 0..<100_000 {
             let format = Self.randomString(&rng)
@@ -71,7 +88,8 @@ import Testing
                 }
             } catch let error as ObjectGraphError {
                 failed += 1
-                if error.code != .coreData || !(1...(format.count + 1)).contains(error.column ?? 0) {
+                if error.code != .coreData || !(1...(format.count + 1)).contains(error.column ?? 0)
+                {
                     problems.append("error: \(format.debugDescription): \(error)")
                 }
             }
@@ -83,19 +101,30 @@ import Testing
     }
 
     @Test func nestingIsCappedWithAnErrorNotACrash() throws {
-        let deep = String(repeating: "(", count: 10_000) + "a == 1" + String(repeating: ")", count: 10_000)
+        let deep =
+            String(repeating: "(", count: 10_000) + "a == 1" + String(repeating: ")", count: 10_000)
         let error = #expect(throws: ObjectGraphError.self) { try FetchPredicate(format: deep) }
         #expect(error?.column == PredicateParser.maxDepth + 2)
         for prefix in ["NOT ", "!", "-", "{", "abs(", "a ** "] {
             let text = String(repeating: prefix, count: 5_000) + "1"
-            #expect(throws: ObjectGraphError.self, "\(prefix)") { try FetchPredicate(format: text + " == 1") }
+            #expect(throws: ObjectGraphError.self, "\(prefix)") {
+                try FetchPredicate(format: text + " == 1")
+            }
         }
         let limit = PredicateParser.maxDepth
-        let ok = String(repeating: "(", count: limit) + "amount > 500" + String(repeating: ")", count: limit)
+        let ok =
+            String(repeating: "(", count: limit) + "amount > 500"
+            + String(repeating: ")", count: limit)
         let graph = PredicateTestGraph()
-        #expect(try graph.matches(FetchPredicate(format: ok), entity: "Transaction") == ["t2", "t3", "t4"])
+        #expect(
+            try graph.matches(FetchPredicate(format: ok), entity: "Transaction") == [
+                "t2", "t3", "t4",
+            ])
         let nots = String(repeating: "NOT ", count: limit) + "amount > 500"
-        #expect(try graph.matches(FetchPredicate(format: nots), entity: "Transaction") == ["t2", "t3", "t4"])
+        #expect(
+            try graph.matches(FetchPredicate(format: nots), entity: "Transaction") == [
+                "t2", "t3", "t4",
+            ])
     }
 
     @Test func compilingAnOverlyDeepBuiltPredicateThrows() {

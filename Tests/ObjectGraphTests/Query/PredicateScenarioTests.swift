@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Scenarios B17, B18, B20, B21 and B24 of the shared behaviour scenarios, on small models.
@@ -10,20 +11,28 @@ import Testing
         var records: [GraphObject] = []
 
         init(entity: String, attributes: [(String, AttributeType)], withTags: Bool = false) throws {
-            var properties: [PropertyDescription] = attributes.map { AttributeDescription(name: $0.0, type: $0.1) }
+            var properties: [PropertyDescription] = attributes.map {
+                AttributeDescription(name: $0.0, type: $0.1)
+            }
             var entities: [EntityDescription] = []
             if withTags {
-                properties.append(RelationshipDescription(name: "tags", destination: "Tag", isToMany: true))
-                entities.append(EntityDescription(name: "Tag", properties: [
-                    AttributeDescription(name: "name", type: .string),
-                ]))
+                properties.append(
+                    RelationshipDescription(name: "tags", destination: "Tag", isToMany: true))
+                entities.append(
+                    EntityDescription(
+                        name: "Tag",
+                        properties: [
+                            AttributeDescription(name: "name", type: .string)
+                        ]))
             }
             entities.insert(EntityDescription(name: entity, properties: properties), at: 0)
             model = try ManagedObjectModel(entities: entities)
         }
 
         @discardableResult
-        mutating func add(_ label: String, entity: String? = nil, _ values: [String: AttributeValue]) -> GraphObject {
+        mutating func add(
+            _ label: String, entity: String? = nil, _ values: [String: AttributeValue]
+        ) -> GraphObject {
             let e = entity.map { model.entitiesByName[$0]! } ?? model.entities[0]
             let o = GraphObject(label: label, entity: e, key: Int64(records.count + 1))
             for (k, v) in values { o[k] = v }
@@ -33,7 +42,8 @@ import Testing
 
         func match(_ format: String, _ args: Any...) throws -> [String] {
             let entity = model.entities[0]
-            let compiled = try FetchPredicate(format: format, argumentArray: args).compile(for: entity)
+            let compiled = try FetchPredicate(format: format, argumentArray: args).compile(
+                for: entity)
             return records.filter { $0.entity === entity && compiled.evaluate($0) }.map(\.label)
         }
     }
@@ -55,7 +65,9 @@ import Testing
         var w = try World(entity: "Fruit", attributes: [("name", .string)])
         for name in ["apple", "grape", "100%@home"] { w.add(name, ["name": .string(name)]) }
         #expect(try w.match("name CONTAINS[c] '%@'", "ap") == ["100%@home"])
-        #expect(try FetchPredicate(format: "name CONTAINS[c] '%@'").description == "name CONTAINS[c] \"%@\"")
+        #expect(
+            try FetchPredicate(format: "name CONTAINS[c] '%@'").description
+                == "name CONTAINS[c] \"%@\"")
         #expect(try w.match("name CONTAINS[c] '%@'") == ["100%@home"])
         #expect(try w.match("name CONTAINS[c] %@", "ap") == ["apple", "grape"])
         #expect(try w.match("%K CONTAINS %@", "name", "pe") == ["grape"])
@@ -72,12 +84,16 @@ import Testing
         w.add("e2", ["date": .date(d0.addingTimeInterval(86_399.5))])
         w.add("e3", ["date": .date(d1)])
         w.add("e4", ["date": .date(d0.addingTimeInterval(0.001))])
-        #expect(try w.match("date >= %@ AND date <= %@", d0, d0.addingTimeInterval(86_399)) == ["e1", "e4"])
+        #expect(
+            try w.match("date >= %@ AND date <= %@", d0, d0.addingTimeInterval(86_399)) == [
+                "e1", "e4",
+            ])
         #expect(try w.match("date >= %@ AND date < %@", d0, d1) == ["e1", "e2", "e4"])
         #expect(try w.match("date BETWEEN {%@, %@}", d0, d1) == ["e1", "e2", "e3", "e4"])
         #expect(try w.match("date BETWEEN %@", [d0, d1]) == ["e1", "e2", "e3", "e4"])
         #expect(try w.match("date == %@", d0) == ["e1"])
-        let printed = try FetchPredicate(format: "date == %@", d0.addingTimeInterval(0.001)).description
+        let printed = try FetchPredicate(format: "date == %@", d0.addingTimeInterval(0.001))
+            .description
         #expect(try w.match(printed) == ["e4"])
     }
 
@@ -99,14 +115,17 @@ import Testing
         #expect(try w.match("SUBQUERY(tags, $t, $t.name == \"t2\").@count > 0") == ["P3"])
         #expect(try w.match("name IN {}") == [])
         #expect(try w.match("name IN %@", [String]()) == [])
-        let error = #expect(throws: ObjectGraphError.self) { try FetchPredicate(format: "name NOT IN %@", ["P1"]) }
+        let error = #expect(throws: ObjectGraphError.self) {
+            try FetchPredicate(format: "name NOT IN %@", ["P1"])
+        }
         #expect(error?.column == 6)
         #expect(try w.match("NOT (name IN %@)", ["P1"]) == ["P2", "P3"])
     }
 
     @Test func b24NilSortsFirstAscendingAndLastDescending() throws {
         var w = try World(entity: "Task", attributes: [("title", .string), ("due", .date)])
-        let d1 = Date(timeIntervalSinceReferenceDate: 1000), d2 = Date(timeIntervalSinceReferenceDate: 2000)
+        let d1 = Date(timeIntervalSinceReferenceDate: 1000)
+        let d2 = Date(timeIntervalSinceReferenceDate: 2000)
         w.add("t1", ["title": "d", "due": .date(d2)])
         w.add("t2", ["title": "b"])
         w.add("t3", ["title": "c", "due": .date(d1)])
@@ -131,7 +150,8 @@ import Testing
         let descending = try sorted([FetchSortDescriptor(key: "due", ascending: false)])
         #expect(descending.prefix(2) == ["t1", "t3"])
         #expect(Set(descending.suffix(2)) == ["t2", "t4"])
-        #expect(try sorted([FetchSortDescriptor(key: "due"), FetchSortDescriptor(key: "title")])
+        #expect(
+            try sorted([FetchSortDescriptor(key: "due"), FetchSortDescriptor(key: "title")])
                 == ["t4", "t2", "t3", "t1"])
     }
 }

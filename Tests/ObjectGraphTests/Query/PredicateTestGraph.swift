@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// A tiny in-memory object graph for predicate tests: records keyed by slot, related by
@@ -16,7 +17,8 @@ final class GraphObject: PredicateRecord {
     init(label: String, entity: EntityDescription, key: Int64) {
         self.label = label
         self.entity = entity
-        self.objectID = ManagedObjectID(entity: entity, storeIdentifier: "TEST-STORE", primaryKey: key)
+        self.objectID = ManagedObjectID(
+            entity: entity, storeIdentifier: "TEST-STORE", primaryKey: key)
         self.values = Array(repeating: .null, count: entity.properties.count)
     }
 
@@ -32,7 +34,9 @@ final class GraphObject: PredicateRecord {
     func toManyRecords(at index: Int) -> [GraphObject] { toMany[index] ?? [] }
 
     func slot(_ key: String) -> Int {
-        guard let p = entity.propertiesByName[key] else { fatalError("test graph: no key \(key) on \(entity.name)") }
+        guard let p = entity.propertiesByName[key] else {
+            fatalError("test graph: no key \(key) on \(entity.name)")
+        }
         return p.index
     }
 
@@ -45,41 +49,55 @@ final class GraphObject: PredicateRecord {
 /// The model: Category —< Transaction >—< Tag, plus Category.parent and a Transfer subentity.
 enum PredicateTestModel {
     static func make() -> ManagedObjectModel {
-        let category = EntityDescription(name: "Category", properties: [
-            AttributeDescription(name: "name", type: .string),
-            AttributeDescription(name: "budget", type: .decimal),
-            AttributeDescription(name: "color", type: .string),
-            AttributeDescription(name: "isArchived", type: .boolean),
-            RelationshipDescription(name: "transactions", destination: "Transaction", inverse: "category",
-                                    isToMany: true),
-            RelationshipDescription(name: "parent", destination: "Category", inverse: "children"),
-            RelationshipDescription(name: "children", destination: "Category", inverse: "parent", isToMany: true),
-        ])
-        let transaction = EntityDescription(name: "Transaction", properties: [
-            AttributeDescription(name: "title", type: .string),
-            AttributeDescription(name: "amount", type: .decimal),
-            AttributeDescription(name: "quantity", type: .integer32),
-            AttributeDescription(name: "rate", type: .double),
-            AttributeDescription(name: "weight", type: .float),
-            AttributeDescription(name: "date", type: .date),
-            AttributeDescription(name: "done", type: .boolean),
-            AttributeDescription(name: "id", type: .uuid),
-            AttributeDescription(name: "link", type: .uri),
-            AttributeDescription(name: "blob", type: .binaryData),
-            AttributeDescription(name: "payload", type: .transformable),
-            AttributeDescription(name: "note", type: .string),
-            AttributeDescription(name: "size", type: .integer16),
-            RelationshipDescription(name: "category", destination: "Category", inverse: "transactions"),
-            RelationshipDescription(name: "tags", destination: "Tag", inverse: "transactions", isToMany: true),
-        ])
-        let transfer = EntityDescription(name: "Transfer", superentityName: "Transaction", properties: [
-            AttributeDescription(name: "account", type: .string),
-        ])
-        let tag = EntityDescription(name: "Tag", properties: [
-            AttributeDescription(name: "name", type: .string),
-            RelationshipDescription(name: "transactions", destination: "Transaction", inverse: "tags",
-                                    isToMany: true),
-        ])
+        let category = EntityDescription(
+            name: "Category",
+            properties: [
+                AttributeDescription(name: "name", type: .string),
+                AttributeDescription(name: "budget", type: .decimal),
+                AttributeDescription(name: "color", type: .string),
+                AttributeDescription(name: "isArchived", type: .boolean),
+                RelationshipDescription(
+                    name: "transactions", destination: "Transaction", inverse: "category",
+                    isToMany: true),
+                RelationshipDescription(
+                    name: "parent", destination: "Category", inverse: "children"),
+                RelationshipDescription(
+                    name: "children", destination: "Category", inverse: "parent", isToMany: true),
+            ])
+        let transaction = EntityDescription(
+            name: "Transaction",
+            properties: [
+                AttributeDescription(name: "title", type: .string),
+                AttributeDescription(name: "amount", type: .decimal),
+                AttributeDescription(name: "quantity", type: .integer32),
+                AttributeDescription(name: "rate", type: .double),
+                AttributeDescription(name: "weight", type: .float),
+                AttributeDescription(name: "date", type: .date),
+                AttributeDescription(name: "done", type: .boolean),
+                AttributeDescription(name: "id", type: .uuid),
+                AttributeDescription(name: "link", type: .uri),
+                AttributeDescription(name: "blob", type: .binaryData),
+                AttributeDescription(name: "payload", type: .transformable),
+                AttributeDescription(name: "note", type: .string),
+                AttributeDescription(name: "size", type: .integer16),
+                RelationshipDescription(
+                    name: "category", destination: "Category", inverse: "transactions"),
+                RelationshipDescription(
+                    name: "tags", destination: "Tag", inverse: "transactions", isToMany: true),
+            ])
+        let transfer = EntityDescription(
+            name: "Transfer", superentityName: "Transaction",
+            properties: [
+                AttributeDescription(name: "account", type: .string)
+            ])
+        let tag = EntityDescription(
+            name: "Tag",
+            properties: [
+                AttributeDescription(name: "name", type: .string),
+                RelationshipDescription(
+                    name: "transactions", destination: "Transaction", inverse: "tags",
+                    isToMany: true),
+            ])
         do {
             return try ManagedObjectModel(entities: [category, transaction, transfer, tag])
         } catch {
@@ -118,14 +136,17 @@ struct PredicateTestGraph {
 
     init() {
         model = PredicateTestModel.make()
-        let d0 = Self.d0, day = Self.day
+        let d0 = Self.d0
+        let day = Self.day
         func make(_ label: String, _ entity: String, _ key: Int64) -> GraphObject {
             let o = GraphObject(label: label, entity: model.entitiesByName[entity]!, key: key)
             objects[label] = o
             return o
         }
-        let c1 = make("c1", "Category", 1), c2 = make("c2", "Category", 2)
-        let c3 = make("c3", "Category", 3), c4 = make("c4", "Category", 4)
+        let c1 = make("c1", "Category", 1)
+        let c2 = make("c2", "Category", 2)
+        let c3 = make("c3", "Category", 3)
+        let c4 = make("c4", "Category", 4)
         for (c, name, budget, color, archived) in [
             (c1, "Food", AttributeValue.decimal(500), AttributeValue.string("red"), false),
             (c2, "Travel", .decimal(Decimal(string: "1500.50")!), .null, true),
@@ -145,23 +166,49 @@ struct PredicateTestGraph {
             g["name"] = .string(name)
             return g
         }
-        typealias Row = (String, AttributeValue, Int64, AttributeValue, AttributeValue, AttributeValue,
-                         AttributeValue, String?, GraphObject?, [Int])
+        typealias Row = (
+            String, AttributeValue, Int64, AttributeValue, AttributeValue, AttributeValue,
+            AttributeValue, String?, GraphObject?, [Int]
+        )
         let rows: [Row] = [
-            ("Groceries", .decimal(Decimal(string: "12.50")!), 2, .double(0.5), .float(1.5), .date(d0),
-             .boolean(true), "weekly", c1, [0]),
-            ("Restaurant", .decimal(600), 1, .double(1.25), .float(0.25), .date(d0.addingTimeInterval(86_399.5)),
-             .boolean(false), nil, c1, [0, 1]),
-            ("Flight", .decimal(Decimal(string: "1200.99")!), 1, .double(2), .float(3), .date(d0 + day),
-             .boolean(true), "trip to Zürich", c2, [1, 2]),
-            ("Hotel", .decimal(Decimal(string: "750.00")!), 3, .null, .null, .date(d0.addingTimeInterval(0.001)),
-             .null, "", c2, []),
-            ("café latte", .decimal(Decimal(string: "4.20")!), 1, .double(0.1), .float(0.1), .date(d0 - day),
-             .boolean(false), "Crème brûlée", c3, [0]),
-            ("Electricity", .decimal(80), 1, .double(-3.5), .null, .null, .boolean(true), nil, nil, [2]),
-            ("Train ticket", .decimal(Decimal(string: "45.5")!), 2, .double(100), .null, .date(d0 + 2 * day),
-             .boolean(false), "100%@home", c2, []),
-            ("ÉCOLE fees", .decimal(-20), 0, .double(0), .float(0), .date(d0), .null, "a*b?c", c3, [0, 1, 2]),
+            (
+                "Groceries", .decimal(Decimal(string: "12.50")!), 2, .double(0.5), .float(1.5),
+                .date(d0),
+                .boolean(true), "weekly", c1, [0]
+            ),
+            (
+                "Restaurant", .decimal(600), 1, .double(1.25), .float(0.25),
+                .date(d0.addingTimeInterval(86_399.5)),
+                .boolean(false), nil, c1, [0, 1]
+            ),
+            (
+                "Flight", .decimal(Decimal(string: "1200.99")!), 1, .double(2), .float(3),
+                .date(d0 + day),
+                .boolean(true), "trip to Zürich", c2, [1, 2]
+            ),
+            (
+                "Hotel", .decimal(Decimal(string: "750.00")!), 3, .null, .null,
+                .date(d0.addingTimeInterval(0.001)),
+                .null, "", c2, []
+            ),
+            (
+                "café latte", .decimal(Decimal(string: "4.20")!), 1, .double(0.1), .float(0.1),
+                .date(d0 - day),
+                .boolean(false), "Crème brûlée", c3, [0]
+            ),
+            (
+                "Electricity", .decimal(80), 1, .double(-3.5), .null, .null, .boolean(true), nil,
+                nil, [2]
+            ),
+            (
+                "Train ticket", .decimal(Decimal(string: "45.5")!), 2, .double(100), .null,
+                .date(d0 + 2 * day),
+                .boolean(false), "100%@home", c2, []
+            ),
+            (
+                "ÉCOLE fees", .decimal(-20), 0, .double(0), .float(0), .date(d0), .null, "a*b?c",
+                c3, [0, 1, 2]
+            ),
         ]
         let ids = [Self.u1, Self.u2, Self.u3, nil, Self.u5, nil, nil, nil]
         for (i, row) in rows.enumerated() {
@@ -177,8 +224,12 @@ struct PredicateTestGraph {
             t["size"] = .integer(Int64(i % 3))
             if let id = ids[i] { t["id"] = .uuid(id) }
             if i < 3 {
-                t["link"] = .uri(URL(string: ["https://example.com/a", "https://example.com/b",
-                                              "https://example.org/c"][i])!)
+                t["link"] = .uri(
+                    URL(
+                        string: [
+                            "https://example.com/a", "https://example.com/b",
+                            "https://example.org/c",
+                        ][i])!)
                 t["blob"] = .data(Data([[1, 2], [], [0xFF]][i]))
                 t["payload"] = .transformable(Data("{\"n\":\(i)}".utf8))
             }
@@ -191,7 +242,8 @@ struct PredicateTestGraph {
         objects["t8"]!["account"] = .string("savings")
     }
 
-    private func link(_ source: GraphObject, _ key: String, _ target: GraphObject, inverse: String) {
+    private func link(_ source: GraphObject, _ key: String, _ target: GraphObject, inverse: String)
+    {
         source.toOne[source.slot(key)] = target
         add(target, inverse, source)
     }

@@ -4,11 +4,15 @@ import Testing
 
 @Suite struct BatchRequestTests {
     private func seeded() throws -> (ManagedObjectContext, [Transaction]) {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
         let items = try context.performAndWait {
             let items = (1...3).map { i in
                 let t = Transaction(context: context)
-                t.id = UUID(); t.amount = Decimal(i * 10); t.date = Date(timeIntervalSince1970: 0); t.note = "t\(i)"
+                t.id = UUID()
+                t.amount = Decimal(i * 10)
+                t.date = Date(timeIntervalSince1970: 0)
+                t.note = "t\(i)"
                 return t
             }
             try context.save()
@@ -22,12 +26,15 @@ import Testing
         try context.performAndWait {
             let update = BatchUpdateRequest(entityName: "Transaction")
             update.predicate = try FetchPredicate(format: "amount >= 20")
-            update.propertiesToUpdate = ["amount": try FetchExpression(format: "amount * 1.5"), "isCleared": true]
+            update.propertiesToUpdate = [
+                "amount": try FetchExpression(format: "amount * 1.5"), "isCleared": true,
+            ]
             update.resultType = .updatedObjectIDsResultType
             let ids = try context.execute(update).result as? [ManagedObjectID] ?? []
             #expect(ids.count == 2)
-            #expect(items[1].amount == 20) // stale until merged
-            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: ids], into: [context])
+            #expect(items[1].amount == 20)  // stale until merged
+            ManagedObjectContext.mergeChanges(
+                fromRemoteContextSave: [NSUpdatedObjectsKey: ids], into: [context])
             #expect(items[1].amount == 30)
             #expect(items[2].amount == 45)
             #expect(items[2].isCleared)
@@ -50,7 +57,8 @@ import Testing
     @Test func aBatchDeleteReportsEveryIDAndLeavesObjectsUntilMerged() throws {
         let (context, items) = try seeded()
         try context.performAndWait {
-            let delete = BatchDeleteRequest(fetchRequest: FetchRequest<Transaction>(entityName: "Transaction"))
+            let delete = BatchDeleteRequest(
+                fetchRequest: FetchRequest<Transaction>(entityName: "Transaction"))
             delete.resultType = .objectIDs
             let ids = try context.execute(delete).result as? [ManagedObjectID] ?? []
             #expect(Set(ids) == Set(items.map(\.objectID)))
@@ -59,29 +67,37 @@ import Testing
             let r = FetchRequest<Transaction>(entityName: "Transaction")
             r.includesPendingChanges = false
             #expect(try context.count(for: r) == 0)
-            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: ids], into: [context])
+            ManagedObjectContext.mergeChanges(
+                fromRemoteContextSave: [NSDeletedObjectsKey: ids], into: [context])
             #expect(items.allSatisfy { $0.isDeleted })
             #expect(context.registeredObjects.isEmpty)
         }
     }
 
     @Test func aBatchInsertUpsertsOnAUniqueKeyWithoutWipingOtherFields() throws {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
         try context.performAndWait {
             let food = Category(context: context)
-            food.id = UUID(); food.name = "Food"; food.colorHex = "#00FF00"
+            food.id = UUID()
+            food.name = "Food"
+            food.colorHex = "#00FF00"
             try context.save()
-            let insert = BatchInsertRequest(entityName: "Category", objects: [
-                ["name": "Food", "id": UUID()],
-                ["name": "Rent", "id": UUID()],
-            ])
+            let insert = BatchInsertRequest(
+                entityName: "Category",
+                objects: [
+                    ["name": "Food", "id": UUID()],
+                    ["name": "Rent", "id": UUID()],
+                ])
             insert.resultType = .count
             #expect(try context.execute(insert).result as? Int == 2)
             context.reset()
-            let all = try context.fetch(FetchRequest<Category>(entityName: "Category")).sorted { $0.name! < $1.name! }
+            let all = try context.fetch(FetchRequest<Category>(entityName: "Category")).sorted {
+                $0.name! < $1.name!
+            }
             #expect(all.map(\.name) == ["Food", "Rent"])
-            #expect(all[0].colorHex == "#00FF00") // untouched by the upsert
-            #expect(all[1].colorHex == "#FFFFFF") // default for a new row
+            #expect(all[0].colorHex == "#00FF00")  // untouched by the upsert
+            #expect(all[1].colorHex == "#FFFFFF")  // default for a new row
             #expect(all[0].objectID == food.objectID)
         }
     }

@@ -27,7 +27,9 @@ import Testing
             #expect(try context.fetch(request).map(\.amount) == [900, 20])
 
             let added = Transaction(context: context)
-            added.id = UUID(); added.amount = 30; added.date = Date(timeIntervalSince1970: 0)
+            added.id = UUID()
+            added.amount = 30
+            added.date = Date(timeIntervalSince1970: 0)
             added.category = food
             #expect(try context.fetch(request).map(\.amount) == [900, 30])
             request.fetchOffset = 1

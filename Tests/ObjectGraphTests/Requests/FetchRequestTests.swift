@@ -10,7 +10,8 @@ import Testing
         let context = try seeded()
         let amounts = try context.performAndWait { () throws -> [Decimal] in
             let r = FetchRequest<Transaction>(entityName: "Transaction")
-            r.predicate = try FetchPredicate(format: "amount > %@ AND category.name ==[c] %@", 6, "food")
+            r.predicate = try FetchPredicate(
+                format: "amount > %@ AND category.name ==[c] %@", 6, "food")
             r.sortDescriptors = [FetchSortDescriptor(key: "amount", ascending: false)]
             r.fetchLimit = 1
             r.fetchOffset = 1
@@ -23,7 +24,9 @@ import Testing
         let context = try seeded()
         let amounts = try context.performAndWait { () throws -> [Decimal] in
             let t = Transaction(context: context)
-            t.id = UUID(); t.amount = 30; t.date = Date(timeIntervalSince1970: 0)
+            t.id = UUID()
+            t.amount = 30
+            t.date = Date(timeIntervalSince1970: 0)
             let r = FetchRequest<Transaction>(entityName: "Transaction")
             r.sortDescriptors = [FetchSortDescriptor(key: "amount")]
             r.fetchOffset = 2
@@ -86,16 +89,19 @@ import Testing
         let rows = try context.performAndWait { () throws -> [[String: Any]] in
             let r = FetchRequest<[String: Any]>(entityName: "Transaction")
             r.resultType = .dictionaryResultType
-            let total = ExpressionDescription(name: "total", expression: try FetchExpression(format: "sum(amount)"),
-                                              resultType: .decimal)
-            let count = ExpressionDescription(name: "n", expression: try FetchExpression(format: "count(amount)"),
-                                              resultType: .integer64)
+            let total = ExpressionDescription(
+                name: "total", expression: try FetchExpression(format: "sum(amount)"),
+                resultType: .decimal)
+            let count = ExpressionDescription(
+                name: "n", expression: try FetchExpression(format: "count(amount)"),
+                resultType: .integer64)
             r.propertiesToFetch = ["category.name", total, count]
             r.propertiesToGroupBy = ["category.name"]
             r.havingPredicate = try FetchPredicate(format: "n >= 1 AND total > 10")
             return try context.fetch(r)
         }
-        let byName = Dictionary(uniqueKeysWithValues: rows.map { (($0["category.name"] as? String) ?? "none", $0) })
+        let byName = Dictionary(
+            uniqueKeysWithValues: rows.map { (($0["category.name"] as? String) ?? "none", $0) })
         #expect(byName.count == 2)
         #expect(byName["Food"]?["total"] as? Decimal == 65)
         #expect(byName["Food"]?["n"] as? Int64 == 3)

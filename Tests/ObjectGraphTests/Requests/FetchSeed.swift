@@ -5,12 +5,18 @@ import ObjectGraph
 enum FetchSeed {
     /// Food (3 transactions: 5, 20, 40), Rent (1: 900), and one uncategorised (7), all saved.
     static func context() throws -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
         try context.performAndWait { () throws in
-            let food = Category(context: context), rent = Category(context: context)
-            food.id = UUID(); food.name = "Food"
-            rent.id = UUID(); rent.name = "Rent"
-            for (i, (amount, category)) in [(5, food), (20, food), (40, food), (900, rent), (7, nil)].enumerated() {
+            let food = Category(context: context)
+            let rent = Category(context: context)
+            food.id = UUID()
+            food.name = "Food"
+            rent.id = UUID()
+            rent.name = "Rent"
+            for (i, (amount, category)) in [
+                (5, food), (20, food), (40, food), (900, rent), (7, nil),
+            ].enumerated() {
                 let t = Transaction(context: context)
                 t.id = UUID()
                 t.amount = Decimal(amount)

@@ -19,16 +19,24 @@ struct ContextState: Equatable, CustomStringConvertible {
         func dictionary(_ d: [String: Any]) -> String {
             d.keys.sorted().map { "\($0)=\(text(d[$0]))" }.joined(separator: ",")
         }
-        var lines = ["inserted: " + context.insertedObjects.map { "\($0.objectID)" }.sorted().joined(separator: " "),
-                     "updated: " + context.updatedObjects.map { "\($0.objectID)" }.sorted().joined(separator: " "),
-                     "deleted: " + context.deletedObjects.map { "\($0.objectID)" }.sorted().joined(separator: " ")]
+        var lines = [
+            "inserted: "
+                + context.insertedObjects.map { "\($0.objectID)" }.sorted().joined(separator: " "),
+            "updated: "
+                + context.updatedObjects.map { "\($0.objectID)" }.sorted().joined(separator: " "),
+            "deleted: "
+                + context.deletedObjects.map { "\($0.objectID)" }.sorted().joined(separator: " "),
+        ]
         for object in context.registeredObjects where !object.isFault {
-            let current = object.entity.properties.filter { ($0 as? RelationshipDescription)?.isToMany != true }
-                .map { "\($0.name)=\(text(object.value(forKey: $0.name)))" }.joined(separator: ",")
-            lines.append("\(object.objectID) ins=\(object.isInserted) del=\(object.isDeleted) upd=\(object.isUpdated) "
-                         + "now[\(current)] changed[\(dictionary(object.changedValues()))] "
-                         + "committed[\(dictionary(object.committedValues(forKeys: nil)))] "
-                         + "ctx=\(object.managedObjectContext === context)")
+            let current = object.entity.properties.filter {
+                ($0 as? RelationshipDescription)?.isToMany != true
+            }
+            .map { "\($0.name)=\(text(object.value(forKey: $0.name)))" }.joined(separator: ",")
+            lines.append(
+                "\(object.objectID) ins=\(object.isInserted) del=\(object.isDeleted) upd=\(object.isUpdated) "
+                    + "now[\(current)] changed[\(dictionary(object.changedValues()))] "
+                    + "committed[\(dictionary(object.committedValues(forKeys: nil)))] "
+                    + "ctx=\(object.managedObjectContext === context)")
         }
         self.lines = lines.sorted()
     }
@@ -40,10 +48,12 @@ extension SaveIntegrity {
 
         /// Prepares a pending save of the given kind in `context`; returns nothing.
         enum Setup: String, CaseIterable, Sendable {
-            case insertUpdateDeleteCascade, mergedConflict, rolledBackConflict, deletedElsewhere, upsert, upsertReplacingRegistered
+            case insertUpdateDeleteCascade, mergedConflict, rolledBackConflict, deletedElsewhere,
+                upsert, upsertReplacingRegistered
         }
 
-        private func prepare(_ setup: Setup, _ stack: Stack, _ context: ManagedObjectContext) throws {
+        private func prepare(_ setup: Setup, _ stack: Stack, _ context: ManagedObjectContext) throws
+        {
             let other = stack.context()
             switch setup {
             case .insertUpdateDeleteCascade:
@@ -62,7 +72,11 @@ extension SaveIntegrity {
                 }
                 try other.performAndWait {
                     let tag = try U.all(other, "Tag")[0]
-                    if setup == .deletedElsewhere { other.delete(tag) } else { tag.setValue("renamed", forKey: "note") }
+                    if setup == .deletedElsewhere {
+                        other.delete(tag)
+                    } else {
+                        tag.setValue("renamed", forKey: "note")
+                    }
                     try other.save()
                 }
             case .upsert:
@@ -83,7 +97,9 @@ extension SaveIntegrity {
         }
 
         @Test(arguments: Setup.allCases, StoreKind.all)
-        func aCommitThatFailsLeavesContextAndStoreExactlyAsTheyWere(_ setup: Setup, _ kind: StoreKind) throws {
+        func aCommitThatFailsLeavesContextAndStoreExactlyAsTheyWere(
+            _ setup: Setup, _ kind: StoreKind
+        ) throws {
             let stack = try Stack(IntegrityModels.upsert(), on: kind, failing: true)
             let seeder = stack.context()
             try seeder.performAndWait {
@@ -92,7 +108,8 @@ extension SaveIntegrity {
                 U.insert(seeder, "Note", ["text": "n0", "tag": red])
                 try seeder.save()
             }
-            let policy: MergePolicy = setup == .rolledBackConflict ? .rollback : .mergeByPropertyObjectTrump
+            let policy: MergePolicy =
+                setup == .rolledBackConflict ? .rollback : .mergeByPropertyObjectTrump
             let context = stack.context(policy)
             try prepare(setup, stack, context)
             let storeBefore = try stack.allRows()
@@ -126,7 +143,9 @@ extension SaveIntegrity {
                 let tag = try U.all(context, "Tag").first { !$0.isInserted }!
                 tag.setValue(3, forKey: "color")
                 let state = ContextState(context)
-                #expect(expectNSError { try context.save() }?.code == NSManagedObjectConstraintMergeError)
+                #expect(
+                    expectNSError { try context.save() }?.code
+                        == NSManagedObjectConstraintMergeError)
                 #expect(ContextState(context) == state)
                 let other = stack.context()
                 try other.performAndWait {

@@ -24,14 +24,19 @@ enum LinkShape: String, CaseIterable, Sendable {
         typealias R = RelationshipDescription
         var itemProperties: [PropertyDescription] = [A(name: "name", type: .string)]
         if let inverse {
-            itemProperties.append(R(name: inverse, destination: "Owner", inverse: "link", isToMany: isShared))
+            itemProperties.append(
+                R(name: inverse, destination: "Owner", inverse: "link", isToMany: isShared))
         }
         return try ManagedObjectModel(entities: [
-            EntityDescription(name: "Owner", properties: [
-                A(name: "name", type: .string),
-                R(name: "link", destination: "Item", inverse: inverse, isToMany: isToMany, isOrdered: isOrdered,
-                  deleteRule: rule),
-            ]),
+            EntityDescription(
+                name: "Owner",
+                properties: [
+                    A(name: "name", type: .string),
+                    R(
+                        name: "link", destination: "Item", inverse: inverse, isToMany: isToMany,
+                        isOrdered: isOrdered,
+                        deleteRule: rule),
+                ]),
             EntityDescription(name: "Item", properties: itemProperties),
         ])
     }
@@ -54,8 +59,10 @@ extension SaveIntegrity {
                 for owner in shape.isShared ? ["a", "b"] : ["a"] {
                     let o = context.insertNewObject(forEntityName: "Owner")
                     o.setValue(owner, forKey: "name")
-                    o.setValue(shape.isToMany ? (shape.isOrdered ? items as Any : Set(items) as Any) : items[0],
-                               forKey: "link")
+                    o.setValue(
+                        shape.isToMany
+                            ? (shape.isOrdered ? items as Any : Set(items) as Any) : items[0],
+                        forKey: "link")
                 }
                 try context.save()
                 return names
@@ -73,7 +80,9 @@ extension SaveIntegrity {
             return objects.compactMap { $0.value(forKey: "name") as? String }.sorted()
         }
 
-        private func stored(_ stack: Stack) throws -> (owners: [String: [String]], items: [String: [String]]) {
+        private func stored(_ stack: Stack) throws -> (
+            owners: [String: [String]], items: [String: [String]]
+        ) {
             let context = try stack.reopen().context()
             return try context.performAndWait {
                 var owners: [String: [String]] = [:]
@@ -82,16 +91,20 @@ extension SaveIntegrity {
                 }
                 var items: [String: [String]] = [:]
                 for i in try context.fetch(FetchRequest<ManagedObject>(entityName: "Item")) {
-                    items[i.value(forKey: "name") as! String] = i.entity.relationshipsByName["owner"] != nil
+                    items[i.value(forKey: "name") as! String] =
+                        i.entity.relationshipsByName["owner"] != nil
                         ? names(i.value(forKey: "owner"))
-                        : i.entity.relationshipsByName["owners"] != nil ? names(i.value(forKey: "owners")) : []
+                        : i.entity.relationshipsByName["owners"] != nil
+                            ? names(i.value(forKey: "owners")) : []
                 }
                 return (owners, items)
             }
         }
 
         /// Deletes owner `a` in a fresh context (its relationship never loaded) and saves.
-        private func deleteOwnerA(_ stack: Stack) throws -> (ManagedObjectContext, ManagedObject, NSError?) {
+        private func deleteOwnerA(_ stack: Stack) throws -> (
+            ManagedObjectContext, ManagedObject, NSError?
+        ) {
             let context = stack.context()
             return try context.performAndWait {
                 let owners = try context.fetch(FetchRequest<ManagedObject>(entityName: "Owner"))
@@ -116,7 +129,10 @@ extension SaveIntegrity {
                 let after = try stored(stack)
                 #expect(after.owners == survivorsLink)
                 let expectedInverse = shape.inverse == nil ? [] : (shape.isShared ? ["b"] : [])
-                #expect(after.items == Dictionary(uniqueKeysWithValues: itemNames.map { ($0, expectedInverse) }))
+                #expect(
+                    after.items
+                        == Dictionary(uniqueKeysWithValues: itemNames.map { ($0, expectedInverse) })
+                )
             case .cascade:
                 #expect(error == nil)
                 let after = try stored(stack)
@@ -129,7 +145,9 @@ extension SaveIntegrity {
                 #expect(try stack.allRows() == before)
                 try context.performAndWait {
                     #expect(a.isDeleted)
-                    for item in try context.fetch(FetchRequest<ManagedObject>(entityName: "Item")) { context.delete(item) }
+                    for item in try context.fetch(FetchRequest<ManagedObject>(entityName: "Item")) {
+                        context.delete(item)
+                    }
                     try context.save()
                 }
                 let after = try stored(stack)
@@ -157,13 +175,17 @@ extension SaveIntegrity {
             }
             let context = stack.context()
             try context.performAndWait {
-                let blog = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "Blog")).first)
+                let blog = try #require(
+                    try context.fetch(FetchRequest<ManagedObject>(entityName: "Blog")).first)
                 #expect(context.registeredObjects.count == 1)
                 context.delete(blog)
                 context.processPendingChanges()
                 #expect(context.deletedObjects.count == 4)
                 let posts = context.deletedObjects.filter { $0.entity.name == "BlogPost" }
-                #expect(Set(posts.compactMap { $0.value(forKey: "title") as? String }) == ["p1", "p2", "p3"])
+                #expect(
+                    Set(posts.compactMap { $0.value(forKey: "title") as? String }) == [
+                        "p1", "p2", "p3",
+                    ])
                 try context.save()
             }
             #expect(try stack.reopen().rows("BlogPost").isEmpty)
@@ -172,13 +194,21 @@ extension SaveIntegrity {
 
         @Test func cascadeRunsThroughCyclesAndStops() throws {
             let model = try ManagedObjectModel(entities: [
-                EntityDescription(name: "Node", properties: [
-                    AttributeDescription(name: "name", type: .string),
-                    RelationshipDescription(name: "next", destination: "Node", inverse: "previous", deleteRule: .cascade),
-                    RelationshipDescription(name: "previous", destination: "Node", inverse: "next", deleteRule: .cascade),
-                    RelationshipDescription(name: "friends", destination: "Node", inverse: "friends", isToMany: true,
-                                            deleteRule: .cascade),
-                ]),
+                EntityDescription(
+                    name: "Node",
+                    properties: [
+                        AttributeDescription(name: "name", type: .string),
+                        RelationshipDescription(
+                            name: "next", destination: "Node", inverse: "previous",
+                            deleteRule: .cascade),
+                        RelationshipDescription(
+                            name: "previous", destination: "Node", inverse: "next",
+                            deleteRule: .cascade),
+                        RelationshipDescription(
+                            name: "friends", destination: "Node", inverse: "friends",
+                            isToMany: true,
+                            deleteRule: .cascade),
+                    ])
             ])
             let stack = try Stack(model, on: .inMemory)
             let seeder = stack.context()
@@ -219,7 +249,8 @@ extension SaveIntegrity {
             let before = try stack.allRows()
             let context = stack.context()
             try context.performAndWait {
-                let post = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "BlogPost")).first)
+                let post = try #require(
+                    try context.fetch(FetchRequest<ManagedObject>(entityName: "BlogPost")).first)
                 post.setValue(nil, forKey: "blog")
                 let error = expectNSError { try context.save() }
                 #expect(error?.code == NSValidationMissingMandatoryPropertyError)
@@ -232,12 +263,18 @@ extension SaveIntegrity {
 
         @Test func nullifyingAMandatoryToOneMakesItsObjectInvalid() throws {
             let model = try ManagedObjectModel(entities: [
-                EntityDescription(name: "Blog", properties: [
-                    RelationshipDescription(name: "posts", destination: "BlogPost", inverse: "blog", isToMany: true),
-                ]),
-                EntityDescription(name: "BlogPost", properties: [
-                    RelationshipDescription(name: "blog", destination: "Blog", inverse: "posts", isOptional: false),
-                ]),
+                EntityDescription(
+                    name: "Blog",
+                    properties: [
+                        RelationshipDescription(
+                            name: "posts", destination: "BlogPost", inverse: "blog", isToMany: true)
+                    ]),
+                EntityDescription(
+                    name: "BlogPost",
+                    properties: [
+                        RelationshipDescription(
+                            name: "blog", destination: "Blog", inverse: "posts", isOptional: false)
+                    ]),
             ])
             let stack = try Stack(model, on: .inMemory)
             let context = stack.context()
@@ -271,7 +308,8 @@ extension SaveIntegrity {
             let before = try stack.allRows()
             let context = stack.context()
             try context.performAndWait {
-                let categories = try context.fetch(FetchRequest<ManagedObject>(entityName: "Category"))
+                let categories = try context.fetch(
+                    FetchRequest<ManagedObject>(entityName: "Category"))
                 let c = categories.first { $0.value(forKey: "name") as? String == "c" }!
                 context.delete(c)
                 #expect(c.isDeleted)
@@ -280,7 +318,8 @@ extension SaveIntegrity {
                 #expect((error?.userInfo[NSValidationObjectErrorKey] as? ManagedObject) === c)
                 #expect(error?.userInfo[NSValidationKeyErrorKey] as? String == "groups")
                 #expect(try stack.allRows() == before)
-                let g = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "Group")).first)
+                let g = try #require(
+                    try context.fetch(FetchRequest<ManagedObject>(entityName: "Group")).first)
                 context.delete(g)
                 try context.save()
                 context.delete(categories.first { $0.value(forKey: "name") as? String == "empty" }!)

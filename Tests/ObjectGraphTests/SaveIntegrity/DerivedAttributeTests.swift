@@ -5,19 +5,31 @@ import Testing
 @Suite struct DerivedAttributeTests {
     private func model() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Album", properties: [
-                AttributeDescription(name: "title", type: .string),
-                AttributeDescription(name: "searchTitle", type: .string, derivationExpression: "canonical:(title)"),
-                AttributeDescription(name: "loudTitle", type: .string, derivationExpression: "uppercase:(title)"),
-                AttributeDescription(name: "photoCount", type: .integer64, derivationExpression: "photos.@count"),
-                AttributeDescription(name: "totalSize", type: .integer64, derivationExpression: "photos.@sum.size"),
-                AttributeDescription(name: "savedAt", type: .date, derivationExpression: "now()"),
-                RelationshipDescription(name: "photos", destination: "Photo", inverse: "album", isToMany: true),
-            ]),
-            EntityDescription(name: "Photo", properties: [
-                AttributeDescription(name: "size", type: .integer64),
-                RelationshipDescription(name: "album", destination: "Album", inverse: "photos"),
-            ]),
+            EntityDescription(
+                name: "Album",
+                properties: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(
+                        name: "searchTitle", type: .string,
+                        derivationExpression: "canonical:(title)"),
+                    AttributeDescription(
+                        name: "loudTitle", type: .string, derivationExpression: "uppercase:(title)"),
+                    AttributeDescription(
+                        name: "photoCount", type: .integer64, derivationExpression: "photos.@count"),
+                    AttributeDescription(
+                        name: "totalSize", type: .integer64,
+                        derivationExpression: "photos.@sum.size"),
+                    AttributeDescription(
+                        name: "savedAt", type: .date, derivationExpression: "now()"),
+                    RelationshipDescription(
+                        name: "photos", destination: "Photo", inverse: "album", isToMany: true),
+                ]),
+            EntityDescription(
+                name: "Photo",
+                properties: [
+                    AttributeDescription(name: "size", type: .integer64),
+                    RelationshipDescription(name: "album", destination: "Album", inverse: "photos"),
+                ]),
         ])
     }
 
@@ -34,13 +46,15 @@ import Testing
                 photo.setValue(size, forKey: "size")
                 photo.setValue(album, forKey: "album")
             }
-            #expect(album.value(forKey: "photoCount") == nil) // not until the save
+            #expect(album.value(forKey: "photoCount") == nil)  // not until the save
             try context.save()
             #expect(album.value(forKey: "searchTitle") as? String == "ete a paris")
             #expect(album.value(forKey: "loudTitle") as? String == "ÉTÉ À PARIS")
             #expect(album.value(forKey: "photoCount") as? Int64 == 2)
             #expect(album.value(forKey: "totalSize") as? Int64 == 42)
-            #expect(album.value(forKey: "savedAt") as? Date == Date(timeIntervalSince1970: 1_700_000_000))
+            #expect(
+                album.value(forKey: "savedAt") as? Date
+                    == Date(timeIntervalSince1970: 1_700_000_000))
             context.reset()
             let again = try context.fetch(FetchRequest<ManagedObject>(entityName: "Album"))[0]
             #expect(again.value(forKey: "photoCount") as? Int64 == 2)

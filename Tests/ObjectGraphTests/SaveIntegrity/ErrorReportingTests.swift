@@ -18,10 +18,13 @@ func friendlyMessage(for error: any Error) -> String {
     case NSValidationNumberTooLargeError: return "\(field) is too large."
     case NSValidationNumberTooSmallError: return "\(field) is too small."
     case NSValidationStringTooLongError: return "\(field) is too long."
-    case NSValidationStringTooShortError, NSValidationStringPatternMatchingError: return "\(field) is invalid or too short."
-    case NSValidationRelationshipDeniedDeleteError: return "It still has \(field.lowercased()); remove them first."
+    case NSValidationStringTooShortError, NSValidationStringPatternMatchingError:
+        return "\(field) is invalid or too short."
+    case NSValidationRelationshipDeniedDeleteError:
+        return "It still has \(field.lowercased()); remove them first."
     case NSManagedObjectConstraintMergeError: return "An item with this information already exists."
-    case NSManagedObjectMergeError: return "Someone else changed this item; reload it and try again."
+    case NSManagedObjectMergeError:
+        return "Someone else changed this item; reload it and try again."
     default: return "A database error occurred (code \(nsError.code))."
     }
 }
@@ -52,8 +55,14 @@ extension SaveIntegrity {
             (.constraintValidation, NSManagedObjectConstraintValidationError),
             (.validationMultipleErrors, NSValidationMultipleErrorsError),
             (.validationMissingMandatoryProperty, NSValidationMissingMandatoryPropertyError),
-            (.validationRelationshipLacksMinimumCount, NSValidationRelationshipLacksMinimumCountError),
-            (.validationRelationshipExceedsMaximumCount, NSValidationRelationshipExceedsMaximumCountError),
+            (
+                .validationRelationshipLacksMinimumCount,
+                NSValidationRelationshipLacksMinimumCountError
+            ),
+            (
+                .validationRelationshipExceedsMaximumCount,
+                NSValidationRelationshipExceedsMaximumCountError
+            ),
             (.validationRelationshipDeniedDelete, NSValidationRelationshipDeniedDeleteError),
             (.validationNumberTooLarge, NSValidationNumberTooLargeError),
             (.validationNumberTooSmall, NSValidationNumberTooSmallError),
@@ -112,21 +121,25 @@ extension SaveIntegrity {
         }
 
         @Test func aValidationErrorBridgesWithObjectKeyValueAndAnActionableDescription() throws {
-            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+            let context = ManagedObjectContext(
+                concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
             try context.performAndWait {
                 let t = transaction(context, amount: 0)
                 let ns = try #require(expectNSError { try context.save() })
                 #expect(ns.domain == NSCocoaErrorDomain)
                 #expect(ns.code == NSValidationNumberTooSmallError)
-                #expect(ns.localizedDescription == "Transaction.amount must be at least 0.01; got 0")
+                #expect(
+                    ns.localizedDescription == "Transaction.amount must be at least 0.01; got 0")
                 #expect(ns.userInfo[NSValidationKeyErrorKey] as? String == "amount")
                 #expect((ns.userInfo[NSValidationObjectErrorKey] as? ManagedObject) === t)
-                #expect((ns.userInfo[NSValidationValueErrorKey] as? NSDecimalNumber)?.decimalValue == 0)
+                #expect(
+                    (ns.userInfo[NSValidationValueErrorKey] as? NSDecimalNumber)?.decimalValue == 0)
             }
         }
 
         @Test func detailedErrorsAreRealNSErrorsEachNamingItsObject() throws {
-            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+            let context = ManagedObjectContext(
+                concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
             try context.performAndWait {
                 let c = Category(context: context)
                 c.colorHex = "red"
@@ -138,23 +151,30 @@ extension SaveIntegrity {
                     #expect(detail.domain == NSCocoaErrorDomain)
                     #expect((detail.userInfo[NSValidationObjectErrorKey] as? ManagedObject) === c)
                 }
-                #expect(Set(list.map(\.code)) == [NSValidationMissingMandatoryPropertyError,
-                                                   NSValidationStringPatternMatchingError])
+                #expect(
+                    Set(list.map(\.code)) == [
+                        NSValidationMissingMandatoryPropertyError,
+                        NSValidationStringPatternMatchingError,
+                    ])
                 #expect(ns.localizedDescription.hasPrefix("3 validation errors: "))
             }
         }
 
         @Test func theTreePrinterShowsEveryFailureIndentedUnderItsParent() {
-            let first = ObjectGraphError(.validationMissingMandatoryProperty, "Parcel.slug is required")
-            let second = ObjectGraphError(.validationStringTooLong, "Parcel.code must have at most 5 characters; got 8")
-            let combined = ObjectGraphError.combining([first, RuleError(), second]) as? ObjectGraphError
-            #expect(combined?.treeDescription == """
-                error 1560: 3 validation errors: Parcel.slug is required; note must not shout; \
-                Parcel.code must have at most 5 characters; got 8
-                  error 1570: Parcel.slug is required
-                  ExpenseRules 7: note must not shout
-                  error 1660: Parcel.code must have at most 5 characters; got 8
-                """)
+            let first = ObjectGraphError(
+                .validationMissingMandatoryProperty, "Parcel.slug is required")
+            let second = ObjectGraphError(
+                .validationStringTooLong, "Parcel.code must have at most 5 characters; got 8")
+            let combined =
+                ObjectGraphError.combining([first, RuleError(), second]) as? ObjectGraphError
+            #expect(
+                combined?.treeDescription == """
+                    error 1560: 3 validation errors: Parcel.slug is required; note must not shout; \
+                    Parcel.code must have at most 5 characters; got 8
+                      error 1570: Parcel.slug is required
+                      ExpenseRules 7: note must not shout
+                      error 1660: Parcel.code must have at most 5 characters; got 8
+                    """)
         }
 
         @Test func theTreePrinterListsConflictsUnderAConstraintError() throws {
@@ -168,8 +188,12 @@ extension SaveIntegrity {
                 let error = #expect(throws: ObjectGraphError.self) { try context.save() }
                 let tree = try #require(error).treeDescription.split(separator: "\n")
                 #expect(tree.count == 2)
-                #expect(tree.first?.hasPrefix("error 133021: save: 1 uniqueness constraint conflict: ") == true)
-                #expect(tree.last?.hasPrefix("  conflict: Category(name) name = \"Food\": new Category") == true)
+                #expect(
+                    tree.first?.hasPrefix("error 133021: save: 1 uniqueness constraint conflict: ")
+                        == true)
+                #expect(
+                    tree.last?.hasPrefix("  conflict: Category(name) name = \"Food\": new Category")
+                        == true)
             }
         }
 
@@ -186,9 +210,11 @@ extension SaveIntegrity {
             let list = try #require(outer.userInfo[NSDetailedErrorsKey] as? [NSError])
             #expect(list.map(\.code) == [1620, 1610, 7])
             #expect(list.map(\.domain) == [NSCocoaErrorDomain, NSCocoaErrorDomain, "ExpenseRules"])
-            let foreignList = NSError(domain: NSCocoaErrorDomain, code: NSValidationMultipleErrorsError,
-                                      userInfo: [NSDetailedErrorsKey: [a as NSError, RuleError() as NSError]])
-            let flattened = try #require(ObjectGraphError.combining([foreignList, b]) as? ObjectGraphError)
+            let foreignList = NSError(
+                domain: NSCocoaErrorDomain, code: NSValidationMultipleErrorsError,
+                userInfo: [NSDetailedErrorsKey: [a as NSError, RuleError() as NSError]])
+            let flattened = try #require(
+                ObjectGraphError.combining([foreignList, b]) as? ObjectGraphError)
             #expect(flattened.underlying.map(\.code.rawValue) == [1620, 7, 1610])
         }
 
@@ -213,11 +239,13 @@ extension SaveIntegrity {
                 #expect(friendlyMessage(for: saveError(context)) == "Name is required.")
                 c.name = String(repeating: "x", count: 51)
                 c.colorHex = "blue"
-                #expect(friendlyMessage(for: saveError(context))
+                #expect(
+                    friendlyMessage(for: saveError(context))
                         == "Name is too long.\nColorhex is invalid or too short.")
                 c.name = "Food"
                 c.colorHex = "#00FF00"
-                #expect(friendlyMessage(for: saveError(context))
+                #expect(
+                    friendlyMessage(for: saveError(context))
                         == "An item with this information already exists.")
                 c.name = "Rent"
                 try context.save()
@@ -225,17 +253,24 @@ extension SaveIntegrity {
                 try context.save()
             }
             try context.performAndWait {
-                let mine = try #require(try context.fetch(FetchRequest<Category>(entityName: "Category")).first { $0.name == "Rent" })
+                let mine = try #require(
+                    try context.fetch(FetchRequest<Category>(entityName: "Category")).first {
+                        $0.name == "Rent"
+                    })
                 mine.name = "Home"
             }
             let other = stack.context()
             try other.performAndWait {
-                let rent = try #require(try other.fetch(FetchRequest<Category>(entityName: "Category")).first { $0.name == "Rent" })
+                let rent = try #require(
+                    try other.fetch(FetchRequest<Category>(entityName: "Category")).first {
+                        $0.name == "Rent"
+                    })
                 rent.name = "Housing"
                 try other.save()
             }
             context.performAndWait {
-                #expect(friendlyMessage(for: saveError(context))
+                #expect(
+                    friendlyMessage(for: saveError(context))
                         == "Someone else changed this item; reload it and try again.")
             }
         }

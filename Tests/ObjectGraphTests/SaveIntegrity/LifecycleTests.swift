@@ -28,14 +28,20 @@ extension IntegrityModels {
 
     static func receipts() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            E(name: "Receipt", managedObjectClass: Receipt.self, properties: [
-                A(name: "path", type: .string, isOptional: false),
-                R(name: "folders", destination: "Folder", inverse: "receipts", isToMany: true),
-            ]),
-            E(name: "Folder", managedObjectClass: Folder.self, properties: [
-                A(name: "name", type: .string),
-                R(name: "receipts", destination: "Receipt", inverse: "folders", isToMany: true, deleteRule: .cascade),
-            ]),
+            E(
+                name: "Receipt", managedObjectClass: Receipt.self,
+                properties: [
+                    A(name: "path", type: .string, isOptional: false),
+                    R(name: "folders", destination: "Folder", inverse: "receipts", isToMany: true),
+                ]),
+            E(
+                name: "Folder", managedObjectClass: Folder.self,
+                properties: [
+                    A(name: "name", type: .string),
+                    R(
+                        name: "receipts", destination: "Receipt", inverse: "folders",
+                        isToMany: true, deleteRule: .cascade),
+                ]),
         ])
     }
 }

@@ -30,19 +30,32 @@ extension SaveIntegrity {
         static func expected(_ policy: MergePolicy, _ kind: ConflictKind) -> StoredPerson?? {
             let store = StoredPerson(name: "Anna", age: 30, employer: "Start")
             switch (policy, kind) {
-            case (.error, _): return .some(kind == .deletedThere ? nil : (kind == .toOneBothSides
-                ? StoredPerson(name: "Ann", age: 30, employer: "There") : store))
+            case (.error, _):
+                return .some(
+                    kind == .deletedThere
+                        ? nil
+                        : (kind == .toOneBothSides
+                            ? StoredPerson(name: "Ann", age: 30, employer: "There") : store))
             case (_, .deletedThere), (_, .deletedHere): return .some(nil)
-            case (.mergeByPropertyObjectTrump, .otherProperty): return StoredPerson(name: "Anna", age: 31, employer: "Start")
-            case (.mergeByPropertyObjectTrump, .sameProperty): return StoredPerson(name: "Annie", age: 31, employer: "Start")
-            case (.mergeByPropertyObjectTrump, .toOneBothSides): return StoredPerson(name: "Ann", age: 30, employer: "Here")
-            case (.mergeByPropertyStoreTrump, .otherProperty), (.mergeByPropertyStoreTrump, .sameProperty):
+            case (.mergeByPropertyObjectTrump, .otherProperty):
                 return StoredPerson(name: "Anna", age: 31, employer: "Start")
-            case (.mergeByPropertyStoreTrump, .toOneBothSides): return StoredPerson(name: "Ann", age: 30, employer: "There")
-            case (.overwrite, .otherProperty): return StoredPerson(name: "Ann", age: 31, employer: "Start")
-            case (.overwrite, .sameProperty): return StoredPerson(name: "Annie", age: 31, employer: "Start")
-            case (.overwrite, .toOneBothSides): return StoredPerson(name: "Ann", age: 30, employer: "Here")
-            case (.rollback, .toOneBothSides): return StoredPerson(name: "Ann", age: 30, employer: "There")
+            case (.mergeByPropertyObjectTrump, .sameProperty):
+                return StoredPerson(name: "Annie", age: 31, employer: "Start")
+            case (.mergeByPropertyObjectTrump, .toOneBothSides):
+                return StoredPerson(name: "Ann", age: 30, employer: "Here")
+            case (.mergeByPropertyStoreTrump, .otherProperty),
+                (.mergeByPropertyStoreTrump, .sameProperty):
+                return StoredPerson(name: "Anna", age: 31, employer: "Start")
+            case (.mergeByPropertyStoreTrump, .toOneBothSides):
+                return StoredPerson(name: "Ann", age: 30, employer: "There")
+            case (.overwrite, .otherProperty):
+                return StoredPerson(name: "Ann", age: 31, employer: "Start")
+            case (.overwrite, .sameProperty):
+                return StoredPerson(name: "Annie", age: 31, employer: "Start")
+            case (.overwrite, .toOneBothSides):
+                return StoredPerson(name: "Ann", age: 30, employer: "Here")
+            case (.rollback, .toOneBothSides):
+                return StoredPerson(name: "Ann", age: 30, employer: "There")
             case (.rollback, _): return store
             }
         }
@@ -51,24 +64,31 @@ extension SaveIntegrity {
             try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")).first
         }
 
-        private func company(_ context: ManagedObjectContext, _ name: String) throws -> ManagedObject {
+        private func company(_ context: ManagedObjectContext, _ name: String) throws
+            -> ManagedObject
+        {
             try context.fetch(FetchRequest<ManagedObject>(entityName: "Company"))
                 .first { $0.value(forKey: "name") as? String == name }!
         }
 
         private func describe(_ p: ManagedObject) -> StoredPerson {
-            StoredPerson(name: p.value(forKey: "name") as! String, age: p.value(forKey: "age") as! Int64,
-                         employer: (p.value(forKey: "employer") as? ManagedObject)?.value(forKey: "name") as? String)
+            StoredPerson(
+                name: p.value(forKey: "name") as! String, age: p.value(forKey: "age") as! Int64,
+                employer: (p.value(forKey: "employer") as? ManagedObject)?.value(forKey: "name")
+                    as? String)
         }
 
         @Test(arguments: MergePolicy.allCases, ConflictKind.allCases)
-        func eachPolicyResolvesEachKindOfConflict(_ policy: MergePolicy, _ kind: ConflictKind) throws {
+        func eachPolicyResolvesEachKindOfConflict(_ policy: MergePolicy, _ kind: ConflictKind)
+            throws
+        {
             for storeKind in StoreKind.all {
                 let stack = try Stack(IntegrityModels.people(), on: storeKind)
                 let seeder = stack.context()
                 try seeder.performAndWait {
                     for name in ["Start", "Here", "There"] {
-                        seeder.insertNewObject(forEntityName: "Company").setValue(name, forKey: "name")
+                        seeder.insertNewObject(forEntityName: "Company").setValue(
+                            name, forKey: "name")
                     }
                     let p = seeder.insertNewObject(forEntityName: "Person")
                     p.setValue("Ann", forKey: "name")
@@ -83,7 +103,8 @@ extension SaveIntegrity {
                 try a.performAndWait {
                     let p = try #require(try person(a))
                     switch kind {
-                    case .otherProperty, .sameProperty, .deletedHere: p.setValue("Anna", forKey: "name")
+                    case .otherProperty, .sameProperty, .deletedHere:
+                        p.setValue("Anna", forKey: "name")
                     case .toOneBothSides: p.setValue(try company(a, "There"), forKey: "employer")
                     case .deletedThere: a.delete(p)
                     }
@@ -103,7 +124,8 @@ extension SaveIntegrity {
                 }
                 // The error policy poisons later saves too (checked before the store is reopened,
                 // which closes a file store under `b`).
-                let again: NSError? = policy == .error ? b.performAndWait { expectNSError { try b.save() } } : nil
+                let again: NSError? =
+                    policy == .error ? b.performAndWait { expectNSError { try b.save() } } : nil
                 let stored = try stack.reopen().context()
                 let after = try stored.performAndWait { try person(stored).map(describe) }
                 #expect(after == Self.expected(policy, kind), "\(storeKind.name)")
@@ -122,7 +144,9 @@ extension SaveIntegrity {
                         } else {
                             // Saved deletions leave the context (isDeleted is false again, as
                             // in Core Data); deletions made elsewhere stay marked deleted.
-                            #expect(kind == .deletedHere ? pb.managedObjectContext == nil : pb.isDeleted)
+                            #expect(
+                                kind == .deletedHere ? pb.managedObjectContext == nil : pb.isDeleted
+                            )
                             #expect(b.registeredObject(for: pb.objectID) == nil)
                         }
                     }
@@ -149,7 +173,8 @@ extension SaveIntegrity {
                 let p = try #require(try person(b))
                 let error = try #require(expectNSError { try b.save() })
                 #expect(error.code == NSManagedObjectMergeError)
-                let list = try #require(error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])
+                let list = try #require(
+                    error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])
                 #expect(list.count == 1)
                 let conflict = try #require(list.first as? MergeConflict)
                 #expect(conflict.sourceObject === p)
@@ -160,9 +185,13 @@ extension SaveIntegrity {
                 #expect(conflict.oldVersionNumber == 1)
                 #expect(conflict.newVersionNumber == 2)
                 #expect(conflict.conflictingKeys == ["name"])
-                #expect(conflict.description.hasSuffix("changed on both sides: name: here \"Annie\", store \"Anna\""))
+                #expect(
+                    conflict.description.hasSuffix(
+                        "changed on both sides: name: here \"Annie\", store \"Anna\""))
                 #expect(error.localizedDescription.contains("name: here \"Annie\", store \"Anna\""))
-                #expect((error.userInfo[NSAffectedObjectsErrorKey] as? [Any])?.first as? ManagedObject === p)
+                #expect(
+                    (error.userInfo[NSAffectedObjectsErrorKey] as? [Any])?.first as? ManagedObject
+                        === p)
             }
         }
 
@@ -174,19 +203,24 @@ extension SaveIntegrity {
             let m = stack.context(name: "M")
             let w = stack.context(name: "W")
             let x = try w.performAndWait {
-                let x = try #require(try w.fetch(FetchRequest<ManagedObject>(entityName: "Item")).first)
+                let x = try #require(
+                    try w.fetch(FetchRequest<ManagedObject>(entityName: "Item")).first)
                 x.setValue("uploaded", forKey: "state")
                 w.insertNewObject(forEntityName: "Item").setValue("y", forKey: "state")
                 return x
             }
             try m.performAndWait {
-                m.delete(try #require(try m.fetch(FetchRequest<ManagedObject>(entityName: "Item")).first))
+                m.delete(
+                    try #require(try m.fetch(FetchRequest<ManagedObject>(entityName: "Item")).first)
+                )
                 try m.save()
             }
             try w.performAndWait {
                 let error = try #require(expectNSError { try w.save() })
                 #expect(error.code == NSManagedObjectMergeError)
-                let conflict = (error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])?.first as? MergeConflict
+                let conflict =
+                    (error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])?.first
+                    as? MergeConflict
                 #expect(conflict?.sourceObject === x)
                 #expect(conflict?.newVersionNumber == 0)
                 #expect(conflict?.cachedSnapshot == nil)

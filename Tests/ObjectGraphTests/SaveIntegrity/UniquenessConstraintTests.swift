@@ -5,13 +5,18 @@ import Testing
 extension SaveIntegrity {
     @Suite struct UniquenessConstraintTests {
         @discardableResult
-        static func insert(_ context: ManagedObjectContext, _ entity: String, _ values: [String: Any?]) -> ManagedObject {
+        static func insert(
+            _ context: ManagedObjectContext, _ entity: String, _ values: [String: Any?]
+        ) -> ManagedObject {
             let object = context.insertNewObject(forEntityName: entity)
-            for (key, value) in values.sorted(by: { $0.key < $1.key }) { object.setValue(value, forKey: key) }
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                object.setValue(value, forKey: key)
+            }
             return object
         }
 
-        static func all(_ context: ManagedObjectContext, _ entity: String) throws -> [ManagedObject] {
+        static func all(_ context: ManagedObjectContext, _ entity: String) throws -> [ManagedObject]
+        {
             try context.fetch(FetchRequest<ManagedObject>(entityName: entity))
         }
 
@@ -29,7 +34,9 @@ extension SaveIntegrity {
             }
         }
 
-        private func seededStack(_ kind: StoreKind, failing: Bool = false) throws -> (Stack, ManagedObjectID) {
+        private func seededStack(_ kind: StoreKind, failing: Bool = false) throws -> (
+            Stack, ManagedObjectID
+        ) {
             let stack = try Stack(IntegrityModels.upsert(), on: kind, failing: failing)
             let id = try stack.seed("Tag", ["name": "red", "color": 1, "note": "keep"])
             return (stack, id)
@@ -44,18 +51,26 @@ extension SaveIntegrity {
             let context = stack.context()
             try context.performAndWait {
                 let new = Self.insert(context, "Tag", ["name": "red", "color": 2])
-                #expect(try Self.all(context, "Tag").filter { $0.value(forKey: "name") as? String == "red" }.count == 2)
+                #expect(
+                    try Self.all(context, "Tag").filter {
+                        $0.value(forKey: "name") as? String == "red"
+                    }.count == 2)
                 let error = try #require(expectNSError { try context.save() })
                 #expect(error.code == NSManagedObjectConstraintMergeError)
                 #expect(error.userInfo[NSValidationKeyErrorKey] as? String == "name")
-                let conflict = try #require((error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])?.first
-                                            as? ConstraintConflict)
+                let conflict = try #require(
+                    (error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])?.first
+                        as? ConstraintConflict)
                 #expect(conflict.constraint == ["name"])
                 #expect(conflict.constraintValues["name"] as? String == "red")
                 #expect(conflict.databaseObject?.objectID == storedID)
                 #expect((conflict.databaseSnapshot?["color"] as? NSNumber)?.intValue == 1)
-                #expect(conflict.conflictingObjects.count == 1 && conflict.conflictingObjects[0] === new)
-                #expect(conflict.conflictingSnapshots.count == 1 && conflict.conflictingSnapshots[0].isEmpty)
+                #expect(
+                    conflict.conflictingObjects.count == 1 && conflict.conflictingObjects[0] === new
+                )
+                #expect(
+                    conflict.conflictingSnapshots.count == 1
+                        && conflict.conflictingSnapshots[0].isEmpty)
                 #expect(error.localizedDescription.contains("Tag(name) name = \"red\": new Tag"))
                 #expect(new.isInserted && new.objectID.isTemporaryID)
                 #expect(try stack.allRows() == before)
@@ -72,13 +87,19 @@ extension SaveIntegrity {
         /// B05, second half: the trump policies decide whose values win; among unsaved
         /// duplicates the first inserted object survives and the last value set wins under
         /// object trump.
-        @Test(arguments: StoreKind.all, [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback])
+        @Test(
+            arguments: StoreKind.all,
+            [
+                MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite,
+                .rollback,
+            ])
         func trumpPoliciesUpsertDeterministically(_ kind: StoreKind, _ policy: MergePolicy) throws {
             let (stack, storedID) = try seededStack(kind)
             let context = stack.context(policy)
             try context.performAndWait {
                 let red = Self.insert(context, "Tag", ["name": "red", "color": 2])
-                let blue3 = Self.insert(context, "Tag", ["name": "blue", "color": 3, "note": "first"])
+                let blue3 = Self.insert(
+                    context, "Tag", ["name": "blue", "color": 3, "note": "first"])
                 let blue4 = Self.insert(context, "Tag", ["name": "blue", "color": 4])
                 try context.save()
                 #expect(red.objectID == storedID)
@@ -87,11 +108,12 @@ extension SaveIntegrity {
                 #expect(blue4.objectID == blue3.objectID)
                 #expect(context.registeredObject(for: blue3.objectID) === blue3)
             }
-            let expected: [String] = switch policy {
-            case .mergeByPropertyObjectTrump: ["red:2:keep", "blue:4:first"]
-            case .overwrite: ["red:2:-", "blue:4:-"]
-            default: ["red:1:keep", "blue:3:first"]
-            }
+            let expected: [String] =
+                switch policy {
+                case .mergeByPropertyObjectTrump: ["red:2:keep", "blue:4:first"]
+                case .overwrite: ["red:2:-", "blue:4:-"]
+                default: ["red:1:keep", "blue:3:first"]
+                }
             #expect(try Self.tags(stack) == expected)
         }
 
@@ -139,14 +161,19 @@ extension SaveIntegrity {
                 Self.insert(context, "Seat", ["row": "A", "number": 2])
                 Self.insert(context, "Seat", ["row": "B", "number": 1])
                 try context.save()
-                let clash = Self.insert(context, "Seat", ["row": "A", "number": 1, "holder": "bob"])
+                let clash = Self.insert(
+                    context, "Seat", ["row": "A", "number": 1, "holder": "bob"])
                 let error = try #require(expectNSError { try context.save() })
                 #expect(error.code == NSManagedObjectConstraintMergeError)
-                let conflict = (error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])?.first as? ConstraintConflict
+                let conflict =
+                    (error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])?.first
+                    as? ConstraintConflict
                 #expect(conflict?.constraint == ["row", "number"])
                 #expect(conflict?.constraintValues["row"] as? String == "A")
                 #expect((conflict?.constraintValues["number"] as? NSNumber)?.intValue == 1)
-                #expect(error.localizedDescription.contains("Seat(row, number) row = \"A\", number = 1"))
+                #expect(
+                    error.localizedDescription.contains("Seat(row, number) row = \"A\", number = 1")
+                )
                 context.mergePolicy = .mergeByPropertyObjectTrump
                 try context.save()
                 #expect(clash.value(forKey: "holder") as? String == "bob")
@@ -165,10 +192,14 @@ extension SaveIntegrity {
                 Self.insert(context, "Badge", ["kind": "silver", "owner": t1])
                 try context.save()
                 Self.insert(context, "Badge", ["kind": "gold", "owner": t1, "level": 2])
-                #expect(expectNSError { try context.save() }?.code == NSManagedObjectConstraintMergeError)
+                #expect(
+                    expectNSError { try context.save() }?.code
+                        == NSManagedObjectConstraintMergeError)
                 context.mergePolicy = .mergeByPropertyStoreTrump
                 try context.save()
-                let gold = (t1.value(forKey: "badges") as? Set<ManagedObject> ?? []).filter { $0.value(forKey: "kind") as? String == "gold" }
+                let gold = (t1.value(forKey: "badges") as? Set<ManagedObject> ?? []).filter {
+                    $0.value(forKey: "kind") as? String == "gold"
+                }
                 #expect(gold.count == 1)
                 #expect(gold.first?.value(forKey: "level") as? Int16 == 1)
             }
@@ -183,11 +214,15 @@ extension SaveIntegrity {
                 let b = Self.insert(context, "Tag", ["name": "green"])
                 let error = try #require(expectNSError { try context.save() })
                 #expect(error.code == NSManagedObjectConstraintMergeError)
-                let conflict = (error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])?.first as? ConstraintConflict
+                let conflict =
+                    (error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])?.first
+                    as? ConstraintConflict
                 #expect(conflict?.databaseObject == nil)
                 #expect(conflict?.databaseSnapshot == nil)
                 #expect(conflict?.conflictingObjects.count == 2)
-                #expect(conflict?.conflictingObjects.first === a && conflict?.conflictingObjects.last === b)
+                #expect(
+                    conflict?.conflictingObjects.first === a
+                        && conflict?.conflictingObjects.last === b)
             }
             #expect(try stack.rows("Tag").isEmpty)
         }
@@ -217,7 +252,9 @@ extension SaveIntegrity {
             for policy in MergePolicy.allCases {
                 let context = stack.context(policy)
                 context.performAndWait {
-                    let blue = try? Self.all(context, "Tag").first { $0.value(forKey: "name") as? String == "blue" }
+                    let blue = try? Self.all(context, "Tag").first {
+                        $0.value(forKey: "name") as? String == "blue"
+                    }
                     blue?.setValue("red", forKey: "name")
                     let error = expectNSError { try context.save() }
                     #expect(error?.code == NSManagedObjectConstraintMergeError)
@@ -241,7 +278,10 @@ extension SaveIntegrity {
                 #expect(new.managedObjectContext == nil)
                 #expect(new.objectID == storedID)
             }
-            #expect(try Self.tags(stack) == [policy == .mergeByPropertyObjectTrump ? "red:7:new" : "red:5:keep"])
+            #expect(
+                try Self.tags(stack) == [
+                    policy == .mergeByPropertyObjectTrump ? "red:7:new" : "red:5:keep"
+                ])
         }
 
         @Test func theLosersRelationshipsMoveToTheSurvivor() throws {
@@ -266,9 +306,13 @@ extension SaveIntegrity {
                 #expect(n1.value(forKey: "tag") as? ManagedObject === red)
                 #expect(n2.value(forKey: "tag") as? ManagedObject === red)
                 #expect(p2.value(forKey: "tags") as? Set<ManagedObject> == [red])
-                let notes = (red.value(forKey: "notes") as? Set<ManagedObject> ?? []).compactMap { $0.value(forKey: "text") as? String }
+                let notes = (red.value(forKey: "notes") as? Set<ManagedObject> ?? []).compactMap {
+                    $0.value(forKey: "text") as? String
+                }
                 #expect(notes.sorted() == ["n0", "n1", "n2"])
-                let posts = (red.value(forKey: "posts") as? Set<ManagedObject> ?? []).compactMap { $0.value(forKey: "title") as? String }
+                let posts = (red.value(forKey: "posts") as? Set<ManagedObject> ?? []).compactMap {
+                    $0.value(forKey: "title") as? String
+                }
                 #expect(posts.sorted() == ["p0", "p2"])
                 #expect(!context.hasChanges)
             }
@@ -276,9 +320,11 @@ extension SaveIntegrity {
             try fresh.performAndWait {
                 let tags = try Self.all(fresh, "Tag")
                 #expect(tags.map(\.objectID) == [storedID])
-                let notes = (tags[0].value(forKey: "notes") as? Set<ManagedObject> ?? []).compactMap { $0.value(forKey: "text") as? String }
+                let notes = (tags[0].value(forKey: "notes") as? Set<ManagedObject> ?? []).compactMap
+                { $0.value(forKey: "text") as? String }
                 #expect(notes.sorted() == ["n0", "n1", "n2"])
-                let posts = (tags[0].value(forKey: "posts") as? Set<ManagedObject> ?? []).compactMap { $0.value(forKey: "title") as? String }
+                let posts = (tags[0].value(forKey: "posts") as? Set<ManagedObject> ?? []).compactMap
+                { $0.value(forKey: "title") as? String }
                 #expect(posts.sorted() == ["p0", "p2"])
             }
         }
@@ -326,8 +372,10 @@ extension SaveIntegrity {
             }
             let rows = try stack.reopen().rows("Note")
             let tagID = try stack.rows("Tag")[0].objectID
-            #expect(rows.map { $0["favoriteOf"] } == (policy == .mergeByPropertyObjectTrump
-                ? [.toOne(nil), .toOne(tagID)] : [.toOne(tagID), .toOne(nil)]))
+            #expect(
+                rows.map { $0["favoriteOf"] }
+                    == (policy == .mergeByPropertyObjectTrump
+                        ? [.toOne(nil), .toOne(tagID)] : [.toOne(tagID), .toOne(nil)]))
         }
 
         @Test func aChildsInsertKeepsTrackOfWhatItSetThroughTheParent() throws {
@@ -341,7 +389,8 @@ extension SaveIntegrity {
             }
             try parent.performAndWait {
                 try parent.save()
-                #expect(parent.registeredObject(for: storedID)?.value(forKey: "color") as? Int16 == 9)
+                #expect(
+                    parent.registeredObject(for: storedID)?.value(forKey: "color") as? Int16 == 9)
             }
             #expect(try Self.tags(stack) == ["red:9:keep"])
         }
@@ -380,7 +429,9 @@ extension SaveIntegrity {
             let context = stack.context()
             try context.performAndWait {
                 let start = store.fetchCount
-                let tags = (1...200).map { (i: Int) in Self.insert(context, "Tag", ["name": "t\(i)", "color": i]) }
+                let tags = (1...200).map { (i: Int) in
+                    Self.insert(context, "Tag", ["name": "t\(i)", "color": i])
+                }
                 try context.save()
                 #expect(store.fetchCount - start == 1)
                 for tag in tags { tag.setValue(0, forKey: "color") }

@@ -19,13 +19,17 @@ extension SaveIntegrity {
                 let names = ["b", "a", "c", "x", "a", "y", "b", "a"]
                 let objects = names.map { U.insert(context, "Tag", ["name": $0]) }
                 let error = try #require(expectNSError { try context.save() })
-                let conflicts = (error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any] ?? [])
+                let conflicts =
+                    (error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any] ?? [])
                     .compactMap { $0 as? ConstraintConflict }
-                #expect(conflicts.map { $0.constraintValues["name"] as? String } == ["b", "a", "c"])
+                #expect(
+                    conflicts.map { $0.constraintValues["name"] as? String } == ["b", "a", "c"])
                 #expect(conflicts.map { $0.conflictingObjects.count } == [2, 3, 1])
                 #expect(conflicts[0].conflictingObjects[0] === objects[0])
                 #expect(conflicts[0].conflictingObjects[1] === objects[6])
-                #expect(conflicts[1].conflictingObjects.map(\.objectID) == [1, 4, 7].map { objects[$0].objectID })
+                #expect(
+                    conflicts[1].conflictingObjects.map(\.objectID)
+                        == [1, 4, 7].map { objects[$0].objectID })
                 #expect(conflicts.map { $0.databaseObject?.objectID } == [nil, nil, storedID])
             }
         }
@@ -37,12 +41,16 @@ extension SaveIntegrity {
                 U.insert(context, "Dog", ["name": "Rex"])
                 U.insert(context, "Cat", ["name": "Rex"])
                 // A superentity's constraint covers both subentities.
-                #expect(expectNSError { try context.save() }?.code == NSManagedObjectConstraintMergeError)
+                #expect(
+                    expectNSError { try context.save() }?.code
+                        == NSManagedObjectConstraintMergeError)
                 context.rollback()
                 U.insert(context, "Dog", ["name": "Rex"])
                 try context.save()
                 U.insert(context, "Cat", ["name": "Rex"])
-                #expect(expectNSError { try context.save() }?.code == NSManagedObjectConstraintMergeError)
+                #expect(
+                    expectNSError { try context.save() }?.code
+                        == NSManagedObjectConstraintMergeError)
             }
         }
     }

@@ -24,7 +24,9 @@ extension IntegrityModels {
 
         override func validate(_ value: Any?, forKey key: String) throws {
             hookKeys.append(key)
-            if key == "title", let title = value as? String, title != title.trimmingCharacters(in: .whitespaces) {
+            if key == "title", let title = value as? String,
+                title != title.trimmingCharacters(in: .whitespaces)
+            {
                 throw TripRuleError(code: 1)
             }
             try super.validate(value, forKey: key)
@@ -53,8 +55,11 @@ extension IntegrityModels {
 
         private func datesInOrder() -> [any Error] {
             guard let start, let end, end < start else { return [] }
-            return [ObjectGraphError.validationError("Trip.end must not be before Trip.start", object: self,
-                                                     key: "end", value: .date(end))]
+            return [
+                ObjectGraphError.validationError(
+                    "Trip.end must not be before Trip.start", object: self,
+                    key: "end", value: .date(end))
+            ]
         }
     }
 
@@ -65,17 +70,23 @@ extension IntegrityModels {
 
     static func trips() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            E(name: "Trip", managedObjectClass: Trip.self, properties: [
-                A(name: "title", type: .string, maxLength: 10),
-                A(name: "start", type: .date),
-                A(name: "end", type: .date),
-                A(name: "locked", type: .boolean, defaultValue: false),
-                R(name: "stops", destination: "Stop", inverse: "trip", isToMany: true, deleteRule: .deny),
-            ]),
-            E(name: "Stop", managedObjectClass: Stop.self, properties: [
-                A(name: "name", type: .string),
-                R(name: "trip", destination: "Trip", inverse: "stops"),
-            ]),
+            E(
+                name: "Trip", managedObjectClass: Trip.self,
+                properties: [
+                    A(name: "title", type: .string, maxLength: 10),
+                    A(name: "start", type: .date),
+                    A(name: "end", type: .date),
+                    A(name: "locked", type: .boolean, defaultValue: false),
+                    R(
+                        name: "stops", destination: "Stop", inverse: "trip", isToMany: true,
+                        deleteRule: .deny),
+                ]),
+            E(
+                name: "Stop", managedObjectClass: Stop.self,
+                properties: [
+                    A(name: "name", type: .string),
+                    R(name: "trip", destination: "Trip", inverse: "stops"),
+                ]),
         ])
     }
 }
@@ -99,9 +110,12 @@ extension SaveIntegrity {
                 #expect(!trip.hookKeys.contains("title"))
                 #expect(Set(trip.hookKeys) == ["start", "end", "locked", "stops"])
                 trip.hookKeys = []
-                #expect(expectNSError { try trip.validateValue(" x", forKey: "title") }?.domain == "TripRules")
+                #expect(
+                    expectNSError { try trip.validateValue(" x", forKey: "title") }?.domain
+                        == "TripRules")
                 #expect(trip.hookKeys == ["title"])
-                #expect(expectNSError { try trip.validateValue("eleven char", forKey: "title") }?.code
+                #expect(
+                    expectNSError { try trip.validateValue("eleven char", forKey: "title") }?.code
                         == NSValidationStringTooLongError)
                 #expect(trip.hookKeys == ["title"])
             }
@@ -136,7 +150,8 @@ extension SaveIntegrity {
                 #expect(list.map(\.domain) == ["TripRules", NSCocoaErrorDomain])
                 #expect(list.map(\.code) == [1, NSManagedObjectValidationError])
                 #expect(list.last?.userInfo[NSValidationKeyErrorKey] as? String == "end")
-                #expect((list.last?.userInfo[NSValidationObjectErrorKey] as? ManagedObject) === trip)
+                #expect(
+                    (list.last?.userInfo[NSValidationObjectErrorKey] as? ManagedObject) === trip)
                 #expect(list.last?.localizedDescription == "Trip.end must not be before Trip.start")
             }
         }

@@ -28,7 +28,9 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         type == .date ? .date(Date(timeIntervalSince1970: Double(n))) : .integer(n)
     }
 
-    static let numericTypes: [AttributeType] = [.integer16, .integer32, .integer64, .decimal, .double, .float]
+    static let numericTypes: [AttributeType] = [
+        .integer16, .integer32, .integer64, .decimal, .double, .float,
+    ]
 
     static func number(_ type: AttributeType, _ n: Int) -> AttributeValue {
         switch type {
@@ -43,25 +45,47 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     static let all: [RuleCase] = {
         var cases: [RuleCase] = []
         for type in numericTypes + [.date] {
-            let small = type == .date ? NSValidationDateTooSoonError : NSValidationNumberTooSmallError
-            let large = type == .date ? NSValidationDateTooLateError : NSValidationNumberTooLargeError
-            cases.append(RuleCase(type: type, rule: "min", good: number(type, 10), bad: number(type, 9), code: small))
-            cases.append(RuleCase(type: type, rule: "max", good: number(type, 20), bad: number(type, 21), code: large))
+            let small =
+                type == .date ? NSValidationDateTooSoonError : NSValidationNumberTooSmallError
+            let large =
+                type == .date ? NSValidationDateTooLateError : NSValidationNumberTooLargeError
+            cases.append(
+                RuleCase(
+                    type: type, rule: "min", good: number(type, 10), bad: number(type, 9),
+                    code: small))
+            cases.append(
+                RuleCase(
+                    type: type, rule: "max", good: number(type, 20), bad: number(type, 21),
+                    code: large))
         }
-        cases.append(RuleCase(type: .string, rule: "minLength", good: "ab", bad: "a", code: NSValidationStringTooShortError))
-        cases.append(RuleCase(type: .string, rule: "maxLength", good: "abcd", bad: "abcde", code: NSValidationStringTooLongError))
-        cases.append(RuleCase(type: .string, rule: "pattern", good: "abc", bad: "abc1", code: NSValidationStringPatternMatchingError))
+        cases.append(
+            RuleCase(
+                type: .string, rule: "minLength", good: "ab", bad: "a",
+                code: NSValidationStringTooShortError))
+        cases.append(
+            RuleCase(
+                type: .string, rule: "maxLength", good: "abcd", bad: "abcde",
+                code: NSValidationStringTooLongError))
+        cases.append(
+            RuleCase(
+                type: .string, rule: "pattern", good: "abc", bad: "abc1",
+                code: NSValidationStringPatternMatchingError))
         let samples: [AttributeType: AttributeValue] = [
             .string: "s", .boolean: false, .binaryData: .data(Data([1])), .uuid: .uuid(UUID()),
-            .uri: .uri(URL(string: "https://example.com")!), .transformable: .transformable(Data("{}".utf8)),
+            .uri: .uri(URL(string: "https://example.com")!),
+            .transformable: .transformable(Data("{}".utf8)),
         ]
         for type in numericTypes + [.date] {
-            cases.append(RuleCase(type: type, rule: "mandatory", good: number(type, 0), bad: .null,
-                                  code: NSValidationMissingMandatoryPropertyError))
+            cases.append(
+                RuleCase(
+                    type: type, rule: "mandatory", good: number(type, 0), bad: .null,
+                    code: NSValidationMissingMandatoryPropertyError))
         }
         for (type, sample) in samples.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            cases.append(RuleCase(type: type, rule: "mandatory", good: sample, bad: .null,
-                                  code: NSValidationMissingMandatoryPropertyError))
+            cases.append(
+                RuleCase(
+                    type: type, rule: "mandatory", good: sample, bad: .null,
+                    code: NSValidationMissingMandatoryPropertyError))
         }
         return cases
     }()
@@ -70,7 +94,9 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
 extension SaveIntegrity {
     @Suite struct ValidationRuleTests {
         @Test(arguments: RuleCase.all, StoreKind.all)
-        func eachRuleOnEachTypeFailsTheSaveWithItsCodeAndPassesAtTheBound(_ rule: RuleCase, _ kind: StoreKind) throws {
+        func eachRuleOnEachTypeFailsTheSaveWithItsCodeAndPassesAtTheBound(
+            _ rule: RuleCase, _ kind: StoreKind
+        ) throws {
             let stack = try Stack(IntegrityModels.single(rule.attribute()), on: kind)
             let context = stack.context()
             try context.performAndWait {
@@ -82,7 +108,9 @@ extension SaveIntegrity {
                 #expect((error?.userInfo[NSValidationObjectErrorKey] as? ManagedObject) === v)
                 let text = error?.localizedDescription ?? ""
                 #expect(text.hasPrefix("V.a "))
-                #expect(throws: (any Error).self) { try v.validateValue(v.value(forKey: "a"), forKey: "a") }
+                #expect(throws: (any Error).self) {
+                    try v.validateValue(v.value(forKey: "a"), forKey: "a")
+                }
                 v.setAttributeValue(rule.good, forKey: "a")
                 try v.validateValue(v.value(forKey: "a"), forKey: "a")
                 try context.save()
@@ -92,31 +120,47 @@ extension SaveIntegrity {
 
         @Test func validateValueChecksRelationshipRulesAndTypes() throws {
             let model = try ManagedObjectModel(entities: [
-                EntityDescription(name: "Team", properties: [
-                    RelationshipDescription(name: "players", destination: "Player", inverse: "team", isToMany: true,
-                                            minCount: 2, maxCount: 3),
-                    AttributeDescription(name: "size", type: .integer16),
-                ]),
-                EntityDescription(name: "Player", properties: [
-                    RelationshipDescription(name: "team", destination: "Team", inverse: "players", isOptional: false),
-                ]),
+                EntityDescription(
+                    name: "Team",
+                    properties: [
+                        RelationshipDescription(
+                            name: "players", destination: "Player", inverse: "team", isToMany: true,
+                            minCount: 2, maxCount: 3),
+                        AttributeDescription(name: "size", type: .integer16),
+                    ]),
+                EntityDescription(
+                    name: "Player",
+                    properties: [
+                        RelationshipDescription(
+                            name: "team", destination: "Team", inverse: "players", isOptional: false
+                        )
+                    ]),
             ])
             let stack = try Stack(model, on: .inMemory)
             let context = stack.context()
             context.performAndWait {
                 let team = context.insertNewObject(forEntityName: "Team")
                 let players = (0..<4).map { _ in context.insertNewObject(forEntityName: "Player") }
-                #expect(expectNSError { try team.validateValue(Set(players.prefix(1)), forKey: "players") }?.code
+                #expect(
+                    expectNSError {
+                        try team.validateValue(Set(players.prefix(1)), forKey: "players")
+                    }?.code
                         == NSValidationRelationshipLacksMinimumCountError)
-                #expect(expectNSError { try team.validateValue(players, forKey: "players") }?.code
+                #expect(
+                    expectNSError { try team.validateValue(players, forKey: "players") }?.code
                         == NSValidationRelationshipExceedsMaximumCountError)
-                #expect(throws: Never.self) { try team.validateValue(Array(players.prefix(2)), forKey: "players") }
-                #expect(expectNSError { try players[0].validateValue(nil, forKey: "team") }?.code
+                #expect(throws: Never.self) {
+                    try team.validateValue(Array(players.prefix(2)), forKey: "players")
+                }
+                #expect(
+                    expectNSError { try players[0].validateValue(nil, forKey: "team") }?.code
                         == NSValidationMissingMandatoryPropertyError)
                 #expect(throws: Never.self) { try players[0].validateValue(team, forKey: "team") }
-                #expect(expectNSError { try players[0].validateValue("a team", forKey: "team") }?.code
+                #expect(
+                    expectNSError { try players[0].validateValue("a team", forKey: "team") }?.code
                         == NSManagedObjectValidationError)
-                #expect(expectNSError { try team.validateValue("big", forKey: "size") }?.code
+                #expect(
+                    expectNSError { try team.validateValue("big", forKey: "size") }?.code
                         == NSManagedObjectValidationError)
                 #expect(team.value(forKey: "players") as? Set<ManagedObject> == [])
             }
@@ -124,13 +168,19 @@ extension SaveIntegrity {
 
         @Test func toManyCountRulesFailTheSave() throws {
             let model = try ManagedObjectModel(entities: [
-                EntityDescription(name: "Team", properties: [
-                    RelationshipDescription(name: "players", destination: "Player", inverse: "team", isToMany: true,
-                                            minCount: 2, maxCount: 3),
-                ]),
-                EntityDescription(name: "Player", properties: [
-                    RelationshipDescription(name: "team", destination: "Team", inverse: "players"),
-                ]),
+                EntityDescription(
+                    name: "Team",
+                    properties: [
+                        RelationshipDescription(
+                            name: "players", destination: "Player", inverse: "team", isToMany: true,
+                            minCount: 2, maxCount: 3)
+                    ]),
+                EntityDescription(
+                    name: "Player",
+                    properties: [
+                        RelationshipDescription(
+                            name: "team", destination: "Team", inverse: "players")
+                    ]),
             ])
             let stack = try Stack(model, on: .inMemory)
             let context = stack.context()
@@ -138,9 +188,13 @@ extension SaveIntegrity {
                 let team = context.insertNewObject(forEntityName: "Team")
                 let players = (0..<4).map { _ in context.insertNewObject(forEntityName: "Player") }
                 team.setValue(Set(players.prefix(1)), forKey: "players")
-                #expect(expectNSError { try context.save() }?.code == NSValidationRelationshipLacksMinimumCountError)
+                #expect(
+                    expectNSError { try context.save() }?.code
+                        == NSValidationRelationshipLacksMinimumCountError)
                 team.setValue(Set(players), forKey: "players")
-                #expect(expectNSError { try context.save() }?.code == NSValidationRelationshipExceedsMaximumCountError)
+                #expect(
+                    expectNSError { try context.save() }?.code
+                        == NSValidationRelationshipExceedsMaximumCountError)
                 team.setValue(Set(players.prefix(3)), forKey: "players")
                 try context.save()
             }
@@ -160,12 +214,15 @@ extension SaveIntegrity {
                 y.setValue("ok", forKey: "code")
                 let error = expectNSError { try context.save() }
                 #expect(error?.code == NSValidationMultipleErrorsError)
-                #expect(details(error) == ["Parcel.slug:1570", "Parcel.code:1660", "Parcel.name:1570"])
+                #expect(
+                    details(error) == ["Parcel.slug:1570", "Parcel.code:1660", "Parcel.name:1570"])
                 let list = error?.userInfo[NSDetailedErrorsKey] as? [NSError] ?? []
                 let objects = list.map { $0.userInfo[NSValidationObjectErrorKey] as? ManagedObject }
                 #expect(objects.filter { $0 === x }.count == 2)
                 #expect(objects.filter { $0 === y }.count == 1)
-                #expect(list.first { $0.code == 1660 }?.userInfo[NSValidationValueErrorKey] as? String == "TOOLONG1")
+                #expect(
+                    list.first { $0.code == 1660 }?.userInfo[NSValidationValueErrorKey] as? String
+                        == "TOOLONG1")
                 x.setValue("x", forKey: "slug")
                 x.setValue("SHORT", forKey: "code")
                 let single = expectNSError { try context.save() }

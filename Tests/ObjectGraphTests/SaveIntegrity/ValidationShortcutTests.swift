@@ -15,7 +15,9 @@ extension IntegrityModels {
 
         override func validate(_ value: Any?, forKey key: String) throws {
             hookKeys.append(key)
-            if key == "code", let code = value as? String, code.hasPrefix("X") { throw TripRuleError(code: 7) }
+            if key == "code", let code = value as? String, code.hasPrefix("X") {
+                throw TripRuleError(code: 7)
+            }
             try super.validate(value, forKey: key)
         }
     }
@@ -40,8 +42,10 @@ extension IntegrityModels {
         func properties(_ me: String) -> [PropertyDescription] {
             [
                 A(name: "label", type: .string, isOptional: false, minLength: 2),
-                R(name: "owner", destination: "Owner", inverse: me == "Quiet" ? "quiet" : "chatty",
-                  isOptional: false),
+                R(
+                    name: "owner", destination: "Owner",
+                    inverse: me == "Quiet" ? "quiet" : "chatty",
+                    isOptional: false),
                 A(name: "amount", type: .decimal, minValue: .decimal(Decimal(string: "0.01")!)),
                 A(name: "note", type: .string),
                 R(name: "parts", destination: me, inverse: "whole", isToMany: true, maxCount: 1),
@@ -52,10 +56,12 @@ extension IntegrityModels {
         return try ManagedObjectModel(entities: [
             E(name: "Quiet", managedObjectClass: Quiet.self, properties: properties("Quiet")),
             E(name: "Chatty", managedObjectClass: Chatty.self, properties: properties("Chatty")),
-            E(name: "Owner", properties: [
-                R(name: "quiet", destination: "Quiet", inverse: "owner", isToMany: true),
-                R(name: "chatty", destination: "Chatty", inverse: "owner", isToMany: true),
-            ]),
+            E(
+                name: "Owner",
+                properties: [
+                    R(name: "quiet", destination: "Quiet", inverse: "owner", isToMany: true),
+                    R(name: "chatty", destination: "Chatty", inverse: "owner", isToMany: true),
+                ]),
         ])
     }
 
@@ -63,19 +69,27 @@ extension IntegrityModels {
     /// rules on a class-less entity `Plain`.
     static func tickets() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            E(name: "Ticket", managedObjectClass: Ticket.self, properties: [
-                A(name: "code", type: .string, pattern: "^[A-Z]{2}[0-9]$"),
-                A(name: "seat", type: .string, maxLength: 3),
-                R(name: "holder", destination: "Holder", inverse: "tickets"),
-            ]),
-            E(name: "Holder", managedObjectClass: Holder.self, properties: [
-                A(name: "name", type: .string, isOptional: false),
-                R(name: "tickets", destination: "Ticket", inverse: "holder", isToMany: true, minCount: 0,
-                  maxCount: 2),
-            ]),
-            E(name: "Plain", properties: [
-                A(name: "kind", type: .string, pattern: "^(K|L)$"),
-            ]),
+            E(
+                name: "Ticket", managedObjectClass: Ticket.self,
+                properties: [
+                    A(name: "code", type: .string, pattern: "^[A-Z]{2}[0-9]$"),
+                    A(name: "seat", type: .string, maxLength: 3),
+                    R(name: "holder", destination: "Holder", inverse: "tickets"),
+                ]),
+            E(
+                name: "Holder", managedObjectClass: Holder.self,
+                properties: [
+                    A(name: "name", type: .string, isOptional: false),
+                    R(
+                        name: "tickets", destination: "Ticket", inverse: "holder", isToMany: true,
+                        minCount: 0,
+                        maxCount: 2),
+                ]),
+            E(
+                name: "Plain",
+                properties: [
+                    A(name: "kind", type: .string, pattern: "^(K|L)$")
+                ]),
         ])
     }
 }
@@ -87,7 +101,8 @@ extension SaveIntegrity {
         typealias Ticket = IntegrityModels.Ticket
         typealias Holder = IntegrityModels.Holder
 
-        @Test func aClassThatDeclaresItsKeysHasTheHookCalledForThoseAloneAndItStillRejects() throws {
+        @Test func aClassThatDeclaresItsKeysHasTheHookCalledForThoseAloneAndItStillRejects() throws
+        {
             let stack = try Stack(IntegrityModels.tickets(), on: .inMemory)
             let context = stack.context()
             try context.performAndWait {
@@ -119,24 +134,34 @@ extension SaveIntegrity {
                 for _ in 0..<3 { Ticket(context: context).holder = holder }
                 let error = expectNSError { try context.save() }
                 #expect(error?.code == NSValidationMultipleErrorsError)
-                let codes = Set((error?.userInfo[NSDetailedErrorsKey] as? [NSError] ?? []).map(\.code))
+                let codes = Set(
+                    (error?.userInfo[NSDetailedErrorsKey] as? [NSError] ?? []).map(\.code))
                 // seat too long, Holder.name missing, Holder.tickets too many.
-                #expect(codes == [NSValidationStringTooLongError, NSValidationMissingMandatoryPropertyError,
-                                  NSValidationRelationshipExceedsMaximumCountError])
+                #expect(
+                    codes == [
+                        NSValidationStringTooLongError, NSValidationMissingMandatoryPropertyError,
+                        NSValidationRelationshipExceedsMaximumCountError,
+                    ])
             }
         }
 
         @Test func theRulesAloneGiveTheSameErrorsInTheSameOrderAsTheFullPass() throws {
             let stack = try Stack(IntegrityModels.twins(), on: .inMemory)
             let context = stack.context()
-            func failures(_ entity: String, _ setUp: (ManagedObject, ManagedObjectContext) -> Void) -> [String] {
+            func failures(_ entity: String, _ setUp: (ManagedObject, ManagedObjectContext) -> Void)
+                -> [String]
+            {
                 context.performAndWait {
                     context.rollback()
                     let object = context.insertNewObject(forEntityName: entity)
                     setUp(object, context)
                     let error = expectNSError { try context.save() }
-                    let list = error?.userInfo[NSDetailedErrorsKey] as? [NSError] ?? error.map { [$0] } ?? []
-                    return list.map { "\($0.code) \($0.userInfo[NSValidationKeyErrorKey] as? String ?? "")" }
+                    let list =
+                        error?.userInfo[NSDetailedErrorsKey] as? [NSError] ?? error.map { [$0] }
+                        ?? []
+                    return list.map {
+                        "\($0.code) \($0.userInfo[NSValidationKeyErrorKey] as? String ?? "")"
+                    }
                 }
             }
             let cases: [(ManagedObject, ManagedObjectContext) -> Void] = [
@@ -147,7 +172,8 @@ extension SaveIntegrity {
                 },
                 { object, context in
                     object.setValue("ok", forKey: "label")
-                    object.setValue(context.insertNewObject(forEntityName: "Owner"), forKey: "owner")
+                    object.setValue(
+                        context.insertNewObject(forEntityName: "Owner"), forKey: "owner")
                     object.setValue(Decimal(string: "1E+2")!, forKey: "amount")
                     object.setValue("out", forKey: "kind")
                     let parts = (0..<2).map { _ in
@@ -213,9 +239,13 @@ extension SaveIntegrity {
                 let kelvin = context.insertNewObject(forEntityName: "Plain")
                 kelvin.setValue("\u{212A}", forKey: "kind")
                 #expect("\u{212A}" == "K")
-                #expect(expectNSError { try context.save() }?.code == NSValidationStringPatternMatchingError)
+                #expect(
+                    expectNSError { try context.save() }?.code
+                        == NSValidationStringPatternMatchingError)
                 kelvin.setValue("M", forKey: "kind")
-                #expect(expectNSError { try context.save() }?.code == NSValidationStringPatternMatchingError)
+                #expect(
+                    expectNSError { try context.save() }?.code
+                        == NSValidationStringPatternMatchingError)
                 kelvin.setValue("L", forKey: "kind")
                 try context.save()
             }
@@ -234,7 +264,9 @@ extension SaveIntegrity {
                 }
                 try context.save()
                 Ticket(context: context).code = "ab1"
-                #expect(expectNSError { try context.save() }?.code == NSValidationStringPatternMatchingError)
+                #expect(
+                    expectNSError { try context.save() }?.code
+                        == NSValidationStringPatternMatchingError)
             }
         }
     }

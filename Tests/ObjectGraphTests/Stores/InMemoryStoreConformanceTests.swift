@@ -17,10 +17,12 @@ import Testing
         let owner = model.entitiesByName["Owner"]!
         let key = try store.allocatePrimaryKeys(for: owner, count: 1)[0]
         let id = ManagedObjectID(entity: owner, storeIdentifier: store.identifier, primaryKey: key)
-        let row = StoreRow(objectID: id, version: 1, values: [.attribute("a"), .notStored, .toMany([])])
+        let row = StoreRow(
+            objectID: id, version: 1, values: [.attribute("a"), .notStored, .toMany([])])
         try store.commit(StoreChangeSet(inserted: [row], timestamp: Date(timeIntervalSince1970: 0)))
         let copy = InMemoryStore(model: model, table: store.snapshot())
-        try store.commit(StoreChangeSet(deleted: [(id, 1)], timestamp: Date(timeIntervalSince1970: 0)))
+        try store.commit(
+            StoreChangeSet(deleted: [(id, 1)], timestamp: Date(timeIntervalSince1970: 0)))
         #expect(try store.row(for: id) == nil)
         #expect(try copy.row(for: id) == row)
     }

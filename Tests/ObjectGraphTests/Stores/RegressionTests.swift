@@ -11,9 +11,12 @@ import Testing
         let store = try kind.open(model)
         let owner = model.entitiesByName["Owner"]!
         let rows = try (0..<3).map { i -> StoreRow in
-            let id = ManagedObjectID(entity: owner, storeIdentifier: store.identifier,
-                                     primaryKey: try store.allocatePrimaryKeys(for: owner, count: 1)[0])
-            return StoreRow(objectID: id, version: 1, values: [.attribute(.string("o\(i)")), .notStored, .toMany([])])
+            let id = ManagedObjectID(
+                entity: owner, storeIdentifier: store.identifier,
+                primaryKey: try store.allocatePrimaryKeys(for: owner, count: 1)[0])
+            return StoreRow(
+                objectID: id, version: 1,
+                values: [.attribute(.string("o\(i)")), .notStored, .toMany([])])
         }
         try store.commit(StoreChangeSet(inserted: rows, timestamp: Date(timeIntervalSince1970: 0)))
         var request = StoreFetchRequest(entity: owner, fetchLimit: Int.max, fetchOffset: 1)
@@ -33,7 +36,8 @@ import Testing
         let owner = model.entitiesByName["Owner"]!
         var table = RowTable(model: model, storeIdentifier: "S")
         let id = ManagedObjectID(entity: owner, storeIdentifier: "S", primaryKey: .max)
-        table.upsert(StoreRow(objectID: id, version: 1, values: [.attribute("x"), .notStored, .toMany([])]))
+        table.upsert(
+            StoreRow(objectID: id, version: 1, values: [.attribute("x"), .notStored, .toMany([])]))
         #expect(table.row(for: id) != nil)
     }
 }

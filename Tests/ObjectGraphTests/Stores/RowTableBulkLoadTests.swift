@@ -22,7 +22,8 @@ import Testing
                 name: "Item",
                 properties: [
                     AttributeDescription(name: "n", type: .integer64),
-                    RelationshipDescription(name: "folder", destination: "Folder", inverse: "items"),
+                    RelationshipDescription(
+                        name: "folder", destination: "Folder", inverse: "items"),
                 ]),
             EntityDescription(
                 name: "Note", superentityName: "Item",
@@ -34,7 +35,8 @@ import Testing
         ManagedObjectID(entity: model[entityName: entity]!, storeIdentifier: "S", primaryKey: pk)
     }
 
-    private func row(_ entity: String, _ pk: Int64, folder: Int64?, version: Int64 = 1) -> StoreRow {
+    private func row(_ entity: String, _ pk: Int64, folder: Int64?, version: Int64 = 1) -> StoreRow
+    {
         let target: StoreValue = .toOne(folder.map { id("Folder", $0) })
         switch entity {
         case "Folder":
@@ -43,7 +45,8 @@ import Testing
                 values: [.attribute(.string("f\(pk)")), .notStored])
         case "Item":
             return StoreRow(
-                objectID: id(entity, pk), version: version, values: [.attribute(.integer(pk)), target])
+                objectID: id(entity, pk), version: version,
+                values: [.attribute(.integer(pk)), target])
         default:
             return StoreRow(
                 objectID: id(entity, pk), version: version,
@@ -78,7 +81,11 @@ import Testing
         for pk in keys {
             switch random.next() % 3 {
             case 0: rows.append(row("Folder", pk, folder: nil))
-            case 1: rows.append(row("Item", pk, folder: random.next() % 4 == 0 ? nil : Int64(random.next() % 20 + 1)))
+            case 1:
+                rows.append(
+                    row(
+                        "Item", pk,
+                        folder: random.next() % 4 == 0 ? nil : Int64(random.next() % 20 + 1)))
             default: rows.append(row("Note", pk, folder: Int64(random.next() % 20 + 1)))
             }
         }
@@ -112,27 +119,38 @@ import Testing
     @Test func updatesMoveSourcesOnlyWhereTheirToOneChanged() throws {
         var table = RowTable(model: model, storeIdentifier: "S")
         let items = model[entityName: "Folder"]!.relationshipsByName["items"]!
-        try table.apply(StoreChangeSet(
-            inserted: [row("Folder", 1, folder: nil), row("Folder", 2, folder: nil),
-                       row("Item", 3, folder: 1), row("Note", 4, folder: 1), row("Item", 5, folder: nil)],
-            timestamp: Date(timeIntervalSince1970: 0)))
+        try table.apply(
+            StoreChangeSet(
+                inserted: [
+                    row("Folder", 1, folder: nil), row("Folder", 2, folder: nil),
+                    row("Item", 3, folder: 1), row("Note", 4, folder: 1),
+                    row("Item", 5, folder: nil),
+                ],
+                timestamp: Date(timeIntervalSince1970: 0)))
         func members(_ folder: Int64) -> [Int64] {
             table.relatedObjectIDs(items, of: id("Folder", folder)).map(\.primaryKey)
         }
         #expect(members(1) == [3, 4] && members(2) == [])
         // Same target (only the version changes), a move, to nil, from nil.
-        try table.apply(StoreChangeSet(
-            updated: [row("Item", 3, folder: 1, version: 2), row("Note", 4, folder: 2, version: 2),
-                      row("Item", 5, folder: 2, version: 2)],
-            timestamp: Date(timeIntervalSince1970: 1)))
+        try table.apply(
+            StoreChangeSet(
+                updated: [
+                    row("Item", 3, folder: 1, version: 2), row("Note", 4, folder: 2, version: 2),
+                    row("Item", 5, folder: 2, version: 2),
+                ],
+                timestamp: Date(timeIntervalSince1970: 1)))
         #expect(members(1) == [3] && members(2) == [4, 5])
-        try table.apply(StoreChangeSet(
-            updated: [row("Item", 3, folder: nil, version: 3), row("Note", 4, folder: 2, version: 3)],
-            timestamp: Date(timeIntervalSince1970: 2)))
+        try table.apply(
+            StoreChangeSet(
+                updated: [
+                    row("Item", 3, folder: nil, version: 3), row("Note", 4, folder: 2, version: 3),
+                ],
+                timestamp: Date(timeIntervalSince1970: 2)))
         #expect(members(1) == [] && members(2) == [4, 5])
-        try table.apply(StoreChangeSet(
-            updated: [row("Item", 3, folder: 2, version: 4)], deleted: [(id("Item", 5), 2)],
-            timestamp: Date(timeIntervalSince1970: 3)))
+        try table.apply(
+            StoreChangeSet(
+                updated: [row("Item", 3, folder: 2, version: 4)], deleted: [(id("Item", 5), 2)],
+                timestamp: Date(timeIntervalSince1970: 3)))
         #expect(members(2) == [3, 4])
     }
 
@@ -174,7 +192,8 @@ import Testing
                 for _ in 0..<Int(random.next() % 200) {
                     let t = Int64(random.next() % 40)
                     let k = Int64(random.next() % 300 + 1)
-                    pairs.append((t, ManagedObjectID(entity: item, storeIdentifier: "S", primaryKey: k)))
+                    pairs.append(
+                        (t, ManagedObjectID(entity: item, storeIdentifier: "S", primaryKey: k)))
                     expected[t, default: []].insert(k)
                 }
                 index.add(contentsOf: pairs)

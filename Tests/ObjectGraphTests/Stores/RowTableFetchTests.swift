@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The store's fetch (in-place filter, per-destination to-one answers, top-k selection)
@@ -23,10 +24,12 @@ import Testing
             for entityName in ["Item", "SpecialItem"] {
                 let entity = fixture.model.entitiesByName[entityName]!
                 let predicate = try FetchPredicate(format: format)
-                let expected = try fixture.reference(entity: entity, predicate: predicate, sorts: [])
+                let expected = try fixture.reference(
+                    entity: entity, predicate: predicate, sorts: [])
                 let request = StoreFetchRequest(entity: entity, predicate: predicate)
-                #expect(try fixture.table.fetch(request).map(\.objectID) == expected,
-                        "\(format) on \(entityName), seed \(seed)")
+                #expect(
+                    try fixture.table.fetch(request).map(\.objectID) == expected,
+                    "\(format) on \(entityName), seed \(seed)")
             }
         }
     }
@@ -39,12 +42,16 @@ import Testing
             for format in [nil, "score >= 2", "group.rank == 1 OR score == 0"] as [String?] {
                 let predicate = try format.map { try FetchPredicate(format: $0) }
                 let full = try fixture.reference(entity: item, predicate: predicate, sorts: sorts)
-                for (offset, limit) in [(0, 1), (0, 5), (3, 7), (0, 0), (10, 0), (0, 1000), (250, 30), (1, Int.max)] {
-                    let request = StoreFetchRequest(entity: item, predicate: predicate, sortDescriptors: sorts,
-                                                    fetchLimit: limit, fetchOffset: offset)
+                for (offset, limit) in [
+                    (0, 1), (0, 5), (3, 7), (0, 0), (10, 0), (0, 1000), (250, 30), (1, Int.max),
+                ] {
+                    let request = StoreFetchRequest(
+                        entity: item, predicate: predicate, sortDescriptors: sorts,
+                        fetchLimit: limit, fetchOffset: offset)
                     let expected = window(full, offset: offset, limit: limit)
-                    #expect(try fixture.table.fetch(request).map(\.objectID) == expected,
-                            "\(sorts.map(\.key)) \(format ?? "all") offset \(offset) limit \(limit)")
+                    #expect(
+                        try fixture.table.fetch(request).map(\.objectID) == expected,
+                        "\(sorts.map(\.key)) \(format ?? "all") offset \(offset) limit \(limit)")
                 }
             }
         }
@@ -55,20 +62,31 @@ import Testing
         let item = fixture.model.entitiesByName["Item"]!
         let score = item.propertiesByName["score"]!.index
         // A table does not check kinds: give some rows decimal, float and huge integer scores.
-        let odd: [AttributeValue] = [.decimal(Decimal(string: "2.0000000000000000001")!), .float(2.5),
-                                     .integer(1 << 60), .decimal(2), .integer((1 << 53) + 1), .double(2)]
-        for (i, row) in try fixture.table.fetch(StoreFetchRequest(entity: item)).enumerated() where i % 3 == 0 {
+        let odd: [AttributeValue] = [
+            .decimal(Decimal(string: "2.0000000000000000001")!), .float(2.5),
+            .integer(1 << 60), .decimal(2), .integer((1 << 53) + 1), .double(2),
+        ]
+        for (i, row) in try fixture.table.fetch(StoreFetchRequest(entity: item)).enumerated()
+        where i % 3 == 0 {
             var changed = row
             changed.values[score] = .attribute(odd[(i / 3) % odd.count])
             fixture.table.upsert(changed)
         }
-        for sorts in [[FetchSortDescriptor(key: "score")],
-                      [FetchSortDescriptor(key: "score", ascending: false), FetchSortDescriptor(key: "name")]] {
+        for sorts in [
+            [FetchSortDescriptor(key: "score")],
+            [
+                FetchSortDescriptor(key: "score", ascending: false),
+                FetchSortDescriptor(key: "name"),
+            ],
+        ] {
             let full = try fixture.reference(entity: item, predicate: nil, sorts: sorts)
             for limit in [0, 5, 60] {
-                let request = StoreFetchRequest(entity: item, sortDescriptors: sorts, fetchLimit: limit)
-                #expect(try fixture.table.fetch(request).map(\.objectID) == window(full, offset: 0, limit: limit),
-                        "\(sorts.map(\.ascending)) limit \(limit)")
+                let request = StoreFetchRequest(
+                    entity: item, sortDescriptors: sorts, fetchLimit: limit)
+                #expect(
+                    try fixture.table.fetch(request).map(\.objectID)
+                        == window(full, offset: 0, limit: limit),
+                    "\(sorts.map(\.ascending)) limit \(limit)")
             }
         }
     }
@@ -78,17 +96,22 @@ import Testing
         let group = fixture.model.entitiesByName["Group"]!
         let item = fixture.model.entitiesByName["Item"]!
         // Delete one group: its items keep pointing at a row that no longer exists.
-        let deleted = ManagedObjectID(entity: group, storeIdentifier: fixture.table.storeIdentifier, primaryKey: 2)
+        let deleted = ManagedObjectID(
+            entity: group, storeIdentifier: fixture.table.storeIdentifier, primaryKey: 2)
         fixture.table.remove(deleted)
         let pointing = try fixture.table.fetch(StoreFetchRequest(entity: item)).filter {
             $0["group"] == .toOne(deleted)
         }
         #expect(!pointing.isEmpty)
-        for format in ["group.rank == 1", "group.rank != 1", "NOT (group.rank == 1)", "group == nil",
-                       "group.rank == nil", "group.name == 'g2' OR score == 3", "NOT (group.name == 'g2')"] {
+        for format in [
+            "group.rank == 1", "group.rank != 1", "NOT (group.rank == 1)", "group == nil",
+            "group.rank == nil", "group.name == 'g2' OR score == 3", "NOT (group.name == 'g2')",
+        ] {
             let predicate = try FetchPredicate(format: format)
             let expected = try fixture.reference(entity: item, predicate: predicate, sorts: [])
-            #expect(try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: predicate)).map(\.objectID)
+            #expect(
+                try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: predicate)).map(
+                    \.objectID)
                     == expected, "\(format)")
         }
         // A destination ID of another store is not a row of this one.
@@ -97,7 +120,8 @@ import Testing
             .toOne(ManagedObjectID(entity: group, storeIdentifier: "OTHER", primaryKey: 1))
         fixture.table.upsert(foreign)
         let ranked = try FetchPredicate(format: "group.rank == nil")
-        let matched = try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: ranked)).map(\.objectID)
+        let matched = try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: ranked))
+            .map(\.objectID)
         #expect(matched.contains(foreign.objectID))
         #expect(matched == (try fixture.reference(entity: item, predicate: ranked, sorts: [])))
     }
@@ -116,19 +140,29 @@ import Testing
         }
         if farKey {
             var far = rows[1]
-            far = StoreRow(objectID: ManagedObjectID(entity: far.objectID.entity, storeIdentifier: "FIXTURE",
-                                                     primaryKey: 5_000_000), version: 1, values: far.values)
+            far = StoreRow(
+                objectID: ManagedObjectID(
+                    entity: far.objectID.entity, storeIdentifier: "FIXTURE",
+                    primaryKey: 5_000_000), version: 1, values: far.values)
             far.values[item.propertiesByName["group"]!.index] =
                 .toOne(ManagedObjectID(entity: group, storeIdentifier: "FIXTURE", primaryKey: 1))
             fixture.table.upsert(far)
         }
-        for format in ["group.rank == 1", "group.rank == 1 AND score > 1", "group.name == 'g4' OR group.name == 'g1'"] {
+        for format in [
+            "group.rank == 1", "group.rank == 1 AND score > 1",
+            "group.name == 'g4' OR group.name == 'g1'",
+        ] {
             let predicate = try FetchPredicate(format: format)
             let expected = try fixture.reference(entity: item, predicate: predicate, sorts: [])
             #expect(expected.count > 10)
-            #expect(try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: predicate)).map(\.objectID)
+            #expect(
+                try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: predicate)).map(
+                    \.objectID)
                     == expected, "\(format)")
-            #expect(try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: predicate, fetchLimit: 7))
+            #expect(
+                try fixture.table.fetch(
+                    StoreFetchRequest(entity: item, predicate: predicate, fetchLimit: 7)
+                )
                 .map(\.objectID) == Array(expected.prefix(7)), "\(format) limit 7")
         }
     }
@@ -136,24 +170,34 @@ import Testing
     @Test func aCompiledPredicateRunsTheSameOnRecordsAfterAStoreFetch() throws {
         let fixture = try RowTableFixture(seed: 5)
         let item = fixture.model.entitiesByName["Item"]!
-        let predicate = try FetchPredicate(format: "group.name ==[c] 'G1' AND ANY group.items.score == 4")
+        let predicate = try FetchPredicate(
+            format: "group.name ==[c] 'G1' AND ANY group.items.score == 4")
         let expected = try fixture.reference(entity: item, predicate: predicate, sorts: [])
         #expect(!expected.isEmpty)
-        #expect(try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: predicate)).map(\.objectID)
+        #expect(
+            try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: predicate)).map(
+                \.objectID)
                 == expected)
     }
 
     @Test func fetchOfAnUnsortedTableReturnsPrimaryKeyOrder() throws {
         var fixture = try RowTableFixture(seed: 3)
         let item = fixture.model.entitiesByName["Item"]!
-        let rows = try fixture.table.fetch(StoreFetchRequest(entity: item, includesSubentities: false))
+        let rows = try fixture.table.fetch(
+            StoreFetchRequest(entity: item, includesSubentities: false))
         // Re-inserting the first row after the last leaves the table out of key order.
         fixture.table.remove(rows[0].objectID)
         fixture.table.upsert(rows[0])
-        let again = try fixture.table.fetch(StoreFetchRequest(entity: item, includesSubentities: false))
+        let again = try fixture.table.fetch(
+            StoreFetchRequest(entity: item, includesSubentities: false))
         #expect(again.map(\.objectID) == rows.map(\.objectID))
-        let limited = try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: FetchPredicate(format: "score != nil"),
-                                                                fetchLimit: 3, includesSubentities: false))
-        #expect(limited.map(\.objectID) == Array(rows.filter { $0["score"] != .attribute(.null) }.prefix(3).map(\.objectID)))
+        let limited = try fixture.table.fetch(
+            StoreFetchRequest(
+                entity: item, predicate: FetchPredicate(format: "score != nil"),
+                fetchLimit: 3, includesSubentities: false))
+        #expect(
+            limited.map(\.objectID)
+                == Array(rows.filter { $0["score"] != .attribute(.null) }.prefix(3).map(\.objectID))
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// A seeded random table with many ties and nils, for checking the store's fetch against the
@@ -13,10 +14,13 @@ struct RowTableFixture {
     /// Predicates whose store answers must equal the general evaluator's.
     static let predicates = [
         "score > 2", "score >= 2 AND name == 'b'", "group.rank == 1", "group.rank != 1",
-        "NOT (group.rank == 1)", "group.rank == 1 OR score == 0", "NOT (group.rank == 1 OR group.name == 'g3')",
+        "NOT (group.rank == 1)", "group.rank == 1 OR score == 0",
+        "NOT (group.rank == 1 OR group.name == 'g3')",
         "group.name ==[c] 'G2'", "group.name IN {'g1', 'g4'}", "group == nil", "group.rank == nil",
-        "group.rank > 0 AND group.name != 'g1'", "ANY group.items.score == 4", "when < CAST(100.0, 'NSDate')",
-        "ratio > 0.5", "ratio == nil", "name BEGINSWITH[c] 'a'", "SELF == SELF", "TRUEPREDICATE", "FALSEPREDICATE",
+        "group.rank > 0 AND group.name != 'g1'", "ANY group.items.score == 4",
+        "when < CAST(100.0, 'NSDate')",
+        "ratio > 0.5", "ratio == nil", "name BEGINSWITH[c] 'a'", "SELF == SELF", "TRUEPREDICATE",
+        "FALSEPREDICATE",
     ]
 
     /// Sort orders covering nil first, descending, several keys, case-insensitive and
@@ -26,32 +30,50 @@ struct RowTableFixture {
         [FetchSortDescriptor(key: "score", ascending: false)],
         [FetchSortDescriptor(key: "when", ascending: false)],
         [FetchSortDescriptor(key: "ratio")],
-        [FetchSortDescriptor(key: "name", comparison: .caseInsensitive), FetchSortDescriptor(key: "score", ascending: false)],
+        [
+            FetchSortDescriptor(key: "name", comparison: .caseInsensitive),
+            FetchSortDescriptor(key: "score", ascending: false),
+        ],
         [FetchSortDescriptor(key: "name", ascending: false, comparison: .localizedStandard)],
-        [FetchSortDescriptor(key: "name"), FetchSortDescriptor(key: "when"), FetchSortDescriptor(key: "ratio", ascending: false)],
-        [FetchSortDescriptor(key: "group.rank", ascending: false), FetchSortDescriptor(key: "score")],
+        [
+            FetchSortDescriptor(key: "name"), FetchSortDescriptor(key: "when"),
+            FetchSortDescriptor(key: "ratio", ascending: false),
+        ],
+        [
+            FetchSortDescriptor(key: "group.rank", ascending: false),
+            FetchSortDescriptor(key: "score"),
+        ],
     ]
 
     init(seed: UInt64) throws {
         model = try ManagedObjectModel(entities: [
-            EntityDescription(name: "Group", properties: [
-                AttributeDescription(name: "rank", type: .integer64),
-                AttributeDescription(name: "name", type: .string),
-                RelationshipDescription(name: "items", destination: "Item", inverse: "group", isToMany: true),
-            ]),
-            EntityDescription(name: "SubGroup", superentityName: "Group", properties: [
-                AttributeDescription(name: "extra", type: .string),
-            ]),
-            EntityDescription(name: "Item", properties: [
-                AttributeDescription(name: "score", type: .integer64),
-                AttributeDescription(name: "name", type: .string),
-                AttributeDescription(name: "when", type: .date),
-                AttributeDescription(name: "ratio", type: .double),
-                RelationshipDescription(name: "group", destination: "Group", inverse: "items"),
-            ]),
-            EntityDescription(name: "SpecialItem", superentityName: "Item", properties: [
-                AttributeDescription(name: "flag", type: .boolean),
-            ]),
+            EntityDescription(
+                name: "Group",
+                properties: [
+                    AttributeDescription(name: "rank", type: .integer64),
+                    AttributeDescription(name: "name", type: .string),
+                    RelationshipDescription(
+                        name: "items", destination: "Item", inverse: "group", isToMany: true),
+                ]),
+            EntityDescription(
+                name: "SubGroup", superentityName: "Group",
+                properties: [
+                    AttributeDescription(name: "extra", type: .string)
+                ]),
+            EntityDescription(
+                name: "Item",
+                properties: [
+                    AttributeDescription(name: "score", type: .integer64),
+                    AttributeDescription(name: "name", type: .string),
+                    AttributeDescription(name: "when", type: .date),
+                    AttributeDescription(name: "ratio", type: .double),
+                    RelationshipDescription(name: "group", destination: "Group", inverse: "items"),
+                ]),
+            EntityDescription(
+                name: "SpecialItem", superentityName: "Item",
+                properties: [
+                    AttributeDescription(name: "flag", type: .boolean)
+                ]),
         ])
         table = RowTable(model: model, storeIdentifier: "FIXTURE")
         var random = SplitMix64(seed: seed)
@@ -61,7 +83,8 @@ struct RowTableFixture {
             let id = ManagedObjectID(entity: entity, storeIdentifier: "FIXTURE", primaryKey: pk)
             groups.append(id)
             var values: [String: StoreValue] = [
-                "rank": .attribute(pk == 3 ? .null : .integer(pk % 3)), "name": .attribute(.string("g\(pk)")),
+                "rank": .attribute(pk == 3 ? .null : .integer(pk % 3)),
+                "name": .attribute(.string("g\(pk)")),
             ]
             if pk > 4 { values["extra"] = .attribute(.string(pk == 5 ? "x" : "y")) }
             table.upsert(Self.row(id, values))
@@ -75,11 +98,19 @@ struct RowTableFixture {
             var values: [String: StoreValue] = [
                 "score": .attribute(roll % 7 == 0 ? .null : .integer(Int64(random.next() % 5))),
                 "name": .attribute(.string(names[Int(random.next() % UInt64(names.count))])),
-                "when": .attribute(roll % 5 == 0 ? .null
-                    : .date(Date(timeIntervalSinceReferenceDate: Double(random.next() % 4) * 50))),
-                "ratio": .attribute(roll % 6 == 0 ? .null : roll % 11 == 0 ? .double(.nan)
-                    : .double(Double(random.next() % 4) / 4)),
-                "group": .toOne(roll % 9 == 0 ? nil : groups[Int(random.next() % UInt64(groups.count))]),
+                "when": .attribute(
+                    roll % 5 == 0
+                        ? .null
+                        : .date(
+                            Date(timeIntervalSinceReferenceDate: Double(random.next() % 4) * 50))),
+                "ratio": .attribute(
+                    roll % 6 == 0
+                        ? .null
+                        : roll % 11 == 0
+                            ? .double(.nan)
+                            : .double(Double(random.next() % 4) / 4)),
+                "group": .toOne(
+                    roll % 9 == 0 ? nil : groups[Int(random.next() % UInt64(groups.count))]),
             ]
             if special { values["flag"] = .attribute(.boolean(roll % 2 == 0)) }
             table.upsert(Self.row(id, values))
@@ -90,7 +121,9 @@ struct RowTableFixture {
     static func row(_ id: ManagedObjectID, _ given: [String: StoreValue]) -> StoreRow {
         let values: [StoreValue] = id.entity.properties.map { property in
             if let value = given[property.name] { return value }
-            guard let relationship = property as? RelationshipDescription else { return .attribute(.null) }
+            guard let relationship = property as? RelationshipDescription else {
+                return .attribute(.null)
+            }
             if !relationship.isToMany { return .toOne(nil) }
             return relationship.isStoredInRow ? .toMany([]) : .notStored
         }
@@ -99,7 +132,9 @@ struct RowTableFixture {
 
     /// What the store must return: the rows in the stable order filtered by the general
     /// evaluator, then stably sorted by the compiled descriptors on records.
-    func reference(entity: EntityDescription, predicate: FetchPredicate?, sorts: [FetchSortDescriptor]) throws
+    func reference(
+        entity: EntityDescription, predicate: FetchPredicate?, sorts: [FetchSortDescriptor]
+    ) throws
         -> [ManagedObjectID]
     {
         let reader = RowTableReader(table: table)
@@ -121,7 +156,9 @@ struct RowTableFixture {
     }
 
     /// A table holding the rows of the predicate test graph, and each row's label.
-    static func table(mirroring graph: PredicateTestGraph) throws -> (RowTable, [ManagedObjectID: String]) {
+    static func table(mirroring graph: PredicateTestGraph) throws -> (
+        RowTable, [ManagedObjectID: String]
+    ) {
         var table = RowTable(model: graph.model, storeIdentifier: "TEST-STORE")
         var labels: [ManagedObjectID: String] = [:]
         for (label, object) in graph.objects {

@@ -27,23 +27,32 @@ final class Transaction: ManagedObject {
 enum ExpenseModel {
     static func make() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Category", managedObjectClass: Category.self, properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                AttributeDescription(name: "name", type: .string, isOptional: false, minLength: 1, maxLength: 50),
-                AttributeDescription(name: "colorHex", type: .string, isOptional: false,
-                                     defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
-                RelationshipDescription(name: "transactions", destination: "Transaction",
-                                        inverse: "category", isToMany: true, deleteRule: .nullify),
-            ], uniquenessConstraints: [["name"]]),
-            EntityDescription(name: "Transaction", managedObjectClass: Transaction.self, properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                AttributeDescription(name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
-                AttributeDescription(name: "date", type: .date, isOptional: false),
-                AttributeDescription(name: "note", type: .string),
-                AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
-                RelationshipDescription(name: "category", destination: "Category",
-                                        inverse: "transactions", deleteRule: .nullify),
-            ]),
+            EntityDescription(
+                name: "Category", managedObjectClass: Category.self,
+                properties: [
+                    AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                    AttributeDescription(
+                        name: "name", type: .string, isOptional: false, minLength: 1, maxLength: 50),
+                    AttributeDescription(
+                        name: "colorHex", type: .string, isOptional: false,
+                        defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
+                    RelationshipDescription(
+                        name: "transactions", destination: "Transaction",
+                        inverse: "category", isToMany: true, deleteRule: .nullify),
+                ], uniquenessConstraints: [["name"]]),
+            EntityDescription(
+                name: "Transaction", managedObjectClass: Transaction.self,
+                properties: [
+                    AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                    AttributeDescription(
+                        name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
+                    AttributeDescription(name: "date", type: .date, isOptional: false),
+                    AttributeDescription(name: "note", type: .string),
+                    AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
+                    RelationshipDescription(
+                        name: "category", destination: "Category",
+                        inverse: "transactions", deleteRule: .nullify),
+                ]),
         ])
     }
 

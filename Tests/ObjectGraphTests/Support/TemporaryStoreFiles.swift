@@ -4,7 +4,8 @@ import Foundation
 enum TemporaryStoreFiles {
     static let folder: URL = {
         let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("objectgraph-tests-\(ProcessInfo.processInfo.processIdentifier)")
+            .appendingPathComponent(
+                "objectgraph-tests-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
@@ -13,6 +14,7 @@ enum TemporaryStoreFiles {
     /// A path no other test uses.
     static func next(_ name: String = "store") -> URL {
         counter.add()
-        return folder.appendingPathComponent("\(name)-\(counter.value)-\(UUID().uuidString.prefix(8)).jsonl")
+        return folder.appendingPathComponent(
+            "\(name)-\(counter.value)-\(UUID().uuidString.prefix(8)).jsonl")
     }
 }

@@ -51,8 +51,10 @@ import Testing
 
     @Test func entityNamesAreFoundWhetherEscapedOrNot() throws {
         let model = try ManagedObjectModel(entities: [
-            EntityDescription(name: "Exp", properties: [AttributeDescription(name: "n", type: .integer64)]),
-            EntityDescription(name: "Expense", properties: [AttributeDescription(name: "n", type: .integer64)]),
+            EntityDescription(
+                name: "Exp", properties: [AttributeDescription(name: "n", type: .integer64)]),
+            EntityDescription(
+                name: "Expense", properties: [AttributeDescription(name: "n", type: .integer64)]),
             EntityDescription(name: "Base", isAbstract: true, properties: []),
         ])
         let codec = RowCodec(model: model, storeIdentifier: "S", path: "test")
@@ -74,8 +76,15 @@ import Testing
         var random = SplitMix64(seed: 21)
         var samples = [
             UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
-            UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
-            UUID(uuid: (0x09, 0x0A, 0x9A, 0xA9, 0x0F, 0xF0, 0x19, 0x91, 0xAB, 0xCD, 0xEF, 0x12, 0x34, 0x56, 0x78, 0x9A)),
+            UUID(
+                uuid: (
+                    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255
+                )),
+            UUID(
+                uuid: (
+                    0x09, 0x0A, 0x9A, 0xA9, 0x0F, 0xF0, 0x19, 0x91, 0xAB, 0xCD, 0xEF, 0x12, 0x34,
+                    0x56, 0x78, 0x9A
+                )),
         ]
         for _ in 0..<2_000 {
             let a = random.next()
@@ -86,8 +95,13 @@ import Testing
                 bytes[8 + k] = UInt8(truncatingIfNeeded: b >> (8 * k))
             }
             samples.append(
-                UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+                UUID(
+                    uuid: (
+                        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6],
+                        bytes[7],
+                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14],
+                        bytes[15]
+                    )))
         }
         for uuid in samples {
             let text = try AttributeValue.uuid(uuid).canonicalJSON(as: .uuid)

@@ -16,7 +16,8 @@ import Testing
         var random = SplitMix64(seed: 5)
         var samples: [Double] = [
             0.001, 0.0011, 0.01, 0.1, 0.5, 1, 9.999999, 523.45, 1_700_000_000, 1_700_000_100.25,
-            999_999_999_999_999, 1e15, 123_456_789.123456, 9_007_199_254_740_991, 9_007_199_254_740_992,
+            999_999_999_999_999, 1e15, 123_456_789.123456, 9_007_199_254_740_991,
+            9_007_199_254_740_992,
             4_503_599_627_370_497, 0.000999, 0.0009999999, 1e-4, 1e16, 0.3, 0.30000000000000004,
             2.675, 1.005, 100.1, 1234567.000001,
         ]
@@ -36,7 +37,8 @@ import Testing
         var random = SplitMix64(seed: 8)
         var samples: [Double] = [
             0, -0.0, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
-            -.greatestFiniteMagnitude, 1e-5, 1e21, 1.7976931348623157e308, Double(bitPattern: 1), -Double(bitPattern: 0x000F_FFFF_FFFF_FFFF),
+            -.greatestFiniteMagnitude, 1e-5, 1e21, 1.7976931348623157e308, Double(bitPattern: 1),
+            -Double(bitPattern: 0x000F_FFFF_FFFF_FFFF),
         ]
         for _ in 0..<100_000 { samples.append(Double(bitPattern: random.next())) }
         for v in samples where v.isFinite {

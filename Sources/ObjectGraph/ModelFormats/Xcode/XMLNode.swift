@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// One element of a parsed XML document, with where its start tag begins.
@@ -24,15 +25,18 @@ struct XMLNode {
         parser.shouldResolveExternalEntities = false
         _ = parser.parse()
         if let failure = builder.failure {
-            throw ModelError.xmlSyntax(file: file, line: failure.line, column: failure.column,
-                                       expected: XMLTreeBuilder.expectation(forLibXMLCode: failure.code))
+            throw ModelError.xmlSyntax(
+                file: file, line: failure.line, column: failure.column,
+                expected: XMLTreeBuilder.expectation(forLibXMLCode: failure.code))
         }
         if let error = parser.parserError as NSError? {
-            throw ModelError.xmlSyntax(file: file, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
-                                       expected: XMLTreeBuilder.expectation(forLibXMLCode: error.code))
+            throw ModelError.xmlSyntax(
+                file: file, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1),
+                expected: XMLTreeBuilder.expectation(forLibXMLCode: error.code))
         }
         guard let root = builder.root else {
-            throw ModelError.xmlSyntax(file: file, line: 1, column: 1, expected: "an XML document with a root element")
+            throw ModelError.xmlSyntax(
+                file: file, line: 1, column: 1, expected: "an XML document with a root element")
         }
         return root
     }
@@ -43,7 +47,11 @@ struct XMLNode {
 
 /// Builds the element tree as `XMLParser` reports elements, and keeps the first error.
 final class XMLTreeBuilder: NSObject, XMLParserDelegate {
-    struct Failure { var code: Int; var line: Int; var column: Int }
+    struct Failure {
+        var code: Int
+        var line: Int
+        var column: Int
+    }
 
     private(set) var root: XMLNode?
     private(set) var failure: Failure?
@@ -57,26 +65,34 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     init(data: Data) {
         bytes = Array(data)
         var starts = [0]
-        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(i + 1) }
+        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            starts.append(i + 1)
+        }
         lineStarts = starts
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
         let (line, column) = tagStart(line: parser.lineNumber, column: parser.columnNumber)
-        stack.append(XMLNode(name: elementName, attributes: attributeDict, line: line, column: column))
+        stack.append(
+            XMLNode(name: elementName, attributes: attributeDict, line: line, column: column))
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?
+    ) {
         guard let node = stack.popLast() else { return }
         if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         if failure == nil {
-            failure = Failure(code: (parseError as NSError).code, line: max(parser.lineNumber, 1),
-                              column: max(parser.columnNumber, 1))
+            failure = Failure(
+                code: (parseError as NSError).code, line: max(parser.lineNumber, 1),
+                column: max(parser.columnNumber, 1))
         }
         parser.abortParsing()
     }
@@ -90,11 +106,14 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     /// the reported column is walked to a byte offset; both walks continue from the previous
     /// element's position on the same line, which keeps a very long line linear.
     private func tagStart(line: Int, column: Int) -> (Int, Int) {
-        guard !bytes.isEmpty, line >= 1, line <= lineStarts.count else { return (max(line, 1), max(column, 1)) }
+        guard !bytes.isEmpty, line >= 1, line <= lineStarts.count else {
+            return (max(line, 1), max(column, 1))
+        }
         let lineIndex = line - 1
         let lineEnd = lineIndex + 1 < lineStarts.count ? lineStarts[lineIndex + 1] : bytes.count
         // Walk to the reported position, in characters.
-        var offset = lineStarts[lineIndex], at = 1
+        var offset = lineStarts[lineIndex]
+        var at = 1
         if cursor.line == lineIndex && cursor.column <= column && cursor.offset >= offset {
             (offset, at) = (cursor.offset, cursor.column)
         }
@@ -126,9 +145,11 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     static func expectation(forLibXMLCode code: Int) -> String {
         switch code {
         case 4: "an XML document with a root element (the file is empty or not XML)"
-        case 5: "every element closed before the end of the file, and nothing after the root element"
+        case 5:
+            "every element closed before the end of the file, and nothing after the root element"
         case 9: "only characters XML allows"
-        case 26, 27: "only the entities &amp; &lt; &gt; &quot; &apos; (an undeclared entity was used)"
+        case 26, 27:
+            "only the entities &amp; &lt; &gt; &quot; &apos; (an undeclared entity was used)"
         case 38: "an attribute value without '<' (write &lt;)"
         case 39, 40, 41, 43, 44: "an attribute value in quotes"
         case 42: "each attribute at most once in an element"

@@ -21,8 +21,9 @@ struct XcodeElement {
 
     /// An error at this element.
     func error(_ problem: String) -> ObjectGraphError {
-        ModelError.xcodeModel(file: file, line: node.line, column: node.column, entity: entity, property: property,
-                              problem: problem)
+        ModelError.xcodeModel(
+            file: file, line: node.line, column: node.column, entity: entity, property: property,
+            problem: problem)
     }
 
     /// A warning at this element, naming entity and property.
@@ -62,7 +63,9 @@ struct XcodeElement {
 
     mutating func double(_ name: String) throws -> Double? {
         guard let value = string(name) else { return nil }
-        guard let double = Double(value), double.isFinite else { throw error("\(name)=\"\(value)\" should be a number") }
+        guard let double = Double(value), double.isFinite else {
+            throw error("\(name)=\"\(value)\" should be a number")
+        }
         return double
     }
 
@@ -74,13 +77,16 @@ struct XcodeElement {
     /// One warning per attribute never read, in name order.
     func unreadAttributeWarnings() -> [String] {
         node.attributes.keys.filter { !used.contains($0) }.sorted().map { name in
-            warning("unknown XML attribute \(name)=\"\(node.attributes[name] ?? "")\" on <\(node.name)> ignored")
+            warning(
+                "unknown XML attribute \(name)=\"\(node.attributes[name] ?? "")\" on <\(node.name)> ignored"
+            )
         }
     }
 
     /// A warning for a child element the reader does not know.
     func unknownChildWarning(_ child: XMLNode) -> String {
         let subject = entity.map { e in property.map { "\(e).\($0): " } ?? "\(e): " } ?? ""
-        return "\(file):\(child.line):\(child.column): \(subject)unknown element <\(child.name)> in <\(node.name)> ignored"
+        return
+            "\(file):\(child.line):\(child.column): \(subject)unknown element <\(child.name)> in <\(node.name)> ignored"
     }
 }

@@ -16,7 +16,8 @@ enum XcodeModelLocator {
         }
         guard isDirectory.boolValue else {
             if let version {
-                throw ModelError.xcodeModelLocation(path, problem: "version \(version) given for a single file")
+                throw ModelError.xcodeModelLocation(
+                    path, problem: "version \(version) given for a single file")
             }
             return url
         }
@@ -25,9 +26,11 @@ enum XcodeModelLocator {
         }
         if let version, folderName(version) != url.lastPathComponent {
             throw ModelError.xcodeModelLocation(
-                path, problem: "version \(version) given for the single version \(url.lastPathComponent)")
+                path,
+                problem: "version \(version) given for the single version \(url.lastPathComponent)")
         }
-        return try contentsFile(ofVersion: url.lastPathComponent, in: url.deletingLastPathComponent())
+        return try contentsFile(
+            ofVersion: url.lastPathComponent, in: url.deletingLastPathComponent())
     }
 
     /// The `.xcdatamodel` folder names inside a bundle, sorted.
@@ -36,7 +39,8 @@ enum XcodeModelLocator {
             return try FileManager.default.contentsOfDirectory(atPath: bundle.path)
                 .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
         } catch {
-            throw ModelError.xcodeModelLocation(bundle.path, problem: "cannot be listed (\(error.localizedDescription))")
+            throw ModelError.xcodeModelLocation(
+                bundle.path, problem: "cannot be listed (\(error.localizedDescription))")
         }
     }
 
@@ -46,13 +50,18 @@ enum XcodeModelLocator {
         guard FileManager.default.fileExists(atPath: plistURL.path) else { return nil }
         let plist: Any
         do {
-            plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: plistURL), options: [], format: nil)
+            plist = try PropertyListSerialization.propertyList(
+                from: Data(contentsOf: plistURL), options: [], format: nil)
         } catch {
             throw ModelError.xcodeModelLocation(
-                plistURL.path, problem: "is not a readable property list (\(error.localizedDescription))")
+                plistURL.path,
+                problem: "is not a readable property list (\(error.localizedDescription))")
         }
-        guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String, !name.isEmpty else {
-            throw ModelError.xcodeModelLocation(plistURL.path, problem: "has no _XCCurrentVersionName string")
+        guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String,
+            !name.isEmpty
+        else {
+            throw ModelError.xcodeModelLocation(
+                plistURL.path, problem: "has no _XCCurrentVersionName string")
         }
         return name
     }
@@ -71,13 +80,17 @@ enum XcodeModelLocator {
             guard available.contains(current) else {
                 throw ModelError.xcodeModelLocation(
                     bundle.path,
-                    problem: ".xccurrentversion names \(current), which is not in the bundle (versions: \(listing))")
+                    problem:
+                        ".xccurrentversion names \(current), which is not in the bundle (versions: \(listing))"
+                )
             }
             return current
         }
         guard available.count == 1, let only = available.first else {
-            throw ModelError.xcodeModelLocation(bundle.path, problem: "has no .xccurrentversion to choose among versions "
-                                                + "(\(listing)); pass version:")
+            throw ModelError.xcodeModelLocation(
+                bundle.path,
+                problem: "has no .xccurrentversion to choose among versions "
+                    + "(\(listing)); pass version:")
         }
         return only
     }
@@ -85,7 +98,8 @@ enum XcodeModelLocator {
     private static func contentsFile(ofVersion folder: String, in parent: URL) throws -> URL {
         let contents = parent.appendingPathComponent(folder).appendingPathComponent("contents")
         guard FileManager.default.fileExists(atPath: contents.path) else {
-            throw ModelError.xcodeModelLocation(parent.appendingPathComponent(folder).path, problem: "has no contents file")
+            throw ModelError.xcodeModelLocation(
+                parent.appendingPathComponent(folder).path, problem: "has no contents file")
         }
         return contents
     }

@@ -4,9 +4,11 @@ import Foundation
 extension XcodeModelReader {
     /// Xcode's `attributeType` spellings.
     static let attributeTypes: [String: AttributeType] = [
-        "Integer 16": .integer16, "Integer 32": .integer32, "Integer 64": .integer64, "Decimal": .decimal,
+        "Integer 16": .integer16, "Integer 32": .integer32, "Integer 64": .integer64,
+        "Decimal": .decimal,
         "Double": .double, "Float": .float, "String": .string, "Boolean": .boolean, "Date": .date,
-        "Binary": .binaryData, "UUID": .uuid, "URI": .uri, "Transformable": .transformable, "Undefined": .undefined,
+        "Binary": .binaryData, "UUID": .uuid, "URI": .uri, "Transformable": .transformable,
+        "Undefined": .undefined,
     ]
 
     mutating func readAttribute(_ node: XMLNode, entity: String) throws -> AttributeDescription {
@@ -15,8 +17,9 @@ extension XcodeModelReader {
         var element = XcodeElement(node, file: file, entity: entity, property: name)
         _ = element.string("name")
         note(node, entity: entity, property: name)
-        element.ignore("syncable", "usesScalarValueType", "spotlightIndexingEnabled", "indexedBySpotlight",
-                       "storedInTruthFile", "allowsCloudEncryption")
+        element.ignore(
+            "syncable", "usesScalarValueType", "spotlightIndexingEnabled", "indexedBySpotlight",
+            "storedInTruthFile", "allowsCloudEncryption")
         let typeName = try element.requiredString("attributeType")
         guard var type = Self.attributeTypes[typeName] else {
             let known = Self.attributeTypes.keys.sorted().joined(separator: ", ")
@@ -26,38 +29,56 @@ extension XcodeModelReader {
         let className = element.string("customClassName")
         if type == .transformable {
             type = .binaryData
-            let details = [transformer.map { "transformer \($0)" }, className.map { "class \($0)" }].compactMap { $0 }
-            warnings.append(element.warning("Transformable\(details.isEmpty ? "" : " (\(details.joined(separator: ", ")))") "
-                                            + "is kept as opaque binary data: value transformers do not exist on Linux"))
+            let details = [
+                transformer.map { "transformer \($0)" }, className.map { "class \($0)" },
+            ].compactMap { $0 }
+            warnings.append(
+                element.warning(
+                    "Transformable\(details.isEmpty ? "" : " (\(details.joined(separator: ", ")))") "
+                        + "is kept as opaque binary data: value transformers do not exist on Linux")
+            )
         }
         let isDerived = try element.bool("derived", default: false)
         let expression = element.string("derivationExpression")
-        if isDerived, expression == nil { throw element.error("derived=\"YES\" needs a derivationExpression") }
+        if isDerived, expression == nil {
+            throw element.error("derived=\"YES\" needs a derivationExpression")
+        }
         if !isDerived, expression != nil {
             warnings.append(element.warning("derivationExpression without derived=\"YES\" ignored"))
         }
         if isDerived, let expression, !Self.isComputableDerivation(expression) {
-            warnings.append(element.warning("derivation expression \"\(expression)\" is kept but not computed at save "
-                                            + "(supported: key paths, @count/@sum/@min/@max/@avg, lowercase:, uppercase:, "
-                                            + "canonical:, now())"))
+            warnings.append(
+                element.warning(
+                    "derivation expression \"\(expression)\" is kept but not computed at save "
+                        + "(supported: key paths, @count/@sum/@min/@max/@avg, lowercase:, uppercase:, "
+                        + "canonical:, now())"))
         }
         let limits = try readLimits(&element, type: type)
         let attribute = AttributeDescription(
             name: name, type: type, isOptional: try element.bool("optional", default: false),
-            isTransient: try element.bool("transient", default: false), defaultValue: try readDefault(&element, type: type),
-            minValue: limits.minValue, maxValue: limits.maxValue, minLength: limits.minLength, maxLength: limits.maxLength,
-            pattern: limits.pattern, valueTransformerName: transformer, attributeValueClassName: className,
-            allowsExternalBinaryDataStorage: try element.bool("allowsExternalBinaryDataStorage", default: false),
-            derivationExpression: isDerived ? expression : nil, isIndexed: try element.bool("indexed", default: false),
+            isTransient: try element.bool("transient", default: false),
+            defaultValue: try readDefault(&element, type: type),
+            minValue: limits.minValue, maxValue: limits.maxValue, minLength: limits.minLength,
+            maxLength: limits.maxLength,
+            pattern: limits.pattern, valueTransformerName: transformer,
+            attributeValueClassName: className,
+            allowsExternalBinaryDataStorage: try element.bool(
+                "allowsExternalBinaryDataStorage", default: false),
+            derivationExpression: isDerived ? expression : nil,
+            isIndexed: try element.bool("indexed", default: false),
             userInfo: try readUserInfo(children: node, element: element),
-            versionHashModifier: element.string("versionHashModifier"), renamingIdentifier: element.string("elementID"),
-            preservesValueInHistoryOnDeletion: try element.bool("preserveAfterDeletion", default: false))
+            versionHashModifier: element.string("versionHashModifier"),
+            renamingIdentifier: element.string("elementID"),
+            preservesValueInHistoryOnDeletion: try element.bool(
+                "preserveAfterDeletion", default: false))
         warnings += element.unreadAttributeWarnings()
         return attribute
     }
 
     /// The attribute's `userInfo` child, warning about any other child element.
-    mutating func readUserInfo(children node: XMLNode, element: XcodeElement) throws -> [String: String] {
+    mutating func readUserInfo(children node: XMLNode, element: XcodeElement) throws -> [String:
+        String]
+    {
         var info: [String: String] = [:]
         for child in node.children {
             if child.name == "userInfo" {
@@ -79,13 +100,18 @@ extension XcodeModelReader {
 
     /// `minValueString`/`maxValueString` are numbers for numeric types and lengths for
     /// strings; dates use `minDateTimeInterval`/`maxDateTimeInterval` (seconds since 2001).
-    private mutating func readLimits(_ element: inout XcodeElement, type: AttributeType) throws -> Limits {
+    private mutating func readLimits(_ element: inout XcodeElement, type: AttributeType) throws
+        -> Limits
+    {
         var limits = Limits()
-        let minText = element.string("minValueString"), maxText = element.string("maxValueString")
-        let minDate = try element.double("minDateTimeInterval"), maxDate = try element.double("maxDateTimeInterval")
+        let minText = element.string("minValueString")
+        let maxText = element.string("maxValueString")
+        let minDate = try element.double("minDateTimeInterval")
+        let maxDate = try element.double("maxDateTimeInterval")
         limits.pattern = element.string("regularExpressionString")
         if limits.pattern != nil, type != .string {
-            warnings.append(element.warning("regularExpressionString on a \(type.rawValue) attribute ignored"))
+            warnings.append(
+                element.warning("regularExpressionString on a \(type.rawValue) attribute ignored"))
             limits.pattern = nil
         }
         switch type {
@@ -96,38 +122,51 @@ extension XcodeModelReader {
             limits.minValue = minDate.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
             limits.maxValue = maxDate.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
             if (minText != nil && minDate == nil) || (maxText != nil && maxDate == nil) {
-                warnings.append(element.warning("date limits given only as display text are ignored "
-                                                + "(Xcode also writes minDateTimeInterval/maxDateTimeInterval)"))
+                warnings.append(
+                    element.warning(
+                        "date limits given only as display text are ignored "
+                            + "(Xcode also writes minDateTimeInterval/maxDateTimeInterval)"))
             }
         case _ where type.isNumeric:
             limits.minValue = try minText.map { try number($0, type, "minValueString", element) }
             limits.maxValue = try maxText.map { try number($0, type, "maxValueString", element) }
         default:
             if minText != nil || maxText != nil {
-                warnings.append(element.warning("minValueString/maxValueString on a \(type.rawValue) attribute ignored"))
+                warnings.append(
+                    element.warning(
+                        "minValueString/maxValueString on a \(type.rawValue) attribute ignored"))
             }
         }
         return limits
     }
 
     private func length(_ text: String, _ label: String, _ element: XcodeElement) throws -> Int {
-        guard let n = Int(text), n >= 0 else { throw element.error("\(label)=\"\(text)\" should be a length (0 or more)") }
+        guard let n = Int(text), n >= 0 else {
+            throw element.error("\(label)=\"\(text)\" should be a length (0 or more)")
+        }
         return n
     }
 
-    private func number(_ text: String, _ type: AttributeType, _ label: String, _ element: XcodeElement) throws
-        -> AttributeValue {
+    private func number(
+        _ text: String, _ type: AttributeType, _ label: String, _ element: XcodeElement
+    ) throws
+        -> AttributeValue
+    {
         guard let value = Self.parse(text, as: type) else {
             throw element.error("\(label)=\"\(text)\" is not a valid \(type.rawValue)")
         }
         return value
     }
 
-    private mutating func readDefault(_ element: inout XcodeElement, type: AttributeType) throws -> AttributeValue {
+    private mutating func readDefault(_ element: inout XcodeElement, type: AttributeType) throws
+        -> AttributeValue
+    {
         let interval = try element.double("defaultDateTimeInterval")
         let text = element.string("defaultValueString")
         if type == .date {
-            if text != nil, interval == nil { warnings.append(element.warning("date default given only as text ignored")) }
+            if text != nil, interval == nil {
+                warnings.append(element.warning("date default given only as text ignored"))
+            }
             return interval.map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
         }
         guard let text else { return .null }
@@ -148,7 +187,8 @@ extension XcodeModelReader {
         case .integer16, .integer32, .integer64:
             // Xcode accepts whole numbers written with a fraction ("0.0").
             guard let exact = ExactDecimal(text), exact.exponent >= 0 || exact.digits.isEmpty,
-                  let i = Int64(exact.plainText), type.integerRange?.contains(i) == true else { return nil }
+                let i = Int64(exact.plainText), type.integerRange?.contains(i) == true
+            else { return nil }
             return .integer(i)
         case .decimal: return ExactDecimal(text)?.decimal.map { .decimal($0) }
         case .double: return Double(text).flatMap { $0.isFinite ? .double($0) : nil }
@@ -180,7 +220,9 @@ extension XcodeModelReader {
     private static func isKeyPath(_ text: Substring) -> Bool {
         var parts = text.split(separator: ".", omittingEmptySubsequences: false)
         if let i = parts.firstIndex(where: { $0.hasPrefix("@") }) {
-            guard i > 0, ["@count", "@sum", "@min", "@max", "@avg"].contains(parts[i]) else { return false }
+            guard i > 0, ["@count", "@sum", "@min", "@max", "@avg"].contains(parts[i]) else {
+                return false
+            }
             parts.remove(at: i)
         }
         return !parts.isEmpty && parts.allSatisfy { ModelLinker.isValidName(String($0)) }

@@ -6,7 +6,9 @@ extension XcodeModelReader {
         "Nullify": .nullify, "Cascade": .cascade, "Deny": .deny, "No Action": .noAction,
     ]
 
-    mutating func readRelationship(_ node: XMLNode, entity: String) throws -> RelationshipDescription {
+    mutating func readRelationship(_ node: XMLNode, entity: String) throws
+        -> RelationshipDescription
+    {
         var probe = XcodeElement(node, file: file, entity: entity)
         let name = try probe.requiredString("name")
         var element = XcodeElement(node, file: file, entity: entity, property: name)
@@ -15,30 +17,37 @@ extension XcodeModelReader {
         element.ignore("syncable", "indexed", "spotlightIndexingEnabled", "storedInTruthFile")
         let destination = try element.requiredString("destinationEntity")
         if let inverseEntity = element.string("inverseEntity"), inverseEntity != destination {
-            throw element.error("inverseEntity \(inverseEntity) differs from destinationEntity \(destination)")
+            throw element.error(
+                "inverseEntity \(inverseEntity) differs from destinationEntity \(destination)")
         }
         let ruleName = element.string("deletionRule") ?? "Nullify"
         guard let rule = Self.deleteRules[ruleName] else {
-            throw element.error("deletionRule \"\(ruleName)\" should be Nullify, Cascade, Deny or No Action")
+            throw element.error(
+                "deletionRule \"\(ruleName)\" should be Nullify, Cascade, Deny or No Action")
         }
         let toMany = try element.bool("toMany", default: false)
         // Xcode writes minCount/maxCount 1 on to-ones, and keeps ordered="YES" when a to-many
         // becomes a to-one; only a to-many's counts and order mean anything.
-        let minCount = try element.int("minCount") ?? 0, maxCount = try element.int("maxCount") ?? 0
+        let minCount = try element.int("minCount") ?? 0
+        let maxCount = try element.int("maxCount") ?? 0
         let relationship = RelationshipDescription(
-            name: name, destination: destination, inverse: element.string("inverseName"), isToMany: toMany,
+            name: name, destination: destination, inverse: element.string("inverseName"),
+            isToMany: toMany,
             isOrdered: try element.bool("ordered", default: false) && toMany,
             isOptional: try element.bool("optional", default: false),
             isTransient: try element.bool("transient", default: false),
             minCount: toMany ? minCount : 0, maxCount: toMany ? maxCount : 0, deleteRule: rule,
             userInfo: try readUserInfo(children: node, element: element),
-            versionHashModifier: element.string("versionHashModifier"), renamingIdentifier: element.string("elementID"))
+            versionHashModifier: element.string("versionHashModifier"),
+            renamingIdentifier: element.string("elementID"))
         warnings += element.unreadAttributeWarnings()
         return relationship
     }
 
     /// `<fetchedProperty name=… optional=…><fetchRequest entity=… predicateString=…/></fetchedProperty>`.
-    mutating func readFetchedProperty(_ node: XMLNode, entity: String) throws -> FetchedPropertyDescription {
+    mutating func readFetchedProperty(_ node: XMLNode, entity: String) throws
+        -> FetchedPropertyDescription
+    {
         var probe = XcodeElement(node, file: file, entity: entity)
         let name = try probe.requiredString("name")
         var element = XcodeElement(node, file: file, entity: entity, property: name)
@@ -52,34 +61,48 @@ extension XcodeModelReader {
             case "fetchRequest":
                 var requestElement = XcodeElement(child, file: file, entity: entity, property: name)
                 requestElement.ignore("name")
-                request = (try requestElement.requiredString("entity"), requestElement.string("predicateString"))
-                for grandchild in child.children { warnings.append(requestElement.unknownChildWarning(grandchild)) }
+                request = (
+                    try requestElement.requiredString("entity"),
+                    requestElement.string("predicateString")
+                )
+                for grandchild in child.children {
+                    warnings.append(requestElement.unknownChildWarning(grandchild))
+                }
                 warnings += requestElement.unreadAttributeWarnings()
             case "userInfo": userInfo = try readUserInfo(child, entity: entity, property: name)
             default: warnings.append(element.unknownChildWarning(child))
             }
         }
-        guard let request else { throw element.error("a fetched property needs a <fetchRequest> naming its entity") }
+        guard let request else {
+            throw element.error("a fetched property needs a <fetchRequest> naming its entity")
+        }
         let fetched = FetchedPropertyDescription(
             name: name, destination: request.entity, predicateFormat: request.predicate,
             isOptional: try element.bool("optional", default: false), userInfo: userInfo,
-            versionHashModifier: element.string("versionHashModifier"), renamingIdentifier: element.string("elementID"))
+            versionHashModifier: element.string("versionHashModifier"),
+            renamingIdentifier: element.string("elementID"))
         warnings += element.unreadAttributeWarnings()
         return fetched
     }
 
     /// `<fetchIndex name=…><fetchIndexElement property=… type="Binary" order="ascending"/>…`;
     /// an element over an expression instead of a property is skipped with a warning.
-    mutating func readFetchIndex(_ node: XMLNode, entity: String) throws -> [FetchIndexDescription] {
+    mutating func readFetchIndex(_ node: XMLNode, entity: String) throws -> [FetchIndexDescription]
+    {
         var element = XcodeElement(node, file: file, entity: entity)
         let name = try element.requiredString("name")
         var elements: [FetchIndexDescription.Element] = []
         for child in node.children {
-            guard child.name == "fetchIndexElement" else { warnings.append(element.unknownChildWarning(child)); continue }
+            guard child.name == "fetchIndexElement" else {
+                warnings.append(element.unknownChildWarning(child))
+                continue
+            }
             var item = XcodeElement(child, file: file, entity: entity)
             guard let property = item.string("property") else {
                 warnings.append(
-                    item.warning("fetch index \(name): an element without a property (an expression) is skipped"))
+                    item.warning(
+                        "fetch index \(name): an element without a property (an expression) is skipped"
+                    ))
                 continue
             }
             let typeName = item.string("type") ?? "Binary"
@@ -87,18 +110,25 @@ extension XcodeModelReader {
             switch typeName {
             case "Binary": collation = .binary
             case "RTree": collation = .rTree
-            default: throw item.error("fetch index \(name): type \"\(typeName)\" should be Binary or RTree")
+            default:
+                throw item.error(
+                    "fetch index \(name): type \"\(typeName)\" should be Binary or RTree")
             }
             let order = item.string("order") ?? "ascending"
             guard order == "ascending" || order == "descending" else {
-                throw item.error("fetch index \(name): order \"\(order)\" should be ascending or descending")
+                throw item.error(
+                    "fetch index \(name): order \"\(order)\" should be ascending or descending")
             }
-            elements.append(.init(property: property, collationType: collation, isAscending: order == "ascending"))
+            elements.append(
+                .init(
+                    property: property, collationType: collation, isAscending: order == "ascending")
+            )
             warnings += item.unreadAttributeWarnings()
         }
         warnings += element.unreadAttributeWarnings()
         guard !elements.isEmpty else {
-            warnings.append(element.warning("fetch index \(name) has no property elements and is skipped"))
+            warnings.append(
+                element.warning("fetch index \(name) has no property elements and is skipped"))
             return []
         }
         return [FetchIndexDescription(name: name, elements: elements)]

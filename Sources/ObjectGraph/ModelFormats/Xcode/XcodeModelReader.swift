@@ -25,10 +25,13 @@ struct XcodeModelReader {
     mutating func read(_ root: XMLNode) throws -> Contents {
         var model = XcodeElement(root, file: file)
         guard root.name == "model" else {
-            throw model.error("expected a <model> root element (an Xcode Core Data model), found <\(root.name)>")
+            throw model.error(
+                "expected a <model> root element (an Xcode Core Data model), found <\(root.name)>")
         }
-        model.ignore("type", "documentVersion", "lastSavedToolsVersion", "systemVersion", "minimumToolsVersion",
-                     "sourceLanguage", "macOSVersion", "iOSVersion", "usedWithCloudKit", "name")
+        model.ignore(
+            "type", "documentVersion", "lastSavedToolsVersion", "systemVersion",
+            "minimumToolsVersion",
+            "sourceLanguage", "macOSVersion", "iOSVersion", "usedWithCloudKit", "name")
         var contents = Contents()
         if let identifier = model.string("userDefinedModelVersionIdentifier"), !identifier.isEmpty {
             contents.versionIdentifiers = [identifier]
@@ -80,23 +83,32 @@ struct XcodeModelReader {
             case "relationship": properties.append(try readRelationship(child, entity: name))
             case "fetchedProperty": fetched.append(try readFetchedProperty(child, entity: name))
             case "userInfo": userInfo = try readUserInfo(child, entity: name, property: nil)
-            case "uniquenessConstraints": constraints += try readValueLists(child, list: "uniquenessConstraint",
-                                                                            item: "constraint", entity: name)
+            case "uniquenessConstraints":
+                constraints += try readValueLists(
+                    child, list: "uniquenessConstraint",
+                    item: "constraint", entity: name)
             case "fetchIndex": indexes += try readFetchIndex(child, entity: name)
             case "compoundIndexes":
-                for keys in try readValueLists(child, list: "compoundIndex", item: "index", entity: name) {
-                    indexes.append(FetchIndexDescription(name: "compound_" + keys.joined(separator: "_"),
-                                                         elements: keys.map { .init(property: $0) }))
+                for keys in try readValueLists(
+                    child, list: "compoundIndex", item: "index", entity: name)
+                {
+                    indexes.append(
+                        FetchIndexDescription(
+                            name: "compound_" + keys.joined(separator: "_"),
+                            elements: keys.map { .init(property: $0) }))
                 }
             default: warnings.append(element.unknownChildWarning(child))
             }
         }
         let entity = EntityDescription(
             name: name, managedObjectClass: className.flatMap(resolveClass) ?? ManagedObject.self,
-            managedObjectClassName: className, isAbstract: try element.bool("isAbstract", default: false),
-            superentityName: element.string("parentEntity"), properties: properties, uniquenessConstraints: constraints,
+            managedObjectClassName: className,
+            isAbstract: try element.bool("isAbstract", default: false),
+            superentityName: element.string("parentEntity"), properties: properties,
+            uniquenessConstraints: constraints,
             userInfo: userInfo, versionHashModifier: element.string("versionHashModifier"),
-            renamingIdentifier: element.string("elementID"), fetchedProperties: fetched, indexes: indexes)
+            renamingIdentifier: element.string("elementID"), fetchedProperties: fetched,
+            indexes: indexes)
         warnings += element.unreadAttributeWarnings()
         return entity
     }
@@ -115,11 +127,16 @@ struct XcodeModelReader {
     }
 
     /// `<userInfo><entry key="…" value="…"/></userInfo>`.
-    mutating func readUserInfo(_ node: XMLNode, entity: String?, property: String?) throws -> [String: String] {
+    mutating func readUserInfo(_ node: XMLNode, entity: String?, property: String?) throws
+        -> [String: String]
+    {
         let container = XcodeElement(node, file: file, entity: entity, property: property)
         var info: [String: String] = [:]
         for child in node.children {
-            guard child.name == "entry" else { warnings.append(container.unknownChildWarning(child)); continue }
+            guard child.name == "entry" else {
+                warnings.append(container.unknownChildWarning(child))
+                continue
+            }
             var entry = XcodeElement(child, file: file, entity: entity, property: property)
             info[try entry.requiredString("key")] = entry.string("value") ?? ""
             warnings += entry.unreadAttributeWarnings()
@@ -129,15 +146,23 @@ struct XcodeModelReader {
     }
 
     /// Lists of `value`s: `<uniquenessConstraint><constraint value=…/>…` and compound indexes.
-    private mutating func readValueLists(_ node: XMLNode, list: String, item: String, entity: String) throws -> [[String]] {
+    private mutating func readValueLists(
+        _ node: XMLNode, list: String, item: String, entity: String
+    ) throws -> [[String]] {
         let container = XcodeElement(node, file: file, entity: entity)
         var lists: [[String]] = []
         for listNode in node.children {
-            guard listNode.name == list else { warnings.append(container.unknownChildWarning(listNode)); continue }
+            guard listNode.name == list else {
+                warnings.append(container.unknownChildWarning(listNode))
+                continue
+            }
             let listElement = XcodeElement(listNode, file: file, entity: entity)
             var values: [String] = []
             for itemNode in listNode.children {
-                guard itemNode.name == item else { warnings.append(listElement.unknownChildWarning(itemNode)); continue }
+                guard itemNode.name == item else {
+                    warnings.append(listElement.unknownChildWarning(itemNode))
+                    continue
+                }
                 var itemElement = XcodeElement(itemNode, file: file, entity: entity)
                 values.append(try itemElement.requiredString("value"))
                 warnings += itemElement.unreadAttributeWarnings()
@@ -156,9 +181,11 @@ struct XcodeModelReader {
             throw element.error("fetch request resultType=\"\(resultCode)\" should be 0, 1, 2 or 4")
         }
         let template = FetchRequestTemplate(
-            name: try element.requiredString("name"), entityName: try element.requiredString("entity"),
+            name: try element.requiredString("name"),
+            entityName: try element.requiredString("entity"),
             predicateFormat: element.string("predicateString"), resultType: resultType,
-            fetchLimit: try element.int("fetchLimit") ?? 0, fetchBatchSize: try element.int("fetchBatchSize") ?? 0,
+            fetchLimit: try element.int("fetchLimit") ?? 0,
+            fetchBatchSize: try element.int("fetchBatchSize") ?? 0,
             includesSubentities: try element.bool("includeSubentities", default: true),
             includesPropertyValues: try element.bool("includePropertyValues", default: true),
             includesPendingChanges: try element.bool("includesPendingChanges", default: true),

@@ -32,8 +32,10 @@ extension JSONLinesStore {
             }
             writer.reset()
             guard file.lastTransaction < .max else {
-                throw ObjectGraphError(.storeSave, "store \(path): transaction numbers are exhausted; compact the file",
-                                       file: path)
+                throw ObjectGraphError(
+                    .storeSave,
+                    "store \(path): transaction numbers are exhausted; compact the file",
+                    file: path)
             }
             let sizes = try TransactionLine.write(
                 changes, number: file.lastTransaction + 1, keys: keys,

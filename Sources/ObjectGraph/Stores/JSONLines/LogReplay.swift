@@ -116,7 +116,9 @@ struct LogReplay {
 
     private mutating func applyTransaction(_ record: TransactionRecord, number: Int) throws {
         guard lastTransaction < .max, record.number == lastTransaction + 1 else {
-            let expected = lastTransaction < .max ? "\(lastTransaction + 1)" : "none (the numbers are exhausted)"
+            let expected =
+                lastTransaction < .max
+                ? "\(lastTransaction + 1)" : "none (the numbers are exhausted)"
             throw StoreFileErrors.corrupt(
                 path, line: number,
                 "transaction \(record.number) follows transaction "

@@ -62,7 +62,8 @@ struct PosixFileSystem: StoreFileSystem {
         FileStatus(
             device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int(s.st_size),
             isRegularFile: (s.st_mode & S_IFMT) == S_IFREG,
-            permissions: UInt32(s.st_mode) & 0o7777, user: UInt32(s.st_uid), group: UInt32(s.st_gid))
+            permissions: UInt32(s.st_mode) & 0o7777, user: UInt32(s.st_uid), group: UInt32(s.st_gid)
+        )
     }
 
     func adoptAccess(_ fd: Int32, of status: FileStatus) throws {

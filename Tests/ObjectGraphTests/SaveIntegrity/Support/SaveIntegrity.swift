@@ -22,7 +22,9 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         name: "InMemory",
         open: { InMemoryStore(model: $0) },
         reopen: { store, model in
-            guard let ram = store as? InMemoryStore else { throw StackError.unexpectedStore(store.type) }
+            guard let ram = store as? InMemoryStore else {
+                throw StackError.unexpectedStore(store.type)
+            }
             return InMemoryStore(model: model, table: ram.snapshot())
         })
 
@@ -30,7 +32,9 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         name: "JSONLines",
         open: { try JSONLinesStore(model: $0, url: TemporaryStoreFiles.next()) },
         reopen: { store, model in
-            guard let file = store as? JSONLinesStore else { throw StackError.unexpectedStore(store.type) }
+            guard let file = store as? JSONLinesStore else {
+                throw StackError.unexpectedStore(store.type)
+            }
             file.close()
             return try JSONLinesStore(model: model, url: file.url!)
         })
@@ -52,12 +56,15 @@ final class Stack {
     /// The store of the kind under test (unwrapped).
     let baseStore: any PersistentStore
 
-    convenience init(_ model: ManagedObjectModel, on kind: StoreKind, failing: Bool = false) throws {
+    convenience init(_ model: ManagedObjectModel, on kind: StoreKind, failing: Bool = false) throws
+    {
         let base = try kind.open(model)
         try self.init(model, kind: kind, base: base, failing: failing)
     }
 
-    private init(_ model: ManagedObjectModel, kind: StoreKind, base: any PersistentStore, failing: Bool) throws {
+    private init(
+        _ model: ManagedObjectModel, kind: StoreKind, base: any PersistentStore, failing: Bool
+    ) throws {
         self.model = model
         self.kind = kind
         self.baseStore = base
@@ -86,7 +93,9 @@ final class Stack {
 
     /// Every stored row of every entity, for "the store is unchanged" checks.
     func allRows() throws -> [StoreRow] {
-        try model.entities.filter { $0.superentity == nil }.flatMap { try store.fetch(StoreFetchRequest(entity: $0)) }
+        try model.entities.filter { $0.superentity == nil }.flatMap {
+            try store.fetch(StoreFetchRequest(entity: $0))
+        }
     }
 
     /// Inserts one object of `entity` with `values` into `context`, then saves.
@@ -137,8 +146,10 @@ final class FailingStore: PersistentStore, @unchecked Sendable {
     }
     func count(_ request: StoreFetchRequest) throws -> Int { try base.count(request) }
     func row(for objectID: ManagedObjectID) throws -> StoreRow? { try base.row(for: objectID) }
-    func relatedObjectIDs(_ relationship: RelationshipDescription, of objectID: ManagedObjectID) throws
-        -> [ManagedObjectID] { try base.relatedObjectIDs(relationship, of: objectID) }
+    func relatedObjectIDs(_ relationship: RelationshipDescription, of objectID: ManagedObjectID)
+        throws
+        -> [ManagedObjectID]
+    { try base.relatedObjectIDs(relationship, of: objectID) }
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
         try base.allocatePrimaryKeys(for: entity, count: count)
     }
@@ -150,7 +161,9 @@ final class FailingStore: PersistentStore, @unchecked Sendable {
 }
 
 /// Runs `body`, expects it to throw, and returns the error as an `NSError`.
-func expectNSError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> NSError? {
+func expectNSError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation)
+    -> NSError?
+{
     do {
         try body()
         Issue.record("expected an error", sourceLocation: sourceLocation)
@@ -163,10 +176,13 @@ func expectNSError(_ body: () throws -> Void, sourceLocation: SourceLocation = #
 /// The detailed errors of a 1560 (or the error itself), as (entity, key, code) triples.
 func details(_ error: NSError?) -> Set<String> {
     guard let error else { return [] }
-    let list = error.code == NSValidationMultipleErrorsError
+    let list =
+        error.code == NSValidationMultipleErrorsError
         ? error.userInfo[NSDetailedErrorsKey] as? [NSError] ?? [] : [error]
-    return Set(list.map { e in
-        let object = e.userInfo[NSValidationObjectErrorKey] as? ManagedObject
-        return "\(object?.entity.name ?? "?").\(e.userInfo[NSValidationKeyErrorKey] as? String ?? "?"):\(e.code)"
-    })
+    return Set(
+        list.map { e in
+            let object = e.userInfo[NSValidationObjectErrorKey] as? ManagedObject
+            return
+                "\(object?.entity.name ?? "?").\(e.userInfo[NSValidationKeyErrorKey] as? String ?? "?"):\(e.code)"
+        })
 }

@@ -45,7 +45,9 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
         if mode == .readWrite { try check(.open, "open") }
         return try base.open(path, mode)
     }
-    func adoptAccess(_ fd: Int32, of status: FileStatus) throws { try base.adoptAccess(fd, of: status) }
+    func adoptAccess(_ fd: Int32, of status: FileStatus) throws {
+        try base.adoptAccess(fd, of: status)
+    }
     func close(_ fd: Int32) { base.close(fd) }
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
     {

@@ -133,9 +133,12 @@ enum FileStoreFixtures {
     }
 
     /// A `Note` row of ``noteModel()`` in store `"S"` (n = pk).
-    static func note(_ model: ManagedObjectModel, _ pk: Int64, _ title: String, version: Int64 = 1) -> StoreRow {
+    static func note(_ model: ManagedObjectModel, _ pk: Int64, _ title: String, version: Int64 = 1)
+        -> StoreRow
+    {
         StoreRow(
-            objectID: ManagedObjectID(entity: model[entityName: "Note"]!, storeIdentifier: "S", primaryKey: pk),
+            objectID: ManagedObjectID(
+                entity: model[entityName: "Note"]!, storeIdentifier: "S", primaryKey: pk),
             version: version, values: [.attribute(.string(title)), .attribute(.integer(pk))])
     }
 

@@ -46,7 +46,9 @@ import Testing
 
     private func access(_ path: String) throws -> (mode: UInt32, user: UInt32, group: UInt32) {
         var s = stat()
-        guard stat(path, &s) == 0 else { throw FileSystemError(operation: "stat", path: path, code: errno) }
+        guard stat(path, &s) == 0 else {
+            throw FileSystemError(operation: "stat", path: path, code: errno)
+        }
         return (UInt32(s.st_mode) & 0o7777, UInt32(s.st_uid), UInt32(s.st_gid))
     }
 
@@ -147,7 +149,9 @@ import Testing
 
         let writer = try JSONLinesStore(model: model, url: url, options: options())
         #expect(writer.recoveryNotices.count == 1)
-        #expect(writer.recoveryNotices.first?.contains("dropped the torn last line 4 (\(tail.count) bytes") == true)
+        #expect(
+            writer.recoveryNotices.first?.contains(
+                "dropped the torn last line 4 (\(tail.count) bytes") == true)
         #expect(Array(try Data(contentsOf: url)) == good)
         writer.close()
         reader.close()

@@ -263,8 +263,12 @@ import Testing
         try seed(store)
         try store.commit(
             StoreChangeSet(
-                updated: [rows.row("Tag", 2, version: 2, ["label": .attribute(.string("a much longer label"))])],
-                deleted: [(rows.id("Receipt", 1), 1)], timestamp: Date(timeIntervalSince1970: 1_700_000_300)))
+                updated: [
+                    rows.row(
+                        "Tag", 2, version: 2, ["label": .attribute(.string("a much longer label"))])
+                ],
+                deleted: [(rows.id("Receipt", 1), 1)],
+                timestamp: Date(timeIntervalSince1970: 1_700_000_300)))
         let tracked = try store.statistics()
         store.close()
         let reopened = try open()
@@ -286,13 +290,15 @@ import Testing
         try seed(writer)
         for version in 2...80 {
             try writer.commit(
-                StoreChangeSet(updated: [rows.row("Tag", 2, version: Int64(version))], timestamp: Date()))
+                StoreChangeSet(
+                    updated: [rows.row("Tag", 2, version: Int64(version))], timestamp: Date()))
         }
         writer.close()
         options.automaticCompaction = true
         let reopened = try open(options)
         #expect(try reopened.metadata().compactionDate == nil)
-        try reopened.commit(StoreChangeSet(updated: [rows.row("Tag", 2, version: 81)], timestamp: Date()))
+        try reopened.commit(
+            StoreChangeSet(updated: [rows.row("Tag", 2, version: 81)], timestamp: Date()))
         #expect(try reopened.metadata().compactionDate != nil)
     }
 
