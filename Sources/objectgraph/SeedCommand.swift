@@ -33,7 +33,9 @@ enum SeedCommand {
         let seed = try seedValue(args)
         let out = try outputURL(args)
         try StoreFileSupport.reportingCodes {
-            let result = try SeedJob(model: model, counts: counts, seed: seed).run(storeURL: out)
+            var job = SeedJob(model: model, counts: counts, seed: seed)
+            job.requiresNewFile = true
+            let result = try job.run(storeURL: out)
             close(result)
             output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
         }
@@ -59,7 +61,9 @@ enum SeedCommand {
         let out = try outputURL(args)
         try StoreFileSupport.reportingCodes {
             let sources = try files.map { try FixtureSource(contentsOf: URL(fileURLWithPath: $0)) }
-            let result = try LoadJob(model: model, fixtures: sources, seed: seed).run(storeURL: out)
+            var job = LoadJob(model: model, fixtures: sources, seed: seed)
+            job.requiresNewFile = true
+            let result = try job.run(storeURL: out)
             close(result)
             output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
         }

@@ -30,8 +30,11 @@ extension Ledger {
         let name = id.uuidString.lowercased() + (ext.isEmpty ? "" : ".\(ext)")
         let copy = directory.appendingPathComponent(name)
         do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true)
+            if !FileManager.default.fileExists(atPath: directory.path) {
+                try FileManager.default.createDirectory(
+                    at: directory, withIntermediateDirectories: true)
+                createdReceiptsDirectory = true
+            }
             try FileManager.default.copyItem(at: source, to: copy)
         } catch {
             throw LedgerError.receipt(

@@ -107,6 +107,43 @@ enum StoreFileErrors {
             file: path)
     }
 
+    /// The path a store at `url` works on: the URL's path, or the file a symbolic link there
+    /// leads to (so that compaction replaces the file, never the link, and every writer of the
+    /// file takes the same lock).
+    ///
+    /// - Throws: `.storeOpen` (134080) for a URL that is not a file URL or a dangling link.
+    static func resolving(_ url: URL, fileSystem fs: any StoreFileSystem) throws -> String {
+        guard url.isFileURL else {
+            throw ObjectGraphError(
+                .storeOpen, "store \(url.absoluteString) is not a file URL",
+                file: url.absoluteString)
+        }
+        do {
+            return try fs.resolvingSymbolicLinks(url.path)
+        } catch {
+            throw io(.storeOpen, url.path, "following the symbolic link", error)
+        }
+    }
+
+    /// `path` (the store file, or its lock file `lockFile`) is not a regular file.
+    static func notRegular(_ path: String, _ kind: FileStatus.Kind, lockFile: String? = nil)
+        -> ObjectGraphError
+    {
+        let subject = lockFile.map { "store \(path): its lock file \($0)" } ?? "store \(path)"
+        return ObjectGraphError(
+            .storeOpen,
+            "\(subject) is \(kind.rawValue), not a regular file; nothing was read or locked",
+            file: path)
+    }
+
+    static func lockLost(_ path: String, lockPath: String) -> ObjectGraphError {
+        ObjectGraphError(
+            .storeSave,
+            "store \(path): the lock file \(lockPath) was removed or replaced while this writer "
+                + "held it, so another writer may be writing; nothing was written. Close this "
+                + "store and open it again", file: path)
+    }
+
     static func closed(_ path: String) -> ObjectGraphError {
         ObjectGraphError(.storeOperation, "store \(path) is closed", file: path)
     }

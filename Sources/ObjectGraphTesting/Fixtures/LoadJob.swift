@@ -25,6 +25,9 @@ public struct LoadJob: Sendable {
     /// Options for opening the store (durability, lock timeout…); the store UUID and clock
     /// are replaced by ``seed``'s.
     public var storeOptions: StoreOptions
+    /// Whether the store file must be new: when `true`, ``run(storeURL:)`` refuses (134080) a
+    /// file that exists once the writer lock is taken, writing nothing to it. Default `false`.
+    public var requiresNewFile = false
 
     /// A job loading `fixtures`.
     public init(
@@ -42,14 +45,20 @@ public struct LoadJob: Sendable {
     /// - Returns: What was written, and the coordinator holding the open store.
     /// - Throws: The loader's ``ObjectGraphError`` (134060 format errors, validation codes,
     ///   133021), before the store is opened; or the store's errors on opening or saving
-    ///   (134080, 134100, 134030…), in which case the save wrote nothing.
+    ///   (134080, 134100, 134030…), in which case the save wrote nothing and a store file this
+    ///   run created is removed again.
     public func run(storeURL: URL) throws -> StoreJobResult {
         let environment = DeterministicEnvironment(seed: seed)
         let loader = FixtureLoader(model: model)
         _ = try loader.load(fixtures, into: environment.makeCoordinator(model: model))
-        let coordinator = try environment.makeCoordinator(
-            model: model, url: storeURL, options: storeOptions)
-        let references = try loader.load(fixtures, into: coordinator)
+        var loaded: FixtureReferences?
+        let coordinator = try StoreJobDestination.open(
+            storeURL, model: model, options: storeOptions, requiresNewFile: requiresNewFile,
+            environment: environment
+        ) { coordinator in
+            loaded = try loader.load(fixtures, into: coordinator)
+        }
+        let references = loaded!
         var counts: [String: Int] = [:]
         for entity in model.entities where !references.objectIDs(of: entity.name).isEmpty {
             counts[entity.name] = references.objectIDs(of: entity.name).count

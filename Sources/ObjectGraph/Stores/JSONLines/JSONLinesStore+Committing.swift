@@ -17,12 +17,14 @@ extension JSONLinesStore {
     ///   store is read-only; `.storeOperation` (134070) when it is closed.
     /// - Complexity: O(size of the changes), plus a compaction now and then.
     public func commit(_ changes: StoreChangeSet) throws {
+        PausePoints.reach("commit.start")
         try locked {
             guard var file else { throw StoreFileErrors.closed(path) }
             if isReadOnly { throw StoreErrors.readOnly(url) }
             if isBroken { throw StoreFileErrors.unusable(path) }
             guard !changes.isEmpty else { return }
             try table.check(changes)
+            try checkWriterLock()
             let counters = table.primaryKeyCounters
             let keys = model.entities.compactMap { entity -> (String, Int64)? in
                 guard entity.superentity == nil, let next = counters[entity.name],
@@ -65,6 +67,14 @@ extension JSONLinesStore {
             recordedCounters = table.primaryKeyCounters
             if let live = liveRowBytes { liveRowBytes = live + liveDelta }
             compactAutomaticallyIfNeeded(liveAtLeast: sizes.inserted + sizes.updated)
+        }
+    }
+
+    /// Refuses to write once the lock file was removed or replaced under this writer (another
+    /// writer may have locked the new one). The caller holds `lock`.
+    func checkWriterLock() throws {
+        if let writerLock, !writerLock.isIntact {
+            throw StoreFileErrors.lockLost(path, lockPath: writerLock.path)
         }
     }
 

@@ -30,6 +30,9 @@ extension JSONLinesStore {
                 .coreData, "store \(path) is open read-only; cannot compact", file: path)
         }
         if isBroken { throw StoreFileErrors.unusable(path) }
+        do { try checkWriterLock() } catch let e as ObjectGraphError {
+            throw ObjectGraphError(.storeOperation, e.message, file: path)
+        }
         let header = snapshotHeader(from: file.header, compacted: options.clock())
         writer.reset()
         defer { writer.reset() }  // the snapshot's buffer is not kept

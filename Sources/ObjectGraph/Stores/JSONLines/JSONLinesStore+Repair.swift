@@ -54,19 +54,22 @@ extension JSONLinesStore {
         throws
         -> JSONLinesStoreRepair
     {
-        let path = url.path
+        let path = try StoreFileErrors.resolving(url, fileSystem: fs)
         if options.isReadOnly {
             throw ObjectGraphError(
                 .coreData, "store \(path) is open read-only; cannot repair", file: path)
         }
         guard let status = try fs.status(atPath: path) else { throw StoreFileErrors.missing(path) }
+        guard status.isRegularFile else { throw StoreFileErrors.notRegular(path, status.kind) }
         let lock = try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
         defer { lock.release() }
         // Opened for writing, as a writer (and so `compact`) opens it: a file this process may
         // not write is refused here, before anything is moved aside.
         let fd: Int32
         do {
-            fd = try fs.open(path, .readWrite)
+            fd = try fs.openRegularFile(path, .readWrite)
+        } catch let e as ObjectGraphError {
+            throw e
         } catch {
             throw StoreFileErrors.io(.storeOpen, path, "opening the file", error)
         }
@@ -144,13 +147,19 @@ extension JSONLinesStore {
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         let base = path + ".corrupt-" + formatter.string(from: options.clock())
         do {
+            // Created with O_EXCL: an existing file of that name is never overwritten.
             var candidate = base
             var n = 1
-            while try fs.status(atPath: candidate) != nil {
-                n += 1
-                candidate = "\(base)-\(n)"
+            var opened: Int32?
+            while opened == nil {
+                do {
+                    opened = try fs.open(candidate, .readWriteCreatingNew)
+                } catch let e as FileSystemError where e.code == EEXIST {
+                    n += 1
+                    candidate = "\(base)-\(n)"
+                }
             }
-            let fd = try fs.open(candidate, .readWriteTruncating)
+            let fd = opened!
             defer { fs.close(fd) }
             try fs.adoptAccess(fd, of: access)  // it holds the store's data: same access
             try bytes.withUnsafeBytes { try fs.writeAll(fd, $0, at: 0) }

@@ -39,6 +39,9 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     public let model: ManagedObjectModel
     /// Whether the store is a reader that refuses commits.
     public let isReadOnly: Bool
+    /// Whether opening the store created its file (it did not exist, and this writer made it
+    /// while holding the lock). See ``closeRemovingCreatedFile()``.
+    public let didCreateFile: Bool
 
     let options: StoreOptions
     let fileSystem: any StoreFileSystem
@@ -98,18 +101,14 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         model: ManagedObjectModel, url: URL, options: StoreOptions,
         fileSystem fs: any StoreFileSystem
     ) throws {
-        guard url.isFileURL else {
-            throw ObjectGraphError(
-                .storeOpen, "store \(url.absoluteString) is not a file URL",
-                file: url.absoluteString)
-        }
-        let path = url.path
+        let path = try StoreFileErrors.resolving(url, fileSystem: fs)
         let opened = try StoreFileOpener(path: path, model: model, options: options, fileSystem: fs)
             .open()
         self.identifier = opened.loaded.header.storeIdentifier
         self.url = url
         self.model = model
         self.isReadOnly = options.isReadOnly
+        self.didCreateFile = opened.created
         self.options = options
         self.fileSystem = fs
         self.path = path
@@ -135,13 +134,53 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// Closes the file and releases the writer lock; later operations throw `.storeOperation`
     /// (134070). With ``SynchronousMode/normal`` the file is synced first. Idempotent.
     public func close() {
+        locked { closeHoldingLock() }
+    }
+
+    /// ``close()`` for a caller that holds `lock`.
+    private func closeHoldingLock() {
+        guard let file else { return }
+        if !isReadOnly && options.synchronous == .normal { try? fileSystem.sync(file.fd) }
+        fileSystem.close(file.fd)
+        self.file = nil
+        writerLock?.release()
+        writerLock = nil
+    }
+
+    /// Closes the store and, when opening it created the file and nothing was ever saved to
+    /// it, removes that file first: the undo of a command that failed after creating its
+    /// store.
+    ///
+    /// The file is removed only while this store still holds the writer lock (so no other
+    /// writer can have opened it), only when it holds nothing but its header, and only when
+    /// its path still names the file this store created (same device and inode). The lock
+    /// file `FILE.lock` is never removed: another process may be waiting on it. Otherwise
+    /// this is ``close()``.
+    ///
+    /// ```swift
+    /// let store = try JSONLinesStore(model: model, url: url)
+    /// do { try store.commit(changes) } catch { store.closeRemovingCreatedFile(); throw error }
+    /// ```
+    ///
+    /// - Returns: Whether the file was removed.
+    @discardableResult
+    public func closeRemovingCreatedFile() -> Bool {
         locked {
-            guard let file else { return }
-            if !isReadOnly && options.synchronous == .normal { try? fileSystem.sync(file.fd) }
-            fileSystem.close(file.fd)
-            self.file = nil
-            writerLock?.release()
-            writerLock = nil
+            defer { closeHoldingLock() }
+            guard didCreateFile, !isReadOnly, let file, let writerLock else { return false }
+            PausePoints.reach("store.discard")
+            guard writerLock.isIntact, file.lastTransaction == 0, file.lineCount == 1,
+                let current = try? fileSystem.status(atPath: path),
+                current.device == file.identity.device, current.inode == file.identity.inode,
+                current.size == file.length
+            else { return false }
+            do {
+                try fileSystem.remove(path)
+                if options.synchronous != .off { try fileSystem.syncDirectory(of: path) }
+            } catch {
+                return false
+            }
+            return true
         }
     }
 

@@ -74,14 +74,15 @@ extension JSONLinesStore {
     static func metadata(at url: URL, fileSystem fs: any StoreFileSystem) throws
         -> JSONLinesStoreMetadata
     {
-        let path = url.path
+        let path = try StoreFileErrors.resolving(url, fileSystem: fs)
         let bytes: [UInt8]
         do {
-            let fd = try fs.open(path, .readOnly)
+            let fd = try fs.openRegularFile(path, .readOnly)
             defer { fs.close(fd) }
             bytes = try fs.readToEnd(fd)
+        } catch let e as ObjectGraphError {
+            throw e
         } catch {
-            if (try? fs.status(atPath: path)) == .some(nil) { throw StoreFileErrors.missing(path) }
             throw StoreFileErrors.io(.storeOpen, path, "reading the header", error)
         }
         let header = try bytes.withUnsafeBytes { try StoreFileLoader.readHeader($0, path: path) }

@@ -17,8 +17,13 @@ struct PosixFileSystem: StoreFileSystem {
             case .readWrite: O_RDWR
             case .readWriteCreating: O_RDWR | O_CREAT
             case .readWriteTruncating: O_RDWR | O_CREAT | O_TRUNC
+            case .readWriteCreatingNew: O_RDWR | O_CREAT | O_EXCL
             }
-        let fd = try retrying("open", path) { Glibc.open(path, flags | O_CLOEXEC, 0o644) }
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (the caller checks the kind of
+        // file it got); it changes nothing for regular files.
+        let fd = try retrying("open", path) {
+            Glibc.open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o644)
+        }
         return fd
     }
 
@@ -59,9 +64,19 @@ struct PosixFileSystem: StoreFileSystem {
     }
 
     private static func fileStatus(_ s: stat) -> FileStatus {
-        FileStatus(
-            device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int(s.st_size),
-            isRegularFile: (s.st_mode & S_IFMT) == S_IFREG,
+        let kind: FileStatus.Kind =
+            switch s.st_mode & S_IFMT {
+            case S_IFREG: .regular
+            case S_IFDIR: .directory
+            case S_IFIFO: .fifo
+            case S_IFCHR: .characterDevice
+            case S_IFBLK: .blockDevice
+            case S_IFSOCK: .socket
+            case S_IFLNK: .symbolicLink
+            default: .other
+            }
+        return FileStatus(
+            device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int(s.st_size), kind: kind,
             permissions: UInt32(s.st_mode) & 0o7777, user: UInt32(s.st_uid), group: UInt32(s.st_gid)
         )
     }
@@ -78,6 +93,20 @@ struct PosixFileSystem: StoreFileSystem {
 
     func rename(_ from: String, to: String) throws {
         _ = try retrying("rename", "\(from) → \(to)") { Glibc.rename(from, to) }
+    }
+
+    func link(_ existing: String, to new: String) throws {
+        _ = try retrying("link", "\(existing) → \(new)") { Glibc.link(existing, new) }
+    }
+
+    func resolvingSymbolicLinks(_ path: String) throws -> String {
+        var s = stat()
+        guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            throw FileSystemError(operation: "realpath", path: path, code: errno)
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     func remove(_ path: String) throws {

@@ -23,39 +23,60 @@ final class WriterLock: @unchecked Sendable {
     private let fileSystem: any StoreFileSystem
     private let fd: Int32
     private let key: Key
+    /// The lock file's path.
+    let path: String
     private var isHeld = true
 
-    private init(fileSystem: any StoreFileSystem, fd: Int32, key: Key) {
+    private init(fileSystem: any StoreFileSystem, fd: Int32, key: Key, path: String) {
         self.fileSystem = fileSystem
         self.fd = fd
         self.key = key
+        self.path = path
     }
 
     /// Takes the lock for the store at `dataPath`, waiting up to `timeout` seconds.
     ///
+    /// Once `flock` succeeds, the lock file's path must still name the locked file: a lock
+    /// file removed or replaced in the meantime locks nothing, so the attempt starts over
+    /// with the file now at the path.
+    ///
     /// - Throws: `.storeTimeout` (134090) naming the holder's pid when it stays held;
-    ///   `.storeOpen` (134080) when the lock file cannot be opened.
+    ///   `.storeOpen` (134080) when the lock file cannot be opened or is not a regular file.
     static func acquire(
         for dataPath: String, fileSystem fs: any StoreFileSystem, timeout: TimeInterval
     ) throws
         -> WriterLock
     {
         let path = dataPath + ".lock"
-        let fd: Int32
-        let identity: FileStatus
-        do {
-            fd = try fs.open(path, .readWriteCreating)
-            identity = try fs.status(fd)
-        } catch {
-            throw StoreFileErrors.io(.storeOpen, dataPath, "opening the lock file \(path)", error)
-        }
-        let key = Key(namespace: fs.namespace, device: identity.device, inode: identity.inode)
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
         while true {
+            let fd: Int32
+            let identity: FileStatus
+            do {
+                fd = try fs.open(path, .readWriteCreating)
+                do {
+                    identity = try fs.status(fd)
+                } catch {
+                    fs.close(fd)
+                    throw error
+                }
+            } catch {
+                throw StoreFileErrors.io(
+                    .storeOpen, dataPath, "opening the lock file \(path)", error)
+            }
+            guard identity.isRegularFile else {
+                fs.close(fd)
+                throw StoreFileErrors.notRegular(dataPath, identity.kind, lockFile: path)
+            }
+            let key = Key(namespace: fs.namespace, device: identity.device, inode: identity.inode)
             var inThisProcess = false
             do {
                 if try claim(key, fs: fs, fd: fd) {
-                    let lock = WriterLock(fileSystem: fs, fd: fd, key: key)
+                    let lock = WriterLock(fileSystem: fs, fd: fd, key: key, path: path)
+                    guard lock.isIntact else {
+                        lock.release()  // the file was removed or replaced: lock the new one
+                        continue
+                    }
                     lock.writePID()
                     return lock
                 }
@@ -70,8 +91,18 @@ final class WriterLock: @unchecked Sendable {
                 throw StoreFileErrors.locked(
                     dataPath, pid: pid, inThisProcess: inThisProcess, waited: timeout)
             }
+            fs.close(fd)
+            PausePoints.reach("lock.busy")
             usleep(10_000)
         }
+    }
+
+    /// Whether the lock file's path still names the file this lock holds. When it does not
+    /// (someone removed `FILE.lock`), another writer may lock the new file, so this one must
+    /// stop writing.
+    var isIntact: Bool {
+        guard let current = try? fileSystem.status(atPath: path) else { return false }
+        return current.device == key.device && current.inode == key.inode
     }
 
     /// Releases the lock (idempotent): empties the pid, unlocks, closes.

@@ -6,7 +6,7 @@ import Foundation
 /// permissions cannot make I/O fail).
 final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     // Sendable: `faults` is guarded by `lock`; the wrapped file system is a stateless struct.
-    enum Kind: Equatable { case open, write, sync, truncate, rename, syncDirectory }
+    enum Kind: Equatable { case open, write, sync, truncate, rename, link, syncDirectory }
     enum Fault {
         case fail(Int32)
         case partialThenFail(Int, Int32)
@@ -78,6 +78,13 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     func rename(_ from: String, to: String) throws {
         try check(.rename, "rename")
         try base.rename(from, to: to)
+    }
+    func link(_ existing: String, to new: String) throws {
+        try check(.link, "link")
+        try base.link(existing, to: new)
+    }
+    func resolvingSymbolicLinks(_ path: String) throws -> String {
+        try base.resolvingSymbolicLinks(path)
     }
     func remove(_ path: String) throws { try base.remove(path) }
     func syncDirectory(of path: String) throws {

@@ -132,6 +132,20 @@ enum FileStoreFixtures {
         ])
     }
 
+    /// A ``noteModel()`` and a path for its file in a fresh scratch directory.
+    struct NoteFile {
+        let model: ManagedObjectModel
+        let directory: URL
+        /// `notes.jsonl` in ``directory`` (not created).
+        let url: URL
+
+        init() throws {
+            model = try FileStoreFixtures.noteModel()
+            directory = try FileStoreFixtures.temporaryDirectory()
+            url = directory.appendingPathComponent("notes.jsonl")
+        }
+    }
+
     /// A `Note` row of ``noteModel()`` in store `"S"` (n = pk).
     static func note(_ model: ManagedObjectModel, _ pk: Int64, _ title: String, version: Int64 = 1)
         -> StoreRow

@@ -10,15 +10,12 @@ import Testing
 /// Inputs that once misbehaved: replacements that lost the file's permissions, a repair that
 /// did not refuse what compaction refuses, and a many-megabyte torn tail.
 @Suite struct JSONLinesBadInputTests {
-    let model: ManagedObjectModel
-    let directory: URL
-    let url: URL
+    let fixture: FileStoreFixtures.NoteFile
+    var model: ManagedObjectModel { fixture.model }
+    var directory: URL { fixture.directory }
+    var url: URL { fixture.url }
 
-    init() throws {
-        model = try FileStoreFixtures.noteModel()
-        directory = try FileStoreFixtures.temporaryDirectory()
-        url = directory.appendingPathComponent("notes.jsonl")
-    }
+    init() throws { fixture = try FileStoreFixtures.NoteFile() }
 
     private func note(_ pk: Int64, _ title: String, version: Int64 = 1) -> StoreRow {
         FileStoreFixtures.note(model, pk, title, version: version)

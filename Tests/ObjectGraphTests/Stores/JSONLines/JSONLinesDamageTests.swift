@@ -6,15 +6,12 @@ import Testing
 /// Damaged files: corruption is reported with its line, a torn last line is dropped and
 /// reported, verify lists every damaged line, repair keeps the good prefix.
 @Suite struct JSONLinesDamageTests {
-    let model: ManagedObjectModel
-    let directory: URL
-    let url: URL
+    let fixture: FileStoreFixtures.NoteFile
+    var model: ManagedObjectModel { fixture.model }
+    var directory: URL { fixture.directory }
+    var url: URL { fixture.url }
 
-    init() throws {
-        model = try FileStoreFixtures.noteModel()
-        directory = try FileStoreFixtures.temporaryDirectory()
-        url = directory.appendingPathComponent("notes.jsonl")
-    }
+    init() throws { fixture = try FileStoreFixtures.NoteFile() }
 
     private func note(_ pk: Int64, _ title: String, version: Int64 = 1) -> StoreRow {
         FileStoreFixtures.note(model, pk, title, version: version)

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// `objectgraph` where the file system says no (issue 14): a `seed` or `load` whose write fails
+/// blames the write, leaves no header-only file, and can be retried; a FIFO or a device is
+/// refused at once with the real reason.
+@Suite(.enabled(if: ToolBinary.objectgraph != nil, ToolBinary.missingReason))
+struct StoreFileSafetyToolTests {
+    let directory: URL
+
+    init() throws {
+        directory = ToolBinary.scratchRoot.appendingPathComponent(
+            "safety-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    private var model: String {
+        QueryAndSeedCommandTests.fixtures.appendingPathComponent("models/ExpenseTracker.json").path
+    }
+
+    /// Runs `objectgraph` with its file size limited to `blocks` (`ulimit -f`; SIGXFSZ ignored,
+    /// so a write past the limit fails with EFBIG as a full disk fails with ENOSPC).
+    private func runLimited(_ blocks: Int, _ arguments: [String]) throws -> (
+        status: Int32, out: String, err: String
+    ) {
+        try ToolBinary.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "trap '' XFSZ; ulimit -f \(blocks); exec \"$0\" \"$@\"",
+                ToolBinary.objectgraph!.path,
+            ] + arguments)
+    }
+
+    /// The size of a header-only store of the model.
+    private func headerSize() throws -> Int {
+        let empty = directory.appendingPathComponent("empty.jsonl").path
+        #expect(
+            try ToolBinary.run(ToolBinary.objectgraph!, ["seed", "--model", model, "--out", empty])
+                .status == 0)
+        return try FileManager.default.attributesOfItem(atPath: empty)[.size] as! Int
+    }
+
+    @Test func aSeedWhoseWriteFailsBlamesTheWriteLeavesNothingAndCanBeRetried() throws {
+        let blocks = try headerSize() / 512 + 2  // the header fits; 2,000 transactions do not
+        let out = directory.appendingPathComponent("seeded.jsonl").path
+        let arguments = [
+            "seed", "--model", model, "--count", "Category=5", "--count", "Transaction=2000",
+            "--out", out,
+        ]
+        let failed = try runLimited(blocks, arguments)
+        #expect(failed.status == 1)
+        #expect(failed.err.contains("error 134030"), "\(failed.err)")
+        #expect(failed.err.contains("File too large"), "\(failed.err)")
+        #expect(!failed.err.contains("does not honour"), "the model is not blamed: \(failed.err)")
+        #expect(!FileManager.default.fileExists(atPath: out), "no header-only file is left")
+        let retried = try ToolBinary.run(ToolBinary.objectgraph!, arguments)
+        #expect(retried.status == 0, "\(retried.err)")
+        #expect(retried.out.contains("2005 objects"))
+    }
+
+    @Test func aLoadWhoseWriteFailsLeavesNothingAndDoesNotBlameTheFixture() throws {
+        let blocks = try headerSize() / 512 + 2
+        let fixture = directory.appendingPathComponent("big.json")
+        let categories = (0..<400).map { i in
+            let id = String(format: "00000000-0000-4000-8000-%012d", i)
+            return "{\"id\": \"\(id)\", \"name\": \"Category \(i) with a long name\", "
+                + "\"colorHex\": \"#4CAF50\"}"
+        }
+        try Data("{\"Category\": [\(categories.joined(separator: ","))]}".utf8).write(to: fixture)
+        let out = directory.appendingPathComponent("loaded.jsonl").path
+        let arguments = ["load", "--model", model, "--fixtures", fixture.path, "--out", out]
+        let failed = try runLimited(blocks, arguments)
+        #expect(failed.status == 1)
+        #expect(failed.err.contains("error 134030"), "\(failed.err)")
+        #expect(!failed.err.contains("big.json"), "the fixture is not blamed: \(failed.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let retried = try ToolBinary.run(ToolBinary.objectgraph!, arguments)
+        #expect(retried.status == 0, "\(retried.err)")
+    }
+
+    @Test(arguments: ["info", "verify", "dump", "compact", "repair"])
+    func aFIFOIsRefusedAtOnceWithTheRealReason(command: String) throws {
+        let fifo = directory.appendingPathComponent("pipe-\(command).jsonl").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let result = try ToolBinary.run(ToolBinary.objectgraph!, [command, fifo])
+        #expect(result.status == 1)
+        let said = result.out + result.err  // verify lists its problems on stdout
+        #expect(said.contains("FIFO"), "\(said)")
+        #expect(!said.contains("permission"), "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: fifo + ".lock"))
+    }
+}
