@@ -31,6 +31,13 @@ struct StoreFileSafetyToolTests {
             ] + arguments)
     }
 
+    /// Hidden entries of the directory (a staging directory left behind).
+    private func leftovers() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasPrefix(".")
+        }
+    }
+
     /// The size of a header-only store of the model.
     private func headerSize() throws -> Int {
         let empty = directory.appendingPathComponent("empty.jsonl").path
@@ -53,6 +60,7 @@ struct StoreFileSafetyToolTests {
         #expect(failed.err.contains("File too large"), "\(failed.err)")
         #expect(!failed.err.contains("does not honour"), "the model is not blamed: \(failed.err)")
         #expect(!FileManager.default.fileExists(atPath: out), "no header-only file is left")
+        #expect(try leftovers().isEmpty, "the staging directory is gone")
         let retried = try ToolBinary.run(ToolBinary.objectgraph!, arguments)
         #expect(retried.status == 0, "\(retried.err)")
         #expect(retried.out.contains("2005 objects"))
@@ -74,6 +82,7 @@ struct StoreFileSafetyToolTests {
         #expect(failed.err.contains("error 134030"), "\(failed.err)")
         #expect(!failed.err.contains("big.json"), "the fixture is not blamed: \(failed.err)")
         #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try leftovers().isEmpty, "the staging directory is gone")
         let retried = try ToolBinary.run(ToolBinary.objectgraph!, arguments)
         #expect(retried.status == 0, "\(retried.err)")
     }

@@ -25,8 +25,11 @@ public struct LoadJob: Sendable {
     /// Options for opening the store (durability, lock timeout…); the store UUID and clock
     /// are replaced by ``seed``'s.
     public var storeOptions: StoreOptions
-    /// Whether the store file must be new: when `true`, ``run(storeURL:)`` refuses (134080) a
-    /// file that exists once the writer lock is taken, writing nothing to it. Default `false`.
+    /// Whether the store file must be new. When `true`, ``run(storeURL:)`` writes the store
+    /// in a staging directory beside it and links the finished file into place, so the path
+    /// only ever holds a complete store (a full disk or a `kill -9` leaves no file there),
+    /// and a file that exists meanwhile is refused (134080) untouched. Default `false`: the
+    /// store at the URL is opened in place (an existing one is added to).
     public var requiresNewFile = false
 
     /// A job loading `fixtures`.

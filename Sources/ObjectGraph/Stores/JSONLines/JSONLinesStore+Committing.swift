@@ -50,7 +50,9 @@ extension JSONLinesStore {
                     - changes.deleted.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
             }
             do {
-                try fileSystem.writeAll(file.fd, writer.bytes, at: file.length)
+                try fileSystem.writeAll(
+                    file.fd, writer.bytes, at: file.length, midway: "commit.midWrite")
+                PausePoints.reach("commit.written")
                 if options.synchronous == .full { try fileSystem.sync(file.fd) }
             } catch {
                 rollBack(to: file.length, fd: file.fd)
@@ -65,6 +67,7 @@ extension JSONLinesStore {
             self.file = file
             table.applyUnchecked(changes)
             recordedCounters = table.primaryKeyCounters
+            PausePoints.reach("commit.synced")
             if let live = liveRowBytes { liveRowBytes = live + liveDelta }
             compactAutomaticallyIfNeeded(liveAtLeast: sizes.inserted + sizes.updated)
         }

@@ -120,6 +120,14 @@ extension JSONLinesStore {
         }
         let sidecar = try writeSidecar(
             bytes[cut...], for: path, access: status, options: options, fileSystem: fs)
+        PausePoints.reach("repair.sidecarWritten")
+        guard lock.isIntact else {
+            throw ObjectGraphError(
+                .storeOperation,
+                "store \(path): the lock file \(lock.path) was removed while repairing, so "
+                    + "another writer may be writing; the file is unchanged (the damaged part "
+                    + "is also saved in \(sidecar))", file: path)
+        }
         do {
             try StoreFileReplacer(path: path, fileSystem: fs, synchronous: options.synchronous)
                 .replace(with: kept.bytes) { fd in fs.close(fd) }

@@ -115,7 +115,7 @@ struct StoreFileOpener {
             defer { fs.close(fd) }
             var created = true
             do {
-                try fs.writeAll(fd, w.bytes, at: 0)
+                try fs.writeAll(fd, w.bytes, at: 0, midway: "create.midWrite")
                 if options.synchronous != .off { try fs.sync(fd) }
                 PausePoints.reach("create.written")
                 do {
@@ -172,8 +172,9 @@ struct StoreFileReplacer {
         let fd = try fs.open(temporary, .readWriteTruncating)
         do {
             if let original { try fs.adoptAccess(fd, of: original) }
-            try fs.writeAll(fd, bytes, at: 0)
+            try fs.writeAll(fd, bytes, at: 0, midway: "replace.midWrite")
             if synchronous != .off { try fs.sync(fd) }
+            PausePoints.reach("replace.synced")
             try fs.rename(temporary, to: path)
         } catch {
             fs.close(fd)
@@ -181,6 +182,7 @@ struct StoreFileReplacer {
             throw error
         }
         renamed(fd)
+        PausePoints.reach("replace.renamed")
         if synchronous != .off { try fs.syncDirectory(of: path) }
     }
 }

@@ -161,6 +161,21 @@ extension StoreFileSystem {
         return bytes
     }
 
+    /// ``writeAll(_:_:at:)``, in two halves with the pause point `step` between them when
+    /// pause points are armed (``PausePoints``): a test can stop or kill the process in the
+    /// middle of a long write.
+    func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, midway step: String)
+        throws
+    {
+        guard PausePoints.isArmed, bytes.count > 1 else {
+            return try writeAll(fd, bytes, at: offset)
+        }
+        let half = bytes.count / 2
+        try writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[..<half]), at: offset)
+        PausePoints.reach(step)
+        try writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[half...]), at: offset + half)
+    }
+
     /// Writes all of `bytes` at `offset`, continuing after short writes.
     func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
         var done = 0
