@@ -28,10 +28,11 @@ let package = Package(
             name: "objectgraph", dependencies: ["ObjectGraph", "ObjectGraphTesting", "CLISupport"],
             swiftSettings: strict),
         .executableTarget(
-            name: "objectgraph-crash-writer", dependencies: ["ObjectGraph"], swiftSettings: strict),
+            name: "objectgraph-crash-writer", dependencies: ["ObjectGraph", "CLISupport"],
+            swiftSettings: strict),
         .executableTarget(
             name: "objectgraph-bench",
-            dependencies: ["ObjectGraph", "ObjectGraphTesting", "LedgerKit"],
+            dependencies: ["ObjectGraph", "ObjectGraphTesting", "LedgerKit", "CLISupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],

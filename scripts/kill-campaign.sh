@@ -20,5 +20,6 @@ done
 BIN=$(swift build --show-bin-path "$@")
 DIR=$(mktemp -d /tmp/objectgraph-kill-campaign.XXXXXX)
 trap 'rm -rf "$DIR"' EXIT
-# shellcheck disable=SC2086
-"$BIN/objectgraph-crash-writer" campaign "$DIR" "$TRIALS" "$SEED" ${KILL_SCENARIOS:-}
+ONLY=()
+for scenario in ${KILL_SCENARIOS:-}; do ONLY+=(--scenario "$scenario"); done
+"$BIN/objectgraph-crash-writer" campaign "$DIR" "$TRIALS" "$SEED" "${ONLY[@]}"

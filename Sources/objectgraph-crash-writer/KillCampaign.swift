@@ -1,14 +1,17 @@
+import CLISupport
 import Foundation
 import ObjectGraph
 
-/// `objectgraph-crash-writer campaign DIR TRIALS SEED [SCENARIO…]`: kills the programs users
+/// `objectgraph-crash-writer campaign DIR TRIALS SEED [--scenario NAME…]`: kills the programs users
 /// run (the ledger's create, clean-up and import paths, a two-step context save, `compact`,
 /// `repair`, `seed`, `load`) with SIGKILL, two trials in three at a pause point inside a
 /// write window and the rest after a random delay, and checks after each kill that nothing
 /// acknowledged was lost, nothing was half applied, and the next command works.
 /// docs/store-format.md §11 has the figures of the long runs.
 enum KillCampaign {
-    static func run(directory: String, trials: Int, seed: UInt64, only: [KillScenario]) throws {
+    static func run(
+        directory: String, trials: Int, seed: UInt64, only: [KillScenario], output: CLIOutput
+    ) throws {
         let tools = try CampaignTools()
         let scenarios = only.isEmpty ? KillScenario.allCases : only
         var random = SplitMix64(seed: seed)
@@ -45,19 +48,20 @@ enum KillCampaign {
                 }
                 try scenario.check(&trial, outcome)
                 let ended = outcome.killed ? "killed" : "exit \(outcome.status!)"
-                print("trial \(number): \(scenario.rawValue) \(how), \(ended): ok")
+                output.out("trial \(number): \(scenario.rawValue) \(how), \(ended): ok")
             } catch {
                 failures += 1
-                print("trial \(number): \(scenario.rawValue) \(how): FAIL \(error)")
+                output.out("trial \(number): \(scenario.rawValue) \(how): FAIL \(error)")
             }
             tally[scenario.rawValue, default: (0, 0)].trials += 1
             if step != nil { tally[scenario.rawValue, default: (0, 0)].atSteps += 1 }
         }
         for (name, counts) in tally.sorted(by: { $0.key < $1.key }) {
-            print("  \(name): \(counts.trials) trials, \(counts.atSteps) killed at a pause point")
+            output.out(
+                "  \(name): \(counts.trials) trials, \(counts.atSteps) killed at a pause point")
         }
         let seconds = Int(Date().timeIntervalSince(started))
-        print("\(trials - failures) of \(trials) trials passed in \(seconds) s (seed \(seed))")
-        if failures > 0 { exit(1) }
+        output.out("\(trials - failures) of \(trials) trials passed in \(seconds) s (seed \(seed))")
+        if failures > 0 { throw CLIError.failure("\(failures) of \(trials) trials failed") }
     }
 }
