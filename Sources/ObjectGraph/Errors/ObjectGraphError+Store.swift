@@ -69,6 +69,19 @@ enum StoreFileErrors {
             line: 1)
     }
 
+    static func unknownVersion(_ path: String, _ version: Int64) -> ObjectGraphError {
+        let readable = StoreFileVersion.readable
+        let newer =
+            version > Int64(StoreFileVersion.current)
+            ? "it was written by a newer version of ObjectGraph; open it with that version or "
+                + "a later one" : "no version of ObjectGraph wrote it"
+        return ObjectGraphError(
+            .storeInvalidType,
+            "store \(path) is in format version \(version), which this program does not read "
+                + "(it reads versions \(readable.lowerBound)–\(readable.upperBound)): \(newer); the "
+                + "file is unchanged", file: path, line: 1)
+    }
+
     static func incompatibleModel(_ path: String, entities: [String], detail: String)
         -> ObjectGraphError
     {

@@ -117,6 +117,7 @@ extension JSONLinesStore {
     /// The header a snapshot of the current rows carries.
     func snapshotHeader(from header: StoreFileHeader, compacted: Date) -> StoreFileHeader {
         var header = header
+        header.version = StoreFileVersion.current
         let counters = table.primaryKeyCounters
         header.base = file?.lastTransaction ?? header.base
         header.rows = table.totalRowCount

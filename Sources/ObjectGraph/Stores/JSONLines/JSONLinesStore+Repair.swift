@@ -85,7 +85,7 @@ extension JSONLinesStore {
             let headerLength = raw.firstIndex(of: 0x0A)! + 1
             let codec = RowCodec(
                 model: try header.model(path: path), storeIdentifier: header.storeIdentifier,
-                path: path)
+                path: path, formatVersion: header.version)
             var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
             var damage: (line: Int, reason: String)?
             do {

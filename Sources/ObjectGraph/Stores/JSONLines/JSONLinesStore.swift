@@ -46,7 +46,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     let options: StoreOptions
     let fileSystem: any StoreFileSystem
     let path: String
-    let codec: RowCodec
+    /// Reads lines of the file's format version (a reload may change it); writes the current.
+    var codec: RowCodec
     let lock = NSLock()
     var table: RowTable
     /// The open data file; `nil` once closed.
@@ -120,6 +121,21 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         self.recordedCounters = opened.loaded.replay.table.primaryKeyCounters
         // With no live rows the snapshot's row lines take nothing: no need to measure later.
         self.liveRowBytes = opened.loaded.replay.table.totalRowCount == 0 ? 0 : nil
+        let version = opened.loaded.header.version
+        if !isReadOnly, version < StoreFileVersion.current {
+            // A writer writes the current version only: the file becomes a snapshot of it
+            // first (atomically; a failure leaves it as it was and fails the open).
+            do {
+                try locked { try compactHoldingLock() }
+            } catch {
+                close()
+                throw error
+            }
+            codec.formatVersion = StoreFileVersion.current
+            notices.append(
+                "store \(path): upgraded from format version \(version) to "
+                    + "\(StoreFileVersion.current) (rewritten as a snapshot of its rows)")
+        }
     }
 
     deinit { close() }

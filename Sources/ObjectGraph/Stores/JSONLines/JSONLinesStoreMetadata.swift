@@ -7,7 +7,8 @@ import Foundation
 ///
 /// - Note: Mirrors the store metadata of `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:options:)`.
 public struct JSONLinesStoreMetadata: Sendable {
-    /// The format version (1).
+    /// The format version of the file: 2 for files this library writes, 1 for older ones
+    /// (read as they are; a writer upgrades them when it opens them).
     public let formatVersion: Int
     /// The store's identifier (`NSStoreUUIDKey`).
     public let storeIdentifier: String

@@ -31,8 +31,10 @@ extension StoreFileHeader {
 
     private static func read(_ s: inout JSONScanner, path: String) throws -> StoreFileHeader {
         var header = StoreFileHeader(
-            storeIdentifier: "", created: Date(timeIntervalSince1970: 0), modelJSON: [])
+            storeIdentifier: "", created: Date(timeIntervalSinceReferenceDate: 0), modelJSON: [])
         var seen: Set<String> = []
+        var created: Range<Int>?
+        var compacted: Range<Int>?
         try s.forEachMember { key, s in
             seen.insert(key)
             switch key {
@@ -44,23 +46,18 @@ extension StoreFileHeader {
                 }
             case "version":
                 let v = try s.readInt64()
-                guard v == Int64(currentVersion) else {
-                    throw StoreFileErrors.notAStore(
-                        path,
-                        "format version \(v) is not one this library reads "
-                            + "(\(currentVersion))")
-                }
+                guard let version = Int(exactly: v), StoreFileVersion.readable.contains(version)
+                else { throw StoreFileErrors.unknownVersion(path, v) }
+                header.version = version
             case "store":
                 header.storeIdentifier = try s.readString()
                 guard !header.storeIdentifier.isEmpty else {
                     throw s.error("the store identifier is empty")
                 }
             case "created":
-                header.created = Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
+                created = try s.skipValue()
             case "compacted":
-                header.compacted =
-                    s.consumeNull()
-                    ? nil : Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
+                compacted = s.consumeNull() ? nil : try s.skipValue()
             case "base":
                 header.base = try s.readInt64()
                 guard header.base >= 0 else { throw s.error("base must not be negative") }
@@ -105,6 +102,14 @@ extension StoreFileHeader {
             throw s.error("the header has no \"\(missing)\" member")
         }
         guard s.isAtEnd else { throw s.error("text after the header object") }
+        // The instants are read once the version (which says how they are written) is known.
+        func instant(_ range: Range<Int>) throws -> Date {
+            var value = s
+            value.position = range.lowerBound
+            return try StoreFileVersion.readDate(&value, version: header.version)
+        }
+        header.created = try created.map(instant) ?? header.created
+        header.compacted = try compacted.map(instant)
         return header
     }
 

@@ -31,7 +31,8 @@ enum StoreFileLoader {
                 try header.checkCompatible(with: resolved, path: path)
             }
             let codec = RowCodec(
-                model: resolved, storeIdentifier: header.storeIdentifier, path: path)
+                model: resolved, storeIdentifier: header.storeIdentifier, path: path,
+                formatVersion: header.version)
             var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
             let tail = try replay.apply(UnsafeRawBufferPointer(rebasing: raw[headerLength...]))
             return LoadedStoreFile(header: header, model: resolved, replay: replay, tail: tail)

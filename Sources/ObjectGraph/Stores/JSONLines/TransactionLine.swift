@@ -3,7 +3,7 @@ import Foundation
 /// One transaction line as read back from a file (docs/store-format.md §3).
 struct TransactionRecord: Sendable {
     var number: Int64 = 0
-    var timestamp = Date(timeIntervalSince1970: 0)
+    var timestamp = Date(timeIntervalSinceReferenceDate: 0)
     var author: String?
     var contextName: String?
     var inserted: [StoreRow] = []
@@ -30,7 +30,7 @@ enum TransactionLine {
             w.append(ascii: "{\"t\":")
             w.append(integer: number)
             w.append(ascii: ",\"at\":")
-            AttributeValue.write(double: changes.timestamp.timeIntervalSince1970, to: w)
+            StoreFileVersion.write(changes.timestamp, version: StoreFileVersion.current, to: w)
             if let author = changes.author {
                 w.append(ascii: ",\"author\":")
                 w.append(quoted: author)
@@ -94,7 +94,7 @@ enum TransactionLine {
                     throw s.error("transaction number \(record.number) is below 1")
                 }
             case "at":
-                record.timestamp = Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
+                record.timestamp = try StoreFileVersion.readDate(&s, version: codec.formatVersion)
             case "author": record.author = s.consumeNull() ? nil : try s.readString()
             case "context": record.contextName = s.consumeNull() ? nil : try s.readString()
             case "ins": record.inserted = try codec.readRows(&s)

@@ -82,7 +82,7 @@ import Testing
     @Test func aCorruptLineFailsTheOpenNamingFileLineAndReasonAndChangesNothing() throws {
         var bytes = try makeFile()
         let thirdLF = bytes.indices.filter { bytes[$0] == 0x0A }[3]
-        bytes[thirdLF - 5] ^= 0x01  // inside line 4's checksum
+        bytes[thirdLF - 19] ^= 0x01  // the last byte of line 4's body
         try Data(bytes).write(to: url)
         #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
@@ -258,14 +258,26 @@ import Testing
             #expect(try Data(contentsOf: url) == Data(text.utf8))
         }
         try FileManager.default.removeItem(at: url)
-        var header = try makeFile()
-        let newer = String(decoding: header, as: UTF8.self).replacingOccurrences(
-            of: "\"version\":1", with: "\"version\":2")
-        header = Array(newer.utf8)
-        try Data(header).write(to: url)
-        #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeInvalidType
-                || ($0 as? ObjectGraphError)?.code == .fileReadCorruptFile
+        // A sound header (checksum and all) of a version newer than this program's.
+        let file = try makeFile()
+        let firstLF = file.firstIndex(of: 0x0A)!
+        let body = String(decoding: file[..<(firstLF - LineFrame.suffixLength)], as: UTF8.self)
+            .replacingOccurrences(of: "\"version\":2,", with: "\"version\":3,")
+        let newer = JSONByteWriter()
+        newer.append(Array(body.utf8))
+        LineFrame.finish(newer, bodyStart: 0)
+        let bytes = newer.array + file[(firstLF + 1)...]
+        try Data(bytes).write(to: url)
+        for readOnly in [false, true] {
+            #expect {
+                try JSONLinesStore(model: model, url: url, options: options(readOnly: readOnly))
+            } throws: {
+                guard let e = $0 as? ObjectGraphError else { return false }
+                return e.code == .storeInvalidType && e.line == 1
+                    && e.message.contains("format version 3")
+                    && e.message.contains("newer version of ObjectGraph")
+            }
         }
+        #expect(Array(try Data(contentsOf: url)) == bytes, "the file is unchanged")
     }
 }
