@@ -67,9 +67,9 @@ extension KillScenario {
             _ = try trial.run(ledger, ["add", "2.00", "--note", "after", "--file", file])
             try CampaignFiles.requireHealthy(file)
             try requireNoLeftovers(file)
-        case .repair:
+        case .repair, .salvage:
             let again = try CampaignChild.run(
-                trial.tools.objectgraph, ["repair", file], in: trial.directory)
+                trial.tools.objectgraph, command(trial).1, in: trial.directory)
             guard again.status == 0 else {
                 throw CrashViolation("repair after the kill failed: \(again.err)")
             }

@@ -16,6 +16,8 @@ enum KillScenario: String, CaseIterable {
     case compact
     /// `objectgraph repair` of a file with a damaged line.
     case repair
+    /// `objectgraph repair --salvage` of a file with a damaged line.
+    case salvage
     /// `objectgraph seed` of thousands of objects.
     case seed
     /// `objectgraph load` of thousands of objects.
@@ -33,7 +35,7 @@ enum KillScenario: String, CaseIterable {
         case .ledgerCleanUp: return ["create.written", "store.opened", "store.discard"]
         case .ledgerImport: return ["store.opened"] + commit
         case .compact: return ["store.opened"] + replace
-        case .repair: return ["repair.sidecarWritten"] + replace
+        case .repair, .salvage: return ["repair.sidecarWritten"] + replace
         case .seed, .load: return ["create.written", "job.staged"] + commit
         }
     }
@@ -60,13 +62,13 @@ enum KillScenario: String, CaseIterable {
                 csv += "2026-03-\(day),-\(1 + i % 90).\(String(format: "%02d", i % 100)),P\(i)\n"
             }
             try Data(csv.utf8).write(to: URL(fileURLWithPath: trial.path("bank.csv")))
-        case .compact, .repair:
+        case .compact, .repair, .salvage:
             trial.file = trial.path("\(rawValue)-\(trial.number).jsonl")
             for i in 0..<(3 + trial.next(6)) {
                 _ = try trial.run(
                     ledger, ["add", "\(i + 1).00", "--note", "n\(i)", "--file", trial.file])
             }
-            if self == .repair {
+            if self != .compact {
                 try damage(&trial)
             } else {
                 trial.expectedRows = try CampaignFiles.rows(trial.file)
@@ -97,7 +99,8 @@ enum KillScenario: String, CaseIterable {
         try Data(bytes).write(to: URL(fileURLWithPath: trial.file))
         let copy = trial.path("expected.jsonl")
         try Data(bytes).write(to: URL(fileURLWithPath: copy))
-        _ = try JSONLinesStore.repair(at: URL(fileURLWithPath: copy))
+        _ = try JSONLinesStore.repair(
+            at: URL(fileURLWithPath: copy), salvaging: self == .salvage)
         trial.expectedRows = try CampaignFiles.rows(copy)
     }
 
@@ -125,6 +128,7 @@ enum KillScenario: String, CaseIterable {
             )
         case .compact: return (tools.objectgraph, ["compact", trial.file])
         case .repair: return (tools.objectgraph, ["repair", trial.file])
+        case .salvage: return (tools.objectgraph, ["repair", "--salvage", trial.file])
         case .seed:
             return (
                 tools.objectgraph,

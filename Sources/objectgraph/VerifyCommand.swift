@@ -8,28 +8,20 @@ enum VerifyCommand {
         ["verify"], summary: "Check every line's checksum and every reference of a store file.",
         details: """
             Lists every damaged line (not only the first) and every reference to a missing row, then
-            the transactions, rows per entity, and live and dead bytes. Exits with 1 when anything
-            is wrong; 'objectgraph repair FILE' keeps the good part of a damaged file.
+            warnings (an interrupted save's incomplete last line while no writer holds the file,
+            transactions missing at the end, a leftover FILE.tmp), then the transactions, rows per
+            entity, and live and dead bytes. Exits with 1 when anything is damaged (warnings alone
+            exit 0); 'objectgraph repair FILE' keeps the good part of a damaged file, and
+            'objectgraph repair --salvage FILE' also the intact lines after the damage.
             """
     ) { (args: StoreFileArguments, _, output) in
         try StoreFileSupport.reportingCodes {
             let path = args.file
             let report = JSONLinesStore.verify(at: URL(fileURLWithPath: path))
-            for notice in report.notices { output.err("notice: \(notice)") }
             if args.json {
                 var members: [(String, JSONOutput)] = [
                     ("file", .string(path)), ("healthy", .bool(report.isHealthy)),
-                    (
-                        "problems",
-                        .array(
-                            report.problems.map { p in
-                                .object([
-                                    ("line", p.line.map { .int(Int64($0)) } ?? .null),
-                                    ("message", .string(p.message)),
-                                ])
-                            })
-                    ),
-                    ("notices", .array(report.notices.map { .string($0) })),
+                    ("problems", json(report.problems)), ("warnings", json(report.warnings)),
                 ]
                 if let statistics = report.statistics, let model = report.metadata?.model {
                     members += StoreFileSupport.json(statistics, model: model)
@@ -37,6 +29,7 @@ enum VerifyCommand {
                 output.out(JSONOutput.object(members).serialized(pretty: true))
             } else {
                 for problem in report.problems { output.out(problem.description) }
+                for warning in report.warnings { output.out("warning: \(warning)") }
                 if let statistics = report.statistics, let model = report.metadata?.model {
                     if report.isHealthy { output.out("\(path): OK") }
                     StoreFileSupport.print(statistics, model: model, to: output)
@@ -47,5 +40,16 @@ enum VerifyCommand {
                 throw CLIError.failure("\(count) problem\(count == 1 ? "" : "s") in \(path)")
             }
         }
+    }
+
+    /// `[{"line": N or null, "message": "…"}, …]`.
+    private static func json(_ problems: [JSONLinesStoreVerification.Problem]) -> JSONOutput {
+        .array(
+            problems.map { p in
+                .object([
+                    ("line", p.line.map { .int(Int64($0)) } ?? .null),
+                    ("message", .string(p.message)),
+                ])
+            })
     }
 }

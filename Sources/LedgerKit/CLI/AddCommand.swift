@@ -32,7 +32,8 @@ enum AddCommand {
             draft.note = arguments.note
             draft.payee = arguments.payee
             draft.receipt = arguments.receipt.map(environment.url)
-            let record = try LedgerSession.run(global, environment, access: .create) { ledger in
+            let record = try LedgerSession.run(global, environment, access: .create, output: output)
+            { ledger in
                 try ledger.addTransaction(draft)
             }
             if global.json {

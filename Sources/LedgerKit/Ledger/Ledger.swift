@@ -95,6 +95,12 @@ public final class Ledger {
         return ledger
     }
 
+    /// What the file store noticed when it opened the file, one message each: an interrupted
+    /// save's incomplete last line (dropped by a writer; reported by a reader while no writer
+    /// holds the file), transactions missing at the end, a leftover temporary file, an upgrade
+    /// of the file's format. Empty for a RAM ledger.
+    public var storeNotices: [String] { store?.recoveryNotices ?? [] }
+
     /// Whether the ledger is a RAM store (`/dev/null`): nothing persists.
     public var isInMemory: Bool { configuration.isInMemory }
 

@@ -49,9 +49,15 @@ enum StoreFileErrors {
     {
         let at = column.map { "line \(line), column \($0)" } ?? "line \(line)"
         let detail = column.map { "\(reason) (column \($0))" } ?? reason
+        let remedy =
+            line == 1
+            ? "the header cannot be rebuilt from the other lines: run `objectgraph repair "
+                + "--salvage \(path)`, which uses a damaged header whose content holds together, or "
+                + "restore the file from a backup"
+            : "run `objectgraph repair \(path)` to keep the lines before it, or `objectgraph "
+                + "repair --salvage \(path)` to keep the intact lines after it too"
         return ObjectGraphError(
-            .fileReadCorruptFile,
-            "store \(path): \(at): \(reason); run `objectgraph repair \(path)` to keep the good part",
+            .fileReadCorruptFile, "store \(path): \(at): \(reason); \(remedy)",
             file: path, line: line, column: column,
             extraUserInfo: [reasonKey: UncheckedSendable(detail)])
     }

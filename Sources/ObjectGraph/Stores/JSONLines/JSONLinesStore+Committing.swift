@@ -67,10 +67,20 @@ extension JSONLinesStore {
             self.file = file
             table.applyUnchecked(changes)
             recordedCounters = table.primaryKeyCounters
+            recordEnd()
             PausePoints.reach("commit.synced")
             if let live = liveRowBytes { liveRowBytes = live + liveDelta }
             compactAutomaticallyIfNeeded(liveAtLeast: sizes.inserted + sizes.updated)
         }
+    }
+
+    /// Records in the lock file where the file now ends (docs/store-format.md §6.5). The caller
+    /// holds `lock`.
+    func recordEnd() {
+        guard let file else { return }
+        writerLock?.record(
+            StoreEndRecord(
+                store: identifier, transaction: file.lastTransaction, length: file.length))
     }
 
     /// Refuses to write once the lock file was removed or replaced under this writer (another

@@ -58,6 +58,7 @@ extension JSONLinesStore {
                     transactionLines: 0)
                 liveRowBytes = writer.count - headerLength
                 compactionRetryLength = 0
+                recordEnd()
             }
         } catch {
             let what =

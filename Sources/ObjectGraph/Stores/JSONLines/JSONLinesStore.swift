@@ -54,6 +54,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     var file: OpenStoreFile?
     var writerLock: WriterLock?
     var notices: [String] = []
+    /// What opening noticed about the file (torn line, missing lines, leftover), by line.
+    var openingWarnings: [StoreFileWarning] = []
     /// Set when a failed write could not be undone: the file's end is unknown.
     var isBroken = false
     /// Set while (and if) a reader's table is not in step with the file.
@@ -118,6 +120,7 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         self.file = opened.file
         self.writerLock = opened.lock
         self.notices = opened.notices
+        self.openingWarnings = opened.warnings
         self.recordedCounters = opened.loaded.replay.table.primaryKeyCounters
         // With no live rows the snapshot's row lines take nothing: no need to measure later.
         self.liveRowBytes = opened.loaded.replay.table.totalRowCount == 0 ? 0 : nil

@@ -19,6 +19,16 @@ enum LineFrame {
         w.append(ascii: "\"}\n")
     }
 
+    /// Whether `line` (without its LF) ends as every store line does, with `,"crc":"` and
+    /// eight bytes and `"}`, whatever its checksum says.
+    static func endsWithChecksumMember(_ line: UnsafeRawBufferPointer) -> Bool {
+        let n = line.count
+        guard n >= suffixLength + 1 else { return false }
+        let suffix = n - suffixLength
+        for (i, b) in crcKey.enumerated() where line[suffix + i] != b { return false }
+        return line[n - 2] == 0x22 && line[n - 1] == 0x7D
+    }
+
     /// Why `line` (without its LF) fails its framing or checksum, or `nil` when it is sound.
     static func problem(_ line: UnsafeRawBufferPointer) -> String? {
         let n = line.count

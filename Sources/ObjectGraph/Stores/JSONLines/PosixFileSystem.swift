@@ -129,10 +129,55 @@ struct PosixFileSystem: StoreFileSystem {
             if errno == EWOULDBLOCK { return false }
             throw FileSystemError(operation: "flock", path: "fd \(fd)", code: errno)
         }
+        #if os(Linux)
+            // Only a sign for readers: a failure here loses them the sign, nothing else.
+            var region = Self.wholeFile(F_WRLCK)
+            _ = fcntl(fd, Self.setOpenFileLock, &region)
+        #endif
         return true
     }
 
-    func unlock(_ fd: Int32) { _ = flock(fd, LOCK_UN) }
+    func unlock(_ fd: Int32) {
+        #if os(Linux)
+            var region = Self.wholeFile(F_UNLCK)
+            _ = fcntl(fd, Self.setOpenFileLock, &region)
+        #endif
+        _ = flock(fd, LOCK_UN)
+    }
+
+    // Besides the `flock` (which writers of every version take), a writer holds an open file
+    // description lock (Linux's F_OFD_SETLK) on the whole lock file: readers can ask for that
+    // one (F_OFD_GETLK) without taking anything, which `flock` does not allow.
+    #if os(Linux)
+        /// `F_OFD_GETLK` and `F_OFD_SETLK` (Linux ≥ 3.15), which Glibc's module does not export.
+        private static let getOpenFileLock: Int32 = 36
+        private static let setOpenFileLock: Int32 = 37
+
+        private static func wholeFile(_ type: Int32) -> Glibc.flock {
+            var region = Glibc.flock()
+            region.l_type = Int16(type)
+            region.l_whence = Int16(SEEK_SET)
+            return region
+        }
+    #endif
+
+    func isLocked(atPath path: String) -> Bool? {
+        #if os(Linux)
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else { return errno == ENOENT ? false : nil }
+            defer { _ = Glibc.close(fd) }
+            var region = Self.wholeFile(F_RDLCK)
+            guard fcntl(fd, Self.getOpenFileLock, &region) == 0 else { return nil }
+            return region.l_type != Int16(F_UNLCK)
+        #else
+            return nil
+        #endif
+    }
+
+    func replaceContents(_ fd: Int32, with bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try writeAll(fd, $0, at: 0) }
+        if try status(fd).size != bytes.count { try truncate(fd, to: bytes.count) }
+    }
 
     var processID: Int32 { getpid() }
 

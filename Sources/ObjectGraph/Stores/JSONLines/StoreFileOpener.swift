@@ -8,6 +8,8 @@ struct StoreFileOpener {
         var file: OpenStoreFile
         var lock: WriterLock?
         var notices: [String]
+        /// What the notices about the file (not about the open) say, by line.
+        var warnings: [StoreFileWarning]
         /// Whether opening created the file.
         var created: Bool
     }
@@ -35,11 +37,22 @@ struct StoreFileOpener {
         var fd: Int32?
         do {
             var created = false
-            if !options.isReadOnly {
+            var surroundings: StoreFileSurroundings
+            var notices: [String] = []
+            if let lock {
                 // Decided only now, with the lock held.
-                try io(.storeOpen, "removing the leftover \(path).tmp") {
-                    try fs.remove(path + ".tmp")
+                let temporary = try io(.storeOpen, "reading the status of \(path).tmp") {
+                    try fs.status(atPath: path + ".tmp")
                 }
+                if let temporary {
+                    try io(.storeOpen, "removing the leftover \(path).tmp") {
+                        try fs.remove(path + ".tmp")
+                    }
+                    notices.append(
+                        "store \(path): removed \(path).tmp (\(temporary.size) bytes), left over "
+                            + "from an interrupted compaction or repair")
+                }
+                surroundings = StoreFileSurroundings(writerPresent: false, record: lock.end)
                 let status = try io(.storeOpen, "reading the status of the file") {
                     try fs.status(atPath: path)
                 }
@@ -50,6 +63,8 @@ struct StoreFileOpener {
                     guard let model else { throw StoreFileErrors.missing(path) }
                     created = try create(model: model)
                 }
+            } else {
+                surroundings = StoreFileSurroundings.look(at: path, fileSystem: fs)
             }
             let opened = try io(.storeOpen, "opening the file") {
                 try fs.open(path, options.isReadOnly ? .readOnly : .readWrite)
@@ -63,30 +78,35 @@ struct StoreFileOpener {
             }
             let bytes = try io(.storeOpen, "reading the file") { try fs.readToEnd(opened) }
             let loaded = try StoreFileLoader.load(bytes, path: path, model: model)
-            var notices: [String] = []
-            if case .torn(let line, let count) = loaded.tail {
-                if options.isReadOnly {
-                    notices.append(
-                        "store \(path): line \(line) is incomplete (\(count) bytes); "
-                            + "treated as not yet written")
-                } else {
-                    try io(.storeOpen, "truncating the torn last line") {
-                        try fs.truncate(opened, to: loaded.replay.length)
-                        if options.synchronous != .off { try fs.sync(opened) }
-                    }
-                    notices.append(
-                        "store \(path): dropped the torn last line \(line) (\(count) bytes of an "
-                            + "interrupted save that never completed)")
+            var tail = loaded.tail
+            if lock != nil, case .torn(let line, let count) = loaded.tail {
+                try io(.storeOpen, "truncating the torn last line") {
+                    try fs.truncate(opened, to: loaded.replay.length)
+                    if options.synchronous != .off { try fs.sync(opened) }
                 }
+                notices.append(
+                    "store \(path): dropped the torn last line \(line) (\(count) bytes of an "
+                        + "interrupted save that never completed)")
+                tail = .none
             }
+            let warnings = surroundings.warnings(
+                header: loaded.header, replay: loaded.replay, tail: tail, path: path
+            ) { lock?.end ?? WriterLock.record(forStore: path, fileSystem: fs) }
+            notices += warnings.map { "store \(path): \($0.message)" }
             let file = OpenStoreFile(
                 fd: opened, identity: identity, length: loaded.replay.length,
                 header: loaded.header, lineCount: loaded.replay.lineCount,
                 lastTransaction: loaded.replay.lastTransaction,
                 transactionLines: loaded.replay.transactionLines)
+            // A writer accepts the file as it finds it: its end is the one to check from now.
+            lock?.record(
+                StoreEndRecord(
+                    store: loaded.header.storeIdentifier, transaction: file.lastTransaction,
+                    length: file.length))
             if lock != nil { PausePoints.reach("store.opened") }
             return Opened(
-                loaded: loaded, file: file, lock: lock, notices: notices, created: created)
+                loaded: loaded, file: file, lock: lock, notices: notices, warnings: warnings,
+                created: created)
         } catch {
             if let fd { fs.close(fd) }
             lock?.release()

@@ -94,10 +94,18 @@ protocol StoreFileSystem: Sendable {
     /// Flushes the directory holding `path` (so a create or rename survives a power cut).
     func syncDirectory(of path: String) throws
     /// Tries to take an exclusive advisory lock (`flock(LOCK_EX | LOCK_NB)`); `false` when
-    /// another open file description holds it.
+    /// another open file description holds it. Once taken, ``isLocked(atPath:)`` sees it from
+    /// any process.
     func tryLock(_ fd: Int32) throws -> Bool
     /// Releases the lock taken by ``tryLock(_:)``.
     func unlock(_ fd: Int32)
+    /// Whether a writer holds the lock of ``tryLock(_:)`` on the file at `path`, asked without
+    /// taking or disturbing it; `false` when there is no such file, `nil` when this platform
+    /// cannot tell.
+    func isLocked(atPath path: String) -> Bool?
+    /// Writes `bytes` as the whole content of the open file (a small file such as the lock
+    /// file): written at offset 0, then cut to their length.
+    func replaceContents(_ fd: Int32, with bytes: [UInt8]) throws
     /// This process's id, written into lock files.
     var processID: Int32 { get }
     /// Distinguishes file systems whose inode numbers may collide (simulated ones); the real

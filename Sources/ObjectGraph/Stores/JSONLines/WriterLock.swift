@@ -8,8 +8,8 @@ import Foundation
 /// other; the in-process registry (by the lock file's device and inode) turns that case
 /// into a clearer message.
 final class WriterLock: @unchecked Sendable {
-    // Sendable: `fd` and `key` are immutable; `isHeld` is only touched by the owning store
-    // under its lock; the registry is guarded by `registryLock`.
+    // Sendable: `fd` and `key` are immutable; `isHeld` and `end` are only touched by the owning
+    // store under its lock; the registry is guarded by `registryLock`.
     private static let registryLock = NSLock()
     nonisolated(unsafe) private static var registry: Set<Key> = []
 
@@ -26,6 +26,8 @@ final class WriterLock: @unchecked Sendable {
     /// The lock file's path.
     let path: String
     private var isHeld = true
+    /// Where the data file ended when its writer last recorded it (kept in the lock file).
+    private(set) var end: StoreEndRecord?
 
     private init(fileSystem: any StoreFileSystem, fd: Int32, key: Key, path: String) {
         self.fileSystem = fileSystem
@@ -105,11 +107,12 @@ final class WriterLock: @unchecked Sendable {
         return current.device == key.device && current.inode == key.inode
     }
 
-    /// Releases the lock (idempotent): empties the pid, unlocks, closes.
+    /// Releases the lock (idempotent): empties the pid (keeping the end record), unlocks,
+    /// closes.
     func release() {
         guard isHeld else { return }
         isHeld = false
-        try? fileSystem.truncate(fd, to: 0)
+        try? fileSystem.replaceContents(fd, with: Self.contents(pid: nil, end: end))
         fileSystem.unlock(fd)
         fileSystem.close(fd)
         Self.registryLock.lock()
@@ -134,18 +137,52 @@ final class WriterLock: @unchecked Sendable {
         return registry.contains(key)
     }
 
+    /// Writes this process's pid, keeping the end record the file holds.
     private func writePID() {
-        let text = Array("\(fileSystem.processID)\n".utf8)
-        try? fileSystem.truncate(fd, to: 0)
-        _ = try? text.withUnsafeBytes { try fileSystem.writeAll(fd, $0, at: 0) }
+        end = (try? fileSystem.readToEnd(fd)).flatMap(Self.record(in:))
+        try? fileSystem.replaceContents(
+            fd, with: Self.contents(pid: fileSystem.processID, end: end))
+    }
+
+    /// Records where the data file now ends (after a commit, a compaction, a repair).
+    /// Best effort: a record that fails to be written only loses a later reader the check.
+    func record(_ end: StoreEndRecord) {
+        guard isHeld, end != self.end else { return }
+        self.end = end
+        try? fileSystem.replaceContents(
+            fd, with: Self.contents(pid: fileSystem.processID, end: end))
+    }
+
+    /// The lock file's text: the pid line (empty when no writer holds it), then the record.
+    private static func contents(pid: Int32?, end: StoreEndRecord?) -> [UInt8] {
+        let pidLine = pid.map { "\($0)\n" } ?? (end == nil ? "" : "\n")
+        return Array((pidLine + (end.map { $0.line + "\n" } ?? "")).utf8)
     }
 
     private static func readPID(fs: any StoreFileSystem, fd: Int32) -> String? {
         guard let bytes = try? fs.readToEnd(fd),
-            case let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(
-                in: .whitespacesAndNewlines),
-            !text.isEmpty, text.allSatisfy(\.isNumber)
+            let first = String(decoding: bytes, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).first,
+            !first.isEmpty, first.allSatisfy(\.isNumber)
         else { return nil }
-        return text
+        return String(first)
+    }
+
+    /// The end record in a lock file's bytes, if any.
+    static func record(in bytes: [UInt8]) -> StoreEndRecord? {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n").lazy
+            .compactMap { StoreEndRecord(line: String($0)) }.first
+    }
+
+    /// The end record in the lock file of the store at `dataPath`, read without locking.
+    static func record(forStore dataPath: String, fileSystem fs: any StoreFileSystem)
+        -> StoreEndRecord?
+    {
+        guard let status = try? fs.status(atPath: dataPath + ".lock"), status.isRegularFile,
+            status.size < 4096, let fd = try? fs.open(dataPath + ".lock", .readOnly)
+        else { return nil }
+        defer { fs.close(fd) }
+        return (try? fs.readToEnd(fd)).flatMap(record(in:))
     }
 }

@@ -175,6 +175,16 @@ enum FileStoreFixtures {
         return rows
     }
 
+    /// Options for a store of `identifier` (rows of ``note(_:_:_:version:)`` are of `"S"`),
+    /// without automatic compaction.
+    static func options(identifier: String, readOnly: Bool = false) -> StoreOptions {
+        var options = StoreOptions()
+        options.storeIdentifier = identifier
+        options.isReadOnly = readOnly
+        options.automaticCompaction = false
+        return options
+    }
+
     /// Options with a fixed identifier and a clock that starts at 2023-11-14 and ticks 1 s per call.
     static func options(readOnly: Bool = false, synchronous: SynchronousMode = .full)
         -> StoreOptions

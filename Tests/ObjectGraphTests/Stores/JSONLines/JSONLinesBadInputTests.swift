@@ -140,7 +140,9 @@ import Testing
         let reader = try JSONLinesStore(model: model, url: url, options: options(readOnly: true))
         #expect(
             reader.recoveryNotices == [
-                "store \(url.path): line 4 is incomplete (\(tail.count) bytes); treated as not yet written"
+                "store \(url.path): line 4 is incomplete (\(tail.count) bytes): a save was "
+                    + "interrupted before it completed, so it is not part of the store (the next "
+                    + "writer removes it)"
             ])
         #expect(try reader.count(StoreFetchRequest(entity: model[entityName: "Note"]!)) == 3)
 

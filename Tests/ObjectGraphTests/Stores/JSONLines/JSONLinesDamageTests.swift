@@ -69,14 +69,56 @@ import Testing
                         loaded.tail == .torn(line: line, bytes: bad.count - loaded.replay.length))
                 } catch let e as ObjectGraphError {
                     #expect(e.line == line, "byte \(offset) → \(replacement): \(e.message)")
+                    // Damage, the header's included, is damage (259) naming its line, never a
+                    // "foreign file" (134000).
                     #expect(
-                        e.code == .fileReadCorruptFile || (line == 1 && e.code == .storeInvalidType)
-                    )
+                        e.code == .fileReadCorruptFile,
+                        "byte \(offset) → \(replacement): \(e.message)")
                 }
                 checked += 1
             }
         }
         #expect(checked > 8 * good.count)
+    }
+
+    @Test func verifyAndOpeningUseOneCheckerAndSayTheSameThing() throws {
+        // Issue 14: a flipped byte in the header's format value was "not a JSON-lines store
+        // file" (no line, no hint of damage) where the spec says 259 with line 1.
+        let good = try makeFile()
+        for offset in good.indices {
+            for replacement in Set([good[offset] ^ 0x01, 0x0A]) where replacement != good[offset] {
+                var bad = good
+                bad[offset] = replacement
+                try Data(bad).write(to: url)
+                let report = JSONLinesStore.verify(at: url)
+                do {
+                    let store = try JSONLinesStore(
+                        model: model, url: url, options: options(readOnly: true))
+                    store.close()
+                    #expect(report.problems.isEmpty, "byte \(offset) → \(replacement)")
+                } catch let e as ObjectGraphError {
+                    let first = report.problems.first
+                    let said = first?.description ?? "nothing"
+                    #expect(
+                        first?.line == e.line && first?.message == StoreFileErrors.reason(e),
+                        "byte \(offset) → \(replacement): \(e.message); verify: \(said)")
+                }
+            }
+        }
+    }
+
+    @Test func aFlippedByteInTheHeadersFormatIsDamageOfLine1OfferingSalvage() throws {
+        var bytes = try makeFile()
+        let at = Array("{\"format\":\"objectgraph-".utf8).count  // the "j" of jsonl
+        bytes[at] ^= 0x01
+        try Data(bytes).write(to: url)
+        #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
+            guard let e = $0 as? ObjectGraphError else { return false }
+            return e.code == .fileReadCorruptFile && e.line == 1
+                && e.message.contains("checksum mismatch")
+                && e.message.contains("repair --salvage")
+        }
+        #expect(JSONLinesStore.verify(at: url).problems.map(\.line) == [1])
     }
 
     @Test func aCorruptLineFailsTheOpenNamingFileLineAndReasonAndChangesNothing() throws {

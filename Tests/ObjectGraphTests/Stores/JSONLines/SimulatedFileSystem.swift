@@ -354,6 +354,17 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
         return taken
     }
 
+    func isLocked(atPath path: String) -> Bool? {
+        locked { entries[path]?.lockHolder != nil }
+    }
+
+    func replaceContents(_ fd: Int32, with bytes: [UInt8]) throws {
+        try locked {
+            if crashed { throw SimulatedCrash() }
+            try descriptor(fd).inode.data = bytes
+        }
+    }
+
     func unlock(_ fd: Int32) {
         locked { if let d = descriptors[fd], d.inode.lockHolder == fd { d.inode.lockHolder = nil } }
     }
