@@ -1,11 +1,12 @@
 import CLISupport
 import Foundation
+import ObjectGraphTesting
 
 /// Many kill trials outside `swift test`: run a writer, SIGKILL it at a seeded moment, check.
 enum CrashStress {
     static func run(directory: String, trials: Int, seed: UInt64, output: CLIOutput) async throws {
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         var failures = 0
         for trial in 1...trials {
             let file = "\(directory)/stress-\(seed)-\(trial % 4).jsonl"
