@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ObjectGraphTesting
 
 /// The programs a campaign runs: built beside `objectgraph-crash-writer`.
 struct CampaignTools {
@@ -25,7 +26,7 @@ struct CampaignTrial {
     let number: Int
     let directory: String
     let tools: CampaignTools
-    var random: SplitMix64
+    var random: SeededRandomNumberGenerator
     /// The store file the trial works on.
     var file: String = ""
     /// What the scenario remembered while preparing (expected rows, counts, …).

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ObjectGraphTesting
 
 extension CrashWorkload {
     /// The `write` workload through contexts, as applications save: each transaction is made
@@ -20,7 +21,7 @@ extension CrashWorkload {
             let counter = try root.fetch(FetchRequest<ManagedObject>(entityName: "Counter")).first
             return counter?.value(forKey: "value") as? Int64 ?? 0
         }
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         while true {
             n += 1
             let payloads = (0..<(1 + random.next() % 20)).map { _ in

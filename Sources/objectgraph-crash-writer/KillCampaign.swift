@@ -1,6 +1,7 @@
 import CLISupport
 import Foundation
 import ObjectGraph
+import ObjectGraphTesting
 
 /// `objectgraph-crash-writer campaign DIR TRIALS SEED [--scenario NAME…]`: kills the programs users
 /// run (the ledger's create, clean-up and import paths, a two-step context save, `compact`,
@@ -14,7 +15,7 @@ enum KillCampaign {
     ) throws {
         let tools = try CampaignTools()
         let scenarios = only.isEmpty ? KillScenario.allCases : only
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         var failures = 0
         var tally: [String: (trials: Int, atSteps: Int)] = [:]
         let started = Date()
@@ -26,7 +27,7 @@ enum KillCampaign {
                 atPath: trialDirectory, withIntermediateDirectories: true)
             var trial = CampaignTrial(
                 number: number, directory: trialDirectory, tools: tools,
-                random: SplitMix64(seed: random.next()))
+                random: SeededRandomNumberGenerator(seed: random.next()))
             let atStep = trial.next(3) < 2
             let step = atStep ? scenario.steps[trial.next(scenario.steps.count)] : nil
             let delay = trial.next(scenario.maximumDelay * 1000)

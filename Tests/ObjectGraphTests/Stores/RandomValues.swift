@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 
 @testable import ObjectGraph
 
@@ -7,7 +8,9 @@ import Foundation
 /// integers over their whole width, strings over every Unicode plane.
 enum RandomValues {
     /// A random value of `type` (`null` one time in ten).
-    static func value(_ type: AttributeType, _ random: inout FileStoreRandom) -> AttributeValue {
+    static func value(_ type: AttributeType, _ random: inout SeededRandomNumberGenerator)
+        -> AttributeValue
+    {
         if random.next() % 10 == 0 { return .null }
         switch type {
         case .integer16: return .integer(Int64(Int16(truncatingIfNeeded: random.next())))
@@ -98,7 +101,7 @@ enum RandomValues {
         }
     }
 
-    private static func decimal(_ random: inout FileStoreRandom) -> Decimal {
+    private static func decimal(_ random: inout SeededRandomNumberGenerator) -> Decimal {
         let digits = 1 + Int(random.next() % 38)
         var text = random.next() % 2 == 0 ? "-" : ""
         for i in 0..<digits {
@@ -109,7 +112,7 @@ enum RandomValues {
         return Decimal(string: text + "e\(exponent)") ?? Decimal(0)
     }
 
-    private static func date(_ random: inout FileStoreRandom) -> Double {
+    private static func date(_ random: inout SeededRandomNumberGenerator) -> Double {
         switch random.next() % 3 {
         case 0: return Double(bitPattern: random.next())  // anything, NaN payloads included
         case 1:  // near now, with a fraction
@@ -119,7 +122,7 @@ enum RandomValues {
         }
     }
 
-    private static func string(_ random: inout FileStoreRandom) -> String {
+    private static func string(_ random: inout SeededRandomNumberGenerator) -> String {
         var scalars = String.UnicodeScalarView()
         for _ in 0..<Int(random.next() % 24) {
             // Each plane in turn, 0…16, and the controls and separators of plane 0.
@@ -134,11 +137,11 @@ enum RandomValues {
         return String(scalars)
     }
 
-    private static func bytes(_ random: inout FileStoreRandom) -> Data {
+    private static func bytes(_ random: inout SeededRandomNumberGenerator) -> Data {
         Data((0..<Int(random.next() % 48)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
     }
 
-    private static func uri(_ random: inout FileStoreRandom) -> URL {
+    private static func uri(_ random: inout SeededRandomNumberGenerator) -> URL {
         let allowed = Array("abcXYZ019-._~%20/?=&#:@!$'()*+,;")
         let path = String(
             (0..<Int(random.next() % 30)).map { _ in

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 import Testing
 
 @testable import ObjectGraph
@@ -26,7 +27,7 @@ import Testing
 
     /// `count` samples of random values, each attribute `null` one time in ten.
     private func samples(_ count: Int, seed: UInt64) -> [[AttributeValue]] {
-        var random = FileStoreRandom(seed: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         return (0..<count).map { i in
             Self.types.map { type in
                 // The first samples hold each type's extremes.
