@@ -12,8 +12,14 @@ enum LineFrame {
 
     /// Ends the line whose body started at `bodyStart` in `w`: appends the checksum member,
     /// the closing brace and the LF.
-    static func finish(_ w: JSONByteWriter, bodyStart: Int) {
-        let crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: w.bytes[bodyStart...]))
+    ///
+    /// - Parameter runs: Row runs inside the body whose checksums are known: the body's
+    ///   checksum is combined from theirs and the bytes between them (see ``RowRun``).
+    static func finish(_ w: JSONByteWriter, bodyStart: Int, runs: [RowRun] = []) {
+        let crc =
+            runs.isEmpty
+            ? CRC32C.checksum(UnsafeRawBufferPointer(rebasing: w.bytes[bodyStart...]))
+            : RowRun.checksum(of: w, from: bodyStart, runs: runs)
         w.append(ascii: ",\"crc\":\"")
         w.append(hex32: crc)
         w.append(ascii: "\"}\n")

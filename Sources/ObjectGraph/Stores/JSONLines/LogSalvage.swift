@@ -54,7 +54,11 @@ struct LogSalvage {
             case .damaged(let error)?:
                 let reason = StoreFileErrors.reason(error)
                 damagedLines.append((lineCount, reason))
-                skipped.append("line \(lineCount): damaged (\(reason)); its changes are lost")
+                if !isRow, let recovered = RowRun.recover(from: line, codec: codec) {
+                    apply(recovered, line: lineCount, reason: reason)
+                } else {
+                    skipped.append("line \(lineCount): damaged (\(reason)); its changes are lost")
+                }
             case nil: break
             }
             offset = end + 1
@@ -83,7 +87,33 @@ struct LogSalvage {
                 skipped.append("line \(line): \(what) deletes \(name(id)), which is not there")
             }
         }
-        for row in record.updated {
+        apply(updated: record.updated, inserted: record.inserted, line: line, what: what)
+        for (entityName, next) in record.keys {
+            if let entity = codec.model.entitiesByName[entityName], entity.superentity == nil {
+                table.reservePrimaryKeys(for: entity, upTo: next)
+            }
+        }
+        lastTransaction = max(lastTransaction, t)
+    }
+
+    /// Applies what the intact row runs of a damaged transaction line hold.
+    private mutating func apply(_ recovered: RowRun.Recovered, line: Int, reason: String) {
+        let rows = recovered.inserted.count + recovered.updated.count
+        skipped.append(
+            "line \(line): damaged (\(reason)); \(recovered.intactRuns) of its \(recovered.runs) "
+                + "row runs are intact and kept (\(rows) rows); the rest of its changes, its "
+                + "deletions included, are lost")
+        apply(
+            updated: recovered.updated, inserted: recovered.inserted, line: line,
+            what: "the damaged line's transaction")
+        if let t = recovered.number, t == lastTransaction + 1 { lastTransaction = t }
+    }
+
+    /// Applies updates (of rows that exist) then inserts (of rows that do not), listing the rest.
+    private mutating func apply(
+        updated: [StoreRow], inserted: [StoreRow], line: Int, what: String
+    ) {
+        for row in updated {
             if table.row(for: row.objectID) != nil {
                 table.upsert(row)
             } else {
@@ -91,13 +121,7 @@ struct LogSalvage {
                     "line \(line): \(what) updates \(name(row.objectID)), which never arrived")
             }
         }
-        for row in record.inserted { insert(row, line: line, what: what) }
-        for (entityName, next) in record.keys {
-            if let entity = codec.model.entitiesByName[entityName], entity.superentity == nil {
-                table.reservePrimaryKeys(for: entity, upTo: next)
-            }
-        }
-        lastTransaction = max(lastTransaction, t)
+        for row in inserted { insert(row, line: line, what: what) }
     }
 
     private mutating func insert(_ row: StoreRow, line: Int, what: String) {

@@ -26,6 +26,7 @@ enum TransactionLine {
     ) throws -> (inserted: Int, updated: Int) {
         let start = w.count
         var sizes = (inserted: 0, updated: 0)
+        var runs: [RowRun] = []
         do {
             w.append(ascii: "{\"t\":")
             w.append(integer: number)
@@ -41,12 +42,14 @@ enum TransactionLine {
             }
             if !changes.inserted.isEmpty {
                 w.append(ascii: ",\"ins\":[")
-                sizes.inserted = try codec.write(changes.inserted, to: w)
+                sizes.inserted = try codec.write(
+                    changes.inserted, to: w, runs: &runs, member: "ins")
                 w.append(0x5D)
             }
             if !changes.updated.isEmpty {
                 w.append(ascii: ",\"upd\":[")
-                sizes.updated = try codec.write(changes.updated, to: w)
+                sizes.updated = try codec.write(
+                    changes.updated, to: w, runs: &runs, member: "upd")
                 w.append(0x5D)
             }
             if !changes.deleted.isEmpty {
@@ -67,11 +70,12 @@ enum TransactionLine {
                 }
                 w.append(0x7D)
             }
+            if !runs.isEmpty { RowRun.writeMember(runs, lineStart: start, to: w) }
         } catch {
             w.truncate(to: start)
             throw error
         }
-        LineFrame.finish(w, bodyStart: start)
+        LineFrame.finish(w, bodyStart: start, runs: runs)
         return sizes
     }
 
@@ -109,6 +113,7 @@ enum TransactionLine {
                     }
                     record.keys.append((name, next))
                 }
+            case "sums": _ = try s.skipValue()  // read by a salvage only (RowRun)
             case "crc": _ = try s.readString()
             default: throw s.error("unknown transaction member \"\(key)\"")
             }

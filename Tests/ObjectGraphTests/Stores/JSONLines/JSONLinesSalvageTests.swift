@@ -115,21 +115,44 @@ import Testing
         #expect(JSONLinesStore.verify(at: url).isHealthy)
     }
 
-    @Test func aPlainRepairKeepsOnlyTheLinesBeforeTheDamage() throws {
+    @Test func aDamagedLargeLineCostsOneRunOfRowsNotTheWholeSave() throws {
         var bytes = try makeFile()
         damage(line: 2, &bytes)
         try Data(bytes).write(to: url)
         let repaired = try JSONLinesStore.repair(at: url)
-        #expect(!repaired.salvaged && repaired.keptLines == 1)
-        // The salvage of the same damage keeps what the later lines hold.
+        #expect(!repaired.salvaged && repaired.keptLines == 1, "a plain repair keeps no row")
         try Data(bytes).write(to: url)
         let salvaged = try JSONLinesStore.repair(at: url, salvaging: true)
-        // Category 2, expenses 9001 and 9002, and tag 2 (its expense 1 never arrived).
-        #expect(salvaged.rowCount == 4)
-        #expect(
-            salvaged.skipped.contains(
-                "Tag p2.expenses pointed to Expense p1, which is not there: cleared"))
+        let runs = try #require(
+            salvaged.skipped.first { $0.hasPrefix("line 2: damaged (checksum mismatch") })
+        #expect(runs.contains("row runs are intact and kept"), "\(runs)")
+        // Of the 9,000 + 4 rows of every save, one run's worth (16 KiB, some 60 expenses) is
+        // lost with the damaged byte.
+        let kept = try #require(salvaged.rowCount)
+        #expect(kept > 9_004 - 1 - 100 && kept < 9_004, "\(kept) rows kept")
         #expect(JSONLinesStore.verify(at: url).isHealthy)
+    }
+
+    @Test func damageOutsideTheRowRunsLosesNoRowOfThem() throws {
+        var bytes = try makeFile()
+        let lfs = bytes.indices.filter { bytes[$0] == 0x0A }
+        bytes[lfs[0] + 1 + Array("{\"t\":1,\"at\":".utf8).count] ^= 0x01  // line 2's "at"
+        try Data(bytes).write(to: url)
+        let salvaged = try JSONLinesStore.repair(at: url, salvaging: true)
+        #expect(salvaged.damagedLines == [2])
+        #expect(salvaged.rowCount == 2 + 9_001 + 2, "every row: the runs hold all of line 2's")
+        #expect(JSONLinesStore.verify(at: url).isHealthy)
+        // A damaged run list leaves nothing to trust: the line is lost.
+        try FileManager.default.removeItem(at: url)
+        var unlisted = try makeFile()
+        let ends = unlisted.indices.filter { unlisted[$0] == 0x0A }
+        unlisted[ends[1] - LineFrame.suffixLength - 5] ^= 0x01  // inside line 2's "sums"
+        try Data(unlisted).write(to: url)
+        let lost = try JSONLinesStore.repair(at: url, salvaging: true)
+        #expect(
+            lost.skipped.contains {
+                $0.hasPrefix("line 2: damaged") && $0.hasSuffix("its changes are lost")
+            })
     }
 
     @Test func aSalvageReadsPastADamagedHeaderWhoseContentHoldsTogether() throws {
