@@ -98,4 +98,47 @@ struct StoreFileSafetyToolTests {
         #expect(!said.contains("permission"), "\(said)")
         #expect(!FileManager.default.fileExists(atPath: fifo + ".lock"))
     }
+
+    @Test func aFlippedByteInALargeImportCostsOneRunOfRowsAfterASalvage() throws {
+        // Issue 14: one flipped byte in a 9,000-row import line made every ledger command fail,
+        // and a repair kept 0 of the 9,002 rows.
+        let ledger = try #require(ToolBinary.productsDirectory?.appendingPathComponent("ledger"))
+        let file = directory.appendingPathComponent("ledger.jsonl").path
+        var csv = "Date,Amount,Payee\n"
+        for i in 0..<9_000 {
+            csv += "2026-03-\(String(format: "%02d", 1 + i % 28)),-\(1 + i % 90).50,Payee \(i)\n"
+        }
+        let bank = directory.appendingPathComponent("bank.csv")
+        try Data(csv.utf8).write(to: bank)
+        let imported = try ToolBinary.run(
+            ledger,
+            [
+                "import", bank.path, "--date-column", "Date", "--amount-column", "Amount",
+                "--description-column", "Payee", "--file", file,
+            ])
+        #expect(imported.status == 0, "\(imported.err)")
+        for note in ["first", "second"] {
+            #expect(
+                try ToolBinary.run(ledger, ["add", "5.00", "--note", note, "--file", file]).status
+                    == 0)
+        }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        let lfs = bytes.indices.filter { bytes[$0] == 0x0A }
+        let lengths = (1..<lfs.count).map { lfs[$0] - lfs[$0 - 1] }
+        let longest = 1 + lengths.indices.max { lengths[$0] < lengths[$1] }!
+        bytes[(lfs[longest - 1] + lfs[longest]) / 2] ^= 0x04
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let failing = try ToolBinary.run(ledger, ["list", "--file", file])
+        #expect(failing.status == 1 && failing.err.contains("repair --salvage"), "\(failing.err)")
+        let salvage = try ToolBinary.run(ToolBinary.objectgraph!, ["repair", "--salvage", file])
+        #expect(salvage.status == 0, "\(salvage.err)")
+        #expect(salvage.out.contains("row runs are intact and kept"), "\(salvage.out)")
+        #expect(try ToolBinary.run(ToolBinary.objectgraph!, ["verify", file]).status == 0)
+        let list = try ToolBinary.run(ledger, ["list", "--json", "--file", file])
+        let records = try #require(
+            try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [[String: Any]])
+        let notes = Set(records.compactMap { $0["note"] as? String })
+        #expect(notes.isSuperset(of: ["first", "second"]), "the later saves are kept")
+        #expect(records.count > 9_002 - 200, "\(records.count) of 9,002 transactions kept")
+    }
 }
