@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// Where a command writes: standard output and error, or buffers in tests.
 public final class CLIOutput: @unchecked Sendable {
@@ -38,16 +39,21 @@ public final class CLIOutput: @unchecked Sendable {
     /// Everything written to standard error (capturing outputs only).
     public var stderr: String { lock.withLock { errBuffer } }
 
-    /// Writes `value` as JSON (sorted keys, pretty) to standard output.
+    /// Writes `value` as one JSON document, indented by two spaces, to standard output.
+    package func json(_ value: JSONValue) { out(value.serialized(pretty: true)) }
+
+    /// Writes `value` as JSON on one line (a JSON-lines record) to standard output.
+    package func jsonLine(_ value: JSONValue) { out(value.serialized()) }
+
+    /// Writes Foundation's JSON object graph (`[String: Any]`, `[Any]`, strings, numbers,
+    /// booleans, `NSNull`) as one JSON document, keys sorted, to standard output.
     ///
-    /// - Throws: ``CLIError/failure(_:)`` when `value` is not JSON-serialisable.
-    public func json(_ value: Any) throws {
-        guard JSONSerialization.isValidJSONObject(value) else {
+    /// - Throws: ``CLIError/failure(_:)`` when `object` holds anything else.
+    public func json(_ object: Any) throws {
+        guard let value = try? JSONValue(jsonObject: object) else {
             throw CLIError.failure("internal error: output is not valid JSON")
         }
-        let data = try JSONSerialization.data(
-            withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        out(String(decoding: data, as: UTF8.self))
+        json(value)
     }
 
     /// Rows as an aligned text table: the first row is the header, columns are two spaces

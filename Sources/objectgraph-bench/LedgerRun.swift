@@ -146,8 +146,8 @@ struct LedgerRun {
             reporter.emit(
                 workload, seconds: middle,
                 [
-                    ("runs", .array(seconds.map { .number(($0 * 1e6).rounded() / 1e6) })),
-                    ("goal_seconds", goal.map { .number($0) } ?? .null),
+                    ("runs", .array(seconds.map { .double(($0 * 1e6).rounded() / 1e6) })),
+                    ("goal_seconds", goal.map { .double($0) } ?? .null),
                 ])
             return
         }

@@ -65,8 +65,8 @@ final class MacroRun {
         reporter.emit(
             "W7_peak_rss", seconds: nil,
             [
-                ("process_peak_rss_mb", .number(reporter.maxPeakMegabytes)),
-                ("final_rss_mb", .number(Measurement.rssMegabytes())),
+                ("process_peak_rss_mb", .double(reporter.maxPeakMegabytes)),
+                ("final_rss_mb", .double(Measurement.rssMegabytes())),
             ])
     }
 

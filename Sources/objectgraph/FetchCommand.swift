@@ -47,7 +47,7 @@ enum FetchCommand {
             let columns = request.entity.properties.filter(DumpCommand.storedColumn)
             if args.json {
                 for row in rows {
-                    output.out(try DumpCommand.json(row, columns: columns).serialized())
+                    output.jsonLine(try DumpCommand.json(row, columns: columns))
                 }
                 return
             }

@@ -49,6 +49,6 @@ extension ManagedObjectModel {
     /// - Parameter pretty: Indent for people to read; default `false` (one line).
     /// - Complexity: O(size of the model).
     public func jsonData(pretty: Bool = false) -> Data {
-        Data(ModelJSONWriter().write(self).serialized(pretty: pretty).utf8)
+        Data(ModelJSONWriter().write(self).serialized(pretty: pretty, sortingKeys: true).utf8)
     }
 }
