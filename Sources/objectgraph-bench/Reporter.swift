@@ -10,7 +10,7 @@ final class Reporter {
     let n: Int
     let output: CLIOutput
     /// The largest per-workload peak so far: the process peak W7 reports (clearing VmHWM
-    /// also clears `ru_maxrss` on Linux, as `common.py` notes).
+    /// also clears `ru_maxrss` on Linux).
     private(set) var maxPeakMegabytes = 0.0
 
     init(peer: String, mode: String, n: Int, output: CLIOutput) {
