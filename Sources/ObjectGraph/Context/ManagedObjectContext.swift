@@ -5,9 +5,10 @@ import Foundation
 ///
 /// A root context sits on a ``PersistentStoreCoordinator`` and saves to its stores; a child
 /// context sits on a ``parent`` context and saves into it, in memory only (a scratchpad: save
-/// the child, then the parent; see <doc:SavingAndMerging>). Every context runs on one queue: a private serial queue
-/// (`.privateQueue`, used only inside ``perform(_:)`` or ``performAndWait(_:)``) or the main
-/// queue (`.mainQueue`, which code already on the main queue may also use directly).
+/// the child, then the parent; see <doc:SavingAndValidation>). Every context runs on one
+/// queue: a private serial queue (`.privateQueue`, used only inside
+/// ``perform(_:)-(()->Void)`` or ``performAndWait(_:)``) or the main queue (`.mainQueue`,
+/// which code already on the main queue may also use directly).
 ///
 /// ```swift
 /// let draft = ManagedObjectContext(concurrencyType: .mainQueue)

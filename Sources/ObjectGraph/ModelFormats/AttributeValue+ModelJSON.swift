@@ -1,6 +1,6 @@
 import Foundation
 
-/// How defaults and limits are written in the JSON model format; see docs/model-format.md.
+/// How defaults and limits are written in the JSON model format; see <doc:ModelFormat>.
 extension AttributeValue {
     /// The value as JSON: integers and finite doubles/floats as numbers (shortest spelling that
     /// reads back to the same bits), decimals as strings with every digit, dates as the exact

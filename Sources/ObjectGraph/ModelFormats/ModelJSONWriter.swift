@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes a built model as the JSON model format's value tree, leaving out every member
-/// that holds its default (see docs/model-format.md), so equal models give equal bytes.
+/// that holds its default (see <doc:ModelFormat>), so equal models give equal bytes.
 struct ModelJSONWriter {
     /// The format tag every document carries under `"format"`.
     static let formatTag = "objectgraph-model/1"

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
 
-/// How attribute values are spelled in a fixture (see docs/fixtures-and-seeding.md).
+/// How attribute values are spelled in a fixture (see ObjectGraph's FixturesAndSeeding article).
 enum FixtureValues {
     /// The value `json` spells for an attribute of `type`, or `nil` when it is not such a value.
     /// JSON `null` is `.null` for every type. Values are spelled as in the JSON model format,

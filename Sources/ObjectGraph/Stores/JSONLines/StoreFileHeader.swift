@@ -1,6 +1,7 @@
 import Foundation
 
-/// The header line of a store file (docs/store-format.md §2), with maps kept in file order.
+/// The header line of a store file (<doc:StoreFileFormat#2-The-header-line-1>), with maps kept in
+/// file order.
 struct StoreFileHeader: Sendable {
     static let formatName = "objectgraph-jsonl"
     static let currentVersion = 1

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The canonical encodings of floating-point numbers and UUIDs (docs/store-format.md §5).
+/// The canonical encodings of floating-point numbers and UUIDs
+/// (<doc:StoreFileFormat#5-Attribute-values>).
 extension AttributeValue {
     static func write(double v: Double, to w: JSONByteWriter) {
         if v.isFinite {

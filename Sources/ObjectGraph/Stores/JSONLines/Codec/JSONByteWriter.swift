@@ -4,7 +4,7 @@ import Foundation
 /// lines.
 ///
 /// Strings are escaped by ``JSONEscaping``, so the output never contains a raw control
-/// character, LF or U+2028/U+2029 (see docs/store-format.md §5.1); numbers use their
+/// character, LF or U+2028/U+2029 (see <doc:StoreFileFormat#51-Strings>); numbers use their
 /// shortest round-trip spelling. Not thread-safe: one writer per thread or behind a lock.
 package final class JSONByteWriter {
     /// The buffer's state, behind a pointer: memory reached through a pointer is not checked
