@@ -58,4 +58,24 @@ import Testing
         #expect(throws: EncodingError.self) { try JSONValue(jsonObject: Date()) }
         #expect(throws: EncodingError.self) { try JSONValue(jsonObject: Double.nan) }
     }
+
+    @Test func aModelWithLineSeparatorsStaysOnTheHeaderLine() throws {
+        let note = "a\u{2028}b\u{2029}c\nd\u{1B}"
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Item", properties: [AttributeDescription(name: "n", type: .string)],
+                userInfo: ["note": note])
+        ])
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("escaping-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try JSONLinesStore(model: model, url: url).close()
+        let bytes = try Data(contentsOf: url)
+        let header = bytes.prefix { $0 != 0x0A }
+        #expect(header.count == bytes.count - 1, "the header is the file's only line")
+        #expect(!header.contains(0x1B))
+        #expect(String(decoding: header, as: UTF8.self).contains(#"a\u2028b\u2029c\nd\u001b"#))
+        let stored = try JSONLinesStore.metadata(at: url).model
+        #expect(stored[entityName: "Item"]?.userInfo["note"] == note)
+    }
 }
