@@ -57,8 +57,11 @@ extension PredicateCompiler {
             defer { scopes.removeLast() }
             let inner: Shape = if case .record = element { element } else { .scalar }
             let node = try compile(predicate, current: inner)
+            let overRecords = if case .record = element { true } else { false }
             return (
-                .subquery(collection: collectionNode, variable: index, predicate: node),
+                .subquery(
+                    collection: collectionNode, variable: index, predicate: node,
+                    overRecords: overRecords),
                 .collection(element)
             )
         case .conditional(let condition, let whenTrue, let whenFalse):
