@@ -53,6 +53,14 @@ extension XcodeModelReader {
                         + "(supported: key paths, @count/@sum/@min/@max/@avg, lowercase:, uppercase:, "
                         + "canonical:, now())"))
         }
+        var external = try element.bool("allowsExternalBinaryDataStorage", default: false)
+        if external, type != .binaryData {
+            // Xcode keeps the flag in the XML when a Binary attribute changes type.
+            warnings.append(
+                element.warning(
+                    "allowsExternalBinaryDataStorage on a \(type.rawValue) attribute ignored"))
+            external = false
+        }
         let limits = try readLimits(&element, type: type)
         let attribute = AttributeDescription(
             name: name, type: type, isOptional: try element.bool("optional", default: false),
@@ -62,8 +70,7 @@ extension XcodeModelReader {
             maxLength: limits.maxLength,
             pattern: limits.pattern, valueTransformerName: transformer,
             attributeValueClassName: className,
-            allowsExternalBinaryDataStorage: try element.bool(
-                "allowsExternalBinaryDataStorage", default: false),
+            allowsExternalBinaryDataStorage: external,
             derivationExpression: isDerived ? expression : nil,
             isIndexed: try element.bool("indexed", default: false),
             userInfo: try readUserInfo(children: node, element: element),
