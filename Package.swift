@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "ObjectGraphTesting", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .target(
             name: "LedgerKit", dependencies: ["ObjectGraph", "CLISupport"], swiftSettings: strict),
-        .target(name: "CLISupport", swiftSettings: strict),
+        .target(name: "CLISupport", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .executableTarget(
             name: "ledger", dependencies: ["LedgerKit", "CLISupport"], swiftSettings: strict),
         .executableTarget(

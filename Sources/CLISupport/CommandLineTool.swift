@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// A subcommand: its spec and what it does.
 public struct Command: Sendable {
@@ -60,7 +61,9 @@ public struct CommandLineTool: Sendable {
                 return 64
             }
             let unknown = rest.first { !$0.hasPrefix("-") } ?? rest[0]
-            output.err("\(name): unknown command '\(CLIOutput.visible(unknown))'\n\n\(overview())")
+            output.err(
+                "\(name): unknown command '\(Self.shown(EchoedText.capped(unknown)))'\n\n\(overview())"
+            )
             return 64
         }
         let usage = command.spec.usage(program: name, global: global)
@@ -78,15 +81,21 @@ public struct CommandLineTool: Sendable {
             switch error {
             case .usage(let message):
                 output.err(
-                    "\(name) \(command.spec.path.joined(separator: " ")): \(CLIOutput.visible(message))\n\n\(usage)"
+                    "\(name) \(command.spec.path.joined(separator: " ")): \(Self.shown(message))\n\n\(usage)"
                 )
-            case .failure(let message): output.err("\(name): \(CLIOutput.visible(message))")
+            case .failure(let message): output.err("\(name): \(Self.shown(message))")
             }
             return error.exitCode
         } catch {
-            output.err("\(name): \(CLIOutput.visible(CLIOutput.describe(error)))")
+            output.err("\(name): \(Self.shown(CLIOutput.describe(error)))")
             return 1
         }
+    }
+
+    /// An error message as printed: control characters made visible, each line capped (a
+    /// message must never repeat a 100 KB argument whole; see `EchoedText`).
+    static func shown(_ message: String) -> String {
+        CLIOutput.visible(EchoedText.cappedLines(message))
     }
 
     /// The command whose path matches the first non-option words, and the other words.

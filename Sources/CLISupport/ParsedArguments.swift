@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// A command line split into positional arguments, option values and flags.
 public struct ParsedArguments: Sendable {
@@ -30,7 +31,8 @@ public struct ParsedArguments: Sendable {
     public func wholeNumber(_ option: String, minimum: Int = 0) throws -> Int? {
         guard let text = value(option) else { return nil }
         guard let n = Self.wholeNumber(text), n >= minimum else {
-            throw CLIError.failure("\(option) takes a whole number ≥ \(minimum), not '\(text)'")
+            throw CLIError.failure(
+                "\(option) takes a whole number ≥ \(minimum), not '\(EchoedText.capped(text))'")
         }
         return n
     }
@@ -66,7 +68,8 @@ public struct ParsedArguments: Sendable {
             index += 1
             if onlyPositionals || !word.hasPrefix("--") {
                 if !onlyPositionals, isShortOption(word) {
-                    throw CLIError.usage("unknown option \(word) (options are spelled --name)")
+                    throw CLIError.usage(
+                        "unknown option \(EchoedText.capped(word)) (options are spelled --name)")
                 }
                 result.positionals.append(word)
                 continue
@@ -82,7 +85,7 @@ public struct ParsedArguments: Sendable {
                 inline = String(word[word.index(after: eq)...])
             }
             guard let spec = options.first(where: { $0.name == name }) else {
-                throw CLIError.usage("unknown option \(name)")
+                throw CLIError.usage("unknown option \(EchoedText.capped(name))")
             }
             if spec.valueName == nil {
                 guard inline == nil else { throw CLIError.usage("\(name) takes no value") }
@@ -114,7 +117,8 @@ public struct ParsedArguments: Sendable {
             throw CLIError.usage(
                 "expected \(expected) argument\(expected == "1" ? "" : "s"), got \(result.positionals.count)"
                     + (result.positionals.isEmpty
-                        ? "" : ": \(result.positionals.joined(separator: " "))"))
+                        ? ""
+                        : ": \(EchoedText.capped(result.positionals.joined(separator: " ")))"))
         }
         return result
     }

@@ -26,7 +26,8 @@ enum SeedCommand {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let n = ParsedArguments.wholeNumber(parts[1]) else {
                 throw CLIError.failure(
-                    "--count takes Entity=N with N a whole number ≥ 0, not '\(item)'")
+                    "--count takes Entity=N with N a whole number ≥ 0, not '\(EchoedText.capped(item))'"
+                )
             }
             counts[parts[0]] = n
         }
@@ -83,7 +84,8 @@ enum SeedCommand {
             let seed = UInt64(text)
         else {
             throw CLIError.failure(
-                "--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'")
+                "--seed takes a whole number from 0 to \(UInt64.max), not '\(EchoedText.capped(text))'"
+            )
         }
         return seed
     }

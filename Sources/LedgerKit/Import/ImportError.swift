@@ -35,7 +35,8 @@ enum ImportError {
     ) -> ObjectGraphError {
         ObjectGraphError(
             .coreData,
-            "\(file):\(line): bad \(key) \"\(text)\" in \(column): \(problem.reason)",
+            "\(file):\(line): bad \(key) \"\(EchoedText.capped(text))\" in \(column): "
+                + problem.reason,
             key: key, value: .string(text), file: file, line: line)
     }
 

@@ -23,7 +23,9 @@ extension XcodeModelReader {
         let typeName = try element.requiredString("attributeType")
         guard var type = Self.attributeTypes[typeName] else {
             let known = Self.attributeTypes.keys.sorted().joined(separator: ", ")
-            throw element.error("attributeType \"\(typeName)\" is not supported (known: \(known))")
+            throw element.error(
+                "attributeType \"\(EchoedText.capped(typeName))\" is not supported (known: \(known))"
+            )
         }
         let transformer = element.string("valueTransformerName")
         let className = element.string("customClassName")
@@ -49,7 +51,7 @@ extension XcodeModelReader {
         if isDerived, let expression, !Self.isComputableDerivation(expression) {
             warnings.append(
                 element.warning(
-                    "derivation expression \"\(expression)\" is kept but not computed at save "
+                    "derivation expression \"\(EchoedText.capped(expression))\" is kept but not computed at save "
                         + "(supported: key paths, @count/@sum/@min/@max/@avg, lowercase:, uppercase:, "
                         + "canonical:, now())"))
         }
@@ -149,7 +151,8 @@ extension XcodeModelReader {
 
     private func length(_ text: String, _ label: String, _ element: XcodeElement) throws -> Int {
         guard let n = Int(text), n >= 0 else {
-            throw element.error("\(label)=\"\(text)\" should be a length (0 or more)")
+            throw element.error(
+                "\(label)=\"\(EchoedText.capped(text))\" should be a length (0 or more)")
         }
         return n
     }
@@ -160,7 +163,8 @@ extension XcodeModelReader {
         -> AttributeValue
     {
         guard let value = Self.parse(text, as: type) else {
-            throw element.error("\(label)=\"\(text)\" is not a valid \(type.rawValue)")
+            throw element.error(
+                "\(label)=\"\(EchoedText.capped(text))\" is not a valid \(type.rawValue)")
         }
         return value
     }
@@ -182,7 +186,8 @@ extension XcodeModelReader {
             return .null
         }
         guard let value = Self.parse(text, as: type) else {
-            throw element.error("defaultValueString=\"\(text)\" is not a valid \(type.rawValue)")
+            throw element.error(
+                "defaultValueString=\"\(EchoedText.capped(text))\" is not a valid \(type.rawValue)")
         }
         return value
     }

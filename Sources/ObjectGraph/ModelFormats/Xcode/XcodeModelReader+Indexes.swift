@@ -140,12 +140,14 @@ extension XcodeModelReader {
             case "RTree": collation = .rTree
             default:
                 throw item.error(
-                    "fetch index \(name): type \"\(typeName)\" should be Binary or RTree")
+                    "fetch index \(name): type \"\(EchoedText.capped(typeName))\" should be Binary or RTree"
+                )
             }
             let order = item.string("order") ?? "ascending"
             guard order == "ascending" || order == "descending" else {
                 throw item.error(
-                    "fetch index \(name): order \"\(order)\" should be ascending or descending")
+                    "fetch index \(name): order \"\(EchoedText.capped(order))\" should be ascending or descending"
+                )
             }
             warnings += item.unreadAttributeWarnings()
             guard isIndexable(property, index: name, entity: entity, at: item) else { continue }

@@ -23,7 +23,8 @@ extension XcodeModelReader {
         let ruleName = element.string("deletionRule") ?? "Nullify"
         guard let rule = Self.deleteRules[ruleName] else {
             throw element.error(
-                "deletionRule \"\(ruleName)\" should be Nullify, Cascade, Deny or No Action")
+                "deletionRule \"\(EchoedText.capped(ruleName))\" should be Nullify, Cascade, Deny or No Action"
+            )
         }
         let toMany = try element.bool("toMany", default: false)
         // Xcode writes minCount/maxCount 1 on to-ones, and keeps ordered="YES" when a to-many
