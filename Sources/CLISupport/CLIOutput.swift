@@ -54,18 +54,20 @@ public final class CLIOutput: @unchecked Sendable {
     /// (`--json` output carries them whole).
     public static let maximumCellWidth = 80
 
-    /// Rows as an aligned text table (the first row is the header; right-aligns numeric columns).
+    /// Rows as an aligned text table: the first row is the header, columns are two spaces
+    /// apart, `rightAligned` columns (numbers) are padded on the left, trailing spaces are
+    /// dropped, and `ruled` puts a line of dashes under the header.
     ///
     /// A cell shows at most `maximumCellWidth` characters, on one line (line breaks and tabs
-    /// become spaces); lines carry no trailing spaces.
+    /// become spaces).
     ///
     /// - Complexity: O(characters shown), whatever the length of the values.
     public func table(
-        _ rows: [[String]], rightAligned: Set<Int> = [],
+        _ rows: [[String]], rightAligned: Set<Int> = [], ruled: Bool = false,
         maximumCellWidth: Int = CLIOutput.maximumCellWidth
     ) {
         guard let header = rows.first else { return }
-        let cells = rows.map { row in
+        var cells = rows.map { row in
             row.map { Self.tableCell($0, limit: max(1, maximumCellWidth)) }
         }
         var widths = Array(repeating: 0, count: header.count)
@@ -74,12 +76,15 @@ public final class CLIOutput: @unchecked Sendable {
                 widths[i] = max(widths[i], cell.count)
             }
         }
+        if ruled {
+            cells.insert(widths.map { (String(repeating: "-", count: $0), $0) }, at: 1)
+        }
         for row in cells {
             var line = ""
             for (i, cell) in row.enumerated() {
                 if i > 0 { line += "  " }
-                let pad = String(
-                    repeating: " ", count: max(0, (i < widths.count ? widths[i] : 0) - cell.count))
+                let width = i < widths.count ? widths[i] : 0
+                let pad = String(repeating: " ", count: max(0, width - cell.count))
                 line += rightAligned.contains(i) ? pad + cell.text : cell.text + pad
             }
             while line.last == " " { line.removeLast() }
