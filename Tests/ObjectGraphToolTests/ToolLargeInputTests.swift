@@ -88,4 +88,22 @@ struct ToolLargeInputTests {
         #expect(lines.dropFirst().dropLast().allSatisfy { $0.contains(" at Category[") })
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// A fixture folder said "NSCocoaErrorDomain error 256"; a device as a model was read
+    /// without end.
+    @Test func inputsThatAreNotFilesAreNamedForWhatTheyAre() throws {
+        let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/models/ExpenseTracker.json").path
+        let folder = directory.appendingPathComponent("fixtures").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let out = directory.appendingPathComponent("out.jsonl").path
+        let load = try ToolBinary.run(
+            ToolBinary.objectgraph!, ["load", "--model", model, "--fixtures", folder, "--out", out])
+        #expect(load.status == 1)
+        #expect(load.err.hasSuffix("fixture \(folder): is a directory\n"), "\(load.err)")
+        let device = try ToolBinary.run(ToolBinary.objectgraph!, ["model", "/dev/zero"])
+        #expect(device.status == 1)
+        #expect(device.err.contains("/dev/zero: is a character device, not a regular file"))
+    }
 }

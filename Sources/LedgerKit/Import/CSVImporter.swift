@@ -49,9 +49,9 @@ public enum CSVImporter {
         _ = try ImportPlan.check(options)
         let data: Data
         do {
-            data = try Data(contentsOf: fileURL)
-        } catch {
-            throw ImportError.unreadable(name, error)
+            data = try InputFile.contents(of: fileURL)
+        } catch let failure as InputFile.Failure {
+            throw ImportError.unreadable(name, failure.reason)
         }
         return try parse(data: data, options: options, sourceName: name, progress: progress)
     }

@@ -32,7 +32,7 @@ enum FixtureErrors {
     /// A file that cannot be read.
     static func unreadable(_ url: URL, _ error: any Error) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData, "fixture \(url.path): cannot read the file (\(error.localizedDescription))",
+            .coreData, "fixture \(EchoedText.capped(url.path)): \(error.localizedDescription)",
             file: url.path)
     }
 
