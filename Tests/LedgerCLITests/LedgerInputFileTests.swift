@@ -70,4 +70,36 @@ import Testing
         #expect(directory.code == 1)
         #expect(directory.stderr.hasSuffix(": is a directory\n"), "\(directory.stderr)")
     }
+
+    /// A UTF-16 file without a byte-order mark and a Shift-JIS file were imported as Latin-1
+    /// garbage without a word.
+    @Test func encodingsTheImporterCannotReadAreRefusedAndAGuessIsSaid() async throws {
+        let sandbox = try CLISandbox()
+        defer { sandbox.remove() }
+        let fixtures = packageRoot.appendingPathComponent("Fixtures/csv")
+        for name in ["shift-jis.csv", "utf16le-no-bom.csv"] {
+            let result = await sandbox.run([
+                "import", fixtures.appendingPathComponent(name).path, "--date-column", "1",
+                "--amount-column", "2", "--description-column", "3",
+            ])
+            #expect(result.code == 1, "\(name)")
+            #expect(
+                result.stderr.contains("Shift-JIS") || result.stderr.contains("UTF-16"),
+                "\(result.stderr)")
+            #expect(!sandbox.exists("ledger.jsonl"), "\(name): nothing is written")
+        }
+        let latin1 = await sandbox.run([
+            "import", fixtures.appendingPathComponent("latin1.csv").path, "--date-column", "Datum",
+            "--amount-column", "Betrag", "--description-column", "Empfänger", "--date-format",
+            "%d.%m.%Y",
+        ])
+        #expect(latin1.code == 0, "\(latin1.stderr)")
+        #expect(latin1.stderr.hasPrefix("warning: "), "\(latin1.stderr)")
+        #expect(latin1.stderr.contains("read as Latin-1"))
+        let forced = await sandbox.run([
+            "import", fixtures.appendingPathComponent("latin1.csv").path, "--date-column", "Datum",
+            "--amount-column", "Betrag", "--date-format", "%d.%m.%Y", "--encoding", "latin-1",
+        ])
+        #expect(forced.code == 0 && forced.stderr.isEmpty, "\(forced.stderr)")
+    }
 }
