@@ -46,9 +46,14 @@ extension RowTable {
             }
         }
         for row in changes.updated {
-            let current = self.row(for: row.objectID)
+            var current: StoreRow??  // read only for rows that hold references
             for (slot, value) in row.values.enumerated() {
-                let old = current?.values[slot]
+                switch value {
+                case .toOne(nil), .attribute, .notStored: continue
+                default: break
+                }
+                if current == nil { current = .some(self.row(for: row.objectID)) }
+                let old = current??.values[slot]
                 switch value {
                 case .toOne(let target?):
                     if old != value || deleted.contains(target) { try check(row, slot, target) }
