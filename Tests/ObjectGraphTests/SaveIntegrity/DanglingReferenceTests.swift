@@ -9,7 +9,9 @@ import Testing
 /// `NSValidationErrorKey` names the relationship and whose `NSValidationErrorObject` is the
 /// object holding it (see "Hunting down a 'Dangling reference to an invalid object' error",
 /// mikeabdullah.net/dangling-ref-to-an-invalid-object.html, which dissects one such error's
-/// userInfo). Nothing of the save is written.
+/// userInfo, with the invalid destination under `NSValidationErrorValue`; and the
+/// `Error Domain=NSCocoaErrorDomain Code=1550 … NSValidationErrorObject=…` report in
+/// github.com/nofelmahmood/Seam/issues/6). Nothing of the save is written.
 @Suite struct DanglingReferenceTests {
     /// Folder ←(required) Note; deleting a folder cascades to its notes.
     static func model() throws -> ManagedObjectModel {
