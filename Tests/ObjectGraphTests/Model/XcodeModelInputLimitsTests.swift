@@ -183,4 +183,24 @@ import Testing
                 $0.contains("Drawing.shape is mandatory but its destination Shape is abstract")
             }, "\(model.loadWarnings)")
     }
+
+    /// Xcode 15's composite attributes compile; they load as opaque data with a warning.
+    @Test func aCompositeAttributeLoadsAsOpaqueDataWithAWarning() throws {
+        let model = try XcodeModelInputLimitsTests.load(
+            Self.model(
+                """
+                <entity name="Person" syncable="YES">
+                    <attribute name="home" optional="YES" attributeType="Composite" composite="Address"/>
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                </entity>
+                <compositeAttribute name="Address">
+                    <attribute name="city" optional="YES" attributeType="String"/>
+                </compositeAttribute>
+                """))
+        #expect(model[entityName: "Person"]?.attributesByName["home"]?.type == .binaryData)
+        #expect(model.loadWarnings.count == 2, "\(model.loadWarnings)")
+        #expect(
+            model.loadWarnings.contains { $0.contains("Person.home: Composite attribute Address") })
+        #expect(model.loadWarnings.contains { $0.contains("composite attribute type Address") })
+    }
 }

@@ -21,7 +21,17 @@ extension XcodeModelReader {
             "syncable", "usesScalarValueType", "spotlightIndexingEnabled", "indexedBySpotlight",
             "storedInTruthFile", "allowsCloudEncryption")
         let typeName = try element.requiredString("attributeType")
-        guard var type = Self.attributeTypes[typeName] else {
+        if typeName == "Composite" {
+            // Xcode 15's composite attributes (a structure of named sub-attributes stored in
+            // the row) are not modelled; the value is kept whole, as opaque data.
+            let composite = element.string("composite").map { " \($0)" } ?? ""
+            warnings.append(
+                element.warning(
+                    "Composite attribute\(composite) is kept as opaque binary data: composite "
+                        + "attributes are not modelled"))
+        }
+        guard var type = typeName == "Composite" ? .binaryData : Self.attributeTypes[typeName]
+        else {
             let known = Self.attributeTypes.keys.sorted().joined(separator: ", ")
             throw element.error(
                 "attributeType \"\(EchoedText.capped(typeName))\" is not supported (known: \(known))"

@@ -60,6 +60,12 @@ struct XcodeModelReader {
                 contents.configurations[name] = members
                 warnings += configuration.unreadAttributeWarnings()
             case "elements": continue
+            case "compositeAttribute":
+                let name = child.attributes["name"] ?? "?"
+                warnings.append(
+                    XcodeElement(child, file: file).warning(
+                        "composite attribute type \(EchoedText.capped(name)) is not modelled; "
+                            + "attributes of this type are kept as opaque binary data"))
             default: warnings.append(model.unknownChildWarning(child))
             }
         }
