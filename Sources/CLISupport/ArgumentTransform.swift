@@ -1,3 +1,5 @@
+import ObjectGraph
+
 /// How the text of an option or positional argument becomes its typed value.
 ///
 /// The closure gets the text and the declaration's name (`--limit`, `FILE`) so its errors
@@ -37,7 +39,8 @@ extension ArgumentTransform where Value == Int {
     package static func wholeNumber(minimum: Int = 0) -> Self {
         Self { text, name in
             guard let n = Int(digits: text), n >= minimum else {
-                throw CLIError.failure("\(name) takes a whole number ≥ \(minimum), not '\(text)'")
+                throw CLIError.failure(
+                    "\(name) takes a whole number ≥ \(minimum), not '\(EchoedText.capped(text))'")
             }
             return n
         }

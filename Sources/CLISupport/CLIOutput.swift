@@ -56,28 +56,60 @@ package final class CLIOutput: @unchecked Sendable {
         json(value)
     }
 
+    /// The most characters a table cell shows; longer values are cut and end with `…`
+    /// (`--json` output carries them whole).
+    package static let maximumCellWidth = 80
+
     /// Rows as an aligned text table: the first row is the header, columns are two spaces
     /// apart, `rightAligned` columns (numbers) are padded on the left, trailing spaces are
     /// dropped, and `ruled` puts a line of dashes under the header.
-    package func table(_ rows: [[String]], rightAligned: Set<Int> = [], ruled: Bool = false) {
+    ///
+    /// A cell shows at most `maximumCellWidth` characters, on one line (line breaks and tabs
+    /// become spaces).
+    ///
+    /// - Complexity: O(characters shown), whatever the length of the values.
+    package func table(
+        _ rows: [[String]], rightAligned: Set<Int> = [], ruled: Bool = false,
+        maximumCellWidth: Int = CLIOutput.maximumCellWidth
+    ) {
         guard let header = rows.first else { return }
-        var widths = header.map(\.count)
-        for row in rows {
+        var cells = rows.map { row in
+            row.map { Self.tableCell($0, limit: max(1, maximumCellWidth)) }
+        }
+        var widths = Array(repeating: 0, count: header.count)
+        for row in cells {
             for (i, cell) in row.enumerated() where i < widths.count {
                 widths[i] = max(widths[i], cell.count)
             }
         }
-        var lines = rows
-        if ruled { lines.insert(widths.map { String(repeating: "-", count: $0) }, at: 1) }
-        for row in lines {
-            let cells = row.enumerated().map { i, cell -> String in
-                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
-                return rightAligned.contains(i) ? pad + cell : cell + pad
-            }
-            out(
-                cells.joined(separator: "  ").replacingOccurrences(
-                    of: "\\s+$", with: "", options: .regularExpression))
+        if ruled {
+            cells.insert(widths.map { (String(repeating: "-", count: $0), $0) }, at: 1)
         }
+        for row in cells {
+            var line = ""
+            for (i, cell) in row.enumerated() {
+                if i > 0 { line += "  " }
+                let width = i < widths.count ? widths[i] : 0
+                let pad = String(repeating: " ", count: max(0, width - cell.count))
+                line += rightAligned.contains(i) ? pad + cell.text : cell.text + pad
+            }
+            while line.last == " " { line.removeLast() }
+            out(line)
+        }
+    }
+
+    /// A table cell's text, cut to `limit` characters, and its length in characters.
+    private static func tableCell(_ value: String, limit: Int) -> (text: String, count: Int) {
+        var text = value
+        if let cut = value.index(value.startIndex, offsetBy: limit, limitedBy: value.endIndex),
+            cut < value.endIndex
+        {
+            text = value[..<value.index(before: cut)] + "…"
+        }
+        if text.contains(where: { $0.isNewline || $0 == "\t" }) {
+            text = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        }
+        return (text, text.count)
     }
 
     /// `text` with control characters made visible, for echoing user input in messages:

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// A program made of subcommands, with global options, `--help` everywhere (generated from
 /// the declarations), and documented exit codes (0 ok, 1 failure, 64 usage).
@@ -62,7 +63,9 @@ package struct CommandLineTool<Global: ParsableArguments>: Sendable {
                 return 64
             }
             let unknown = rest.first { !$0.hasPrefix("-") } ?? rest[0]
-            output.err("\(name): unknown command '\(CLIOutput.visible(unknown))'\n\n\(overview())")
+            output.err(
+                "\(name): unknown command '\(Self.shown(EchoedText.capped(unknown)))'\n\n\(overview())"
+            )
             return 64
         }
         if helpRequested {
@@ -76,14 +79,20 @@ package struct CommandLineTool<Global: ParsableArguments>: Sendable {
             switch error {
             case .usage(let message):
                 let words = ([name] + command.path).joined(separator: " ")
-                output.err("\(words): \(CLIOutput.visible(message))\n\n\(usage(command))")
-            case .failure(let message): output.err("\(name): \(CLIOutput.visible(message))")
+                output.err("\(words): \(Self.shown(message))\n\n\(usage(command))")
+            case .failure(let message): output.err("\(name): \(Self.shown(message))")
             }
             return error.exitCode
         } catch {
-            output.err("\(name): \(CLIOutput.visible(CLIOutput.describe(error)))")
+            output.err("\(name): \(Self.shown(CLIOutput.describe(error)))")
             return 1
         }
+    }
+
+    /// An error message as printed: control characters made visible, each line capped (a
+    /// message must never repeat a 100 KB argument whole; see `EchoedText`).
+    static func shown(_ message: String) -> String {
+        CLIOutput.visible(EchoedText.cappedLines(message))
     }
 
     /// The help of `command`.

@@ -26,7 +26,8 @@ enum DumpCommand {
                 guard let entity = store.model[entityName: name] else {
                     let known = store.model.entities.map(\.name).joined(separator: ", ")
                     throw CLIError.failure(
-                        "no entity '\(name)' in the file's model (it has \(known))")
+                        "no entity '\(EchoedText.capped(name))' in the file's model (it has \(known))"
+                    )
                 }
                 entities = [entity]
             }

@@ -81,7 +81,7 @@ enum FetchCommand {
         let name = args.entity
         guard let entity = model[entityName: name] else {
             throw CLIError.failure(
-                "no entity '\(name)' in the file's model (it has "
+                "no entity '\(EchoedText.capped(name))' in the file's model (it has "
                     + model.entities.map(\.name).joined(separator: ", ") + ")")
         }
         var request = StoreFetchRequest(entity: entity)
@@ -98,7 +98,8 @@ enum FetchCommand {
         guard let key = parts.first, !key.isEmpty,
             parts.count == 1 || ["asc", "desc"].contains(parts[1])
         else {
-            throw CLIError.usage("--sort takes KEY, KEY:asc or KEY:desc, not '\(text)'")
+            throw CLIError.usage(
+                "--sort takes KEY, KEY:asc or KEY:desc, not '\(EchoedText.capped(text))'")
         }
         return FetchSortDescriptor(key: key, ascending: parts.count == 1 || parts[1] == "asc")
     }

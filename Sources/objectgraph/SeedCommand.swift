@@ -81,7 +81,8 @@ enum SeedCommand {
         let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let n = Int(digits: parts[1]) else {
             throw CLIError.failure(
-                "--count takes Entity=N with N a whole number ≥ 0, not '\(item)'")
+                "--count takes Entity=N with N a whole number ≥ 0, not '\(EchoedText.capped(item))'"
+            )
         }
         return (parts[0], n)
     }
@@ -114,7 +115,8 @@ extension ArgumentTransform where Value == UInt64 {
                 let seed = UInt64(text)
             else {
                 throw CLIError.failure(
-                    "\(name) takes a whole number from 0 to \(UInt64.max), not '\(text)'")
+                    "\(name) takes a whole number from 0 to \(UInt64.max), not '\(EchoedText.capped(text))'"
+                )
             }
             return seed
         }

@@ -20,8 +20,26 @@ enum StoreFileSupport {
         do {
             try body()
         } catch let error as ObjectGraphError {
-            throw CLIError.failure(error.description)
+            throw CLIError.failure(describe(error))
         }
+    }
+
+    /// How many of an error's underlying errors are printed.
+    static let listedErrors = 20
+
+    /// `error CODE: message`; an error collecting others (a 1560) is printed as a count, then
+    /// the first ``listedErrors`` of them one per line, then how many more there are.
+    static func describe(_ error: ObjectGraphError) -> String {
+        guard !error.underlying.isEmpty else { return error.description }
+        let count = error.underlying.count
+        let kind = error.code == .validationMultipleErrors ? "validation error" : "error"
+        var lines = [
+            "error \(error.code.rawValue): \(count) \(kind)\(count == 1 ? "" : "s")"
+                + (error.file.map { " in \(EchoedText.capped($0))" } ?? "")
+        ]
+        lines += error.underlying.prefix(listedErrors).map { "  \($0.description)" }
+        if count > listedErrors { lines.append("  and \(count - listedErrors) more") }
+        return lines.joined(separator: "\n")
     }
 
     /// Opens `path` read-only with the model its header embeds; notices go to standard error.

@@ -15,7 +15,9 @@ enum VerifyCommand {
         try StoreFileSupport.reportingCodes {
             let path = args.file
             let report = JSONLinesStore.verify(at: URL(fileURLWithPath: path))
-            for notice in report.notices { output.err("notice: \(notice)") }
+            for notice in report.notices {
+                output.err("notice: \(EchoedText.cappedLines(notice))")
+            }
             if args.json {
                 var members: [(String, JSONValue)] = [
                     ("file", .string(path)), ("healthy", .bool(report.isHealthy)),
@@ -36,7 +38,9 @@ enum VerifyCommand {
                 }
                 output.json(.object(members))
             } else {
-                for problem in report.problems { output.out(problem.description) }
+                for problem in report.problems {
+                    output.out(EchoedText.cappedLines(problem.description))
+                }
                 if let statistics = report.statistics, let model = report.metadata?.model {
                     if report.isHealthy { output.out("\(path): OK") }
                     StoreFileSupport.print(statistics, model: model, to: output)
@@ -44,7 +48,8 @@ enum VerifyCommand {
             }
             guard report.isHealthy else {
                 let count = report.problems.count
-                throw CLIError.failure("\(count) problem\(count == 1 ? "" : "s") in \(path)")
+                throw CLIError.failure(
+                    "\(count) problem\(count == 1 ? "" : "s") in \(EchoedText.capped(path))")
             }
         }
     }

@@ -47,8 +47,8 @@ package enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: "null"
         case .bool(let b): b ? "true" : "false"
-        case .number(let n): "the number \(n)"
-        case .string(let s): "the string \(JSONValue.quoted(s))"
+        case .number(let n): "the number \(EchoedText.capped(n))"
+        case .string(let s): "the string \(JSONValue.quoted(EchoedText.capped(s)))"
         case .array: "an array"
         case .object: "an object"
         }

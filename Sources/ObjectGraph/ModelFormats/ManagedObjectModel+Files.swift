@@ -58,9 +58,8 @@ extension ManagedObjectModel {
     }
 
     private static func readFile(_ url: URL) throws -> Data {
-        do { return try Data(contentsOf: url) } catch {
-            throw ModelError.xcodeModelLocation(
-                url.path, problem: "cannot be read (\(error.localizedDescription))")
+        do { return try InputFile.contents(of: url) } catch {
+            throw ModelError.xcodeModelLocation(url.path, problem: error.localizedDescription)
         }
     }
 
