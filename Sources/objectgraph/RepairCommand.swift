@@ -30,24 +30,24 @@ enum RepairCommand {
             let result = try JSONLinesStore.repair(
                 at: URL(fileURLWithPath: path), salvaging: args.salvage)
             if args.json {
-                output.out(
-                    JSONOutput.object([
+                output.json(
+                    .object([
                         ("file", .string(path)), ("repaired", .bool(result.didRepair)),
                         (
                             "firstDamagedLine",
-                            result.firstDamagedLine.map { .int(Int64($0)) } ?? .null
+                            result.firstDamagedLine.map { .integer($0) } ?? .null
                         ),
                         ("reason", result.reason.map { .string($0) } ?? .null),
-                        ("keptLines", .int(Int64(result.keptLines))),
-                        ("keptBytes", .int(Int64(result.keptBytes))),
-                        ("movedBytes", .int(Int64(result.movedBytes))),
-                        ("droppedSnapshotRows", .int(Int64(result.droppedSnapshotRows))),
+                        ("keptLines", .integer(result.keptLines)),
+                        ("keptBytes", .integer(result.keptBytes)),
+                        ("movedBytes", .integer(result.movedBytes)),
+                        ("droppedSnapshotRows", .integer(result.droppedSnapshotRows)),
                         ("sidecar", result.sidecarURL.map { .string($0.path) } ?? .null),
                         ("salvaged", .bool(result.salvaged)),
-                        ("damagedLines", .array(result.damagedLines.map { .int(Int64($0)) })),
+                        ("damagedLines", .array(result.damagedLines.map { .integer($0) })),
                         ("skipped", .array(result.skipped.map { .string($0) })),
-                        ("rows", result.rowCount.map { .int(Int64($0)) } ?? .null),
-                    ]).serialized(pretty: true))
+                        ("rows", result.rowCount.map { .integer($0) } ?? .null),
+                    ]))
             } else if result.salvaged, let sidecar = result.sidecarURL {
                 let damaged = result.damagedLines.map(String.init).joined(separator: ", ")
                 output.out(

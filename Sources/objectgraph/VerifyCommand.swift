@@ -19,17 +19,21 @@ enum VerifyCommand {
             let path = args.file
             let report = JSONLinesStore.verify(at: URL(fileURLWithPath: path))
             if args.json {
-                var members: [(String, JSONOutput)] = [
+                var members: [(String, JSONValue)] = [
                     ("file", .string(path)), ("healthy", .bool(report.isHealthy)),
                     ("problems", json(report.problems)), ("warnings", json(report.warnings)),
                 ]
                 if let statistics = report.statistics, let model = report.metadata?.model {
                     members += StoreFileSupport.json(statistics, model: model)
                 }
-                output.out(JSONOutput.object(members).serialized(pretty: true))
+                output.json(.object(members))
             } else {
-                for problem in report.problems { output.out(problem.description) }
-                for warning in report.warnings { output.out("warning: \(warning)") }
+                for problem in report.problems {
+                    output.out(EchoedText.cappedLines(problem.description))
+                }
+                for warning in report.warnings {
+                    output.out("warning: " + EchoedText.cappedLines(warning.description))
+                }
                 if let statistics = report.statistics, let model = report.metadata?.model {
                     if report.isHealthy { output.out("\(path): OK") }
                     StoreFileSupport.print(statistics, model: model, to: output)
@@ -37,17 +41,18 @@ enum VerifyCommand {
             }
             guard report.isHealthy else {
                 let count = report.problems.count
-                throw CLIError.failure("\(count) problem\(count == 1 ? "" : "s") in \(path)")
+                throw CLIError.failure(
+                    "\(count) problem\(count == 1 ? "" : "s") in \(EchoedText.capped(path))")
             }
         }
     }
 
     /// `[{"line": N or null, "message": "…"}, …]`.
-    private static func json(_ problems: [JSONLinesStoreVerification.Problem]) -> JSONOutput {
+    private static func json(_ problems: [JSONLinesStoreVerification.Problem]) -> JSONValue {
         .array(
             problems.map { p in
                 .object([
-                    ("line", p.line.map { .int(Int64($0)) } ?? .null),
+                    ("line", p.line.map { .integer($0) } ?? .null),
                     ("message", .string(p.message)),
                 ])
             })

@@ -23,6 +23,7 @@ extension JSONLinesStore {
     /// ```
     ///
     /// - Parameters:
+    ///   - url: The store file.
     ///   - options: `clock` names the sidecar (UTC) and dates a salvaged snapshot,
     ///     `lockTimeout` waits for a writer, `synchronous` decides the syncs.
     ///   - salvaging: Whether to keep the intact lines after the damage too. Default `false`.

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Opens a store file for a writer or a reader (docs/store-format.md §6–7): the kind of file,
-/// lock, leftover cleanup, creation, replay, torn-tail truncation.
+/// Opens a store file for a writer or a reader (<doc:StoreFileFormat#6-Writing> and
+/// <doc:StoreFileFormat#7-Reading-and-what-to-do-with-damage>): the kind of file, lock,
+/// leftover cleanup, creation, replay, torn-tail truncation.
 struct StoreFileOpener {
     struct Opened {
         var loaded: LoadedStoreFile
