@@ -5,7 +5,7 @@
 # with SIGKILL (two in three at a pause point inside a write window, the rest after a seeded
 # random delay) and checks that nothing acknowledged was lost, nothing half applied, and the
 # next command works.
-# docs/store-format.md §11 lists the pause points and the figures of the long runs.
+# StoreFileFormat.md §11 lists the pause points and the figures of the long runs.
 #
 # Usage (from anywhere):  scripts/kill-campaign.sh TRIALS SEED [swift build flags...]
 #   KILL_SCENARIOS="ledger-import seed"   only these scenarios (default: all nine)
@@ -18,9 +18,13 @@ shift 2
 for product in objectgraph-crash-writer ledger objectgraph; do
   swift build --product "$product" "$@" > /dev/null
 done
-BIN=$(swift build --show-bin-path "$@")
+BUILT=$(swift build --show-bin-path "$@")
 DIR=$(mktemp -d /tmp/objectgraph-kill-campaign.XXXXXX)
 trap 'rm -rf "$DIR"' EXIT
+# The campaign runs copies of the programs, so a build during a long run cannot change them.
+BIN="$DIR/bin"
+mkdir "$BIN"
+cp "$BUILT/objectgraph-crash-writer" "$BUILT/ledger" "$BUILT/objectgraph" "$BIN/"
 ONLY=()
 for scenario in ${KILL_SCENARIOS:-}; do ONLY+=(--scenario "$scenario"); done
 "$BIN/objectgraph-crash-writer" campaign "$DIR" "$TRIALS" "$SEED" "${ONLY[@]}"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A program of the campaign run as a child process, optionally stopped at a pause point
-/// (`OBJECTGRAPH_PAUSE_AT`, see docs/store-format.md §11) so that it can be killed there.
+/// (`OBJECTGRAPH_PAUSE_AT`, see StoreFileFormat.md §11) so that it can be killed there.
 final class CampaignChild: @unchecked Sendable {
     // Sendable: `outData` and `errData` are written once each by the reader threads and read
     // only after `readers.wait()`; everything else is immutable after `init`.

@@ -3,12 +3,12 @@ import Foundation
 import ObjectGraph
 import ObjectGraphTesting
 
-/// `objectgraph-crash-writer campaign DIR TRIALS SEED [--scenario NAME…]`: kills the programs users
-/// run (the ledger's create, clean-up and import paths, a two-step context save, `compact`,
+/// `objectgraph-crash-writer campaign DIR TRIALS SEED [--scenario NAME…]`: kills the programs
+/// users run (the ledger's create, clean-up and import paths, a two-step context save, `compact`,
 /// `repair`, `seed`, `load`) with SIGKILL, two trials in three at a pause point inside a
 /// write window and the rest after a random delay, and checks after each kill that nothing
 /// acknowledged was lost, nothing was half applied, and the next command works.
-/// docs/store-format.md §11 has the figures of the long runs.
+/// StoreFileFormat.md §11 has the figures of the long runs.
 enum KillCampaign {
     static func run(
         directory: String, trials: Int, seed: UInt64, only: [KillScenario], output: CLIOutput

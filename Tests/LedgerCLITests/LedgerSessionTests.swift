@@ -129,6 +129,10 @@ import Testing
     @Test func failedCommandsWriteNothing() async throws {
         let sandbox = try CLISandbox()
         defer { sandbox.remove() }
+        // What can be checked without the ledger fails before anything is created.
+        let missingReceipt = await sandbox.run(["add", "5", "--receipt", "missing.pdf"])
+        #expect(missingReceipt.code == 1 && missingReceipt.stderr.contains("missing.pdf"))
+        #expect(!sandbox.exists("ledger.jsonl") && !sandbox.exists("ledger.jsonl.lock"))
         _ = try sandbox.write("scan.pdf", "%PDF")
         let failedAdd = await sandbox.run(
             ["add", "5", "--category", "Food", "--receipt", "scan.pdf"])

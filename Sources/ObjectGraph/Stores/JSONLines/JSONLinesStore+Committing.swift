@@ -76,8 +76,8 @@ extension JSONLinesStore {
         }
     }
 
-    /// Records in the lock file where the file now ends (docs/store-format.md §6.5). The caller
-    /// holds `lock`.
+    /// Records in the lock file where the file now ends
+    /// (<doc:StoreFileFormat#65-The-end-record>). The caller holds `lock`.
     func recordEnd() {
         guard let file else { return }
         writerLock?.record(

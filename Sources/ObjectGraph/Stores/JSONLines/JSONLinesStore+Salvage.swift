@@ -3,8 +3,8 @@ import Foundation
 extension JSONLinesStore {
     /// Salvages `bytes` (the whole file, read under the lock): replays every intact line,
     /// skipping what cannot apply, and replaces the file with a snapshot of the result
-    /// (docs/store-format.md §7.3). `nil` when a plain repair does it all: the header is sound
-    /// and no complete line is damaged (at most the last line is incomplete).
+    /// (<doc:StoreFileFormat#73-Salvage>). `nil` when a plain repair does it all: the header is
+    /// sound and no complete line is damaged (at most the last line is incomplete).
     ///
     /// - Throws: `.fileReadCorruptFile` (259) when the header is damaged and its content does
     ///   not hold together; the errors of ``RepairAccess/replace(with:end:keeping:what:)``.

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Replays every intact line of a damaged store file, skipping what cannot apply, and leaves
-/// rows whose references all hold (docs/store-format.md §7.3: `objectgraph repair
+/// rows whose references all hold (<doc:StoreFileFormat#73-Salvage>: `objectgraph repair
 /// --salvage`). Where ``LogReplay`` stops at the first damaged line, this goes on: a damaged
 /// line loses its own changes only, and each later change that depended on them (an update
 /// or delete of a row that never arrived, a reference to it) is skipped and listed.
@@ -157,8 +157,8 @@ struct LogSalvage {
                         }
                         skipped.append(
                             "\(name(row.objectID)).\(relationship.name) pointed to "
-                                + "\(name(target)), whose \(inverse.name) does not point back: cleared"
-                        )
+                                + "\(name(target)), whose \(inverse.name) does not point back: "
+                                + "cleared")
                         return false
                     }
                     if kept.count != targets(value).count {

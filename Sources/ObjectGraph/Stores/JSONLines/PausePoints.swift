@@ -8,7 +8,7 @@ import Foundation
 /// instead of the first. `OBJECTGRAPH_PAUSE_DIR` names a directory: on reaching a listed step
 /// the process writes its pid to `DIR/STEP.paused`, then waits until `DIR/STEP.go` exists
 /// (and removes it), and goes on. A test meanwhile starts another process, deletes a file, or
-/// sends SIGKILL. docs/store-format.md §11 lists the steps.
+/// sends SIGKILL. <doc:StoreFileFormat#11-How-the-guarantees-are-tested> lists the steps.
 package enum PausePoints {
     private struct Plan {
         var directory: String

@@ -1,9 +1,9 @@
 import Foundation
 
 /// A run of whole rows inside a large transaction line, with a checksum of its own
-/// (docs/store-format.md §3.1): when a byte of the line is damaged, a salvage still reads the
-/// runs whose checksums hold, so the damage costs one run (about ``targetBytes`` of rows), not
-/// the whole save.
+/// (<doc:StoreFileFormat#31-Row-runs>): when a byte of the line is damaged, a salvage still
+/// reads the runs whose checksums hold, so the damage costs one run (about ``targetBytes`` of
+/// rows), not the whole save.
 struct RowRun: Sendable, Equatable {
     /// The array the rows belong to: `"ins"` or `"upd"`.
     var member: String

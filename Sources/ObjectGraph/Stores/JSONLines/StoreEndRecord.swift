@@ -3,7 +3,7 @@ import Foundation
 /// Where a store file ended when its writer last recorded it: the store, the number of the
 /// last committed transaction and the file's length. A writer keeps it in the second line of
 /// `FILE.lock` (`end T LENGTH STORE-ID`), so that a reader can notice a file cut at a line
-/// boundary, which reads as a valid shorter store (docs/store-format.md §6.5).
+/// boundary, which reads as a valid shorter store (<doc:StoreFileFormat#65-The-end-record>).
 struct StoreEndRecord: Equatable, Sendable {
     var store: String
     var transaction: Int64

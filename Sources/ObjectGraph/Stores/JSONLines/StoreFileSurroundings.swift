@@ -2,8 +2,8 @@ import Foundation
 
 /// Something a reader of a store file should be told that is not damage: the torn last line
 /// of an interrupted save, lines cut off at a line boundary, a leftover temporary file
-/// (docs/store-format.md §7). Opening reports it once; `objectgraph verify` lists it as a
-/// warning and still exits 0.
+/// (<doc:StoreFileFormat#7-Reading-and-what-to-do-with-damage>). Opening reports it once;
+/// `objectgraph verify` lists it as a warning and still exits 0.
 struct StoreFileWarning: Sendable, Equatable {
     /// The line concerned, when there is one.
     var line: Int?

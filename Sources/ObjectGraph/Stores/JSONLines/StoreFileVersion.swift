@@ -1,9 +1,10 @@
 import Foundation
 
 /// The versions of the store file format, and what changes between them (the table in
-/// docs/store-format.md §0). A reader reads every version up to ``current``; a writer writes
-/// ``current`` only, and upgrades an older file (rewriting it as a snapshot) when it opens
-/// it, before its first write. A file of a newer version is refused with a message saying so.
+/// <doc:StoreFileFormat#0-Versions>). A reader reads every version up to ``current``; a
+/// writer writes ``current`` only, and upgrades an older file (rewriting it as a snapshot)
+/// when it opens it, before its first write. A file of a newer version is refused with a
+/// message saying so.
 enum StoreFileVersion {
     /// The version this library writes.
     static let current = 2

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ObjectGraph
 
-/// The format's version plan (docs/store-format.md §0): version 1 files (instants as seconds
+/// The format's version plan (StoreFileFormat.md §0): version 1 files (instants as seconds
 /// since 1970) are still read; a writer upgrades one to version 2 (seconds since 2001) before
 /// its first write; a reader following it picks the new version up.
 @Suite struct JSONLinesFormatVersionTests {

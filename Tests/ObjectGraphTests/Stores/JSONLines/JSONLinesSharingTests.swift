@@ -35,7 +35,7 @@ import Testing
         let first = try open()
         let lockFile = String(
             decoding: try Data(contentsOf: URL(fileURLWithPath: url.path + ".lock")), as: UTF8.self)
-        // The writer's pid, then where the file ends (docs/store-format.md §6.5).
+        // The writer's pid, then where the file ends (StoreFileFormat.md §6.5).
         #expect(
             lockFile
                 == "\(getpid())\nend 0 \(try fileSize()) 6B0F5C2E-0000-4000-8000-000000000001\n")
