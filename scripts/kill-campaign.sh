@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Kill -9 campaign over the programs users run: `ledger` creating a file, cleaning up after a
-# failed command and importing thousands of rows; a two-step context save; `objectgraph
+# failed command, importing thousands of rows, and three adds racing to create one file; a
+# two-step context save; `objectgraph
 # compact`, `repair`, `repair --salvage`, `seed` and `load`. Each trial kills one program
 # with SIGKILL (two in three at a pause point inside a write window, the rest after a seeded
 # random delay) and checks that nothing acknowledged was lost, nothing half applied, and the
@@ -8,8 +9,8 @@
 # StoreFileFormat.md §11 lists the pause points and the figures of the long runs.
 #
 # Usage (from anywhere):  scripts/kill-campaign.sh TRIALS SEED [swift build flags...]
-#   KILL_SCENARIOS="ledger-import seed"   only these scenarios (default: all nine)
-# CI runs 54 trials (six of each scenario); the long runs are documented with their seeds.
+#   KILL_SCENARIOS="ledger-import seed"   only these scenarios (default: all ten)
+# CI runs 60 trials (six of each scenario); the long runs are documented with their seeds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRIALS=${1:?usage: scripts/kill-campaign.sh TRIALS SEED [swift build flags...]}

@@ -4,10 +4,11 @@ import ObjectGraph
 import ObjectGraphTesting
 
 /// `objectgraph-crash-writer campaign DIR TRIALS SEED [--scenario NAME…]`: kills the programs
-/// users run (the ledger's create, clean-up and import paths, a two-step context save, `compact`,
-/// `repair`, `seed`, `load`) with SIGKILL, two trials in three at a pause point inside a
-/// write window and the rest after a random delay, and checks after each kill that nothing
-/// acknowledged was lost, nothing was half applied, and the next command works.
+/// users run (the ledger's create, clean-up and import paths, three adds racing to create a
+/// file, a two-step context save, `compact`, `repair`, `repair --salvage`, `seed`, `load`)
+/// with SIGKILL, two trials in three at a pause point inside a write window and the rest
+/// after a random delay, and checks after each kill that nothing acknowledged was lost,
+/// nothing was half applied, and the next command works.
 /// StoreFileFormat.md §11 has the figures of the long runs.
 enum KillCampaign {
     static func run(
@@ -36,6 +37,9 @@ enum KillCampaign {
                 try scenario.prepare(&trial)
                 let (tool, arguments) = scenario.command(trial)
                 let child = try CampaignChild(tool, arguments, in: trialDirectory, pauseAt: step)
+                let companions = try scenario.companions(trial).map {
+                    try CampaignChild($0.0, $0.1, in: trialDirectory, pauseAt: nil)
+                }
                 if step != nil {
                     if child.waitForPause() { child.kill9() } else { how += " (not reached)" }
                 } else {
@@ -47,7 +51,7 @@ enum KillCampaign {
                     outcome.status = nil  // it writes until killed; an exit is a failure below
                     throw CrashViolation("the context writer exited: \(outcome.err)")
                 }
-                try scenario.check(&trial, outcome)
+                try scenario.check(&trial, outcome, companions: companions.map { $0.finish() })
                 let ended = outcome.killed ? "killed" : "exit \(outcome.status!)"
                 output.out("trial \(number): \(scenario.rawValue) \(how), \(ended): ok")
             } catch {

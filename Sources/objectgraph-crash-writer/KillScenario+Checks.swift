@@ -4,7 +4,10 @@ import ObjectGraph
 extension KillScenario {
     /// Checks what must hold after the command was killed (or ended) with `outcome`, then
     /// runs the command users would run next and checks again. Throws a violation.
-    func check(_ trial: inout CampaignTrial, _ outcome: CampaignChild.Outcome) throws {
+    func check(
+        _ trial: inout CampaignTrial, _ outcome: CampaignChild.Outcome,
+        companions: [CampaignChild.Outcome] = []
+    ) throws {
         let ledger = trial.tools.ledger
         let file = trial.file
         switch self {
@@ -20,6 +23,23 @@ extension KillScenario {
                 return
             }
             _ = try CrashWorkload.check(file: file, reported: reported)
+            try CampaignFiles.requireHealthy(file)
+        case .ledgerRace:
+            var acknowledged = Set(
+                companions.indices.filter { companions[$0].status == 0 }.map { "companion \($0)" })
+            if outcome.status == 0 { acknowledged.insert("new") }
+            for (i, companion) in companions.enumerated()
+            where companion.status != 0 && !companion.err.contains("locked by another writer") {
+                throw CrashViolation("companion \(i) failed: \(companion.err)")
+            }
+            _ = try trial.run(ledger, ["add", "3.00", "--note", "after", "--file", file])
+            let notes = Set(try CampaignFiles.notes(file) ?? [])
+            guard notes.isSuperset(of: acknowledged.union(["after"])),
+                notes.isSubset(of: ["new", "companion 0", "companion 1", "after"])
+            else {
+                throw CrashViolation(
+                    "acknowledged \(acknowledged.sorted()), the file holds \(notes.sorted())")
+            }
             try CampaignFiles.requireHealthy(file)
         case .ledgerCreate, .ledgerCleanUp:
             let before = try CampaignFiles.notes(file)

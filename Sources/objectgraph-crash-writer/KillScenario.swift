@@ -10,6 +10,8 @@ enum KillScenario: String, CaseIterable {
     case ledgerCreate = "ledger-create"
     /// `ledger add` that fails (an unknown category) on a file it creates.
     case ledgerCleanUp = "ledger-clean-up"
+    /// Three `ledger add` started at once on a file that does not exist yet, one of them killed.
+    case ledgerRace = "ledger-race"
     /// `ledger import` of thousands of rows: one large line.
     case ledgerImport = "ledger-import"
     /// `objectgraph compact`.
@@ -33,6 +35,7 @@ enum KillScenario: String, CaseIterable {
         case .ledgerCreate:
             return ["store.opening", "create.midWrite", "create.written", "store.opened"] + commit
         case .ledgerCleanUp: return ["create.written", "store.opened", "store.discard"]
+        case .ledgerRace: return ["store.opening", "create.written", "store.opened"] + commit
         case .ledgerImport: return ["store.opened"] + commit
         case .compact: return ["store.opened"] + replace
         case .repair, .salvage: return ["repair.sidecarWritten"] + replace
@@ -43,13 +46,21 @@ enum KillScenario: String, CaseIterable {
     /// The longest random delay before a kill, in milliseconds (for kills not at a step).
     var maximumDelay: Int { self == .contextSave ? 800 : 250 }
 
+    /// Commands started at the same moment as the one killed, and run to their end.
+    func companions(_ trial: CampaignTrial) -> [(URL, [String])] {
+        guard self == .ledgerRace else { return [] }
+        return (0..<2).map { i in
+            (trial.tools.ledger, ["add", "2.00", "--note", "companion \(i)", "--file", trial.file])
+        }
+    }
+
     /// Makes what the command works on.
     func prepare(_ trial: inout CampaignTrial) throws {
         let ledger = trial.tools.ledger
         switch self {
         case .contextSave:
             trial.file = trial.path("context-\(trial.number % 3).jsonl")
-        case .ledgerCreate, .ledgerCleanUp:
+        case .ledgerCreate, .ledgerCleanUp, .ledgerRace:
             trial.file = trial.path("new-\(trial.number).jsonl")
         case .ledgerImport:
             trial.file = trial.path("import-\(trial.number).jsonl")
@@ -111,7 +122,7 @@ enum KillScenario: String, CaseIterable {
         case .contextSave:
             let sync = ["full", "normal", "off"][trial.number % 3]
             return (tools.crashWriter, ["context", trial.file, String(trial.number), sync])
-        case .ledgerCreate:
+        case .ledgerCreate, .ledgerRace:
             return (tools.ledger, ["add", "1.00", "--note", "new", "--file", trial.file])
         case .ledgerCleanUp:
             return (
