@@ -16,7 +16,7 @@ import Testing
         let list = await sandbox.run(["list"])
         #expect(list.code == 0)
         #expect(list.stderr.hasPrefix("ledger: notice: store "))
-        #expect(list.stderr.contains("line 3 is incomplete"))
+        #expect(list.stderr.contains("line 3: incomplete last line"))
         #expect(list.stderr.split(separator: "\n").count == 1)
         let add = await sandbox.run(["add", "2.00", "--note", "next"])
         #expect(add.code == 0)

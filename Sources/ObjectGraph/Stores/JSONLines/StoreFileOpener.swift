@@ -93,7 +93,9 @@ struct StoreFileOpener {
             let warnings = surroundings.warnings(
                 header: loaded.header, replay: loaded.replay, tail: tail, path: path
             ) { lock?.end ?? WriterLock.record(forStore: path, fileSystem: fs) }
-            notices += warnings.map { "store \(path): \($0.message)" }
+            notices += warnings.map { warning in
+                "store \(path): " + (warning.line.map { "line \($0): " } ?? "") + warning.message
+            }
             let file = OpenStoreFile(
                 fd: opened, identity: identity, length: loaded.replay.length,
                 header: loaded.header, lineCount: loaded.replay.lineCount,

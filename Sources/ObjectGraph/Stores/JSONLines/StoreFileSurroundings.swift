@@ -44,7 +44,7 @@ struct StoreFileSurroundings {
             warnings.append(
                 .init(
                     line: line,
-                    message: "line \(line) is incomplete (\(count) bytes): a save was "
+                    message: "incomplete last line (\(count) bytes): a save was "
                         + "interrupted before it completed, so it is not part of the store "
                         + "(the next writer removes it)"))
         }

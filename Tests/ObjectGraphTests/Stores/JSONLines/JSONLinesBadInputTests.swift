@@ -140,7 +140,7 @@ import Testing
         let reader = try JSONLinesStore(model: model, url: url, options: options(readOnly: true))
         #expect(
             reader.recoveryNotices == [
-                "store \(url.path): line 4 is incomplete (\(tail.count) bytes): a save was "
+                "store \(url.path): line 4: incomplete last line (\(tail.count) bytes): a save was "
                     + "interrupted before it completed, so it is not part of the store (the next "
                     + "writer removes it)"
             ])

@@ -55,7 +55,7 @@ import Testing
         // The writer is gone (as if killed): the torn line is an interrupted save.
         let later = try open(readOnly: true)
         #expect(later.recoveryNotices.count == 1)
-        #expect(later.recoveryNotices.first?.contains("line 4 is incomplete") == true)
+        #expect(later.recoveryNotices.first?.contains("line 4: incomplete last line") == true)
         #expect(try later.count(StoreFetchRequest(entity: model.entities[0])) == 2)
         later.close()
         let report = JSONLinesStore.verify(at: url)
