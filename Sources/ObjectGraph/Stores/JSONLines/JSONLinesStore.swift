@@ -17,10 +17,12 @@ import Foundation
 /// ```
 ///
 /// One process writes a file at a time: a writer holds an advisory lock on `FILE.lock`
-/// (which holds its pid) until ``close()``; another writer, in this process or another, fails
-/// at once with code 134090 unless ``StoreOptions/lockTimeout`` lets it wait. A read-only
-/// store (``StoreOptions/isReadOnly``) takes no lock and follows the writer: before each
-/// fetch it applies what was appended and reloads after a compaction.
+/// (which holds its pid, and where the file ended at its last save) until ``close()``;
+/// another writer, in this process or another, fails at once with code 134090 unless
+/// ``StoreOptions/lockTimeout`` lets it wait. The lock file is never removed, and a writer
+/// whose lock file was removed under it stops writing. A read-only store
+/// (``StoreOptions/isReadOnly``) takes no lock and follows the writer: before each fetch it
+/// applies what was appended and reloads after a compaction.
 ///
 /// Thread-safe: every operation takes the store's lock.
 ///
@@ -72,10 +74,15 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
 
     /// Opens (or, unless read-only, creates) the store file at `url`.
     ///
-    /// A writer takes the file's lock, creates the file when it is missing (never over an
-    /// existing file, not even an empty one), removes a leftover `FILE.tmp`, replays the log,
-    /// and truncates a torn last line (see ``recoveryNotices``). A reader needs the file to
-    /// exist and changes nothing.
+    /// What is not a regular file (a FIFO, a device, a directory) is refused before anything
+    /// is locked or read; a symbolic link is followed to its file. A writer takes the file's
+    /// lock, and only then decides: it creates the file when it is missing (by linking a
+    /// complete header into place, never over an existing file, not even an empty one; see
+    /// ``didCreateFile``), removes a leftover `FILE.tmp`, replays the log, truncates a torn
+    /// last line, and rewrites a file of an older format version as a snapshot of the current
+    /// one. A reader needs the file to exist and changes nothing. What either noticed (a torn
+    /// line, transactions missing at the end, a leftover, an upgrade) is in
+    /// ``recoveryNotices``.
     ///
     /// ```swift
     /// var options = StoreOptions()
@@ -91,8 +98,9 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// - Throws: ``ObjectGraphError`` — `.storeTimeout` (134090) when another writer holds
     ///   the lock; `.storeIncompatibleVersionHash` (134100) when the model differs;
     ///   `.fileReadCorruptFile` (259) naming the damaged line; `.storeInvalidType` (134000)
-    ///   for a file of another format or version; `.storeOpen` (134080) when the file cannot
-    ///   be read or created.
+    ///   for a file of another format or of a version this library does not read (a newer
+    ///   one); `.storeOpen` (134080) when the file cannot be read or created, or is not a
+    ///   regular file.
     public convenience init(
         model: ManagedObjectModel, url: URL, options: StoreOptions = StoreOptions()
     ) throws {
@@ -146,8 +154,11 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// `"JSONLines"`.
     public var type: String { Self.storeType }
 
-    /// What opening the store noticed or repaired (a torn last line dropped, …), and
-    /// automatic compactions that failed; one message each, naming the file and line.
+    /// What opening the store noticed or repaired, and automatic compactions that failed; one
+    /// message each, naming the file and line: a torn last line (dropped by a writer; reported
+    /// by a reader only while no writer holds the file, since it is otherwise a save in
+    /// progress), transactions missing at the end (the file ends before the end recorded in
+    /// `FILE.lock`), a leftover `FILE.tmp`, an upgrade of the format version.
     public var recoveryNotices: [String] { locked { notices } }
 
     /// Closes the file and releases the writer lock; later operations throw `.storeOperation`
