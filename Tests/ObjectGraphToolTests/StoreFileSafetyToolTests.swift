@@ -58,6 +58,9 @@ struct StoreFileSafetyToolTests {
         #expect(failed.status == 1)
         #expect(failed.err.contains("error 134030"), "\(failed.err)")
         #expect(failed.err.contains("File too large"), "\(failed.err)")
+        #expect(
+            failed.err.contains("store \(out): appending transaction 1 failed")
+                && failed.err.hasSuffix("nothing was written to \(out)\n"), "\(failed.err)")
         #expect(!failed.err.contains("does not honour"), "the model is not blamed: \(failed.err)")
         #expect(!FileManager.default.fileExists(atPath: out), "no header-only file is left")
         #expect(try leftovers().isEmpty, "the staging directory is gone")

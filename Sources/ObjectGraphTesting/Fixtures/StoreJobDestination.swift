@@ -37,9 +37,21 @@ enum StoreJobDestination {
         }
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let staged = (staging as NSString).appendingPathComponent(name)
-        let coordinator = try openInPlace(
-            URL(fileURLWithPath: staged), model: model, options: options,
-            environment: environment, write: write)
+        let coordinator: PersistentStoreCoordinator
+        do {
+            coordinator = try openInPlace(
+                URL(fileURLWithPath: staged), model: model, options: options,
+                environment: environment, write: write)
+        } catch let e as ObjectGraphError where e.file == staged {
+            // Name the file the user asked for, not the staging copy that is about to go.
+            throw ObjectGraphError(
+                e.code,
+                e.message.replacingOccurrences(of: staged, with: target)
+                    + "; nothing was written to \(target)",
+                entityName: e.entityName, key: e.key, value: e.value, objectID: e.objectID,
+                file: target, line: e.line, column: e.column, underlying: e.underlying,
+                extraUserInfo: e.extraUserInfo)
+        }
         for store in coordinator.persistentStores {
             (store as? JSONLinesStore)?.close()
             coordinator.remove(store)
