@@ -84,7 +84,16 @@ extension RowCodec {
             w.truncate(to: start)
             throw error
         }
-        if w.count - start >= RowRun.targetBytes { runs += collected }
+        if w.count - start >= RowRun.targetBytes {
+            // A part too small to have computed its runs' checksums (rows of a few bytes) gets
+            // them here.
+            for i in collected.indices where collected[i].length < RowRun.targetBytes {
+                let run = collected[i]
+                collected[i].crc = CRC32C.checksum(
+                    UnsafeRawBufferPointer(rebasing: w.bytes[run.start..<(run.start + run.length)]))
+            }
+            runs += collected
+        }
         return total
     }
 
