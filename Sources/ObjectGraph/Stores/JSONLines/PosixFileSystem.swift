@@ -174,9 +174,9 @@ struct PosixFileSystem: StoreFileSystem {
         #endif
     }
 
-    func replaceContents(_ fd: Int32, with bytes: [UInt8]) throws {
+    func replaceContents(_ fd: Int32, with bytes: [UInt8], previousLength: Int?) throws {
         try bytes.withUnsafeBytes { try writeAll(fd, $0, at: 0) }
-        if try status(fd).size != bytes.count { try truncate(fd, to: bytes.count) }
+        if (previousLength ?? Int.max) > bytes.count { try truncate(fd, to: bytes.count) }
     }
 
     var processID: Int32 { getpid() }

@@ -104,8 +104,9 @@ protocol StoreFileSystem: Sendable {
     /// cannot tell.
     func isLocked(atPath path: String) -> Bool?
     /// Writes `bytes` as the whole content of the open file (a small file such as the lock
-    /// file): written at offset 0, then cut to their length.
-    func replaceContents(_ fd: Int32, with bytes: [UInt8]) throws
+    /// file): written at offset 0, then cut to their length unless the file is known to be no
+    /// longer (`previousLength`, what this process last wrote there).
+    func replaceContents(_ fd: Int32, with bytes: [UInt8], previousLength: Int?) throws
     /// This process's id, written into lock files.
     var processID: Int32 { get }
     /// Distinguishes file systems whose inode numbers may collide (simulated ones); the real

@@ -28,6 +28,8 @@ final class WriterLock: @unchecked Sendable {
     private var isHeld = true
     /// Where the data file ended when its writer last recorded it (kept in the lock file).
     private(set) var end: StoreEndRecord?
+    /// The lock file's length as this lock last wrote it (`nil` before the first write).
+    private var writtenLength: Int?
 
     private init(fileSystem: any StoreFileSystem, fd: Int32, key: Key, path: String) {
         self.fileSystem = fileSystem
@@ -112,7 +114,7 @@ final class WriterLock: @unchecked Sendable {
     func release() {
         guard isHeld else { return }
         isHeld = false
-        try? fileSystem.replaceContents(fd, with: Self.contents(pid: nil, end: end))
+        write(Self.contents(pid: nil, end: end))
         fileSystem.unlock(fd)
         fileSystem.close(fd)
         Self.registryLock.lock()
@@ -139,9 +141,17 @@ final class WriterLock: @unchecked Sendable {
 
     /// Writes this process's pid, keeping the end record the file holds.
     private func writePID() {
-        end = (try? fileSystem.readToEnd(fd)).flatMap(Self.record(in:))
-        try? fileSystem.replaceContents(
-            fd, with: Self.contents(pid: fileSystem.processID, end: end))
+        let previous = try? fileSystem.readToEnd(fd)
+        end = previous.flatMap(Self.record(in:))
+        writtenLength = previous?.count
+        write(Self.contents(pid: fileSystem.processID, end: end))
+    }
+
+    /// Replaces the lock file's content (best effort: a lock file that cannot be written
+    /// loses readers the pid and the end record, nothing else).
+    private func write(_ bytes: [UInt8]) {
+        try? fileSystem.replaceContents(fd, with: bytes, previousLength: writtenLength)
+        writtenLength = bytes.count
     }
 
     /// Records where the data file now ends (after a commit, a compaction, a repair).
@@ -149,8 +159,7 @@ final class WriterLock: @unchecked Sendable {
     func record(_ end: StoreEndRecord) {
         guard isHeld, end != self.end else { return }
         self.end = end
-        try? fileSystem.replaceContents(
-            fd, with: Self.contents(pid: fileSystem.processID, end: end))
+        write(Self.contents(pid: fileSystem.processID, end: end))
     }
 
     /// The lock file's text: the pid line (empty when no writer holds it), then the record.

@@ -94,8 +94,8 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     func tryLock(_ fd: Int32) throws -> Bool { try base.tryLock(fd) }
     func unlock(_ fd: Int32) { base.unlock(fd) }
     func isLocked(atPath path: String) -> Bool? { base.isLocked(atPath: path) }
-    func replaceContents(_ fd: Int32, with bytes: [UInt8]) throws {
-        try base.replaceContents(fd, with: bytes)
+    func replaceContents(_ fd: Int32, with bytes: [UInt8], previousLength: Int?) throws {
+        try base.replaceContents(fd, with: bytes, previousLength: previousLength)
     }
     var processID: Int32 { base.processID }
     var namespace: Int { base.namespace }

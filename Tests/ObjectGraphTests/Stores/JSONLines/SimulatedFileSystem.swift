@@ -358,7 +358,7 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
         locked { entries[path]?.lockHolder != nil }
     }
 
-    func replaceContents(_ fd: Int32, with bytes: [UInt8]) throws {
+    func replaceContents(_ fd: Int32, with bytes: [UInt8], previousLength: Int?) throws {
         try locked {
             if crashed { throw SimulatedCrash() }
             try descriptor(fd).inode.data = bytes
