@@ -18,7 +18,8 @@ enum KillCampaign {
         let scenarios = only.isEmpty ? KillScenario.allCases : only
         var random = SeededRandomNumberGenerator(seed: seed)
         var failures = 0
-        var tally: [String: (trials: Int, atSteps: Int)] = [:]
+        /// Per scenario: trials, killed at a pause point, killed after a delay.
+        var tally: [String: (trials: Int, atSteps: Int, delayed: Int)] = [:]
         let started = Date()
         for number in 1...trials {
             let scenario = scenarios[(number - 1) % scenarios.count]
@@ -33,6 +34,7 @@ enum KillCampaign {
             let step = atStep ? scenario.steps[trial.next(scenario.steps.count)] : nil
             let delay = trial.next(scenario.maximumDelay * 1000)
             var how = step.map { "at \($0)" } ?? "after \(delay / 1000) ms"
+            var killedHow: WritableKeyPath<(trials: Int, atSteps: Int, delayed: Int), Int>?
             do {
                 try scenario.prepare(&trial)
                 let (tool, arguments) = scenario.command(trial)
@@ -47,6 +49,7 @@ enum KillCampaign {
                     child.kill9()
                 }
                 var outcome = child.finish()
+                if outcome.killed { killedHow = step != nil ? \.atSteps : \.delayed }
                 if scenario == .contextSave, outcome.status != nil {
                     outcome.status = nil  // it writes until killed; an exit is a failure below
                     throw CrashViolation("the context writer exited: \(outcome.err)")
@@ -58,12 +61,16 @@ enum KillCampaign {
                 failures += 1
                 output.out("trial \(number): \(scenario.rawValue) \(how): FAIL \(error)")
             }
-            tally[scenario.rawValue, default: (0, 0)].trials += 1
-            if step != nil { tally[scenario.rawValue, default: (0, 0)].atSteps += 1 }
+            tally[scenario.rawValue, default: (0, 0, 0)].trials += 1
+            if let killedHow {
+                tally[scenario.rawValue, default: (0, 0, 0)][keyPath: killedHow] += 1
+            }
         }
         for (name, counts) in tally.sorted(by: { $0.key < $1.key }) {
             output.out(
-                "  \(name): \(counts.trials) trials, \(counts.atSteps) killed at a pause point")
+                "  \(name): \(counts.trials) trials: \(counts.atSteps) killed at a pause point, "
+                    + "\(counts.delayed) after a random delay, "
+                    + "\(counts.trials - counts.atSteps - counts.delayed) ran to their end")
         }
         let seconds = Int(Date().timeIntervalSince(started))
         output.out("\(trials - failures) of \(trials) trials passed in \(seconds) s (seed \(seed))")
