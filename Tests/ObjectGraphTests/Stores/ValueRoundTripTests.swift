@@ -8,7 +8,9 @@ import Testing
 /// the file and after compacting it (issue 14: a `Date` came back one bit off after a reopen,
 /// so `hiredAt <= %@` with the saved date stopped matching). Bit for bit for `Double`, `Float`
 /// and `Date`, NaN payloads included; numerically equal for `Decimal` (its canonical text is
-/// normalised by design); exact for the rest.
+/// normalised by design); exact for the rest. The file keeps dates as seconds since 2001, as
+/// Core Data's SQLite store keeps them in its `Z…DATE` columns (Stack Overflow 10705062,
+/// "Core Data dates stored with 31 year offset").
 @Suite struct ValueRoundTripTests {
     static let types: [AttributeType] = [
         .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date,
