@@ -142,22 +142,13 @@ extension StoreFileSystem {
     /// Reads from `offset` to the end of the file.
     func readToEnd(_ fd: Int32, from offset: Int = 0) throws -> [UInt8] {
         let expected = max(0, try status(fd).size - offset)
-        var failure: (any Error)?
-        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
-            while initialized < expected {
-                do {
-                    let rest = UnsafeMutableBufferPointer(rebasing: buffer[initialized...])
-                    let n = try read(
-                        fd, into: UnsafeMutableRawBufferPointer(rest), at: offset + initialized)
-                    if n == 0 { break }
-                    initialized += n
-                } catch {
-                    failure = error
-                    break
-                }
-            }
+        // Not for an empty file: `Array(unsafeUninitializedCapacity: 0)` stores its count into
+        // the one shared empty-array object, a write other threads' empty arrays share (which
+        // ThreadSanitizer reports as a race).
+        var bytes: [UInt8] = []
+        if expected > 0 {
+            bytes = try readExactly(fd, expected, at: offset)
         }
-        if let failure { throw failure }
         // The file may have grown since `status`: read on to its end.
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -183,6 +174,28 @@ extension StoreFileSystem {
         try writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[..<half]), at: offset)
         PausePoints.reach(step)
         try writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[half...]), at: offset + half)
+    }
+
+    /// Up to `count` bytes at `offset` (fewer at the end of the file), read straight into a
+    /// new array.
+    private func readExactly(_ fd: Int32, _ count: Int, at offset: Int) throws -> [UInt8] {
+        var failure: (any Error)?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < count {
+                do {
+                    let rest = UnsafeMutableBufferPointer(rebasing: buffer[initialized...])
+                    let n = try read(
+                        fd, into: UnsafeMutableRawBufferPointer(rest), at: offset + initialized)
+                    if n == 0 { break }
+                    initialized += n
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+        }
+        if let failure { throw failure }
+        return bytes
     }
 
     /// Writes all of `bytes` at `offset`, continuing after short writes.
