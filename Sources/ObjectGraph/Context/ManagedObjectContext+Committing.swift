@@ -6,12 +6,19 @@ extension ManagedObjectContext {
     /// written.
     ///
     /// Everything up to the commit only plans (see ``SavePlan``): when any step throws,
-    /// no object, ID, snapshot or row has changed.
+    /// no object, ID, snapshot or row has changed. Objects whose only changes are to transient
+    /// properties are saved without touching the store: nothing of theirs is stored.
     func commitToStores(_ changes: SaveChanges) throws -> SaveChanges {
         guard let coordinator = rootCoordinator else {
             throw ObjectGraphError(.storeSave, "save: \(self) has no coordinator and no parent")
         }
-        var plan = SavePlan(changes)
+        var written = changes
+        var transientOnly: [ManagedObject] = []
+        if changes.updated.contains(where: { !$0.hasPersistentChangedValues }) {
+            written.updated = changes.updated.filter(\.hasPersistentChangedValues)
+            transientOnly = changes.updated.filter { !$0.hasPersistentChangedValues }
+        }
+        var plan = SavePlan(written)
         var newIDs: [ObjectIdentifier: ManagedObjectID] = [:]
         try coordinator.locked {
             var storeRows: [ObjectIdentifier: StoreRow?] = [:]
@@ -73,7 +80,8 @@ extension ManagedObjectContext {
             try coordinator.commit(sets)
         }
         apply(plan, newIDs: newIDs)
-        return SaveChanges(inserted: plan.inserted, updated: plan.updated, deleted: plan.deleted)
+        return SaveChanges(
+            inserted: plan.inserted, updated: plan.updated + transientOnly, deleted: plan.deleted)
     }
 
     /// Permanent IDs for the inserted objects that still have temporary ones, entity by entity.

@@ -26,6 +26,8 @@ extension ManagedObjectContext {
         guard pending.objects.contains(where: \.hasChanges) else { return }
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         try runWillSave()
+        // What willSave() and the delete rules changed is announced before it is saved.
+        postObjectsDidChange(invalidatedAll: false)
         computeDerivedAttributes()
         let changes = SaveChanges(pending.objects)
         try validate(changes)
@@ -116,7 +118,7 @@ extension ManagedObjectContext {
                 object.state.isInserted = true
                 parent.registry[id] = object
                 parent.pending.add(object)
-                parent.unannounced.inserted.append(object)
+                parent.announceInserted(object)
                 targets.append((object, true))
             }
             for ((_, entity, row, set), target) in zip(inserted, targets) {
@@ -139,7 +141,7 @@ extension ManagedObjectContext {
                 object.state.isDeleted = true
                 object.state.deletionProcessed = true
                 parent.pending.add(object)
-                parent.unannounced.deleted.append(object)
+                parent.announceDeleted(object)
                 if object.state.isInserted {
                     parent.registry[id] = nil
                     parent.pending.remove(object)
@@ -174,8 +176,9 @@ extension ManagedObjectContext {
                 switch layout.kinds[index] {
                 case .attribute, .transientAttribute:
                     slots.append(.attribute(layout.defaultAttributeValues[index]))
-                case .toOne: slots.append(.toOne(nil))
-                case .toManyStored, .toManyDerived: slots.append(.toMany(RelatedObjects()))
+                case .toOne, .transientToOne: slots.append(.toOne(nil))
+                case .toManyStored, .toManyDerived, .transientToMany:
+                    slots.append(.toMany(RelatedObjects()))
                 }
             }
         }

@@ -103,7 +103,7 @@ extension ManagedObjectContext {
             object.snapshot = values
             object.snapshotVersion = plan.expected(object)
             object.changedSlots = SlotSet()
-            unannounced.refreshed.append(object)
+            announceRefreshed(object)
         }
         for (object, values) in plan.slots.values {
             object.slots = values
