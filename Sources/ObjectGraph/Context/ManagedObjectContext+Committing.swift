@@ -14,7 +14,9 @@ extension ManagedObjectContext {
         }
         var written = changes
         var transientOnly: [ManagedObject] = []
-        if changes.updated.contains(where: { !$0.hasPersistentChangedValues }) {
+        if changes.updated.contains(where: {
+            !$0.entity.layout.transientSlots.isEmpty && !$0.hasPersistentChangedValues
+        }) {
             written.updated = changes.updated.filter(\.hasPersistentChangedValues)
             transientOnly = changes.updated.filter { !$0.hasPersistentChangedValues }
         }
@@ -159,10 +161,10 @@ extension ManagedObjectContext {
             assignments += zip(group, ids).map { ($0, $1) }
         }
         for (object, id) in assignments {
-            registry[object.objectID] = nil
+            registry.removeValue(forKey: object.objectID)
             permanentIDs[object.objectID] = id
             object.objectID = id
-            registry[id] = object
+            registry.register(object, as: id)
         }
     }
 }

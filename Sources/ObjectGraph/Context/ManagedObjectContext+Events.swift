@@ -37,7 +37,15 @@ extension ManagedObjectContext {
     /// The end of a `perform` block or of a main-queue turn.
     func endEvent() {
         processPendingChanges()
+        releaseEventObjects()
+    }
+
+    /// Lets go of the objects kept for the event; those nothing else references leave the
+    /// registry (see ``ObjectRegistry/endOfEvent()``).
+    func releaseEventObjects() {
+        registry.noteWork(eventObjects.count)
         eventObjects.removeAll()
+        registry.endOfEvent()
     }
 
     /// Keeps objects handed to the caller alive until the end of the current event.
@@ -108,14 +116,8 @@ extension ManagedObjectContext {
             func put(_ key: String, _ objects: [ManagedObject]) {
                 if !objects.isEmpty { info[key] = Set(objects) }
             }
-            put(
-                NSInsertedObjectsKey,
-                changes.inserted.filter {
-                    $0.state.isInserted && !$0.state.isDeleted && $0.managedObjectContext === self
-                } + changes.mergedInserts.filter { !$0.state.isDeleted })
-            put(
-                NSUpdatedObjectsKey, changes.updated.filter { $0.hasChanges && !$0.state.isDeleted }
-            )
+            put(NSInsertedObjectsKey, changes.announcedInserts(in: self))
+            put(NSUpdatedObjectsKey, changes.announcedUpdates())
             put(NSDeletedObjectsKey, changes.announcedDeletions())
             put(NSRefreshedObjectsKey, changes.refreshed)
             put(NSInvalidatedObjectsKey, changes.invalidated)
@@ -150,10 +152,27 @@ struct ChangeAnnouncement {
         for object in deleted { object.state.isUnannounced = false }
     }
 
+    /// The inserted objects to announce: those still inserted in `context` (not deleted or
+    /// rolled back since), and the objects merges brought in.
+    func announcedInserts(in context: ManagedObjectContext) -> [ManagedObject] {
+        var objects = inserted.filter {
+            $0.state.isInserted && !$0.state.isDeleted && $0.managedObjectContext === context
+        }
+        if !mergedInserts.isEmpty { objects += mergedInserts.filter { !$0.state.isDeleted } }
+        return objects
+    }
+
+    /// The updated objects to announce: those still changed and not deleted since.
+    func announcedUpdates() -> [ManagedObject] {
+        let stale = { (object: ManagedObject) in !object.hasChanges || object.state.isDeleted }
+        return updated.contains(where: stale) ? updated.filter { !stale($0) } : updated
+    }
+
     /// The deleted objects to announce: still deleted, and not inserted in this same event
     /// (an object inserted and deleted before anyone heard of it is never announced).
     func announcedDeletions() -> [ManagedObject] {
-        let deletions = deleted.filter(\.state.isDeleted)
+        let deletions =
+            deleted.allSatisfy(\.state.isDeleted) ? deleted : deleted.filter(\.state.isDeleted)
         guard deletions.contains(where: \.state.isInserted) else { return deletions }
         let newcomers = Set(inserted.map(ObjectIdentifier.init))
         return deletions.filter { !newcomers.contains(ObjectIdentifier($0)) }

@@ -143,7 +143,7 @@ extension ManagedObjectContext {
         object.managedObjectContext = self
         if object.slots.isEmpty { object.slots = ManagedObject.initialSlots(for: object.entity) }
         object.state.isInserted = true
-        registry[object.objectID] = object
+        registry.register(object, as: object.objectID)
         pending.add(object)
         announceInserted(object)
         object.awakeFromInsert()
@@ -154,7 +154,7 @@ extension ManagedObjectContext {
         let object = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
         object.objectID = id
         object.managedObjectContext = self
-        registry[id] = object
+        registry.register(object, as: id)
         return object
     }
 

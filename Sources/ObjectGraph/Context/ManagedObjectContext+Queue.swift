@@ -28,7 +28,7 @@ extension ManagedObjectContext {
                     result = Result { try block() }
                     // Not the end of an event; but the caller leaves the queue, so objects
                     // handed out in the block live on only where the caller keeps them.
-                    eventObjects.removeAll()
+                    releaseEventObjects()
                 }
             }
             return try result.get()

@@ -54,9 +54,7 @@ extension ManagedObjectContext {
             object.discardValues()
             object.managedObjectContext = nil
         }
-        let retainsAll = registry.retainsAll
         registry.removeAll()
-        registry.retainsAll = retainsAll
         pending.removeAll()
         unprocessedDeletes.removeAll()
         unannounced.clearFlags()
@@ -74,7 +72,7 @@ extension ManagedObjectContext {
         checkQueue("rollback()")
         for object in pending.objects {
             if object.state.isInserted {
-                registry[object.objectID] = nil
+                registry.removeValue(forKey: object.objectID)
                 object.state.clearLifecycle()
                 object.managedObjectContext = nil
                 continue
@@ -95,6 +93,7 @@ extension ManagedObjectContext {
             object.state.clearLifecycle()
             announceRefreshed(object)
         }
+        registry.noteWork(pending.objects.count)
         pending.removeAll()
         unprocessedDeletes.removeAll()
         postObjectsDidChange(invalidatedAll: false)

@@ -68,7 +68,8 @@ extension ManagedObjectContext {
             object.changedSlots = SlotSet()
             object.state.clearLifecycle()
         }
-        for object in changes.deleted { registry[object.objectID] = nil }
+        for object in changes.deleted { registry.removeValue(forKey: object.objectID) }
+        registry.noteWork(pending.objects.count)
         pending.removeAll()
         for object in changes.inserted + changes.updated + changes.deleted { object.didSave() }
         for object in changes.deleted {
@@ -116,7 +117,7 @@ extension ManagedObjectContext {
                 object.objectID = id
                 object.managedObjectContext = parent
                 object.state.isInserted = true
-                parent.registry[id] = object
+                parent.registry.register(object, as: id)
                 parent.pending.add(object)
                 parent.announceInserted(object)
                 targets.append((object, true))
@@ -143,7 +144,7 @@ extension ManagedObjectContext {
                 parent.pending.add(object)
                 parent.announceDeleted(object)
                 if object.state.isInserted {
-                    parent.registry[id] = nil
+                    parent.registry.removeValue(forKey: id)
                     parent.pending.remove(object)
                 }
             }

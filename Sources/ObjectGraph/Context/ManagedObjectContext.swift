@@ -94,8 +94,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     // Queue-confined state; dynamic exclusivity checks are off for it (hot paths).
-    /// Registered objects by ID, held weakly (see ``ObjectRegistry``).
-    @exclusivity(unchecked) var registry = ObjectRegistry()
+    /// Registered objects by ID, kept only while referenced elsewhere (see ``ObjectRegistry``).
+    let registry = ObjectRegistry()
     /// Objects with pending changes, in the order they were first changed (held strongly).
     @exclusivity(unchecked) var pending = PendingObjects()
     /// Objects whose deletion awaits delete-rule processing.

@@ -1,88 +1,102 @@
 import Foundation
 
-/// The objects a context has registered, by ID, held **weakly** as Core Data holds them.
+/// The objects a context has registered, by ID, kept only while something else references
+/// them, as Core Data keeps them.
 ///
-/// An object stays registered while something else keeps it alive: the application, another
-/// object's relationship, the context's pending changes (inserted, updated and deleted objects
-/// are held strongly until saved or rolled back), the objects kept until the end of the
-/// current event, or — with ``retainsAll`` — the registry itself. When the last reference
-/// goes, the object leaves the registry by itself; a later fetch makes a new instance.
+/// An object stays registered while it is referenced outside the registry: by the
+/// application, by a relationship of another live object, by the context's pending changes
+/// (inserted, updated and deleted objects are held until saved or rolled back), or by the
+/// objects kept until the end of the current event. Sweeps drop the objects only the registry
+/// still holds; a later fetch makes a new instance. With ``retainsAll`` nothing is dropped.
 ///
-/// Entries of objects that went away are dropped in sweeps run when the table has doubled
-/// since the last one, so registering stays amortised O(1).
+/// Swift's weak references would cost every managed object a side table and slow down every
+/// retain and release of it for its whole life, so the table holds strong references and a
+/// sweep asks each object whether the table's reference is its last
+/// (`isKnownUniquelyReferenced`). Sweeps run at the end of events (see ``endOfEvent()``) and
+/// when the table has doubled since the last one, so their cost stays proportional to the
+/// context's work.
 ///
-/// - Note: Plays the part of Core Data's registered-object table
-///   (`retainsRegisteredObjects == false`).
-struct ObjectRegistry {
-    /// A weak reference to a registered object.
-    private struct Entry {
-        weak var object: ManagedObject?
-    }
+/// - Note: Plays the part of Core Data's registered-object table with
+///   `retainsRegisteredObjects == false` (the default) or `true`.
+final class ObjectRegistry {
+    // Confined to its context's queue, as the context's other state.
+    @exclusivity(unchecked) private var entries: [ManagedObjectID: ManagedObject] = [:]
+    /// The entry count at which registering sweeps first.
+    @exclusivity(unchecked) private var sweepAt = 1024
+    /// Objects registered, handed out or let go by the context since the last sweep.
+    @exclusivity(unchecked) private var work = 0
 
-    private var entries: [ManagedObjectID: Entry] = [:]
-    /// Strong references to every registered object, while ``retainsAll``.
-    private var retained: [ObjectIdentifier: ManagedObject] = [:]
-    /// The entry count at which the next sweep runs.
-    private var sweepAt = 1024
+    /// Whether every registered object is kept until unregistered (`retainsRegisteredObjects`).
+    @exclusivity(unchecked) var retainsAll = false
 
-    /// Whether every registered object is also held strongly (`retainsRegisteredObjects`).
-    var retainsAll = false {
-        didSet {
-            guard retainsAll != oldValue else { return }
-            retained.removeAll()
-            if retainsAll { for object in values { retained[ObjectIdentifier(object)] = object } }
-        }
-    }
-
-    /// The live object registered under `id`; setting registers it, `nil` unregisters.
+    /// The object registered under `id`.
     subscript(id: ManagedObjectID) -> ManagedObject? {
-        get { entries[id]?.object }
-        set {
-            if let newValue {
-                register(newValue, as: id)
-            } else {
-                removeValue(forKey: id)
-            }
-        }
+        @inline(__always) get { entries[id] }
     }
 
-    /// Unregisters the object under `id`; returns it when it was still alive.
+    /// Registers `object` under `id`, replacing what was registered there.
+    @inline(__always)
+    func register(_ object: ManagedObject, as id: ManagedObjectID) {
+        if entries.count >= sweepAt { sweep() }
+        entries[id] = object
+        work &+= 1
+    }
+
+    /// Unregisters the object under `id`; returns it.
     @discardableResult
-    mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
-        guard let object = entries.removeValue(forKey: id)?.object else { return nil }
-        if retainsAll { retained[ObjectIdentifier(object)] = nil }
-        return object
+    func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
+        entries.removeValue(forKey: id)
     }
 
-    /// Every live registered object, in no particular order.
-    var values: [ManagedObject] { entries.values.compactMap(\.object) }
+    /// Every registered object, in no particular order.
+    var values: [ManagedObject] { Array(entries.values) }
 
-    /// The number of entries, including those of objects that went away since the last sweep.
+    /// The number of registered objects, counting those the next sweep may drop.
     var count: Int { entries.count }
 
     /// Makes room for `capacity` entries at once (a large fetch), sweeping first so that no
-    /// sweep rebuilds the table while it fills.
-    mutating func reserveCapacity(_ capacity: Int) {
+    /// sweep runs while the table fills.
+    func reserveCapacity(_ capacity: Int) {
         if capacity > sweepAt { sweep() }
         sweepAt = max(sweepAt, capacity)
         entries.reserveCapacity(capacity)
     }
 
-    mutating func removeAll() {
+    func removeAll() {
         entries.removeAll()
-        retained.removeAll()
         sweepAt = 1024
+        work = 0
     }
 
-    private mutating func register(_ object: ManagedObject, as id: ManagedObjectID) {
-        if entries.count >= sweepAt { sweep() }
-        entries[id] = Entry(object: object)
-        if retainsAll { retained[ObjectIdentifier(object)] = object }
+    /// Counts work that may leave objects held by the registry alone (objects handed out,
+    /// pending changes saved or discarded), so the next end of event sweeps.
+    func noteWork(_ amount: Int) { work += amount }
+
+    /// At the end of an event: sweeps when the context did work since the last sweep, at
+    /// once for a small table, else once that work reaches a quarter of the table's size.
+    func endOfEvent() {
+        guard work > 0, !retainsAll else { return }
+        if entries.count <= 4096 || work * 4 >= entries.count { sweep() }
     }
 
-    /// Drops the entries of objects that went away.
-    private mutating func sweep() {
-        entries = entries.filter { $0.value.object != nil }
-        sweepAt = max(1024, entries.count * 2)
+    /// Drops the objects that only the registry references. Dropping one may leave others
+    /// (its related objects) referenced by the registry alone: up to three rounds take them,
+    /// later sweeps take what remains of longer chains.
+    func sweep() {
+        work = 0
+        defer { sweepAt = max(1024, entries.count * 2) }
+        guard !retainsAll else { return }
+        for _ in 0..<3 {
+            var unreferenced: [ManagedObjectID] = []
+            var index = entries.startIndex
+            while index != entries.endIndex {
+                if isKnownUniquelyReferenced(&entries.values[index]) {
+                    unreferenced.append(entries.keys[index])
+                }
+                entries.formIndex(after: &index)
+            }
+            if unreferenced.isEmpty { return }
+            for id in unreferenced { entries[id] = nil }
+        }
     }
 }

@@ -29,7 +29,7 @@ extension ManagedObjectContext {
         }
         if discarded {
             // Never saved anywhere: it simply leaves the context.
-            registry[object.objectID] = nil
+            registry.removeValue(forKey: object.objectID)
             pending.remove(object)
         }
     }
