@@ -34,6 +34,30 @@ extension FetchedResultsController {
         apply(event)
     }
 
+    /// After a merge: objects another context updated that this one had not loaded were not
+    /// in the merge's objects-did-change; those that now match join the results.
+    func contextDidMerge(_ info: [AnyHashable: Any]) {
+        guard let plan, layout != nil else { return }
+        let updated = info[NSUpdatedObjectIDsKey] as? Set<ManagedObjectID> ?? []
+        var event = FetchedResultsEvent()
+        plan.predicate?.resetCaches()
+        for id in updated {
+            let entity = id.entity
+            guard plan.includesSubentities ? entity.isKind(of: plan.entity) : entity === plan.entity
+            else { continue }
+            if let known = managedObjectContext.registeredObject(for: id),
+                placements[ObjectIdentifier(known)] != nil
+            {
+                continue
+            }
+            let object = managedObjectContext.object(with: id)
+            guard !object.isDeleted, object is Result, plan.matches(object) else { continue }
+            event.insertions.append((object, plan.placement(of: object, sequence: nextSequence)))
+            nextSequence += 1
+        }
+        if !event.isEmpty { apply(event) }
+    }
+
     /// Sorts the notification's objects into deletions, insertions, moves and updates.
     private func classify(_ info: [AnyHashable: Any], _ plan: FetchedResultsPlan<Result>)
         -> FetchedResultsEvent
@@ -94,6 +118,11 @@ extension FetchedResultsController {
         // Old positions, all found before anything moves.
         let removed = event.deletions.map { ($0.0, $0.1) } + event.repositions.map { ($0.0, $0.1) }
         let removedIndexes = removed.map { locate($0.0, at: $0.1, in: layout)! }
+        // For each repositioned object, the nearest object before it that stays in place.
+        let removedIDs = Set(removed.map { ObjectIdentifier($0.0) })
+        let anchors = removedIndexes.dropFirst(event.deletions.count).map {
+            layout.anchor(before: $0, skipping: removedIDs)
+        }
         let updatedIndexes = event.updates.map { locate($0.0, at: $0.1, in: layout)! }
         let oldPaths = report.wantsCalls ? removedIndexes.map(layout.indexPath(at:)) : []
         let updatedOldPaths = report.wantsCalls ? updatedIndexes.map(layout.indexPath(at:)) : []
@@ -136,11 +165,17 @@ extension FetchedResultsController {
         for (i, (object, old)) in event.updates.enumerated() {
             changes.updates.append((object, updatedOldPaths[i], newPath(object, old)))
         }
-        for (i, (object, _, new)) in event.repositions.enumerated() {
+        let arrivingIDs = Set(arriving.map { ObjectIdentifier($0.object) })
+        for (i, (object, old, new)) in event.repositions.enumerated() {
             let from = oldPaths[event.deletions.count + i]
             let to = newPath(object, new)
-            // A changed sort key is a move only when the index path changes.
-            if from == to {
+            // A changed sort key is a move only when the index path changes, and only while
+            // reporting it as an update keeps it in its place among the objects that stay: a
+            // table applying the calls must end where the controller is.
+            let newIndex = locate(object, at: new, in: layout)!
+            if from == to, old.section == new.section,
+                anchors[i] === layout.anchor(before: newIndex, skipping: arrivingIDs)
+            {
                 changes.updates.append((object, from, to))
             } else {
                 changes.moves.append((object, from, to))

@@ -59,7 +59,7 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
     var placements: [ObjectIdentifier: FetchedPlacement] = [:]
     var nextSequence = 0
     var cachedObjects: [Result]?
-    private var observer: (any NSObjectProtocol)?
+    private var observers: [any NSObjectProtocol] = []
     /// Called after the context's `reset()` invalidated the results (for the observable
     /// results and the change stream, which fetch again).
     var invalidationHandler: (() -> Void)?
@@ -85,7 +85,7 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
     }
 
     deinit {
-        if let observer { NotificationCenter.default.removeObserver(observer) }
+        for observer in observers { NotificationCenter.default.removeObserver(observer) }
     }
 
     // MARK: Reading the results
@@ -201,15 +201,22 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
     /// Observes the context while there are results and someone to tell.
     func updateTracking() {
         let wanted = layout != nil && (delegate != nil || invalidationHandler != nil)
-        if wanted, observer == nil {
+        if wanted, observers.isEmpty {
             let reference = WeakControllerReference(self)
-            observer = NotificationCenter.default.addObserver(
-                forName: ManagedObjectContext.didChangeObjectsNotification,
-                object: managedObjectContext, queue: nil
-            ) { note in reference.value?.contextDidChange(note.userInfo ?? [:]) }
-        } else if !wanted, let observer {
-            NotificationCenter.default.removeObserver(observer)
-            self.observer = nil
+            let center = NotificationCenter.default
+            observers = [
+                center.addObserver(
+                    forName: ManagedObjectContext.didChangeObjectsNotification,
+                    object: managedObjectContext, queue: nil
+                ) { note in reference.value?.contextDidChange(note.userInfo ?? [:]) },
+                center.addObserver(
+                    forName: ManagedObjectContext.didMergeChangesObjectIDsNotification,
+                    object: managedObjectContext, queue: nil
+                ) { note in reference.value?.contextDidMerge(note.userInfo ?? [:]) },
+            ]
+        } else if !wanted, !observers.isEmpty {
+            for observer in observers { NotificationCenter.default.removeObserver(observer) }
+            observers = []
         }
     }
 }

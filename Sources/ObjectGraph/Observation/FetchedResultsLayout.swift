@@ -108,6 +108,19 @@ struct FetchedResultsLayout {
         return sections[s].start + row
     }
 
+    /// The nearest object before flat index `index` that is not in `skipped`, or `nil`.
+    ///
+    /// - Complexity: O(number of skipped objects passed over).
+    func anchor(before index: Int, skipping skipped: Set<ObjectIdentifier>) -> ManagedObject? {
+        var i = index - 1
+        while i >= 0 {
+            let object = entries[i].object
+            if !skipped.contains(ObjectIdentifier(object)) { return object }
+            i -= 1
+        }
+        return nil
+    }
+
     // MARK: Changing
 
     /// Replaces every entry (already in order) and recomputes the sections.

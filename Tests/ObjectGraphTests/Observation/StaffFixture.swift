@@ -78,7 +78,11 @@ enum StaffFixture {
 }
 
 /// Records a controller's delegate calls as readable lines.
-final class ControllerRecorder: FetchedResultsControllerDelegate {
+final class ControllerRecorder: ControllerRecorderBase {}
+
+/// Records the per-change delegate calls as readable lines (subclassed by the whole-change
+/// recorders, which must see none).
+class ControllerRecorderBase: FetchedResultsControllerDelegate {
     var lines: [String] = []
 
     func controllerWillChangeContent(_ controller: FetchedResultsControllerBase) {
