@@ -111,7 +111,9 @@ extension FetchedResultsController {
 
     /// Applies `event` to the results and tells the delegate.
     private func apply(_ event: FetchedResultsEvent) {
+        // Taken out, so editing it does not copy the array the controller still holds.
         var layout = self.layout!
+        self.layout = nil
         let report = DelegateReport(delegate, hasSections: sectionNameKeyPath != nil)
         let oldIDs = report.wantsDifference ? layout.entries.map(\.object.objectID) : []
         let oldSections = layout.sections.map(\.name)

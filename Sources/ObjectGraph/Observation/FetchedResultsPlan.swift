@@ -65,7 +65,7 @@ struct FetchedResultsPlan<Result: ManagedObject> {
 
     /// Where `object` goes, by its current values.
     func placement(of object: ManagedObject, sequence: Int) -> FetchedPlacement {
-        let record = ObjectRecord(object)
+        let record = FaultPeekRecord(object)
         var keys: [AttributeValue] = []
         keys.reserveCapacity(sorts.count)
         for sort in sorts { keys.append(sort.value(of: record)) }
