@@ -165,6 +165,11 @@ extension ManagedObjectContext {
             return
         }
         guard let row = try? upstreamRow(for: object.objectID) else { return }
+        merge(row, into: object)
+    }
+
+    /// Takes `row` as the object's snapshot and values, its unsaved changes kept on top.
+    func merge(_ row: StoreRow, into object: ManagedObject) {
         let fresh = objectValues(from: row)
         var merged = fresh
         for index in object.changedSlots { merged[index] = object.slots[index] }

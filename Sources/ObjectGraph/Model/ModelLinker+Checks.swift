@@ -11,6 +11,11 @@ extension ModelLinker {
         if type == .undefined && !attribute.isTransient {
             throw fail("type 'undefined' is allowed only for transient attributes")
         }
+        if type == .objectID {
+            throw fail(
+                "type 'objectID' is the result type of expression descriptions, not an attribute type"
+            )
+        }
         guard let d = attribute.defaultValue.coerced(to: type) else {
             throw fail("default value \(attribute.defaultValue) is not a valid \(type.rawValue)")
         }

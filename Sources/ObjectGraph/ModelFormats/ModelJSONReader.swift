@@ -112,8 +112,9 @@ struct ModelJSONReader {
         -> AttributeDescription
     {
         let typeName = try fields.string("type")
-        guard let type = typeName.flatMap(AttributeType.init(rawValue:)) else {
-            let all = AttributeType.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let type = typeName.flatMap(AttributeType.init(rawValue:)), type != .objectID else {
+            let all = AttributeType.allCases.filter { $0 != .objectID }.map(\.rawValue)
+                .joined(separator: ", ")
             throw fields.error(
                 "type", expected: "one of \(all)", found: typeName.map(JSONValue.string))
         }
