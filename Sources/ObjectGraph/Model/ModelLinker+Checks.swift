@@ -63,10 +63,34 @@ extension ModelLinker {
                 "allowsExternalBinaryDataStorage applies only to binaryData and transformable, not \(type.rawValue)"
             )
         }
+        try checkValidationPredicates(attribute, fail)
         if let expression = attribute.derivationExpression {
             if expression.allSatisfy(\.isWhitespace) { throw fail("derivationExpression is empty") }
             if attribute.isTransient {
                 throw fail("a derived attribute is stored, so it cannot be transient")
+            }
+        }
+    }
+
+    /// Same number of predicates and warnings; each predicate applies to a value.
+    private func checkValidationPredicates(
+        _ attribute: AttributeDescription, _ fail: (String) -> ObjectGraphError
+    ) throws {
+        let predicates = attribute.validationPredicates
+        guard predicates.count == attribute.validationWarnings.count else {
+            throw fail(
+                "\(predicates.count) validation predicate(s) but "
+                    + "\(attribute.validationWarnings.count) warning(s); give one warning each")
+        }
+        attribute.testablePredicates = try predicates.map { predicate in
+            do {
+                let testable = try ValidationPredicate(predicate)
+                _ = try testable.compiled()
+                return testable
+            } catch let error as ValidationPredicateError {
+                throw fail("validation predicate \(predicate): \(error.reason)")
+            } catch let error as ObjectGraphError {
+                throw fail("validation predicate \(predicate): \(error.message)")
             }
         }
     }

@@ -38,6 +38,10 @@ enum ValidationRules {
                 return ValidationErrors.pattern(object, a, s)
             }
         }
+        for (i, predicate) in a.testablePredicates.enumerated() where !predicate.accepts(value) {
+            return ValidationErrors.predicate(
+                object, a, value, a.validationPredicates[i], warning: a.validationWarnings[i])
+        }
         return nil
     }
 
