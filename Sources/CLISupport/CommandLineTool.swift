@@ -12,14 +12,14 @@ import ObjectGraph
 ///                            commands: [demo, add, list])
 /// exit(await tool.run(Array(CommandLine.arguments.dropFirst())))
 /// ```
-public struct CommandLineTool<Global: ParsableArguments>: Sendable {
+package struct CommandLineTool<Global: ParsableArguments>: Sendable {
     /// The program's name, for usage lines.
-    public let name: String
+    package let name: String
     /// One paragraph about the program, for the overview (a tool with a default command shows
     /// that command's help instead).
-    public let summary: String
+    package let summary: String
     /// The subcommands.
-    public let commands: [Command<Global>]
+    package let commands: [Command<Global>]
     /// The options every command accepts (before or after the command words).
     private let global: ArgumentSignature
 
@@ -27,7 +27,7 @@ public struct CommandLineTool<Global: ParsableArguments>: Sendable {
     ///
     /// - Precondition: `global` declares options and flags only, and no command declares
     ///   one of the same name (checked here, once).
-    public init(
+    package init(
         name: String, summary: String, global: Global.Type, commands: [Command<Global>]
     ) {
         self.name = name
@@ -50,7 +50,7 @@ public struct CommandLineTool<Global: ParsableArguments>: Sendable {
     /// Runs the command line `words` (without the program name) and returns the exit code.
     ///
     /// Output goes to `output` (standard output and error by default).
-    public func run(_ words: [String], output: CLIOutput = .standard) async -> Int32 {
+    package func run(_ words: [String], output: CLIOutput = .standard) async -> Int32 {
         let helpRequested = words.contains("--help") || words.contains("-h")
         let rest = words.filter { $0 != "--help" && $0 != "-h" }
         guard let (command, remaining) = match(rest) else {
@@ -96,12 +96,12 @@ public struct CommandLineTool<Global: ParsableArguments>: Sendable {
     }
 
     /// The help of `command`.
-    public func usage(_ command: Command<Global>) -> String {
+    package func usage(_ command: Command<Global>) -> String {
         command.usage(program: name, global: global)
     }
 
     /// The list of commands (after the default command's usage, when there is one).
-    public func overview() -> String {
+    package func overview() -> String {
         let listed = commands.filter { !$0.path.isEmpty }
         let width = listed.map { $0.path.joined(separator: " ").count }.max() ?? 0
         var lines = ["usage: \(name) [options] COMMAND ...", "", summary]
@@ -164,7 +164,7 @@ public struct CommandLineTool<Global: ParsableArguments>: Sendable {
 
 extension CommandLineTool where Global == NoArguments {
     /// Creates a tool with no global options.
-    public init(name: String, summary: String, commands: [Command<NoArguments>]) {
+    package init(name: String, summary: String, commands: [Command<NoArguments>]) {
         self.init(name: name, summary: summary, global: NoArguments.self, commands: commands)
     }
 }

@@ -34,7 +34,7 @@ enum FetchCommand {
         ["fetch"],
         summary: "Print the rows of an entity that match a predicate, sorted and windowed.",
         details:
-            "Predicates: see docs/predicate-language.md. The file's own model is used; no code needed."
+            "Predicates: the PredicateLanguage article of the documentation. The file's own model is used; no code needed."
     ) { (args: Arguments, _, output) in
         try StoreFileSupport.reportingCodes {
             let store = try StoreFileSupport.openForReading(args.query.file, output: output)
@@ -47,7 +47,7 @@ enum FetchCommand {
             let columns = request.entity.properties.filter(DumpCommand.storedColumn)
             if args.json {
                 for row in rows {
-                    output.out(try DumpCommand.json(row, columns: columns).serialized())
+                    output.jsonLine(try DumpCommand.json(row, columns: columns))
                 }
                 return
             }

@@ -11,7 +11,7 @@ enum ModelCommand {
             "--version", "NAME",
             help: "the version of an .xcdatamodeld to read (default: the current one)")
         var version: String?
-        @Flag("--json", help: "print the model in the JSON model format (docs/model-format.md)")
+        @Flag("--json", help: "print the model in the JSON model format (the ModelFormat article)")
         var json: Bool
     }
 

@@ -51,7 +51,8 @@ enum SeedCommand {
 
     static let loadCommand = ToolCommand(
         ["load"], summary: "Write a store file from a JSON fixture, after checking it fully.",
-        details: "An invalid fixture writes nothing. Format: docs/fixtures-and-seeding.md."
+        details:
+            "An invalid fixture writes nothing. Format: the FixturesAndSeeding article of the documentation."
     ) { (args: LoadArguments, _, output) in
         let model = try loadModel(args.model)
         guard !args.fixtures.isEmpty else { throw CLIError.usage("--fixtures F.json is required") }

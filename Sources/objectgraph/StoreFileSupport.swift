@@ -79,16 +79,16 @@ enum StoreFileSupport {
 
     /// The statistics as JSON members.
     static func json(_ s: JSONLinesStoreStatistics, model: ManagedObjectModel) -> [(
-        String, JSONOutput
+        String, JSONValue
     )] {
         [
-            ("transactions", .int(Int64(s.transactionCount))),
-            ("lastTransaction", .int(s.lastTransactionNumber)),
-            ("snapshotRows", .int(Int64(s.snapshotRowCount))), ("bytes", .int(Int64(s.fileBytes))),
-            ("liveBytes", .int(Int64(s.liveBytes))), ("deadBytes", .int(Int64(s.deadBytes))),
+            ("transactions", .integer(s.transactionCount)),
+            ("lastTransaction", .integer(s.lastTransactionNumber)),
+            ("snapshotRows", .integer(s.snapshotRowCount)), ("bytes", .integer(s.fileBytes)),
+            ("liveBytes", .integer(s.liveBytes)), ("deadBytes", .integer(s.deadBytes)),
             (
                 "rows",
-                .object(model.entities.map { ($0.name, .int(Int64(s.rowCounts[$0.name] ?? 0))) })
+                .object(model.entities.map { ($0.name, .integer(s.rowCounts[$0.name] ?? 0)) })
             ),
         ]
     }

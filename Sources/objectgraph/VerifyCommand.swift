@@ -19,14 +19,14 @@ enum VerifyCommand {
                 output.err("notice: \(EchoedText.cappedLines(notice))")
             }
             if args.json {
-                var members: [(String, JSONOutput)] = [
+                var members: [(String, JSONValue)] = [
                     ("file", .string(path)), ("healthy", .bool(report.isHealthy)),
                     (
                         "problems",
                         .array(
                             report.problems.map { p in
                                 .object([
-                                    ("line", p.line.map { .int(Int64($0)) } ?? .null),
+                                    ("line", p.line.map { .integer($0) } ?? .null),
                                     ("message", .string(p.message)),
                                 ])
                             })
@@ -36,7 +36,7 @@ enum VerifyCommand {
                 if let statistics = report.statistics, let model = report.metadata?.model {
                     members += StoreFileSupport.json(statistics, model: model)
                 }
-                output.out(JSONOutput.object(members).serialized(pretty: true))
+                output.json(.object(members))
             } else {
                 for problem in report.problems {
                     output.out(EchoedText.cappedLines(problem.description))

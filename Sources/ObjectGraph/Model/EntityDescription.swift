@@ -77,7 +77,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// ``isAbstract``, its own properties' ``PropertyDescription/versionHash``es and
     /// ``versionHashModifier``. Defaults, validation rules, userInfo, class name and
     /// renaming identifier do not change it. The bytes hashed are listed in
-    /// `docs/model-format.md`; the values differ from Core Data's, which are not published.
+    /// <doc:ModelFormat>; the values differ from Core Data's, which are not published.
     ///
     /// - Note: Mirrors `NSEntityDescription.versionHash`.
     public internal(set) var versionHash = Data()
@@ -93,6 +93,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     ///   - properties: Attributes and relationships declared here.
     ///   - uniquenessConstraints: Each inner array names attributes whose values together
     ///     must be unique (single-attribute constraints are one-element arrays).
+    ///   - userInfo: Extra information kept with the model; default empty.
+    ///   - versionHashModifier: A string mixed into the version hash; default `nil`.
+    ///   - renamingIdentifier: The name in an earlier model version, for migration.
     ///   - fetchedProperties: Fetched properties declared here (no slots in rows); those
     ///     passed in `properties` are moved here.
     ///   - indexes: Store indexes over this entity's properties.

@@ -31,11 +31,11 @@ enum Aggregation {
         switch function {
         case .min:
             return present.min {
-                (ValidationRules.compare($0, $1) ?? .orderedSame) == .orderedAscending
+                ($0.numericOrder(to: $1) ?? .orderedSame) == .orderedAscending
             } ?? .null
         case .max:
             return present.max {
-                (ValidationRules.compare($0, $1) ?? .orderedSame) == .orderedAscending
+                ($0.numericOrder(to: $1) ?? .orderedSame) == .orderedAscending
             } ?? .null
         case .sum, .average:
             return sumOrAverage(function, present)

@@ -165,7 +165,7 @@ public struct RowTable: Sendable {
     /// - Throws: ``ObjectGraphError`` `.storeSaveConflicts` (134050) naming the first row
     ///   whose version differs or that exists already / no longer exists; `.validation`
     ///   (1550) for a written relationship whose target row will not exist (see
-    ///   ``checkReferences(_:)``).
+    ///   `checkReferences(_:)`).
     public func check(_ changes: StoreChangeSet) throws {
         var shapes = ShapeMemo()
         for row in changes.inserted {

@@ -1,5 +1,5 @@
 // The README's fixture example, compiled and run as a test (keep it in step with
-// docs/fixtures-and-seeding.md, "A test that uses a fixture").
+// ObjectGraph's FixturesAndSeeding article, "A test that uses a fixture").
 import Foundation
 import ObjectGraph
 import ObjectGraphTesting

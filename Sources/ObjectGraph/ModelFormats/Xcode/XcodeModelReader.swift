@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads the `contents` XML of an Xcode `.xcdatamodel` into unbuilt descriptions, collecting
 /// warnings for what it does not know and throwing, with file, line and column, for what it
-/// cannot honour. See docs/model-format.md, "Xcode models", for the mapping.
+/// cannot honour. See <doc:ModelFormat#Xcode-models> for the mapping.
 struct XcodeModelReader {
     let file: String
     let classResolver: ((String) -> ManagedObject.Type?)?
