@@ -40,7 +40,7 @@ extension PersistentStoreCoordinator {
                             computed = e.value(for: LoneRowRecord(row: row)).attributeValue.coerced(
                                 to: attribute.type)
                         } else {
-                            computed = AttributeValue(any: value, for: attribute.type)
+                            computed = try? attribute.storedValue(for: value)
                         }
                         guard let v = computed else {
                             throw ObjectGraphError(

@@ -142,6 +142,19 @@ extension ModelLinker {
         return warnings
     }
 
+    /// Transformable attributes naming a transformer nobody has registered (yet): their values
+    /// stay opaque bytes until it is.
+    func unregisteredTransformerWarnings(of entity: EntityDescription) -> [String] {
+        entity.ownProperties.compactMap { property in
+            guard let a = property as? AttributeDescription, a.type == .transformable,
+                case .unregistered(let name) = a.transforming
+            else { return nil }
+            return "\(entity.name).\(a.name) names the value transformer '\(name)', which is not "
+                + "registered: its values are kept as opaque bytes (Data) until "
+                + "AttributeValueTransformer.setValueTransformer(_:forName:) registers it"
+        }
+    }
+
     func checkConstraints(of entity: EntityDescription) throws {
         for constraint in entity.uniquenessConstraints {
             guard !constraint.isEmpty else {

@@ -139,7 +139,7 @@ public final class BatchInsertRequest: PersistentStoreRequest {
                         + "(batch inserts cannot set relationships)",
                     entityName: entity.name, key: key)
             }
-            guard let v = AttributeValue(any: value, for: attribute.type) else {
+            guard let v = try? attribute.storedValue(for: value) else {
                 throw ObjectGraphError(
                     .coreData,
                     "batch insert: objects[\(i)].\(key) is not a \(attribute.type.rawValue)",

@@ -152,7 +152,7 @@ extension DictionaryFetch {
             switch (column, value) {
             case (_, .object(let id)): converted = id
             case (_, .collection): converted = nil
-            case (.attribute(let a), .value(let v)): converted = v.swiftValue(for: a.type)
+            case (.attribute(let a), .value(let v)): converted = a.publicValue(of: v)
             case (.expression(let d, _), .value(let v)), (.aggregate(let d, _, _), .value(let v)):
                 converted = d.resultType == .objectID ? nil : v.swiftValue(for: d.resultType)
             case (_, .value(let v)): converted = v.swiftValue(for: .undefined)
