@@ -85,11 +85,23 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var shouldRefreshRefetchedObjects = false
     /// Related objects to fill along with the results (to-one and to-many key paths).
     public var relationshipKeyPathsForPrefetching: [String] = []
-    /// For dictionary results: the properties (names) or expressions to fetch.
+    /// For dictionary results: the columns, as property names, `PropertyDescription`s, dotted
+    /// key paths or ``ExpressionDescription``s (aggregates such as `sum:(amount)` included);
+    /// `nil` fetches every stored attribute. A to-many relationship is not a column.
+    ///
+    /// - Note: Mirrors `propertiesToFetch` (see <doc:PredicateLanguage#Dictionary-fetches>).
     public var propertiesToFetch: [Any]?
-    /// For dictionary results: the properties to group by.
+    /// For dictionary results: the properties, key paths or expressions to group by. Every
+    /// fetched column must then be grouped, an aggregate or a constant.
+    ///
+    /// - Note: Mirrors `propertiesToGroupBy`.
     public var propertiesToGroupBy: [Any]?
-    /// For grouped dictionary results: which groups to keep.
+    /// For grouped dictionary results: which groups to keep. It names an expression
+    /// description's value as `$NAME` (`"$total > 100"`); other key paths are the entity's,
+    /// read from the group's first row. A bare expression name or an aggregate function is
+    /// refused, as Core Data refuses them.
+    ///
+    /// - Note: Mirrors `havingPredicate`.
     public var havingPredicate: FetchPredicate?
     /// For dictionary results: whether duplicate dictionaries are removed.
     public var returnsDistinctResults = false
