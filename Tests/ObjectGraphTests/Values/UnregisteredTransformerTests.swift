@@ -50,16 +50,19 @@ import Testing
         }
     }
 
-    @Test func fixturesAndTheSeederKeepOpaqueBytes() throws {
+    @Test(arguments: StoreKind.all)
+    func fixturesAndTheSeederKeepOpaqueBytes(_ kind: StoreKind) throws {
         let name = TransformerModel.uniqueName("MissingTransformer")
         let model = try TransformerModel.make(transformer: name)
+        let store = try kind.open(model)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(with: PersistentStoreDescription())
+        coordinator.addPersistentStore(store)
         let json = #"{ "Item": [ { "name": "fixture", "payload": "AAEC" } ] }"#
         _ = try FixtureLoader(model: model).load(
             FixtureSource(data: Data(json.utf8), name: "items.json"), into: coordinator)
         try PreviewSeeder(model: model, seed: 2).generate(objectsPerEntity: 3, into: coordinator)
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        // The bytes are the store's: they come back the same after reopening it.
+        let context = context(model, try kind.reopen(store, model))
         try context.performAndWait { () throws in
             let r = FetchRequest<Item>(entityName: "Item")
             r.predicate = try FetchPredicate(format: "name == 'fixture'")
