@@ -71,6 +71,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) public internal(set) var index: Int = -1
     /// Slot kinds and cached lists for the engine's hot paths; set when the model is built.
     @exclusivity(unchecked) var layout = EntityLayout.empty
+    /// Set only on the entity of a key-path probe object (see `KeyPathProbe`): its wrapped
+    /// properties report their key there instead of reading a slot.
+    @exclusivity(unchecked) var keyPathProbe: KeyPathProbe.Recorder?
     /// The entity's 32-byte version hash (SHA-256); empty until the model is built.
     ///
     /// Computed once when the model is built from the entity's name, its superentity's hash,
