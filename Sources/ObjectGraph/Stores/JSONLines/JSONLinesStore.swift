@@ -135,13 +135,31 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// Closes the file and releases the writer lock; later operations throw `.storeOperation`
     /// (134070). With ``SynchronousMode/normal`` the file is synced first. Idempotent.
     public func close() {
-        locked {
+        try? closeReportingSync()
+    }
+
+    /// Closes the store as the coordinator removes it.
+    ///
+    /// - Throws: `.storeOperation` (134070) when the final sync (``SynchronousMode/normal``)
+    ///   failed; the file is closed and the lock released all the same.
+    public func willRemove(from coordinator: PersistentStoreCoordinator?) throws {
+        try closeReportingSync()
+    }
+
+    private func closeReportingSync() throws {
+        try locked {
             guard let file else { return }
-            if !isReadOnly && options.synchronous == .normal { try? fileSystem.sync(file.fd) }
+            var syncError: (any Error)?
+            if !isReadOnly && options.synchronous == .normal {
+                do { try fileSystem.sync(file.fd) } catch { syncError = error }
+            }
             fileSystem.close(file.fd)
             self.file = nil
             writerLock?.release()
             writerLock = nil
+            if let syncError {
+                throw StoreFileErrors.io(.storeOperation, path, "syncing before closing", syncError)
+            }
         }
     }
 
