@@ -20,7 +20,8 @@ let package = Package(
         .target(name: "ObjectGraph", swiftSettings: strict),
         .target(name: "ObjectGraphTesting", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .target(
-            name: "LedgerKit", dependencies: ["ObjectGraph", "CLISupport"], swiftSettings: strict),
+            name: "LedgerKit", dependencies: ["ObjectGraph", "ObjectGraphTesting", "CLISupport"],
+            swiftSettings: strict),
         .target(name: "CLISupport", swiftSettings: strict),
         .executableTarget(
             name: "ledger", dependencies: ["LedgerKit", "CLISupport"], swiftSettings: strict),
@@ -28,10 +29,12 @@ let package = Package(
             name: "objectgraph", dependencies: ["ObjectGraph", "ObjectGraphTesting", "CLISupport"],
             swiftSettings: strict),
         .executableTarget(
-            name: "objectgraph-crash-writer", dependencies: ["ObjectGraph"], swiftSettings: strict),
+            name: "objectgraph-crash-writer",
+            dependencies: ["ObjectGraph", "ObjectGraphTesting", "CLISupport"],
+            swiftSettings: strict),
         .executableTarget(
             name: "objectgraph-bench",
-            dependencies: ["ObjectGraph", "ObjectGraphTesting", "LedgerKit"],
+            dependencies: ["ObjectGraph", "ObjectGraphTesting", "LedgerKit", "CLISupport"],
             swiftSettings: strict),
         .testTarget(
             name: "ObjectGraphTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
@@ -44,10 +47,12 @@ let package = Package(
             name: "FixtureResourceTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
             resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
-            name: "LedgerKitTests", dependencies: ["LedgerKit", "ObjectGraph"],
+            name: "LedgerKitTests",
+            dependencies: ["LedgerKit", "ObjectGraph", "ObjectGraphTesting"],
             swiftSettings: strict),
         .testTarget(
-            name: "LedgerCLITests", dependencies: ["LedgerKit", "CLISupport", "ledger"],
+            name: "LedgerCLITests",
+            dependencies: ["LedgerKit", "CLISupport", "ObjectGraphTesting", "ledger"],
             swiftSettings: strict),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: strict),
         .testTarget(

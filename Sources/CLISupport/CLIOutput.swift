@@ -50,8 +50,10 @@ public final class CLIOutput: @unchecked Sendable {
         out(String(decoding: data, as: UTF8.self))
     }
 
-    /// Rows as an aligned text table (the first row is the header; right-aligns numeric columns).
-    public func table(_ rows: [[String]], rightAligned: Set<Int> = []) {
+    /// Rows as an aligned text table: the first row is the header, columns are two spaces
+    /// apart, `rightAligned` columns (numbers) are padded on the left, trailing spaces are
+    /// dropped, and `ruled` puts a line of dashes under the header.
+    public func table(_ rows: [[String]], rightAligned: Set<Int> = [], ruled: Bool = false) {
         guard let header = rows.first else { return }
         var widths = header.map(\.count)
         for row in rows {
@@ -59,7 +61,9 @@ public final class CLIOutput: @unchecked Sendable {
                 widths[i] = max(widths[i], cell.count)
             }
         }
-        for row in rows {
+        var lines = rows
+        if ruled { lines.insert(widths.map { String(repeating: "-", count: $0) }, at: 1) }
+        for row in lines {
             let cells = row.enumerated().map { i, cell -> String in
                 let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
                 return rightAligned.contains(i) ? pad + cell : cell + pad

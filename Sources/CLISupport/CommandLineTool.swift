@@ -1,47 +1,49 @@
 import Foundation
 
-/// A subcommand: its spec and what it does.
-public struct Command: Sendable {
-    /// What it accepts.
-    public var spec: CommandSpec
-    /// Runs it with parsed arguments, writing to `output`; throws ``CLIError`` (or any error,
-    /// reported as a failure).
-    public var run: @Sendable (ParsedArguments, CLIOutput) async throws -> Void
-
-    /// Creates a command.
-    public init(
-        _ spec: CommandSpec,
-        run: @escaping @Sendable (ParsedArguments, CLIOutput) async throws -> Void
-    ) {
-        self.spec = spec
-        self.run = run
-    }
-}
-
-/// A program made of subcommands, with global options, `--help` everywhere, and documented
-/// exit codes (0 ok, 1 failure, 64 usage).
+/// A program made of subcommands, with global options, `--help` everywhere (generated from
+/// the declarations), and documented exit codes (0 ok, 1 failure, 64 usage).
 ///
 /// ```swift
-/// let tool = CommandLineTool(name: "ledger", summary: "…", global: [.value("--file", "PATH", "…")],
+/// struct Global: ParsableArguments {
+///     @Option("--file", "PATH", help: "the ledger file") var file: String?
+/// }
+/// let tool = CommandLineTool(name: "ledger", summary: "…", global: Global.self,
 ///                            commands: [demo, add, list])
 /// exit(await tool.run(Array(CommandLine.arguments.dropFirst())))
 /// ```
-public struct CommandLineTool: Sendable {
+public struct CommandLineTool<Global: ParsableArguments>: Sendable {
     /// The program's name, for usage lines.
-    public var name: String
-    /// One paragraph about the program.
-    public var summary: String
-    /// Options every command accepts (before or after the command words).
-    public var global: [OptionSpec]
+    public let name: String
+    /// One paragraph about the program, for the overview (a tool with a default command shows
+    /// that command's help instead).
+    public let summary: String
     /// The subcommands.
-    public var commands: [Command]
+    public let commands: [Command<Global>]
+    /// The options every command accepts (before or after the command words).
+    private let global: ArgumentSignature
 
-    /// Creates a tool.
-    public init(name: String, summary: String, global: [OptionSpec], commands: [Command]) {
+    /// Creates a tool whose commands all accept the options of `global`.
+    ///
+    /// - Precondition: `global` declares options and flags only, and no command declares
+    ///   one of the same name (checked here, once).
+    public init(
+        name: String, summary: String, global: Global.Type, commands: [Command<Global>]
+    ) {
         self.name = name
         self.summary = summary
-        self.global = global
         self.commands = commands
+        self.global = ArgumentSignature(Global.self)
+        precondition(
+            self.global.positionals.isEmpty, "\(name): global options take no positional arguments"
+        )
+        for command in commands {
+            let words = command.path.isEmpty ? name : command.path.joined(separator: " ")
+            if let problem = ArgumentSignature.problem(
+                in: command.signature.definitions + self.global.definitions)
+            {
+                preconditionFailure("\(name) \(words): \(problem)")
+            }
+        }
     }
 
     /// Runs the command line `words` (without the program name) and returns the exit code.
@@ -63,23 +65,18 @@ public struct CommandLineTool: Sendable {
             output.err("\(name): unknown command '\(CLIOutput.visible(unknown))'\n\n\(overview())")
             return 64
         }
-        let usage = command.spec.usage(program: name, global: global)
         if helpRequested {
-            output.out(usage)
+            output.out(command.path.isEmpty ? overview() : usage(command))
             return 0
         }
         do {
-            let arguments = try ParsedArguments.parse(
-                remaining, options: command.spec.options + global,
-                positionals: command.spec.positionals)
-            try await command.run(arguments, output)
+            try await command.perform(remaining, output)
             return 0
         } catch let error as CLIError {
             switch error {
             case .usage(let message):
-                output.err(
-                    "\(name) \(command.spec.path.joined(separator: " ")): \(CLIOutput.visible(message))\n\n\(usage)"
-                )
+                let words = ([name] + command.path).joined(separator: " ")
+                output.err("\(words): \(CLIOutput.visible(message))\n\n\(usage(command))")
             case .failure(let message): output.err("\(name): \(CLIOutput.visible(message))")
             }
             return error.exitCode
@@ -89,20 +86,48 @@ public struct CommandLineTool: Sendable {
         }
     }
 
+    /// The help of `command`.
+    public func usage(_ command: Command<Global>) -> String {
+        command.usage(program: name, global: global)
+    }
+
+    /// The list of commands (after the default command's usage, when there is one).
+    public func overview() -> String {
+        let listed = commands.filter { !$0.path.isEmpty }
+        let width = listed.map { $0.path.joined(separator: " ").count }.max() ?? 0
+        var lines = ["usage: \(name) [options] COMMAND ...", "", summary]
+        if let main = commands.first(where: \.path.isEmpty) {
+            lines = [usage(main)]
+        }
+        lines += ["", "commands:"]
+        for command in listed {
+            lines.append(
+                "  "
+                    + command.path.joined(separator: " ").padding(
+                        toLength: width, withPad: " ", startingAt: 0)
+                    + "  " + command.summary)
+        }
+        lines.append("")
+        lines.append(
+            "Run '\(name) COMMAND --help' for a command's options. Exit codes: 0 ok, 1 failure, 64 usage."
+        )
+        return lines.joined(separator: "\n")
+    }
+
     /// The command whose path matches the first non-option words, and the other words.
-    private func match(_ words: [String]) -> (Command, [String])? {
-        var best: (Command, [String])?
+    private func match(_ words: [String]) -> (Command<Global>, [String])? {
+        var best: (Command<Global>, [String])?
         for command in commands {
             var remaining = words
             var matched = true
-            for part in command.spec.path {
+            for part in command.path {
                 guard let i = firstCommandWord(remaining), remaining[i] == part else {
                     matched = false
                     break
                 }
                 remaining.remove(at: i)
             }
-            if matched, best == nil || command.spec.path.count > best!.0.spec.path.count {
+            if matched, best == nil || command.path.count > best!.0.path.count {
                 best = (command, remaining)
             }
         }
@@ -117,7 +142,8 @@ public struct CommandLineTool: Sendable {
             if word.hasPrefix("--") {
                 let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
                 let takesValue =
-                    global.first { $0.name == name }?.valueName != nil && !word.contains("=")
+                    !word.contains("=")
+                    && global.named.contains { $0.name == name && $0.kind != .flag }
                 i += takesValue ? 2 : 1
                 continue
             }
@@ -125,22 +151,11 @@ public struct CommandLineTool: Sendable {
         }
         return nil
     }
+}
 
-    /// The list of commands.
-    public func overview() -> String {
-        let width = commands.map { $0.spec.path.joined(separator: " ").count }.max() ?? 0
-        var lines = ["usage: \(name) [options] COMMAND ...", "", summary, "", "commands:"]
-        for command in commands {
-            lines.append(
-                "  "
-                    + command.spec.path.joined(separator: " ").padding(
-                        toLength: width, withPad: " ", startingAt: 0)
-                    + "  " + command.spec.summary)
-        }
-        lines.append("")
-        lines.append(
-            "Run '\(name) COMMAND --help' for a command's options. Exit codes: 0 ok, 1 failure, 64 usage."
-        )
-        return lines.joined(separator: "\n")
+extension CommandLineTool where Global == NoArguments {
+    /// Creates a tool with no global options.
+    public init(name: String, summary: String, commands: [Command<NoArguments>]) {
+        self.init(name: name, summary: summary, global: NoArguments.self, commands: commands)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import ObjectGraphTesting
 
 /// The ledger benchmark's bank export: `Date,Amount,Payee,Memo`, written deterministically.
 ///
-/// The shape of docs/ledger.md's Python generator, from a seeded SplitMix64 instead of
+/// The shape of docs/ledger.md's Python generator, from a seeded SplitMix64 generator instead of
 /// Python's `random`: row `i` of `n` falls in year `2015 + i * 10 / n` (ten years), on a
 /// random month 1–12 and day 1–28; the amount is 0.01–2000.00, money in for 10% of the rows
 /// (positive) and out for the rest (negative); the payee is one of ten; the memo is `ref i`.
@@ -14,7 +15,7 @@ enum LedgerCSV {
 
     /// The file's bytes for `rows` rows (plus the header line).
     static func make(rows: Int, seed: UInt64 = 42) -> Data {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         var out: [UInt8] = []
         out.reserveCapacity(rows * 48 + 32)
         out += Array("Date,Amount,Payee,Memo\n".utf8)

@@ -1,53 +1,34 @@
+import CLISupport
 import Foundation
 import LedgerKit
 
 /// Options of the ledger benchmark: `ledger [--n N] [--repeat R] [--dir DIR] [--json]
 /// [--only import,reimport,report]`.
-struct LedgerOptions {
-    var count = 100_000
-    var repeats = 3
+struct LedgerOptions: ParsableArguments {
+    @OptionGroup var run: RunOptions
+    @Option("--dir", "DIR", help: "where the CSV and the ledger go (default: a temporary one)")
     var directory: String?
-    var json = false
     /// Workloads to run (`import`, `reimport`, `report`); empty runs all three. `reimport`
     /// and `report` import once, untimed, when `import` is not run.
+    @Option(
+        "--only", "WORKLOAD,...", help: "run only these of import, reimport, report",
+        transform: ArgumentTransform { text, _ in
+            let only = Set(text.split(separator: ",").map(String.init))
+            let unknown = only.subtracting(LedgerOptions.workloads)
+            if !unknown.isEmpty {
+                throw CLIError.usage(
+                    "no workload named \(unknown.sorted().joined(separator: ", ")); "
+                        + "workloads: \(LedgerOptions.workloads.joined(separator: ", "))")
+            }
+            return only
+        })
     var only: Set<String> = []
 
     static let workloads = ["import", "reimport", "report"]
 
-    init(_ arguments: [String]) throws {
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--n": count = try positive(try optionValue(argument, &rest), argument)
-            case "--repeat": repeats = try positive(try optionValue(argument, &rest), argument)
-            case "--dir": directory = try optionValue(argument, &rest)
-            case "--json": json = true
-            case "--only":
-                only = Set(try optionValue(argument, &rest).split(separator: ",").map(String.init))
-                let unknown = only.subtracting(Self.workloads)
-                if !unknown.isEmpty {
-                    throw UsageError(
-                        "ledger: no workload named \(unknown.sorted().joined(separator: ", ")); "
-                            + "workloads: \(Self.workloads.joined(separator: ", "))")
-                }
-            default: throw UsageError("ledger: unknown argument '\(argument)'")
-            }
-        }
-    }
-
-    private func optionValue(_ option: String, _ rest: inout ArraySlice<String>) throws -> String {
-        guard let value = rest.popFirst(), !value.hasPrefix("--") else {
-            throw UsageError("\(option) needs a value")
-        }
-        return value
-    }
-
-    private func positive(_ text: String, _ name: String) throws -> Int {
-        guard let value = Int(text), value > 0 else {
-            throw UsageError("\(name) needs a positive integer, not '\(text)'")
-        }
-        return value
-    }
+    var count: Int { run.count }
+    var repeats: Int { run.repeats }
+    var json: Bool { run.json }
 }
 
 /// Issue 4's speed goals, measured in-process through LedgerKit exactly as the `ledger`
@@ -57,6 +38,7 @@ struct LedgerOptions {
 /// each workload reports the median of R runs. Writing the CSV is not timed.
 struct LedgerRun {
     let options: LedgerOptions
+    let output: CLIOutput
 
     /// The goals of issue 4 at N = 100,000, in seconds.
     static let goals: [String: Double] = ["import": 2.0, "report": 0.3]
@@ -67,9 +49,10 @@ struct LedgerRun {
         let csv = directory.appendingPathComponent("ledger-bench.csv")
         try LedgerCSV.make(rows: options.count).write(to: csv)
         let ledgerURL = directory.appendingPathComponent("ledger-bench.jsonl")
-        let reporter = Reporter(peer: "objectgraph", mode: "ledger", n: options.count)
+        let reporter = Reporter(
+            peer: "objectgraph", mode: "ledger", n: options.count, output: output)
         if !options.json {
-            print(
+            output.out(
                 "objectgraph-bench ledger: N = \(options.count), median of \(options.repeats) "
                     + "run\(options.repeats == 1 ? "" : "s"), \(MacroRun.buildConfiguration) build\n"
             )
@@ -172,7 +155,7 @@ struct LedgerRun {
         let verdict = goal.map {
             middle <= $0 ? "  goal ≤ \($0) s: met" : "  goal ≤ \($0) s: NOT met"
         }
-        print(
+        output.out(
             workload.padding(toLength: 10, withPad: " ", startingAt: 0)
                 + String(format: "%8.3f s", middle) + "  (runs: \(runs))" + (verdict ?? ""))
     }

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import ObjectGraph
 
@@ -24,13 +25,16 @@ final class MacroRun {
     /// The open stack; replaced when W2 reopens the file store.
     var container: PersistentContainer?
 
-    init(dataset: Dataset, mode: StoreMode, directory: URL, dropCaches: Bool) throws {
+    init(
+        dataset: Dataset, mode: StoreMode, directory: URL, dropCaches: Bool, output: CLIOutput
+    ) throws {
         self.dataset = dataset
         self.mode = mode
         self.directory = directory
         self.dropCaches = dropCaches
         self.model = try BenchModel.make()
-        self.reporter = Reporter(peer: Self.peer, mode: mode.rawValue, n: dataset.rows.count)
+        self.reporter = Reporter(
+            peer: Self.peer, mode: mode.rawValue, n: dataset.rows.count, output: output)
     }
 
     /// The store file of jsonl mode and the files beside it.

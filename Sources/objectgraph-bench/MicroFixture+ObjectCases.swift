@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ObjectGraphTesting
 
 // Cases on managed objects in a context: inserting, reading and writing properties.
 
@@ -24,7 +25,7 @@ extension MicroFixture {
             ) { [self] in
                 try inContext { context in
                     let categories = (0..<20).map { _ in Category(context: context) }
-                    var random = SplitMix64(seed: 7)
+                    var random = SeededRandomNumberGenerator(seed: 7)
                     return try timed(n) {
                         for i in 0..<n {
                             SyntheticExpense.fill(

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ObjectGraphTesting
 
 // Cases on saving, fetching and the RAM store below the context.
 
@@ -36,7 +37,7 @@ extension MicroFixture {
                 try inContext { context in
                     let categories = try context.fetch(
                         FetchRequest<Category>(entityName: "Category"))
-                    var random = SplitMix64(seed: 9)
+                    var random = SeededRandomNumberGenerator(seed: 9)
                     for i in 0..<n {
                         SyntheticExpense.fill(
                             Expense(context: context), index: i, random: &random,
@@ -163,7 +164,7 @@ extension MicroFixture {
             values[slot(category, "name")] = .attribute(.string("category \(i)"))
             return StoreRow(objectID: id, version: 1, values: values)
         }
-        var random = SplitMix64(seed: 11)
+        var random = SeededRandomNumberGenerator(seed: 11)
         for (i, key) in try store.allocatePrimaryKeys(for: expense, count: expenses).enumerated() {
             var values = [StoreValue](repeating: .notStored, count: expense.properties.count)
             values[slot(expense, "id")] = .attribute(.uuid(random.uuid()))

@@ -61,7 +61,7 @@ final class MicroFixture {
         coordinator.addPersistentStore(store)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try context.performAndWait {
-            var random = SplitMix64(seed: 42)
+            var random = SeededRandomNumberGenerator(seed: 42)
             let categories = (0..<20).map { i in
                 let category = Category(context: context)
                 category.name = "category \(i)"
@@ -86,8 +86,10 @@ final class MicroFixture {
 
 /// Deterministic expense values.
 enum SyntheticExpense {
-    static func fill(_ expense: Expense, index i: Int, random: inout SplitMix64, category: Category)
-    {
+    static func fill(
+        _ expense: Expense, index i: Int, random: inout SeededRandomNumberGenerator,
+        category: Category
+    ) {
         expense.id = random.uuid()
         expense.title = "item #\(i)"
         expense.amount = Double(random.next() % 100_000) / 100
@@ -95,34 +97,5 @@ enum SyntheticExpense {
             timeIntervalSince1970: 1_700_000_000 - Double(random.next() % 63_072_000))
         expense.note = i % 3 == 0 ? "note \(i)" : nil
         expense.category = category
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the micro world is the same on every run.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func uuid() -> UUID {
-        let a = next()
-        let b = next()
-        var bytes =
-            (0..<8).map { UInt8(truncatingIfNeeded: a >> ($0 * 8)) }
-            + (0..<8).map { UInt8(truncatingIfNeeded: b >> ($0 * 8)) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            ))
     }
 }

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 
 /// One micro-benchmark: `run` does its own untimed setup and returns how many operations
@@ -27,17 +28,18 @@ struct MicroResult {
 /// Runs the micro-benchmarks and prints a table, or JSON lines with `--json`.
 struct MicroSuite {
     let options: MicroOptions
+    let output: CLIOutput
 
     /// Runs the selected cases and prints their results.
     ///
-    /// - Throws: ``UsageError`` for an unknown case name; ``BenchError`` when seeding fails.
+    /// - Throws: ``CLIError/usage(_:)`` for an unknown case name; ``BenchError`` when seeding fails.
     func run() throws {
         let fixture = try MicroFixture(count: options.count)
         let all = fixture.cases()
         let unknown = options.only.subtracting(all.map(\.name))
         if !unknown.isEmpty {
-            throw UsageError(
-                "micro: no case named \(unknown.sorted().joined(separator: ", ")); "
+            throw CLIError.usage(
+                "no case named \(unknown.sorted().joined(separator: ", ")); "
                     + "cases: \(all.map(\.name).joined(separator: ", "))")
         }
         let cases = all.filter { options.only.isEmpty || options.only.contains($0.name) }
@@ -45,7 +47,7 @@ struct MicroSuite {
             throw BenchError("micro: seeding the store failed: \(error)")
         }
         if !options.json {
-            print(
+            output.out(
                 "objectgraph-bench micro: N = \(options.count), median of \(options.repeats) run\(options.repeats == 1 ? "" : "s"), "
                     + "\(MacroRun.buildConfiguration) build\n")
         }
@@ -65,8 +67,7 @@ struct MicroSuite {
                 }
             }
             if let failure {
-                FileHandle.standardError.write(
-                    Data("objectgraph-bench micro: \(benchCase.name) failed: \(failure)\n".utf8))
+                output.err("objectgraph-bench micro: \(benchCase.name) failed: \(failure)")
                 continue
             }
             let result = MicroResult(benchCase: benchCase, operations: operations, seconds: seconds)
@@ -86,7 +87,7 @@ struct MicroSuite {
             ("ops_per_second", .number(r.operationsPerSecond.rounded())),
             ("ns_per_op", .number(rounded(r.nanosecondsPerOperation, 1))),
         ]
-        print(
+        output.out(
             "{" + fields.map { "\(JSONValue.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ")
                 + "}")
     }
@@ -103,20 +104,8 @@ struct MicroSuite {
                 r.benchCase.explains,
             ]
         }
-        let widths = header.indices.map { i in
-            ([header[i]] + rows.map { $0[i] }).map(\.count).max() ?? 0
-        }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
-                if i == cells.count - 1 { return cell }
-                return i == 0 ? cell + pad : pad + cell
-            }.joined(separator: "  ")
-        }
-        print(line(header))
-        print(line(widths.map { String(repeating: "-", count: $0) }))
-        for row in rows { print(line(row)) }
-        print("")
+        output.table([header] + rows, rightAligned: [1, 2, 3, 4, 5], ruled: true)
+        output.out("")
     }
 
     private func rounded(_ value: Double, _ digits: Int) -> Double {

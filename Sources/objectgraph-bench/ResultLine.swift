@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 
 /// A JSON value in a result line; keys keep the order they were added in.
@@ -44,14 +45,16 @@ final class Reporter {
     let peer: String
     let mode: String
     let n: Int
+    let output: CLIOutput
     /// The largest per-workload peak so far: the process peak W7 reports (clearing VmHWM
     /// also clears `ru_maxrss` on Linux, as `common.py` notes).
     private(set) var maxPeakMegabytes = 0.0
 
-    init(peer: String, mode: String, n: Int) {
+    init(peer: String, mode: String, n: Int, output: CLIOutput) {
         self.peer = peer
         self.mode = mode
         self.n = n
+        self.output = output
     }
 
     /// Prints a workload's line; `seconds` is rounded to microseconds as the peers do.
@@ -65,9 +68,8 @@ final class Reporter {
             ("peak_rss_mb", .number(peak)), ("rss_mb", .number(Measurement.rssMegabytes())),
         ]
         fields += extra
-        let line =
+        output.out(
             "{" + fields.map { "\(JSONValue.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ")
-            + "}\n"
-        FileHandle.standardOutput.write(Data(line.utf8))
+                + "}")
     }
 }

@@ -1,10 +1,12 @@
+import CLISupport
 import Foundation
+import ObjectGraphTesting
 
 /// Many kill trials outside `swift test`: run a writer, SIGKILL it at a seeded moment, check.
 enum CrashStress {
-    static func run(directory: String, trials: Int, seed: UInt64) async throws {
+    static func run(directory: String, trials: Int, seed: UInt64, output: CLIOutput) async throws {
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         var failures = 0
         for trial in 1...trials {
             let file = "\(directory)/stress-\(seed)-\(trial % 4).jsonl"
@@ -41,15 +43,16 @@ enum CrashStress {
             }
             do {
                 let n = try CrashWorkload.check(file: file, reported: reported)
-                print(
+                output.out(
                     "trial \(trial): \(sync), killed after \(reported) reported, file holds \(n): ok"
                 )
             } catch {
                 failures += 1
-                print("trial \(trial): \(sync), killed after \(reported) reported: FAIL \(error)")
+                output.out(
+                    "trial \(trial): \(sync), killed after \(reported) reported: FAIL \(error)")
             }
         }
-        print("\(trials - failures) of \(trials) trials passed")
+        output.out("\(trials - failures) of \(trials) trials passed")
         if failures > 0 { exit(1) }
     }
 }

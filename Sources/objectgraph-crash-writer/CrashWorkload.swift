@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ObjectGraphTesting
 
 /// The writer's workload and the invariants a crashed file must still satisfy.
 enum CrashWorkload {
@@ -38,7 +39,7 @@ enum CrashWorkload {
                 value -> Int64? in
                 if case .integer(let v) = value { v } else { nil }
             } ?? 0
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         while true {
             n += 1
             let size = Int64(1 + random.next() % 20)
@@ -112,17 +113,4 @@ enum CrashWorkload {
 struct CrashViolation: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// SplitMix64: seeded, so a writer's workload repeats exactly.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

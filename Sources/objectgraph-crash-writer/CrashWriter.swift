@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import ObjectGraph
 
@@ -14,46 +15,80 @@ import ObjectGraph
 /// complete groups of items for N−2…N: anything half-applied shows.
 @main
 struct CrashWriter {
-    static func main() async {
-        let args = Array(CommandLine.arguments.dropFirst())
-        do {
-            switch (args.first, args.count) {
-            case ("write", 4):
-                guard let seed = UInt64(args[2]), let sync = SynchronousMode(rawValue: args[3])
-                else { usage() }
-                try CrashWorkload.write(file: args[1], seed: seed, synchronous: sync)
-            case ("hold", 2):
-                let store = try JSONLinesStore(
-                    model: CrashWorkload.model, url: URL(fileURLWithPath: args[1]))
-                FileHandle.standardOutput.write(Data("ready \(getpid())\n".utf8))
-                _ = FileHandle.standardInput.readDataToEndOfFile()
-                store.close()
-            case ("check", 2), ("check", 3):
-                let n = try CrashWorkload.check(
-                    file: args[1], reported: args.count == 3 ? Int64(args[2]) ?? 0 : 0)
-                print("ok \(n)")
-            case ("stress", 4):
-                guard let trials = Int(args[2]), let seed = UInt64(args[3]) else { usage() }
-                try await CrashStress.run(directory: args[1], trials: trials, seed: seed)
-            default:
-                usage()
-            }
-        } catch {
-            FileHandle.standardError.write(Data("objectgraph-crash-writer: \(error)\n".utf8))
-            exit(1)
-        }
+    struct WriteArguments: ParsableArguments {
+        @Argument("FILE") var file: String
+        @Argument("SEED", transform: .usage("a seed from 0 to \(UInt64.max)") { UInt64($0) })
+        var seed: UInt64
+        @Argument(
+            "full|normal|off",
+            transform: .usage("full, normal or off") { SynchronousMode(rawValue: $0) })
+        var synchronous: SynchronousMode
     }
 
-    static func usage() -> Never {
-        FileHandle.standardError.write(
-            Data(
-                """
-                usage: objectgraph-crash-writer write FILE SEED full|normal|off
-                       objectgraph-crash-writer hold FILE
-                       objectgraph-crash-writer check FILE [REPORTED]
-                       objectgraph-crash-writer stress DIR TRIALS SEED
+    struct CheckArguments: ParsableArguments {
+        @Argument("FILE") var file: String
+        /// The last commit the writer reported (text that is not a number counts as 0).
+        @Argument("REPORTED", transform: ArgumentTransform { text, _ in Int64(text) ?? 0 })
+        var reported: Int64?
+    }
 
-                """.utf8))
-        exit(64)
+    struct StressArguments: ParsableArguments {
+        @Argument("DIR") var directory: String
+        @Argument("TRIALS", transform: .usage("a number of trials") { Int($0) }) var trials: Int
+        @Argument("SEED", transform: .usage("a seed from 0 to \(UInt64.max)") { UInt64($0) })
+        var seed: UInt64
+    }
+
+    static let tool = CommandLineTool(
+        name: "objectgraph-crash-writer",
+        summary: "The child process of the file store's crash tests, and a kill-trial runner.",
+        commands: [
+            Command(["write"], summary: "commit until killed; print \"committed N\" after each") {
+                (arguments: WriteArguments, _, _) in
+                try CrashWorkload.write(
+                    file: arguments.file, seed: arguments.seed,
+                    synchronous: arguments.synchronous)
+            },
+            Command(["hold"], summary: "hold the writer lock until standard input closes") {
+                (arguments: StoreFileArgument, _, output) in
+                let store = try JSONLinesStore(
+                    model: CrashWorkload.model, url: URL(fileURLWithPath: arguments.file))
+                output.out("ready \(getpid())")
+                _ = FileHandle.standardInput.readDataToEndOfFile()
+                store.close()
+            },
+            Command(["check"], summary: "check the invariants; exit 1 on a violation") {
+                (arguments: CheckArguments, _, output) in
+                let n = try CrashWorkload.check(
+                    file: arguments.file, reported: arguments.reported ?? 0)
+                output.out("ok \(n)")
+            },
+            Command(["stress"], summary: "kill a writer TRIALS times and check each file") {
+                (arguments: StressArguments, _, output) in
+                try await CrashStress.run(
+                    directory: arguments.directory, trials: arguments.trials, seed: arguments.seed,
+                    output: output)
+            },
+        ])
+
+    static func main() async {
+        exit(await tool.run(Array(CommandLine.arguments.dropFirst())))
+    }
+}
+
+/// `FILE`.
+struct StoreFileArgument: ParsableArguments {
+    @Argument("FILE") var file: String
+}
+
+extension ArgumentTransform {
+    /// The value `parse` reads, or a usage error (exit 64) saying what was `expected`.
+    static func usage(_ expected: String, _ parse: @escaping @Sendable (String) -> Value?) -> Self {
+        Self { text, name in
+            guard let value = parse(text) else {
+                throw CLIError.usage("\(name) takes \(expected), not '\(text)'")
+            }
+            return value
+        }
     }
 }

@@ -4,18 +4,15 @@ import ObjectGraph
 
 /// `objectgraph compact FILE`: rewrite the file as a snapshot of its live rows.
 enum CompactCommand {
-    static let command = Command(
-        CommandSpec(
-            path: ["compact"], summary: "Rewrite a store file as a snapshot of its live rows.",
-            arguments: "FILE",
-            positionals: 1...1, options: [StoreFileSupport.jsonOption],
-            details: """
-                Takes the writer lock, so it fails while an application has the file open for writing.
-                The new file replaces the old one atomically; transaction numbers keep counting.
-                """)
-    ) { args, output in
+    static let command = ToolCommand(
+        ["compact"], summary: "Rewrite a store file as a snapshot of its live rows.",
+        details: """
+            Takes the writer lock, so it fails while an application has the file open for writing.
+            The new file replaces the old one atomically; transaction numbers keep counting.
+            """
+    ) { (args: StoreFileArguments, _, output) in
         try StoreFileSupport.reportingCodes {
-            let path = args.positionals[0]
+            let path = args.file
             let url = URL(fileURLWithPath: path)
             let model = try JSONLinesStore.metadata(at: url).model
             let store = try JSONLinesStore(model: model, url: url)
@@ -24,7 +21,7 @@ enum CompactCommand {
             let before = try store.statistics()
             try store.compact()
             let after = try store.statistics()
-            if args.has("--json") {
+            if args.json {
                 output.out(
                     JSONOutput.object([
                         ("file", .string(path)), ("bytesBefore", .int(Int64(before.fileBytes))),

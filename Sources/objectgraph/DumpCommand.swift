@@ -4,25 +4,25 @@ import ObjectGraph
 
 /// `objectgraph dump FILE [--entity E] [--json]`: every row, entity by entity.
 enum DumpCommand {
-    static let command = Command(
-        CommandSpec(
-            path: ["dump"], summary: "Print the rows of a store file, entity by entity.",
-            arguments: "FILE",
-            positionals: 1...1,
-            options: [
-                .value("--entity", "NAME", "only rows of this entity (not its subentities)"),
-                OptionSpec.flag("--json", "one JSON object per row, one per line (for jq)"),
-            ],
-            details: """
-                Text output shows each entity's rows as a table of canonical values (long values are
-                cut at 40 characters); --json gives full values.
-                """)
-    ) { args, output in
+    struct Arguments: ParsableArguments {
+        @Argument("FILE") var file: String
+        @Option("--entity", "NAME", help: "only rows of this entity (not its subentities)")
+        var entity: String?
+        @Flag("--json", help: "one JSON object per row, one per line (for jq)") var json: Bool
+    }
+
+    static let command = ToolCommand(
+        ["dump"], summary: "Print the rows of a store file, entity by entity.",
+        details: """
+            Text output shows each entity's rows as a table of canonical values (long values are
+            cut at 40 characters); --json gives full values.
+            """
+    ) { (args: Arguments, _, output) in
         try StoreFileSupport.reportingCodes {
-            let store = try StoreFileSupport.openForReading(args.positionals[0], output: output)
+            let store = try StoreFileSupport.openForReading(args.file, output: output)
             defer { store.close() }
             var entities = store.model.entities.filter { !$0.isAbstract }
-            if let name = args.value("--entity") {
+            if let name = args.entity {
                 guard let entity = store.model[entityName: name] else {
                     let known = store.model.entities.map(\.name).joined(separator: ", ")
                     throw CLIError.failure(
@@ -34,7 +34,7 @@ enum DumpCommand {
             for entity in entities {
                 let rows = table.rows(of: entity)
                 let columns = entity.properties.filter { storedColumn($0) }
-                if args.has("--json") {
+                if args.json {
                     for row in rows { output.out(try json(row, columns: columns).serialized()) }
                     continue
                 }

@@ -6,40 +6,46 @@ import ObjectGraph
 /// and `objectgraph count FILE --entity E [--where P]`: query any store file the way the
 /// sqlite3 shell queries a database.
 enum FetchCommand {
-    static let queryOptions: [OptionSpec] = [
-        .value("--entity", "NAME", "the entity to fetch (subentities included)"),
-        .value(
+    /// What `count` takes, and `fetch` before its window and output options.
+    struct QueryArguments: ParsableArguments {
+        @Argument("FILE") var file: String
+        @Option("--entity", "NAME", help: "the entity to fetch (subentities included)")
+        var entity: String
+        @Option(
             "--where", "PREDICATE",
-            "a predicate in Core Data's format language, e.g. \"amount > 10\""),
-    ]
+            help: "a predicate in Core Data's format language, e.g. \"amount > 10\"")
+        var predicate: String?
+    }
 
-    static let command = Command(
-        CommandSpec(
-            path: ["fetch"],
-            summary: "Print the rows of an entity that match a predicate, sorted and windowed.",
-            arguments: "FILE", positionals: 1...1,
-            options: queryOptions + [
-                .value(
-                    "--sort", "KEY[:desc]",
-                    "sort by a key path (repeatable; ascending unless :desc)", repeatable: true),
-                .value("--limit", "N", "at most N rows (0, the default: no limit)"),
-                .value("--offset", "N", "skip the first N rows"),
-                .flag("--json", "one JSON object per row, one per line"),
-            ],
-            details:
-                "Predicates: see docs/predicate-language.md. The file's own model is used; no code needed."
-        )
-    ) { args, output in
+    struct Arguments: ParsableArguments {
+        @OptionGroup var query: QueryArguments
+        @Option(
+            "--sort", "KEY[:desc]", help: "sort by a key path (repeatable; ascending unless :desc)",
+            transform: ArgumentTransform { text, _ in try sortDescriptor(text) })
+        var sort: [FetchSortDescriptor]
+        @Option("--limit", "N", help: "at most N rows (0: no limit)", transform: .wholeNumber())
+        var limit = 0
+        @Option("--offset", "N", help: "skip the first N rows", transform: .wholeNumber())
+        var offset = 0
+        @Flag("--json", help: "one JSON object per row, one per line") var json: Bool
+    }
+
+    static let command = ToolCommand(
+        ["fetch"],
+        summary: "Print the rows of an entity that match a predicate, sorted and windowed.",
+        details:
+            "Predicates: see docs/predicate-language.md. The file's own model is used; no code needed."
+    ) { (args: Arguments, _, output) in
         try StoreFileSupport.reportingCodes {
-            let store = try StoreFileSupport.openForReading(args.positionals[0], output: output)
+            let store = try StoreFileSupport.openForReading(args.query.file, output: output)
             defer { store.close() }
-            var request = try storeRequest(args, model: store.model)
-            request.sortDescriptors = try args.allValues("--sort").map(sortDescriptor)
-            request.fetchLimit = try args.wholeNumber("--limit") ?? 0
-            request.fetchOffset = try args.wholeNumber("--offset") ?? 0
+            var request = try storeRequest(args.query, model: store.model)
+            request.sortDescriptors = args.sort
+            request.fetchLimit = args.limit
+            request.fetchOffset = args.offset
             let rows = try store.fetch(request)
             let columns = request.entity.properties.filter(DumpCommand.storedColumn)
-            if args.has("--json") {
+            if args.json {
                 for row in rows {
                     output.out(try DumpCommand.json(row, columns: columns).serialized())
                 }
@@ -58,31 +64,28 @@ enum FetchCommand {
         }
     }
 
-    static let countCommand = Command(
-        CommandSpec(
-            path: ["count"], summary: "Count the rows of an entity that match a predicate.",
-            arguments: "FILE", positionals: 1...1, options: queryOptions)
-    ) { args, output in
+    static let countCommand = ToolCommand(
+        ["count"], summary: "Count the rows of an entity that match a predicate."
+    ) { (args: QueryArguments, _, output) in
         try StoreFileSupport.reportingCodes {
-            let store = try StoreFileSupport.openForReading(args.positionals[0], output: output)
+            let store = try StoreFileSupport.openForReading(args.file, output: output)
             defer { store.close() }
-            output.out(String(try store.count(try storeRequest(args, model: store.model))))
+            let request = try storeRequest(args, model: store.model)
+            output.out(String(try store.count(request)))
         }
     }
 
-    private static func storeRequest(_ args: ParsedArguments, model: ManagedObjectModel) throws
+    private static func storeRequest(_ args: QueryArguments, model: ManagedObjectModel) throws
         -> StoreFetchRequest
     {
-        guard let name = args.value("--entity") else {
-            throw CLIError.usage("--entity NAME is required")
-        }
+        let name = args.entity
         guard let entity = model[entityName: name] else {
             throw CLIError.failure(
                 "no entity '\(name)' in the file's model (it has "
                     + model.entities.map(\.name).joined(separator: ", ") + ")")
         }
         var request = StoreFetchRequest(entity: entity)
-        if let text = args.value("--where") {
+        if let text = args.predicate {
             let predicate = try FetchPredicate(format: text)
             _ = try predicate.compile(for: entity)
             request.predicate = predicate
@@ -99,5 +102,4 @@ enum FetchCommand {
         }
         return FetchSortDescriptor(key: key, ascending: parts.count == 1 || parts[1] == "asc")
     }
-
 }

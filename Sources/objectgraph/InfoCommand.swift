@@ -4,21 +4,18 @@ import ObjectGraph
 
 /// `objectgraph info FILE`: the header, a model summary and counts.
 enum InfoCommand {
-    static let command = Command(
-        CommandSpec(
-            path: ["info"], summary: "Show a store file's header, model and counts.",
-            arguments: "FILE",
-            positionals: 1...1, options: [StoreFileSupport.jsonOption],
-            details: "Reads the file without locking it, so it works beside a running writer.")
-    ) { args, output in
+    static let command = ToolCommand(
+        ["info"], summary: "Show a store file's header, model and counts.",
+        details: "Reads the file without locking it, so it works beside a running writer."
+    ) { (args: StoreFileArguments, _, output) in
         try StoreFileSupport.reportingCodes {
-            let path = args.positionals[0]
+            let path = args.file
             let store = try StoreFileSupport.openForReading(path, output: output)
             defer { store.close() }
             let metadata = try store.metadata()
             let statistics = try store.statistics()
             let model = store.model
-            if args.has("--json") {
+            if args.json {
                 let entities = model.entities.map { entity -> JSONOutput in
                     .object([
                         ("name", .string(entity.name)),

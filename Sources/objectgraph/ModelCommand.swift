@@ -5,25 +5,25 @@ import ObjectGraph
 /// `objectgraph model PATH [--json]`: summarise a model (Xcode `.xcdatamodeld`/`.xcdatamodel`,
 /// its `contents` file, or a JSON model), or convert it to the JSON model format.
 enum ModelCommand {
-    static let command = Command(
-        CommandSpec(
-            path: ["model"],
-            summary: "Summarise a data model, or convert it to the JSON model format.",
-            arguments: "PATH", positionals: 1...1,
-            options: [
-                .value(
-                    "--version", "NAME",
-                    "the version of an .xcdatamodeld to read (default: the current one)"),
-                .flag("--json", "print the model in the JSON model format (docs/model-format.md)"),
-            ],
-            details: "Warnings about what the reader could not honour go to standard error.")
-    ) { args, output in
+    struct Arguments: ParsableArguments {
+        @Argument("PATH") var path: String
+        @Option(
+            "--version", "NAME",
+            help: "the version of an .xcdatamodeld to read (default: the current one)")
+        var version: String?
+        @Flag("--json", help: "print the model in the JSON model format (docs/model-format.md)")
+        var json: Bool
+    }
+
+    static let command = ToolCommand(
+        ["model"], summary: "Summarise a data model, or convert it to the JSON model format.",
+        details: "Warnings about what the reader could not honour go to standard error."
+    ) { (args: Arguments, _, output) in
         try StoreFileSupport.reportingCodes {
             let model = try ManagedObjectModel(
-                contentsOf: URL(fileURLWithPath: args.positionals[0]),
-                version: args.value("--version"))
+                contentsOf: URL(fileURLWithPath: args.path), version: args.version)
             for warning in model.loadWarnings { output.err("warning: \(warning)") }
-            if args.has("--json") {
+            if args.json {
                 output.out(String(decoding: model.jsonData(pretty: true), as: UTF8.self))
                 return
             }

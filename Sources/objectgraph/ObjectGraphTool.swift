@@ -11,7 +11,6 @@ struct ObjectGraphTool {
         name: "objectgraph",
         summary:
             "Inspect, query and maintain ObjectGraph JSON-lines store files; read models; seed and load stores.",
-        global: [],
         commands: [
             InfoCommand.command, VerifyCommand.command, DumpCommand.command, FetchCommand.command,
             FetchCommand.countCommand, CompactCommand.command, RepairCommand.command,

@@ -4,21 +4,18 @@ import ObjectGraph
 
 /// `objectgraph repair FILE`: keep the good prefix, move the rest aside.
 enum RepairCommand {
-    static let command = Command(
-        CommandSpec(
-            path: ["repair"],
-            summary: "Keep the good part of a damaged store file and move the rest aside.",
-            arguments: "FILE", positionals: 1...1, options: [StoreFileSupport.jsonOption],
-            details: """
-                Keeps every line before the first damaged (or incomplete) one and moves the rest to
-                FILE.corrupt-<UTC timestamp>, so nothing is deleted. A healthy file is left as it is.
-                Takes the writer lock.
-                """)
-    ) { args, output in
+    static let command = ToolCommand(
+        ["repair"], summary: "Keep the good part of a damaged store file and move the rest aside.",
+        details: """
+            Keeps every line before the first damaged (or incomplete) one and moves the rest to
+            FILE.corrupt-<UTC timestamp>, so nothing is deleted. A healthy file is left as it is.
+            Takes the writer lock.
+            """
+    ) { (args: StoreFileArguments, _, output) in
         try StoreFileSupport.reportingCodes {
-            let path = args.positionals[0]
+            let path = args.file
             let result = try JSONLinesStore.repair(at: URL(fileURLWithPath: path))
-            if args.has("--json") {
+            if args.json {
                 output.out(
                     JSONOutput.object([
                         ("file", .string(path)), ("repaired", .bool(result.didRepair)),

@@ -6,69 +6,68 @@ import ObjectGraphTesting
 /// `objectgraph seed` and `objectgraph load`: write a store file from a model and either
 /// generated preview data or a JSON fixture, deterministically.
 enum SeedCommand {
-    static let command = Command(
-        CommandSpec(
-            path: ["seed"], summary: "Write a store file of valid generated data for a model.",
-            positionals: 0...0,
-            options: [
-                .value("--model", "MODEL", "the model: JSON, .xcdatamodeld, .xcdatamodel"),
-                .value(
-                    "--count", "Entity=N", "how many objects of an entity (repeatable)",
-                    repeatable: true),
-                .value("--seed", "S", "the seed of values, store UUID and timestamps (default 0)"),
-                .value("--out", "FILE.jsonl", "the store file to write (must not exist)"),
-            ],
-            details: "The same model, counts and seed write byte-identical files.")
-    ) { args, output in
-        let model = try loadModel(args)
+    struct Arguments: ParsableArguments {
+        @Option("--model", "MODEL", help: "the model: JSON, .xcdatamodeld, .xcdatamodel")
+        var model: String
+        @Option(
+            "--count", "Entity=N", help: "how many objects of an entity (repeatable)",
+            transform: ArgumentTransform { text, _ in try entityCount(text) })
+        var counts: [(entity: String, count: Int)]
+        @Option(
+            "--seed", "S", help: "the seed of values, store UUID and timestamps",
+            transform: .seed)
+        var seed: UInt64 = 0
+        @Option("--out", "FILE.jsonl", help: "the store file to write (must not exist)")
+        var out: String
+    }
+
+    static let command = ToolCommand(
+        ["seed"], summary: "Write a store file of valid generated data for a model.",
+        details: "The same model, counts and seed write byte-identical files."
+    ) { (args: Arguments, _, output) in
+        let model = try loadModel(args.model)
         var counts: [String: Int] = [:]
-        for item in args.allValues("--count") {
-            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let n = ParsedArguments.wholeNumber(parts[1]) else {
-                throw CLIError.failure(
-                    "--count takes Entity=N with N a whole number ≥ 0, not '\(item)'")
+        for (entity, n) in args.counts { counts[entity] = n }
+        let out = try outputURL(args.out)
+        try StoreFileSupport.reportingCodes {
+            let result = try SeedJob(model: model, counts: counts, seed: args.seed).run(
+                storeURL: out)
+            close(result)
+            output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
+        }
+    }
+
+    struct LoadArguments: ParsableArguments {
+        @Option("--model", "MODEL", help: "the model: JSON, .xcdatamodeld, .xcdatamodel")
+        var model: String
+        @Option("--fixtures", "F.json", help: "a fixture file (repeatable; at least one)")
+        var fixtures: [String]
+        @Option(
+            "--seed", "S", help: "the seed of the store UUID and timestamps", transform: .seed)
+        var seed: UInt64 = 0
+        @Option("--out", "FILE.jsonl", help: "the store file to write (must not exist)")
+        var out: String
+    }
+
+    static let loadCommand = ToolCommand(
+        ["load"], summary: "Write a store file from a JSON fixture, after checking it fully.",
+        details: "An invalid fixture writes nothing. Format: docs/fixtures-and-seeding.md."
+    ) { (args: LoadArguments, _, output) in
+        let model = try loadModel(args.model)
+        guard !args.fixtures.isEmpty else { throw CLIError.usage("--fixtures F.json is required") }
+        let out = try outputURL(args.out)
+        try StoreFileSupport.reportingCodes {
+            let sources = try args.fixtures.map {
+                try FixtureSource(contentsOf: URL(fileURLWithPath: $0))
             }
-            counts[parts[0]] = n
-        }
-        let seed = try seedValue(args)
-        let out = try outputURL(args)
-        try StoreFileSupport.reportingCodes {
-            let result = try SeedJob(model: model, counts: counts, seed: seed).run(storeURL: out)
+            let result = try LoadJob(model: model, fixtures: sources, seed: args.seed).run(
+                storeURL: out)
             close(result)
             output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
         }
     }
 
-    static let loadCommand = Command(
-        CommandSpec(
-            path: ["load"],
-            summary: "Write a store file from a JSON fixture, after checking it fully.",
-            positionals: 0...0,
-            options: [
-                .value("--model", "MODEL", "the model: JSON, .xcdatamodeld, .xcdatamodel"),
-                .value("--fixtures", "F.json", "a fixture file (repeatable)", repeatable: true),
-                .value("--seed", "S", "the seed of the store UUID and timestamps (default 0)"),
-                .value("--out", "FILE.jsonl", "the store file to write (must not exist)"),
-            ],
-            details: "An invalid fixture writes nothing. Format: docs/fixtures-and-seeding.md.")
-    ) { args, output in
-        let model = try loadModel(args)
-        let files = args.allValues("--fixtures")
-        guard !files.isEmpty else { throw CLIError.usage("--fixtures F.json is required") }
-        let seed = try seedValue(args)
-        let out = try outputURL(args)
-        try StoreFileSupport.reportingCodes {
-            let sources = try files.map { try FixtureSource(contentsOf: URL(fileURLWithPath: $0)) }
-            let result = try LoadJob(model: model, fixtures: sources, seed: seed).run(storeURL: out)
-            close(result)
-            output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
-        }
-    }
-
-    private static func loadModel(_ args: ParsedArguments) throws -> ManagedObjectModel {
-        guard let path = args.value("--model") else {
-            throw CLIError.usage("--model MODEL is required")
-        }
+    private static func loadModel(_ path: String) throws -> ManagedObjectModel {
         do {
             return try ManagedObjectModel(contentsOf: URL(fileURLWithPath: path))
         } catch let error as ObjectGraphError {
@@ -76,22 +75,17 @@ enum SeedCommand {
         }
     }
 
-    private static func seedValue(_ args: ParsedArguments) throws -> UInt64 {
-        guard let text = args.value("--seed") else { return 0 }
-        guard !text.isEmpty,
-            text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-            let seed = UInt64(text)
-        else {
+    /// `Entity=N`, N a whole number.
+    private static func entityCount(_ item: String) throws -> (entity: String, count: Int) {
+        let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let n = Int(digits: parts[1]) else {
             throw CLIError.failure(
-                "--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'")
+                "--count takes Entity=N with N a whole number ≥ 0, not '\(item)'")
         }
-        return seed
+        return (parts[0], n)
     }
 
-    private static func outputURL(_ args: ParsedArguments) throws -> URL {
-        guard let path = args.value("--out") else {
-            throw CLIError.usage("--out FILE.jsonl is required")
-        }
+    private static func outputURL(_ path: String) throws -> URL {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw CLIError.failure(
                 "\(path) already exists; choose a new file (nothing was written)")
@@ -107,5 +101,21 @@ enum SeedCommand {
 
     private static func summary(_ counts: [String: Int]) -> String {
         counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+}
+
+extension ArgumentTransform where Value == UInt64 {
+    /// A seed: ASCII digits, 0 to `UInt64.max`.
+    static var seed: Self {
+        Self { text, name in
+            guard !text.isEmpty,
+                text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                let seed = UInt64(text)
+            else {
+                throw CLIError.failure(
+                    "\(name) takes a whole number from 0 to \(UInt64.max), not '\(text)'")
+            }
+            return seed
+        }
     }
 }

@@ -2,12 +2,18 @@ import CLISupport
 import Foundation
 import ObjectGraph
 
+/// An `objectgraph` command (the tool has no global options).
+typealias ToolCommand = Command<NoArguments>
+
+/// The arguments of the commands that take one store file: `FILE [--json]`.
+struct StoreFileArguments: ParsableArguments {
+    @Argument("FILE") var file: String
+    @Flag("--json", help: "print JSON instead of text") var json: Bool
+}
+
 /// What the store commands share: opening a file with its own model, printing notices, and
 /// formatting dates, sizes and statistics.
 enum StoreFileSupport {
-    /// The `--json` flag.
-    static let jsonOption = OptionSpec.flag("--json", "print JSON instead of text")
-
     /// Runs a command's work, reporting an ``ObjectGraphError`` with its code
     /// (`error 259: store …: line 4: …`) so scripts can match on it.
     static func reportingCodes(_ body: () throws -> Void) throws {

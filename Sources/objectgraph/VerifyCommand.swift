@@ -4,22 +4,19 @@ import ObjectGraph
 
 /// `objectgraph verify FILE`: every checksum, the replay, every reference.
 enum VerifyCommand {
-    static let command = Command(
-        CommandSpec(
-            path: ["verify"],
-            summary: "Check every line's checksum and every reference of a store file.",
-            arguments: "FILE", positionals: 1...1, options: [StoreFileSupport.jsonOption],
-            details: """
-                Lists every damaged line (not only the first) and every reference to a missing row, then
-                the transactions, rows per entity, and live and dead bytes. Exits with 1 when anything
-                is wrong; 'objectgraph repair FILE' keeps the good part of a damaged file.
-                """)
-    ) { args, output in
+    static let command = ToolCommand(
+        ["verify"], summary: "Check every line's checksum and every reference of a store file.",
+        details: """
+            Lists every damaged line (not only the first) and every reference to a missing row, then
+            the transactions, rows per entity, and live and dead bytes. Exits with 1 when anything
+            is wrong; 'objectgraph repair FILE' keeps the good part of a damaged file.
+            """
+    ) { (args: StoreFileArguments, _, output) in
         try StoreFileSupport.reportingCodes {
-            let path = args.positionals[0]
+            let path = args.file
             let report = JSONLinesStore.verify(at: URL(fileURLWithPath: path))
             for notice in report.notices { output.err("notice: \(notice)") }
-            if args.has("--json") {
+            if args.json {
                 var members: [(String, JSONOutput)] = [
                     ("file", .string(path)), ("healthy", .bool(report.isHealthy)),
                     (

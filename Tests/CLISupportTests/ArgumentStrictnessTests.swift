@@ -5,48 +5,49 @@ import Testing
 /// Regression tests for the rough edges a bad-input session found in the command-line layer:
 /// loose numbers, single-dash options taken for arguments, raw control bytes echoed.
 @Suite struct ArgumentStrictnessTests {
-    private let options: [OptionSpec] = [
-        .value("--limit", "N", "at most N"), .flag("--json", "JSON"),
-    ]
+    struct Limits: ParsableArguments {
+        @Option("--limit", "N", help: "at most N", transform: .wholeNumber()) var limit: Int?
+        @Option("--count", "N", help: "at least one", transform: .wholeNumber(minimum: 1))
+        var count: Int?
+        @Flag("--json", help: "JSON") var json: Bool
+    }
+
+    struct Words: ParsableArguments {
+        @Argument("WORD") var words: [String]
+        @Flag("--json", help: "JSON") var json: Bool
+    }
 
     @Test func wholeNumbersAreDigitsOnly() throws {
-        #expect(ParsedArguments.wholeNumber("0") == 0)
-        #expect(ParsedArguments.wholeNumber("0042") == 42)
-        #expect(ParsedArguments.wholeNumber("9223372036854775807") == Int.max)
+        #expect(Int(digits: "0") == 0)
+        #expect(Int(digits: "0042") == 42)
+        #expect(Int(digits: "9223372036854775807") == Int.max)
         for text in ["+3", "-1", "", " 7", "7 ", "1e3", "3.0", "١٢", "9223372036854775808", "0x10"]
         {
-            #expect(
-                ParsedArguments.wholeNumber(text) == nil, "\(text) should not be a whole number")
+            #expect(Int(digits: text) == nil, "\(text) should not be a whole number")
         }
     }
 
     @Test func aLooseNumberForAnOptionIsAFailureNamingTheOptionAndText() throws {
-        let args = try ParsedArguments.parse(
-            ["--limit", "+3"], options: options, positionals: 0...0)
         #expect(throws: CLIError.failure("--limit takes a whole number ≥ 0, not '+3'")) {
-            try args.wholeNumber("--limit")
+            try Limits.parse(["--limit", "+3"])
         }
-        let zero = try ParsedArguments.parse(["--limit=0"], options: options, positionals: 0...0)
-        #expect(throws: CLIError.failure("--limit takes a whole number ≥ 1, not '0'")) {
-            try zero.wholeNumber("--limit", minimum: 1)
+        #expect(throws: CLIError.failure("--count takes a whole number ≥ 1, not '0'")) {
+            try Limits.parse(["--count=0"])
         }
-        #expect(try zero.wholeNumber("--limit") == 0)
-        #expect(try zero.wholeNumber("--offset") == nil)
+        let zero = try Limits.parse(["--limit=0"])
+        #expect(zero.limit == 0)
+        #expect(zero.count == nil)
     }
 
     @Test func singleDashWordsAreUnknownOptionsButNegativeNumbersAreArguments() throws {
         #expect(throws: CLIError.usage("unknown option -x (options are spelled --name)")) {
-            try ParsedArguments.parse(["-x"], options: options, positionals: 0...1)
+            try Words.parse(["-x"])
         }
         #expect(throws: CLIError.usage("unknown option -limit (options are spelled --name)")) {
-            try ParsedArguments.parse(["-limit", "3"], options: options, positionals: 0...2)
+            try Words.parse(["-limit", "3"])
         }
-        let negative = try ParsedArguments.parse(
-            ["-5", "-.5", "-"], options: options, positionals: 0...3)
-        #expect(negative.positionals == ["-5", "-.5", "-"])
-        let afterDashes = try ParsedArguments.parse(
-            ["--", "-x"], options: options, positionals: 0...1)
-        #expect(afterDashes.positionals == ["-x"])
+        #expect(try Words.parse(["-5", "-.5", "-"]).words == ["-5", "-.5", "-"])
+        #expect(try Words.parse(["--", "-x", "--json"]).words == ["-x", "--json"])
     }
 
     @Test func controlCharactersInEchoedTextAreEscaped() {
@@ -58,16 +59,16 @@ import Testing
         #expect(CLIOutput.visible("café 😀") == "café 😀")
     }
 
+    struct Echo: ParsableArguments {
+        @Argument("X") var x: String
+    }
+
     @Test func failureMessagesNeverCarryRawEscapes() async {
         let tool = CommandLineTool(
-            name: "t", summary: "A test tool.", global: [],
+            name: "t", summary: "A test tool.",
             commands: [
-                Command(
-                    CommandSpec(
-                        path: ["echo"], summary: "Fails with its argument", arguments: "X",
-                        positionals: 1...1)
-                ) {
-                    args, _ in throw CLIError.failure("no such thing '\(args.positionals[0])'")
+                Command(["echo"], summary: "Fails with its argument") {
+                    (args: Echo, _, _) in throw CLIError.failure("no such thing '\(args.x)'")
                 }
             ])
         let out = CLIOutput.capturing()

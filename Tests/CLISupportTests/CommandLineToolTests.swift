@@ -3,25 +3,35 @@ import Foundation
 import Testing
 
 @Suite struct CommandLineToolTests {
-    final class Seen: @unchecked Sendable {
-        var args: ParsedArguments?
+    struct Global: ParsableArguments {
+        @Option("--file", "PATH", help: "the file") var file: String?
+        @Flag("--json", help: "JSON") var json: Bool
     }
 
-    private func tool(_ seen: Seen) -> CommandLineTool {
+    struct AddArguments: ParsableArguments {
+        @Argument("NAME") var name: String
+        @Option("--color", "HEX", help: "colour") var color: String?
+    }
+
+    final class Seen: @unchecked Sendable {
+        // Sendable: written by the one command a test runs, read after `run` returns.
+        var file: String?
+        var color: String?
+        var json = false
+    }
+
+    private func tool(_ seen: Seen) -> CommandLineTool<Global> {
         CommandLineTool(
-            name: "t", summary: "A test tool.",
-            global: [.value("--file", "PATH", "the file"), .flag("--json", "JSON")],
+            name: "t", summary: "A test tool.", global: Global.self,
             commands: [
-                Command(
-                    CommandSpec(
-                        path: ["category", "add"], summary: "Add", arguments: "NAME",
-                        positionals: 1...1,
-                        options: [.value("--color", "HEX", "colour")])
-                ) { args, out in
-                    seen.args = args
-                    out.out("added \(args.positionals[0])")
+                Command(["category", "add"], summary: "Add") {
+                    (args: AddArguments, global, out) in
+                    seen.file = global.file
+                    seen.color = args.color
+                    seen.json = global.json
+                    out.out("added \(args.name)")
                 },
-                Command(CommandSpec(path: ["fail"], summary: "Fails")) { _, _ in
+                Command(["fail"], summary: "Fails") { (_: NoArguments, _, _) in
                     throw CLIError.failure("it broke")
                 },
             ])
@@ -34,9 +44,9 @@ import Testing
             await tool(seen).run(
                 ["--file", "a.jsonl", "category", "add", "Food", "--color=#00FF00", "--json"],
                 output: out) == 0)
-        #expect(seen.args?.value("--file") == "a.jsonl")
-        #expect(seen.args?.value("--color") == "#00FF00")
-        #expect(seen.args?.has("--json") == true)
+        #expect(seen.file == "a.jsonl")
+        #expect(seen.color == "#00FF00")
+        #expect(seen.json)
         #expect(out.stdout == "added Food\n")
     }
 
@@ -72,5 +82,8 @@ import Testing
         out.table(
             [["name", "amount"], ["Food", "12.50"], ["Rent", "950.00"]], rightAligned: [1])
         #expect(out.stdout == "name  amount\nFood   12.50\nRent  950.00\n")
+        let ruled = CLIOutput.capturing()
+        ruled.table([["case", "n"], ["a", "10"]], rightAligned: [1], ruled: true)
+        #expect(ruled.stdout == "case   n\n----  --\na     10\n")
     }
 }

@@ -1,6 +1,7 @@
 import CLISupport
 import Foundation
 import LedgerKit
+import ObjectGraphTesting
 
 /// What one run of the `ledger` command line produced.
 struct CLIResult: Sendable {
@@ -12,7 +13,7 @@ struct CLIResult: Sendable {
 /// A sandbox directory and an environment for running `ledger` in-process.
 struct CLISandbox {
     let directory: URL
-    let ids = SeededUUIDSource(seed: 2026)
+    let ids = SeededUUIDGenerator(seed: 2026)
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -3,49 +3,43 @@ import Foundation
 
 /// `ledger add AMOUNT`: records a transaction.
 enum AddCommand {
-    static func make(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["add"], summary: "add a transaction (money out unless --income)",
-                arguments: "AMOUNT",
-                positionals: 1...1,
-                options: [
-                    .flag("--income", "money in (default: money out)"),
-                    .value("--category", "C", "its category (must exist)"),
-                    .value("--date", "YYYY-MM-DD", "its date (default: today)"),
-                    .value("--note", "N", "a note"),
-                    .value("--payee", "P", "who was paid, or who paid"),
-                    .value(
-                        "--receipt", "FILE",
-                        "a receipt to copy beside the ledger (removed with the transaction)"),
-                ],
-                details:
-                    "AMOUNT is positive, with at most 2 decimals: 12.50. Creates the ledger file if missing."
-            )
-        ) { arguments, output in
-            var draft = TransactionDraft(
-                amount: try LedgerValues.amountArgument(arguments.positionals[0]))
-            draft.kind = arguments.has("--income") ? .income : .expense
-            draft.category = arguments.value("--category")
-            draft.date = try arguments.date("--date")
-            draft.note = arguments.value("--note")
-            draft.payee = arguments.value("--payee")
-            draft.receipt = arguments.value("--receipt").map(environment.url)
-            let record = try LedgerSession.run(arguments, environment, access: .create) { ledger in
+    struct Arguments: ParsableArguments {
+        @Argument("AMOUNT", transform: .ledger { try LedgerValues.amount($0) })
+        var amount: Decimal
+        @Flag("--income", help: "money in (default: money out)") var income: Bool
+        @Option("--category", "C", help: "its category (must exist)") var category: String?
+        @Option(
+            "--date", "YYYY-MM-DD", help: "its date (default: today)", transform: .ledgerDate)
+        var date: Date?
+        @Option("--note", "N", help: "a note") var note: String?
+        @Option("--payee", "P", help: "who was paid, or who paid") var payee: String?
+        @Option(
+            "--receipt", "FILE",
+            help: "a receipt to copy beside the ledger (removed with the transaction)")
+        var receipt: String?
+    }
+
+    static func make(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(
+            ["add"], summary: "add a transaction (money out unless --income)",
+            details:
+                "AMOUNT is positive, with at most 2 decimals: 12.50. Creates the ledger file if missing."
+        ) { (arguments: Arguments, global, output) in
+            var draft = TransactionDraft(amount: arguments.amount)
+            draft.kind = arguments.income ? .income : .expense
+            draft.category = arguments.category
+            draft.date = arguments.date
+            draft.note = arguments.note
+            draft.payee = arguments.payee
+            draft.receipt = arguments.receipt.map(environment.url)
+            let record = try LedgerSession.run(global, environment, access: .create) { ledger in
                 try ledger.addTransaction(draft)
             }
-            if arguments.json {
+            if global.json {
                 try output.json(record.jsonObject)
             } else {
                 output.out("added " + LedgerText.line(record))
             }
         }
-    }
-}
-
-extension LedgerValues {
-    /// The `AMOUNT` argument, or a one-line failure.
-    static func amountArgument(_ text: String) throws -> Decimal {
-        do { return try amount(text) } catch { throw LedgerSession.failure(error) }
     }
 }

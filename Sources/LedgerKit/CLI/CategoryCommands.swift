@@ -3,21 +3,21 @@ import Foundation
 
 /// `ledger category add|list|rename|delete`.
 enum CategoryCommands {
-    static func add(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["category", "add"], summary: "add a category", arguments: "NAME",
-                positionals: 1...1,
-                options: [.value("--color", "#RRGGBB", "its colour (default #FFFFFF)")],
-                details:
-                    "Names are 1–50 characters and unique, ignoring case. Creates the ledger file if missing."
-            )
-        ) { arguments, output in
-            let record = try LedgerSession.run(arguments, environment, access: .create) { ledger in
-                try ledger.addCategory(
-                    name: arguments.positionals[0], colorHex: arguments.value("--color"))
+    struct AddArguments: ParsableArguments {
+        @Argument("NAME") var name: String
+        @Option("--color", "#RRGGBB", help: "its colour (default #FFFFFF)") var color: String?
+    }
+
+    static func add(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(
+            ["category", "add"], summary: "add a category",
+            details:
+                "Names are 1–50 characters and unique, ignoring case. Creates the ledger file if missing."
+        ) { (arguments: AddArguments, global, output) in
+            let record = try LedgerSession.run(global, environment, access: .create) { ledger in
+                try ledger.addCategory(name: arguments.name, colorHex: arguments.color)
             }
-            if arguments.json {
+            if global.json {
                 try output.json(record.jsonObject)
             } else {
                 output.out("added category \(record.name) (\(record.colorHex))")
@@ -25,16 +25,13 @@ enum CategoryCommands {
         }
     }
 
-    static func list(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["category", "list"], summary: "list the categories with their totals")
-        ) {
-            arguments, output in
-            let records = try LedgerSession.run(arguments, environment, access: .read) {
+    static func list(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(["category", "list"], summary: "list the categories with their totals") {
+            (_: NoArguments, global, output) in
+            let records = try LedgerSession.run(global, environment, access: .read) {
                 try $0.categories()
             }
-            if arguments.json {
+            if global.json {
                 try output.json(records.map(\.jsonObject))
             } else if records.isEmpty {
                 output.out("no categories; add one with `ledger category add NAME`")
@@ -52,44 +49,45 @@ enum CategoryCommands {
         }
     }
 
-    static func rename(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["category", "rename"], summary: "rename a category", arguments: "OLD NEW",
-                positionals: 2...2)
-        ) { arguments, output in
-            let record = try LedgerSession.run(arguments, environment, access: .write) { ledger in
-                try ledger.renameCategory(arguments.positionals[0], to: arguments.positionals[1])
+    struct RenameArguments: ParsableArguments {
+        @Argument("OLD") var old: String
+        @Argument("NEW") var new: String
+    }
+
+    static func rename(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(["category", "rename"], summary: "rename a category") {
+            (arguments: RenameArguments, global, output) in
+            let record = try LedgerSession.run(global, environment, access: .write) { ledger in
+                try ledger.renameCategory(arguments.old, to: arguments.new)
             }
-            if arguments.json {
+            if global.json {
                 try output.json(record.jsonObject)
             } else {
-                output.out("renamed category \(arguments.positionals[0]) to \(record.name)")
+                output.out("renamed category \(arguments.old) to \(record.name)")
             }
         }
     }
 
-    static func delete(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["category", "delete"], summary: "delete a category", arguments: "NAME",
-                positionals: 1...1,
-                options: [
-                    .value(
-                        "--rule", "RULE",
-                        "what happens to its transactions: nullify (default: kept, uncategorised), "
-                            + "cascade (deleted too), deny (refuse while it has any)")
-                ])
-        ) { arguments, output in
-            let ruleText = arguments.value("--rule") ?? "nullify"
-            guard let rule = CategoryDeleteRule(rawValue: ruleText) else {
-                throw LedgerSession.failure(
-                    LedgerError.badValue("--rule", ruleText, expected: "nullify, cascade or deny"))
+    struct DeleteArguments: ParsableArguments {
+        @Argument("NAME") var name: String
+        @Option(
+            "--rule", "RULE",
+            help: "what happens to its transactions: nullify (kept, uncategorised), "
+                + "cascade (deleted too), deny (refuse while it has any)",
+            transform: .ledgerChoice(expected: "nullify, cascade or deny") {
+                CategoryDeleteRule(rawValue: $0)
+            })
+        var rule = CategoryDeleteRule.nullify
+    }
+
+    static func delete(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(["category", "delete"], summary: "delete a category") {
+            (arguments: DeleteArguments, global, output) in
+            let rule = arguments.rule
+            let deletion = try LedgerSession.run(global, environment, access: .write) { ledger in
+                try ledger.deleteCategory(arguments.name, rule: rule)
             }
-            let deletion = try LedgerSession.run(arguments, environment, access: .write) { ledger in
-                try ledger.deleteCategory(arguments.positionals[0], rule: rule)
-            }
-            if arguments.json {
+            if global.json {
                 try output.json([
                     "name": deletion.name, "rule": rule.rawValue,
                     "transactions": deletion.transactions,

@@ -3,17 +3,19 @@ import Foundation
 
 /// `ledger clear ID...`: toggles whether transactions are cleared (reconciled).
 enum ClearCommand {
-    static func make(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["clear"], summary: "toggle whether transactions are cleared",
-                arguments: "ID...",
-                positionals: 1...Int.max, details: "Each ID is any unique prefix. All or nothing.")
-        ) { arguments, output in
-            let records = try LedgerSession.run(arguments, environment, access: .write) { ledger in
-                try ledger.toggleCleared(arguments.positionals)
+    struct Arguments: ParsableArguments {
+        @Argument("ID") var ids: [String]
+    }
+
+    static func make(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(
+            ["clear"], summary: "toggle whether transactions are cleared",
+            details: "Each ID is any unique prefix. All or nothing."
+        ) { (arguments: Arguments, global, output) in
+            let records = try LedgerSession.run(global, environment, access: .write) { ledger in
+                try ledger.toggleCleared(arguments.ids)
             }
-            if arguments.json {
+            if global.json {
                 try output.json(records.map(\.jsonObject))
             } else {
                 for record in records {

@@ -3,14 +3,13 @@ import Foundation
 
 /// `ledger demo`: a fresh RAM ledger with sample data, then its report.
 enum DemoCommand {
-    static func make() -> Command {
-        Command(
-            CommandSpec(
-                path: ["demo"], summary: "build a RAM ledger with sample data and print its report",
-                details: "Touches no file; --file is ignored.")
-        ) { arguments, output in
+    static func make() -> LedgerCommand {
+        LedgerCommand(
+            ["demo"], summary: "build a RAM ledger with sample data and print its report",
+            details: "Touches no file; --file is ignored."
+        ) { (_: NoArguments, global, output) in
             do {
-                if arguments.json {
+                if global.json {
                     try output.json(try LedgerDemo.makeReport().jsonObject)
                 } else {
                     output.out(try LedgerDemo.run())

@@ -3,31 +3,29 @@ import Foundation
 
 /// `ledger export`: writes every transaction as CSV or JSON to standard output.
 enum ExportCommand {
-    static func make(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["export"], summary: "print every transaction as CSV or JSON",
-                options: [
-                    .value("--format", "csv|json", "the format (default: csv; --json means json)")
-                ],
-                details: """
-                    CSV columns: id,date,amount,kind,category,payee,note,cleared,receipt (amounts unsigned). \
-                    JSON: {"categories": [...], "transactions": [...]}.
-                    """)
-        ) { arguments, output in
-            let text = arguments.value("--format") ?? (arguments.json ? "json" : "csv")
-            guard let format = ExportFormat(rawValue: text) else {
-                throw LedgerSession.failure(
-                    LedgerError.badValue("--format", text, expected: "csv or json"))
-            }
-            switch format {
+    struct Arguments: ParsableArguments {
+        @Option(
+            "--format", "csv|json", help: "the format (default: csv; --json means json)",
+            transform: .ledgerChoice(expected: "csv or json") { ExportFormat(rawValue: $0) })
+        var format: ExportFormat?
+    }
+
+    static func make(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(
+            ["export"], summary: "print every transaction as CSV or JSON",
+            details: """
+                CSV columns: id,date,amount,kind,category,payee,note,cleared,receipt (amounts unsigned). \
+                JSON: {"categories": [...], "transactions": [...]}.
+                """
+        ) { (arguments: Arguments, global, output) in
+            switch arguments.format ?? (global.json ? .json : .csv) {
             case .csv:
-                let csv = try LedgerSession.run(arguments, environment, access: .read) {
+                let csv = try LedgerSession.run(global, environment, access: .read) {
                     try $0.exportCSV()
                 }
                 output.out(String(csv.dropLast()))
             case .json:
-                let object = try LedgerSession.run(arguments, environment, access: .read) {
+                let object = try LedgerSession.run(global, environment, access: .read) {
                     try $0.exportObject()
                 }
                 try output.json(object)

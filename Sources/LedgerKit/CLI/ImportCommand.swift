@@ -3,48 +3,93 @@ import Foundation
 
 /// `ledger import FILE`: imports a bank's CSV export.
 enum ImportCommand {
-    static let options: [OptionSpec] = [
-        .value(
-            "--date-column", "COL", "the date column: a 1-based number or a header name (required)"),
-        .value(
+    struct Arguments: ParsableArguments {
+        @Argument("FILE") var file: String
+        @Option(
+            "--date-column", "COL",
+            help: "the date column: a 1-based number or a header name (required)",
+            transform: .column)
+        var dateColumn: ColumnReference?
+        @Option(
             "--date-format", "FORMAT",
-            "strftime, e.g. %d.%m.%Y (%Y %y %m %d %b %B %H %M %S); default ISO 8601"),
-        .value(
+            help: "strftime, e.g. %d.%m.%Y (%Y %y %m %d %b %B %H %M %S); default ISO 8601")
+        var dateFormat: String?
+        @Option(
             "--amount-column", "COL",
-            "a signed amount (negative is money out), or with --type-column unsigned"),
-        .value("--type-column", "COL", "says which way --amount-column's money went"),
-        .value("--debit-value", "WORD", "the --type-column word for money out, e.g. debit"),
-        .value("--debit-column", "COL", "money out, unsigned (with --credit-column)"),
-        .value("--credit-column", "COL", "money in, unsigned (with --debit-column)"),
-        .value(
-            "--description-column", "COL", "payee, then note (repeatable, in order)",
-            repeatable: true),
-        .flag("--header", "the first row names the columns (default)"),
-        .flag("--no-header", "the first row is a transaction"),
-        .value("--delimiter", "D", "',' ';' or tab (default: detected)"),
-        .value("--encoding", "ENC", "utf-8 or latin-1 (default: detected)"),
-        .flag("--decimal-comma", "amounts use a decimal comma: 1.234,56 (default: inferred)"),
-        .flag(
+            help: "a signed amount (negative is money out), or with --type-column unsigned",
+            transform: .column)
+        var amountColumn: ColumnReference?
+        @Option(
+            "--type-column", "COL", help: "says which way --amount-column's money went",
+            transform: .column)
+        var typeColumn: ColumnReference?
+        @Option("--debit-value", "WORD", help: "the --type-column word for money out, e.g. debit")
+        var debitValue: String?
+        @Option(
+            "--debit-column", "COL", help: "money out, unsigned (with --credit-column)",
+            transform: .column)
+        var debitColumn: ColumnReference?
+        @Option(
+            "--credit-column", "COL", help: "money in, unsigned (with --debit-column)",
+            transform: .column)
+        var creditColumn: ColumnReference?
+        @Option(
+            "--description-column", "COL", help: "payee, then note (repeatable, in order)",
+            transform: .column)
+        var descriptionColumns: [ColumnReference]
+        @Flag("--header", help: "the first row names the columns (default)") var header: Bool
+        @Flag("--no-header", help: "the first row is a transaction") var noHeader: Bool
+        @Option(
+            "--delimiter", "D", help: "',' ';' or tab (default: detected)",
+            transform: .ledgerChoice(expected: "',' ';' or tab") { CSVDelimiter(argument: $0) })
+        var delimiter: CSVDelimiter?
+        @Option(
+            "--encoding", "ENC", help: "utf-8 or latin-1 (default: detected)",
+            transform: .ledgerChoice(expected: "utf-8 or latin-1") { CSVEncoding(argument: $0) })
+        var encoding: CSVEncoding?
+        @Flag("--decimal-comma", help: "amounts use a decimal comma: 1.234,56 (default: inferred)")
+        var decimalComma: Bool
+        @Flag(
             "--skip-bad-rows",
-            "skip rows that cannot be read, and list them (default: all or nothing)"),
-        .flag("--dry-run", "show what would be imported; write nothing"),
-    ]
+            help: "skip rows that cannot be read, and list them (default: all or nothing)")
+        var skipBadRows: Bool
+        @Flag("--dry-run", help: "show what would be imported; write nothing") var dryRun: Bool
 
-    static func make(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["import"], summary: "import a bank's CSV export", arguments: "FILE",
-                positionals: 1...1,
-                options: options,
-                details: """
-                    Importing the same file again adds nothing. Creates the ledger file if missing.
-                    Example: ledger import bank.csv --no-header --delimiter ';' --date-column 3 \\
-                      --date-format %d.%m.%Y --amount-column 5 --decimal-comma --description-column 2
-                    """)
-        ) { arguments, output in
-            let options = try importOptions(arguments)
-            let file = environment.url(arguments.positionals[0])
-            let dryRun = arguments.has("--dry-run")
+        /// The import flags as ``ImportOptions``.
+        func importOptions() throws -> ImportOptions {
+            guard let dateColumn else { throw CLIError.usage("--date-column is required") }
+            guard !(header && noHeader) else {
+                throw CLIError.usage("give --header or --no-header, not both")
+            }
+            var options = ImportOptions(dateColumn: dateColumn)
+            options.amountColumn = amountColumn
+            options.typeColumn = typeColumn
+            options.debitValue = debitValue
+            options.debitColumn = debitColumn
+            options.creditColumn = creditColumn
+            options.descriptionColumns = descriptionColumns
+            options.dateFormat = dateFormat
+            options.hasHeader = !noHeader
+            options.skipBadRows = skipBadRows
+            if decimalComma { options.decimalStyle = .comma }
+            if let delimiter { options.delimiter = delimiter }
+            if let encoding { options.encoding = encoding }
+            return options
+        }
+    }
+
+    static func make(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(
+            ["import"], summary: "import a bank's CSV export",
+            details: """
+                Importing the same file again adds nothing. Creates the ledger file if missing.
+                Example: ledger import bank.csv --no-header --delimiter ';' --date-column 3 \\
+                  --date-format %d.%m.%Y --amount-column 5 --decimal-comma --description-column 2
+                """
+        ) { (arguments: Arguments, global, output) in
+            let options = try arguments.importOptions()
+            let file = environment.url(arguments.file)
+            let dryRun = arguments.dryRun
             // Progress on stderr for large files only: every progressInterval rows read, then the save.
             var reported = 0
             let progress: (ImportProgress) -> Void = { step in
@@ -59,7 +104,7 @@ enum ImportCommand {
                     break
                 }
             }
-            let ledgerURL = environment.ledgerURL(file: arguments.value("--file"))
+            let ledgerURL = environment.ledgerURL(file: global.file)
             let summary: ImportSummary
             if dryRun, !FileManager.default.fileExists(atPath: ledgerURL.path),
                 ledgerURL.path != "/dev/null"
@@ -71,56 +116,17 @@ enum ImportCommand {
                 }
             } else {
                 summary = try LedgerSession.run(
-                    arguments, environment, access: dryRun ? .read : .create
+                    global, environment, access: dryRun ? .read : .create
                 ) { ledger in
                     try ledger.importCSV(file, options: options, dryRun: dryRun, progress: progress)
                 }
             }
-            if arguments.json {
+            if global.json {
                 try output.json(summary.jsonObject)
             } else {
                 print(summary, to: output)
             }
         }
-    }
-
-    /// The import flags as ``ImportOptions``.
-    static func importOptions(_ arguments: ParsedArguments) throws -> ImportOptions {
-        guard let date = arguments.value("--date-column") else {
-            throw CLIError.usage("--date-column is required")
-        }
-        guard !(arguments.has("--header") && arguments.has("--no-header")) else {
-            throw CLIError.usage("give --header or --no-header, not both")
-        }
-        var options = ImportOptions(dateColumn: ColumnReference(argument: date))
-        options.amountColumn = arguments.value("--amount-column").map(
-            ColumnReference.init(argument:))
-        options.typeColumn = arguments.value("--type-column").map(ColumnReference.init(argument:))
-        options.debitValue = arguments.value("--debit-value")
-        options.debitColumn = arguments.value("--debit-column").map(ColumnReference.init(argument:))
-        options.creditColumn = arguments.value("--credit-column").map(
-            ColumnReference.init(argument:))
-        options.descriptionColumns = arguments.allValues("--description-column").map(
-            ColumnReference.init(argument:))
-        options.dateFormat = arguments.value("--date-format")
-        options.hasHeader = !arguments.has("--no-header")
-        options.skipBadRows = arguments.has("--skip-bad-rows")
-        if arguments.has("--decimal-comma") { options.decimalStyle = .comma }
-        if let text = arguments.value("--delimiter") {
-            guard let delimiter = CSVDelimiter(argument: text) else {
-                throw LedgerSession.failure(
-                    LedgerError.badValue("--delimiter", text, expected: "',' ';' or tab"))
-            }
-            options.delimiter = delimiter
-        }
-        if let text = arguments.value("--encoding") {
-            guard let encoding = CSVEncoding(argument: text) else {
-                throw LedgerSession.failure(
-                    LedgerError.badValue("--encoding", text, expected: "utf-8 or latin-1"))
-            }
-            options.encoding = encoding
-        }
-        return options
     }
 
     /// The text summary: the rows of a dry run, skipped rows, and the totals.

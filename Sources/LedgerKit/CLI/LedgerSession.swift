@@ -7,13 +7,12 @@ import Foundation
 enum LedgerSession {
     /// Runs `body` with the ledger of `--file` opened for `access`, then closes it.
     static func run<T>(
-        _ arguments: ParsedArguments, _ environment: LedgerEnvironment, access: LedgerAccess,
+        _ global: LedgerGlobalOptions, _ environment: LedgerEnvironment, access: LedgerAccess,
         _ body: (Ledger) throws -> T
     ) throws -> T {
         let ledger: Ledger
         do {
-            ledger = try Ledger(
-                environment.configuration(file: arguments.value("--file")), access: access)
+            ledger = try Ledger(environment.configuration(file: global.file), access: access)
         } catch {
             throw failure(error)
         }
@@ -36,47 +35,6 @@ enum LedgerSession {
             .filter { line in !line.isEmpty && !line.allSatisfy { $0 == "^" || $0 == " " } }
         return .failure(lines.joined(separator: ": "))
     }
-}
-
-extension ParsedArguments {
-    /// The calendar date given for `option` (`YYYY-MM-DD`), or `nil`.
-    ///
-    /// - Throws: a one-line failure naming the option and the text.
-    func date(_ option: String) throws -> Date? {
-        try value(option).map { text in
-            do { return try LedgerValues.date(text, key: option) } catch {
-                throw LedgerSession.failure(error)
-            }
-        }
-    }
-
-    /// The amount given for `option`, or `nil`.
-    ///
-    /// - Throws: a one-line failure naming the option and the text.
-    func amount(_ option: String) throws -> Decimal? {
-        try value(option).map { text in
-            do { return try LedgerValues.amount(text, key: option) } catch {
-                throw LedgerSession.failure(error)
-            }
-        }
-    }
-
-    /// The positive whole number given for `option` (digits only: `+3` and ` 3` are
-    /// refused), or `nil`.
-    ///
-    /// - Throws: a one-line failure naming the option and the text.
-    func count(_ option: String) throws -> Int? {
-        try value(option).map { text in
-            guard let n = ParsedArguments.wholeNumber(text), n > 0 else {
-                throw LedgerSession.failure(
-                    LedgerError.badValue(option, text, expected: "a whole number above 0"))
-            }
-            return n
-        }
-    }
-
-    /// Whether `--json` was given.
-    var json: Bool { has("--json") }
 }
 
 /// Text formatting shared by the commands.

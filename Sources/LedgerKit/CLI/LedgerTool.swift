@@ -11,20 +11,16 @@ import Foundation
 /// Exit codes: 0 success, 1 failure (one line on stderr), 64 usage (with the command's
 /// usage on stderr).
 public enum LedgerTool {
-    /// The global options: `--file PATH` and `--json`.
-    static let global: [OptionSpec] = [
-        .value("--file", "PATH", "the ledger file (default: $LEDGER_FILE, else ./ledger.jsonl)"),
-        .flag("--json", "print JSON instead of text"),
-    ]
-
     /// The tool with every command, reading its environment from `environment`.
-    public static func make(environment: LedgerEnvironment = .process) -> CommandLineTool {
+    public static func make(environment: LedgerEnvironment = .process)
+        -> CommandLineTool<LedgerGlobalOptions>
+    {
         CommandLineTool(
             name: "ledger",
             summary:
                 "A single-file expense ledger: categories, transactions, receipts and bank CSV "
                 + "imports in one JSON-lines file.",
-            global: global,
+            global: LedgerGlobalOptions.self,
             commands: [
                 InitCommand.make(environment), DemoCommand.make(),
                 CategoryCommands.add(environment), CategoryCommands.list(environment),

@@ -3,46 +3,47 @@ import Foundation
 
 /// `ledger list`: shows transactions.
 enum ListCommand {
-    static func make(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["list"], summary: "list transactions",
-                options: [
-                    .value(
-                        "--where", "PREDICATE",
-                        "a predicate, e.g. \"amount > 50 AND payee CONTAINS[c] 'shop'\""),
-                    .value("--category", "C", "only this category"),
-                    .value("--from", "YYYY-MM-DD", "only on or after this date"),
-                    .value("--to", "YYYY-MM-DD", "only on or before this date"),
-                    .value(
-                        "--sort", "KEY[:desc]",
-                        "order by date (default), amount, kind, payee, note, category or cleared",
-                        repeatable: true),
-                    .value("--limit", "N", "show at most N"),
-                ],
-                details: """
-                    Predicate keys: amount, kind ('expense'/'income'), date, note, payee, isCleared, \
-                    category.name, importKey. Dates compare with CAST('2026-11-01', 'NSDate').
-                    --json prints an array of {id, amount, kind, date, note, payee, category, isCleared}.
-                    """)
-        ) { arguments, output in
+    struct Arguments: ParsableArguments {
+        @Option(
+            "--where", "PREDICATE",
+            help: "a predicate, e.g. \"amount > 50 AND payee CONTAINS[c] 'shop'\"")
+        var predicate: String?
+        @Option("--category", "C", help: "only this category") var category: String?
+        @Option(
+            "--from", "YYYY-MM-DD", help: "only on or after this date", transform: .ledgerDate)
+        var from: Date?
+        @Option("--to", "YYYY-MM-DD", help: "only on or before this date", transform: .ledgerDate)
+        var to: Date?
+        @Option("--limit", "N", help: "show at most N", transform: .ledgerCount) var limit: Int?
+        @Option(
+            "--sort", "KEY[:desc]",
+            help: "order by date (default), amount, kind, payee, note, category or cleared",
+            transform: .ledger { try TransactionSort(argument: $0) })
+        var sort: [TransactionSort]
+    }
+
+    static func make(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(
+            ["list"], summary: "list transactions",
+            details: """
+                Predicate keys: amount, kind ('expense'/'income'), date, note, payee, isCleared, \
+                category.name, importKey. Dates compare with CAST('2026-11-01', 'NSDate').
+                --json prints an array of {id, amount, kind, date, note, payee, category, isCleared}.
+                """
+        ) { (arguments: Arguments, global, output) in
             var query = TransactionQuery()
-            query.predicate = arguments.value("--where")
-            query.category = arguments.value("--category")
-            query.from = try arguments.date("--from")
-            query.to = try arguments.date("--to")
-            query.limit = try arguments.count("--limit")
-            do {
-                query.sort = try arguments.allValues("--sort").map(TransactionSort.init(argument:))
-            } catch {
-                throw LedgerSession.failure(error)
-            }
-            let (records, ids) = try LedgerSession.run(arguments, environment, access: .read) {
+            query.predicate = arguments.predicate
+            query.category = arguments.category
+            query.from = arguments.from
+            query.to = arguments.to
+            query.limit = arguments.limit
+            query.sort = arguments.sort
+            let (records, ids) = try LedgerSession.run(global, environment, access: .read) {
                 ledger in
                 let records = try ledger.transactions(query)
-                return (records, arguments.json ? [:] : try ledger.shortIDs(for: records.map(\.id)))
+                return (records, global.json ? [:] : try ledger.shortIDs(for: records.map(\.id)))
             }
-            if arguments.json {
+            if global.json {
                 try output.json(records.map(\.jsonObject))
                 return
             }

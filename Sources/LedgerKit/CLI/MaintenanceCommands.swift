@@ -3,19 +3,18 @@ import Foundation
 
 /// `ledger compact` and `ledger verify`.
 enum MaintenanceCommands {
-    static func compact(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["compact"], summary: "rewrite the file as a snapshot of its live rows",
-                details:
-                    "Atomic: a crash leaves the old file or the new one. Edits and deletions leave old lines "
-                    + "behind until then.")
-        ) { arguments, output in
-            let (result, path) = try LedgerSession.run(arguments, environment, access: .write) {
+    static func compact(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(
+            ["compact"], summary: "rewrite the file as a snapshot of its live rows",
+            details:
+                "Atomic: a crash leaves the old file or the new one. Edits and deletions leave old lines "
+                + "behind until then."
+        ) { (_: NoArguments, global, output) in
+            let (result, path) = try LedgerSession.run(global, environment, access: .write) {
                 ledger in
                 (try ledger.compact(), ledger.configuration.storeURL.relativePath)
             }
-            if arguments.json {
+            if global.json {
                 try output.json([
                     "file": path, "bytesBefore": result.bytesBefore,
                     "bytesAfter": result.bytesAfter,
@@ -26,23 +25,21 @@ enum MaintenanceCommands {
         }
     }
 
-    static func verify(_ environment: LedgerEnvironment) -> Command {
-        Command(
-            CommandSpec(
-                path: ["verify"], summary: "check the file and the receipts",
-                details:
-                    "Checks every line's checksum, the replay, every reference and every receipt, without "
-                    + "changing anything. Exits 1 when something is wrong, listing each problem on stdout."
-            )
-        ) { arguments, output in
+    static func verify(_ environment: LedgerEnvironment) -> LedgerCommand {
+        LedgerCommand(
+            ["verify"], summary: "check the file and the receipts",
+            details:
+                "Checks every line's checksum, the replay, every reference and every receipt, without "
+                + "changing anything. Exits 1 when something is wrong, listing each problem on stdout."
+        ) { (_: NoArguments, global, output) in
             let result: LedgerVerification
             do {
                 result = try Ledger.verify(
-                    environment.configuration(file: arguments.value("--file")))
+                    environment.configuration(file: global.file))
             } catch {
                 throw LedgerSession.failure(error)
             }
-            if arguments.json {
+            if global.json {
                 try output.json(result.jsonObject)
             } else {
                 for problem in result.problems { output.out("problem: \(problem)") }

@@ -58,17 +58,3 @@ public enum LedgerAccess: Sendable, Hashable {
     /// `category add`).
     case create
 }
-
-/// A UUID source from a seeded SplitMix64 generator, safe to call from any thread:
-/// deterministic IDs for tests and documentation sessions.
-public final class SeededUUIDSource: @unchecked Sendable {
-    // Sendable: `generator` is read and written only while holding `lock`.
-    private let lock = NSLock()
-    private var generator: SeededUUIDs
-
-    /// A source starting from `seed`.
-    public init(seed: UInt64) { generator = SeededUUIDs(seed: seed) }
-
-    /// The next UUID.
-    public func next() -> UUID { lock.withLock { generator.next() } }
-}

@@ -1,24 +1,16 @@
 import Foundation
+import ObjectGraphTesting
 import Testing
 
 @testable import LedgerKit
 
 @Suite struct ExactSumTests {
-    /// A SplitMix64 step, for reproducible amounts.
-    static func next(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
     @Test func theSumIsExactlyTheDecimalSum() {
-        var state: UInt64 = 42
+        var random = SeededRandomNumberGenerator(seed: 42)
         var exact = ExactSum()
         var reference = Decimal(0)
         for i in 0..<5_000 {
-            let r = Self.next(&state)
+            let r = random.next()
             let text: String
             switch i % 5 {
             case 0: text = "\(r % 100_000).\(String(format: "%02d", r % 100))"
@@ -52,9 +44,9 @@ import Testing
 @Suite struct DecimalStorageTests {
     @Test func theLayoutIsReadableHereAndEveryReadAgreesWithFoundation() {
         #expect(DecimalStorage.isReadable)
-        var state: UInt64 = 7
+        var random = SeededRandomNumberGenerator(seed: 7)
         for i in 0..<2_000 {
-            let r = ExactSumTests.next(&state)
+            let r = random.next()
             let text: String
             switch i % 4 {
             case 0: text = "-\(r % 1_000_000).\(String(format: "%02d", r % 100))"

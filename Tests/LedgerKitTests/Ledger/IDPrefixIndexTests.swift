@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ObjectGraphTesting
 import Testing
 
 @testable import LedgerKit
@@ -55,8 +56,8 @@ import Testing
     }
 
     @Test func shortPrefixesOfManyRandomIDsAreUnique() {
-        var seeded = SeededUUIDs(seed: 99)
-        let ids = (0..<20_000).map { _ in seeded.next() }
+        var seeded = SeededRandomNumberGenerator(seed: 99)
+        let ids = (0..<20_000).map { _ in seeded.uuid() }
         let short = IDPrefixIndex(ids).shortPrefixes(minimum: 4)
         #expect(Set(short).count == ids.count)
         #expect(zip(ids, short).allSatisfy { $0.uuidString.lowercased().hasPrefix($1) })

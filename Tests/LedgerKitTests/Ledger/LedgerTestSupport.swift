@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ObjectGraphTesting
 
 @testable import LedgerKit
 
@@ -20,7 +21,7 @@ struct LedgerSandbox {
     /// A configuration for `storeURL` with seeded IDs and the fixed today.
     func configuration(_ storeURL: URL, seed: UInt64 = 7) -> LedgerConfiguration {
         var configuration = LedgerConfiguration(storeURL: storeURL)
-        let ids = SeededUUIDSource(seed: seed)
+        let ids = SeededUUIDGenerator(seed: seed)
         configuration.newID = { ids.next() }
         configuration.today = { Self.today }
         return configuration

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 import Testing
 
 @testable import ObjectGraph
@@ -26,7 +27,7 @@ import Testing
     private static let seeds: [String] =
         PredicateCorpus.all.map(\.format) + PredicateCorpus.parseErrors.map(\.format)
 
-    private static func randomString(_ rng: inout SplitMix64) -> String {
+    private static func randomString(_ rng: inout SeededRandomNumberGenerator) -> String {
         switch rng.next() % 4 {
         case 0:
             let count = Int(rng.next() % 12) + 1
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func hundredThousandSeededStringsNeverCrashTheParser() throws {
-        var rng = SplitMix64(seed: 0x5EED_0001)
+        var rng = SeededRandomNumberGenerator(seed: 0x5EED_0001)
         let graph = PredicateTestGraph()
         let entity = graph.entity("Transaction")
         let records = graph.records(of: "Transaction")

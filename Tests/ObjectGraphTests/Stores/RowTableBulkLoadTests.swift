@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 import Testing
 
 @testable import ObjectGraph
@@ -76,7 +77,7 @@ import Testing
 
     /// A seeded batch: folders, items and notes (sharing the Item hierarchy's keys), in
     /// shuffled order, some without a folder.
-    private func batch(_ random: inout FileStoreRandom, keys: [Int64]) -> [StoreRow] {
+    private func batch(_ random: inout SeededRandomNumberGenerator, keys: [Int64]) -> [StoreRow] {
         var rows: [StoreRow] = []
         for pk in keys {
             switch random.next() % 3 {
@@ -93,7 +94,7 @@ import Testing
     }
 
     @Test func bulkInsertBuildsTheSameTableAsInsertingRowByRow() {
-        var random = FileStoreRandom(seed: 7)
+        var random = SeededRandomNumberGenerator(seed: 7)
         for round in 0..<20 {
             var bulk = RowTable(model: model, storeIdentifier: "S")
             var single = RowTable(model: model, storeIdentifier: "S")
@@ -155,7 +156,7 @@ import Testing
     }
 
     @Test func aClashLeavesTheTableUnchangedAndNamesTheFirstClashingRow() {
-        var random = FileStoreRandom(seed: 9)
+        var random = SeededRandomNumberGenerator(seed: 9)
         var table = RowTable(model: model, storeIdentifier: "S")
         let first = batch(&random, keys: Array(1...30))
         #expect(table.insertNew(first) == nil)
@@ -175,7 +176,7 @@ import Testing
     }
 
     @Test func theReverseIndexKeepsSourcesInKeyOrderThroughAddsAndRemoves() {
-        var random = FileStoreRandom(seed: 3)
+        var random = SeededRandomNumberGenerator(seed: 3)
         var index = ReverseIndex()
         var expected: [Int64: Set<Int64>] = [:]
         let item = model[entityName: "Item"]!

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 
 @testable import ObjectGraph
 
@@ -76,7 +77,7 @@ struct RowTableFixture {
                 ]),
         ])
         table = RowTable(model: model, storeIdentifier: "FIXTURE")
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomNumberGenerator(seed: seed)
         var groups: [ManagedObjectID] = []
         for pk in 1...6 as ClosedRange<Int64> {
             let entity = model.entitiesByName[pk > 4 ? "SubGroup" : "Group"]!

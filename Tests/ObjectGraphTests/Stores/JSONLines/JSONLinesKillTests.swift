@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 import Testing
 
 @testable import ObjectGraph
@@ -22,7 +23,7 @@ struct JSONLinesKillTests {
     }
 
     private static func trials(_ count: Int, worker: Int, directory: URL) throws -> Int {
-        var random = FileStoreRandom(seed: 20_240_601 + UInt64(worker))
+        var random = SeededRandomNumberGenerator(seed: 20_240_601 + UInt64(worker))
         for trial in 1...count {
             let file = directory.appendingPathComponent("kill-\(worker)-\(trial % 3).jsonl").path
             let sync = [SynchronousMode.normal, .off, .normal, .full][trial % 4]

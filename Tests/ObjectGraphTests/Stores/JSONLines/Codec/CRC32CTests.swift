@@ -1,3 +1,4 @@
+import ObjectGraphTesting
 import Testing
 
 @testable import ObjectGraph
@@ -12,7 +13,7 @@ import Testing
     }
 
     @Test func slicingByEightAgreesWithBitwiseDefinitionForEveryLengthAndOffset() {
-        var random = FileStoreRandom(seed: 7)
+        var random = SeededRandomNumberGenerator(seed: 7)
         let data = (0..<300).map { _ in UInt8.random(in: 0...255, using: &random) }
         for start in 0..<9 {
             for length in 0..<(data.count - start) where length < 40 || length % 17 == 0 {

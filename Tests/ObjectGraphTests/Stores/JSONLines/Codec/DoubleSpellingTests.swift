@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 import Testing
 
 @testable import ObjectGraph
@@ -13,7 +14,7 @@ import Testing
     }
 
     @Test func shortDecimalsAndIntegersMatchDescription() {
-        var random = SplitMix64(seed: 5)
+        var random = SeededRandomNumberGenerator(seed: 5)
         var samples: [Double] = [
             0.001, 0.0011, 0.01, 0.1, 0.5, 1, 9.999999, 523.45, 1_700_000_000, 1_700_000_100.25,
             999_999_999_999_999, 1e15, 123_456_789.123456, 9_007_199_254_740_991,
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func anyFiniteBitPatternMatchesDescription() {
-        var random = SplitMix64(seed: 8)
+        var random = SeededRandomNumberGenerator(seed: 8)
         var samples: [Double] = [
             0, -0.0, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
             -.greatestFiniteMagnitude, 1e-5, 1e21, 1.7976931348623157e308, Double(bitPattern: 1),

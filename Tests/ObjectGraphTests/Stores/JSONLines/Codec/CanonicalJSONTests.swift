@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 import Testing
 
 @testable import ObjectGraph
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func randomDecimalsRoundTripAndMatchFoundation() throws {
-        var random = FileStoreRandom(seed: 42)
+        var random = SeededRandomNumberGenerator(seed: 42)
         for _ in 0..<500 {
             let digits = Int.random(in: 1...38, using: &random)
             var text = (0..<digits).map { _ in String(Int.random(in: 0...9, using: &random)) }
@@ -116,7 +117,7 @@ import Testing
         #expect(throws: ObjectGraphError.self) {
             try AttributeValue(canonicalJSON: "\"NaN:0x0000000000000001\"", as: .double)
         }
-        var random = FileStoreRandom(seed: 1)
+        var random = SeededRandomNumberGenerator(seed: 1)
         for _ in 0..<5000 { try roundTrip(.double(Double(bitPattern: random.next())), .double) }
         for _ in 0..<2000 {
             try roundTrip(.double(Double.random(in: -1e6...1e6, using: &random)), .double)
@@ -124,7 +125,7 @@ import Testing
     }
 
     @Test func numberParsingRoundsLikeStrtodForLongMantissas() throws {
-        var random = FileStoreRandom(seed: 9)
+        var random = SeededRandomNumberGenerator(seed: 9)
         for _ in 0..<20000 {
             let digits = Int.random(in: 15...19, using: &random)
             var text = String(UInt64.random(in: 1...UInt64.max, using: &random))
@@ -161,7 +162,7 @@ import Testing
         #expect(
             try AttributeValue.float(Float(bitPattern: 0xFFC0_0001)).canonicalJSON(as: .float)
                 == "\"NaN:0xffc00001\"")
-        var random = FileStoreRandom(seed: 2)
+        var random = SeededRandomNumberGenerator(seed: 2)
         for _ in 0..<5000 {
             try roundTrip(
                 .float(Float(bitPattern: UInt32(truncatingIfNeeded: random.next()))), .float)
@@ -192,7 +193,7 @@ import Testing
         #expect(throws: ObjectGraphError.self) {
             try AttributeValue(canonicalJSON: "\"a\\qb\"", as: .string)
         }
-        var random = FileStoreRandom(seed: 3)
+        var random = SeededRandomNumberGenerator(seed: 3)
         for _ in 0..<500 {
             let scalars = (0..<Int.random(in: 0...40, using: &random)).compactMap { _ in
                 Unicode.Scalar(UInt32.random(in: 0...0x10FFFF, using: &random))
@@ -210,7 +211,7 @@ import Testing
         ] {
             try roundTrip(.date(Date(timeIntervalSince1970: t)), .date)
         }
-        var random = FileStoreRandom(seed: 4)
+        var random = SeededRandomNumberGenerator(seed: 4)
         for n in [0, 1, 2, 3, 100] {
             let bytes = Data((0..<n).map { _ in UInt8.random(in: 0...255, using: &random) })
             try roundTrip(.data(bytes), .binaryData)
@@ -246,7 +247,7 @@ import Testing
         }
     }
 
-    private func randomUUIDBytes(_ random: inout FileStoreRandom) -> uuid_t {
+    private func randomUUIDBytes(_ random: inout SeededRandomNumberGenerator) -> uuid_t {
         let a = random.next()
         let b = random.next()
         return withUnsafeBytes(of: (a, b)) { $0.load(as: uuid_t.self) }

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 import Testing
 
 @testable import ObjectGraph
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func uuidsAreWrittenAsFoundationSpellsThemInUppercase() throws {
-        var random = SplitMix64(seed: 21)
+        var random = SeededRandomNumberGenerator(seed: 21)
         var samples = [
             UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
             UUID(

@@ -1,0 +1,80 @@
+import CLISupport
+import Foundation
+
+/// The options every `ledger` command accepts, before or after the command's words.
+public struct LedgerGlobalOptions: ParsableArguments {
+    /// `--file PATH`: the ledger file.
+    @Option("--file", "PATH", help: "the ledger file (default: $LEDGER_FILE, else ./ledger.jsonl)")
+    public var file: String?
+    /// `--json`: print JSON instead of text.
+    @Flag("--json", help: "print JSON instead of text") public var json: Bool
+
+    /// The declarations; the parser fills them.
+    public init() {}
+}
+
+/// A `ledger` subcommand.
+typealias LedgerCommand = Command<LedgerGlobalOptions>
+
+extension ArgumentTransform where Value == Date {
+    /// A calendar date, `YYYY-MM-DD`; a bad one is a one-line failure naming the option.
+    static var ledgerDate: Self {
+        Self { text, name in
+            do { return try LedgerValues.date(text, key: name) } catch {
+                throw LedgerSession.failure(error)
+            }
+        }
+    }
+}
+
+extension ArgumentTransform where Value == Decimal {
+    /// An amount such as `12.50` (positive, at most 2 decimals); a bad one is a one-line
+    /// failure naming the option.
+    static var ledgerAmount: Self {
+        Self { text, name in
+            do { return try LedgerValues.amount(text, key: name) } catch {
+                throw LedgerSession.failure(error)
+            }
+        }
+    }
+}
+
+extension ArgumentTransform where Value == Int {
+    /// A whole number above 0, digits only (`+3` and ` 3` are refused).
+    static var ledgerCount: Self {
+        Self { text, name in
+            guard let n = Int(digits: text), n > 0 else {
+                throw LedgerSession.failure(
+                    LedgerError.badValue(name, text, expected: "a whole number above 0"))
+            }
+            return n
+        }
+    }
+}
+
+extension ArgumentTransform {
+    /// One of a fixed set of words: `parse` returns `nil` for any other, which fails with
+    /// `bad --rule "explode": expected nullify, cascade or deny`.
+    static func ledgerChoice(expected: String, _ parse: @escaping @Sendable (String) -> Value?)
+        -> Self
+    {
+        Self { text, name in
+            guard let value = parse(text) else {
+                throw LedgerSession.failure(LedgerError.badValue(name, text, expected: expected))
+            }
+            return value
+        }
+    }
+
+    /// A value whose parser throws `LedgerError`s, reported as one-line failures.
+    static func ledger(_ parse: @escaping @Sendable (String) throws -> Value) -> Self {
+        Self { text, _ in
+            do { return try parse(text) } catch { throw LedgerSession.failure(error) }
+        }
+    }
+}
+
+extension ArgumentTransform where Value == ColumnReference {
+    /// A column: a 1-based number or a header name.
+    static var column: Self { Self { text, _ in ColumnReference(argument: text) } }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The parts of a fetch request a context needs, as plain data.
+struct FetchQuery {
+    var entity: EntityDescription
+    var predicate: FetchPredicate?
+    var sortDescriptors: [FetchSortDescriptor]
+    var fetchLimit: Int
+    var fetchOffset: Int
+    var includesSubentities: Bool
+    var includesPendingChanges: Bool
+    var returnsObjectsAsFaults = false
+    var fetchBatchSize = 0
+
+    init<R>(_ request: FetchRequest<R>, entity: EntityDescription) {
+        self.entity = entity
+        self.predicate = request.predicate
+        self.sortDescriptors = request.sortDescriptors
+        self.fetchLimit = request.fetchLimit
+        self.fetchOffset = request.fetchOffset
+        self.includesSubentities = request.includesSubentities
+        self.includesPendingChanges = request.includesPendingChanges
+        self.returnsObjectsAsFaults = request.returnsObjectsAsFaults
+        self.fetchBatchSize = max(0, request.fetchBatchSize)
+    }
+
+    init(request: StoreFetchRequest) {
+        self.entity = request.entity
+        self.predicate = request.predicate
+        self.sortDescriptors = request.sortDescriptors
+        self.fetchLimit = request.fetchLimit
+        self.fetchOffset = request.fetchOffset
+        self.includesSubentities = request.includesSubentities
+        self.includesPendingChanges = true
+    }
+
+    var storeRequest: StoreFetchRequest {
+        StoreFetchRequest(
+            entity: entity, predicate: predicate, sortDescriptors: sortDescriptors,
+            fetchLimit: fetchLimit, fetchOffset: fetchOffset,
+            includesSubentities: includesSubentities)
+    }
+
+    func matchesEntity(_ e: EntityDescription) -> Bool {
+        includesSubentities ? e.isKind(of: entity) : e === entity
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Brings objects in line with a committed plan: merged values, permanent and taken-over
+    /// IDs, merged-away objects detached, versions advanced.
+    func apply(_ plan: SavePlan, newIDs: [ObjectIdentifier: ManagedObjectID]) {
+        for object in plan.vanished {
+            object.changedSlots = SlotSet()
+            object.state.isDeleted = true
+            object.state.deletionProcessed = true
+            if registry[object.objectID] === object { registry[object.objectID] = nil }
+            pending.remove(object)
+        }
+        for (object, values) in plan.rolledBack {
+            object.slots = values
+            object.snapshot = values
+            object.snapshotVersion = plan.expected(object)
+            object.changedSlots = SlotSet()
+            unannounced.refreshed.append(object)
+        }
+        for (object, values) in plan.slots.values {
+            object.slots = values
+            // An object outside the save only had references moved to a survivor.
+            if !object.hasChanges { object.snapshot = values }
+        }
+        // Each inserted object moves to its permanent ID: make room once, not by doubling.
+        permanentIDs.reserveCapacity(permanentIDs.count + newIDs.count)
+        for object in plan.inserted {
+            adoptID(object, newIDs[ObjectIdentifier(object)] ?? object.objectID)
+            object.snapshotVersion = 1
+        }
+        for object in plan.updated {
+            if let id = plan.takeovers[ObjectIdentifier(object)] {
+                if let previous = registry[id], previous !== object { detach(previous, as: id) }
+                adoptID(object, id)
+            }
+            object.snapshotVersion = plan.expected(object) + 1
+        }
+        for loser in plan.losers where loser.managedObjectContext === self {
+            let survivor = plan.survivor(loser)
+            detach(loser, as: newIDs[ObjectIdentifier(survivor)] ?? survivor.objectID)
+        }
+    }
+
+    /// Gives `object` its final ID, remembering the old one for children that still use it.
+    private func adoptID(_ object: ManagedObject, _ id: ManagedObjectID) {
+        guard id != object.objectID else { return }
+        // One hash for the old key: take the entry out, and put back another object's.
+        if let previous = registry.removeValue(forKey: object.objectID), previous !== object {
+            registry[object.objectID] = previous
+        }
+        permanentIDs[object.objectID] = id
+        object.objectID = id
+        registry[id] = object
+    }
+
+    /// Takes a merged-away object out of the context; its ID becomes the survivor's.
+    private func detach(_ object: ManagedObject, as id: ManagedObjectID) {
+        if registry[object.objectID] === object { registry[object.objectID] = nil }
+        if object.objectID.isTemporaryID { permanentIDs[object.objectID] = id }
+        pending.remove(object)
+        object.objectID = id
+        object.changedSlots = SlotSet()
+        object.state.clearLifecycle()
+        object.managedObjectContext = nil
+    }
+}
