@@ -74,6 +74,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Set only on the entity of a key-path probe object (see `KeyPathProbe`): its wrapped
     /// properties report their key there instead of reading a slot.
     @exclusivity(unchecked) var keyPathProbe: KeyPathProbe.Recorder?
+    /// A number no other entity of this process has, even one allocated where a freed one was:
+    /// caches that outlive entities (`PropertyKeys`) key by it, not by the object's address.
+    let serialNumber = EntitySerialNumbers.next()
     /// The entity's 32-byte version hash (SHA-256); empty until the model is built.
     ///
     /// Computed once when the model is built from the entity's name, its superentity's hash,
@@ -161,4 +164,18 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// The entity's name.
     public var description: String { name }
+}
+
+/// Hands out ``EntityDescription/serialNumber``s.
+enum EntitySerialNumbers {
+    // Sendable: guarded by `lock`.
+    nonisolated(unsafe) private static var last: UInt = 0
+    private static let lock = NSLock()
+
+    static func next() -> UInt {
+        lock.lock()
+        defer { lock.unlock() }
+        last += 1
+        return last
+    }
 }

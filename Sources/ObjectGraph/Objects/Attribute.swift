@@ -105,10 +105,11 @@ enum PropertyKeys {
         _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
         relationship: Bool
     ) -> Int? {
-        // The objects' addresses, not their hash values: hashing costs more than the lookup,
-        // and two different objects can share a hash value but never an address.
+        // The key path's address (storage key paths are uniqued and never freed) and the
+        // entity's serial number (an entity can be freed and another allocated at its
+        // address), not hash values: hashing costs more than the lookup.
         let k = UInt(bitPattern: ObjectIdentifier(keyPath))
-        let e = UInt(bitPattern: ObjectIdentifier(entity))
+        let e = entity.serialNumber
         lock.lock()
         let cached = table.find(k, e)
         lock.unlock()
