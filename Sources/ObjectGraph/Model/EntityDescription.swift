@@ -168,14 +168,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
 /// Hands out ``EntityDescription/serialNumber``s.
 enum EntitySerialNumbers {
-    // Sendable: guarded by `lock`.
-    nonisolated(unsafe) private static var last: UInt = 0
-    private static let lock = NSLock()
+    private static let counter = SerialCounter()
 
-    static func next() -> UInt {
-        lock.lock()
-        defer { lock.unlock() }
-        last += 1
-        return last
-    }
+    static func next() -> UInt { UInt(counter.next()) }
 }

@@ -72,11 +72,18 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
 /// The process-wide source of temporary keys.
 enum TemporaryIDCounter {
-    // Sendable: guarded by `lock`.
-    nonisolated(unsafe) private static var value: Int64 = 0
-    private static let lock = NSLock()
+    private static let counter = SerialCounter()
 
-    static func next() -> Int64 {
+    static func next() -> Int64 { counter.next() }
+}
+
+/// A thread-safe counter: each ``next()`` returns a number (from 1) no earlier call returned.
+final class SerialCounter: @unchecked Sendable {
+    // Sendable: `value` is guarded by `lock`.
+    private var value: Int64 = 0
+    private let lock = NSLock()
+
+    func next() -> Int64 {
         lock.lock()
         defer { lock.unlock() }
         value += 1
