@@ -22,7 +22,7 @@ let package = Package(
         .target(
             name: "LedgerKit", dependencies: ["ObjectGraph", "ObjectGraphTesting", "CLISupport"],
             swiftSettings: strict),
-        .target(name: "CLISupport", swiftSettings: strict),
+        .target(name: "CLISupport", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .executableTarget(
             name: "ledger", dependencies: ["LedgerKit", "CLISupport"], swiftSettings: strict),
         .executableTarget(

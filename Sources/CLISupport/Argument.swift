@@ -11,7 +11,7 @@
 ///
 /// - Note: Mirrors swift-argument-parser's `@Argument`.
 @propertyWrapper
-public struct Argument<Value: Sendable>: Sendable, ArgumentSlot {
+package struct Argument<Value: Sendable>: Sendable, ArgumentSlot {
     let definition: ArgumentDefinition
     private let storage: ArgumentStorage<Value>
     /// The value of the words given, or `nil` when none were.
@@ -30,21 +30,21 @@ public struct Argument<Value: Sendable>: Sendable, ArgumentSlot {
     }
 
     /// The parsed value.
-    public var wrappedValue: Value { storage.value }
+    package var wrappedValue: Value { storage.value }
 
     func fill(_ words: [String]) throws {
         if let value = try convert(words) { storage.set(value) }
     }
 
     /// A required positional argument.
-    public init(_ name: String, help: String = "", transform: ArgumentTransform<Value>) {
+    package init(_ name: String, help: String = "", transform: ArgumentTransform<Value>) {
         self.init(name, help: help, required: true, default: nil) { words in
             try words.first.map { try transform.apply($0, name) }
         }
     }
 
     /// A positional argument that may be left out (`nil` then).
-    public init<T>(_ name: String, help: String = "", transform: ArgumentTransform<T>)
+    package init<T>(_ name: String, help: String = "", transform: ArgumentTransform<T>)
     where Value == T? {
         self.init(name, help: help, required: false, default: .some(nil)) { words in
             try words.first.map { try transform.apply($0, name) }
@@ -52,7 +52,7 @@ public struct Argument<Value: Sendable>: Sendable, ArgumentSlot {
     }
 
     /// The remaining positional arguments, at least one.
-    public init<T>(_ name: String, help: String = "", transform: ArgumentTransform<T>)
+    package init<T>(_ name: String, help: String = "", transform: ArgumentTransform<T>)
     where Value == [T] {
         self.init(name, help: help, required: true, variadic: true, default: []) { words in
             try words.map { try transform.apply($0, name) }
@@ -62,14 +62,14 @@ public struct Argument<Value: Sendable>: Sendable, ArgumentSlot {
 
 extension Argument where Value == String {
     /// A required text argument.
-    public init(_ name: String, help: String = "") {
+    package init(_ name: String, help: String = "") {
         self.init(name, help: help, transform: .string)
     }
 }
 
 extension Argument where Value == [String] {
     /// The remaining text arguments, at least one.
-    public init(_ name: String, help: String = "") {
+    package init(_ name: String, help: String = "") {
         self.init(name, help: help, transform: ArgumentTransform<String>.string)
     }
 }

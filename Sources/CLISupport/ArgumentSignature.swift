@@ -1,3 +1,5 @@
+import ObjectGraph
+
 /// The declarations of a ``ParsableArguments`` type, in declaration order, checked once.
 struct ArgumentSignature: Sendable {
     /// Every declaration: options, flags and positional arguments.
@@ -119,7 +121,8 @@ enum ArgumentParser {
             index += 1
             if onlyPositionals || !word.hasPrefix("--") {
                 if !onlyPositionals, isShortOption(word) {
-                    throw CLIError.usage("unknown option \(word) (options are spelled --name)")
+                    throw CLIError.usage(
+                        "unknown option \(EchoedText.capped(word)) (options are spelled --name)")
                 }
                 positionals.append(word)
                 continue
@@ -135,7 +138,7 @@ enum ArgumentParser {
                 inline = String(word[word.index(after: eq)...])
             }
             guard let definition = named[name] else {
-                throw CLIError.usage("unknown option \(name)")
+                throw CLIError.usage("unknown option \(EchoedText.capped(name))")
             }
             guard case .option(let valueName, let repeatable) = definition.kind else {
                 guard inline == nil else { throw CLIError.usage("\(name) takes no value") }
@@ -171,7 +174,7 @@ enum ArgumentParser {
                 : "\(range.lowerBound) to \(range.upperBound)"
         throw CLIError.usage(
             "expected \(expected) argument\(expected == "1" ? "" : "s"), got \(words.count)"
-                + (words.isEmpty ? "" : ": \(words.joined(separator: " "))"))
+                + (words.isEmpty ? "" : ": \(EchoedText.capped(words.joined(separator: " ")))"))
     }
 
     /// Whether `word` looks like a single-dash option rather than a value: `-` then

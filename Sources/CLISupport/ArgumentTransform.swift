@@ -1,3 +1,5 @@
+import ObjectGraph
+
 /// How the text of an option or positional argument becomes its typed value.
 ///
 /// The closure gets the text and the declaration's name (`--limit`, `FILE`) so its errors
@@ -15,18 +17,18 @@
 /// })
 /// var mode: StoreMode
 /// ```
-public struct ArgumentTransform<Value: Sendable>: Sendable {
+package struct ArgumentTransform<Value: Sendable>: Sendable {
     let apply: @Sendable (_ text: String, _ name: String) throws -> Value
 
     /// A transform that runs `apply` on the text and the declaration's name.
-    public init(_ apply: @escaping @Sendable (_ text: String, _ name: String) throws -> Value) {
+    package init(_ apply: @escaping @Sendable (_ text: String, _ name: String) throws -> Value) {
         self.apply = apply
     }
 }
 
 extension ArgumentTransform where Value == String {
     /// The text as given.
-    public static var string: Self { Self { text, _ in text } }
+    package static var string: Self { Self { text, _ in text } }
 }
 
 extension ArgumentTransform where Value == Int {
@@ -34,10 +36,11 @@ extension ArgumentTransform where Value == Int {
     ///
     /// `+3`, `-1`, `1e3`, ` 7`, a value below `minimum` or one past `Int.max` fail with
     /// ``CLIError/failure(_:)`` (exit 1): `--limit takes a whole number ≥ 1, not '0'`.
-    public static func wholeNumber(minimum: Int = 0) -> Self {
+    package static func wholeNumber(minimum: Int = 0) -> Self {
         Self { text, name in
             guard let n = Int(digits: text), n >= minimum else {
-                throw CLIError.failure("\(name) takes a whole number ≥ \(minimum), not '\(text)'")
+                throw CLIError.failure(
+                    "\(name) takes a whole number ≥ \(minimum), not '\(EchoedText.capped(text))'")
             }
             return n
         }
@@ -47,7 +50,7 @@ extension ArgumentTransform where Value == Int {
 extension Int {
     /// `text` as a whole number when it is one or more ASCII digits (no sign, spaces or
     /// separators) and fits in `Int`; `nil` otherwise.
-    public init?(digits text: String) {
+    package init?(digits text: String) {
         guard !text.isEmpty,
             text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
             let value = Int(text)

@@ -1,12 +1,12 @@
 /// A command-line failure and its exit code.
-public enum CLIError: Error, CustomStringConvertible, Equatable {
+package enum CLIError: Error, CustomStringConvertible, Equatable {
     /// Bad usage (unknown command or flag, missing or extra arguments): exit 64, with usage.
     case usage(String)
     /// Any other failure: exit 1, one line on stderr.
     case failure(String)
 
     /// The process exit code: 64 for usage, 1 for failures.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .usage: 64
         case .failure: 1
@@ -14,7 +14,7 @@ public enum CLIError: Error, CustomStringConvertible, Equatable {
     }
 
     /// The message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .usage(let m), .failure(let m): m
         }

@@ -1,7 +1,8 @@
 import Foundation
+import ObjectGraph
 
 /// Where a command writes: standard output and error, or buffers in tests.
-public final class CLIOutput: @unchecked Sendable {
+package final class CLIOutput: @unchecked Sendable {
     // Sendable: the buffers are guarded by `lock`.
     private let lock = NSLock()
     private let capture: Bool
@@ -11,12 +12,12 @@ public final class CLIOutput: @unchecked Sendable {
     private init(capture: Bool) { self.capture = capture }
 
     /// Writes to the process's standard output and error.
-    public static var standard: CLIOutput { CLIOutput(capture: false) }
+    package static var standard: CLIOutput { CLIOutput(capture: false) }
     /// Collects output in memory (``stdout``, ``stderr``), for tests.
-    public static func capturing() -> CLIOutput { CLIOutput(capture: true) }
+    package static func capturing() -> CLIOutput { CLIOutput(capture: true) }
 
     /// Writes a line (a newline is added) to standard output.
-    public func out(_ text: String) {
+    package func out(_ text: String) {
         if capture {
             lock.withLock { outBuffer += text + "\n" }
         } else {
@@ -25,7 +26,7 @@ public final class CLIOutput: @unchecked Sendable {
     }
 
     /// Writes a line (a newline is added) to standard error.
-    public func err(_ text: String) {
+    package func err(_ text: String) {
         if capture {
             lock.withLock { errBuffer += text + "\n" }
         } else {
@@ -34,50 +35,87 @@ public final class CLIOutput: @unchecked Sendable {
     }
 
     /// Everything written to standard output (capturing outputs only).
-    public var stdout: String { lock.withLock { outBuffer } }
+    package var stdout: String { lock.withLock { outBuffer } }
     /// Everything written to standard error (capturing outputs only).
-    public var stderr: String { lock.withLock { errBuffer } }
+    package var stderr: String { lock.withLock { errBuffer } }
 
-    /// Writes `value` as JSON (sorted keys, pretty) to standard output.
+    /// Writes `value` as one JSON document, indented by two spaces, to standard output.
+    package func json(_ value: JSONValue) { out(value.serialized(pretty: true)) }
+
+    /// Writes `value` as JSON on one line (a JSON-lines record) to standard output.
+    package func jsonLine(_ value: JSONValue) { out(value.serialized()) }
+
+    /// Writes Foundation's JSON object graph (`[String: Any]`, `[Any]`, strings, numbers,
+    /// booleans, `NSNull`) as one JSON document, keys sorted, to standard output.
     ///
-    /// - Throws: ``CLIError/failure(_:)`` when `value` is not JSON-serialisable.
-    public func json(_ value: Any) throws {
-        guard JSONSerialization.isValidJSONObject(value) else {
+    /// - Throws: ``CLIError/failure(_:)`` when `object` holds anything else.
+    package func json(_ object: Any) throws {
+        guard let value = try? JSONValue(jsonObject: object) else {
             throw CLIError.failure("internal error: output is not valid JSON")
         }
-        let data = try JSONSerialization.data(
-            withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        out(String(decoding: data, as: UTF8.self))
+        json(value)
     }
+
+    /// The most characters a table cell shows; longer values are cut and end with `…`
+    /// (`--json` output carries them whole).
+    package static let maximumCellWidth = 80
 
     /// Rows as an aligned text table: the first row is the header, columns are two spaces
     /// apart, `rightAligned` columns (numbers) are padded on the left, trailing spaces are
     /// dropped, and `ruled` puts a line of dashes under the header.
-    public func table(_ rows: [[String]], rightAligned: Set<Int> = [], ruled: Bool = false) {
+    ///
+    /// A cell shows at most `maximumCellWidth` characters, on one line (line breaks and tabs
+    /// become spaces).
+    ///
+    /// - Complexity: O(characters shown), whatever the length of the values.
+    package func table(
+        _ rows: [[String]], rightAligned: Set<Int> = [], ruled: Bool = false,
+        maximumCellWidth: Int = CLIOutput.maximumCellWidth
+    ) {
         guard let header = rows.first else { return }
-        var widths = header.map(\.count)
-        for row in rows {
+        var cells = rows.map { row in
+            row.map { Self.tableCell($0, limit: max(1, maximumCellWidth)) }
+        }
+        var widths = Array(repeating: 0, count: header.count)
+        for row in cells {
             for (i, cell) in row.enumerated() where i < widths.count {
                 widths[i] = max(widths[i], cell.count)
             }
         }
-        var lines = rows
-        if ruled { lines.insert(widths.map { String(repeating: "-", count: $0) }, at: 1) }
-        for row in lines {
-            let cells = row.enumerated().map { i, cell -> String in
-                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
-                return rightAligned.contains(i) ? pad + cell : cell + pad
-            }
-            out(
-                cells.joined(separator: "  ").replacingOccurrences(
-                    of: "\\s+$", with: "", options: .regularExpression))
+        if ruled {
+            cells.insert(widths.map { (String(repeating: "-", count: $0), $0) }, at: 1)
         }
+        for row in cells {
+            var line = ""
+            for (i, cell) in row.enumerated() {
+                if i > 0 { line += "  " }
+                let width = i < widths.count ? widths[i] : 0
+                let pad = String(repeating: " ", count: max(0, width - cell.count))
+                line += rightAligned.contains(i) ? pad + cell.text : cell.text + pad
+            }
+            while line.last == " " { line.removeLast() }
+            out(line)
+        }
+    }
+
+    /// A table cell's text, cut to `limit` characters, and its length in characters.
+    private static func tableCell(_ value: String, limit: Int) -> (text: String, count: Int) {
+        var text = value
+        if let cut = value.index(value.startIndex, offsetBy: limit, limitedBy: value.endIndex),
+            cut < value.endIndex
+        {
+            text = value[..<value.index(before: cut)] + "…"
+        }
+        if text.contains(where: { $0.isNewline || $0 == "\t" }) {
+            text = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        }
+        return (text, text.count)
     }
 
     /// `text` with control characters made visible, for echoing user input in messages:
     /// C0 controls other than newline and tab, DEL and C1 controls become `\u{XX}` escapes,
     /// so a file name or value holding an escape sequence cannot drive the terminal.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isHidden) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -98,7 +136,7 @@ public final class CLIOutput: @unchecked Sendable {
     }
 
     /// A one-line description of any error (an `ObjectGraphError`'s message, else the text).
-    public static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let localized = (error as? any LocalizedError)?.errorDescription { return localized }
         return "\(error)"
     }

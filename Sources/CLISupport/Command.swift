@@ -10,14 +10,14 @@
 ///     output.out("added \(arguments.name)")
 /// }
 /// ```
-public struct Command<Global: ParsableArguments>: Sendable {
+package struct Command<Global: ParsableArguments>: Sendable {
     /// The words that select the command (`["category", "add"]`); empty for a tool's default
     /// command, which runs when no other command's words come first.
-    public let path: [String]
+    package let path: [String]
     /// One line saying what it does.
-    public let summary: String
+    package let summary: String
     /// Extra help text after the options.
-    public let details: String
+    package let details: String
     /// Its declarations, for help.
     let signature: ArgumentSignature
     /// Parses the words after the command's path and runs the command.
@@ -27,7 +27,7 @@ public struct Command<Global: ParsableArguments>: Sendable {
     /// where to write, and throws ``CLIError`` (or any error, reported as a failure).
     ///
     /// - Precondition: `Arguments`' declarations are well formed (checked here, once).
-    public init<Arguments: ParsableArguments>(
+    package init<Arguments: ParsableArguments>(
         _ path: [String], summary: String, details: String = "",
         run: @escaping @Sendable (Arguments, Global, CLIOutput) async throws -> Void
     ) {

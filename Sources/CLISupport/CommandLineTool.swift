@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// A program made of subcommands, with global options, `--help` everywhere (generated from
 /// the declarations), and documented exit codes (0 ok, 1 failure, 64 usage).
@@ -11,14 +12,14 @@ import Foundation
 ///                            commands: [demo, add, list])
 /// exit(await tool.run(Array(CommandLine.arguments.dropFirst())))
 /// ```
-public struct CommandLineTool<Global: ParsableArguments>: Sendable {
+package struct CommandLineTool<Global: ParsableArguments>: Sendable {
     /// The program's name, for usage lines.
-    public let name: String
+    package let name: String
     /// One paragraph about the program, for the overview (a tool with a default command shows
     /// that command's help instead).
-    public let summary: String
+    package let summary: String
     /// The subcommands.
-    public let commands: [Command<Global>]
+    package let commands: [Command<Global>]
     /// The options every command accepts (before or after the command words).
     private let global: ArgumentSignature
 
@@ -26,7 +27,7 @@ public struct CommandLineTool<Global: ParsableArguments>: Sendable {
     ///
     /// - Precondition: `global` declares options and flags only, and no command declares
     ///   one of the same name (checked here, once).
-    public init(
+    package init(
         name: String, summary: String, global: Global.Type, commands: [Command<Global>]
     ) {
         self.name = name
@@ -49,7 +50,7 @@ public struct CommandLineTool<Global: ParsableArguments>: Sendable {
     /// Runs the command line `words` (without the program name) and returns the exit code.
     ///
     /// Output goes to `output` (standard output and error by default).
-    public func run(_ words: [String], output: CLIOutput = .standard) async -> Int32 {
+    package func run(_ words: [String], output: CLIOutput = .standard) async -> Int32 {
         let helpRequested = words.contains("--help") || words.contains("-h")
         let rest = words.filter { $0 != "--help" && $0 != "-h" }
         guard let (command, remaining) = match(rest) else {
@@ -62,7 +63,9 @@ public struct CommandLineTool<Global: ParsableArguments>: Sendable {
                 return 64
             }
             let unknown = rest.first { !$0.hasPrefix("-") } ?? rest[0]
-            output.err("\(name): unknown command '\(CLIOutput.visible(unknown))'\n\n\(overview())")
+            output.err(
+                "\(name): unknown command '\(Self.shown(EchoedText.capped(unknown)))'\n\n\(overview())"
+            )
             return 64
         }
         if helpRequested {
@@ -76,23 +79,29 @@ public struct CommandLineTool<Global: ParsableArguments>: Sendable {
             switch error {
             case .usage(let message):
                 let words = ([name] + command.path).joined(separator: " ")
-                output.err("\(words): \(CLIOutput.visible(message))\n\n\(usage(command))")
-            case .failure(let message): output.err("\(name): \(CLIOutput.visible(message))")
+                output.err("\(words): \(Self.shown(message))\n\n\(usage(command))")
+            case .failure(let message): output.err("\(name): \(Self.shown(message))")
             }
             return error.exitCode
         } catch {
-            output.err("\(name): \(CLIOutput.visible(CLIOutput.describe(error)))")
+            output.err("\(name): \(Self.shown(CLIOutput.describe(error)))")
             return 1
         }
     }
 
+    /// An error message as printed: control characters made visible, each line capped (a
+    /// message must never repeat a 100 KB argument whole; see `EchoedText`).
+    static func shown(_ message: String) -> String {
+        CLIOutput.visible(EchoedText.cappedLines(message))
+    }
+
     /// The help of `command`.
-    public func usage(_ command: Command<Global>) -> String {
+    package func usage(_ command: Command<Global>) -> String {
         command.usage(program: name, global: global)
     }
 
     /// The list of commands (after the default command's usage, when there is one).
-    public func overview() -> String {
+    package func overview() -> String {
         let listed = commands.filter { !$0.path.isEmpty }
         let width = listed.map { $0.path.joined(separator: " ").count }.max() ?? 0
         var lines = ["usage: \(name) [options] COMMAND ...", "", summary]
@@ -155,7 +164,7 @@ public struct CommandLineTool<Global: ParsableArguments>: Sendable {
 
 extension CommandLineTool where Global == NoArguments {
     /// Creates a tool with no global options.
-    public init(name: String, summary: String, commands: [Command<NoArguments>]) {
+    package init(name: String, summary: String, commands: [Command<NoArguments>]) {
         self.init(name: name, summary: summary, global: NoArguments.self, commands: commands)
     }
 }

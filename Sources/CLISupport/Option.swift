@@ -14,7 +14,7 @@
 ///
 /// - Note: Mirrors swift-argument-parser's `@Option`.
 @propertyWrapper
-public struct Option<Value: Sendable>: Sendable, ArgumentSlot {
+package struct Option<Value: Sendable>: Sendable, ArgumentSlot {
     let definition: ArgumentDefinition
     private let storage: ArgumentStorage<Value>
     /// The value of the words given, or `nil` when none were.
@@ -32,7 +32,7 @@ public struct Option<Value: Sendable>: Sendable, ArgumentSlot {
     }
 
     /// The parsed value, else the default.
-    public var wrappedValue: Value { storage.value }
+    package var wrappedValue: Value { storage.value }
 
     func fill(_ words: [String]) throws {
         if let value = try convert(words) {
@@ -43,7 +43,7 @@ public struct Option<Value: Sendable>: Sendable, ArgumentSlot {
     }
 
     /// An option with a default: `--repeat R`, 3 unless given.
-    public init(
+    package init(
         wrappedValue: Value, _ name: String, _ valueName: String, help: String,
         transform: ArgumentTransform<Value>
     ) {
@@ -53,7 +53,7 @@ public struct Option<Value: Sendable>: Sendable, ArgumentSlot {
     }
 
     /// A required option: a command line without it is a usage error.
-    public init(
+    package init(
         _ name: String, _ valueName: String, help: String, transform: ArgumentTransform<Value>
     ) {
         self.init(name, valueName, help: help, default: nil) { words in
@@ -62,7 +62,7 @@ public struct Option<Value: Sendable>: Sendable, ArgumentSlot {
     }
 
     /// An option that is `nil` unless given.
-    public init<T>(
+    package init<T>(
         _ name: String, _ valueName: String, help: String, transform: ArgumentTransform<T>
     ) where Value == T? {
         self.init(name, valueName, help: help, default: .some(nil)) { words in
@@ -71,7 +71,7 @@ public struct Option<Value: Sendable>: Sendable, ArgumentSlot {
     }
 
     /// An option that may be given any number of times; its values in the order given.
-    public init<T>(
+    package init<T>(
         _ name: String, _ valueName: String, help: String, transform: ArgumentTransform<T>
     ) where Value == [T] {
         self.init(name, valueName, help: help, default: [], repeatable: true) { words in
@@ -82,26 +82,26 @@ public struct Option<Value: Sendable>: Sendable, ArgumentSlot {
 
 extension Option where Value == String {
     /// A text option with a default.
-    public init(wrappedValue: String, _ name: String, _ valueName: String, help: String) {
+    package init(wrappedValue: String, _ name: String, _ valueName: String, help: String) {
         self.init(wrappedValue: wrappedValue, name, valueName, help: help, transform: .string)
     }
 
     /// A required text option.
-    public init(_ name: String, _ valueName: String, help: String) {
+    package init(_ name: String, _ valueName: String, help: String) {
         self.init(name, valueName, help: help, transform: .string)
     }
 }
 
 extension Option where Value == String? {
     /// A text option that is `nil` unless given.
-    public init(_ name: String, _ valueName: String, help: String) {
+    package init(_ name: String, _ valueName: String, help: String) {
         self.init(name, valueName, help: help, transform: ArgumentTransform<String>.string)
     }
 }
 
 extension Option where Value == [String] {
     /// A text option that may be given any number of times.
-    public init(_ name: String, _ valueName: String, help: String) {
+    package init(_ name: String, _ valueName: String, help: String) {
         self.init(name, valueName, help: help, transform: ArgumentTransform<String>.string)
     }
 }
@@ -114,18 +114,18 @@ extension Option where Value == [String] {
 ///
 /// - Note: Mirrors swift-argument-parser's `@Flag`.
 @propertyWrapper
-public struct Flag: Sendable, ArgumentSlot {
+package struct Flag: Sendable, ArgumentSlot {
     let definition: ArgumentDefinition
     private let storage = ArgumentStorage<Bool>(default: false)
 
     /// A flag named `name` (with its dashes).
-    public init(_ name: String, help: String) {
+    package init(_ name: String, help: String) {
         definition = ArgumentDefinition(
             name: name, kind: .flag, help: help, isRequired: false, defaultText: nil)
     }
 
     /// Whether the flag was given.
-    public var wrappedValue: Bool { storage.value }
+    package var wrappedValue: Bool { storage.value }
 
     func fill(_ words: [String]) throws {
         if !words.isEmpty { storage.set(true) }

@@ -10,12 +10,12 @@
 ///
 /// - Note: Mirrors swift-argument-parser's `@OptionGroup`.
 @propertyWrapper
-public struct OptionGroup<Value: ParsableArguments>: Sendable, ArgumentGroup {
+package struct OptionGroup<Value: ParsableArguments>: Sendable, ArgumentGroup {
     /// The included arguments, filled by the parser.
-    public let wrappedValue: Value
+    package let wrappedValue: Value
 
     /// Includes `Value`'s declarations.
-    public init() { wrappedValue = Value() }
+    package init() { wrappedValue = Value() }
 
     var arguments: any ParsableArguments { wrappedValue }
 }

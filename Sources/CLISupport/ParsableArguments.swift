@@ -21,15 +21,15 @@
 ///
 /// - Note: Mirrors swift-argument-parser's `ParsableArguments` with `@Option`, `@Flag` and
 ///   `@Argument`.
-public protocol ParsableArguments: Sendable {
+package protocol ParsableArguments: Sendable {
     /// The declarations with their defaults; the parser fills in what the command line gives.
     init()
 }
 
 /// A command that takes no options and no positional arguments.
-public struct NoArguments: ParsableArguments {
+package struct NoArguments: ParsableArguments {
     /// Creates the empty set of arguments.
-    public init() {}
+    package init() {}
 }
 
 extension ParsableArguments {
@@ -38,7 +38,7 @@ extension ParsableArguments {
     /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a missing value or required
     ///   option, or a wrong number of positional arguments; whatever a transform throws for
     ///   a value it refuses.
-    public static func parse(_ words: [String]) throws -> Self {
+    package static func parse(_ words: [String]) throws -> Self {
         try ArgumentParser.parse(words, as: Self.self, global: NoArguments.self).0
     }
 }

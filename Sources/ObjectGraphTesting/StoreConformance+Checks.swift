@@ -92,6 +92,24 @@ extension StoreConformance {
                 try h.commit(store, inserted: [existing])
             }
         },
+        Check(name: "aReferenceToAMissingRowIsRefusedAndNothingWritten") { h in
+            let store = try h.store()
+            let owner = try h.row(store, "Owner")
+            let tag = try h.row(store, "Tag")
+            try h.commit(store, inserted: [owner])
+            let toOne = try h.row(store, "Item", ["owner": .toOne(owner.objectID)])
+            try h.expectThrows(code: .validation, "a to-one to a row the same save deletes") {
+                try h.commit(store, inserted: [toOne], deleted: [(owner.objectID, 1)])
+            }
+            let toMany = try h.row(store, "Item", ["tags": .toMany([tag.objectID])])
+            try h.expectThrows(code: .validation, "a to-many member that was never inserted") {
+                try h.commit(store, inserted: [toMany])
+            }
+            try h.expect(
+                try h.all(store, "Item").isEmpty && store.row(for: owner.objectID) != nil,
+                "a save refused for a dangling reference wrote something")
+            try h.commit(store, inserted: [toOne, toMany, tag])
+        },
         Check(name: "relationshipsAreKeptAndDerived") { h in
             let store = try h.store()
             let owner = try h.row(store, "Owner")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rows `../shared/bench/dataset.py` writes, read once before anything is timed.
+/// The benchmark's dataset (see docs/performance.md), read once before anything is timed.
 ///
 /// Line 1 is a header (`n`, `seed`, `categories`, `w3_expected`); each further line is one
 /// expense (`id`, `title`, `amount`, `date` in Unix seconds, `note` or null, `category` 1…20).

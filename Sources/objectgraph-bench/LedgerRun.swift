@@ -31,7 +31,7 @@ struct LedgerOptions: ParsableArguments {
     var json: Bool { run.json }
 }
 
-/// Issue 4's speed goals, measured in-process through LedgerKit exactly as the `ledger`
+/// The ledger's speed goals (docs/ledger.md), measured in-process through LedgerKit exactly as the `ledger`
 /// command runs them: `import` of an N-row bank CSV into a new ledger file, `import` of the
 /// same CSV again (adds nothing), and `report` (by category, text output) on the file, open
 /// included. Each run opens a fresh ``Ledger`` (container, store, contexts) and closes it;
@@ -40,7 +40,7 @@ struct LedgerRun {
     let options: LedgerOptions
     let output: CLIOutput
 
-    /// The goals of issue 4 at N = 100,000, in seconds.
+    /// The ledger's goals at N = 100,000, in seconds.
     static let goals: [String: Double] = ["import": 2.0, "report": 0.3]
 
     func run() throws {
@@ -146,8 +146,8 @@ struct LedgerRun {
             reporter.emit(
                 workload, seconds: middle,
                 [
-                    ("runs", .array(seconds.map { .number(($0 * 1e6).rounded() / 1e6) })),
-                    ("goal_seconds", goal.map { .number($0) } ?? .null),
+                    ("runs", .array(seconds.map { .double(($0 * 1e6).rounded() / 1e6) })),
+                    ("goal_seconds", goal.map { .double($0) } ?? .null),
                 ])
             return
         }

@@ -85,7 +85,7 @@ extension MacroRun {
                 "W3_fetch", seconds: seconds,
                 [
                     ("rows", .integer(ids.count)), ("correct", .bool(ids == dataset.w3Expected)),
-                    ("repeat_median_s", .number((median(repeats) * 1e6).rounded() / 1e6)),
+                    ("repeat_median_s", .double((median(repeats) * 1e6).rounded() / 1e6)),
                 ])
         }
     }

@@ -10,7 +10,7 @@ enum StoreMode: String, CaseIterable {
     case jsonl
 }
 
-/// W0–W7 on one store, in one process: the workloads `../shared/bench/README.md` defines,
+/// W0–W7 on one store, in one process: the workloads docs/performance.md describes,
 /// through the API a user writes (a container, background contexts, typed managed objects,
 /// `save()`), printing one JSON line per workload.
 final class MacroRun {
@@ -65,8 +65,8 @@ final class MacroRun {
         reporter.emit(
             "W7_peak_rss", seconds: nil,
             [
-                ("process_peak_rss_mb", .number(reporter.maxPeakMegabytes)),
-                ("final_rss_mb", .number(Measurement.rssMegabytes())),
+                ("process_peak_rss_mb", .double(reporter.maxPeakMegabytes)),
+                ("final_rss_mb", .double(Measurement.rssMegabytes())),
             ])
     }
 

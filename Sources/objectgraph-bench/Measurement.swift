@@ -4,7 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// The process's clock and memory, as the peers' `common.py` reads them.
+/// The process's clock and memory, read as the comparison's other peers read them (see
+/// docs/performance.md).
 enum Measurement {
     /// Nanoseconds on the monotonic clock.
     static func now() -> UInt64 {

@@ -1,5 +1,6 @@
 import CLISupport
 import Foundation
+import ObjectGraph
 
 /// One micro-benchmark: `run` does its own untimed setup and returns how many operations
 /// it timed and how long they took.
@@ -81,15 +82,13 @@ struct MicroSuite {
         let fields: [(String, JSONValue)] = [
             ("case", .string(r.benchCase.name)), ("unit", .string(r.benchCase.unit)),
             ("n", .integer(options.count)), ("operations", .integer(r.operations)),
-            ("seconds_median", .number(rounded(r.medianSeconds, 9))),
-            ("seconds_min", .number(rounded(r.seconds.min() ?? 0, 9))),
-            ("seconds_max", .number(rounded(r.seconds.max() ?? 0, 9))),
-            ("ops_per_second", .number(r.operationsPerSecond.rounded())),
-            ("ns_per_op", .number(rounded(r.nanosecondsPerOperation, 1))),
+            ("seconds_median", .double(rounded(r.medianSeconds, 9))),
+            ("seconds_min", .double(rounded(r.seconds.min() ?? 0, 9))),
+            ("seconds_max", .double(rounded(r.seconds.max() ?? 0, 9))),
+            ("ops_per_second", .double(r.operationsPerSecond.rounded())),
+            ("ns_per_op", .double(rounded(r.nanosecondsPerOperation, 1))),
         ]
-        output.out(
-            "{" + fields.map { "\(JSONValue.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ")
-                + "}")
+        output.jsonLine(.object(fields))
     }
 
     private func printTable(_ results: [MicroResult]) {

@@ -22,13 +22,13 @@ enum CompactCommand {
             try store.compact()
             let after = try store.statistics()
             if args.json {
-                output.out(
-                    JSONOutput.object([
-                        ("file", .string(path)), ("bytesBefore", .int(Int64(before.fileBytes))),
-                        ("bytesAfter", .int(Int64(after.fileBytes))),
-                        ("transactionsFolded", .int(Int64(before.transactionCount))),
-                        ("rows", .int(Int64(after.snapshotRowCount))),
-                    ]).serialized(pretty: true))
+                output.json(
+                    .object([
+                        ("file", .string(path)), ("bytesBefore", .integer(before.fileBytes)),
+                        ("bytesAfter", .integer(after.fileBytes)),
+                        ("transactionsFolded", .integer(before.transactionCount)),
+                        ("rows", .integer(after.snapshotRowCount)),
+                    ]))
             } else {
                 output.out(
                     "\(path): \(StoreFileSupport.grouped(before.fileBytes)) → \(StoreFileSupport.bytes(after.fileBytes)); "

@@ -26,7 +26,8 @@ enum DumpCommand {
                 guard let entity = store.model[entityName: name] else {
                     let known = store.model.entities.map(\.name).joined(separator: ", ")
                     throw CLIError.failure(
-                        "no entity '\(name)' in the file's model (it has \(known))")
+                        "no entity '\(EchoedText.capped(name))' in the file's model (it has \(known))"
+                    )
                 }
                 entities = [entity]
             }
@@ -35,7 +36,7 @@ enum DumpCommand {
                 let rows = table.rows(of: entity)
                 let columns = entity.properties.filter { storedColumn($0) }
                 if args.json {
-                    for row in rows { output.out(try json(row, columns: columns).serialized()) }
+                    for row in rows { output.jsonLine(try json(row, columns: columns)) }
                     continue
                 }
                 output.out(
@@ -82,16 +83,17 @@ enum DumpCommand {
         text.count > 40 ? text.prefix(39) + "…" : text
     }
 
-    static func json(_ row: StoreRow, columns: [PropertyDescription]) throws -> JSONOutput {
-        func ref(_ id: ManagedObjectID) -> JSONOutput {
-            .object([("entity", .string(id.entity.name)), ("pk", .int(id.primaryKey))])
+    static func json(_ row: StoreRow, columns: [PropertyDescription]) throws -> JSONValue {
+        func ref(_ id: ManagedObjectID) -> JSONValue {
+            .object([("entity", .string(id.entity.name)), ("pk", .integer(id.primaryKey))])
         }
-        let values = try columns.map { property -> (String, JSONOutput) in
+        let values = try columns.map { property -> (String, JSONValue) in
             switch row.values[property.index] {
             case .attribute(let v):
                 return (
                     property.name,
-                    .raw(try v.canonicalJSON(as: (property as! AttributeDescription).type))
+                    try JSONParser.parse(
+                        Data(v.canonicalJSON(as: (property as! AttributeDescription).type).utf8))
                 )
             case .toOne(let id): return (property.name, id.map(ref) ?? .null)
             case .toMany(let ids): return (property.name, .array(ids.map(ref)))
@@ -99,8 +101,9 @@ enum DumpCommand {
             }
         }
         return .object([
-            ("entity", .string(row.objectID.entity.name)), ("pk", .int(row.objectID.primaryKey)),
-            ("version", .int(row.version)), ("values", .object(values)),
+            ("entity", .string(row.objectID.entity.name)),
+            ("pk", .integer(row.objectID.primaryKey)),
+            ("version", .integer(row.version)), ("values", .object(values)),
         ])
     }
 }

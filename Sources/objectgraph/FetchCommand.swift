@@ -34,7 +34,7 @@ enum FetchCommand {
         ["fetch"],
         summary: "Print the rows of an entity that match a predicate, sorted and windowed.",
         details:
-            "Predicates: see docs/predicate-language.md. The file's own model is used; no code needed."
+            "Predicates: the PredicateLanguage article of the documentation. The file's own model is used; no code needed."
     ) { (args: Arguments, _, output) in
         try StoreFileSupport.reportingCodes {
             let store = try StoreFileSupport.openForReading(args.query.file, output: output)
@@ -47,7 +47,7 @@ enum FetchCommand {
             let columns = request.entity.properties.filter(DumpCommand.storedColumn)
             if args.json {
                 for row in rows {
-                    output.out(try DumpCommand.json(row, columns: columns).serialized())
+                    output.jsonLine(try DumpCommand.json(row, columns: columns))
                 }
                 return
             }
@@ -81,7 +81,7 @@ enum FetchCommand {
         let name = args.entity
         guard let entity = model[entityName: name] else {
             throw CLIError.failure(
-                "no entity '\(name)' in the file's model (it has "
+                "no entity '\(EchoedText.capped(name))' in the file's model (it has "
                     + model.entities.map(\.name).joined(separator: ", ") + ")")
         }
         var request = StoreFetchRequest(entity: entity)
@@ -98,7 +98,8 @@ enum FetchCommand {
         guard let key = parts.first, !key.isEmpty,
             parts.count == 1 || ["asc", "desc"].contains(parts[1])
         else {
-            throw CLIError.usage("--sort takes KEY, KEY:asc or KEY:desc, not '\(text)'")
+            throw CLIError.usage(
+                "--sort takes KEY, KEY:asc or KEY:desc, not '\(EchoedText.capped(text))'")
         }
         return FetchSortDescriptor(key: key, ascending: parts.count == 1 || parts[1] == "asc")
     }

@@ -16,19 +16,19 @@ enum InfoCommand {
             let statistics = try store.statistics()
             let model = store.model
             if args.json {
-                let entities = model.entities.map { entity -> JSONOutput in
+                let entities = model.entities.map { entity -> JSONValue in
                     .object([
                         ("name", .string(entity.name)),
-                        ("rows", .int(Int64(statistics.rowCounts[entity.name] ?? 0))),
-                        ("attributes", .int(Int64(entity.attributes.count))),
-                        ("relationships", .int(Int64(entity.relationships.count))),
+                        ("rows", .integer(statistics.rowCounts[entity.name] ?? 0)),
+                        ("attributes", .integer(entity.attributes.count)),
+                        ("relationships", .integer(entity.relationships.count)),
                         ("superentity", entity.superentityName.map { .string($0) } ?? .null),
                         ("isAbstract", .bool(entity.isAbstract)),
                     ])
                 }
-                let members: [(String, JSONOutput)] = [
+                let members: [(String, JSONValue)] = [
                     ("file", .string(path)), ("format", .string("objectgraph-jsonl")),
-                    ("version", .int(Int64(metadata.formatVersion))),
+                    ("version", .integer(metadata.formatVersion)),
                     ("store", .string(metadata.storeIdentifier)),
                     ("created", .string(StoreFileSupport.date(metadata.creationDate))),
                     (
@@ -36,11 +36,11 @@ enum InfoCommand {
                         metadata.compactionDate.map { .string(StoreFileSupport.date($0)) } ?? .null
                     ),
                 ]
-                output.out(
-                    JSONOutput.object(
+                output.json(
+                    .object(
                         members + StoreFileSupport.json(statistics, model: model)
                             + [("entities", .array(entities))]
-                    ).serialized(pretty: true))
+                    ))
                 return
             }
             output.out("File          \(path)")

@@ -11,7 +11,7 @@ enum ModelCommand {
             "--version", "NAME",
             help: "the version of an .xcdatamodeld to read (default: the current one)")
         var version: String?
-        @Flag("--json", help: "print the model in the JSON model format (docs/model-format.md)")
+        @Flag("--json", help: "print the model in the JSON model format (the ModelFormat article)")
         var json: Bool
     }
 
@@ -22,7 +22,9 @@ enum ModelCommand {
         try StoreFileSupport.reportingCodes {
             let model = try ManagedObjectModel(
                 contentsOf: URL(fileURLWithPath: args.path), version: args.version)
-            for warning in model.loadWarnings { output.err("warning: \(warning)") }
+            for warning in model.loadWarnings {
+                output.err("warning: \(EchoedText.cappedLines(warning))")
+            }
             if args.json {
                 output.out(String(decoding: model.jsonData(pretty: true), as: UTF8.self))
                 return
@@ -31,7 +33,7 @@ enum ModelCommand {
                 var title = entity.name
                 if let parent = entity.superentity { title += " : \(parent.name)" }
                 if entity.isAbstract { title += " (abstract)" }
-                output.out(title)
+                output.out(EchoedText.capped(title))
                 var rows: [[String]] = [["  property", "kind", "type", "rules"]]
                 for property in entity.ownProperties {
                     switch property {

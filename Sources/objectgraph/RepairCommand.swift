@@ -16,20 +16,20 @@ enum RepairCommand {
             let path = args.file
             let result = try JSONLinesStore.repair(at: URL(fileURLWithPath: path))
             if args.json {
-                output.out(
-                    JSONOutput.object([
+                output.json(
+                    .object([
                         ("file", .string(path)), ("repaired", .bool(result.didRepair)),
                         (
                             "firstDamagedLine",
-                            result.firstDamagedLine.map { .int(Int64($0)) } ?? .null
+                            result.firstDamagedLine.map { .integer($0) } ?? .null
                         ),
                         ("reason", result.reason.map { .string($0) } ?? .null),
-                        ("keptLines", .int(Int64(result.keptLines))),
-                        ("keptBytes", .int(Int64(result.keptBytes))),
-                        ("movedBytes", .int(Int64(result.movedBytes))),
-                        ("droppedSnapshotRows", .int(Int64(result.droppedSnapshotRows))),
+                        ("keptLines", .integer(result.keptLines)),
+                        ("keptBytes", .integer(result.keptBytes)),
+                        ("movedBytes", .integer(result.movedBytes)),
+                        ("droppedSnapshotRows", .integer(result.droppedSnapshotRows)),
                         ("sidecar", result.sidecarURL.map { .string($0.path) } ?? .null),
-                    ]).serialized(pretty: true))
+                    ]))
             } else if let sidecar = result.sidecarURL, let line = result.firstDamagedLine {
                 output.out(
                     """

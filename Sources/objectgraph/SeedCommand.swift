@@ -51,7 +51,8 @@ enum SeedCommand {
 
     static let loadCommand = ToolCommand(
         ["load"], summary: "Write a store file from a JSON fixture, after checking it fully.",
-        details: "An invalid fixture writes nothing. Format: docs/fixtures-and-seeding.md."
+        details:
+            "An invalid fixture writes nothing. Format: the FixturesAndSeeding article of the documentation."
     ) { (args: LoadArguments, _, output) in
         let model = try loadModel(args.model)
         guard !args.fixtures.isEmpty else { throw CLIError.usage("--fixtures F.json is required") }
@@ -80,7 +81,8 @@ enum SeedCommand {
         let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let n = Int(digits: parts[1]) else {
             throw CLIError.failure(
-                "--count takes Entity=N with N a whole number ≥ 0, not '\(item)'")
+                "--count takes Entity=N with N a whole number ≥ 0, not '\(EchoedText.capped(item))'"
+            )
         }
         return (parts[0], n)
     }
@@ -113,7 +115,8 @@ extension ArgumentTransform where Value == UInt64 {
                 let seed = UInt64(text)
             else {
                 throw CLIError.failure(
-                    "\(name) takes a whole number from 0 to \(UInt64.max), not '\(text)'")
+                    "\(name) takes a whole number from 0 to \(UInt64.max), not '\(EchoedText.capped(text))'"
+                )
             }
             return seed
         }

@@ -20,8 +20,26 @@ enum StoreFileSupport {
         do {
             try body()
         } catch let error as ObjectGraphError {
-            throw CLIError.failure(error.description)
+            throw CLIError.failure(describe(error))
         }
+    }
+
+    /// How many of an error's underlying errors are printed.
+    static let listedErrors = 20
+
+    /// `error CODE: message`; an error collecting others (a 1560) is printed as a count, then
+    /// the first ``listedErrors`` of them one per line, then how many more there are.
+    static func describe(_ error: ObjectGraphError) -> String {
+        guard !error.underlying.isEmpty else { return error.description }
+        let count = error.underlying.count
+        let kind = error.code == .validationMultipleErrors ? "validation error" : "error"
+        var lines = [
+            "error \(error.code.rawValue): \(count) \(kind)\(count == 1 ? "" : "s")"
+                + (error.file.map { " in \(EchoedText.capped($0))" } ?? "")
+        ]
+        lines += error.underlying.prefix(listedErrors).map { "  \($0.description)" }
+        if count > listedErrors { lines.append("  and \(count - listedErrors) more") }
+        return lines.joined(separator: "\n")
     }
 
     /// Opens `path` read-only with the model its header embeds; notices go to standard error.
@@ -61,16 +79,16 @@ enum StoreFileSupport {
 
     /// The statistics as JSON members.
     static func json(_ s: JSONLinesStoreStatistics, model: ManagedObjectModel) -> [(
-        String, JSONOutput
+        String, JSONValue
     )] {
         [
-            ("transactions", .int(Int64(s.transactionCount))),
-            ("lastTransaction", .int(s.lastTransactionNumber)),
-            ("snapshotRows", .int(Int64(s.snapshotRowCount))), ("bytes", .int(Int64(s.fileBytes))),
-            ("liveBytes", .int(Int64(s.liveBytes))), ("deadBytes", .int(Int64(s.deadBytes))),
+            ("transactions", .integer(s.transactionCount)),
+            ("lastTransaction", .integer(s.lastTransactionNumber)),
+            ("snapshotRows", .integer(s.snapshotRowCount)), ("bytes", .integer(s.fileBytes)),
+            ("liveBytes", .integer(s.liveBytes)), ("deadBytes", .integer(s.deadBytes)),
             (
                 "rows",
-                .object(model.entities.map { ($0.name, .int(Int64(s.rowCounts[$0.name] ?? 0))) })
+                .object(model.entities.map { ($0.name, .integer(s.rowCounts[$0.name] ?? 0)) })
             ),
         ]
     }

@@ -15,16 +15,18 @@ enum VerifyCommand {
         try StoreFileSupport.reportingCodes {
             let path = args.file
             let report = JSONLinesStore.verify(at: URL(fileURLWithPath: path))
-            for notice in report.notices { output.err("notice: \(notice)") }
+            for notice in report.notices {
+                output.err("notice: \(EchoedText.cappedLines(notice))")
+            }
             if args.json {
-                var members: [(String, JSONOutput)] = [
+                var members: [(String, JSONValue)] = [
                     ("file", .string(path)), ("healthy", .bool(report.isHealthy)),
                     (
                         "problems",
                         .array(
                             report.problems.map { p in
                                 .object([
-                                    ("line", p.line.map { .int(Int64($0)) } ?? .null),
+                                    ("line", p.line.map { .integer($0) } ?? .null),
                                     ("message", .string(p.message)),
                                 ])
                             })
@@ -34,9 +36,11 @@ enum VerifyCommand {
                 if let statistics = report.statistics, let model = report.metadata?.model {
                     members += StoreFileSupport.json(statistics, model: model)
                 }
-                output.out(JSONOutput.object(members).serialized(pretty: true))
+                output.json(.object(members))
             } else {
-                for problem in report.problems { output.out(problem.description) }
+                for problem in report.problems {
+                    output.out(EchoedText.cappedLines(problem.description))
+                }
                 if let statistics = report.statistics, let model = report.metadata?.model {
                     if report.isHealthy { output.out("\(path): OK") }
                     StoreFileSupport.print(statistics, model: model, to: output)
@@ -44,7 +48,8 @@ enum VerifyCommand {
             }
             guard report.isHealthy else {
                 let count = report.problems.count
-                throw CLIError.failure("\(count) problem\(count == 1 ? "" : "s") in \(path)")
+                throw CLIError.failure(
+                    "\(count) problem\(count == 1 ? "" : "s") in \(EchoedText.capped(path))")
             }
         }
     }

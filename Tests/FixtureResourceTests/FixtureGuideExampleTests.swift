@@ -1,6 +1,6 @@
-// The fixtures guide's example (docs/fixtures-and-seeding.md, "A test that uses a fixture"),
-// compiled and run as a test: keep the two in step. The README's fixture test is the same
-// code with the classes imported from the app's module.
+// The fixtures guide's example (ObjectGraph's FixturesAndSeeding article, "A test that uses a
+// fixture"), compiled and run as a test: keep the two in step. The README's fixture test is
+// the same code with the classes imported from the app's module.
 import Foundation
 import ObjectGraph
 import ObjectGraphTesting

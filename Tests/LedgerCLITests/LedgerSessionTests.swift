@@ -121,7 +121,7 @@ import Testing
         #expect(exported.stdout.hasSuffix(",false,\(copy)\n"))
         let failed = await sandbox.run(["add", "1", "--receipt", "missing.pdf"])
         #expect(failed.code == 1)
-        #expect(failed.stderr == "ledger: receipt missing.pdf: no such file\n")
+        #expect(failed.stderr == "ledger: receipt missing.pdf: does not exist\n")
         #expect(await sandbox.run(["delete", id]).code == 0)
         #expect(!sandbox.exists(copy))
     }

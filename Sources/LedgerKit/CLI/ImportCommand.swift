@@ -121,6 +121,7 @@ enum ImportCommand {
                     try ledger.importCSV(file, options: options, dryRun: dryRun, progress: progress)
                 }
             }
+            for warning in summary.result.warnings { output.err("warning: \(warning)") }
             if global.json {
                 try output.json(summary.jsonObject)
             } else {

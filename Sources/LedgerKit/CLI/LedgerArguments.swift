@@ -2,15 +2,15 @@ import CLISupport
 import Foundation
 
 /// The options every `ledger` command accepts, before or after the command's words.
-public struct LedgerGlobalOptions: ParsableArguments {
+package struct LedgerGlobalOptions: ParsableArguments {
     /// `--file PATH`: the ledger file.
     @Option("--file", "PATH", help: "the ledger file (default: $LEDGER_FILE, else ./ledger.jsonl)")
-    public var file: String?
+    package var file: String?
     /// `--json`: print JSON instead of text.
-    @Flag("--json", help: "print JSON instead of text") public var json: Bool
+    @Flag("--json", help: "print JSON instead of text") package var json: Bool
 
     /// The declarations; the parser fills them.
-    public init() {}
+    package init() {}
 }
 
 /// A `ledger` subcommand.

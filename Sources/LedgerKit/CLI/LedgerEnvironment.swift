@@ -3,21 +3,21 @@ import ObjectGraph
 
 /// What the `ledger` command takes from its process: environment variables, the current
 /// directory, and where IDs and dates come from. Tests build their own.
-public struct LedgerEnvironment: Sendable {
+package struct LedgerEnvironment: Sendable {
     /// Environment variables (`LEDGER_FILE` names the default ledger file).
-    public var variables: [String: String]
+    package var variables: [String: String]
     /// The directory relative paths start from.
-    public var currentDirectory: URL
+    package var currentDirectory: URL
     /// Makes the IDs of new categories and transactions.
-    public var newID: @Sendable () -> UUID
+    package var newID: @Sendable () -> UUID
     /// The current instant (its local calendar day is the default transaction date).
-    public var today: @Sendable () -> Date
+    package var today: @Sendable () -> Date
     /// Options for the file store.
-    public var storeOptions: StoreOptions
+    package var storeOptions: StoreOptions
 
     /// An environment with the given values and random IDs, the system clock and default
     /// store options.
-    public init(variables: [String: String], currentDirectory: URL) {
+    package init(variables: [String: String], currentDirectory: URL) {
         self.variables = variables
         self.currentDirectory = currentDirectory
         self.newID = { UUID() }
@@ -26,7 +26,7 @@ public struct LedgerEnvironment: Sendable {
     }
 
     /// The running process's environment and current directory.
-    public static var process: LedgerEnvironment {
+    package static var process: LedgerEnvironment {
         LedgerEnvironment(
             variables: ProcessInfo.processInfo.environment,
             currentDirectory: URL(
@@ -35,14 +35,14 @@ public struct LedgerEnvironment: Sendable {
 
     /// The ledger file: `--file PATH`, else `$LEDGER_FILE`, else `./ledger.jsonl`; relative
     /// paths start at ``currentDirectory``, and messages show them as given.
-    public func ledgerURL(file: String?) -> URL {
+    package func ledgerURL(file: String?) -> URL {
         let path =
             file ?? variables["LEDGER_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "ledger.jsonl"
         return url(path)
     }
 
     /// `path` as a file URL, relative to ``currentDirectory`` unless absolute.
-    public func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         path.hasPrefix("/")
             ? URL(fileURLWithPath: path) : URL(fileURLWithPath: path, relativeTo: currentDirectory)
     }

@@ -10,9 +10,9 @@ import Foundation
 ///
 /// Exit codes: 0 success, 1 failure (one line on stderr), 64 usage (with the command's
 /// usage on stderr).
-public enum LedgerTool {
+package enum LedgerTool {
     /// The tool with every command, reading its environment from `environment`.
-    public static func make(environment: LedgerEnvironment = .process)
+    package static func make(environment: LedgerEnvironment = .process)
         -> CommandLineTool<LedgerGlobalOptions>
     {
         CommandLineTool(

@@ -75,8 +75,8 @@ public enum TransactionKind: String, Sendable, CaseIterable {
     case income
 }
 
-/// The ledger's model: the reference chapters' Expense Tracker, with the ledger's additions
-/// (kind, payee, importKey).
+/// The ledger's model: the Expense Tracker (Fixtures/ExpenseTracker.xcdatamodeld), with the
+/// ledger's additions (kind, payee, importKey).
 public enum LedgerModel {
     /// Builds the model.
     ///

@@ -49,9 +49,9 @@ public enum CSVImporter {
         _ = try ImportPlan.check(options)
         let data: Data
         do {
-            data = try Data(contentsOf: fileURL)
-        } catch {
-            throw ImportError.unreadable(name, error)
+            data = try InputFile.contents(of: fileURL)
+        } catch let failure as InputFile.Failure {
+            throw ImportError.unreadable(name, failure.reason)
         }
         return try parse(data: data, options: options, sourceName: name, progress: progress)
     }
@@ -70,7 +70,7 @@ public enum CSVImporter {
         progress: ((Int) -> Void)? = nil
     ) throws -> ImportResult {
         let dateFormat = try ImportPlan.check(options)
-        let (bytes, encoding) = try TextDecoding.decode(
+        let (bytes, encoding, warnings) = try TextDecoding.decode(
             data, forced: options.encoding, file: sourceName)
         let delimiter = options.delimiter ?? CSVReader.detectDelimiter(in: bytes)
         let table = try CSVReader(delimiter: delimiter.byte, file: sourceName).read(bytes)
@@ -109,7 +109,7 @@ public enum CSVImporter {
         if !errors.isEmpty { throw ImportError.badRows(sourceName, errors, total: errorCount) }
         return ImportResult(
             rows: rows, skipped: skipped, header: plan.header, delimiter: delimiter,
-            encoding: encoding, decimalStyle: style)
+            encoding: encoding, decimalStyle: style, warnings: warnings)
     }
 
     /// The decimal style the first settling amount cell implies, with its line; `.point`

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// A CSV column, named by its 1-based position or by its header text.
 ///
@@ -41,7 +42,7 @@ public enum ColumnReference: Sendable, Hashable, CustomStringConvertible,
     public var description: String {
         switch self {
         case .number(let n): "column \(n)"
-        case .name(let name): "column \"\(name)\""
+        case .name(let name): "column \"\(EchoedText.capped(name))\""
         }
     }
 }

@@ -9,11 +9,9 @@ enum ImportError {
         ObjectGraphError(.coreData, "import options: \(reason)")
     }
 
-    /// The file could not be read at all.
-    static func unreadable(_ file: String, _ error: any Error) -> ObjectGraphError {
-        ObjectGraphError(
-            .coreData, "\(file): cannot read the file: \(error.localizedDescription)",
-            file: file)
+    /// The file could not be read at all: `reason` says why ("is a directory").
+    static func unreadable(_ file: String, _ reason: String) -> ObjectGraphError {
+        ObjectGraphError(.coreData, "\(EchoedText.capped(file)): \(reason)", file: file)
     }
 
     /// A problem with the whole file at a line (quoting, encoding, header).
@@ -35,7 +33,8 @@ enum ImportError {
     ) -> ObjectGraphError {
         ObjectGraphError(
             .coreData,
-            "\(file):\(line): bad \(key) \"\(text)\" in \(column): \(problem.reason)",
+            "\(file):\(line): bad \(key) \"\(EchoedText.capped(text))\" in \(column): "
+                + problem.reason,
             key: key, value: .string(text), file: file, line: line)
     }
 

@@ -86,7 +86,8 @@ extension ImportPlan {
             throw ImportError.column(
                 file, line: line, reference, "is ambiguous: columns \(numbers) have that name")
         }
-        let names = header.map { "\"\($0)\"" }.joined(separator: ", ")
-        throw ImportError.column(file, line: line, reference, "is not in the header row (\(names))")
+        throw ImportError.column(
+            file, line: line, reference,
+            "is not in the header row (\(EchoedText.list(header)))")
     }
 }

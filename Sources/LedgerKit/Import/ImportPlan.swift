@@ -52,7 +52,7 @@ struct ImportPlan {
     /// `column 4 ("Amount")` or `column 4`, for messages.
     func label(_ column: Int) -> String {
         guard let header, column < header.count else { return "column \(column + 1)" }
-        return "column \(column + 1) (\"\(header[column])\")"
+        return "column \(column + 1) (\"\(EchoedText.capped(header[column], limit: 60))\")"
     }
 
     /// Checks that `options` make sense on their own, before any file is read.
@@ -90,7 +90,8 @@ struct ImportPlan {
                 throw ImportError.options("\(column) is not a column: columns are numbered from 1")
             case .name(let name) where !o.hasHeader:
                 throw ImportError.options(
-                    "column \"\(name)\" is named, but --no-header says there are no names")
+                    "column \"\(EchoedText.capped(name))\" is named, but --no-header says there are no names"
+                )
             default: break
             }
         }

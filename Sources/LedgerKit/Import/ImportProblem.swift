@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// Why a cell, a row or the options could not be read; the one place import wording lives.
 ///
@@ -34,11 +35,11 @@ enum ImportProblem: Error, Equatable {
         switch self {
         case .amountEmpty: "the cell is empty"
         case .amountNoDigits: "no digits"
-        case .amountUnexpected(let s): "unexpected \"\(s)\""
+        case .amountUnexpected(let s): "unexpected \"\(EchoedText.capped(s))\""
         case .amountTwoSigns: "more than one sign"
         case .amountUnbalancedParenthesis: "unbalanced parenthesis"
         case .amountGroupSize(let sep): "digits grouped by \"\(sep)\" must come in threes"
-        case .amountAfterFraction(let s): "\"\(s)\" after the decimal separator"
+        case .amountAfterFraction(let s): "\"\(EchoedText.capped(s))\" after the decimal separator"
         case .amountDecimalMismatch(let style, let line):
             "\"\(style == .point ? "," : ".")\" groups thousands in this file (decimal "
                 + "\(style == .point ? "point" : "comma")"

@@ -29,11 +29,15 @@ public struct ImportResult: Sendable, Hashable {
     public var encoding: CSVEncoding
     /// The decimal style used: the one given, or the one inferred.
     public var decimalStyle: DecimalStyle
+    /// What the importer guessed and a person should check, e.g. that a file that is not
+    /// UTF-8 was read as Latin-1 (with the first line that shows it).
+    public var warnings: [String]
 
     /// Creates a result (the importer makes these).
     public init(
         rows: [ImportedRow], skipped: [SkippedRow], header: [String]?,
-        delimiter: CSVDelimiter, encoding: CSVEncoding, decimalStyle: DecimalStyle
+        delimiter: CSVDelimiter, encoding: CSVEncoding, decimalStyle: DecimalStyle,
+        warnings: [String] = []
     ) {
         self.rows = rows
         self.skipped = skipped
@@ -41,6 +45,7 @@ public struct ImportResult: Sendable, Hashable {
         self.delimiter = delimiter
         self.encoding = encoding
         self.decimalStyle = decimalStyle
+        self.warnings = warnings
     }
 
     /// The sum of the expense rows' amounts (money out), exact.

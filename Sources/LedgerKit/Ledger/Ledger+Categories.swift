@@ -3,7 +3,7 @@ import ObjectGraph
 
 /// What to do with a category's transactions when the category is deleted.
 public enum CategoryDeleteRule: String, Sendable, Hashable, CaseIterable {
-    /// Keep the transactions, uncategorised (the model's rule, as the chapters recommend).
+    /// Keep the transactions, uncategorised (the model's own delete rule).
     case nullify
     /// Delete the transactions too (and their receipts, once saved).
     case cascade

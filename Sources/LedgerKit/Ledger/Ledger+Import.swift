@@ -34,7 +34,7 @@ public struct ImportSummary: Sendable {
                 ["line": $0.line, "reason": $0.reason] as [String: Any]
             },
             "delimiter": result.delimiter.description, "encoding": result.encoding.description,
-            "decimal": result.decimalStyle.description,
+            "decimal": result.decimalStyle.description, "warnings": result.warnings,
         ]
     }
 }

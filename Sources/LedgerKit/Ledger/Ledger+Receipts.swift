@@ -9,19 +9,23 @@ extension Ledger {
         return configuration.storeURL.deletingLastPathComponent().appendingPathComponent(path)
     }
 
+    /// The largest receipt copied (64 MiB): more is refused, so a device such as `/dev/zero`
+    /// cannot fill the disk.
+    static let maximumReceiptBytes = 64 << 20
+
     /// Copies `source` into the receipts directory as `<id>.<extension>`.
+    ///
+    /// The copy is always a new regular file with the ledger file's permission bits, whatever
+    /// `source` is: a regular file, or a device or pipe read to its end (`/dev/stdin`).
     ///
     /// - Returns: the path to store (relative to the ledger's directory when the receipts
     ///   directory is the default one beside it, else absolute) and the copy's URL.
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when `source` is not a readable
-    ///   file, the ledger has no receipts directory (a RAM store), or the copy fails.
+    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when `source` cannot be read (a
+    ///   directory, missing, more than ``maximumReceiptBytes``), the ledger has no receipts
+    ///   directory (a RAM store), or the copy fails.
     func storeReceipt(_ source: URL, id: UUID) throws -> (path: String, copy: URL) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory) else {
-            throw LedgerError.receipt(source.relativePath, "no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw LedgerError.receipt(source.relativePath, "is a directory")
+        guard FileManager.default.fileExists(atPath: source.path) else {
+            throw LedgerError.receipt(source.relativePath, "does not exist")
         }
         guard let directory = configuration.resolvedReceiptsDirectory else {
             throw LedgerError.needsFile("a receipt")
@@ -32,10 +36,18 @@ extension Ledger {
         do {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: source, to: copy)
         } catch {
             throw LedgerError.receipt(
-                source.relativePath, "cannot copy to \(copy.path): \(error.localizedDescription)")
+                source.relativePath,
+                "cannot create \(directory.path): \(error.localizedDescription)")
+        }
+        let mode =
+            (isInMemory ? nil : InputFile.permissions(atPath: configuration.storeURL.path))
+            ?? 0o644
+        do {
+            try InputFile.copy(source, to: copy, mode: mode, limit: Self.maximumReceiptBytes)
+        } catch let failure as InputFile.Failure {
+            throw LedgerError.receipt(source.relativePath, failure.reason)
         }
         let usesDefault = configuration.receiptsDirectory == nil && !isInMemory
         let stored =

@@ -4,7 +4,7 @@ import ObjectGraph
 /// A single-file expense ledger: categories and transactions in one store, read through a
 /// root context and changed through scratchpad child contexts.
 ///
-/// Every change runs in a fresh child context of the root (chapter 6's scratchpad): the
+/// Every change runs in a fresh child context of the root (a scratchpad): the
 /// change is made there, then saved in two steps, into the root and from the root to the
 /// store. When any step fails the child is discarded and the root rolled back, so a failed
 /// command writes nothing. Reads run on the root context.

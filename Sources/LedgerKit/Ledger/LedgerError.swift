@@ -10,7 +10,8 @@ enum LedgerError {
     /// A value typed for `key` (an option such as `--date`) that cannot be read.
     static func badValue(_ key: String, _ text: String, expected: String) -> ObjectGraphError {
         ObjectGraphError(
-            .validation, "bad \(key) \"\(text)\": expected \(expected)", key: key,
+            .validation, "bad \(key) \"\(EchoedText.capped(text))\": expected \(expected)",
+            key: key,
             value: .string(text))
     }
 
@@ -18,14 +19,15 @@ enum LedgerError {
     static func missingFile(_ path: String) -> ObjectGraphError {
         ObjectGraphError(
             .coreData,
-            "no ledger at \(path); create one with `ledger init` (or pass --file PATH)",
+            "no ledger at \(EchoedText.capped(path)); create one with `ledger init` (or pass --file PATH)",
             file: path)
     }
 
     /// `ledger init` over an existing file.
     static func fileExists(_ path: String) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData, "\(path) already exists; use it, or pass --file PATH for a new ledger",
+            .coreData,
+            "\(EchoedText.capped(path)) already exists; use it, or pass --file PATH for a new ledger",
             file: path)
     }
 
@@ -33,14 +35,17 @@ enum LedgerError {
     static func unknownCategory(_ name: String) -> ObjectGraphError {
         ObjectGraphError(
             .coreData,
-            "no category named \"\(name)\"; add it with `ledger category add \(Self.quoted(name))`",
+            name.count > EchoedText.limit
+                ? "no category named \"\(EchoedText.capped(name))\""
+                : "no category named \"\(name)\"; add it with `ledger category add \(Self.quoted(name))`",
             entityName: "Category", key: "name", value: .string(name))
     }
 
     /// A category name already taken (ignoring case).
     static func duplicateCategory(_ name: String, existing: String) -> ObjectGraphError {
         ObjectGraphError(
-            .constraintConflict, "a category named \"\(existing)\" already exists",
+            .constraintConflict,
+            "a category named \"\(EchoedText.capped(existing))\" already exists",
             entityName: "Category", key: "name", value: .string(name))
     }
 
@@ -48,7 +53,7 @@ enum LedgerError {
     static func deleteDenied(_ name: String, transactions: Int) -> ObjectGraphError {
         ObjectGraphError(
             .validationRelationshipDeniedDelete,
-            "category \"\(name)\" still has \(transactions) transaction\(transactions == 1 ? "" : "s") "
+            "category \"\(EchoedText.capped(name))\" still has \(transactions) transaction\(transactions == 1 ? "" : "s") "
                 + "(rule deny); move or delete \(transactions == 1 ? "it" : "them") first, "
                 + "or use --rule nullify or cascade",
             entityName: "Category", key: "transactions")
@@ -57,7 +62,8 @@ enum LedgerError {
     /// An ID prefix that matches no transaction.
     static func unknownID(_ prefix: String) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData, "no transaction with an ID starting \"\(prefix)\"; see `ledger list`",
+            .coreData,
+            "no transaction with an ID starting \"\(EchoedText.capped(prefix))\"; see `ledger list`",
             entityName: "Transaction", key: "id", value: .string(prefix))
     }
 
@@ -67,14 +73,16 @@ enum LedgerError {
         let more = candidates.count > 5 ? ", …" : ""
         return ObjectGraphError(
             .coreData,
-            "ID prefix \"\(prefix)\" is ambiguous: it matches \(candidates.count) transactions "
+            "ID prefix \"\(EchoedText.capped(prefix))\" is ambiguous: it matches \(candidates.count) transactions "
                 + "(\(shown)\(more)); give more characters",
             entityName: "Transaction", key: "id", value: .string(prefix))
     }
 
     /// A receipt file that cannot be used.
     static func receipt(_ path: String, _ reason: String) -> ObjectGraphError {
-        ObjectGraphError(.coreData, "receipt \(path): \(reason)", key: "receiptPath", file: path)
+        ObjectGraphError(
+            .coreData, "receipt \(EchoedText.capped(path)): \(reason)", key: "receiptPath",
+            file: path)
     }
 
     /// An operation the RAM store cannot do (compaction, verification, receipts).

@@ -1,11 +1,12 @@
 import Foundation
+import ObjectGraph
 
 /// An exact running sum of decimals that is fast for money.
 ///
 /// Amounts with at most two decimals and fewer than 13 significant digits before scaling
 /// (every ledger amount in practice) add as integer cents; any other amount, and the cents
 /// whenever they would overflow, add as `Decimal`. The result is exactly the `Decimal` sum;
-/// amounts are read from `Decimal`'s storage (``DecimalStorage``) where its layout is known,
+/// amounts are read from `Decimal`'s storage (ObjectGraph's `DecimalParts`) where its layout is known,
 /// so an amount costs a few integer operations.
 struct ExactSum {
     private var cents: Int64 = 0
@@ -13,12 +14,12 @@ struct ExactSum {
 
     /// Adds `value`.
     mutating func add(_ value: Decimal) {
-        if let parts = DecimalStorage.parts(value), parts.exponent >= -2, parts.exponent <= 2,
-            parts.significand < 10_000_000_000_000
+        if let parts = DecimalParts(value), parts.exponent >= -2, parts.exponent <= 2,
+            parts.mantissa < 10_000_000_000_000
         {
-            var scaled = Int64(parts.significand)
+            var scaled = Int64(parts.mantissa)
             for _ in 0..<(parts.exponent + 2) { scaled *= 10 }
-            let (sum, overflow) = cents.addingReportingOverflow(parts.negative ? -scaled : scaled)
+            let (sum, overflow) = cents.addingReportingOverflow(parts.isNegative ? -scaled : scaled)
             if !overflow {
                 cents = sum
                 return

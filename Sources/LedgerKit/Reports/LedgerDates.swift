@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// Calendar dates in UTC, so a report never shifts a day.
 public enum LedgerDates {
@@ -24,19 +25,9 @@ public enum LedgerDates {
         return pad(y, 4) + "-" + pad(m, 2)
     }
 
-    /// The proleptic Gregorian year, month and day of `date` in UTC (days-to-civil, after
-    /// Howard Hinnant's `civil_from_days`).
+    /// The proleptic Gregorian year, month and day of `date` in UTC.
     static func civil(_ date: Date) -> (year: Int, month: Int, day: Int) {
-        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CivilCalendar.civil(days: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
     }
 
     private static func pad(_ n: Int, _ width: Int) -> String {

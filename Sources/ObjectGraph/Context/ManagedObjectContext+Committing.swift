@@ -70,7 +70,16 @@ extension ManagedObjectContext {
             for object in plan.deleted {
                 add(object.objectID) { $0.deleted.append((object.objectID, plan.expected(object))) }
             }
-            try coordinator.commit(sets)
+            do {
+                try coordinator.commit(sets)
+            } catch let error as ObjectGraphError
+                where error.code == .validation && error.objectID != nil
+            {
+                let target = error.extraUserInfo[NSValidationValueErrorKey]?.value
+                throw SaveErrors.danglingReference(
+                    error, source: plan.written.first { id($0) == error.objectID },
+                    target: (target as? ManagedObjectID).flatMap { registry[$0] })
+            }
         }
         apply(plan, newIDs: newIDs)
         return SaveChanges(inserted: plan.inserted, updated: plan.updated, deleted: plan.deleted)

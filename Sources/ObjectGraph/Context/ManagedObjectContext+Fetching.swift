@@ -74,18 +74,8 @@ extension ManagedObjectContext {
             if let predicate = request.swiftPredicate, try !predicate.evaluate(value) { continue }
             typed.append((object, value))
         }
-        if !request.swiftSortDescriptors.isEmpty {
-            let order = request.swiftSortDescriptors
-            typed = typed.enumerated().sorted { a, b in
-                for descriptor in order {
-                    switch descriptor.compare(a.element.1, b.element.1) {
-                    case .orderedAscending: return true
-                    case .orderedDescending: return false
-                    case .orderedSame: continue
-                    }
-                }
-                return a.offset < b.offset
-            }.map(\.element)
+        typed = typed.sorted(by: request.swiftSortDescriptors) { descriptor, a, b in
+            descriptor.compare(a.1, b.1)
         }
         let windowed = window(typed, offset: q.fetchOffset, limit: q.fetchLimit)
         switch request.resultType {
@@ -290,17 +280,8 @@ extension ManagedObjectContext {
                 return x.primaryKey < y.primaryKey
             }.map(\.element)
         }
-        return objects.enumerated().sorted { a, b in
-            let ra = ObjectRecord(a.element)
-            let rb = ObjectRecord(b.element)
-            for sort in sorts {
-                switch sort.compare(ra, rb) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: continue
-                }
-            }
-            return a.offset < b.offset
-        }.map(\.element)
+        return objects.sorted(by: sorts) { sort, a, b in
+            sort.compare(ObjectRecord(a), ObjectRecord(b))
+        }
     }
 }

@@ -9,7 +9,11 @@ extension ManagedObjectContext {
     /// conflicts with the store, resolves them by ``mergePolicy``, gives inserted objects
     /// permanent IDs and commits atomically. A child context pushes its changes into its
     /// parent, in memory only. On any error nothing is written and the context keeps its
-    /// changes.
+    /// changes. A root save that would leave a relationship pointing at a row that no longer
+    /// exists (deleted by another context's save this context has not merged) is refused with
+    /// 1550, "Dangling reference to an invalid object", naming the relationship, with the
+    /// object under `NSValidationObjectErrorKey` and the missing target under
+    /// `NSValidationValueErrorKey`.
     ///
     /// ```swift
     /// try context.performAndWait { try context.save() }

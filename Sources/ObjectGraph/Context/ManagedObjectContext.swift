@@ -4,10 +4,11 @@ import Foundation
 /// and saved.
 ///
 /// A root context sits on a ``PersistentStoreCoordinator`` and saves to its stores; a child
-/// context sits on a ``parent`` context and saves into it, in memory only (chapter 6's
-/// two-step save). Every context runs on one queue: a private serial queue
-/// (`.privateQueue`, used only inside ``perform(_:)`` or ``performAndWait(_:)``) or the main
-/// queue (`.mainQueue`, which code already on the main queue may also use directly).
+/// context sits on a ``parent`` context and saves into it, in memory only (a scratchpad: save
+/// the child, then the parent; see <doc:SavingAndValidation>). Every context runs on one
+/// queue: a private serial queue (`.privateQueue`, used only inside
+/// ``perform(_:)-(()->Void)`` or ``performAndWait(_:)``) or the main queue (`.mainQueue`,
+/// which code already on the main queue may also use directly).
 ///
 /// ```swift
 /// let draft = ManagedObjectContext(concurrencyType: .mainQueue)

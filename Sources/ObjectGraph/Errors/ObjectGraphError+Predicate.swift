@@ -5,8 +5,9 @@ import Foundation
 extension ObjectGraphError {
     /// A format string that does not parse, or an argument that does not fit its specifier.
     ///
-    /// The message quotes the string and puts a caret under the 1-based `column` (counted in
-    /// characters), which is also set on the error:
+    /// The message quotes the string (at most ``EchoedText/limit`` characters of it, around
+    /// the column) and puts a caret under the 1-based `column` (counted in characters), which
+    /// is also set on the error:
     ///
     /// ```
     /// predicate: expected an expression after '==' at column 9
@@ -26,11 +27,13 @@ extension ObjectGraphError {
         let hasControls = format.utf8.contains {
             $0 == 9 || $0 == 10 || $0 == 11 || $0 == 12 || $0 == 13
         }
-        let shown =
+        let flat =
             hasControls ? String(format.map { $0.isNewline || $0 == "\t" ? " " : $0 }) : format
-        let caret = String(repeating: " ", count: column - 1) + "^"
+        let shown = EchoedText.window(flat, column: column)
+        let caret = String(repeating: " ", count: shown.column - 1) + "^"
         return ObjectGraphError(
-            .coreData, "predicate: \(reason) at column \(column)\n  \(shown)\n  \(caret)",
+            .coreData,
+            "predicate: \(EchoedText.capped(reason, limit: 2 * EchoedText.limit)) at column \(column)\n  \(shown.text)\n  \(caret)",
             column: column)
     }
 
@@ -41,8 +44,10 @@ extension ObjectGraphError {
     ) -> ObjectGraphError {
         ObjectGraphError(
             .coreData,
-            "predicate: \(entity.name) has no property '\(key)' (key path '\(keyPath)') "
-                + "in: \(predicate)", entityName: entity.name, key: key)
+            "predicate: \(entity.name) has no property '\(EchoedText.capped(key))' "
+                + (keyPath == key ? "" : "(key path '\(EchoedText.capped(keyPath))') ")
+                + "in: \(EchoedText.capped(predicate))",
+            entityName: entity.name, key: key)
     }
 
     /// A predicate that parses but cannot be applied to the entity (a misused key path, a
@@ -52,7 +57,9 @@ extension ObjectGraphError {
         key: String? = nil
     ) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData, "predicate: \(reason) (entity \(entity.name)) in: \(predicate)",
+            .coreData,
+            "predicate: \(EchoedText.capped(reason, limit: 2 * EchoedText.limit)) "
+                + "(entity \(entity.name)) in: \(EchoedText.capped(predicate))",
             entityName: entity.name, key: key)
     }
 
@@ -72,7 +79,7 @@ extension ObjectGraphError {
         ObjectGraphError(
             .coreData,
             "predicate: nested more than \(limit) levels deep (entity \(entity.name)) "
-                + "in: \(predicate.prefix(200))", entityName: entity.name)
+                + "in: \(EchoedText.capped(predicate))", entityName: entity.name)
     }
 
     /// A sort key that does not name an attribute reachable through to-one relationships.
@@ -80,7 +87,8 @@ extension ObjectGraphError {
         -> ObjectGraphError
     {
         ObjectGraphError(
-            .coreData, "sort descriptor: '\(keyPath)' \(reason) (entity \(entity.name))",
+            .coreData,
+            "sort descriptor: '\(EchoedText.capped(keyPath))' \(reason) (entity \(entity.name))",
             entityName: entity.name, key: keyPath)
     }
 }

@@ -38,3 +38,20 @@ enum SaveErrors {
             ])
     }
 }
+
+extension SaveErrors {
+    /// A store's 1550 "Dangling reference to an invalid object" (see
+    /// `RowTable.checkReferences(_:)`), with the saving context's objects attached as Core
+    /// Data attaches them: the source object under `NSValidationObjectErrorKey` and the
+    /// target object, when the context has it, under `NSValidationValueErrorKey`.
+    static func danglingReference(
+        _ error: ObjectGraphError, source: ManagedObject?, target: ManagedObject?
+    ) -> ObjectGraphError {
+        var extra = error.extraUserInfo
+        if let source { extra[NSValidationObjectErrorKey] = UncheckedSendable(source as Any) }
+        if let target { extra[NSValidationValueErrorKey] = UncheckedSendable(target as Any) }
+        return ObjectGraphError(
+            error.code, error.message, entityName: error.entityName, key: error.key,
+            objectID: error.objectID, file: error.file, extraUserInfo: extra)
+    }
+}

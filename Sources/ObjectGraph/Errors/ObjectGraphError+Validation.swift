@@ -142,7 +142,8 @@ enum ValidationErrors {
         make(
             tooShort ? .validationStringTooShort : .validationStringTooLong, o, a.name, .string(s),
             "\(o.entity.name).\(a.name) must have \(tooShort ? "at least" : "at most") \(bound) "
-                + "character\(bound == 1 ? "" : "s"); got \(s.count) (\"\(s.prefix(60))\")")
+                + "character\(bound == 1 ? "" : "s"); got \(s.count) (\"\(EchoedText.capped(s, limit: 60))\")"
+        )
     }
 
     static func pattern(_ o: ManagedObject, _ a: AttributeDescription, _ s: String)
@@ -150,7 +151,8 @@ enum ValidationErrors {
     {
         make(
             .validationStringPatternMatching, o, a.name, .string(s),
-            "\(o.entity.name).\(a.name) must match \(a.pattern ?? ""); got \"\(s.prefix(60))\"")
+            "\(o.entity.name).\(a.name) must match \(a.pattern ?? ""); got \"\(EchoedText.capped(s, limit: 60))\""
+        )
     }
 
     static func tooFew(_ o: ManagedObject, _ r: RelationshipDescription, _ count: Int)
@@ -191,9 +193,9 @@ enum ValidationErrors {
         case .float(let f): "\(f)"
         case .boolean(let b): "\(b)"
         case .date(let d): ISO8601DateFormatter().string(from: d)
-        case .string(let s): "\"\(s.prefix(60))\(s.count > 60 ? "…" : "")\""
+        case .string(let s): "\"\(EchoedText.capped(s, limit: 60))\""
         case .uuid(let u): u.uuidString
-        case .uri(let u): u.absoluteString
+        case .uri(let u): EchoedText.capped(u.absoluteString, limit: 60)
         case .data(let d), .transformable(let d): "<\(d.count) bytes>"
         }
     }

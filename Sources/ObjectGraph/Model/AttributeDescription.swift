@@ -53,9 +53,19 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     ///   - isOptional: Whether `nil` is allowed at save; Core Data's default, `true`.
     ///   - isTransient: Whether the value is kept in memory only; default `false`.
     ///   - defaultValue: The initial value of inserted objects; default `.null`.
-    ///   - minValue, maxValue: Inclusive limits for numbers and dates.
-    ///   - minLength, maxLength: Limits on a string's character count.
+    ///   - minValue: The inclusive lower limit for numbers and dates.
+    ///   - maxValue: The inclusive upper limit for numbers and dates.
+    ///   - minLength: The fewest characters a string may have.
+    ///   - maxLength: The most characters a string may have.
     ///   - pattern: A regular expression a string must match in full.
+    ///   - valueTransformerName: For transformable attributes, the transformer's name (kept).
+    ///   - attributeValueClassName: For transformable attributes, the value's class name.
+    ///   - allowsExternalBinaryDataStorage: Core Data's external storage hint (kept).
+    ///   - derivationExpression: For a derived attribute, the expression computed at save.
+    ///   - isIndexed: Whether the store indexes the attribute (a hint).
+    ///   - userInfo: Extra information kept with the model; default empty.
+    ///   - versionHashModifier: A string mixed into the version hash; default `nil`.
+    ///   - renamingIdentifier: The name in an earlier model version, for migration.
     ///   - preservesValueInHistoryOnDeletion: Keep the value in history tombstones.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,

@@ -71,9 +71,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) public internal(set) var index: Int = -1
     /// Slot kinds and cached lists for the engine's hot paths; set when the model is built.
     @exclusivity(unchecked) var layout = EntityLayout.empty
-    /// Set only on the entity of a key-path probe object (see `KeyPathProbe`): its wrapped
-    /// properties report their key there instead of reading a slot.
-    @exclusivity(unchecked) var keyPathProbe: KeyPathProbe.Recorder?
+    /// Set only on the entity of a key-path probe object: its wrapped properties report their
+    /// key to this `KeyPathProbe.Recorder` (of `Objects/`) instead of reading a slot.
+    @exclusivity(unchecked) var keyPathProbe: AnyObject?
     /// A number no other entity of this process has, even one allocated where a freed one was:
     /// caches that outlive entities (`PropertyKeys`) key by it, not by the object's address.
     let serialNumber = EntitySerialNumbers.next()
@@ -83,7 +83,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// ``isAbstract``, its own properties' ``PropertyDescription/versionHash``es and
     /// ``versionHashModifier``. Defaults, validation rules, userInfo, class name and
     /// renaming identifier do not change it. The bytes hashed are listed in
-    /// `docs/model-format.md`; the values differ from Core Data's, which are not published.
+    /// <doc:ModelFormat>; the values differ from Core Data's, which are not published.
     ///
     /// - Note: Mirrors `NSEntityDescription.versionHash`.
     public internal(set) var versionHash = Data()
@@ -99,6 +99,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     ///   - properties: Attributes and relationships declared here.
     ///   - uniquenessConstraints: Each inner array names attributes whose values together
     ///     must be unique (single-attribute constraints are one-element arrays).
+    ///   - userInfo: Extra information kept with the model; default empty.
+    ///   - versionHashModifier: A string mixed into the version hash; default `nil`.
+    ///   - renamingIdentifier: The name in an earlier model version, for migration.
     ///   - fetchedProperties: Fetched properties declared here (no slots in rows); those
     ///     passed in `properties` are moved here.
     ///   - indexes: Store indexes over this entity's properties.

@@ -11,8 +11,8 @@ import Foundation
 /// ``EntityDescription/fetchedProperties``, apart from ``EntityDescription/properties``. The
 /// predicate is kept as its format string (`$FETCH_SOURCE` and `$FETCHED_PROPERTY` name the
 /// source object and this property, as in Core Data) and is evaluated by the query layer.
-/// Its ``versionHash`` covers name, optionality, destination and modifier; fetched
-/// properties are not inputs of the entity's version hash, since they store nothing.
+/// Its ``PropertyDescription/versionHash`` covers name, optionality, destination and modifier;
+/// fetched properties are not inputs of the entity's version hash, since they store nothing.
 ///
 /// - Note: Mirrors `NSFetchedPropertyDescription`, whose `fetchRequest` is reduced to its
 ///   entity name and predicate format.
@@ -33,6 +33,9 @@ public final class FetchedPropertyDescription: PropertyDescription, @unchecked S
     ///   - destination: The entity fetched.
     ///   - predicateFormat: The predicate, as a format string; `nil` fetches all objects.
     ///   - isOptional: Kept from the model; default `true`.
+    ///   - userInfo: Extra information kept with the model; default empty.
+    ///   - versionHashModifier: A string mixed into the version hash; default `nil`.
+    ///   - renamingIdentifier: The name in an earlier model version, for migration.
     public init(
         name: String, destination: String, predicateFormat: String? = nil, isOptional: Bool = true,
         userInfo: [String: String] = [:], versionHashModifier: String? = nil,

@@ -93,21 +93,24 @@ extension ModelLinker {
         }
     }
 
-    /// A relationship that must hold an object cannot point to an abstract entity that has no
-    /// concrete entity below it: no object could ever satisfy it.
-    func checkMandatoryDestinations(of entity: EntityDescription) throws {
+    /// Relationships that must hold an object but point to an abstract entity with no concrete
+    /// entity below it: no object can satisfy them, so every save of their entity's objects
+    /// fails validation. Core Data builds such a model (Xcode compiles it), so this is a
+    /// warning, not an error.
+    func mandatoryDestinationWarnings(of entity: EntityDescription) -> [String] {
+        var warnings: [String] = []
         for case let r as RelationshipDescription in entity.ownProperties {
             guard let destination = r.destinationEntity, !r.isTransient,
                 (!r.isToMany && !r.isOptional) || (r.isToMany && r.minCount > 0)
             else { continue }
             if destination.selfAndDescendants.allSatisfy(\.isAbstract) {
-                throw ModelError.badRelationship(
-                    entity: entity.name, relationship: r.name,
-                    reason:
-                        "is mandatory but its destination \(destination.name) is abstract with no concrete subentity"
+                warnings.append(
+                    "\(entity.name).\(r.name) is mandatory but its destination \(destination.name) "
+                        + "is abstract with no concrete subentity, so no \(entity.name) can be saved"
                 )
             }
         }
+        return warnings
     }
 
     func checkConstraints(of entity: EntityDescription) throws {

@@ -26,7 +26,6 @@ struct ModelLinker {
             for fetched in entity.ownFetchedProperties { try resolve(fetched, in: entity) }
         }
         for entity in model.entities {
-            try checkMandatoryDestinations(of: entity)
             try checkConstraints(of: entity)
             try checkIndexes(of: entity)
         }
@@ -154,7 +153,7 @@ struct ModelLinker {
         model.entities.filter { $0.isAbstract && $0.selfAndDescendants.allSatisfy(\.isAbstract) }
             .map {
                 "\($0.name) is abstract and has no concrete subentity, so it can hold no objects"
-            }
+            } + model.entities.flatMap(mandatoryDestinationWarnings(of:))
     }
 
     private func resolve(_ relationship: RelationshipDescription, in entity: EntityDescription)

@@ -56,8 +56,13 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     ///   - isToMany: `true` for a to-many; default to-one.
     ///   - isOrdered: Whether a to-many keeps order; default `false`.
     ///   - isOptional: Whether a to-one may be nil at save; default `true`.
-    ///   - minCount, maxCount: Bounds on a to-many's size at save; 0 means none.
+    ///   - isTransient: Whether the relationship is kept in memory only; default `false`.
+    ///   - minCount: The fewest objects a to-many may hold at save; 0 means no limit.
+    ///   - maxCount: The most objects a to-many may hold at save; 0 means no limit.
     ///   - deleteRule: Default `.nullify`, as in Core Data.
+    ///   - userInfo: Extra information kept with the model; default empty.
+    ///   - versionHashModifier: A string mixed into the version hash; default `nil`.
+    ///   - renamingIdentifier: The name in an earlier model version, for migration.
     public init(
         name: String, destination: String, inverse: String? = nil, isToMany: Bool = false,
         isOrdered: Bool = false, isOptional: Bool = true, isTransient: Bool = false,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Computes version hashes: SHA-256 over a length-prefixed encoding of the inputs Core Data
-/// documents (docs/model-format.md spells out the bytes, so other programs can compute them).
+/// documents (<doc:ModelFormat> spells out the bytes, so other programs can compute them).
 ///
 /// Inputs — property: name, isOptional, isTransient, the attribute type or the relationship's
 /// destination, isToMany and isOrdered, versionHashModifier. Entity: name, the superentity's

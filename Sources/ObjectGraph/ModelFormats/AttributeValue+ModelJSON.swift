@@ -1,13 +1,13 @@
 import Foundation
 
-/// How defaults and limits are written in the JSON model format; see docs/model-format.md.
+/// How defaults and limits are written in the JSON model format; see <doc:ModelFormat>.
 extension AttributeValue {
     /// The value as JSON: integers and finite doubles/floats as numbers (shortest spelling that
     /// reads back to the same bits), decimals as strings with every digit, dates as the exact
     /// seconds since 1970, bytes as base64, UUIDs uppercase, URLs by their absolute string;
     /// `NaN`, `Infinity`, `-Infinity` and `-0` as strings. For `.undefined` attributes the
     /// value is wrapped as `{"type": …, "value": …}`.
-    func modelJSON(for type: AttributeType) -> JSONValue {
+    package func modelJSON(for type: AttributeType) -> JSONValue {
         if type == .undefined, !isNull {
             let inner = naturalType ?? .integer64
             return .object(["type": .string(inner.rawValue), "value": modelJSON(for: inner)])
@@ -42,7 +42,7 @@ extension AttributeValue {
 
     /// Reads a value of `type` written by ``modelJSON(for:)`` (also accepting a decimal as a
     /// JSON number and lowercase UUIDs); `nil` means the JSON does not hold such a value.
-    static func fromModelJSON(_ json: JSONValue, type: AttributeType) -> AttributeValue? {
+    package static func fromModelJSON(_ json: JSONValue, type: AttributeType) -> AttributeValue? {
         switch (type, json) {
         case (_, .null): return .null
         case (.integer16, .number(let t)), (.integer32, .number(let t)),

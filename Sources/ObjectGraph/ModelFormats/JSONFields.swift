@@ -8,7 +8,7 @@ struct JSONFields {
     /// The entity and property the object describes, for error messages.
     let entity: String?
     let property: String?
-    private let members: [String: JSONValue]
+    private let members: JSONObject
     private var used: Set<String> = []
 
     init(_ value: JSONValue, path: String, entity: String? = nil, property: String? = nil) throws {

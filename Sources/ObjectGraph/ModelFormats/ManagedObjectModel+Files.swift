@@ -6,8 +6,9 @@ extension ManagedObjectModel {
     /// `url` may be a `.xcdatamodeld` bundle (its current version, named by its
     /// `.xccurrentversion`, or the `version` asked for), a `.xcdatamodel` folder, a model's
     /// `contents` XML file, or a `.json` file in ObjectGraph's JSON model format. Everything
-    /// the Xcode format carries that the engine models is read (see `docs/model-format.md`,
-    /// "Xcode models"); what it does not know is reported in ``loadWarnings``, never fatal.
+    /// the Xcode format carries that the engine models is read (see
+    /// <doc:ModelFormat#Xcode-models>); what it does not know is reported in ``loadWarnings``,
+    /// never fatal.
     /// Transformable attributes become opaque `binaryData`, since value transformers do not
     /// exist on Linux.
     ///
@@ -57,9 +58,8 @@ extension ManagedObjectModel {
     }
 
     private static func readFile(_ url: URL) throws -> Data {
-        do { return try Data(contentsOf: url) } catch {
-            throw ModelError.xcodeModelLocation(
-                url.path, problem: "cannot be read (\(error.localizedDescription))")
+        do { return try InputFile.contents(of: url) } catch {
+            throw ModelError.xcodeModelLocation(url.path, problem: error.localizedDescription)
         }
     }
 

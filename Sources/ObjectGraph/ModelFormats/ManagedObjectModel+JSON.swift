@@ -3,11 +3,11 @@ import Foundation
 extension ManagedObjectModel {
     /// Reads and builds a model written in ObjectGraph's JSON model format.
     ///
-    /// The format is documented in `docs/model-format.md`; ``jsonData(pretty:)`` writes it.
+    /// The format is documented in <doc:ModelFormat>; ``jsonData(pretty:)`` writes it.
     /// Every member is checked: an unknown key, a value of the wrong kind or a default that
     /// does not fit its attribute's type names its JSON path, e.g.
     /// `entities[1].properties[3].type (Transaction.amount)`. The built model is then checked
-    /// as ``init(entities:configurations:versionIdentifiers:)`` does.
+    /// as ``init(entities:configurations:versionIdentifiers:fetchRequestTemplates:)`` does.
     ///
     /// ```swift
     /// let model = try ManagedObjectModel(jsonData: data) { name in
@@ -49,6 +49,6 @@ extension ManagedObjectModel {
     /// - Parameter pretty: Indent for people to read; default `false` (one line).
     /// - Complexity: O(size of the model).
     public func jsonData(pretty: Bool = false) -> Data {
-        Data(ModelJSONWriter().write(self).serialized(pretty: pretty).utf8)
+        Data(ModelJSONWriter().write(self).serialized(pretty: pretty, sortingKeys: true).utf8)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes a built model as the JSON model format's value tree, leaving out every member
-/// that holds its default (see docs/model-format.md), so equal models give equal bytes.
+/// that holds its default (see <doc:ModelFormat>), so equal models give equal bytes.
 struct ModelJSONWriter {
     /// The format tag every document carries under `"format"`.
     static let formatTag = "objectgraph-model/1"
@@ -13,7 +13,7 @@ struct ModelJSONWriter {
         ]
         if !model.configurations.isEmpty {
             root["configurations"] = .object(
-                model.configurations.mapValues { .array($0.map(JSONValue.string)) })
+                JSONObject(model.configurations.mapValues { .array($0.map(JSONValue.string)) }))
         }
         if !model.fetchRequestTemplatesByName.isEmpty {
             let templates = model.fetchRequestTemplatesByName.values
@@ -24,7 +24,7 @@ struct ModelJSONWriter {
             root["versionIdentifiers"] = .array(
                 model.versionIdentifiers.sorted().map(JSONValue.string))
         }
-        return .object(root)
+        return .object(JSONObject(root))
     }
 
     private func write(_ entity: EntityDescription) -> JSONValue {
@@ -46,7 +46,7 @@ struct ModelJSONWriter {
         common(
             &members, userInfo: entity.userInfo, versionHashModifier: entity.versionHashModifier,
             renamingIdentifier: entity.renamingIdentifier)
-        return .object(members)
+        return .object(JSONObject(members))
     }
 
     private func write(_ fetched: FetchedPropertyDescription) -> JSONValue {
@@ -58,7 +58,7 @@ struct ModelJSONWriter {
         common(
             &members, userInfo: fetched.userInfo, versionHashModifier: fetched.versionHashModifier,
             renamingIdentifier: fetched.renamingIdentifier)
-        return .object(members)
+        return .object(JSONObject(members))
     }
 
     private func write(_ index: FetchIndexDescription) -> JSONValue {
@@ -71,7 +71,7 @@ struct ModelJSONWriter {
                         members["collationType"] = .string(element.collationType.rawValue)
                     }
                     if !element.isAscending { members["isAscending"] = .bool(false) }
-                    return .object(members)
+                    return .object(JSONObject(members))
                 }),
         ])
     }
@@ -89,7 +89,7 @@ struct ModelJSONWriter {
         if !t.includesPendingChanges { members["includesPendingChanges"] = .bool(false) }
         if !t.returnsObjectsAsFaults { members["returnsObjectsAsFaults"] = .bool(false) }
         if t.returnsDistinctResults { members["returnsDistinctResults"] = .bool(true) }
-        return .object(members)
+        return .object(JSONObject(members))
     }
 
     private func write(_ property: PropertyDescription) -> JSONValue {
@@ -107,7 +107,7 @@ struct ModelJSONWriter {
             &members, userInfo: property.userInfo,
             versionHashModifier: property.versionHashModifier,
             renamingIdentifier: property.renamingIdentifier)
-        return .object(members)
+        return .object(JSONObject(members))
     }
 
     private func write(_ a: AttributeDescription, into members: inout [String: JSONValue]) {
@@ -146,7 +146,9 @@ struct ModelJSONWriter {
         _ members: inout [String: JSONValue], userInfo: [String: String],
         versionHashModifier: String?, renamingIdentifier: String?
     ) {
-        if !userInfo.isEmpty { members["userInfo"] = .object(userInfo.mapValues(JSONValue.string)) }
+        if !userInfo.isEmpty {
+            members["userInfo"] = .object(JSONObject(userInfo.mapValues(JSONValue.string)))
+        }
         members["versionHashModifier"] = versionHashModifier.map(JSONValue.string)
         members["renamingIdentifier"] = renamingIdentifier.map(JSONValue.string)
     }

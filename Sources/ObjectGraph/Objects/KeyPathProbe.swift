@@ -154,7 +154,7 @@ enum KeyPathProbe {
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Attribute<Value>>,
         _ wrapped: AnyKeyPath
     ) -> Value {
-        let recorder = object.entity.keyPathProbe!
+        let recorder = object.entity.keyPathProbe as! Recorder
         let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
         for candidate in markerCandidates {
             if let value = Value.fromAttributeValue(candidate) {
@@ -172,7 +172,7 @@ enum KeyPathProbe {
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Relationship<Value>>,
         _ wrapped: AnyKeyPath
     ) -> Value {
-        let recorder = object.entity.keyPathProbe!
+        let recorder = object.entity.keyPathProbe as! Recorder
         let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
         guard let type = (Value.self as? any RelatedObjectTyped.Type)?.relatedObjectType else {
             recorder.record(object, key: key, wrapped: wrapped, .none)

@@ -1,77 +1,49 @@
 import Foundation
 
-/// A decimal whose digits fit in 64 bits, read straight from `Decimal`'s storage: the fast
-/// path for comparing and converting decimals (Foundation's own comparison costs hundreds of
-/// nanoseconds on Linux, too slow for a scan of 100k rows).
+/// A decimal whose digits fit in 64 bits, read straight from `Decimal`'s storage
+/// (``DecimalLayout``): the fast path for comparing, converting and summing decimals
+/// (Foundation's own comparison costs hundreds of nanoseconds on Linux, too slow for a scan
+/// of 100k rows).
 ///
-/// The storage layout is checked once against known values; when it does not match (another
-/// Foundation), ``init(_:)`` always returns `nil` and callers use Foundation's operations.
-struct DecimalParts {
+/// Where the storage layout is not the known one (another Foundation), ``init(_:)`` always
+/// returns `nil` and callers use Foundation's operations.
+package struct DecimalParts: Equatable, Sendable {
     /// Whether the value is below zero (never set for zero).
-    let isNegative: Bool
+    package let isNegative: Bool
     /// The significand's magnitude.
-    let mantissa: UInt64
+    package let mantissa: UInt64
     /// The power of ten the mantissa is scaled by.
-    let exponent: Int
+    package let exponent: Int
 
-    init(isNegative: Bool, mantissa: UInt64, exponent: Int) {
+    package init(isNegative: Bool, mantissa: UInt64, exponent: Int) {
         self.isNegative = isNegative && mantissa != 0
         self.mantissa = mantissa
         self.exponent = exponent
     }
 
     /// The parts of `integer`.
-    init(_ integer: Int64) {
+    package init(_ integer: Int64) {
         self.init(isNegative: integer < 0, mantissa: integer.magnitude, exponent: 0)
     }
 
     /// The parts of `decimal`, or `nil` when it is NaN, needs more than 64 bits, or the
     /// storage layout is not the one this code knows.
-    init?(_ decimal: Decimal) {
-        guard Self.isReadable, let parts = Self.read(decimal) else { return nil }
+    package init?(_ decimal: Decimal) {
+        guard Self.isReadable, let parts = Self.readKnownLayout(decimal) else { return nil }
         self = parts
     }
 
     /// The parts of `decimal`, for callers that checked ``isReadable`` (a constant built
     /// with parts proves it); `nil` when it is NaN or needs more than 64 bits.
     @inline(__always)
-    static func readKnownLayout(_ decimal: Decimal) -> DecimalParts? { read(decimal) }
-
-    /// Whether this Foundation's `Decimal` storage is the layout this code reads.
-    static let isReadable: Bool = {
-        // Built without a locale: creating one costs more than a whole fetch.
-        let a = Decimal(sign: .minus, exponent: -3, significand: Decimal(12345))
-        guard let pa = read(a), pa.isNegative, pa.mantissa == 12345, pa.exponent == -3,
-            let pb = read(Decimal(500)), !pb.isNegative, pb.mantissa * pow10(pb.exponent) == 500,
-            let big = Decimal(string: "123456789012345678901234567890"), read(big) == nil,
-            read(Decimal.nan) == nil, let z = read(Decimal(0)), z.mantissa == 0,
-            let c = read(Decimal(UInt64.max)), c.mantissa == UInt64.max, c.exponent == 0
-        else { return false }
-        return true
-    }()
-
-    private static func read(_ decimal: Decimal) -> DecimalParts? {
-        guard MemoryLayout<Decimal>.size == 20 else { return nil }
-        return withUnsafeBytes(of: decimal) { raw -> DecimalParts? in
-            let flags = raw[1]
-            let length = Int(flags >> 4)
-            let negative = flags & 0x08 != 0
-            if length == 0 {
-                return negative ? nil : DecimalParts(isNegative: false, mantissa: 0, exponent: 0)
-            }
-            guard length <= 4 else { return nil }
-            let mantissa = UInt64(
-                littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
-            return DecimalParts(
-                isNegative: negative, mantissa: mantissa, exponent: Int(Int8(bitPattern: raw[0])))
+    static func readKnownLayout(_ decimal: Decimal) -> DecimalParts? {
+        DecimalLayout.parts64(decimal).map {
+            DecimalParts(isNegative: $0.isNegative, mantissa: $0.mantissa, exponent: $0.exponent)
         }
     }
 
-    private static func pow10(_ e: Int) -> UInt64 {
-        var r: UInt64 = 1
-        for _ in 0..<max(0, e) { r &*= 10 }
-        return r
-    }
+    /// Whether this Foundation's `Decimal` storage is the layout this code reads.
+    package static var isReadable: Bool { DecimalLayout.isKnown }
 
     /// Orders two decimals exactly.
     static func compare(_ a: DecimalParts, _ b: DecimalParts) -> PredicateOrder {

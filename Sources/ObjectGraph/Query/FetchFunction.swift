@@ -4,7 +4,7 @@ import Foundation
 /// collection, string case, bitwise operations, indexing and casts.
 ///
 /// Operators are functions too: `a + b` is `.add` with two arguments. In a format string a
-/// function is called by its ``name`` (`abs(x)`, `sum({1, 2})`, `now()`); ``rawValue`` is
+/// function is called by its ``name`` (`abs(x)`, `sum({1, 2})`, `now()`); `rawValue` is
 /// Core Data's selector name. Numbers follow the coercion rules of comparisons: integers
 /// stay integers while exact, decimals stay decimals, and any double makes the result a
 /// double. Results that do not exist (division by zero, `sqrt` of a negative, an index out

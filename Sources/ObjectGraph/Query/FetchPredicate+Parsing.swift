@@ -46,14 +46,7 @@ extension FetchPredicate {
     ///   by a predicate (the accepted types are those of format arguments).
     /// - Note: Mirrors `NSPredicate.withSubstitutionVariables(_:)`.
     public func withSubstitutionVariables(_ variables: [String: Any]) throws -> FetchPredicate {
-        var converted: [String: FetchExpression] = [:]
-        for (name, value) in variables {
-            guard let e = PredicateArgument.expression(from: value) else {
-                throw ObjectGraphError.predicateVariableValue(name, value: value)
-            }
-            converted[name] = e
-        }
-        return substituting(converted, bound: [])
+        try substituting(PredicateArgument.substitutions(variables), bound: [])
     }
 
     func substituting(_ values: [String: FetchExpression], bound: Set<String>) -> FetchPredicate {
@@ -81,14 +74,7 @@ extension FetchExpression {
     ///
     /// - Throws: ``ObjectGraphError`` `.coreData` (134060) for a value of an unusable type.
     public func withSubstitutionVariables(_ variables: [String: Any]) throws -> FetchExpression {
-        var converted: [String: FetchExpression] = [:]
-        for (name, value) in variables {
-            guard let e = PredicateArgument.expression(from: value) else {
-                throw ObjectGraphError.predicateVariableValue(name, value: value)
-            }
-            converted[name] = e
-        }
-        return substituting(converted, bound: [])
+        try substituting(PredicateArgument.substitutions(variables), bound: [])
     }
 
     func substituting(_ values: [String: FetchExpression], bound: Set<String>) -> FetchExpression {
@@ -119,5 +105,21 @@ extension FetchExpression {
                     a.substituting(values, bound: bound),
                     b.substituting(values, bound: bound)))
         }
+    }
+}
+
+extension PredicateArgument {
+    /// Substitution variables' values as constant expressions.
+    ///
+    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) for a value of an unusable type.
+    static func substitutions(_ variables: [String: Any]) throws -> [String: FetchExpression] {
+        var converted: [String: FetchExpression] = [:]
+        for (name, value) in variables {
+            guard let e = expression(from: value) else {
+                throw ObjectGraphError.predicateVariableValue(name, value: value)
+            }
+            converted[name] = e
+        }
+        return converted
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// A predicate is an immutable syntax tree (``Kind``) of comparisons between
 /// ``FetchExpression``s joined by `AND`, `OR` and `NOT`. Stores evaluate it while scanning
 /// and contexts evaluate the same tree over unsaved objects; both first ``compile(for:)``
-/// it against the fetched entity. The language is described in `docs/predicate-language.md`.
+/// it against the fetched entity. The language is described in <doc:PredicateLanguage>.
 ///
 /// ```swift
 /// let p = try FetchPredicate(format: "amount > %@ AND category.name ==[c] %@", 10, "food")
@@ -92,6 +92,9 @@ public struct FetchPredicate: Sendable, Hashable {
     /// ```
     ///
     /// - Parameters:
+    ///   - left: The expression on the left, usually a key path.
+    ///   - operatorType: How the two sides compare.
+    ///   - right: The expression on the right, usually a constant.
     ///   - modifier: `.any` or `.all` quantify over a collection on the left; default `.direct`.
     ///   - options: Case and diacritic folding for string comparisons; default none.
     /// - Note: Mirrors `NSComparisonPredicate(leftExpression:rightExpression:modifier:type:options:)`.

@@ -57,8 +57,11 @@ extension PredicateCompiler {
             defer { scopes.removeLast() }
             let inner: Shape = if case .record = element { element } else { .scalar }
             let node = try compile(predicate, current: inner)
+            let overRecords = if case .record = element { true } else { false }
             return (
-                .subquery(collection: collectionNode, variable: index, predicate: node),
+                .subquery(
+                    collection: collectionNode, variable: index, predicate: node,
+                    overRecords: overRecords),
                 .collection(element)
             )
         case .conditional(let condition, let whenTrue, let whenFalse):
@@ -100,7 +103,7 @@ extension PredicateCompiler {
             if case .constant(.value(let v)) = operand {
                 let converted = type.convert(v)
                 guard !converted.isNull || v.isNull else {
-                    throw invalid("cannot CAST \(v) to \(type.rawValue)")
+                    throw invalid("cannot CAST \(EchoedText.capped("\(v)")) to \(type.rawValue)")
                 }
                 return (.constant(.value(converted)), .scalar)
             }
@@ -180,7 +183,8 @@ extension PredicateCompiler {
         case "@max": function = .max
         default:
             throw invalid(
-                "unsupported collection operator \(key) in key path '\(keyPath)'", key: key)
+                "unsupported collection operator \(key) in key path '\(EchoedText.capped(keyPath))'",
+                key: key)
         }
         guard shape.isCollection else {
             throw invalid(
@@ -188,10 +192,13 @@ extension PredicateCompiler {
                 key: key)
         }
         guard function != .count || rest.isEmpty else {
-            throw invalid("nothing may follow @count in key path '\(keyPath)'", key: key)
+            throw invalid(
+                "nothing may follow @count in key path '\(EchoedText.capped(keyPath))'", key: key)
         }
         guard !rest.contains(where: { $0.hasPrefix("@") }) else {
-            throw invalid("key path '\(keyPath)' has more than one collection operator", key: key)
+            throw invalid(
+                "key path '\(EchoedText.capped(keyPath))' has more than one collection operator",
+                key: key)
         }
         var allSteps = steps
         var element = shape
@@ -212,12 +219,13 @@ extension PredicateCompiler {
     func resolve(_ uri: String) throws -> ManagedObjectID {
         let prefix = "x-coredata://"
         guard uri.hasPrefix(prefix), let model = entity.managedObjectModel else {
-            throw invalid("'\(uri)' is not an object URI (x-coredata://STORE/Entity/pN)")
+            throw invalid(
+                "'\(EchoedText.capped(uri))' is not an object URI (x-coredata://STORE/Entity/pN)")
         }
         let parts = uri.dropFirst(prefix.count).split(
             separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, let target = model.entitiesByName[String(parts[1])] else {
-            throw invalid("'\(uri)' names no entity of the model")
+            throw invalid("'\(EchoedText.capped(uri))' names no entity of the model")
         }
         guard !parts[0].isEmpty, parts[2].first == "p", let key = Int64(parts[2].dropFirst()) else {
             throw invalid(

@@ -140,21 +140,28 @@ struct PredicateCompiler {
         if c.operatorType == .contains, c.modifier == .direct, case .toMany = last { return nil }
         let all = c.modifier == .all && crossesToMany
         let test = PredicateTest(c.operatorType, folding, constant: constant)
+        // A nil to-one gives nil, tested as such; past it, a to-many still to cross gives an
+        // empty collection instead, where `ANY` is false and `ALL` true.
         let ifNil = test.test(.null)
+        var toManyFollows = false
         var node: PredicateNode
         switch last {
         case .attribute(let slot): node = Self.attributeNode(slot, test)
         case .toOne(let slot):
             node = .toOne(slot: slot, node: .evaluatedObject(test), ifNil: ifNil, memo: nil)
-        case .toMany(let slot): node = .toMany(slot: slot, node: .evaluatedObject(test), all: all)
+        case .toMany(let slot):
+            node = .toMany(slot: slot, node: .evaluatedObject(test), all: all)
+            toManyFollows = true
         }
         for step in steps.dropLast().reversed() {
             switch step {
             case .toOne(let slot):
                 node = .toOne(
-                    slot: slot, node: node, ifNil: ifNil, memo: isCheap(node) ? nil : nextMemo())
+                    slot: slot, node: node, ifNil: toManyFollows ? all : ifNil,
+                    memo: isCheap(node) ? nil : nextMemo())
             case .toMany(let slot):
                 node = .toMany(slot: slot, node: node, all: all)
+                toManyFollows = true
             case .attribute:
                 return nil
             }

@@ -32,13 +32,20 @@ extension PredicateEvaluator {
         case .cast(let type, let operand):
             guard case .scalar(let v) = value(operand, record) else { return .scalar(.null) }
             return .scalar(type.convert(v))
-        case .subquery(let collection, let variable, let predicate):
+        case .subquery(let collection, let variable, let predicate, let overRecords):
+            // nil is an empty collection, never a one-element one.
+            let source = value(collection, record)
+            if case .scalar(.null) = source { return .list([]) }
             var matches: [PredicateValue<R>] = []
-            for element in value(collection, record).elements {
+            for element in source.elements {
                 if variable < variables.count { variables[variable] = element }
                 let matched: Bool
                 if case .record(let r) = element {
                     matched = test(predicate, r)
+                } else if overRecords {
+                    // A nil among objects (`transactions.category` of one without a
+                    // category): the condition reads the element's slots, and there are none.
+                    matched = false
                 } else {
                     matched = test(predicate, record)
                 }
@@ -52,6 +59,10 @@ extension PredicateEvaluator {
 
     /// Follows `steps` from `start`; a collection maps the remaining steps over its elements
     /// and flattens the results (so a path through two to-manys yields one collection).
+    ///
+    /// A nil reached before the last step gives nil, or an empty collection when a to-many
+    /// step remains: `category.transactions` of an object without a category has no elements
+    /// (so `@count` is 0, `ANY` false, `ALL` true and a `SUBQUERY` over it is empty).
     static func walk(_ start: PredicateValue<R>, _ steps: [PathStep], from index: Int)
         -> PredicateValue<R>
     {
@@ -63,7 +74,10 @@ extension PredicateEvaluator {
                 switch steps[i] {
                 case .attribute(let slot): current = .scalar(r.attributeValue(at: slot))
                 case .toOne(let slot):
-                    current = r.toOneRecord(at: slot).map { .record($0) } ?? .scalar(.null)
+                    guard let next = r.toOneRecord(at: slot) else {
+                        return nilReached(before: steps, from: i + 1)
+                    }
+                    current = .record(next)
                 case .toMany(let slot):
                     current = .list(r.toManyRecords(at: slot).map { .record($0) })
                 }
@@ -81,10 +95,21 @@ extension PredicateEvaluator {
                 }
                 return .list(out)
             case .scalar, .object:
-                return .scalar(.null)
+                return nilReached(before: steps, from: i)
             }
         }
         return current
+    }
+
+    /// What a path gives when it reaches nil with `steps[index...]` still to follow: an
+    /// empty collection if one of them is a to-many, else nil.
+    private static func nilReached(before steps: [PathStep], from index: Int)
+        -> PredicateValue<R>
+    {
+        for step in steps[index...] {
+            if case .toMany = step { return .list([]) }
+        }
+        return .scalar(.null)
     }
 
     static func apply(_ function: FetchFunction, _ args: [PredicateValue<R>]) -> PredicateValue<R> {

@@ -95,7 +95,9 @@ indirect enum ExpressionNode {
     case aggregate([ExpressionNode])
     case function(FetchFunction, [ExpressionNode])
     case cast(PredicateCast, ExpressionNode)
-    case subquery(collection: ExpressionNode, variable: Int, predicate: PredicateNode)
+    /// `overRecords`: the elements are objects, and `predicate` reads their slots.
+    case subquery(
+        collection: ExpressionNode, variable: Int, predicate: PredicateNode, overRecords: Bool)
     case conditional(PredicateNode, ExpressionNode, ExpressionNode)
 }
 

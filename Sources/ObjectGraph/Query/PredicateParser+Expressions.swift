@@ -228,7 +228,7 @@ extension PredicateParser {
                     + "use the built-in functions", at: token)
         default:
             guard let function = FetchFunction.named(name) else {
-                throw fail("unknown function '\(name)'", at: token)
+                throw fail("unknown function '\(EchoedText.capped(name))'", at: token)
             }
             var arguments: [FetchExpression] = []
             if !take(.rightParen) {

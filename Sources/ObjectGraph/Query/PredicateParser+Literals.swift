@@ -11,33 +11,34 @@ extension PredicateParser {
             ? 16 : lower.hasPrefix("0o") ? 8 : lower.hasPrefix("0b") ? 2 : nil
         {
             guard let magnitude = UInt64(text.dropFirst(2), radix: radix) else {
-                throw fail("invalid or too large number \(text)", at: token)
+                throw fail("invalid or too large number \(EchoedText.capped(text))", at: token)
             }
             if negative {
                 guard magnitude <= UInt64(Int64.max) + 1 else {
-                    throw fail("number -\(text) is too small", at: token)
+                    throw fail("number -\(EchoedText.capped(text)) is too small", at: token)
                 }
                 return .constant(.integer(Int64(bitPattern: 0 &- magnitude)))
             }
             guard magnitude <= UInt64(Int64.max) else {
-                throw fail("number \(text) is too large", at: token)
+                throw fail("number \(EchoedText.capped(text)) is too large", at: token)
             }
             return .constant(.integer(Int64(magnitude)))
         }
         if lower.contains("e") {
             guard let d = Double(sign + text), d.isFinite else {
-                throw fail("number \(text) is out of range", at: token)
+                throw fail("number \(EchoedText.capped(text)) is out of range", at: token)
             }
             return .constant(.double(d))
         }
         if lower.contains(".") {
             guard let d = PredicateNumber.decimal(fromLiteral: sign + text) else {
-                throw fail("number \(text) is out of range", at: token)
+                throw fail("number \(EchoedText.capped(text)) is out of range", at: token)
             }
             return .constant(.decimal(d))
         }
         guard let i = Int64(sign + text) else {
-            throw fail("integer \(sign)\(text) does not fit in 64 bits", at: token)
+            throw fail(
+                "integer \(sign)\(EchoedText.capped(text)) does not fit in 64 bits", at: token)
         }
         return .constant(.integer(i))
     }
@@ -106,7 +107,9 @@ extension PredicateParser {
             guard let first = name.unicodeScalars.first, PredicateLexer.isNameStart(first),
                 name.unicodeScalars.allSatisfy(PredicateLexer.isNameContinuation)
             else {
-                throw fail("argument \(position) for %K is not a key path: '\(path)'", at: token)
+                throw fail(
+                    "argument \(position) for %K is not a key path: '\(EchoedText.capped(path))'",
+                    at: token)
             }
             if component.hasPrefix("@") {
                 let op = component.lowercased()

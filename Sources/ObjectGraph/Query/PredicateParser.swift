@@ -89,11 +89,11 @@ struct PredicateParser {
         switch token.kind {
         case .end: "end of string"
         case .string: "a string"
-        case .number(let text): "number \(text)"
+        case .number(let text): "number \(EchoedText.capped(text))"
         case .keyword(let k): "'\(k.rawValue)'"
-        case .identifier(let name, _): "'\(name)'"
-        case .variable(let name): "'$\(name)'"
-        case .collectionOperator(let name): "'@\(name)'"
+        case .identifier(let name, _): "'\(EchoedText.capped(name))'"
+        case .variable(let name): "'$\(EchoedText.capped(name))'"
+        case .collectionOperator(let name): "'@\(EchoedText.capped(name))'"
         case .argument: "a format argument"
         case .symbol(let s): "'\(s.rawValue)'"
         }

@@ -166,11 +166,11 @@ enum Aggregation {
         case .count: return .integer(Int64(present.count))
         case .min:
             return present.min {
-                (ValidationRules.compare($0, $1) ?? .orderedSame) == .orderedAscending
+                ($0.numericOrder(to: $1) ?? .orderedSame) == .orderedAscending
             } ?? .null
         case .max:
             return present.max {
-                (ValidationRules.compare($0, $1) ?? .orderedSame) == .orderedAscending
+                ($0.numericOrder(to: $1) ?? .orderedSame) == .orderedAscending
             } ?? .null
         case .sum, .average:
             guard !present.isEmpty else { return function == .sum ? .integer(0) : .null }

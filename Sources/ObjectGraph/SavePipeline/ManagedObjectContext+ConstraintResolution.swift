@@ -2,7 +2,7 @@ import Foundation
 
 extension ManagedObjectContext {
     /// Checks uniqueness constraints and, under a merging policy, plans the merges that turn
-    /// duplicates into one object (see docs/saving-and-merging.md, "Uniqueness constraints").
+    /// duplicates into one object (see <doc:SavingAndValidation#Uniqueness-constraints>).
     ///
     /// Objects and rows that clash, directly or through a chain of clashes, form a cluster.
     /// A cluster keeps one identity: the stored row's, or the updated object's, or (when

@@ -11,10 +11,14 @@ enum ValidationRules {
         switch value {
         case .integer, .double, .float, .decimal, .date:
             // Only numbers and dates have an order the limits can break.
-            if let min = a.minValue, let order = compare(value, min), order == .orderedAscending {
+            if let min = a.minValue, let order = value.numericOrder(to: min),
+                order == .orderedAscending
+            {
                 return ValidationErrors.limit(object, a, value, min, tooSmall: true)
             }
-            if let max = a.maxValue, let order = compare(value, max), order == .orderedDescending {
+            if let max = a.maxValue, let order = value.numericOrder(to: max),
+                order == .orderedDescending
+            {
                 return ValidationErrors.limit(object, a, value, max, tooSmall: false)
             }
         default:
@@ -36,55 +40,6 @@ enum ValidationRules {
             }
         }
         return nil
-    }
-
-    /// Numeric or date order of two values; `nil` when they are not comparable.
-    static func compare(_ x: AttributeValue, _ y: AttributeValue) -> ComparisonResult? {
-        switch (x, y) {
-        case (.date(let a), .date(let b)):
-            return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
-        case (.decimal, _), (_, .decimal):
-            guard let a = decimal(x), let b = decimal(y) else { return nil }
-            // Read the digits straight from storage when they fit: Foundation's Decimal
-            // comparison costs hundreds of nanoseconds on Linux, once per object per save.
-            if let pa = DecimalParts(a), let pb = DecimalParts(b) {
-                switch DecimalParts.compare(pa, pb) {
-                case .ascending: return .orderedAscending
-                case .same: return .orderedSame
-                case .descending: return .orderedDescending
-                case .unordered: return nil
-                }
-            }
-            return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
-        default:
-            guard let a = double(x), let b = double(y), !a.isNaN, !b.isNaN else { return nil }
-            return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
-        }
-    }
-
-    private static func decimal(_ v: AttributeValue) -> Decimal? {
-        switch v {
-        case .decimal(let d): d
-        case .integer(let i): Decimal(i)
-        case .double(let d):
-            AttributeValue.double(d).coerced(to: .decimal).flatMap {
-                if case .decimal(let x) = $0 { x } else { nil }
-            }
-        case .float(let f):
-            AttributeValue.double(Double(f)).coerced(to: .decimal).flatMap {
-                if case .decimal(let x) = $0 { x } else { nil }
-            }
-        default: nil
-        }
-    }
-
-    private static func double(_ v: AttributeValue) -> Double? {
-        switch v {
-        case .integer(let i): Double(i)
-        case .double(let d): d
-        case .float(let f): Double(f)
-        default: nil
-        }
     }
 
     private static let cache = RegexCache()

@@ -5,7 +5,7 @@ import Foundation
 /// Fast, volatile and fully featured: the same fetches, constraints, delete rules and
 /// conflicts as the file store, so tests on it mean something. Open it with a
 /// `PersistentStoreDescription` whose URL is `/dev/null` (or whose type is `"InMemory"`).
-/// ``snapshot()`` and ``init(model:table:options:)`` copy a whole store in O(1), which is
+/// ``snapshot()`` and ``init(model:table:url:options:)`` copy a whole store in O(1), which is
 /// how the fixture provider gives each test its own world.
 ///
 /// - Note: Mirrors Core Data's SQLite store at `/dev/null` (preferred over

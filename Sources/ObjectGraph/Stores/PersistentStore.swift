@@ -47,9 +47,17 @@ public protocol PersistentStore: AnyObject, Sendable {
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
     /// Applies a change set atomically: all of it, or (on a throw) none of it.
     ///
+    /// A store never writes a reference to a row that will not exist once the change set is
+    /// applied: every to-one target and to-many member an inserted row holds, and every one
+    /// an updated row changes or points at a row the change set deletes, must be a row the
+    /// store keeps or one the change set inserts. Deleting a row does not touch the rows that
+    /// point at it (delete rules are the context's business; a batch delete applies none).
+    ///
     /// - Throws: ``ObjectGraphError`` — `.storeSaveConflicts` (134050) when an updated or
     ///   deleted row's version is not the one the change set expects, or an inserted ID
-    ///   exists; `.storeSave` (134030) on I/O failure; `.coreData` (134060) when read-only.
+    ///   exists; `.validation` (1550, "Dangling reference to an invalid object") naming the
+    ///   source row and relationship when a written reference's target will not exist;
+    ///   `.storeSave` (134030) on I/O failure; `.coreData` (134060) when read-only.
     func commit(_ changes: StoreChangeSet) throws
     /// Releases what the store holds (files, locks) as ``PersistentStoreCoordinator/remove(_:)``
     /// takes it out of `coordinator`; the store is not used afterwards. The default does

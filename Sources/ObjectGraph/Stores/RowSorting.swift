@@ -13,17 +13,8 @@ enum RowSorting {
         var table = RowTable(model: entity.managedObjectModel!, storeIdentifier: "")
         for row in rows { table.upsert(row) }
         let reader = RowTableReader(table: table)
-        return rows.enumerated().sorted { a, b in
-            let ra = RowRecord(reader: reader, row: a.element)
-            let rb = RowRecord(reader: reader, row: b.element)
-            for sort in compiled {
-                switch sort.compare(ra, rb) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: continue
-                }
-            }
-            return a.offset < b.offset
-        }.map(\.element)
+        return rows.sorted(by: compiled) { sort, a, b in
+            sort.compare(RowRecord(reader: reader, row: a), RowRecord(reader: reader, row: b))
+        }
     }
 }

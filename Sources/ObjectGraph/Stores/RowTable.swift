@@ -163,7 +163,9 @@ public struct RowTable: Sendable {
     /// Checks a change set against the current rows without changing anything.
     ///
     /// - Throws: ``ObjectGraphError`` `.storeSaveConflicts` (134050) naming the first row
-    ///   whose version differs or that exists already / no longer exists.
+    ///   whose version differs or that exists already / no longer exists; `.validation`
+    ///   (1550) for a written relationship whose target row will not exist (see
+    ///   `checkReferences(_:)`).
     public func check(_ changes: StoreChangeSet) throws {
         var shapes = ShapeMemo()
         for row in changes.inserted {
@@ -190,6 +192,7 @@ public struct RowTable: Sendable {
                 throw StoreErrors.conflict(id, "is at version \(current.version), not \(version)")
             }
         }
+        try checkReferences(changes)
     }
 
     /// Remembers the last entity whose rows passed ``checkShape(_:)``, so a run of rows of one

@@ -13,10 +13,10 @@ enum FixtureDate {
         guard let year = scanner.year(), scanner.take("-"), let month = scanner.digits(2),
             scanner.take("-"),
             let day = scanner.digits(2), (1...12).contains(month),
-            (1...daysIn(month: month, year: year)).contains(day)
+            (1...CivilCalendar.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         var seconds = ExactDecimal(
-            Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400)
+            Int64(CivilCalendar.days(year: year, month: month, day: day)) * 86_400)
         if scanner.atEnd { return seconds.dateFromSecondsSince1970 }
         guard scanner.take("T"), let hour = scanner.digits(2), scanner.take(":"),
             let minute = scanner.digits(2),
@@ -64,7 +64,7 @@ enum FixtureDate {
         }
         let days = floorDivide(total, 86_400)
         let secondOfDay = Int(total - days * 86_400)
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = CivilCalendar.civil(days: Int(days))
         let yearText: String
         if (0...9999).contains(year) {
             yearText = pad(year, 4)
@@ -76,37 +76,6 @@ enum FixtureDate {
             + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
         if !fraction.isEmpty { out += "." + fraction }
         return out + "Z"
-    }
-
-    // MARK: Calendar arithmetic (proleptic Gregorian, Howard Hinnant's algorithms)
-
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civilFromDays(_ days: Int64) -> (Int, Int, Int) {
-        let z = Int(days) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp + (mp < 10 ? 3 : -9)
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {

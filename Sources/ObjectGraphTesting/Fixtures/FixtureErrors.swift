@@ -32,7 +32,7 @@ enum FixtureErrors {
     /// A file that cannot be read.
     static func unreadable(_ url: URL, _ error: any Error) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData, "fixture \(url.path): cannot read the file (\(error.localizedDescription))",
+            .coreData, "fixture \(EchoedText.capped(url.path)): \(error.localizedDescription)",
             file: url.path)
     }
 
@@ -54,17 +54,21 @@ enum FixtureErrors {
                 + suggestion(ref, among: known))
     }
 
+    /// How many failures a 1560's message lists; all of them stay under the error.
+    static let listedFailures = 20
+
     /// A validation (or constraint) error from the save, pointed at the objects' paths.
+    ///
+    /// The message of a 1560 lists the first ``listedFailures`` failures and counts the rest;
+    /// ``ObjectGraphError/underlying`` keeps every one.
+    ///
+    /// - Complexity: O(total length of the messages), whatever the number of objects.
     static func validation(
         _ file: String?, _ error: ObjectGraphError, paths: [ManagedObjectID: FixturePath]
     ) -> ObjectGraphError {
-        func rename(_ text: String) -> String {
-            var text = text
-            for (id, path) in paths.sorted(by: { $0.key.primaryKey > $1.key.primaryKey }) {
-                text = text.replacingOccurrences(of: id.description, with: path.description)
-            }
-            return text
-        }
+        var byURI: [Substring: FixturePath] = [:]
+        byURI.reserveCapacity(paths.count)
+        for (id, path) in paths { byURI[Substring(id.description)] = path }
         func location(_ e: ObjectGraphError) -> String {
             guard let path = e.objectID.flatMap({ paths[$0] }) else { return "" }
             guard let key = e.key, !key.contains(",") else { return "at \(path)" }
@@ -73,14 +77,20 @@ enum FixtureErrors {
         func map(_ e: ObjectGraphError) -> ObjectGraphError {
             let file = e.objectID.flatMap { paths[$0]?.file } ?? file
             let underlying = e.underlying.map(map)
-            var message =
-                e.code == .validationMultipleErrors
-                ? "\(underlying.count) validation errors: "
-                    + zip(e.underlying, underlying).map { original, mapped in
-                        [location(original), rename(original.message)].filter { !$0.isEmpty }
-                            .joined(separator: ": ")
-                    }.joined(separator: "; ")
-                : rename(e.message)
+            var message: String
+            if e.code == .validationMultipleErrors {
+                var items = zip(e.underlying, underlying).prefix(listedFailures).map {
+                    original, _ in
+                    [location(original), renamed(original.message, byURI)].filter { !$0.isEmpty }
+                        .joined(separator: ": ")
+                }
+                if underlying.count > listedFailures {
+                    items.append("and \(underlying.count - listedFailures) more")
+                }
+                message = "\(underlying.count) validation errors: " + items.joined(separator: "; ")
+            } else {
+                message = renamed(e.message, byURI)
+            }
             let place = location(e)
             message = "\(subject(file))\(place.isEmpty ? "" : " " + place): " + message
             return ObjectGraphError(
@@ -89,6 +99,31 @@ enum FixtureErrors {
                 extraUserInfo: e.extraUserInfo)
         }
         return map(error)
+    }
+
+    /// `text` with every object URI (`x-coredata://…/Entity/t7`) of a loaded object replaced
+    /// by its fixture path, in one pass over the text.
+    private static func renamed(_ text: String, _ byURI: [Substring: FixturePath]) -> String {
+        let scheme = "x-coredata:"
+        guard text.contains(scheme) else { return text }
+        var result = ""
+        var rest = text[...]
+        while let found = rest.range(of: scheme) {
+            result += rest[..<found.lowerBound]
+            var end = found.upperBound
+            while end < rest.endIndex, Self.isURICharacter(rest[end]) {
+                end = rest.index(after: end)
+            }
+            let uri = rest[found.lowerBound..<end]
+            if let path = byURI[uri] { result += path.description } else { result += uri }
+            rest = rest[end...]
+        }
+        return result + rest
+    }
+
+    /// Whether `c` can be part of an object URI: the store UUID, entity names, `/`, `pN`/`tN`.
+    private static func isURICharacter(_ c: Character) -> Bool {
+        c.isLetter || c.isNumber || c == "/" || c == "-" || c == "_"
     }
 
     /// `" (did you mean x?)"` when a known name is close to `name`, else `""`.

@@ -1,7 +1,8 @@
 import Foundation
 import ObjectGraph
 
-/// Loads JSON fixtures (see docs/fixtures-and-seeding.md) into a store, all or nothing.
+/// Loads JSON fixtures (see ObjectGraph's FixturesAndSeeding article) into a store, all or
+/// nothing.
 ///
 /// A fixture is an object keyed by entity name, each holding an array of objects; `"_ref"`
 /// names an object so relationships can point at it:

@@ -24,7 +24,7 @@ struct FixtureParser {
     ///
     /// - Throws: ``ObjectGraphError`` 134060 naming file, path and rule.
     func parse(_ sources: [FixtureSource]) throws -> [ParsedObject] {
-        var documents: [(file: String?, members: [String: JSONValue])] = []
+        var documents: [(file: String?, members: JSONObject)] = []
         for source in sources {
             let json: JSONValue
             do {
@@ -62,7 +62,7 @@ struct FixtureParser {
         return objects
     }
 
-    private func checkEntities(_ members: [String: JSONValue], file: String?) throws {
+    private func checkEntities(_ members: JSONObject, file: String?) throws {
         for name in members.keys.sorted() {
             guard let entity = model.entitiesByName[name] else {
                 let known = model.entities.map(\.name)

@@ -24,7 +24,7 @@ public struct FixtureSource: Sendable {
     /// - Throws: ``ObjectGraphError`` 134060 when the file cannot be read.
     public init(contentsOf url: URL) throws {
         do {
-            self.data = try Data(contentsOf: url)
+            self.data = try InputFile.contents(of: url)
         } catch {
             throw FixtureErrors.unreadable(url, error)
         }

@@ -46,7 +46,9 @@ public struct FixtureWriter: Sendable {
             guard !objects.isEmpty else { continue }
             document[entity.name] = .array(try objects.map(write))
         }
-        return Data((JSONValue.object(document).serialized(pretty: true) + "\n").utf8)
+        return Data(
+            (JSONValue.object(JSONObject(document)).serialized(pretty: true, sortingKeys: true)
+                + "\n").utf8)
     }
 
     private func write(_ object: ManagedObject) throws -> JSONValue {
@@ -88,7 +90,7 @@ public struct FixtureWriter: Sendable {
                 continue
             }
         }
-        return .object(members)
+        return .object(JSONObject(members))
     }
 
     /// `Entity-<primary key>`.

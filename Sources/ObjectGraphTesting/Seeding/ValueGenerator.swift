@@ -132,7 +132,7 @@ struct ValueGenerator {
     /// The UTC year of ``referenceDate``.
     var referenceYear: Int {
         let days = Int64((referenceDate.timeIntervalSince1970 / 86_400).rounded(.down))
-        return FixtureDate.civilFromDays(days).0
+        return CivilCalendar.civil(days: Int(days)).year
     }
 
     /// A preferred range and scale (fraction digits) for decimal and floating attributes.

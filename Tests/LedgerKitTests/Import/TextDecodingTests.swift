@@ -6,25 +6,34 @@ import Testing
 
 @Suite struct TextDecodingTests {
     @Test func validUTF8IsReadAsUTF8AndItsByteOrderMarkDropped() throws {
-        let (bytes, encoding) = try TextDecoding.decode(
+        let (bytes, encoding, warnings) = try TextDecoding.decode(
             Data([0xEF, 0xBB, 0xBF] + Array("é,1".utf8)), forced: nil, file: "f")
         #expect(encoding == .utf8)
         #expect(bytes == Array("é,1".utf8))
+        #expect(warnings.isEmpty)
     }
 
     @Test func invalidUTF8FallsBackToLatin1ReadingC1BytesAsWindows1252() throws {
-        let (bytes, encoding) = try TextDecoding.decode(
+        let (bytes, encoding, warnings) = try TextDecoding.decode(
             Data([0x43, 0x61, 0x66, 0xE9, 0x20, 0x80, 0x81, 0xFF]),
             forced: nil, file: "f")
         #expect(encoding == .latin1)
         #expect(String(decoding: bytes, as: UTF8.self) == "Café €\u{81}ÿ")
+        // A guess, so it is said, with the first line that shows it.
+        #expect(
+            warnings == [
+                "f:1: the file is not UTF-8 (byte 0xE9), so it was read as Latin-1 "
+                    + "(Windows-1252); pass --encoding latin-1 to say so, or save it as UTF-8 "
+                    + "if this reads wrong: line 1 reads \"Café €\u{81}ÿ\""
+            ])
     }
 
     @Test func latin1CanBeForcedOnBytesThatAreAlsoValidUTF8() throws {
-        let (bytes, encoding) = try TextDecoding.decode(
+        let (bytes, encoding, warnings) = try TextDecoding.decode(
             Data([0xC3, 0xA9]), forced: .latin1, file: "f")
         #expect(encoding == .latin1)
         #expect(String(decoding: bytes, as: UTF8.self) == "Ã©")
+        #expect(warnings.isEmpty)
     }
 
     @Test func forcedUTF8RejectsInvalidBytesNamingTheirLine() throws {

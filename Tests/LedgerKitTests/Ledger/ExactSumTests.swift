@@ -40,33 +40,3 @@ import Testing
         #expect(ExactSum().value == 0)
     }
 }
-
-@Suite struct DecimalStorageTests {
-    @Test func theLayoutIsReadableHereAndEveryReadAgreesWithFoundation() {
-        #expect(DecimalStorage.isReadable)
-        var random = SeededRandomNumberGenerator(seed: 7)
-        for i in 0..<2_000 {
-            let r = random.next()
-            let text: String
-            switch i % 4 {
-            case 0: text = "-\(r % 1_000_000).\(String(format: "%02d", r % 100))"
-            case 1: text = "\(r % 100_000_000_000_000_000)"
-            case 2: text = "\(r % 1000)e\(Int(r % 9) - 4)"
-            default: text = "0.000\(r % 10_000)"
-            }
-            let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))!
-            guard let parts = DecimalStorage.parts(value) else {
-                Issue.record("\(text) was not readable")
-                continue
-            }
-            var rebuilt = Decimal(parts.significand) * pow(Decimal(10), abs(parts.exponent))
-            if parts.exponent < 0 {
-                rebuilt = Decimal(parts.significand) / pow(Decimal(10), -parts.exponent)
-            }
-            if parts.negative { rebuilt = -rebuilt }
-            #expect(rebuilt == value, "\(text): \(parts)")
-        }
-        #expect(DecimalStorage.parts(Decimal.nan) == nil)
-        #expect(DecimalStorage.parts(Decimal(string: "1234567890123456789012345")!) == nil)
-    }
-}

@@ -40,7 +40,7 @@ import Testing
         #expect {
             _ = try ledger.addTransaction(
                 TransactionDraft(amount: 9, receipt: sandbox.url("nope.pdf")))
-        } throws: { error in message(of: error).hasSuffix("nope.pdf: no such file") }
+        } throws: { error in message(of: error).hasSuffix("nope.pdf: does not exist") }
         #expect(try ledger.transactions().isEmpty)
     }
 

@@ -147,7 +147,7 @@ enum ModelFixtures {
         ]
     }
 
-    /// The expense tracker model of API-SKETCH.md.
+    /// The Expense Tracker model, without managed object classes.
     static func expenseEntities() -> [EntityDescription] {
         [
             EntityDescription(

@@ -77,5 +77,6 @@ enum PredicateCorpus {
     static var all: [PredicateCase] {
         comparisons + numbersAndArguments + dates + strings + patterns + relationships + quantifiers
             + aggregates + arithmetic + functions + logic + otherTypes + keyPathArguments
+            + throughNilToOne
     }
 }

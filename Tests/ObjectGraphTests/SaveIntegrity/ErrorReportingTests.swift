@@ -2,8 +2,8 @@ import Foundation
 import ObjectGraph
 import Testing
 
-/// A person-facing message for any error a save throws, in the manner of chapter 6's
-/// `humanReadableCoreDataError`: it only uses `NSError` domain, code and userInfo keys.
+/// A person-facing message for any error a save throws, as a Core Data app maps errors to
+/// messages: it only uses `NSError` domain, code and userInfo keys.
 func friendlyMessage(for error: any Error) -> String {
     let nsError = error as NSError
     guard nsError.domain == NSCocoaErrorDomain else { return nsError.localizedDescription }
@@ -226,7 +226,7 @@ extension SaveIntegrity {
             #expect(wrapped.originalError == nil)
         }
 
-        @Test func chapterSixStyleMappingWorksOnRealEngineErrors() throws {
+        @Test func appStyleMessageMappingWorksOnRealEngineErrors() throws {
             let stack = try Stack(ExpenseModel.make(), on: .inMemory)
             try stack.seed("Category", ["id": UUID(), "name": "Food"])
             let context = stack.context()

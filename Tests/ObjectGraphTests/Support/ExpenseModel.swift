@@ -23,7 +23,8 @@ final class Transaction: ManagedObject {
     }
 }
 
-/// The reference chapters' Expense Tracker model, built fresh for each test.
+/// The Expense Tracker model (as Fixtures/ExpenseTracker.xcdatamodeld), built fresh for each
+/// test.
 enum ExpenseModel {
     static func make() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [

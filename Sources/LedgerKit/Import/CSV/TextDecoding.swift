@@ -4,12 +4,19 @@ import ObjectGraph
 /// Turns a file's bytes into UTF-8 bytes: validates or detects the encoding, drops a UTF-8
 /// byte-order mark, and transcodes Latin-1. Everything after this step reads UTF-8 only.
 enum TextDecoding {
-    /// The UTF-8 bytes of `data` and the encoding they were read as.
+    /// The UTF-8 bytes of `data`, the encoding they were read as, and warnings.
     ///
-    /// - Throws: `ObjectGraphError` 134060 for a UTF-16 file, or invalid UTF-8 when UTF-8
-    ///   was asked for (naming the line of the first bad byte).
+    /// Without a forced encoding, valid UTF-8 is read as UTF-8. Other bytes are read as
+    /// Latin-1, with a warning showing the first line that holds one, unless they are
+    /// evidently something else (see ``EncodingEvidence``): then the file is refused, naming
+    /// what it looks like, since reading it as Latin-1 would store garbage.
+    ///
+    /// - Throws: `ObjectGraphError` 134060 for a UTF-16 file (with or without a byte-order
+    ///   mark), zero bytes, a file that looks like Shift-JIS or another double-byte encoding,
+    ///   a mostly-UTF-8 file with stray bytes, or invalid UTF-8 when UTF-8 was asked for —
+    ///   each naming the line of the first byte at fault.
     static func decode(_ data: Data, forced: CSVEncoding?, file: String) throws -> (
-        [UInt8], CSVEncoding
+        bytes: [UInt8], encoding: CSVEncoding, warnings: [String]
     ) {
         var bytes = [UInt8](data)
         if bytes.count >= 2,
@@ -23,6 +30,19 @@ enum TextDecoding {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             bytes.removeFirst(3)
         }
+        try bytes.withUnsafeBufferPointer { p in
+            guard let zero = p.firstIndex(of: 0) else { return }
+            if let order = EncodingEvidence.utf16(p) {
+                throw ImportError.file(
+                    file, line: 1,
+                    "the file is UTF-16 (\(order), without a byte-order mark, judged from its "
+                        + "zero bytes); save the export as UTF-8 or Latin-1")
+            }
+            throw ImportError.file(
+                file, line: lineNumber(ofOffset: zero, in: p),
+                "byte 0x00 is not text: a CSV export holds no zero bytes "
+                    + "(is the file UTF-16 or UTF-32, or not a CSV file?)")
+        }
         let invalid = bytes.withUnsafeBufferPointer { firstInvalidUTF8(in: $0) }
         switch (forced, invalid) {
         case (.utf8, let offset?):
@@ -33,36 +53,86 @@ enum TextDecoding {
                     format: "byte 0x%02X is not valid UTF-8; "
                         + "pass --encoding latin-1 if the file is Latin-1", bytes[offset]))
         case (.utf8, nil), (nil, nil):
-            return (bytes, .utf8)
-        case (.latin1, _), (nil, _?):
-            return (latin1ToUTF8(bytes), .latin1)
+            return (bytes, .utf8, [])
+        case (.latin1, _):
+            return (latin1ToUTF8(bytes), .latin1, [])
+        case (nil, let offset?):
+            let warning = try bytes.withUnsafeBufferPointer { p in
+                try latin1Warning(p, firstInvalid: offset, file: file)
+            }
+            let decoded = latin1ToUTF8(bytes)
+            return (decoded, .latin1, [warning + sample(decoded, line: lineOf(offset, bytes))])
         }
+    }
+
+    /// The warning for a file read as Latin-1 because it is not UTF-8, or the error when its
+    /// bytes are evidently another encoding.
+    private static func latin1Warning(
+        _ p: UnsafeBufferPointer<UInt8>, firstInvalid offset: Int, file: String
+    ) throws -> String {
+        let line = lineNumber(ofOffset: offset, in: p)
+        let byte = String(format: "byte 0x%02X", p[offset])
+        let retry = "save the export as UTF-8 (or pass --encoding latin-1 if it is Latin-1)"
+        if EncodingEvidence.isMostlyUTF8(p) {
+            throw ImportError.file(
+                file, line: line,
+                "the file is UTF-8 except \(byte), which is not (joined from two encodings, or "
+                    + "damaged?); fix the file, or pass --encoding latin-1 to read every byte "
+                    + "as Latin-1")
+        }
+        if EncodingEvidence.looksLikeShiftJIS(p) {
+            throw ImportError.file(
+                file, line: line,
+                "the file is not UTF-8 and looks like Shift-JIS (Japanese), which is not "
+                    + "read; " + retry)
+        }
+        if EncodingEvidence.looksLikeDoubleByte(p) {
+            throw ImportError.file(
+                file, line: line,
+                "the file is not UTF-8 and looks like a double-byte East Asian encoding "
+                    + "(EUC-JP, EUC-KR, GBK or Big5), which is not read; " + retry)
+        }
+        return "\(file):\(line): the file is not UTF-8 (\(byte)), so it was read as Latin-1 "
+            + "(Windows-1252); pass --encoding latin-1 to say so, or save it as UTF-8 if "
+            + "this reads wrong: "
+    }
+
+    /// The 1-based line of byte `offset` of `bytes`.
+    private static func lineOf(_ offset: Int, _ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { lineNumber(ofOffset: offset, in: $0) }
+    }
+
+    /// Line `line` of UTF-8 `bytes`, quoted and capped, for a warning.
+    private static func sample(_ bytes: [UInt8], line: Int) -> String {
+        var current = 1
+        var start = 0
+        var i = 0
+        while i < bytes.count, current < line {
+            if bytes[i] == 0x0A
+                || (bytes[i] == 0x0D && (i + 1 >= bytes.count || bytes[i + 1] != 0x0A))
+            {
+                current += 1
+                start = i + 1
+            }
+            i += 1
+        }
+        var end = start
+        while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        return "line \(line) reads \"\(EchoedText.capped(text, limit: 80))\""
     }
 
     /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence
     /// (overlong forms, surrogates and values above U+10FFFF are ill-formed), or `nil`.
     static func firstInvalidUTF8(in p: UnsafeBufferPointer<UInt8>) -> Int? {
-        let n = p.count
         var i = 0
-        while i < n {
-            let b = p[i]
-            if b < 0x80 {
+        while i < p.count {
+            if p[i] < 0x80 {
                 i += 1
                 continue
             }
-            let (length, low, high): (Int, UInt8, UInt8)
-            switch b {
-            case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
-            case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
-            case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
-            case 0xED: (length, low, high) = (3, 0x80, 0x9F)
-            case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
-            case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
-            case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
-            default: return i
-            }
-            guard i + length <= n, p[i + 1] >= low, p[i + 1] <= high else { return i }
-            for k in 2..<length where p[i + k] & 0xC0 != 0x80 { return i }
+            let length = EncodingEvidence.utf8SequenceLength(p, at: i)
+            if length == 0 { return i }
             i += length
         }
         return nil

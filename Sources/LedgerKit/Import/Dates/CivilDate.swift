@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// A proleptic Gregorian calendar date, checked, with its day number since 1970-01-01.
 ///
@@ -12,22 +13,15 @@ struct CivilDate: Hashable {
     static func make(year: Int, month: Int, day: Int) throws(ImportProblem) -> CivilDate {
         guard (1...9999).contains(year) else { throw .dateOutOfRange("year \(year) is not 1–9999") }
         guard (1...12).contains(month) else { throw .dateOutOfRange("month \(month) is not 1–12") }
-        let days = daysIn(month: month, year: year)
+        let days = CivilCalendar.daysIn(month: month, year: year)
         guard (1...days).contains(day) else {
             throw .dateOutOfRange("day \(day) is not 1–\(days) in \(monthNames[month - 1]) \(year)")
         }
         return CivilDate(year: year, month: month, day: day)
     }
 
-    /// Days since 1970-01-01 (negative before), by Howard Hinnant's `days_from_civil`.
-    var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    /// Days since 1970-01-01 (negative before).
+    var daysSinceEpoch: Int { CivilCalendar.days(year: year, month: month, day: day) }
 
     /// 00:00 UTC on this date.
     var date: Date { Date(timeIntervalSince1970: Double(daysSinceEpoch) * 86_400) }
@@ -54,14 +48,6 @@ struct CivilDate: Hashable {
         digits(month, 2)
         out.append(UInt8(ascii: "-"))
         digits(day, 2)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 
     /// English month names, January first.

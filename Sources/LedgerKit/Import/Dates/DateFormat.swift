@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// A compiled date pattern: a strftime subset, or ISO 8601 when no pattern is given.
 ///
@@ -48,17 +49,18 @@ struct DateFormat: Hashable {
             case "%": tokens.append(.literal(b))
             case let other?:
                 throw .dateFormat(
-                    "--date-format \"\(pattern)\": %\(Character(other)) is not one of "
+                    "--date-format \"\(EchoedText.capped(pattern))\": %\(Character(other)) is not one of "
                         + "%Y %y %m %d %b %B %H %M %S %%")
             case nil:
-                throw .dateFormat("--date-format \"\(pattern)\" ends in a lone %")
+                throw .dateFormat(
+                    "--date-format \"\(EchoedText.capped(pattern))\" ends in a lone %")
             }
         }
         let hasYear = tokens.contains(.year4) || tokens.contains(.year2)
         let hasMonth = tokens.contains(.month) || tokens.contains(.monthName)
         guard hasYear, hasMonth, tokens.contains(.day) else {
             throw .dateFormat(
-                "--date-format \"\(pattern)\" needs a year (%Y or %y), a month "
+                "--date-format \"\(EchoedText.capped(pattern))\" needs a year (%Y or %y), a month "
                     + "(%m, %b or %B) and a day (%d)")
         }
         self.tokens = tokens

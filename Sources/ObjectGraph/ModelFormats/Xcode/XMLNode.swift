@@ -13,10 +13,16 @@ struct XMLNode {
     var line: Int
     var column: Int
 
+    /// How deeply elements may nest. An Xcode model nests five levels (`model`, `entity`,
+    /// `attribute`, `userInfo`, `entry`); the limit keeps a hostile file from exhausting the
+    /// stack (as the predicate parser's 100 and the JSON parser's 256 do).
+    static let maximumDepth = 256
+
     /// Parses `data` into its root element with FoundationXML's `XMLParser`.
     ///
     /// - Throws: ``ObjectGraphError`` 134060 naming `file`, line, column and what was expected
-    ///   for malformed XML or an empty document.
+    ///   for malformed XML, an empty document, or elements nested deeper than
+    ///   ``maximumDepth``.
     static func parse(_ data: Data, file: String) throws -> XMLNode {
         let builder = XMLTreeBuilder(data: data)
         let parser = XMLParser(data: data)
@@ -27,7 +33,8 @@ struct XMLNode {
         if let failure = builder.failure {
             throw ModelError.xmlSyntax(
                 file: file, line: failure.line, column: failure.column,
-                expected: XMLTreeBuilder.expectation(forLibXMLCode: failure.code))
+                expected: failure.expected
+                    ?? XMLTreeBuilder.expectation(forLibXMLCode: failure.code))
         }
         if let error = parser.parserError as NSError? {
             throw ModelError.xmlSyntax(
@@ -51,6 +58,8 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         var code: Int
         var line: Int
         var column: Int
+        /// What was expected, when the builder (not libxml2) stopped the parse.
+        var expected: String?
     }
 
     private(set) var root: XMLNode?
@@ -76,6 +85,16 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
     ) {
         let (line, column) = tagStart(line: parser.lineNumber, column: parser.columnNumber)
+        guard stack.count < XMLNode.maximumDepth else {
+            if failure == nil {
+                failure = Failure(
+                    code: 0, line: line, column: column,
+                    expected: "elements nested at most \(XMLNode.maximumDepth) deep "
+                        + "(an Xcode model nests 5); <\(elementName)> is nested deeper")
+            }
+            parser.abortParsing()
+            return
+        }
         stack.append(
             XMLNode(name: elementName, attributes: attributeDict, line: line, column: column))
     }

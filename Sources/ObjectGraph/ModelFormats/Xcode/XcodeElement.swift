@@ -51,20 +51,22 @@ struct XcodeElement {
         switch value {
         case "YES": return true
         case "NO": return false
-        default: throw error("\(name)=\"\(value)\" should be YES or NO")
+        default: throw error("\(name)=\"\(EchoedText.capped(value))\" should be YES or NO")
         }
     }
 
     mutating func int(_ name: String) throws -> Int? {
         guard let value = string(name) else { return nil }
-        guard let int = Int(value) else { throw error("\(name)=\"\(value)\" should be an integer") }
+        guard let int = Int(value) else {
+            throw error("\(name)=\"\(EchoedText.capped(value))\" should be an integer")
+        }
         return int
     }
 
     mutating func double(_ name: String) throws -> Double? {
         guard let value = string(name) else { return nil }
         guard let double = Double(value), double.isFinite else {
-            throw error("\(name)=\"\(value)\" should be a number")
+            throw error("\(name)=\"\(EchoedText.capped(value))\" should be a number")
         }
         return double
     }
@@ -78,7 +80,7 @@ struct XcodeElement {
     func unreadAttributeWarnings() -> [String] {
         node.attributes.keys.filter { !used.contains($0) }.sorted().map { name in
             warning(
-                "unknown XML attribute \(name)=\"\(node.attributes[name] ?? "")\" on <\(node.name)> ignored"
+                "unknown XML attribute \(name)=\"\(EchoedText.capped(node.attributes[name] ?? ""))\" on <\(node.name)> ignored"
             )
         }
     }

@@ -51,7 +51,7 @@ enum XcodeModelLocator {
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(
-                from: Data(contentsOf: plistURL), options: [], format: nil)
+                from: InputFile.contents(of: plistURL), options: [], format: nil)
         } catch {
             throw ModelError.xcodeModelLocation(
                 plistURL.path,

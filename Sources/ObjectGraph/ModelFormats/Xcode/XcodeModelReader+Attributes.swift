@@ -21,9 +21,21 @@ extension XcodeModelReader {
             "syncable", "usesScalarValueType", "spotlightIndexingEnabled", "indexedBySpotlight",
             "storedInTruthFile", "allowsCloudEncryption")
         let typeName = try element.requiredString("attributeType")
-        guard var type = Self.attributeTypes[typeName] else {
+        if typeName == "Composite" {
+            // Xcode 15's composite attributes (a structure of named sub-attributes stored in
+            // the row) are not modelled; the value is kept whole, as opaque data.
+            let composite = element.string("composite").map { " \($0)" } ?? ""
+            warnings.append(
+                element.warning(
+                    "Composite attribute\(composite) is kept as opaque binary data: composite "
+                        + "attributes are not modelled"))
+        }
+        guard var type = typeName == "Composite" ? .binaryData : Self.attributeTypes[typeName]
+        else {
             let known = Self.attributeTypes.keys.sorted().joined(separator: ", ")
-            throw element.error("attributeType \"\(typeName)\" is not supported (known: \(known))")
+            throw element.error(
+                "attributeType \"\(EchoedText.capped(typeName))\" is not supported (known: \(known))"
+            )
         }
         let transformer = element.string("valueTransformerName")
         let className = element.string("customClassName")
@@ -49,9 +61,17 @@ extension XcodeModelReader {
         if isDerived, let expression, !Self.isComputableDerivation(expression) {
             warnings.append(
                 element.warning(
-                    "derivation expression \"\(expression)\" is kept but not computed at save "
+                    "derivation expression \"\(EchoedText.capped(expression))\" is kept but not computed at save "
                         + "(supported: key paths, @count/@sum/@min/@max/@avg, lowercase:, uppercase:, "
                         + "canonical:, now())"))
+        }
+        var external = try element.bool("allowsExternalBinaryDataStorage", default: false)
+        if external, type != .binaryData {
+            // Xcode keeps the flag in the XML when a Binary attribute changes type.
+            warnings.append(
+                element.warning(
+                    "allowsExternalBinaryDataStorage on a \(type.rawValue) attribute ignored"))
+            external = false
         }
         let limits = try readLimits(&element, type: type)
         let attribute = AttributeDescription(
@@ -62,8 +82,7 @@ extension XcodeModelReader {
             maxLength: limits.maxLength,
             pattern: limits.pattern, valueTransformerName: transformer,
             attributeValueClassName: className,
-            allowsExternalBinaryDataStorage: try element.bool(
-                "allowsExternalBinaryDataStorage", default: false),
+            allowsExternalBinaryDataStorage: external,
             derivationExpression: isDerived ? expression : nil,
             isIndexed: try element.bool("indexed", default: false),
             userInfo: try readUserInfo(children: node, element: element),
@@ -142,7 +161,8 @@ extension XcodeModelReader {
 
     private func length(_ text: String, _ label: String, _ element: XcodeElement) throws -> Int {
         guard let n = Int(text), n >= 0 else {
-            throw element.error("\(label)=\"\(text)\" should be a length (0 or more)")
+            throw element.error(
+                "\(label)=\"\(EchoedText.capped(text))\" should be a length (0 or more)")
         }
         return n
     }
@@ -153,7 +173,8 @@ extension XcodeModelReader {
         -> AttributeValue
     {
         guard let value = Self.parse(text, as: type) else {
-            throw element.error("\(label)=\"\(text)\" is not a valid \(type.rawValue)")
+            throw element.error(
+                "\(label)=\"\(EchoedText.capped(text))\" is not a valid \(type.rawValue)")
         }
         return value
     }
@@ -175,7 +196,8 @@ extension XcodeModelReader {
             return .null
         }
         guard let value = Self.parse(text, as: type) else {
-            throw element.error("defaultValueString=\"\(text)\" is not a valid \(type.rawValue)")
+            throw element.error(
+                "defaultValueString=\"\(EchoedText.capped(text))\" is not a valid \(type.rawValue)")
         }
         return value
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reading `<relationship>`, `<fetchedProperty>` and `<fetchIndex>`.
+/// Reading `<relationship>` and `<fetchedProperty>`.
 extension XcodeModelReader {
     static let deleteRules: [String: DeleteRule] = [
         "Nullify": .nullify, "Cascade": .cascade, "Deny": .deny, "No Action": .noAction,
@@ -23,7 +23,8 @@ extension XcodeModelReader {
         let ruleName = element.string("deletionRule") ?? "Nullify"
         guard let rule = Self.deleteRules[ruleName] else {
             throw element.error(
-                "deletionRule \"\(ruleName)\" should be Nullify, Cascade, Deny or No Action")
+                "deletionRule \"\(EchoedText.capped(ruleName))\" should be Nullify, Cascade, Deny or No Action"
+            )
         }
         let toMany = try element.bool("toMany", default: false)
         // Xcode writes minCount/maxCount 1 on to-ones, and keeps ordered="YES" when a to-many
@@ -83,54 +84,5 @@ extension XcodeModelReader {
             renamingIdentifier: element.string("elementID"))
         warnings += element.unreadAttributeWarnings()
         return fetched
-    }
-
-    /// `<fetchIndex name=…><fetchIndexElement property=… type="Binary" order="ascending"/>…`;
-    /// an element over an expression instead of a property is skipped with a warning.
-    mutating func readFetchIndex(_ node: XMLNode, entity: String) throws -> [FetchIndexDescription]
-    {
-        var element = XcodeElement(node, file: file, entity: entity)
-        let name = try element.requiredString("name")
-        var elements: [FetchIndexDescription.Element] = []
-        for child in node.children {
-            guard child.name == "fetchIndexElement" else {
-                warnings.append(element.unknownChildWarning(child))
-                continue
-            }
-            var item = XcodeElement(child, file: file, entity: entity)
-            guard let property = item.string("property") else {
-                warnings.append(
-                    item.warning(
-                        "fetch index \(name): an element without a property (an expression) is skipped"
-                    ))
-                continue
-            }
-            let typeName = item.string("type") ?? "Binary"
-            let collation: FetchIndexDescription.CollationType
-            switch typeName {
-            case "Binary": collation = .binary
-            case "RTree": collation = .rTree
-            default:
-                throw item.error(
-                    "fetch index \(name): type \"\(typeName)\" should be Binary or RTree")
-            }
-            let order = item.string("order") ?? "ascending"
-            guard order == "ascending" || order == "descending" else {
-                throw item.error(
-                    "fetch index \(name): order \"\(order)\" should be ascending or descending")
-            }
-            elements.append(
-                .init(
-                    property: property, collationType: collation, isAscending: order == "ascending")
-            )
-            warnings += item.unreadAttributeWarnings()
-        }
-        warnings += element.unreadAttributeWarnings()
-        guard !elements.isEmpty else {
-            warnings.append(
-                element.warning("fetch index \(name) has no property elements and is skipped"))
-            return []
-        }
-        return [FetchIndexDescription(name: name, elements: elements)]
     }
 }

@@ -2,11 +2,13 @@ import Foundation
 
 /// Reads the `contents` XML of an Xcode `.xcdatamodel` into unbuilt descriptions, collecting
 /// warnings for what it does not know and throwing, with file, line and column, for what it
-/// cannot honour. See docs/model-format.md, "Xcode models", for the mapping.
+/// cannot honour. See <doc:ModelFormat#Xcode-models> for the mapping.
 struct XcodeModelReader {
     let file: String
     let classResolver: ((String) -> ManagedObject.Type?)?
     var warnings: [String] = []
+    /// Every entity's declared properties and parent, scanned before the entities are read.
+    var declaredProperties: [String: (parent: String?, properties: [String: PropertyKind])] = [:]
     /// Where each entity (`"Entity"`) and property (`"Entity.key"`) is declared.
     var locations: [String: (line: Int, column: Int)] = [:]
 
@@ -32,6 +34,7 @@ struct XcodeModelReader {
             "type", "documentVersion", "lastSavedToolsVersion", "systemVersion",
             "minimumToolsVersion",
             "sourceLanguage", "macOSVersion", "iOSVersion", "usedWithCloudKit", "name")
+        declaredProperties = Self.scanProperties(root)
         var contents = Contents()
         if let identifier = model.string("userDefinedModelVersionIdentifier"), !identifier.isEmpty {
             contents.versionIdentifiers = [identifier]
@@ -57,6 +60,12 @@ struct XcodeModelReader {
                 contents.configurations[name] = members
                 warnings += configuration.unreadAttributeWarnings()
             case "elements": continue
+            case "compositeAttribute":
+                let name = child.attributes["name"] ?? "?"
+                warnings.append(
+                    XcodeElement(child, file: file).warning(
+                        "composite attribute type \(EchoedText.capped(name)) is not modelled; "
+                            + "attributes of this type are kept as opaque binary data"))
             default: warnings.append(model.unknownChildWarning(child))
             }
         }
@@ -87,16 +96,12 @@ struct XcodeModelReader {
                 constraints += try readValueLists(
                     child, list: "uniquenessConstraint",
                     item: "constraint", entity: name)
-            case "fetchIndex": indexes += try readFetchIndex(child, entity: name)
-            case "compoundIndexes":
-                for keys in try readValueLists(
-                    child, list: "compoundIndex", item: "index", entity: name)
-                {
-                    indexes.append(
-                        FetchIndexDescription(
-                            name: "compound_" + keys.joined(separator: "_"),
-                            elements: keys.map { .init(property: $0) }))
+            case "fetchIndex":
+                if let index = try readFetchIndex(child, entity: name, after: indexes) {
+                    indexes.append(index)
                 }
+            case "compoundIndexes":
+                indexes += try readCompoundIndexes(child, entity: name, after: indexes)
             default: warnings.append(element.unknownChildWarning(child))
             }
         }
@@ -145,30 +150,40 @@ struct XcodeModelReader {
         return info
     }
 
-    /// Lists of `value`s: `<uniquenessConstraint><constraint value=…/>…` and compound indexes.
+    /// Lists of `value`s: `<uniquenessConstraint><constraint value=…/>…`.
     private mutating func readValueLists(
         _ node: XMLNode, list: String, item: String, entity: String
     ) throws -> [[String]] {
+        try readValueNodes(node, list: list, item: item, entity: entity).map {
+            $0.items.map(\.value)
+        }
+    }
+
+    /// Lists of `value`s with the elements they came from (for warnings), such as
+    /// `<compoundIndex><index value=…/>…`.
+    mutating func readValueNodes(
+        _ node: XMLNode, list: String, item: String, entity: String
+    ) throws -> [(element: XcodeElement, items: [(value: String, element: XcodeElement)])] {
         let container = XcodeElement(node, file: file, entity: entity)
-        var lists: [[String]] = []
+        var lists: [(element: XcodeElement, items: [(value: String, element: XcodeElement)])] = []
         for listNode in node.children {
             guard listNode.name == list else {
                 warnings.append(container.unknownChildWarning(listNode))
                 continue
             }
             let listElement = XcodeElement(listNode, file: file, entity: entity)
-            var values: [String] = []
+            var values: [(value: String, element: XcodeElement)] = []
             for itemNode in listNode.children {
                 guard itemNode.name == item else {
                     warnings.append(listElement.unknownChildWarning(itemNode))
                     continue
                 }
                 var itemElement = XcodeElement(itemNode, file: file, entity: entity)
-                values.append(try itemElement.requiredString("value"))
+                values.append((try itemElement.requiredString("value"), itemElement))
                 warnings += itemElement.unreadAttributeWarnings()
             }
             warnings += listElement.unreadAttributeWarnings()
-            lists.append(values)
+            lists.append((listElement, values))
         }
         warnings += container.unreadAttributeWarnings()
         return lists

@@ -12,7 +12,9 @@ extension JSONLinesStore {
     /// automatic compaction does not fail the save and is reported in ``recoveryNotices``.
     ///
     /// - Throws: ``ObjectGraphError`` — `.storeSaveConflicts` (134050) when a row's version
-    ///   is not the expected one or an inserted ID exists; `.storeSave` (134030) when a value
+    ///   is not the expected one or an inserted ID exists; `.validation` (1550) when a written
+    ///   reference's target row will not exist (see ``PersistentStore/commit(_:)``);
+    ///   `.storeSave` (134030) when a value
     ///   does not fit its attribute or the write or sync fails; `.coreData` (134060) when the
     ///   store is read-only; `.storeOperation` (134070) when it is closed.
     /// - Complexity: O(size of the changes), plus a compaction now and then.

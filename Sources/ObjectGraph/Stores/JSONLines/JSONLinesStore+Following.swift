@@ -1,9 +1,9 @@
 import Foundation
 
 extension JSONLinesStore {
-    /// Brings a reader up to date with the file (docs/store-format.md §7.1): applies lines
-    /// appended since its last look, reloads after a compaction or repair replaced the file,
-    /// and leaves an incomplete last line for later. Writers only check the store is open.
+    /// Brings a reader up to date with the file (<doc:StoreFileFormat#71-Following-a-writer>):
+    /// applies lines appended since its last look, reloads after a compaction or repair
+    /// replaced the file, and leaves an incomplete last line for later. Writers only check the store is open.
     /// The caller holds `lock`.
     ///
     /// - Throws: `.storeOperation` (134070) when closed or unreadable; `.fileReadCorruptFile`

@@ -35,8 +35,10 @@ extension JSONLinesStore {
     /// if let sidecar = result.sidecarURL { print("moved \(result.movedBytes) bytes to \(sidecar.path)") }
     /// ```
     ///
-    /// - Parameter options: `clock` names the sidecar (UTC), `lockTimeout` waits for a writer,
-    ///   `synchronous` decides the syncs.
+    /// - Parameters:
+    ///   - url: The store file.
+    ///   - options: `clock` names the sidecar (UTC), `lockTimeout` waits for a writer,
+    ///     `synchronous` decides the syncs.
     /// - Throws: ``ObjectGraphError`` — `.storeTimeout` (134090) when a writer holds the lock;
     ///   `.storeInvalidType` (134000) or `.fileReadCorruptFile` (259) when even the header is
     ///   damaged (nothing can be kept); `.storeOperation` (134070) when writing fails;

@@ -8,7 +8,7 @@ import Foundation
 /// line and, with the default ``SynchronousMode/full``, syncs it before ``commit(_:)`` returns.
 /// Compaction rewrites the file as a snapshot of the live rows (atomically: temporary file,
 /// sync, rename, directory sync). The file embeds the model, so `objectgraph dump FILE`
-/// needs no application code. docs/store-format.md describes the format.
+/// needs no application code. <doc:StoreFileFormat> describes the format.
 ///
 /// ```swift
 /// let store = try JSONLinesStore(model: model, url: URL(fileURLWithPath: "expenses.jsonl"))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The checksum framing every store line shares: `BODY,"crc":"hhhhhhhh"}` then LF, where
-/// `hhhhhhhh` is the lowercase hex CRC-32C of BODY (docs/store-format.md §1.1).
+/// `hhhhhhhh` is the lowercase hex CRC-32C of BODY (<doc:StoreFileFormat#11-Checksum>).
 enum LineFrame {
     /// The bytes after the body: `,"crc":"` + 8 hex digits + `"}`.
     static let suffixLength = 18

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// Replays the lines of a store file into a row table, checking every rule of
-/// docs/store-format.md §7: checksums, syntax, numbering, and that each change applies.
+/// <doc:StoreFileFormat#7-Reading-and-what-to-do-with-damage>: checksums, syntax, numbering, and
+/// that each change applies.
 struct LogReplay {
     /// What follows the last complete line.
     enum Tail: Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Encodes and decodes rows as the store file holds them (docs/store-format.md §4):
+/// Encodes and decodes rows as the store file holds them (<doc:StoreFileFormat#4-Rows>):
 /// `[entity, pk, version, value…]`, one value per stored slot.
 struct RowCodec: Sendable {
     /// One stored slot of an entity, resolved once so the hot loops need no casts (and,

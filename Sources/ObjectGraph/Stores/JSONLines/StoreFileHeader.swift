@@ -1,6 +1,7 @@
 import Foundation
 
-/// The header line of a store file (docs/store-format.md §2), with maps kept in file order.
+/// The header line of a store file (<doc:StoreFileFormat#2-The-header-line-1>), with maps kept in
+/// file order.
 struct StoreFileHeader: Sendable {
     static let formatName = "objectgraph-jsonl"
     static let currentVersion = 1
@@ -31,7 +32,9 @@ struct StoreFileHeader: Sendable {
         self.hashes = model.entities.map {
             ($0.name, model.entityVersionHashesByName[$0.name] ?? Data())
         }
-        self.modelJSON = Self.embeddable(model.jsonData())
+        // Compact model JSON fits on one line: JSONEscaping leaves no raw control character
+        // or U+2028/U+2029 in it.
+        self.modelJSON = Array(model.jsonData())
     }
 
     /// Each entity's stored slot names, in model order.
@@ -97,27 +100,5 @@ struct StoreFileHeader: Sendable {
             value(v)
         }
         w.append(0x7D)
-    }
-
-    /// The model JSON with raw U+2028/U+2029 escaped and no raw control byte, so it can sit
-    /// inside one line.
-    static func embeddable(_ json: Data) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(json.count)
-        var i = json.startIndex
-        while i < json.endIndex {
-            let b = json[i]
-            if b == 0xE2, i + 2 < json.endIndex, json[i + 1] == 0x80,
-                json[i + 2] == 0xA8 || json[i + 2] == 0xA9
-            {
-                out.append(contentsOf: Array((json[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
-                i += 3
-                continue
-            }
-            // Compact JSON has no raw control byte; whitespace would be insignificant anyway.
-            if b >= 0x20 { out.append(b) }
-            i += 1
-        }
-        return out
     }
 }

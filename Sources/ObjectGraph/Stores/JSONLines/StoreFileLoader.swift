@@ -8,7 +8,8 @@ struct LoadedStoreFile {
     var tail: LogReplay.Tail
 }
 
-/// Reads a whole store file: header, snapshot and transactions (docs/store-format.md §7).
+/// Reads a whole store file: header, snapshot and transactions
+/// (<doc:StoreFileFormat#7-Reading-and-what-to-do-with-damage>).
 enum StoreFileLoader {
     /// Parses and checks `bytes`, the whole file.
     ///

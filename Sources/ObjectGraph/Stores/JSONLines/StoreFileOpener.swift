@@ -1,6 +1,7 @@
 import Foundation
 
-/// Opens a store file for a writer or a reader (docs/store-format.md §6–7): lock, leftover
+/// Opens a store file for a writer or a reader (<doc:StoreFileFormat#6-Writing> and
+/// <doc:StoreFileFormat#7-Reading-and-what-to-do-with-damage>): lock, leftover
 /// cleanup, creation, replay, torn-tail truncation.
 struct StoreFileOpener {
     struct Opened {

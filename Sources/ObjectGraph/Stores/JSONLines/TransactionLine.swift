@@ -1,6 +1,6 @@
 import Foundation
 
-/// One transaction line as read back from a file (docs/store-format.md §3).
+/// One transaction line as read back from a file (<doc:StoreFileFormat#3-Transactions>).
 struct TransactionRecord: Sendable {
     var number: Int64 = 0
     var timestamp = Date(timeIntervalSince1970: 0)

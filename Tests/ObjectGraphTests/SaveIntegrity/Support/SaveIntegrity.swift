@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 import Testing
 
-/// The save-integrity tests (issue 7): validation, delete rules, merge policies, uniqueness
+/// The save-integrity tests: validation, delete rules, merge policies, uniqueness
 /// constraints, atomicity and Core Data's errors. Run them with `swift test --filter SaveIntegrity`.
 @Suite struct SaveIntegrity {}
 

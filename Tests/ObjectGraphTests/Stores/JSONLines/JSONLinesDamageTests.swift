@@ -199,10 +199,17 @@ import Testing
             entity: linked[entityName: "Item"]!, storeIdentifier: "S", primaryKey: 1)
         let owner = ManagedObjectID(
             entity: linked[entityName: "Owner"]!, storeIdentifier: "S", primaryKey: 7)
+        // A store refuses to write a reference to a missing row; deleting the target without
+        // touching the source (as a batch delete does, with no delete rules) leaves one.
         try store.commit(
             StoreChangeSet(
-                inserted: [StoreRow(objectID: item, version: 1, values: [.toOne(owner)])],
+                inserted: [
+                    StoreRow(objectID: owner, version: 1, values: [.notStored]),
+                    StoreRow(objectID: item, version: 1, values: [.toOne(owner)]),
+                ],
                 timestamp: Date(timeIntervalSince1970: 1)))
+        try store.commit(
+            StoreChangeSet(deleted: [(owner, 1)], timestamp: Date(timeIntervalSince1970: 2)))
         store.close()
         return Array(try Data(contentsOf: path))
     }

@@ -8,7 +8,7 @@ extension AttributeValue {
     /// string for what JSON cannot hold (`"NaN"`, `"Infinity"`, `"-Infinity"`,
     /// `"NaN:0x7ff8000000000001"`); data and transformable payloads base64; UUIDs uppercase;
     /// URLs their absolute string; strings escaped so a line is never broken. See
-    /// docs/store-format.md §5.
+    /// <doc:StoreFileFormat#5-Attribute-values>.
     ///
     /// ```swift
     /// try AttributeValue.double(-0.0).canonicalJSON(as: .double)   // "-0.0"

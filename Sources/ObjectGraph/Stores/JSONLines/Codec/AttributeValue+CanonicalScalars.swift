@@ -1,33 +1,40 @@
 import Foundation
 
-/// The canonical encodings of floating-point numbers and UUIDs (docs/store-format.md §5).
+/// The canonical encodings of floating-point numbers and UUIDs
+/// (<doc:StoreFileFormat#5-Attribute-values>).
 extension AttributeValue {
     static func write(double v: Double, to w: JSONByteWriter) {
         if v.isFinite {
             w.append(shortest: v)
-        } else if v.isNaN {
-            if v.bitPattern == Double.nan.bitPattern {
-                w.append(ascii: "\"NaN\"")
-            } else {
-                w.append(ascii: "\"NaN:0x")
+        } else {
+            writeNonFinite(v, isDefaultNaN: v.bitPattern == Double.nan.bitPattern, to: w) {
                 w.append(hex32: UInt32(truncatingIfNeeded: v.bitPattern >> 32))
                 w.append(hex32: UInt32(truncatingIfNeeded: v.bitPattern))
-                w.append(0x22)
             }
-        } else {
-            w.append(ascii: v < 0 ? "\"-Infinity\"" : "\"Infinity\"")
         }
     }
 
     static func write(float v: Float, to w: JSONByteWriter) {
         if v.isFinite {
             w.append(shortest: v)
-        } else if v.isNaN {
-            if v.bitPattern == Float.nan.bitPattern {
+        } else {
+            writeNonFinite(v, isDefaultNaN: v.bitPattern == Float.nan.bitPattern, to: w) {
+                w.append(hex32: v.bitPattern)
+            }
+        }
+    }
+
+    /// `"NaN"`, `"NaN:0x…"` (the payload's bits, written by `payload`), `"Infinity"` or
+    /// `"-Infinity"`.
+    private static func writeNonFinite<F: BinaryFloatingPoint>(
+        _ v: F, isDefaultNaN: Bool, to w: JSONByteWriter, payload: () -> Void
+    ) {
+        if v.isNaN {
+            if isDefaultNaN {
                 w.append(ascii: "\"NaN\"")
             } else {
                 w.append(ascii: "\"NaN:0x")
-                w.append(hex32: v.bitPattern)
+                payload()
                 w.append(0x22)
             }
         } else {
@@ -37,36 +44,28 @@ extension AttributeValue {
 
     static func readDouble(_ s: inout JSONScanner) throws -> Double {
         guard s.peek() == 0x22 else { return try s.readDouble() }
-        let start = s.position
-        guard let bits = try readTag(&s, hexDigits: 16) else {
-            throw JSONScanError(
-                offset: start, message: "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
-        }
-        switch bits {
-        case .nan: return .nan
-        case .infinity(let negative): return negative ? -.infinity : .infinity
-        case .payload(let p):
-            let v = Double(bitPattern: p)
-            guard v.isNaN else {
-                throw JSONScanError(
-                    offset: start, message: "NaN:0x… does not hold a NaN bit pattern")
-            }
-            return v
-        }
+        return try readNonFinite(&s, hexDigits: 16) { Double(bitPattern: $0) }
     }
 
     static func readFloat(_ s: inout JSONScanner) throws -> Float {
         guard s.peek() == 0x22 else { return try s.float(s.readNumber()) }
+        return try readNonFinite(&s, hexDigits: 8) { Float(bitPattern: UInt32($0)) }
+    }
+
+    /// A non-finite value spelled as a tagged string; `bits` makes a NaN from its payload.
+    private static func readNonFinite<F: BinaryFloatingPoint>(
+        _ s: inout JSONScanner, hexDigits: Int, bits: (UInt64) -> F
+    ) throws -> F {
         let start = s.position
-        guard let bits = try readTag(&s, hexDigits: 8) else {
+        guard let tag = try readTag(&s, hexDigits: hexDigits) else {
             throw JSONScanError(
                 offset: start, message: "expected a number, \"NaN\", \"Infinity\" or \"-Infinity\"")
         }
-        switch bits {
+        switch tag {
         case .nan: return .nan
         case .infinity(let negative): return negative ? -.infinity : .infinity
         case .payload(let p):
-            let v = Float(bitPattern: UInt32(p))
+            let v = bits(p)
             guard v.isNaN else {
                 throw JSONScanError(
                     offset: start, message: "NaN:0x… does not hold a NaN bit pattern")

@@ -4,33 +4,26 @@ import Foundation
 /// fractional zeros (`"0.1"`, `"-12.5"`, `"100000"`, `"NaN"`), exactly `Decimal.description`.
 ///
 /// Foundation's `Decimal(string:)` and `description` cost 1–1.5 µs each, too slow for a
-/// store that reopens 100k rows in 100 ms. This reads and builds the 20-byte value directly
-/// (exponent byte; length, sign and compact flags; eight little-endian 16-bit mantissa words),
-/// but only after checking, once per process, that this layout gives exactly what Foundation
-/// gives on a set of samples; otherwise it falls back to Foundation.
+/// store that reopens 100k rows in 100 ms. This reads and builds the value's storage through
+/// ``DecimalLayout`` where that layout is known; otherwise it falls back to Foundation.
 enum DecimalText {
     /// A decimal as sign, mantissa and power of ten; `isNaN` for Foundation's NaN.
-    struct Parts: Equatable {
-        var isNegative = false
-        var isNaN = false
-        var mantissa: UInt128 = 0
-        var exponent = 0
-    }
+    typealias Parts = DecimalLayout.Parts
 
-    /// Whether the layout check passed and the fast paths are in use.
-    static let usesLayout: Bool = checkLayout()
+    /// Whether the storage layout is known and the fast paths are in use.
+    static var usesLayout: Bool { DecimalLayout.isKnown }
 
     /// The canonical text of `value`.
     static func text(_ value: Decimal) -> String {
         guard usesLayout else { return value.description }
-        return format(parts(value))
+        return format(DecimalLayout.parts(value))
     }
 
     /// The decimal that `bytes` spell (`-`? digits (`.` digits)? (`e` `-`? digits)?, or `NaN`),
     /// or `nil` when the syntax is wrong or the value does not fit a `Decimal`.
     static func parse(_ bytes: UnsafeRawBufferPointer) -> Decimal? {
         guard let parts = scan(bytes) else { return nil }
-        if usesLayout, let fast = make(parts) { return fast }
+        if usesLayout, let fast = DecimalLayout.make(parts) { return fast }
         if parts.isNaN { return .nan }
         let text = String(decoding: bytes, as: UTF8.self)
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
@@ -122,80 +115,5 @@ enum DecimalText {
         guard i == n else { return nil }
         if overflow { parts.exponent = Int.max }  // too many digits: only Foundation can round it
         return parts
-    }
-
-    // MARK: Layout
-
-    /// The parts of a decimal, read from its bytes (requires ``usesLayout``).
-    static func parts(_ value: Decimal) -> Parts {
-        withUnsafeBytes(of: value) { b in
-            var parts = Parts()
-            let flags = b[1]
-            let length = Int(flags >> 4)
-            parts.isNegative = flags & 0x08 != 0
-            if length == 0 {
-                parts.isNaN = parts.isNegative
-                parts.isNegative = false
-                return parts
-            }
-            parts.exponent = Int(Int8(bitPattern: b[0]))
-            for word in (0..<length).reversed() {
-                parts.mantissa =
-                    parts.mantissa << 16 | UInt128(b[4 + 2 * word]) | UInt128(b[5 + 2 * word]) << 8
-            }
-            return parts
-        }
-    }
-
-    /// The decimal with these parts built from bytes, or `nil` when it needs rounding.
-    static func make(_ value: Parts) -> Decimal? {
-        var result = Decimal()
-        if value.isNaN { return .nan }
-        var m = value.mantissa
-        var e = value.exponent
-        if m == 0 { return result }
-        guard e != Int.max else { return nil }
-        while m % 10 == 0 && e < 127 {
-            m /= 10
-            e += 1
-        }
-        guard e >= -128, e <= 127 else { return nil }
-        var length = 0
-        withUnsafeMutableBytes(of: &result) { b in
-            var rest = m
-            while rest != 0 {
-                b[4 + 2 * length] = UInt8(truncatingIfNeeded: rest)
-                b[5 + 2 * length] = UInt8(truncatingIfNeeded: rest >> 8)
-                rest >>= 16
-                length += 1
-            }
-            b[0] = UInt8(bitPattern: Int8(e))
-            b[1] = UInt8(length << 4) | (value.isNegative ? 0x08 : 0) | 0x04
-        }
-        return result
-    }
-
-    private static func checkLayout() -> Bool {
-        guard MemoryLayout<Decimal>.size == 20 else { return false }
-        let samples = [
-            "0", "1", "-1.5", "523.17", "0.000001", "100000", "-0.1", "7e-20",
-            "12345678901234567890123456789012345678", "340282366920938463463374607431768211455",
-            "99999999999999999999999999999999999999e50", "1e-120", "4294967296.65536",
-        ]
-        let posix = Locale(identifier: "en_US_POSIX")
-        for sample in samples {
-            guard let reference = Decimal(string: sample, locale: posix),
-                let parts = sample.utf8
-                    .withContiguousStorageIfAvailable({ scan(UnsafeRawBufferPointer($0)) }) ?? nil,
-                let built = make(parts)
-            else { return false }
-            let same = withUnsafeBytes(of: reference) { r in
-                withUnsafeBytes(of: built) { Array(r) == Array($0) }
-            }
-            guard same, format(Self.parts(reference)) == reference.description else { return false }
-        }
-        return format(parts(.nan)) == "NaN"
-            && withUnsafeBytes(of: Decimal.nan) { Array($0) }
-                == withUnsafeBytes(of: make(Parts(isNaN: true))!) { Array($0) }
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// A growable byte buffer that writes canonical JSON tokens fast: the encoder behind store
-/// lines and `--json` output.
+/// lines.
 ///
-/// Strings are escaped so that the output never contains a raw control character, LF or
-/// U+2028/U+2029 (see docs/store-format.md §5.1); numbers use their shortest round-trip
-/// spelling. Not thread-safe: one writer per thread or behind a lock.
+/// Strings are escaped by ``JSONEscaping``, so the output never contains a raw control
+/// character, LF or U+2028/U+2029 (see <doc:StoreFileFormat#51-Strings>); numbers use their
+/// shortest round-trip spelling. Not thread-safe: one writer per thread or behind a lock.
 package final class JSONByteWriter {
     /// The buffer's state, behind a pointer: memory reached through a pointer is not checked
     /// for exclusive access at run time, as a class's stored `var`s are on every access
@@ -289,7 +289,8 @@ package final class JSONByteWriter {
                     continue
                 }
                 append(UnsafeRawBufferPointer(start: p + runStart, count: i - runStart))
-                append(ascii: p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029")
+                append(
+                    p[i + 2] == 0xA8 ? JSONEscaping.lineSeparator : JSONEscaping.paragraphSeparator)
                 i &+= 3
                 runStart = i
                 continue
@@ -303,20 +304,9 @@ package final class JSONByteWriter {
         append(0x22)
     }
 
+    /// Appends the escape of an ASCII byte that needs one (see ``JSONEscaping``).
     private func appendEscape(_ b: UInt8) {
-        switch b {
-        case 0x22: append(ascii: "\\\"")
-        case 0x5C: append(ascii: "\\\\")
-        case 0x08: append(ascii: "\\b")
-        case 0x0C: append(ascii: "\\f")
-        case 0x0A: append(ascii: "\\n")
-        case 0x0D: append(ascii: "\\r")
-        case 0x09: append(ascii: "\\t")
-        default:
-            append(ascii: "\\u00")
-            append(hexDigits[Int(b >> 4)])
-            append(hexDigits[Int(b & 0xF)])
-        }
+        append(JSONEscaping.ascii[Int(b)]!)
     }
 }
 

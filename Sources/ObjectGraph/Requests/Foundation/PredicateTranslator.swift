@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Every supported expression type conforms to ``TranslatablePredicateExpression``; anything
 /// else (or a key path that is not a wrapped property) throws, naming the expression. The
-/// supported set is listed in `docs/predicate-language.md`, "Foundation predicates".
+/// supported set is listed in the PredicateLanguage article, "Foundation predicates".
 struct PredicateTranslator {
     /// What each closure variable in scope stands for: the root is `SELF`, a
     /// `contains(where:)` element a subquery variable, an optional-chaining value its path.

@@ -66,7 +66,7 @@ package struct JSONParser {
     private mutating func parseObject() throws -> JSONValue {
         try enter()
         position += 1
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             position += 1

@@ -1,0 +1,36 @@
+import CLISupport
+import Foundation
+import ObjectGraph
+
+/// Prints one JSON object per workload, in the peers' shape:
+/// `peer, mode, workload, n, seconds, peak_rss_mb, rss_mb`, then the workload's own keys.
+final class Reporter {
+    let peer: String
+    let mode: String
+    let n: Int
+    let output: CLIOutput
+    /// The largest per-workload peak so far: the process peak W7 reports (clearing VmHWM
+    /// also clears `ru_maxrss` on Linux).
+    private(set) var maxPeakMegabytes = 0.0
+
+    init(peer: String, mode: String, n: Int, output: CLIOutput) {
+        self.peer = peer
+        self.mode = mode
+        self.n = n
+        self.output = output
+    }
+
+    /// Prints a workload's line; `seconds` is rounded to microseconds as the peers do.
+    func emit(_ workload: String, seconds: Double?, _ extra: [(String, JSONValue)] = []) {
+        let peak = Measurement.peakRSSMegabytes()
+        maxPeakMegabytes = max(maxPeakMegabytes, peak)
+        var fields: [(String, JSONValue)] = [
+            ("peer", .string(peer)), ("mode", .string(mode)), ("workload", .string(workload)),
+            ("n", .integer(n)),
+            ("seconds", seconds.map { .double(($0 * 1e6).rounded() / 1e6) } ?? .null),
+            ("peak_rss_mb", .double(peak)), ("rss_mb", .double(Measurement.rssMegabytes())),
+        ]
+        fields += extra
+        output.jsonLine(.object(fields))
+    }
+}

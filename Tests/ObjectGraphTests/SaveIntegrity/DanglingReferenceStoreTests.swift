@@ -1,0 +1,178 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+/// The stores' own check that a change set writes no reference to a missing row (Core
+/// Data's 1550 "Dangling reference to an invalid object"; see ``DanglingReferenceTests``),
+/// and batch deletes, which apply no delete rules, left as Core Data leaves them.
+@Suite struct DanglingReferenceStoreTests {
+    private struct Stack {
+        let model: ManagedObjectModel
+        let store: any PersistentStore
+        var folder: EntityDescription { model.entitiesByName["Folder"]! }
+        var note: EntityDescription { model.entitiesByName["Note"]! }
+        var tag: EntityDescription { model.entitiesByName["Tag"]! }
+
+        init(_ kind: StoreKind) throws {
+            model = try DanglingReferenceTests.model()
+            store = try kind.open(model)
+        }
+
+        func id(_ entity: EntityDescription) throws -> ManagedObjectID {
+            ManagedObjectID(
+                entity: entity, storeIdentifier: store.identifier,
+                primaryKey: try store.allocatePrimaryKeys(for: entity, count: 1)[0])
+        }
+
+        func folderRow(_ id: ManagedObjectID, _ name: String) -> StoreRow {
+            StoreRow(objectID: id, version: 1, values: [.attribute(.string(name)), .notStored])
+        }
+
+        func tagRow(_ id: ManagedObjectID, notes: [ManagedObjectID] = []) -> StoreRow {
+            StoreRow(objectID: id, version: 1, values: [.attribute("t"), .toMany(notes)])
+        }
+
+        func noteRow(
+            _ id: ManagedObjectID, folder: ManagedObjectID?, tags: [ManagedObjectID] = [],
+            version: Int64 = 1, title: String = "n"
+        ) -> StoreRow {
+            StoreRow(
+                objectID: id, version: version,
+                values: [.attribute(.string(title)), .toOne(folder), .toMany(tags)])
+        }
+
+        func commit(
+            inserted: [StoreRow] = [], updated: [StoreRow] = [],
+            deleted: [(objectID: ManagedObjectID, version: Int64)] = []
+        ) throws {
+            try store.commit(
+                StoreChangeSet(
+                    inserted: inserted, updated: updated, deleted: deleted,
+                    timestamp: Date(timeIntervalSinceReferenceDate: 0)))
+        }
+
+        /// Commits and returns the error, asserting that nothing was written.
+        func refused(
+            inserted: [StoreRow] = [], updated: [StoreRow] = [],
+            deleted: [(objectID: ManagedObjectID, version: Int64)] = []
+        ) throws -> ObjectGraphError? {
+            let rows = try model.entities.map { try store.fetch(StoreFetchRequest(entity: $0)) }
+            let bytes = try DanglingReferenceTests.fileSize(store)
+            var caught: ObjectGraphError?
+            do {
+                try commit(inserted: inserted, updated: updated, deleted: deleted)
+            } catch let error as ObjectGraphError {
+                caught = error
+            }
+            #expect(
+                try model.entities.map { try store.fetch(StoreFetchRequest(entity: $0)) } == rows)
+            #expect(try DanglingReferenceTests.fileSize(store) == bytes)
+            return caught
+        }
+    }
+
+    @Test(arguments: StoreKind.all)
+    func anInsertPointingAtARowTheSameSaveDeletesIsRefused(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let inbox = try s.id(s.folder)
+        try s.commit(inserted: [s.folderRow(inbox, "Inbox")])
+        let error = try s.refused(
+            inserted: [s.noteRow(try s.id(s.note), folder: inbox)], deleted: [(inbox, 1)])
+        #expect(error?.code == .validation)
+        #expect(error?.key == "folder")
+        #expect(error?.entityName == "Note")
+        #expect(error?.message.contains("Dangling reference to an invalid object") == true)
+        #expect(error?.extraUserInfo[NSValidationValueErrorKey]?.value as? ManagedObjectID == inbox)
+    }
+
+    @Test(arguments: StoreKind.all)
+    func aToManyMemberThatDoesNotExistIsRefused(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let inbox = try s.id(s.folder)
+        try s.commit(inserted: [s.folderRow(inbox, "Inbox")])
+        let neverSaved = try s.id(s.tag)
+        let error = try s.refused(
+            inserted: [s.noteRow(try s.id(s.note), folder: inbox, tags: [neverSaved])])
+        #expect(error?.code == .validation)
+        #expect(error?.key == "tags")
+    }
+
+    @Test(arguments: StoreKind.all)
+    func anUpdateMovingAReferenceToAMissingRowIsRefused(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let (inbox, gone, note) = (try s.id(s.folder), try s.id(s.folder), try s.id(s.note))
+        try s.commit(
+            inserted: [
+                s.folderRow(inbox, "Inbox"), s.folderRow(gone, "Gone"),
+                s.noteRow(note, folder: inbox),
+            ])
+        try s.commit(deleted: [(gone, 1)])
+        let error = try s.refused(updated: [s.noteRow(note, folder: gone, version: 2)])
+        #expect(error?.key == "folder")
+        let tag = try s.id(s.tag)
+        let tagError = try s.refused(updated: [
+            s.noteRow(note, folder: inbox, tags: [tag], version: 2)
+        ])
+        #expect(tagError?.key == "tags")
+    }
+
+    @Test(arguments: StoreKind.all)
+    func referencesToRowsInsertedByTheSameSaveAreAccepted(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let (inbox, note, tag) = (try s.id(s.folder), try s.id(s.note), try s.id(s.tag))
+        // The note comes before the rows it points at.
+        try s.commit(inserted: [
+            s.noteRow(note, folder: inbox, tags: [tag]), s.tagRow(tag, notes: [note]),
+            s.folderRow(inbox, "Inbox"),
+        ])
+        #expect(try s.store.row(for: note) != nil)
+        #expect(try DanglingReferenceTests.danglingReferences(in: s.store).isEmpty)
+    }
+
+    /// Core Data's batch delete runs in the store, bypassing the context: validation rules are
+    /// not enforced and delete rules are not applied (Core Data Batch Programming Guide,
+    /// "Batch Deletes", developer.apple.com/library/content/featuredarticles/CoreData_Batch_Guide/
+    /// BatchDeletes/BatchDeletes.html; `NSBatchDeleteRequest` documentation). References to the
+    /// deleted rows stay, `verify` reports them, and later saves that keep such a reference
+    /// unchanged still succeed: the dangling reference is not theirs.
+    @Test(arguments: StoreKind.all)
+    func aBatchDeleteLeavesReferencesThatVerifyReportsAndLaterSavesKeep(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: s.model)
+        coordinator.addPersistentStore(s.store)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let (noteID, inboxID) = try context.performAndWait {
+            let inbox = context.insertNewObject(forEntityName: "Folder")
+            inbox.setValue("Inbox", forKey: "name")
+            let note = context.insertNewObject(forEntityName: "Note")
+            note.setValue("Call", forKey: "title")
+            note.setValue(inbox, forKey: "folder")
+            try context.save()
+            let delete = BatchDeleteRequest(objectIDs: [inbox.objectID])
+            _ = try context.execute(delete)
+            return (note.objectID, inbox.objectID)
+        }
+        let noteRow = try #require(try s.store.row(for: noteID))
+        #expect(noteRow["folder"] == .toOne(inboxID))  // no delete rule ran
+        #expect(try DanglingReferenceTests.danglingReferences(in: s.store).count == 1)
+        // A batch update and a context edit of the note keep the reference and save.
+        let update = BatchUpdateRequest(entityName: "Note")
+        update.propertiesToUpdate = ["title": "Call back"]
+        _ = try context.performAndWait { try context.execute(update) }
+        let fresh = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        try fresh.performAndWait {
+            let note = try fresh.existingObject(with: noteID)
+            note.setValue("Call again", forKey: "title")
+            try fresh.save()
+        }
+        #expect(try s.store.row(for: noteID)?["title"] == .attribute("Call again"))
+        if let file = s.store as? JSONLinesStore, let url = file.url {
+            file.close()
+            let report = JSONLinesStore.verify(at: url)
+            #expect(
+                report.problems.map(\.message) == [
+                    "Note p1.folder points to Folder p1, which does not exist"
+                ])
+        }
+    }
+}
