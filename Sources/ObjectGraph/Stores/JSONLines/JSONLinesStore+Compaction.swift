@@ -30,6 +30,9 @@ extension JSONLinesStore {
                 .coreData, "store \(path) is open read-only; cannot compact", file: path)
         }
         if isBroken { throw StoreFileErrors.unusable(path) }
+        do { try checkWriterLock() } catch let e as ObjectGraphError {
+            throw ObjectGraphError(.storeOperation, e.message, file: path)
+        }
         let header = snapshotHeader(from: file.header, compacted: options.clock())
         writer.reset()
         defer { writer.reset() }  // the snapshot's buffer is not kept
@@ -55,6 +58,7 @@ extension JSONLinesStore {
                     transactionLines: 0)
                 liveRowBytes = writer.count - headerLength
                 compactionRetryLength = 0
+                recordEnd()
             }
         } catch {
             let what =
