@@ -46,7 +46,9 @@ public struct Transformable<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let attribute = resolve(object, storageKeyPath)
+            guard let attribute = resolve(object, storageKeyPath) else {
+                return KeyPathProbe.transformableMarker(object, storageKeyPath, wrappedKeyPath)
+            }
             let stored = object.read(attribute.index, "\(attribute)").attributeValue
             let value: Value?
             do { value = try attribute.transformedValue(of: stored, as: Value.self) } catch {
@@ -60,7 +62,7 @@ public struct Transformable<Value> {
             return none.init(nilLiteral: ()) as! Value
         }
         set {
-            let attribute = resolve(object, storageKeyPath)
+            guard let attribute = resolve(object, storageKeyPath) else { return }
             let stored: AttributeValue
             do { stored = try attribute.storedValue(for: newValue) } catch {
                 preconditionFailure("ObjectGraph: \(error)")
@@ -69,11 +71,14 @@ public struct Transformable<Value> {
         }
     }
 
+    /// The attribute; `nil` only on a key-path probe (see `KeyPathProbe`).
     private static func resolve<Object: ManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
-    ) -> AttributeDescription {
-        let slot = PropertyKeys.attributeSlot(
-            storage, key: object[keyPath: storage].key, of: object, wrapper: "@Transformable")
+    ) -> AttributeDescription? {
+        guard
+            let slot = PropertyKeys.attributeSlot(
+                storage, key: object[keyPath: storage].key, of: object, wrapper: "@Transformable")
+        else { return nil }
         // The slot was resolved through `attributesByName`: it is an attribute's.
         return unsafeDowncast(object.entity.properties[slot], to: AttributeDescription.self)
     }

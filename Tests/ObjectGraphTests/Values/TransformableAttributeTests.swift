@@ -144,4 +144,13 @@ import Testing
         #expect(codable.reverseTransformedValue(bytes) as? [Int] == [1, 2])
         #expect(codable.transformedValue("not an array") == nil)
     }
+
+    /// A Foundation predicate naming a `@Transformable` property is read by a key-path probe
+    /// (which once reached the wrapper's "no such attribute" trap): the property alone
+    /// resolves to its key, and a predicate on it is kept for the stored value.
+    @Test func aFoundationPredicateProbesATransformableWithoutTrapping() throws {
+        let predicate = #Predicate<Item> { $0.tags == nil }
+        let converted = try FetchPredicate(translating: predicate)
+        #expect(converted == (try FetchPredicate(format: "tags == nil")))
+    }
 }
