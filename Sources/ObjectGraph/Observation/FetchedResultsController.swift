@@ -25,7 +25,7 @@ import Foundation
 /// holds no results and sends nothing, as Core Data's is invalidated: call ``performFetch()``
 /// again.
 ///
-/// The request needs at least one sort descriptor. With a ``sectionNameKeyPath`` the first
+/// The request needs at least one sort descriptor. With a ``FetchedResultsControllerBase/sectionNameKeyPath`` the first
 /// sort descriptor must order objects as the section names do (the same key, or one the
 /// names derive from, such as months from a date); sections then come out in sort order.
 /// `fetchLimit` and `fetchOffset` shape ``performFetch()`` only: as in Core Data, objects
@@ -73,7 +73,7 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
     ///   - context: The context to fetch in and follow.
     ///   - sectionNameKeyPath: A key path (through to-one relationships) to an attribute whose
     ///     value names each object's section; `nil` for one section.
-    ///   - name: Accepted for Core Data code; no cache is written (see ``cacheName``).
+    ///   - name: Accepted for Core Data code; no cache is written (see ``FetchedResultsControllerBase/cacheName``).
     /// - Note: Mirrors `init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)`.
     public init(
         fetchRequest: FetchRequest<Result>, managedObjectContext context: ManagedObjectContext,
