@@ -38,7 +38,9 @@ public struct Attribute<Value: AttributeConvertible> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let slot = resolve(object, storageKeyPath)
+            guard let slot = resolve(object, storageKeyPath) else {
+                return KeyPathProbe.attributeMarker(object, storageKeyPath, wrappedKeyPath)
+            }
             let stored = object.read(
                 slot, "\(object.entity.name).\(object.entity.properties[slot].name)"
             ).attributeValue
@@ -51,7 +53,7 @@ public struct Attribute<Value: AttributeConvertible> {
             return value
         }
         set {
-            let slot = resolve(object, storageKeyPath)
+            guard let slot = resolve(object, storageKeyPath) else { return }
             // The slot was resolved through `attributesByName`: it is an attribute's.
             let attribute = unsafeDowncast(
                 object.entity.properties[slot], to: AttributeDescription.self)
@@ -66,14 +68,16 @@ public struct Attribute<Value: AttributeConvertible> {
         }
     }
 
+    /// The attribute's slot; `nil` only on a key-path probe (see `KeyPathProbe`).
     private static func resolve<Object: ManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
-    ) -> Int {
+    ) -> Int? {
         guard
             let slot = PropertyKeys.slot(
                 storage, explicitKey: object[keyPath: storage].key, entity: object.entity,
                 relationship: false)
         else {
+            if object.entity.keyPathProbe != nil { return nil }
             let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
             preconditionFailure(
                 "ObjectGraph: @Attribute \(key): entity \(object.entity.name) has no attribute '\(key)'"
@@ -101,10 +105,11 @@ enum PropertyKeys {
         _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
         relationship: Bool
     ) -> Int? {
-        // The objects' addresses, not their hash values: hashing costs more than the lookup,
-        // and two different objects can share a hash value but never an address.
+        // The key path's address (storage key paths are uniqued and never freed) and the
+        // entity's serial number (an entity can be freed and another allocated at its
+        // address), not hash values: hashing costs more than the lookup.
         let k = UInt(bitPattern: ObjectIdentifier(keyPath))
-        let e = UInt(bitPattern: ObjectIdentifier(entity))
+        let e = entity.serialNumber
         lock.lock()
         let cached = table.find(k, e)
         lock.unlock()

@@ -64,11 +64,15 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var returnsDistinctResults = false
     /// A Foundation `#Predicate` over the result type, applied to the objects after ``predicate``.
     ///
-    /// It is evaluated over materialised objects (it cannot be pushed down to a store), so
-    /// prefer ``predicate`` for large entities. Only object results honour it.
+    /// It is evaluated over materialised objects, after the store has applied ``predicate``,
+    /// so prefer converting it with `FetchPredicate(_:)` (from a `Predicate`) into
+    /// ``predicate``, which the store filters by; keep here what does not convert (computed
+    /// properties, `String.count`, …). Object, ID and count results honour it; the window
+    /// (``fetchOffset``, ``fetchLimit``) applies after it.
     public var swiftPredicate: Predicate<Result>?
     /// Foundation key-path sort descriptors over the result type, applied after
-    /// ``sortDescriptors`` (materialised objects, like ``swiftPredicate``).
+    /// ``sortDescriptors`` (materialised objects, like ``swiftPredicate``); convert them with
+    /// ``FetchSortDescriptor/init(_:)`` to sort in the store.
     public var swiftSortDescriptors: [SortDescriptor<Result>] = []
 
     /// A request for objects of the entity named `entityName`.
