@@ -160,7 +160,7 @@ import Testing
         } throws: { ($0 as NSError).code == 134090 }
         #expect(FileManager.default.fileExists(atPath: url.path))
         let store = coordinator.persistentStores[0] as! JSONLinesStore
-        coordinator.remove(store)
+        try coordinator.remove(store)
         store.close()
         try coordinator.destroyPersistentStore(at: url, type: JSONLinesStore.storeType)
         #expect(!FileManager.default.fileExists(atPath: url.path))
