@@ -72,18 +72,8 @@ public struct Attribute<Value: AttributeConvertible> {
     private static func resolve<Object: ManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
     ) -> Int? {
-        guard
-            let slot = PropertyKeys.slot(
-                storage, explicitKey: object[keyPath: storage].key, entity: object.entity,
-                relationship: false)
-        else {
-            if object.entity.keyPathProbe != nil { return nil }
-            let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
-            preconditionFailure(
-                "ObjectGraph: @Attribute \(key): entity \(object.entity.name) has no attribute '\(key)'"
-            )
-        }
-        return slot
+        PropertyKeys.attributeSlot(
+            storage, key: object[keyPath: storage].key, of: object, wrapper: "@Attribute")
     }
 }
 
@@ -165,6 +155,24 @@ enum PropertyKeys {
             count = 0
             for (key, value) in old { insert(key.0, key.1, value) }
         }
+    }
+
+    /// The attribute slot behind a property wrapper's storage key path; `nil` only on a
+    /// key-path probe (see `KeyPathProbe`).
+    ///
+    /// - Precondition: The entity has the attribute; the message names `wrapper` and the key.
+    static func attributeSlot(
+        _ storage: AnyKeyPath, key: String?, of object: ManagedObject, wrapper: String
+    ) -> Int? {
+        guard let slot = slot(storage, explicitKey: key, entity: object.entity, relationship: false)
+        else {
+            if object.entity.keyPathProbe != nil { return nil }
+            let key = key ?? name(of: storage)
+            preconditionFailure(
+                "ObjectGraph: \(wrapper) \(key): entity \(object.entity.name) has no attribute '\(key)'"
+            )
+        }
+        return slot
     }
 
     /// `\Category._name` → `name`.

@@ -166,6 +166,26 @@ enum KeyPathProbe {
         return Value.fromAttributeValue(.null) ?? Value.nullValue
     }
 
+    /// What a ``Transformable`` returns to a probe: no marker (a transformable value is the
+    /// transformer's bytes, never compared as itself), so only a key path naming the property
+    /// alone resolves; `nil` for an optional `Value`.
+    ///
+    /// - Precondition: `Value` is optional: a probe has no value of another type to return.
+    static func transformableMarker<Object: ManagedObject, Value>(
+        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Transformable<Value>>,
+        _ wrapped: AnyKeyPath
+    ) -> Value {
+        let recorder = object.entity.keyPathProbe as! Recorder
+        let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
+        recorder.record(object, key: key, wrapped: wrapped, .none)
+        guard let none = Value.self as? any ExpressibleByNilLiteral.Type else {
+            preconditionFailure(
+                "ObjectGraph: @Transformable \(key) of type \(Value.self) cannot be read by a key "
+                    + "path probe (a Foundation predicate or sort descriptor); declare it optional")
+        }
+        return none.init(nilLiteral: ()) as! Value
+    }
+
     /// The marker a ``Relationship`` returns to a probe: a new probe of the destination
     /// class (alone in a collection for a to-many).
     static func relationshipMarker<Object: ManagedObject, Value: RelationshipConvertible>(
