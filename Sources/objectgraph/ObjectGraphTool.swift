@@ -13,7 +13,8 @@ struct ObjectGraphTool {
             "Inspect, query and maintain ObjectGraph JSON-lines store files; read models; seed and load stores.",
         commands: [
             InfoCommand.command, VerifyCommand.command, DumpCommand.command, FetchCommand.command,
-            FetchCommand.countCommand, CompactCommand.command, RepairCommand.command,
+            FetchCommand.countCommand, CompactCommand.command, CopyCommand.command,
+            RepairCommand.command,
             ModelCommand.command,
             SeedCommand.command, SeedCommand.loadCommand,
         ])

@@ -19,8 +19,9 @@ import Foundation
 
 extension ManagedObjectContext {
     /// Ends the current event: runs delete rules for pending deletions (unless
-    /// ``propagatesDeletesAtEndOfEvent`` is false) and posts one objects-did-change carrying
-    /// every insert, update, delete and refresh since the last one.
+    /// ``propagatesDeletesAtEndOfEvent`` is false), records the event's changes as one undo
+    /// group with the ``undoManager`` (and closes the group it opened), and posts one
+    /// objects-did-change carrying every insert, update, delete and refresh since the last one.
     ///
     /// Called at the end of every ``perform(_:)-(()->Void)`` block, by `save()` and by merges,
     /// and for a main-queue context used directly, at the end of the main queue's turn.
@@ -31,6 +32,7 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         checkQueue("processPendingChanges()")
         if propagatesDeletesAtEndOfEvent { propagateDeletes() }
+        if let undoManager { recordUndo(in: undoManager) }
         postObjectsDidChange(invalidatedAll: false)
     }
 

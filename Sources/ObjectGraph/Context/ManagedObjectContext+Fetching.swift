@@ -107,7 +107,7 @@ extension ManagedObjectContext {
     }
 
     /// Fills the objects that `keyPaths` reach from `objects` (to-one and to-many steps).
-    private func prefetch(_ keyPaths: [String], for objects: [ManagedObject]) throws {
+    func prefetch(_ keyPaths: [String], for objects: [ManagedObject]) throws {
         for keyPath in keyPaths {
             var current = objects
             for key in keyPath.split(separator: ".").map(String.init) {
@@ -230,7 +230,7 @@ extension ManagedObjectContext {
         return window(result, offset: q.fetchOffset, limit: q.fetchLimit)
     }
 
-    private func matchingIDs(_ q: FetchQuery) throws -> [ManagedObjectID] {
+    func matchingIDs(_ q: FetchQuery) throws -> [ManagedObjectID] {
         if pendingObjects(q).isEmpty { return try upstreamRows(q, windowed: true).map(\.objectID) }
         return try objects(q).map(\.objectID)
     }

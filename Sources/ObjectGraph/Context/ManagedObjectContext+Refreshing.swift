@@ -43,8 +43,8 @@ extension ManagedObjectContext {
 
     /// Forgets every registered object and every unsaved change.
     ///
-    /// Objects obtained before are invalid afterwards; fetch again. Posts objects-did-change
-    /// with `NSInvalidatedAllObjectsKey`.
+    /// Objects obtained before are invalid afterwards; fetch again. Empties the
+    /// ``undoManager``'s stacks. Posts objects-did-change with `NSInvalidatedAllObjectsKey`.
     ///
     /// - Note: Mirrors `reset()`.
     public func reset() {
@@ -61,11 +61,13 @@ extension ManagedObjectContext {
         unannounced = ChangeAnnouncement()
         eventObjects.removeAll()
         permanentIDs.removeAll()
+        forgetUndo()
         postObjectsDidChange(invalidatedAll: true)
     }
 
     /// Discards every unsaved change: inserted objects leave the context, deleted ones come
-    /// back, updated ones return to their last fetched or saved values.
+    /// back, updated ones return to their last fetched or saved values. Empties the
+    /// ``undoManager``'s stacks, as Core Data does.
     ///
     /// - Note: Mirrors `rollback()`.
     public func rollback() {
@@ -96,6 +98,7 @@ extension ManagedObjectContext {
         registry.noteWork(pending.objects.count)
         pending.removeAll()
         unprocessedDeletes.removeAll()
+        forgetUndo()
         postObjectsDidChange(invalidatedAll: false)
     }
 }

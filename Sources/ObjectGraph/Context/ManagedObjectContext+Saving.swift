@@ -82,6 +82,7 @@ extension ManagedObjectContext {
         for object in changes.deleted { registry.removeValue(forKey: object.objectID) }
         registry.noteWork(pending.objects.count)
         pending.removeAll()
+        undoBaselines.removeAll()  // the snapshots now hold what they held
         for object in changes.inserted + changes.updated + changes.deleted { object.didSave() }
         for object in changes.deleted {
             object.state.clearLifecycle()

@@ -111,6 +111,16 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Permanent IDs given at save to objects that had temporary ones (for children that
     /// still hold the temporary ID).
     var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// The undo manager recording each event's changes; `nil` (the default) records nothing.
+    ///
+    /// See <doc:UndoAndRedo>. Setting it (or `nil`) starts recording from the current state.
+    ///
+    /// - Note: Mirrors `undoManager`.
+    public var undoManager: ObjectGraphUndoManager? {
+        didSet { undoBaselines.removeAll() }
+    }
+    /// Each changed object's state at the end of the last event, for the next undo group.
+    var undoBaselines: [ObjectIdentifier: UndoState] = [:]
 
     /// Creates a context with no parent and no coordinator; set ``parent`` before use.
     ///

@@ -107,6 +107,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try store.willRemove(from: self)
     }
 
+    /// Puts `new` in `old`'s place (same position); `false` when `old` is not open here.
+    func exchange(_ old: any PersistentStore, for new: any PersistentStore) -> Bool {
+        locked {
+            guard let index = stores.firstIndex(where: { $0 === old }) else { return false }
+            stores[index] = new
+            return true
+        }
+    }
+
     /// The store holding objects of `id`'s store identifier, or `nil`.
     ///
     /// - Note: Mirrors `persistentStore(for:)` (by URL in Core Data).

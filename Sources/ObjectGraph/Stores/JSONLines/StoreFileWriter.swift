@@ -1,0 +1,111 @@
+import Foundation
+
+/// Writes a whole store file from a table of rows, or removes one, under the file's writer
+/// lock: what the coordinator's store file operations (replace, migrate, destroy) do to a
+/// file store.
+///
+/// Writing follows compaction's discipline (<doc:StoreFileFormat>): the complete snapshot
+/// (header, then one line per row) goes to `FILE.tmp`, is synced and renamed over `FILE`, and
+/// the directory is synced; a crash leaves the old file (or none) or the new one, complete.
+/// The lock is taken first and held throughout, so no writer of the file is open meanwhile
+/// (one is refused with 134090, as opening it would be), and `FILE.lock` is never removed.
+struct StoreFileWriter {
+    let path: String
+    let options: StoreOptions
+    let fileSystem: any StoreFileSystem
+
+    init(url: URL, options: StoreOptions, fileSystem: any StoreFileSystem = PosixFileSystem())
+        throws
+    {
+        self.fileSystem = fileSystem
+        self.options = options
+        self.path = try StoreFileErrors.resolving(url, fileSystem: fileSystem)
+    }
+
+    /// Writes `table` as the store file, replacing the file there only when `replacing`.
+    ///
+    /// - Parameter lastTransaction: The source's last transaction number (transactions in the
+    ///   new file keep counting from it).
+    /// - Throws: `.storeTimeout` (134090) when a writer holds the file; `.storeOpen` (134080)
+    ///   when the path is not a regular file, or a file exists there and `replacing` is false;
+    ///   `.storeOperation` (134070) when writing fails (the old file, if any, is untouched).
+    func write(_ table: RowTable, lastTransaction: Int64, replacing: Bool) throws {
+        let fs = fileSystem
+        let lock = try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
+        defer { lock.release() }
+        let existing = try io("reading the status of the file") { try fs.status(atPath: path) }
+        if let existing, !existing.isRegularFile {
+            throw StoreFileErrors.notRegular(path, existing.kind)
+        }
+        if existing != nil && !replacing {
+            throw ObjectGraphError(
+                .storeOpen,
+                "store \(path) already exists; nothing was written (replace it with "
+                    + "replacePersistentStore, or destroy it first)", file: path)
+        }
+        let model = table.model
+        let now = options.clock()
+        var header = StoreFileHeader(
+            model: model, storeIdentifier: table.storeIdentifier, created: now)
+        let counters = table.primaryKeyCounters
+        header.base = lastTransaction
+        header.rows = table.totalRowCount
+        header.keys = header.keys.map { ($0.0, counters[$0.0] ?? $0.1) }
+        header.compacted = now
+        let writer = JSONByteWriter(capacity: 1 << 16)
+        header.write(to: writer)
+        try io("encoding the rows") {
+            try RowCodec(model: model, storeIdentifier: table.storeIdentifier, path: path)
+                .writeSnapshotLines(model.entities.flatMap { table.rows(of: $0) }, to: writer)
+        }
+        try io("writing the file") {
+            try StoreFileReplacer(path: path, fileSystem: fs, synchronous: options.synchronous)
+                .replace(with: writer.bytes) { fs.close($0) }
+        }
+        lock.record(
+            StoreEndRecord(
+                store: table.storeIdentifier, transaction: lastTransaction, length: writer.count))
+    }
+
+    /// Removes the store file (and a leftover `FILE.tmp`); `FILE.lock` stays. A missing file
+    /// is not an error.
+    ///
+    /// - Throws: `.storeTimeout` (134090) when a writer holds the file; `.storeOpen` (134080)
+    ///   when the path is not a regular file; `.storeOperation` (134070) when removing fails.
+    func destroy() throws {
+        let fs = fileSystem
+        let lock = try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
+        defer { lock.release() }
+        let existing = try io("reading the status of the file") { try fs.status(atPath: path) }
+        if let existing, !existing.isRegularFile {
+            throw StoreFileErrors.notRegular(path, existing.kind)
+        }
+        try io("removing the file") {
+            try fs.remove(path + ".tmp")
+            guard existing != nil else { return }
+            try fs.remove(path)
+            if options.synchronous != .off { try fs.syncDirectory(of: path) }
+        }
+    }
+
+    private func io<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let e as ObjectGraphError {
+            throw e
+        } catch {
+            throw StoreFileErrors.io(.storeOperation, path, what, error)
+        }
+    }
+}
+
+extension JSONLinesStore {
+    /// Every row (after applying what a writer appended) and the last transaction number.
+    func snapshotForCopy() throws -> (table: RowTable, lastTransaction: Int64) {
+        try locked {
+            try refreshIfNeeded()
+            guard let file else { throw StoreFileErrors.closed(path) }
+            return (table, file.lastTransaction)
+        }
+    }
+}
