@@ -47,7 +47,11 @@ extension InferredMapping {
                         if case .float(let f) = v, attribute.type == .double {
                             v = .double(Double(f))
                         }
-                        if v.isNull { v = attribute.defaultValue }
+                        // Core Data's inferred mapping copies a nil as nil; a new attribute,
+                        // or nil in a now-required one, takes the default.
+                        if v.isNull, !attribute.isOptional || !isMapped(from) {
+                            v = attribute.defaultValue
+                        }
                         if v.isNull, !attribute.isOptional { missing.append(row.objectID) }
                         value = .attribute(v)
                     } else {
@@ -104,6 +108,11 @@ extension InferredMapping {
             }
         }
         return result
+    }
+
+    private func isMapped(_ source: PropertySource) -> Bool {
+        if case .property = source { return true }
+        return false
     }
 
     /// For `.inverse` slots: source row → the sources whose relationship points at it.

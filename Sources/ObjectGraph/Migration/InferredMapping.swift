@@ -47,7 +47,7 @@ package struct InferredMapping: Sendable {
         var destinationOf = [EntityDescription?](repeating: nil, count: source.entities.count)
         var mappings: [EntityMapping] = []
         for entity in destination.entities {
-            let old = source.entitiesByName[entity.renamingIdentifier ?? entity.name]
+            let old = Self.sourceEntity(for: entity, in: source)
             if let old {
                 if let other = destinationOf[old.index] {
                     problems.append(
@@ -66,8 +66,7 @@ package struct InferredMapping: Sendable {
                 } else if let r = property as? RelationshipDescription,
                     let inverse =
                         r.inverseRelationship,
-                    let inverseOld = source.entitiesByName[
-                        inverse.entity!.renamingIdentifier ?? inverse.entity!.name],
+                    let inverseOld = Self.sourceEntity(for: inverse.entity!, in: source),
                     let inverseFrom = Self.sourceProperty(for: inverse, in: inverseOld)
                         as? RelationshipDescription
                 {
@@ -102,11 +101,27 @@ package struct InferredMapping: Sendable {
         self.destinationOf = destinationOf
     }
 
-    /// The source property `property` takes its values from, in the row's source entity.
+    /// The source entity `entity` takes its rows from. Renaming identifiers are canonical
+    /// (coredata-semantics.md (k)): the destination's identifier (else its name) matches a
+    /// source entity of that name, or one carrying the same identifier, so renames chain
+    /// across versions.
+    static func sourceEntity(for entity: EntityDescription, in source: ManagedObjectModel)
+        -> EntityDescription?
+    {
+        let key = entity.renamingIdentifier ?? entity.name
+        return source.entitiesByName[key]
+            ?? source.entities.first { $0.renamingIdentifier == key }
+    }
+
+    /// The source property `property` takes its values from, in the row's source entity,
+    /// matched as ``sourceEntity(for:in:)`` matches entities.
     static func sourceProperty(for property: PropertyDescription, in entity: EntityDescription)
         -> PropertyDescription?
     {
-        guard let found = entity.propertiesByName[property.renamingIdentifier ?? property.name],
+        let key = property.renamingIdentifier ?? property.name
+        guard
+            let found = entity.propertiesByName[key]
+                ?? entity.properties.first(where: { $0.renamingIdentifier == key }),
             !found.isTransient, !(found is FetchedPropertyDescription)
         else { return nil }
         return found

@@ -46,3 +46,32 @@ extension JSONLinesStore {
                 + (kept.map { "; the old file is kept as \($0)" } ?? "") + ")")
     }
 }
+
+extension JSONLinesStore {
+    /// What migrating this store's rows to `target` would do, one line per change with the
+    /// rows it touches, checked by running it in memory (nothing is written). The store's own
+    /// model is taken as an earlier version of `target` (an explicit request).
+    ///
+    /// - Throws: The errors the migration would throw (134140, 134110, 134111).
+    package func describeMigration(to target: ManagedObjectModel) throws -> [String] {
+        try locked {
+            try refreshIfNeeded()
+            if SchemaComparison.differences(from: model, to: target).isEmpty {
+                return ["no schema change: the file opens with the model as it is"]
+            }
+            var explicit = options
+            explicit.modelVersions = [model]
+            explicit.stagedMigrationManager = nil
+            explicit.shouldMigrateStoreAutomatically = true
+            explicit.shouldInferMappingModelAutomatically = true
+            do {
+                let plan = try MigrationPlan.plan(
+                    from: model, to: target, options: explicit, path: path)
+                _ = try plan.run(table)
+                return plan.describe(rows: table)
+            } catch {
+                throw MigrationErrors.located(error, path: path)
+            }
+        }
+    }
+}
