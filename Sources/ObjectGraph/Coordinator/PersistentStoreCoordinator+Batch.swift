@@ -40,7 +40,7 @@ extension PersistentStoreCoordinator {
                             computed = e.value(for: LoneRowRecord(row: row)).attributeValue.coerced(
                                 to: attribute.type)
                         } else {
-                            computed = AttributeValue(any: value, for: attribute.type)
+                            computed = try? attribute.storedValue(for: value)
                         }
                         guard let v = computed else {
                             throw ObjectGraphError(
@@ -101,7 +101,7 @@ extension PersistentStoreCoordinator {
     }
 
     func batchInsert(
-        _ request: BatchInsertRequest, entity: EntityDescription, author: String?,
+        _ given: [[Int: AttributeValue]], entity: EntityDescription, author: String?,
         contextName: String?
     ) throws -> [ManagedObjectID] {
         guard !entity.isAbstract else {
@@ -110,28 +110,6 @@ extension PersistentStoreCoordinator {
         }
         return try locked {
             let store = try store(for: entity)
-            // Values per dictionary, checked before anything is written.
-            var given: [[Int: AttributeValue]] = []
-            for (i, dictionary) in request.objects.enumerated() {
-                var values: [Int: AttributeValue] = [:]
-                for (key, value) in dictionary {
-                    guard let attribute = entity.attributesByName[key] else {
-                        throw ObjectGraphError(
-                            .coreData,
-                            "batch insert: objects[\(i)]: \(entity.name) has no attribute '\(key)' "
-                                + "(batch inserts cannot set relationships)",
-                            entityName: entity.name, key: key)
-                    }
-                    guard let v = AttributeValue(any: value, for: attribute.type) else {
-                        throw ObjectGraphError(
-                            .coreData,
-                            "batch insert: objects[\(i)].\(key) is not a \(attribute.type.rawValue)",
-                            entityName: entity.name, key: key)
-                    }
-                    values[attribute.index] = v
-                }
-                given.append(values)
-            }
             let constraint = entity.constraintsInHierarchy.first?.1.compactMap {
                 entity.attributesByName[$0]?.index
             }

@@ -103,6 +103,21 @@ enum ValidationErrors {
             message, object: object, key: key, value: value, code: code)
     }
 
+    /// A value failing one of the attribute's validation predicates: 1550 with the model's
+    /// warning as its message (its `localizedDescription`), as Core Data reports it.
+    static func predicate(
+        _ o: ManagedObject, _ a: AttributeDescription, _ v: AttributeValue,
+        _ predicate: FetchPredicate, warning: String
+    ) -> ObjectGraphError {
+        ObjectGraphError(
+            .validation, warning, entityName: o.entity.name, key: a.name, value: v,
+            objectID: o.objectID,
+            extraUserInfo: [
+                NSValidationObjectErrorKey: UncheckedSendable(o as Any),
+                NSValidationPredicateErrorKey: UncheckedSendable(predicate as Any),
+            ])
+    }
+
     static func missing(_ o: ManagedObject, _ key: String) -> ObjectGraphError {
         make(
             .validationMissingMandatoryProperty, o, key, nil, "\(o.entity.name).\(key) is required")

@@ -71,6 +71,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) public internal(set) var index: Int = -1
     /// Slot kinds and cached lists for the engine's hot paths; set when the model is built.
     @exclusivity(unchecked) var layout = EntityLayout.empty
+    /// Set only on the entity of a key-path probe object: its wrapped properties report their
+    /// key to this `KeyPathProbe.Recorder` (of `Objects/`) instead of reading a slot.
+    @exclusivity(unchecked) var keyPathProbe: AnyObject?
+    /// A number no other entity of this process has, even one allocated where a freed one was:
+    /// caches that outlive entities (`PropertyKeys`) key by it, not by the object's address.
+    let serialNumber = EntitySerialNumbers.next()
     /// The entity's 32-byte version hash (SHA-256); empty until the model is built.
     ///
     /// Computed once when the model is built from the entity's name, its superentity's hash,
@@ -161,4 +167,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// The entity's name.
     public var description: String { name }
+}
+
+/// Hands out ``EntityDescription/serialNumber``s.
+enum EntitySerialNumbers {
+    private static let counter = SerialCounter()
+
+    static func next() -> UInt { UInt(counter.next()) }
 }

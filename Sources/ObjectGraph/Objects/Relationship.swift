@@ -83,12 +83,14 @@ public struct Relationship<Value: RelationshipConvertible> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let r = resolve(object, storageKeyPath)
+            guard let r = resolve(object, storageKeyPath) else {
+                return KeyPathProbe.relationshipMarker(object, storageKeyPath, wrappedKeyPath)
+            }
             return Value.fromRelatedObjects(
                 r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? [])
         }
         set {
-            let r = resolve(object, storageKeyPath)
+            guard let r = resolve(object, storageKeyPath) else { return }
             if r.isToMany {
                 object.setRelated(r, newValue.relatedObjects)
             } else {
@@ -97,10 +99,11 @@ public struct Relationship<Value: RelationshipConvertible> {
         }
     }
 
+    /// The relationship; `nil` only on a key-path probe (see `KeyPathProbe`).
     private static func resolve<Object: ManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
     )
-        -> RelationshipDescription
+        -> RelationshipDescription?
     {
         let slot = PropertyKeys.slot(
             storage, explicitKey: object[keyPath: storage].key, entity: object.entity,
@@ -108,6 +111,7 @@ public struct Relationship<Value: RelationshipConvertible> {
         guard let slot, let r = object.entity.properties[slot] as? RelationshipDescription,
             r.isToMany == Value.isToMany
         else {
+            if object.entity.keyPathProbe != nil { return nil }
             let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
             preconditionFailure(
                 """
