@@ -80,7 +80,10 @@ package enum SchemaComparison {
         }
         switch (old, new) {
         case (let a as AttributeDescription, let b as AttributeDescription):
-            return a.type == b.type ? nil : "type \(a.type.rawValue) → \(b.type.rawValue)"
+            // Transformable values are stored as their bytes, as binary data is.
+            let bytes: Set<AttributeType> = [.binaryData, .transformable]
+            if a.type == b.type || (bytes.contains(a.type) && bytes.contains(b.type)) { return nil }
+            return "type \(a.type.rawValue) → \(b.type.rawValue)"
         case (let a as RelationshipDescription, let b as RelationshipDescription):
             if a.destinationEntityName != b.destinationEntityName {
                 return "destination \(a.destinationEntityName) → \(b.destinationEntityName)"
