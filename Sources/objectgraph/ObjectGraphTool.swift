@@ -14,8 +14,7 @@ struct ObjectGraphTool {
         commands: [
             InfoCommand.command, VerifyCommand.command, DumpCommand.command, FetchCommand.command,
             FetchCommand.countCommand, CompactCommand.command, CopyCommand.command,
-            RepairCommand.command,
-            ModelCommand.command,
+            RepairCommand.command, ModelCommand.command, MigrateCommand.command,
             SeedCommand.command, SeedCommand.loadCommand,
         ])
 

@@ -11,6 +11,10 @@ public final class Category: ManagedObject {
     @Attribute public var colorHex: String?
     /// The transactions in this category.
     @Relationship public var transactions: Set<Transaction>
+    /// The categorisation rules that give this category (model version 2).
+    @Relationship public var rules: Set<CategorizationRule>
+    /// The category's monthly budget, if any (model version 2).
+    @Relationship public var budget: Budget?
 
     /// None: the model's rules say everything, so a save skips the per-key hook.
     public override class var validatedKeys: Set<String>? { [] }
@@ -76,45 +80,113 @@ public enum TransactionKind: String, Sendable, CaseIterable {
 }
 
 /// The ledger's model: the Expense Tracker (Fixtures/ExpenseTracker.xcdatamodeld), with the
-/// ledger's additions (kind, payee, importKey).
+/// ledger's additions (kind, payee, importKey) and, from version 2, categorisation rules
+/// and budgets.
+///
+/// Version 2 adds `CategorizationRule` (a pattern matched against a transaction's payee,
+/// note or either, as text or as a regular expression, in `order`, giving a category) and
+/// `Budget` (a category's monthly amount, one per category). A version-1 file opens by
+/// migrating it (lightweight: two entities and two relationships added, nothing else).
 public enum LedgerModel {
-    /// Builds the model.
+    /// Builds the current model (version 2).
     ///
     /// - Throws: never in practice; the model is a constant checked by tests.
     public static func make() throws -> ManagedObjectModel {
-        try ManagedObjectModel(entities: [
-            EntityDescription(
-                name: "Category", managedObjectClass: Category.self,
-                properties: [
-                    AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                    AttributeDescription(
-                        name: "name", type: .string, isOptional: false, minLength: 1, maxLength: 50),
-                    AttributeDescription(
-                        name: "colorHex", type: .string, isOptional: false,
-                        defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
-                    RelationshipDescription(
-                        name: "transactions", destination: "Transaction",
-                        inverse: "category", isToMany: true, deleteRule: .nullify),
-                ], uniquenessConstraints: [["name"]]),
-            EntityDescription(
-                name: "Transaction", managedObjectClass: Transaction.self,
-                properties: [
-                    AttributeDescription(name: "id", type: .uuid, isOptional: false),
-                    AttributeDescription(
-                        name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
-                    AttributeDescription(
-                        name: "kind", type: .string, isOptional: false, defaultValue: "expense",
-                        pattern: "^(expense|income)$"),
-                    AttributeDescription(name: "date", type: .date, isOptional: false),
-                    AttributeDescription(name: "note", type: .string),
-                    AttributeDescription(name: "payee", type: .string),
-                    AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
-                    AttributeDescription(name: "receiptPath", type: .string),
-                    AttributeDescription(name: "importKey", type: .string),
-                    RelationshipDescription(
-                        name: "category", destination: "Category",
-                        inverse: "transactions", deleteRule: .nullify),
-                ], uniquenessConstraints: [["importKey"]]),
-        ])
+        try ManagedObjectModel(
+            entities: [
+                category(version: 2), transaction(),
+                EntityDescription(
+                    name: "CategorizationRule", managedObjectClass: CategorizationRule.self,
+                    properties: [
+                        AttributeDescription(
+                            name: "pattern", type: .string, isOptional: false, minLength: 1,
+                            maxLength: 200),
+                        AttributeDescription(
+                            name: "field", type: .string, isOptional: false, defaultValue: "any",
+                            pattern: "^(payee|note|any)$"),
+                        AttributeDescription(
+                            name: "isRegex", type: .boolean, isOptional: false, defaultValue: false),
+                        AttributeDescription(
+                            name: "order", type: .integer32, isOptional: false, defaultValue: 0,
+                            minValue: 0),
+                        RelationshipDescription(
+                            name: "category", destination: "Category", inverse: "rules",
+                            isOptional: false, deleteRule: .nullify),
+                    ]),
+                EntityDescription(
+                    name: "Budget", managedObjectClass: Budget.self,
+                    properties: [
+                        AttributeDescription(
+                            name: "monthlyAmount", type: .decimal, isOptional: false,
+                            minValue: 0.01),
+                        RelationshipDescription(
+                            name: "category", destination: "Category", inverse: "budget",
+                            isOptional: false, deleteRule: .nullify),
+                    ]),
+            ], versionIdentifiers: ["ledger 2"])
+    }
+
+    /// Builds version 1 (categories and transactions), the model of files written before
+    /// version 2.
+    ///
+    /// - Throws: never in practice.
+    public static func makeVersion1() throws -> ManagedObjectModel {
+        try ManagedObjectModel(
+            entities: [category(version: 1), transaction()], versionIdentifiers: ["ledger 1"])
+    }
+
+    /// The earlier versions a ledger file may have, oldest first (for
+    /// `StoreOptions.modelVersions`).
+    ///
+    /// - Throws: never in practice.
+    public static func earlierVersions() throws -> [ManagedObjectModel] { [try makeVersion1()] }
+
+    private static func category(version: Int) -> EntityDescription {
+        var properties: [PropertyDescription] = [
+            AttributeDescription(name: "id", type: .uuid, isOptional: false),
+            AttributeDescription(
+                name: "name", type: .string, isOptional: false, minLength: 1, maxLength: 50),
+            AttributeDescription(
+                name: "colorHex", type: .string, isOptional: false,
+                defaultValue: "#FFFFFF", pattern: "^#[0-9A-Fa-f]{6}$"),
+            RelationshipDescription(
+                name: "transactions", destination: "Transaction",
+                inverse: "category", isToMany: true, deleteRule: .nullify),
+        ]
+        if version >= 2 {
+            properties += [
+                RelationshipDescription(
+                    name: "rules", destination: "CategorizationRule", inverse: "category",
+                    isToMany: true, deleteRule: .cascade),
+                RelationshipDescription(
+                    name: "budget", destination: "Budget", inverse: "category",
+                    deleteRule: .cascade),
+            ]
+        }
+        return EntityDescription(
+            name: "Category", managedObjectClass: Category.self, properties: properties,
+            uniquenessConstraints: [["name"]])
+    }
+
+    private static func transaction() -> EntityDescription {
+        EntityDescription(
+            name: "Transaction", managedObjectClass: Transaction.self,
+            properties: [
+                AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                AttributeDescription(
+                    name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
+                AttributeDescription(
+                    name: "kind", type: .string, isOptional: false, defaultValue: "expense",
+                    pattern: "^(expense|income)$"),
+                AttributeDescription(name: "date", type: .date, isOptional: false),
+                AttributeDescription(name: "note", type: .string),
+                AttributeDescription(name: "payee", type: .string),
+                AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
+                AttributeDescription(name: "receiptPath", type: .string),
+                AttributeDescription(name: "importKey", type: .string),
+                RelationshipDescription(
+                    name: "category", destination: "Category",
+                    inverse: "transactions", deleteRule: .nullify),
+            ], uniquenessConstraints: [["importKey"]])
     }
 }

@@ -80,8 +80,9 @@ extension Ledger {
             categories: store.statistics?.rowCounts["Category"],
             receipts: 0, statistics: store.statistics)
         guard store.isHealthy else { return result }
+        let versions = try LedgerModel.earlierVersions() + [LedgerModel.make()]
         if let hashes = store.metadata?.entityVersionHashes,
-            hashes != (try LedgerModel.make()).entityVersionHashesByName
+            !versions.contains(where: { $0.entityVersionHashesByName == hashes })
         {
             result.problems.append(
                 "the file holds another model (entities \(hashes.keys.sorted())), not a ledger's")

@@ -63,6 +63,9 @@ public final class Ledger {
         container = PersistentContainer(name: "Ledger", managedObjectModel: try LedgerModel.make())
         var description = PersistentStoreDescription(url: url)
         description.options = configuration.storeOptions
+        // A file of an earlier model version: a reader reads it migrated in memory; a writer
+        // migrates the file (keeping FILE.pre-migration) and says so in ``storeNotices``.
+        description.options.modelVersions = try LedgerModel.earlierVersions()
         description.isReadOnly = access == .read && !configuration.isInMemory
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()

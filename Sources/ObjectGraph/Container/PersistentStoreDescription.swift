@@ -27,6 +27,17 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// Whether the mapping for that migration is inferred. Default `true`.
     public var shouldInferMappingModelAutomatically = true
 
+    /// Sets an option by Core Data's key: ``NSPersistentStoreStagedMigrationManagerOptionKey``
+    /// takes a ``StagedMigrationManager`` (or `nil` to remove it). Other keys are ignored:
+    /// the typed ``options`` hold the rest.
+    ///
+    /// - Note: Mirrors `setOption(_:forKey:)`.
+    public mutating func setOption(_ value: StagedMigrationManager?, forKey key: String) {
+        if key == NSPersistentStoreStagedMigrationManagerOptionKey {
+            options.stagedMigrationManager = value
+        }
+    }
+
     /// A description of the store at `url`.
     public init(url: URL) { self.url = url }
 
@@ -43,3 +54,9 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// The type and URL.
     public var description: String { "\(resolvedType) store at \(url?.path ?? "(none)")" }
 }
+
+/// The option key of a store description's ``StagedMigrationManager``.
+///
+/// - Note: Mirrors `NSPersistentStoreStagedMigrationManagerOptionKey`.
+public let NSPersistentStoreStagedMigrationManagerOptionKey =
+    "NSPersistentStoreStagedMigrationManagerOptionKey"

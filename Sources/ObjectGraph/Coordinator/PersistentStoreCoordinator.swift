@@ -51,6 +51,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     {
         var options = description.options
         options.isReadOnly = options.isReadOnly || description.isReadOnly
+        options.shouldMigrateStoreAutomatically =
+            options.shouldMigrateStoreAutomatically && description.shouldMigrateStoreAutomatically
+        options.shouldInferMappingModelAutomatically =
+            options.shouldInferMappingModelAutomatically
+            && description.shouldInferMappingModelAutomatically
         if let clockOverride = locked({ clockOverride }) { options.clock = clockOverride }
         let type = description.resolvedType
         guard let factory = StoreTypes.factory(for: type) else {

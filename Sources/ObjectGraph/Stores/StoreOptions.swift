@@ -24,6 +24,29 @@ public struct StoreOptions: Sendable {
     /// How long to wait for another writer's lock before failing, in seconds. Default 0.
     public var lockTimeout: TimeInterval = 0
 
+    /// Whether a file written with an earlier model version is migrated when opened. Default
+    /// `true`; `false` refuses such a file with 134100.
+    ///
+    /// - Note: Mirrors `NSMigratePersistentStoresAutomaticallyOption`.
+    public var shouldMigrateStoreAutomatically = true
+    /// Whether the mapping of that migration is inferred. Default `true`; `false` refuses a
+    /// migration no custom stage covers with 134140.
+    ///
+    /// - Note: Mirrors `NSInferMappingModelAutomaticallyOption`.
+    public var shouldInferMappingModelAutomatically = true
+    /// Earlier versions of the model, oldest first: a file written with one of them is
+    /// migrated through each later one to the model the store is opened with. A file of any
+    /// other model is refused with 134100 (forward only). Default none. See
+    /// ``ManagedObjectModel/versions(ofModelAt:)`` for an `.xcdatamodeld`'s versions.
+    public var modelVersions: [ManagedObjectModel] = []
+    /// Stages that take a file of an earlier version to the model (its custom stages run
+    /// code); when set, it decides the migration instead of ``modelVersions`` alone.
+    ///
+    /// - Note: Mirrors `NSPersistentStoreStagedMigrationManagerOptionKey`.
+    public var stagedMigrationManager: StagedMigrationManager?
+    /// Whether a migration keeps the old file as `FILE.pre-migration`. Default `true`.
+    public var keepsPreMigrationFile = true
+
     /// The defaults.
     public init() {}
 }

@@ -128,14 +128,17 @@ extension JSONLinesStore {
 
     /// The header a snapshot of the current rows carries.
     func snapshotHeader(from header: StoreFileHeader, compacted: Date) -> StoreFileHeader {
-        var header = header
-        header.version = StoreFileVersion.current
+        // The model parts come from the store's model: a snapshot records the model its rows
+        // are in (after a migration, or rule changes that apply without one).
+        var snapshot = StoreFileHeader(
+            model: model, storeIdentifier: header.storeIdentifier, created: header.created)
         let counters = table.primaryKeyCounters
-        header.base = file?.lastTransaction ?? header.base
-        header.rows = table.totalRowCount
-        header.keys = header.keys.map { ($0.0, counters[$0.0] ?? $0.1) }
-        header.compacted = compacted
-        return header
+        snapshot.base = file?.lastTransaction ?? header.base
+        snapshot.rows = table.totalRowCount
+        snapshot.keys = snapshot.keys.map { ($0.0, counters[$0.0] ?? $0.1) }
+        snapshot.compacted = compacted
+        snapshot.metadata = header.metadata
+        return snapshot
     }
 
     /// Compacts when more than half the file is dead bytes. `liveAtLeast` is a lower bound

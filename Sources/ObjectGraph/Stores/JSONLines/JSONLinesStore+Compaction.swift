@@ -23,7 +23,10 @@ extension JSONLinesStore {
     }
 
     /// ``compact()`` for a caller that holds `lock`.
-    func compactHoldingLock() throws {
+    ///
+    /// - Parameter keepingOldFileAs: A path to link the old file to just before the rename
+    ///   (a migration keeps it as `FILE.pre-migration`); a file already there is replaced.
+    func compactHoldingLock(keepingOldFileAs kept: String? = nil) throws {
         guard let file else { throw StoreFileErrors.closed(path) }
         if isReadOnly {
             throw ObjectGraphError(
@@ -48,18 +51,26 @@ extension JSONLinesStore {
             try StoreFileReplacer(
                 path: path, fileSystem: fileSystem, synchronous: options.synchronous
             )
-            .replace(with: writer.bytes) { fd in
-                renamed = true
-                fileSystem.close(file.fd)
-                let identity = (try? fileSystem.status(fd)) ?? file.identity
-                self.file = OpenStoreFile(
-                    fd: fd, identity: identity, length: writer.count, header: header,
-                    lineCount: 1 + header.rows, lastTransaction: file.lastTransaction,
-                    transactionLines: 0)
-                liveRowBytes = writer.count - headerLength
-                compactionRetryLength = 0
-                recordEnd()
-            }
+            .replace(
+                with: writer.bytes,
+                beforeRename: {
+                    guard let kept else { return }
+                    if try fileSystem.status(atPath: kept) != nil { try fileSystem.remove(kept) }
+                    try fileSystem.link(path, to: kept)
+                    PausePoints.reach("migrate.kept")
+                },
+                renamed: { fd in
+                    renamed = true
+                    fileSystem.close(file.fd)
+                    let identity = (try? fileSystem.status(fd)) ?? file.identity
+                    self.file = OpenStoreFile(
+                        fd: fd, identity: identity, length: writer.count, header: header,
+                        lineCount: 1 + header.rows, lastTransaction: file.lastTransaction,
+                        transactionLines: 0)
+                    liveRowBytes = writer.count - headerLength
+                    compactionRetryLength = 0
+                    recordEnd()
+                })
         } catch {
             let what =
                 renamed

@@ -22,7 +22,7 @@ extension JSONLinesStore {
         }
         let sameFile =
             current.device == file.identity.device && current.inode == file.identity.inode
-        if sameFile && !needsReload {
+        if sameFile && !needsReload && !(readsMigratedRows && current.size != file.length) {
             if current.size == file.length { return }
             if current.size > file.length {
                 try applyAppendedLines(&file)
@@ -81,9 +81,21 @@ extension JSONLinesStore {
                 "store \(path) was replaced by another store "
                     + "(\(loaded.header.storeIdentifier), not \(identifier))", file: path)
         }
+        var rows = loaded.replay.table
+        if !loaded.schemaDifferences.isEmpty {
+            do {
+                rows = try MigrationPlan.plan(
+                    from: loaded.model, to: model, options: options, path: path
+                ).run(rows)
+            } catch {
+                fileSystem.close(fd)
+                throw MigrationErrors.located(error, path: path)
+            }
+        }
         if let old = file { fileSystem.close(old.fd) }
-        table = loaded.replay.table
-        codec.formatVersion = loaded.header.version
+        table = rows
+        readsMigratedRows = !loaded.schemaDifferences.isEmpty
+        codec = loaded.replay.codec
         needsReload = false
         liveRowBytes = nil
         file = OpenStoreFile(

@@ -62,6 +62,9 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     var isBroken = false
     /// Set while (and if) a reader's table is not in step with the file.
     var needsReload = false
+    /// Set while a reader reads a file of an earlier model version, migrated in memory: it
+    /// reloads (and migrates again) whenever the file changes.
+    var readsMigratedRows = false
     /// What a fresh snapshot's row lines would take, once measured.
     var liveRowBytes: Int?
     /// Counters as recorded in the file (header, lines, inserted keys).
@@ -133,7 +136,14 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         // With no live rows the snapshot's row lines take nothing: no need to measure later.
         self.liveRowBytes = opened.loaded.replay.table.totalRowCount == 0 ? 0 : nil
         let version = opened.loaded.header.version
-        if !isReadOnly, version < StoreFileVersion.current {
+        if !opened.loaded.schemaDifferences.isEmpty {
+            do {
+                try migrateAtOpen(from: opened.loaded.model)
+            } catch {
+                close()
+                throw error
+            }
+        } else if !isReadOnly, version < StoreFileVersion.current {
             // A writer writes the current version only: the file becomes a snapshot of it
             // first (atomically; a failure leaves it as it was and fails the open).
             do {

@@ -26,6 +26,8 @@ public struct JSONLinesStoreMetadata: Sendable {
     public let entityVersionHashes: [String: Data]
     /// The model embedded in the header.
     public let model: ManagedObjectModel
+    /// The store's metadata (see ``JSONLinesStore/setMetadata(_:)``); empty when none.
+    public let metadata: [String: any Sendable]
 
     init(header: StoreFileHeader, model: ManagedObjectModel) {
         self.formatVersion = header.version
@@ -37,6 +39,7 @@ public struct JSONLinesStoreMetadata: Sendable {
         self.primaryKeyCounters = Dictionary(header.keys, uniquingKeysWith: { a, _ in a })
         self.entityVersionHashes = Dictionary(header.hashes, uniquingKeysWith: { a, _ in a })
         self.model = model
+        self.metadata = StoreMetadataCoding.decode(header.metadata)
     }
 }
 
@@ -114,6 +117,50 @@ extension JSONLinesStore {
                 lastTransactionNumber: file.lastTransaction, snapshotRowCount: file.header.rows,
                 rowCounts: Dictionary(
                     uniqueKeysWithValues: model.entities.map { ($0.name, table.rowCount(of: $0)) }))
+        }
+    }
+}
+
+extension JSONLinesStore {
+    /// The store's metadata: what ``setMetadata(_:)`` recorded, kept in the file's header
+    /// and carried across compaction and migration (refreshed first for a reader).
+    ///
+    /// - Throws: As ``fetch(_:)``.
+    /// - Note: Mirrors `NSPersistentStore.metadata` (its application keys).
+    public func storeMetadata() throws -> [String: any Sendable] {
+        try locked {
+            try refreshIfNeeded()
+            return StoreMetadataCoding.decode(file!.header.metadata)
+        }
+    }
+
+    /// Replaces the store's metadata, rewriting the file as a snapshot with the new header
+    /// (atomically, as ``compact()``): it is durable when this returns.
+    ///
+    /// - Parameter metadata: Strings, Booleans, integers, finite doubles, and arrays and
+    ///   dictionaries of them.
+    /// - Throws: `.coreData` (134060) for a value of another type or a read-only store;
+    ///   `.storeOperation` (134070) when writing fails (the file is unchanged).
+    /// - Complexity: O(live rows).
+    /// - Note: Mirrors `NSPersistentStoreCoordinator.setMetadata(_:for:)`, which Core Data
+    ///   writes at the next save.
+    public func setMetadata(_ metadata: [String: any Sendable]) throws {
+        let bytes = try StoreMetadataCoding.encode(metadata)
+        try locked {
+            guard var file else { throw StoreFileErrors.closed(path) }
+            if isReadOnly {
+                throw ObjectGraphError(
+                    .coreData, "store \(path) is open read-only; cannot set its metadata",
+                    file: path)
+            }
+            let previous = file.header.metadata
+            file.header.metadata = bytes
+            self.file = file
+            do { try compactHoldingLock() } catch {
+                // Unless the new file is in place (only the directory sync failed).
+                if self.file?.fd == file.fd { self.file?.header.metadata = previous }
+                throw error
+            }
         }
     }
 }

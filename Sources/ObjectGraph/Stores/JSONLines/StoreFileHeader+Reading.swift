@@ -112,6 +112,12 @@ extension StoreFileHeader {
                     }
                     header.hashes.append((name, hash))
                 }
+            case "metadata":
+                let range = try s.skipValue()
+                header.metadata = Array(s.bytes(in: range))
+                guard header.metadata.first == 0x7B else {
+                    throw s.error("metadata must be an object")
+                }
             case "model":
                 let range = try s.skipValue()
                 header.modelJSON = Array(s.bytes(in: range))
@@ -148,6 +154,12 @@ extension StoreFileHeader {
             throw StoreFileErrors.corrupt(
                 path, line: 1, "the embedded model does not load: \(e.message)")
         }
+    }
+
+    /// Whether the header embeds exactly `model` (the common case, decided without building
+    /// the embedded model).
+    func isWritten(with model: ManagedObjectModel) -> Bool {
+        modelJSON.elementsEqual(model.jsonData())
     }
 
     /// Checks that `model` is the one the file was written with: same entity version hashes

@@ -23,6 +23,8 @@ struct StoreFileHeader: Sendable {
     var hashes: [(String, Data)]
     /// The model's compact JSON, safe to embed in a line.
     var modelJSON: [UInt8]
+    /// The store's metadata as a compact JSON object (version 3; `{}` when none).
+    var metadata: [UInt8] = Array("{}".utf8)
 
     /// A header for a new store of `model`.
     init(model: ManagedObjectModel, storeIdentifier: String, created: Date) {
@@ -83,6 +85,10 @@ struct StoreFileHeader: Sendable {
                 w.append(quoted: name)
             }
             w.append(0x5D)
+        }
+        if version >= 3 {
+            w.append(ascii: ",\"metadata\":")
+            w.append(metadata)
         }
         w.append(ascii: ",\"hashes\":")
         writeObject(hashes, to: w) { w.append(quoted: $0.base64EncodedString()) }

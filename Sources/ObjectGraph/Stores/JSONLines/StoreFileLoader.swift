@@ -6,6 +6,10 @@ struct LoadedStoreFile {
     var model: ManagedObjectModel
     var replay: LogReplay
     var tail: LogReplay.Tail
+    /// How the model the file was written with differs in schema from the model asked for
+    /// (``SchemaComparison``); when not empty, ``model`` and the rows are the file's own, and
+    /// the store migrates them (or refuses the file).
+    var schemaDifferences: [String] = []
 }
 
 /// Reads a whole store file: header, snapshot and transactions
@@ -13,30 +17,40 @@ struct LoadedStoreFile {
 enum StoreFileLoader {
     /// Parses and checks `bytes`, the whole file.
     ///
-    /// - Parameter model: The application's model, checked against the header; `nil` builds
-    ///   the model the header embeds (tools that run without application code).
-    /// - Throws: `.storeInvalidType` (134000), `.fileReadCorruptFile` (259) or
-    ///   `.storeIncompatibleVersionHash` (134100).
+    /// - Parameter model: The application's model, compared with the model the header embeds
+    ///   property by property (``SchemaComparison``): when their schemas agree the rows are
+    ///   read with `model`, otherwise with the embedded model and the differences are
+    ///   reported in ``LoadedStoreFile/schemaDifferences``. `nil` reads with the embedded
+    ///   model (tools that run without application code).
+    /// - Throws: `.storeInvalidType` (134000), `.fileReadCorruptFile` (259), or
+    ///   `.storeIncompatibleVersionHash` (134100) when the header's hashes or columns disagree
+    ///   with its own embedded model.
     static func load(_ bytes: [UInt8], path: String, model: ManagedObjectModel?) throws
         -> LoadedStoreFile
     {
         try bytes.withUnsafeBytes { raw in
             let header = try readHeader(raw, path: path)
             let headerLength = (raw.firstIndex(of: 0x0A) ?? raw.count) + 1
-            let resolved: ManagedObjectModel
-            if let model {
-                try header.checkCompatible(with: model, path: path)
+            var resolved: ManagedObjectModel
+            var differences: [String] = []
+            if let model, header.isWritten(with: model) {
                 resolved = model
             } else {
                 resolved = try header.model(path: path)
                 try header.checkCompatible(with: resolved, path: path)
+                if let model {
+                    differences = SchemaComparison.differences(from: resolved, to: model)
+                    if differences.isEmpty { resolved = model }
+                }
             }
             let codec = RowCodec(
                 model: resolved, storeIdentifier: header.storeIdentifier, path: path,
                 formatVersion: header.version)
             var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
             let tail = try replay.apply(UnsafeRawBufferPointer(rebasing: raw[headerLength...]))
-            return LoadedStoreFile(header: header, model: resolved, replay: replay, tail: tail)
+            return LoadedStoreFile(
+                header: header, model: resolved, replay: replay, tail: tail,
+                schemaDifferences: differences)
         }
     }
 

@@ -188,7 +188,13 @@ struct StoreFileReplacer {
 
     /// Replaces the file with `bytes`. `renamed` receives the new file's descriptor right
     /// after the rename (it now owns it), before the directory sync, which may still throw.
-    func replace(with bytes: UnsafeRawBufferPointer, renamed: (Int32) -> Void) throws {
+    ///
+    /// `beforeRename` runs after the temporary file is synced, just before the rename; what it
+    /// throws abandons the replacement (the temporary file is removed).
+    func replace(
+        with bytes: UnsafeRawBufferPointer, beforeRename: () throws -> Void = {},
+        renamed: (Int32) -> Void
+    ) throws {
         let fs = fileSystem
         let temporary = path + ".tmp"
         let original = try fs.status(atPath: path)
@@ -198,6 +204,7 @@ struct StoreFileReplacer {
             try fs.writeAll(fd, bytes, at: 0, midway: "replace.midWrite")
             if synchronous != .off { try fs.sync(fd) }
             PausePoints.reach("replace.synced")
+            try beforeRename()
             try fs.rename(temporary, to: path)
         } catch {
             fs.close(fd)

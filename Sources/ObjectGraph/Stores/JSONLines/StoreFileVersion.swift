@@ -7,10 +7,13 @@ import Foundation
 /// message saying so.
 enum StoreFileVersion {
     /// The version this library writes.
-    static let current = 2
+    static let current = 3
     /// The versions this library reads.
     static let readable = 1...current
 
+    /// Version 3 adds the header's `metadata` member (the store's metadata, an object);
+    /// versions 1 and 2 have none (read as `{}`).
+    ///
     /// Version 1 wrote instants (`date` values, the header's `created` and `compacted`, a
     /// transaction's `at`) as seconds since 1970 as a `Double`, which cannot hold every
     /// `Date` exactly (`Date` counts from 2001); version 2 writes seconds since 2001, which

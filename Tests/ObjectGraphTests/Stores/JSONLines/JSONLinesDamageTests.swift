@@ -311,7 +311,9 @@ import Testing
         let file = try makeFile()
         let firstLF = file.firstIndex(of: 0x0A)!
         let body = String(decoding: file[..<(firstLF - LineFrame.suffixLength)], as: UTF8.self)
-            .replacingOccurrences(of: "\"version\":2,", with: "\"version\":3,")
+            .replacingOccurrences(
+                of: "\"version\":\(StoreFileVersion.current),",
+                with: "\"version\":\(StoreFileVersion.current + 1),")
         let newer = JSONByteWriter()
         newer.append(Array(body.utf8))
         LineFrame.finish(newer, bodyStart: 0)
@@ -323,7 +325,7 @@ import Testing
             } throws: {
                 guard let e = $0 as? ObjectGraphError else { return false }
                 return e.code == .storeInvalidType && e.line == 1
-                    && e.message.contains("format version 3")
+                    && e.message.contains("format version \(StoreFileVersion.current + 1)")
                     && e.message.contains("newer version of ObjectGraph")
             }
         }

@@ -71,7 +71,7 @@ import Testing
         let writer = try JSONLinesStore(model: model, url: url, options: options(readOnly: false))
         #expect(writer.recoveryNotices.contains { $0.contains("upgraded from format version 1") })
         let metadata = try JSONLinesStore.metadata(at: url)
-        #expect(metadata.formatVersion == 2)
+        #expect(metadata.formatVersion == StoreFileVersion.current)
         #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(metadata.baseTransactionNumber == 1)
         #expect(try hiredAt(reader) == [Date(timeIntervalSince1970: 1_625_097_599.5)])

@@ -75,7 +75,7 @@ import Testing
         #expect(text.count == 2 && text[1].isEmpty)
         #expect(
             text[0].hasPrefix(
-                "{\"format\":\"objectgraph-jsonl\",\"version\":2,\"store\":\"6B0F5C2E-"))
+                "{\"format\":\"objectgraph-jsonl\",\"version\":3,\"store\":\"6B0F5C2E-"))
         // Instants count seconds from 2001 (Date's own reference): 1,700,000,001 s since 1970.
         #expect(text[0].contains("\"created\":721692801.0,"))
         let reopened = try open()
@@ -209,7 +209,7 @@ import Testing
         } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
             return e.code == .storeIncompatibleVersionHash && e.message.contains("Expense")
-                && e.message.contains("Category changed")
+                && e.message.contains("Category.name is no longer stored")
         }
     }
 
