@@ -7,6 +7,7 @@ import ObjectGraphTesting
 extension MicroFixture {
     func cases() -> [MicroCase] {
         objectCases() + saveCases() + queryCases() + storeCases() + fileCases() + compactionCases()
+            + controllerCases()
     }
 
     func objectCases() -> [MicroCase] {

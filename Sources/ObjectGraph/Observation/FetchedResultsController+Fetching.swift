@@ -1,0 +1,74 @@
+import Foundation
+
+extension FetchedResultsController {
+    /// Fetches the results and builds the sections; call it again after changing the request.
+    ///
+    /// The request's predicate, sort descriptors, `fetchLimit`, `fetchOffset`,
+    /// `includesPendingChanges`, `fetchBatchSize` and Foundation `swiftPredicate` apply as in
+    /// ``ManagedObjectContext/fetch(_:)``. On error the previous results stay.
+    ///
+    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the request has no sort
+    ///   descriptor (Core Data raises), uses Swift `SortDescriptor`s, does not return managed
+    ///   objects, names an unknown key, or when the section names do not come out in order
+    ///   (the message names the index of the first object out of order, as Core Data's does);
+    ///   any error of the fetch.
+    /// - Complexity: The fetch, plus O(n) to record each object's sort keys and section.
+    /// - Note: Mirrors `performFetch()`.
+    public func performFetch() throws {
+        managedObjectContext.checkQueue("FetchedResultsController.performFetch()")
+        let plan = try FetchedResultsPlan(
+            fetchRequest, in: managedObjectContext, sectionNameKeyPath: sectionNameKeyPath)
+        let objects = try managedObjectContext.fetch(fetchRequest)
+        var entries: [FetchedEntry] = []
+        entries.reserveCapacity(objects.count)
+        for (i, object) in objects.enumerated() {
+            entries.append(
+                FetchedEntry(object: object, placement: plan.placement(of: object, sequence: i)))
+        }
+        var layout = FetchedResultsLayout(
+            sorts: plan.sorts, isSingleSection: plan.sectionKey == nil)
+        var inFetchOrder = true
+        for i in entries.indices.dropFirst()
+        where !layout.precedes(entries[i - 1].placement, entries[i].placement) {
+            inFetchOrder = false
+            break
+        }
+        if !inFetchOrder {
+            // Never expected (the fetch sorts by the same descriptors); keeps the search sound.
+            entries.sort { layout.precedes($0.placement, $1.placement) }
+        }
+        if plan.sectionKey != nil { try checkSectionOrder(entries, plan) }
+        layout.replaceAll(entries)
+        var placements: [ObjectIdentifier: FetchedPlacement] = [:]
+        placements.reserveCapacity(entries.count)
+        for entry in entries { placements[ObjectIdentifier(entry.object)] = entry.placement }
+        self.plan = plan
+        self.layout = layout
+        self.placements = placements
+        nextSequence = entries.count
+        cachedObjects = inFetchOrder ? objects : nil
+        updateTracking()
+    }
+
+    /// Throws when a section name comes back after another one: the section key path does not
+    /// order objects as the first sort descriptor does.
+    private func checkSectionOrder(_ entries: [FetchedEntry], _ plan: FetchedResultsPlan<Result>)
+        throws
+    {
+        var seen = Set<String>()
+        var current: String?
+        for (i, entry) in entries.enumerated() where entry.placement.section != current {
+            let name = entry.placement.section
+            guard seen.insert(name).inserted else {
+                throw ObjectGraphError(
+                    .coreData,
+                    "FetchedResultsController: the fetched object at index \(i) has an out of "
+                        + "order section name '\(name)'. Objects must be sorted by section name: "
+                        + "the first sort descriptor (\(fetchRequest.sortDescriptors[0])) must "
+                        + "order objects as '\(sectionNameKeyPath ?? "")' does",
+                    entityName: plan.entity.name, key: sectionNameKeyPath)
+            }
+            current = name
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A fetched results controller's request resolved against its entity: which objects belong
+/// and where each goes.
+struct FetchedResultsPlan<Result: ManagedObject> {
+    let entity: EntityDescription
+    let includesSubentities: Bool
+    let sorts: [CompiledSortDescriptor]
+    let sectionKey: CompiledSortDescriptor?
+    let predicate: CompiledPredicate?
+    let swiftPredicate: Predicate<Result>?
+
+    /// Resolves `request` in `context`.
+    ///
+    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the request has no sort
+    ///   descriptor, uses Swift sort descriptors, or names keys the entity lacks.
+    init(
+        _ request: FetchRequest<Result>, in context: ManagedObjectContext,
+        sectionNameKeyPath: String?
+    ) throws {
+        let entity = try context.resolveEntity(request)
+        guard request.swiftSortDescriptors.isEmpty else {
+            throw ObjectGraphError(
+                .coreData,
+                "FetchedResultsController: \(request) uses Swift SortDescriptor values, which "
+                    + "can only compare live objects, not the recorded positions the controller "
+                    + "searches; use FetchSortDescriptor", entityName: entity.name)
+        }
+        guard !request.sortDescriptors.isEmpty else {
+            throw ObjectGraphError(
+                .coreData,
+                "FetchedResultsController: \(request) has no sort descriptor; a fetched results "
+                    + "controller needs at least one", entityName: entity.name)
+        }
+        guard request.resultType == .managedObjectResultType else {
+            throw ObjectGraphError(
+                .coreData,
+                "FetchedResultsController: \(request) must return managed objects",
+                entityName: entity.name)
+        }
+        self.entity = entity
+        self.includesSubentities = request.includesSubentities
+        self.sorts = try request.sortDescriptors.map { try $0.compile(for: entity) }
+        self.sectionKey = try sectionNameKeyPath.map {
+            try FetchSortDescriptor(key: $0).compile(for: entity)
+        }
+        self.predicate = try request.predicate?.compile(for: entity)
+        self.swiftPredicate = request.swiftPredicate
+    }
+
+    /// Whether `object` is of the fetched entities.
+    func matchesEntity(_ object: ManagedObject) -> Bool {
+        includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
+    }
+
+    /// Whether `object` (of the fetched entities) matches the predicates.
+    func matches(_ object: ManagedObject) -> Bool {
+        if let predicate, !predicate.evaluate(ObjectRecord(object)) { return false }
+        if let swiftPredicate {
+            guard let typed = object as? Result else { return false }
+            return (try? swiftPredicate.evaluate(typed)) ?? false
+        }
+        return true
+    }
+
+    /// Where `object` goes, by its current values.
+    func placement(of object: ManagedObject, sequence: Int) -> FetchedPlacement {
+        let record = FaultPeekRecord(object)
+        var keys: [AttributeValue] = []
+        keys.reserveCapacity(sorts.count)
+        for sort in sorts { keys.append(sort.value(of: record)) }
+        let section = sectionKey.map { Self.sectionName($0.value(of: record)) } ?? ""
+        return FetchedPlacement(keys: keys, section: section, sequence: sequence)
+    }
+
+    /// A section key value as a section name: strings as they are, nil as `""`, other values
+    /// as their Foundation object describes itself (Core Data uses the value's description).
+    static func sectionName(_ value: AttributeValue) -> String {
+        switch value {
+        case .null: ""
+        case .string(let s): s
+        default: String(describing: value.bridgedObject)
+        }
+    }
+}
