@@ -170,7 +170,7 @@ enum KeyPathProbe {
     /// transformer's bytes, never compared as itself), so only a key path naming the property
     /// alone resolves; `nil` for an optional `Value`.
     ///
-    /// - Precondition: `Value` is optional: a probe has no value of another type to return.
+    /// - Precondition: `Value` has a ``placeholder(_:)``: a probe has no value of it to return.
     static func transformableMarker<Object: ManagedObject, Value>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Transformable<Value>>,
         _ wrapped: AnyKeyPath
@@ -178,13 +178,46 @@ enum KeyPathProbe {
         let recorder = object.entity.keyPathProbe as! Recorder
         let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
         recorder.record(object, key: key, wrapped: wrapped, .none)
-        guard let none = Value.self as? any ExpressibleByNilLiteral.Type else {
+        guard let placeholder = placeholder(Value.self) else {
             preconditionFailure(
                 "ObjectGraph: @Transformable \(key) of type \(Value.self) cannot be read by a key "
                     + "path probe (a Foundation predicate or sort descriptor); declare it optional")
         }
-        return none.init(nilLiteral: ()) as! Value
+        return placeholder
     }
+
+    /// A value of `Value` for a probe to hand back (never compared: the read's marker is
+    /// `.none`): `nil`, an empty collection, a `Decodable` decoded
+    /// from an empty JSON value, or all-zero bytes of a trivial type; `nil` when none fits.
+    static func placeholder<Value>(_ type: Value.Type) -> Value? {
+        if let none = type as? any ExpressibleByNilLiteral.Type {
+            return none.init(nilLiteral: ()) as? Value
+        }
+        if let empty = type as? any RangeReplaceableCollection.Type {
+            return empty.init() as? Value
+        }
+        if let empty = type as? any SetAlgebra.Type { return empty.init() as? Value }
+        if let empty = type as? any ExpressibleByDictionaryLiteral.Type {
+            return emptyDictionary(empty) as? Value
+        }
+        if let decodable = type as? any Decodable.Type {
+            for json in ["{}", "[]", "\"\"", "0", "false"] {
+                if let value = try? JSONDecoder().decode(decodable, from: Data(json.utf8)) as? Value
+                {
+                    return value
+                }
+            }
+        }
+        guard _isPOD(type) else { return nil }
+        let size = MemoryLayout<Value>.size
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: max(size, 1), alignment: MemoryLayout<Value>.alignment)
+        defer { raw.deallocate() }
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 1))
+        return raw.load(as: Value.self)
+    }
+
+    private static func emptyDictionary<D: ExpressibleByDictionaryLiteral>(_: D.Type) -> D { [:] }
 
     /// The marker a ``Relationship`` returns to a probe: a new probe of the destination
     /// class (alone in a collection for a to-many).
