@@ -20,15 +20,15 @@ extension Ledger {
     ///
     /// - Returns: the path to store (relative to the ledger's directory when the receipts
     ///   directory is the default one beside it, else absolute) and the copy's URL.
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when `source` cannot be read (a
-    ///   directory, missing, more than ``maximumReceiptBytes``), the ledger has no receipts
-    ///   directory (a RAM store), or the copy fails.
+    /// - Throws: ``LedgerError`` `.receiptUnusable` when `source` cannot be read (a
+    ///   directory, missing, more than ``maximumReceiptBytes``) or the copy fails;
+    ///   `.needsFile` when the ledger has no receipts directory (a RAM store).
     func storeReceipt(_ source: URL, id: UUID) throws -> (path: String, copy: URL) {
         guard FileManager.default.fileExists(atPath: source.path) else {
-            throw LedgerError.receipt(source.relativePath, "does not exist")
+            throw LedgerErrors.receipt(source.relativePath, "does not exist")
         }
         guard let directory = configuration.resolvedReceiptsDirectory else {
-            throw LedgerError.needsFile("a receipt")
+            throw LedgerErrors.needsFile("a receipt")
         }
         let ext = source.pathExtension
         let name = id.uuidString.lowercased() + (ext.isEmpty ? "" : ".\(ext)")
@@ -37,7 +37,7 @@ extension Ledger {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true)
         } catch {
-            throw LedgerError.receipt(
+            throw LedgerErrors.receipt(
                 source.relativePath,
                 "cannot create \(directory.path): \(error.localizedDescription)")
         }
@@ -47,7 +47,7 @@ extension Ledger {
         do {
             try InputFile.copy(source, to: copy, mode: mode, limit: Self.maximumReceiptBytes)
         } catch let failure as InputFile.Failure {
-            throw LedgerError.receipt(source.relativePath, failure.reason)
+            throw LedgerErrors.receipt(source.relativePath, failure.reason)
         }
         let usesDefault = configuration.receiptsDirectory == nil && !isInMemory
         let stored =

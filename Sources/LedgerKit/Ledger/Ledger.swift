@@ -39,14 +39,14 @@ public final class Ledger {
     ///   - configuration: the store URL (`/dev/null` for a fresh RAM store), receipts
     ///     directory, ID and date sources.
     ///   - access: `.read` and `.write` need the file to exist; `.create` creates it.
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) when the file is missing (the
-    ///   message says how to create one); the store's errors when it cannot be opened
-    ///   (`.storeTimeout` 134090 while another process writes, `.storeIncompatibleVersionHash`
-    ///   134100 for a file of another model, `.fileReadCorruptFile` 259 naming the line).
+    /// - Throws: ``LedgerError`` `.noLedger` when the file is missing (the message says how
+    ///   to create one); the store's `ObjectGraphError`s when it cannot be opened
+    ///   (`.storeLocked` 134090 while another process writes, `.incompatibleModel`
+    ///   134100 for a file of another model, `.storeCorrupt` 259 naming the line).
     public init(_ configuration: LedgerConfiguration, access: LedgerAccess) throws {
         let url = configuration.storeURL
         let exists = configuration.isInMemory || FileManager.default.fileExists(atPath: url.path)
-        guard exists || access == .create else { throw LedgerError.missingFile(url.relativePath) }
+        guard exists || access == .create else { throw LedgerErrors.missingFile(url.relativePath) }
         self.configuration = configuration
         self.access = access
         self.didCreateFile = !exists
@@ -69,12 +69,12 @@ public final class Ledger {
 
     /// Creates a new, empty ledger file (`ledger init`).
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the file already exists;
+    /// - Throws: ``LedgerError`` `.ledgerExists` when the file already exists;
     ///   the store's errors when it cannot be created.
     public static func create(_ configuration: LedgerConfiguration) throws -> Ledger {
         let path = configuration.storeURL.path
         if !configuration.isInMemory, FileManager.default.fileExists(atPath: path) {
-            throw LedgerError.fileExists(configuration.storeURL.relativePath)
+            throw LedgerErrors.fileExists(configuration.storeURL.relativePath)
         }
         return try Ledger(configuration, access: .create)
     }

@@ -13,7 +13,8 @@ extension PersistentContainer {
     ///   - name: The model's and the container's name.
     ///   - bundle: A bundle to search first (for example a package's `Bundle.module`).
     ///   - classResolver: Maps the model's class names to `ManagedObject` subclasses.
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) naming every place searched when no
+    /// - Throws: ``ObjectGraphError`` ``ObjectGraphError/Reason/modelNotFound`` (134060)
+    ///   naming every place searched when no
     ///   model is found, or the model reader's error when the model is malformed.
     /// - Note: Mirrors `NSPersistentContainer.init(name:)`, which cannot throw (Core Data logs and
     ///   leaves the container unusable).
@@ -24,10 +25,7 @@ extension PersistentContainer {
         let candidates = Self.modelCandidates(name: name, bundle: bundle)
         guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) })
         else {
-            throw ObjectGraphError(
-                .coreData,
-                "container: no data model named \(name) found; looked for "
-                    + candidates.map(\.path).joined(separator: ", "), entityName: nil)
+            throw ContainerErrors.modelNotFound(name, searched: candidates)
         }
         let model = try ManagedObjectModel(contentsOf: url, classResolver: classResolver)
         self.init(name: name, managedObjectModel: model)

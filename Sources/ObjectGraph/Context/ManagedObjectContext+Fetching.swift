@@ -8,9 +8,11 @@ extension ManagedObjectContext {
     /// current values. With pending changes and an offset or limit, stored and unsaved
     /// objects are sorted together before the window is applied.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for an unknown entity, a
-    ///   predicate or sort key that does not fit the entity, or a result type that does not
-    ///   match `Result`; store errors.
+    /// - Throws: ``ObjectGraphError`` (134060) — ``ObjectGraphError/Reason/unknownEntity``,
+    ///   ``ObjectGraphError/Reason/noEntityForClass`` for a request found by a class no entity
+    ///   uses, a predicate's or sort key's reason when it does not fit the entity,
+    ///   ``ObjectGraphError/Reason/resultTypeMismatch``,
+    ///   ``ObjectGraphError/Reason/invalidFetchRequest``; store errors.
     /// - Complexity: O(n) in the entity's rows to filter, plus sorting the matches.
     /// - Note: Mirrors `fetch(_:)`.
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
@@ -38,10 +40,8 @@ extension ManagedObjectContext {
         typed.reserveCapacity(results.count)
         for item in results {
             guard let value = item as? Result else {
-                throw ObjectGraphError(
-                    .coreData,
-                    "fetch: \(request) returns \(type(of: item)) values, "
-                        + "which are not \(Result.self)", entityName: entity.name)
+                throw FetchErrors.resultTypeMismatch(
+                    "\(request)", gives: type(of: item), wanted: Result.self, entity: entity.name)
             }
             typed.append(value)
         }
@@ -56,10 +56,9 @@ extension ManagedObjectContext {
             request.resultType == .managedObjectResultType || request.resultType == .countResultType
                 || request.resultType == .managedObjectIDResultType
         else {
-            throw ObjectGraphError(
-                .coreData,
-                "fetch: swiftPredicate and swiftSortDescriptors work with object, ID and "
-                    + "count results, not dictionaries", entityName: q.entity.name)
+            throw FetchErrors.invalid(
+                "swiftPredicate and swiftSortDescriptors work with object, ID and count "
+                    + "results, not dictionaries", entity: q.entity.name)
         }
         var unwindowed = q
         unwindowed.fetchLimit = 0
@@ -67,9 +66,9 @@ extension ManagedObjectContext {
         var typed: [(ManagedObject, Result)] = []
         for object in try objects(unwindowed) {
             guard let value = object as? Result else {
-                throw ObjectGraphError(
-                    .coreData, "fetch: \(object.entity.name) objects are not \(Result.self)",
-                    entityName: q.entity.name)
+                throw FetchErrors.resultTypeMismatch(
+                    "\(request)", gives: type(of: object), wanted: Result.self,
+                    entity: q.entity.name)
             }
             if let predicate = request.swiftPredicate, try !predicate.evaluate(value) { continue }
             typed.append((object, value))
@@ -83,9 +82,9 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType:
             return try windowed.map { pair in
                 guard let id = pair.0.objectID as? Result else {
-                    throw ObjectGraphError(
-                        .coreData, "fetch: ID results are not \(Result.self)",
-                        entityName: q.entity.name)
+                    throw FetchErrors.resultTypeMismatch(
+                        "\(request)", gives: ManagedObjectID.self, wanted: Result.self,
+                        entity: q.entity.name)
                 }
                 return id
             }
@@ -102,10 +101,9 @@ extension ManagedObjectContext {
                 var seen = Set<ObjectIdentifier>()
                 for object in current {
                     guard let r = object.entity.relationshipsByName[key] else {
-                        throw ObjectGraphError(
-                            .coreData,
-                            "fetch: cannot prefetch \(keyPath): \(object.entity.name) has no "
-                                + "relationship '\(key)'", entityName: object.entity.name, key: key)
+                        throw FetchErrors.invalid(
+                            "cannot prefetch \(keyPath): \(object.entity.name) has no "
+                                + "relationship '\(key)'", entity: object.entity.name, key: key)
                     }
                     let targets =
                         r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? []
@@ -132,19 +130,19 @@ extension ManagedObjectContext {
         if let entity = request.entity, entity.managedObjectModel === model { return entity }
         if let name = request.entityName ?? request.entity?.name {
             guard let entity = model.entitiesByName[name] else {
-                throw ObjectGraphError(
-                    .coreData, "fetch: the model has no entity named \(name)", entityName: name)
+                throw FetchErrors.unknownEntity("fetch", name)
             }
             return entity
         }
-        if let type = Result.self as? ManagedObject.Type,
+        if let type = Result.self as? ManagedObject.Type, type != ManagedObject.self,
             let entity = model.entities.first(where: { $0.managedObjectClass == type })
         {
             return entity
         }
-        throw ObjectGraphError(
-            .coreData,
-            "fetch: \(request) names no entity and \(Result.self) is not an entity's class")
+        throw FetchErrors.noEntity(
+            for: Result.self, request: "\(request)",
+            candidates: model.entities.filter { $0.managedObjectClass == ManagedObject.self }
+                .map(\.name))
     }
 
     // MARK: Core

@@ -56,7 +56,7 @@ extension ManagedObjectContext {
 
     /// The object for `objectID`, with its values loaded; throws when it does not exist.
     ///
-    /// - Throws: ``ObjectGraphError`` `.referentialIntegrity` (133000) when no context up the
+    /// - Throws: ``ObjectGraphError`` `.objectNotFound` (133000) when no context up the
     ///   chain nor the store has the object (it was deleted, or never saved).
     /// - Note: Mirrors `existingObject(with:)`.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
@@ -146,11 +146,22 @@ extension ManagedObjectContext {
     }
 }
 
+extension ObjectGraphError.Reason {
+    /// 133000 (`NSManagedObjectReferentialIntegrityError`): the object does not exist in the
+    /// store (``ManagedObjectContext/existingObject(with:)`` of a deleted or unsaved object).
+    public static let objectNotFound = Self("objectNotFound", code: 133000)
+}
+
+extension ObjectGraphError {
+    /// ``Reason/objectNotFound`` (133000), for `catch ObjectGraphError.objectNotFound`.
+    public static var objectNotFound: Reason { .objectNotFound }
+}
+
 /// Object-lookup error factories.
 enum ObjectErrors {
     static func gone(_ id: ManagedObjectID) -> ObjectGraphError {
         ObjectGraphError(
-            .referentialIntegrity,
+            .objectNotFound,
             "\(id.entity.name) \(id) does not exist (it was deleted, or never saved)",
             entityName: id.entity.name, objectID: id)
     }

@@ -41,8 +41,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// `/dev/null` (or type `"InMemory"`) gives an ``InMemoryStore``; any other URL a
     /// `JSONLinesStore`, unless the description names another registered type.
     ///
-    /// - Throws: ``ObjectGraphError`` from the store (`.storeOpen` 134080,
-    ///   `.storeIncompatibleVersionHash` 134100, …), or `.storeInvalidType` (134000) for an
+    /// - Throws: ``ObjectGraphError`` from the store (`.storeOpenFailed` 134080,
+    ///   `.incompatibleModel` 134100, …), or `.notAStoreFile` (134000) for an
     ///   unknown type.
     /// - Note: Mirrors `addPersistentStore(with:completionHandler:)`.
     @discardableResult
@@ -54,10 +54,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         if let clockOverride = locked({ clockOverride }) { options.clock = clockOverride }
         let type = description.resolvedType
         guard let factory = StoreTypes.factory(for: type) else {
-            throw ObjectGraphError(
-                .storeInvalidType,
-                "store: unknown store type '\(type)'; known: \(StoreTypes.names.joined(separator: ", "))",
-                file: description.url?.path)
+            throw CoordinatorErrors.unknownStoreType(type, url: description.url)
         }
         let store = try factory(managedObjectModel, description.url, options)
         locked { stores.append(store) }
@@ -113,9 +110,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The store new objects of `entity` go to: the first whose model has it.
     func store(for entity: EntityDescription) throws -> any PersistentStore {
         guard let store = locked({ stores.first }) else {
-            throw ObjectGraphError(
-                .storeSave, "save: the coordinator has no persistent store; load one first",
-                entityName: entity.name)
+            throw SaveErrors.noStore(
+                "the coordinator has no persistent store; load one first", entity: entity.name)
         }
         return store
     }
@@ -181,8 +177,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             for (identifier, changeSet) in changes.sorted(by: { $0.key < $1.key })
             where !changeSet.isEmpty {
                 guard let store = persistentStore(forIdentifier: identifier) else {
-                    throw ObjectGraphError(
-                        .storeSave, "save: store \(identifier) is no longer open")
+                    throw SaveErrors.noStore("store \(identifier) is no longer open")
                 }
                 try store.commit(changeSet)
             }

@@ -24,9 +24,12 @@ extension ManagedObjectModel {
     ///   - classResolver: Maps a recorded class name (`representedClassName`, tried as
     ///     written and then by its last dot-separated part) to the subclass to instantiate;
     ///     default none, so every entity uses ``ManagedObject``.
-    /// - Throws: ``ObjectGraphError`` 134060 (`.coreData`) naming the file, line and column of
-    ///   malformed XML or of the element at fault (with entity and property), or the missing
-    ///   file or version.
+    /// - Throws: ``ObjectGraphError`` (134060) naming the file, line and column:
+    ///   ``ObjectGraphError/Reason/modelXMLSyntax`` for malformed XML,
+    ///   ``ObjectGraphError/Reason/invalidXcodeModel`` or
+    ///   ``ObjectGraphError/Reason/invalidModelJSON`` for an element at fault (with entity and
+    ///   property), ``ObjectGraphError/Reason/modelNotFound`` for a missing file or version, and
+    ///   the model checks' reasons (see ``ManagedObjectModel/init(entities:configurations:versionIdentifiers:fetchRequestTemplates:)``).
     /// - Note: Mirrors `NSManagedObjectModel(contentsOf:)`, reading the Xcode source format
     ///   rather than a compiled `.momd`.
     public convenience init(
@@ -36,7 +39,7 @@ extension ManagedObjectModel {
         if url.pathExtension.lowercased() == "json" {
             let data = try Self.readFile(url)
             let contents = try ModelJSONReader(classResolver: classResolver).read(
-                JSONParser.parse(data, file: url.path))
+                Self.parseModelJSON(data, file: url.path))
             try self.init(
                 entities: contents.entities, configurations: contents.configurations,
                 versionIdentifiers: contents.versionIdentifiers,
@@ -71,9 +74,7 @@ extension ManagedObjectModel {
         let key = error.entityName.map { entity in error.key.map { "\(entity).\($0)" } ?? entity }
         let place = key.flatMap { locations[$0] } ?? error.entityName.flatMap { locations[$0] }
         let prefix = place.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
-        return ObjectGraphError(
-            error.code, prefix + error.message, entityName: error.entityName, key: error.key,
-            value: error.value, objectID: error.objectID, file: file, line: place?.line,
-            column: place?.column, underlying: error.underlying, extraUserInfo: error.extraUserInfo)
+        return error.relocated(
+            message: prefix + error.message, file: file, line: place?.line, column: place?.column)
     }
 }

@@ -77,20 +77,18 @@ enum FetchDictionaries {
         case let name as String:
             if let p = entity.propertiesByName[name] {
                 guard !isToMany(p) else {
-                    throw ObjectGraphError(
-                        .coreData,
-                        "fetch: \(entity.name).\(name) is a to-many relationship; "
+                    throw FetchErrors.invalid(
+                        "\(entity.name).\(name) is a to-many relationship; "
                             + "dictionary results take attributes, to-ones and expressions",
-                        entityName: entity.name, key: name)
+                        entity: entity.name, key: name)
                 }
                 return .property(name, p)
             }
             return .keyPath(name, try FetchExpression.keyPath(name).compile(for: entity))
         default:
-            throw ObjectGraphError(
-                .coreData,
-                "fetch: propertiesToFetch holds a \(type(of: item)); use property names, "
-                    + "PropertyDescriptions or ExpressionDescriptions", entityName: entity.name)
+            throw FetchErrors.invalid(
+                "propertiesToFetch holds a \(type(of: item)); use property names, "
+                    + "PropertyDescriptions or ExpressionDescriptions", entity: entity.name)
         }
     }
 

@@ -11,12 +11,13 @@ extension JSONLinesStore {
     /// the store may compact itself (see ``StoreOptions/automaticCompaction``); a failed
     /// automatic compaction does not fail the save and is reported in ``recoveryNotices``.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.storeSaveConflicts` (134050) when a row's version
-    ///   is not the expected one or an inserted ID exists; `.validation` (1550) when a written
-    ///   reference's target row will not exist (see ``PersistentStore/commit(_:)``);
-    ///   `.storeSave` (134030) when a value
-    ///   does not fit its attribute or the write or sync fails; `.coreData` (134060) when the
-    ///   store is read-only; `.storeOperation` (134070) when it is closed.
+    /// - Throws: ``ObjectGraphError`` — `.storeSaveConflict` (134050) when a row's version
+    ///   is not the expected one or an inserted ID exists; `.danglingReference` (1550) when a
+    ///   written reference's target row will not exist (see ``PersistentStore/commit(_:)``);
+    ///   `.invalidStoreRow` (134030) when a value does not fit its attribute;
+    ///   `.storeWriteFailed` (134030) when the write or sync fails; `.storeUnusable` (134030)
+    ///   after a write that could not be undone; `.readOnlyStore` (134030) when the store is
+    ///   read-only; `.storeClosed` (134070) when it is closed.
     /// - Complexity: O(size of the changes), plus a compaction now and then.
     public func commit(_ changes: StoreChangeSet) throws {
         try locked {
@@ -34,10 +35,9 @@ extension JSONLinesStore {
             }
             writer.reset()
             guard file.lastTransaction < .max else {
-                throw ObjectGraphError(
-                    .storeSave,
-                    "store \(path): transaction numbers are exhausted; compact the file",
-                    file: path)
+                throw StoreFileErrors.failed(
+                    .storeWriteFailed, path, "has used up its transaction numbers; compact the file"
+                )
             }
             let sizes = try TransactionLine.write(
                 changes, number: file.lastTransaction + 1, keys: keys,
@@ -55,7 +55,8 @@ extension JSONLinesStore {
             } catch {
                 rollBack(to: file.length, fd: file.fd)
                 throw StoreFileErrors.io(
-                    .storeSave, path, "appending transaction \(file.lastTransaction + 1)", error)
+                    .storeWriteFailed, path, "appending transaction \(file.lastTransaction + 1)",
+                    error)
             }
             defer { writer.reset() }  // a large save's buffer is not kept
             file.length += writer.count

@@ -13,10 +13,10 @@ extension JSONLinesStore {
     /// try store.compact()
     /// ```
     ///
-    /// - Throws: ``ObjectGraphError`` `.storeOperation` (134070) when writing, syncing or
+    /// - Throws: ``ObjectGraphError`` `.storeOperationFailed` (134070) when writing, syncing or
     ///   renaming fails: the old file is intact and the store keeps working. If only the final
-    ///   directory sync fails, the new file is in place and in use. `.coreData` (134060) for a
-    ///   read-only store.
+    ///   directory sync fails, the new file is in place and in use. `.readOnlyStore` (134030)
+    ///   for a read-only store.
     /// - Complexity: O(live rows).
     public func compact() throws {
         try locked { try compactHoldingLock() }
@@ -26,8 +26,7 @@ extension JSONLinesStore {
     func compactHoldingLock() throws {
         guard let file else { throw StoreFileErrors.closed(path) }
         if isReadOnly {
-            throw ObjectGraphError(
-                .coreData, "store \(path) is open read-only; cannot compact", file: path)
+            throw StoreErrors.readOnly(url, "compact")
         }
         if isBroken { throw StoreFileErrors.unusable(path) }
         let header = snapshotHeader(from: file.header, compacted: options.clock())
@@ -38,7 +37,7 @@ extension JSONLinesStore {
         do {
             try codec.writeSnapshotLines(model.entities.flatMap { table.rows(of: $0) }, to: writer)
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "encoding the snapshot", error)
+            throw StoreFileErrors.io(.storeOperationFailed, path, "encoding the snapshot", error)
         }
         var renamed = false
         do {
@@ -61,7 +60,7 @@ extension JSONLinesStore {
                 renamed
                 ? "syncing the directory after compaction (the compacted file is in place)"
                 : "compacting (the file is unchanged)"
-            throw StoreFileErrors.io(.storeOperation, path, what, error)
+            throw StoreFileErrors.io(.storeOperationFailed, path, what, error)
         }
     }
 }

@@ -6,7 +6,7 @@ extension JSONLinesStore {
     /// replaced the file, and leaves an incomplete last line for later. Writers only check the store is open.
     /// The caller holds `lock`.
     ///
-    /// - Throws: `.storeOperation` (134070) when closed or unreadable; `.fileReadCorruptFile`
+    /// - Throws: `.storeOperationFailed` (134070) when closed or unreadable; `.storeCorrupt`
     ///   (259) when a new line is damaged.
     func refreshIfNeeded() throws {
         guard var file else { throw StoreFileErrors.closed(path) }
@@ -15,10 +15,11 @@ extension JSONLinesStore {
         do {
             current = try fileSystem.status(atPath: path)
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "checking the file for changes", error)
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "checking the file for changes", error)
         }
         guard let current else {
-            throw ObjectGraphError(.storeOperation, "store \(path) no longer exists", file: path)
+            throw StoreFileErrors.failed(.storeOperationFailed, path, "no longer exists")
         }
         let sameFile =
             current.device == file.identity.device && current.inode == file.identity.inode
@@ -38,7 +39,7 @@ extension JSONLinesStore {
         do {
             bytes = try fileSystem.readToEnd(file.fd, from: file.length)
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "reading appended lines", error)
+            throw StoreFileErrors.io(.storeOperationFailed, path, "reading appended lines", error)
         }
         // Move the table out so replay mutates it in place; a failure forces a full reload.
         var replay = LogReplay(continuing: table, codec: codec, file: file)
@@ -61,7 +62,8 @@ extension JSONLinesStore {
         do {
             fd = try fileSystem.open(path, .readOnly)
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "reopening the replaced file", error)
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "reopening the replaced file", error)
         }
         do {
             let bytes = try fileSystem.readToEnd(fd)
@@ -72,14 +74,15 @@ extension JSONLinesStore {
             throw e
         } catch {
             fileSystem.close(fd)
-            throw StoreFileErrors.io(.storeOperation, path, "reading the replaced file", error)
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "reading the replaced file", error)
         }
         guard loaded.header.storeIdentifier == identifier else {
             fileSystem.close(fd)
-            throw ObjectGraphError(
-                .storeOperation,
-                "store \(path) was replaced by another store "
-                    + "(\(loaded.header.storeIdentifier), not \(identifier))", file: path)
+            throw StoreFileErrors.failed(
+                .storeOperationFailed, path,
+                "was replaced by another store (\(loaded.header.storeIdentifier), not \(identifier))"
+            )
         }
         if let old = file { fileSystem.close(old.fd) }
         table = loaded.replay.table

@@ -39,11 +39,12 @@ extension JSONLinesStore {
     ///   - url: The store file.
     ///   - options: `clock` names the sidecar (UTC), `lockTimeout` waits for a writer,
     ///     `synchronous` decides the syncs.
-    /// - Throws: ``ObjectGraphError`` — `.storeTimeout` (134090) when a writer holds the lock;
-    ///   `.storeInvalidType` (134000) or `.fileReadCorruptFile` (259) when even the header is
-    ///   damaged (nothing can be kept); `.storeOperation` (134070) when writing fails;
-    ///   `.storeOpen` (134080) when the file cannot be opened for writing (as a writer, and so
-    ///   `compact()`, needs); `.coreData` (134060) when `options` ask for a read-only store,
+    /// - Throws: ``ObjectGraphError`` — `.storeLocked` (134090) when a writer holds the lock;
+    ///   `.notAStoreFile` (134000) or `.storeCorrupt` (259) when even the header is
+    ///   damaged (nothing can be kept); `.storeOperationFailed` (134070) when writing fails;
+    ///   `.storeOpenFailed` (134080) when the file cannot be opened for writing (as a writer,
+    ///   and so `compact()`, needs); `.readOnlyStore` (134030) when `options` ask for a
+    ///   read-only store,
     ///   like ``compact()`` on one. The repaired file and the sidecar keep the file's
     ///   permission bits (and owner and group where this process may set them).
     public static func repair(at url: URL, options: StoreOptions = StoreOptions()) throws
@@ -58,8 +59,7 @@ extension JSONLinesStore {
     {
         let path = url.path
         if options.isReadOnly {
-            throw ObjectGraphError(
-                .coreData, "store \(path) is open read-only; cannot repair", file: path)
+            throw StoreErrors.readOnly(url, "repair")
         }
         guard let status = try fs.status(atPath: path) else { throw StoreFileErrors.missing(path) }
         let lock = try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
@@ -70,14 +70,15 @@ extension JSONLinesStore {
         do {
             fd = try fs.open(path, .readWrite)
         } catch {
-            throw StoreFileErrors.io(.storeOpen, path, "opening the file", error)
+            throw StoreFileErrors.io(.storeOpenFailed, path, "opening the file", error)
         }
         let bytes: [UInt8]
         do {
             defer { fs.close(fd) }
             bytes = try fs.readToEnd(fd)
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "reading the file to repair", error)
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "reading the file to repair", error)
         }
         let (original, replay, damage) = try bytes.withUnsafeBytes { raw in
             let header = try StoreFileLoader.readHeader(raw, path: path)
@@ -124,7 +125,7 @@ extension JSONLinesStore {
                 .replace(with: kept.bytes) { fd in fs.close(fd) }
         } catch {
             throw StoreFileErrors.io(
-                .storeOperation, path,
+                .storeOperationFailed, path,
                 "replacing the file with its good part (the damaged "
                     + "part is saved in \(sidecar))", error)
         }
@@ -163,7 +164,7 @@ extension JSONLinesStore {
             return candidate
         } catch {
             throw StoreFileErrors.io(
-                .storeOperation, path, "saving the damaged part beside the file", error)
+                .storeOperationFailed, path, "saving the damaged part beside the file", error)
         }
     }
 }

@@ -82,10 +82,10 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     ///   - url: A file URL.
     ///   - options: Read-only mode, synchronous mode, compaction, lock timeout, clock and the
     ///     identifier of a new store.
-    /// - Throws: ``ObjectGraphError`` — `.storeTimeout` (134090) when another writer holds
-    ///   the lock; `.storeIncompatibleVersionHash` (134100) when the model differs;
-    ///   `.fileReadCorruptFile` (259) naming the damaged line; `.storeInvalidType` (134000)
-    ///   for a file of another format or version; `.storeOpen` (134080) when the file cannot
+    /// - Throws: ``ObjectGraphError`` — `.storeLocked` (134090) when another writer holds
+    ///   the lock; `.incompatibleModel` (134100) when the model differs;
+    ///   `.storeCorrupt` (259) naming the damaged line; `.notAStoreFile` (134000)
+    ///   for a file of another format or version; `.storeOpenFailed` (134080) when the file cannot
     ///   be read or created.
     public convenience init(
         model: ManagedObjectModel, url: URL, options: StoreOptions = StoreOptions()
@@ -99,9 +99,7 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         fileSystem fs: any StoreFileSystem
     ) throws {
         guard url.isFileURL else {
-            throw ObjectGraphError(
-                .storeOpen, "store \(url.absoluteString) is not a file URL",
-                file: url.absoluteString)
+            throw StoreFileErrors.failed(.storeOpenFailed, url.absoluteString, "is not a file URL")
         }
         let path = url.path
         let opened = try StoreFileOpener(path: path, model: model, options: options, fileSystem: fs)
@@ -132,7 +130,7 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// automatic compactions that failed; one message each, naming the file and line.
     public var recoveryNotices: [String] { locked { notices } }
 
-    /// Closes the file and releases the writer lock; later operations throw `.storeOperation`
+    /// Closes the file and releases the writer lock; later operations throw `.storeOperationFailed`
     /// (134070). With ``SynchronousMode/normal`` the file is synced first. Idempotent.
     public func close() {
         locked {

@@ -3,8 +3,8 @@ import Foundation
 extension StoreFileHeader {
     /// Reads the header from line 1 (without its LF).
     ///
-    /// - Throws: `.storeInvalidType` (134000) when the line is not a store header at all or has
-    ///   an unknown version; `.fileReadCorruptFile` (259) when it is one but is damaged.
+    /// - Throws: `.notAStoreFile` (134000) when the line is not a store header at all or has
+    ///   an unknown version; `.storeCorrupt` (259) when it is one but is damaged.
     static func read(_ line: UnsafeRawBufferPointer, path: String) throws -> StoreFileHeader {
         guard line.starts(with: "{\"format\":".utf8) else {
             throw StoreFileErrors.notAStore(path, "line 1 does not start with {\"format\":")
@@ -110,7 +110,7 @@ extension StoreFileHeader {
 
     /// The model the header embeds.
     ///
-    /// - Throws: `.fileReadCorruptFile` (259) when the embedded model does not build.
+    /// - Throws: `.storeCorrupt` (259) when the embedded model does not build.
     func model(path: String) throws -> ManagedObjectModel {
         do {
             return try ManagedObjectModel(jsonData: Data(modelJSON))
@@ -123,7 +123,7 @@ extension StoreFileHeader {
     /// Checks that `model` is the one the file was written with: same entity version hashes
     /// and same stored columns.
     ///
-    /// - Throws: `.storeIncompatibleVersionHash` (134100) naming the entities that differ.
+    /// - Throws: `.incompatibleModel` (134100) naming the entities that differ.
     func checkCompatible(with model: ManagedObjectModel, path: String) throws {
         let stored = Dictionary(hashes, uniquingKeysWith: { a, _ in a })
         let current = model.entityVersionHashesByName

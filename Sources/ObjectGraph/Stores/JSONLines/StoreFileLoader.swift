@@ -15,8 +15,8 @@ enum StoreFileLoader {
     ///
     /// - Parameter model: The application's model, checked against the header; `nil` builds
     ///   the model the header embeds (tools that run without application code).
-    /// - Throws: `.storeInvalidType` (134000), `.fileReadCorruptFile` (259) or
-    ///   `.storeIncompatibleVersionHash` (134100).
+    /// - Throws: `.notAStoreFile` (134000), `.storeCorrupt` (259) or
+    ///   `.incompatibleModel` (134100).
     static func load(_ bytes: [UInt8], path: String, model: ManagedObjectModel?) throws
         -> LoadedStoreFile
     {

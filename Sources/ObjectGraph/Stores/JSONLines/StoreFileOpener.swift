@@ -24,15 +24,14 @@ struct StoreFileOpener {
             : try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
         var fd: Int32?
         do {
-            let status = try io(.storeOpen, "reading the status of the file") {
+            let status = try io(.storeOpenFailed, "reading the status of the file") {
                 try fs.status(atPath: path)
             }
             if let status, !status.isRegularFile {
-                throw ObjectGraphError(
-                    .storeOpen, "store \(path) is not a regular file", file: path)
+                throw StoreFileErrors.failed(.storeOpenFailed, path, "is not a regular file")
             }
             if !options.isReadOnly {
-                try io(.storeOpen, "removing the leftover \(path).tmp") {
+                try io(.storeOpenFailed, "removing the leftover \(path).tmp") {
                     try fs.remove(path + ".tmp")
                 }
                 if status == nil {
@@ -42,12 +41,12 @@ struct StoreFileOpener {
             } else if status == nil {
                 throw StoreFileErrors.missing(path)
             }
-            let opened = try io(.storeOpen, "opening the file") {
+            let opened = try io(.storeOpenFailed, "opening the file") {
                 try fs.open(path, options.isReadOnly ? .readOnly : .readWrite)
             }
             fd = opened
-            let bytes = try io(.storeOpen, "reading the file") { try fs.readToEnd(opened) }
-            let identity = try io(.storeOpen, "reading the status of the file") {
+            let bytes = try io(.storeOpenFailed, "reading the file") { try fs.readToEnd(opened) }
+            let identity = try io(.storeOpenFailed, "reading the status of the file") {
                 try fs.status(opened)
             }
             let loaded = try StoreFileLoader.load(bytes, path: path, model: model)
@@ -58,7 +57,7 @@ struct StoreFileOpener {
                         "store \(path): line \(line) is incomplete (\(count) bytes); "
                             + "treated as not yet written")
                 } else {
-                    try io(.storeOpen, "truncating the torn last line") {
+                    try io(.storeOpenFailed, "truncating the torn last line") {
                         try fs.truncate(opened, to: loaded.replay.length)
                         if options.synchronous != .off { try fs.sync(opened) }
                     }
@@ -87,7 +86,7 @@ struct StoreFileOpener {
             created: options.clock())
         let w = JSONByteWriter()
         header.write(to: w)
-        try io(.storeOpen, "creating the file") {
+        try io(.storeOpenFailed, "creating the file") {
             try StoreFileReplacer(
                 path: path, fileSystem: fileSystem, synchronous: options.synchronous
             )
@@ -95,7 +94,8 @@ struct StoreFileOpener {
         }
     }
 
-    private func io<T>(_ code: ObjectGraphError.Code, _ what: String, _ body: () throws -> T) throws
+    private func io<T>(_ reason: ObjectGraphError.Reason, _ what: String, _ body: () throws -> T)
+        throws
         -> T
     {
         do {
@@ -103,7 +103,7 @@ struct StoreFileOpener {
         } catch let e as ObjectGraphError {
             throw e
         } catch {
-            throw StoreFileErrors.io(code, path, what, error)
+            throw StoreFileErrors.io(reason, path, what, error)
         }
     }
 }

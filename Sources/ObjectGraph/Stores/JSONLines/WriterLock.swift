@@ -33,8 +33,8 @@ final class WriterLock: @unchecked Sendable {
 
     /// Takes the lock for the store at `dataPath`, waiting up to `timeout` seconds.
     ///
-    /// - Throws: `.storeTimeout` (134090) naming the holder's pid when it stays held;
-    ///   `.storeOpen` (134080) when the lock file cannot be opened.
+    /// - Throws: `.storeLocked` (134090) naming the holder's pid when it stays held;
+    ///   `.storeOpenFailed` (134080) when the lock file cannot be opened.
     static func acquire(
         for dataPath: String, fileSystem fs: any StoreFileSystem, timeout: TimeInterval
     ) throws
@@ -47,7 +47,8 @@ final class WriterLock: @unchecked Sendable {
             fd = try fs.open(path, .readWriteCreating)
             identity = try fs.status(fd)
         } catch {
-            throw StoreFileErrors.io(.storeOpen, dataPath, "opening the lock file \(path)", error)
+            throw StoreFileErrors.io(
+                .storeOpenFailed, dataPath, "opening the lock file \(path)", error)
         }
         let key = Key(namespace: fs.namespace, device: identity.device, inode: identity.inode)
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
@@ -62,7 +63,7 @@ final class WriterLock: @unchecked Sendable {
                 inThisProcess = registered(key)
             } catch {
                 fs.close(fd)
-                throw StoreFileErrors.io(.storeOpen, dataPath, "locking \(path)", error)
+                throw StoreFileErrors.io(.storeOpenFailed, dataPath, "locking \(path)", error)
             }
             if DispatchTime.now().uptimeNanoseconds >= deadline {
                 let pid = inThisProcess ? nil : readPID(fs: fs, fd: fd)

@@ -73,7 +73,7 @@ import Testing
                 } catch let e as ObjectGraphError {
                     #expect(e.line == line, "byte \(offset) → \(replacement): \(e.message)")
                     #expect(
-                        e.code == .fileReadCorruptFile || (line == 1 && e.code == .storeInvalidType)
+                        e.reason == .storeCorrupt || (line == 1 && e.reason == .notAStoreFile)
                     )
                 }
                 checked += 1
@@ -89,7 +89,7 @@ import Testing
         try Data(bytes).write(to: url)
         #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
-            return e.code == .fileReadCorruptFile && e.line == 4 && e.message.contains(url.path)
+            return e.reason == .storeCorrupt && e.line == 4 && e.message.contains(url.path)
                 && e.message.contains("checksum mismatch")
         }
         #expect(Array(try Data(contentsOf: url)) == bytes)
@@ -126,7 +126,7 @@ import Testing
         try Data(good[...secondLF] + Array("{\"row\":[\"No".utf8)).write(to: url)
         #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
             ($0 as? ObjectGraphError)?.line == 3
-                && ($0 as? ObjectGraphError)?.code == .fileReadCorruptFile
+                && ($0 as? ObjectGraphError)?.reason == .storeCorrupt
         }
     }
 
@@ -263,7 +263,7 @@ import Testing
         for text in ["date,amount\n2024-01-01,3\n", "{\"format\":\"other\"}\n", ""] {
             try Data(text.utf8).write(to: url)
             #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
-                ($0 as? ObjectGraphError)?.code == .storeInvalidType
+                ($0 as? ObjectGraphError)?.reason == .notAStoreFile
             }
             #expect(try Data(contentsOf: url) == Data(text.utf8))
         }
@@ -274,8 +274,8 @@ import Testing
         header = Array(newer.utf8)
         try Data(header).write(to: url)
         #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeInvalidType
-                || ($0 as? ObjectGraphError)?.code == .fileReadCorruptFile
+            ($0 as? ObjectGraphError)?.reason == .notAStoreFile
+                || ($0 as? ObjectGraphError)?.reason == .storeCorrupt
         }
     }
 }

@@ -34,11 +34,11 @@ import Testing
         #expect(pid == "\(getpid())\n")
         #expect { try open() } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
-            return e.code == .storeTimeout && e.message.contains("this process")
+            return e.reason == .storeLocked && e.message.contains("this process")
                 && e.message.contains(url.path)
         }
         #expect { try open(lockTimeout: 0.05) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeTimeout
+            ($0 as? ObjectGraphError)?.reason == .storeLocked
                 && ($0 as? ObjectGraphError)?.message.contains("waiting") == true
         }
         let reader = try open(readOnly: true)
