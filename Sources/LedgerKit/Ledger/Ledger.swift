@@ -53,8 +53,8 @@ public final class Ledger {
         let lockFileExisted = FileManager.default.fileExists(atPath: url.path + ".lock")
         self.lockFileExisted = lockFileExisted
         container = PersistentContainer(name: "Ledger", managedObjectModel: try LedgerModel.make())
-        var description = PersistentStoreDescription(url: url)
-        description.options = configuration.storeOptions
+        let description = PersistentStoreDescription(url: url)
+        description.storeOptions = configuration.storeOptions
         description.isReadOnly = access == .read && !configuration.isInMemory
         container.persistentStoreDescriptions = [description]
         do {

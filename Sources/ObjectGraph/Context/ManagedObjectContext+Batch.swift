@@ -22,9 +22,7 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             throw FetchErrors.noCoordinator("execute", self)
         }
-        guard let entity = coordinator.managedObjectModel.entitiesByName[request.entityName] else {
-            throw FetchErrors.unknownEntity("execute", request.entityName)
-        }
+        let entity = try Self.entity(of: request, in: coordinator.managedObjectModel)
         let author = transactionAuthor
         let contextName = name
         switch request {
@@ -46,6 +44,23 @@ extension ManagedObjectContext {
         default:
             throw FetchErrors.unsupported(request)
         }
+    }
+
+    /// The entity a request changes: by name, or by class for a batch delete built from a
+    /// fetch request that names none.
+    private static func entity(of request: PersistentStoreRequest, in model: ManagedObjectModel)
+        throws -> EntityDescription
+    {
+        if let type = (request as? BatchDeleteRequest)?.entityClass {
+            switch model.entity(forClass: type) {
+            case .success(let entity): return entity
+            case .failure(let failure): throw FetchErrors.noEntity(request: "\(request)", failure)
+            }
+        }
+        guard let entity = model.entitiesByName[request.entityName] else {
+            throw FetchErrors.unknownEntity("execute", request.entityName)
+        }
+        return entity
     }
 
     private static func batchResult(_ ids: [ManagedObjectID], _ type: BatchResultType) -> Any {

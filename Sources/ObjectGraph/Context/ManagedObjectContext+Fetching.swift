@@ -134,15 +134,13 @@ extension ManagedObjectContext {
             }
             return entity
         }
-        if let type = Result.self as? ManagedObject.Type, type != ManagedObject.self,
-            let entity = model.entities.first(where: { $0.managedObjectClass == type })
-        {
-            return entity
+        guard let type = Result.self as? ManagedObject.Type else {
+            throw FetchErrors.noEntity(request: "\(request)", Result.self)
         }
-        throw FetchErrors.noEntity(
-            for: Result.self, request: "\(request)",
-            candidates: model.entities.filter { $0.managedObjectClass == ManagedObject.self }
-                .map(\.name))
+        switch model.entity(forClass: type) {
+        case .success(let entity): return entity
+        case .failure(let failure): throw FetchErrors.noEntity(request: "\(request)", failure)
+        }
     }
 
     // MARK: Core

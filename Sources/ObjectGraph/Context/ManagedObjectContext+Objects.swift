@@ -96,23 +96,13 @@ extension ManagedObjectContext {
         return coordinator.managedObjectModel
     }
 
-    /// The one entity whose class is `type`.
+    /// The one entity whose class is `type`, binding `type` by name to an entity without a
+    /// class when none is (see `ManagedObjectModel.entity(forClass:)`).
     func entity(forClass type: ManagedObject.Type) -> EntityDescription {
-        // One pass without building an array: this runs for every `init(context:)`.
-        var found: EntityDescription?
-        var count = 0
-        for entity in model.entities where entity.managedObjectClass == type {
-            found = entity
-            count += 1
+        switch model.entity(forClass: type) {
+        case .success(let entity): return entity
+        case .failure(let failure): preconditionFailure("ObjectGraph: \(failure.explanation)")
         }
-        guard count == 1, let found else {
-            preconditionFailure(
-                """
-                ObjectGraph: \(count == 0 ? "no" : "more than one") entity of the model uses class \
-                \(type); use init(entity:insertInto:) to choose one
-                """)
-        }
-        return found
     }
 
     // MARK: Registration

@@ -19,6 +19,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     let lock = NSRecursiveLock()
     private var stores: [any PersistentStore] = []
     private var clockOverride: (@Sendable () -> Date)?
+    private var warnings: [String] = []
 
     /// Creates a coordinator with no stores.
     ///
@@ -39,27 +40,40 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Opens the store a description names and adds it.
     ///
     /// `/dev/null` (or type `"InMemory"`) gives an ``InMemoryStore``; any other URL a
-    /// `JSONLinesStore`, unless the description names another registered type.
+    /// `JSONLinesStore`, unless the description names another registered type. The
+    /// description is read once, here. Options it sets that are ignored are reported in
+    /// ``loadWarnings``.
     ///
     /// - Throws: ``ObjectGraphError`` from the store (`.storeOpenFailed` 134080,
-    ///   `.incompatibleModel` 134100, …), or `.notAStoreFile` (134000) for an
-    ///   unknown type.
+    ///   `.incompatibleModel` 134100, `.storeLocked` 134090, …);
+    ///   ``ObjectGraphError/Reason/unknownStoreType`` (134000) for an unknown type;
+    ///   ``ObjectGraphError/Reason/unsupportedStoreOption`` (134060) for persistent history
+    ///   or remote-change notifications set to `true`.
     /// - Note: Mirrors `addPersistentStore(with:completionHandler:)`.
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws
         -> any PersistentStore
     {
-        var options = description.options
-        options.isReadOnly = options.isReadOnly || description.isReadOnly
+        let settings = description.snapshot
+        let notes = try settings.checkOptions()
+        var options = settings.storeOptions
         if let clockOverride = locked({ clockOverride }) { options.clock = clockOverride }
-        let type = description.resolvedType
+        let type = description.type
         guard let factory = StoreTypes.factory(for: type) else {
-            throw CoordinatorErrors.unknownStoreType(type, url: description.url)
+            throw CoordinatorErrors.unknownStoreType(type, url: settings.url)
         }
-        let store = try factory(managedObjectModel, description.url, options)
-        locked { stores.append(store) }
+        let store = try factory(managedObjectModel, settings.url, options)
+        locked {
+            stores.append(store)
+            warnings += notes
+        }
         return store
     }
+
+    /// What adding stores noticed and ignored, one sentence each naming the store: options
+    /// this build does not know (kept in the description's `options`), or known ones with a
+    /// value it cannot use. Empty when every option was honoured.
+    public var loadWarnings: [String] { locked { warnings } }
 
     /// Adds a store that is already open (built by hand, or a fixture snapshot).
     ///

@@ -126,4 +126,13 @@ public final class ManagedObjectModel: @unchecked Sendable {
 
     /// The entity named `name`, or `nil`.
     public subscript(entityName name: String) -> EntityDescription? { entitiesByName[name] }
+
+    /// A model with no entities (a container's whose model could not be loaded).
+    static var empty: ManagedObjectModel {
+        do {
+            return try ManagedObjectModel(entities: [])
+        } catch {
+            preconditionFailure("ObjectGraph: a model with no entities always builds: \(error)")
+        }
+    }
 }

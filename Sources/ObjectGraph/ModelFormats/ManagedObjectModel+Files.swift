@@ -23,7 +23,12 @@ extension ManagedObjectModel {
     ///     `"Model 2.xcdatamodel"`); default the current version.
     ///   - classResolver: Maps a recorded class name (`representedClassName`, tried as
     ///     written and then by its last dot-separated part) to the subclass to instantiate;
-    ///     default none, so every entity uses ``ManagedObject``.
+    ///     default none.
+    ///   - modules: Modules in which to look for a class name that is not module-qualified
+    ///     (Xcode records `Category` as often as `MyApp.Category`), besides the main
+    ///     executable's. A class found by neither is bound by name when first used: the first
+    ///     `Category(context:)` or fetch of `Category` binds it to the entity whose class name
+    ///     or name is `Category` (see ``ManagedObject/init(context:)``).
     /// - Throws: ``ObjectGraphError`` (134060) naming the file, line and column:
     ///   ``ObjectGraphError/Reason/modelXMLSyntax`` for malformed XML,
     ///   ``ObjectGraphError/Reason/invalidXcodeModel`` or
@@ -34,11 +39,12 @@ extension ManagedObjectModel {
     ///   rather than a compiled `.momd`.
     public convenience init(
         contentsOf url: URL, version: String? = nil,
-        classResolver: ((String) -> ManagedObject.Type?)? = nil
+        classResolver: ((String) -> ManagedObject.Type?)? = nil, modules: [String] = []
     ) throws {
+        let classes = ClassNameResolver(classResolver, modules: modules)
         if url.pathExtension.lowercased() == "json" {
             let data = try Self.readFile(url)
-            let contents = try ModelJSONReader(classResolver: classResolver).read(
+            let contents = try ModelJSONReader(classes: classes).read(
                 Self.parseModelJSON(data, file: url.path))
             try self.init(
                 entities: contents.entities, configurations: contents.configurations,
@@ -48,7 +54,7 @@ extension ManagedObjectModel {
         }
         let file = try XcodeModelLocator.contentsFile(for: url, version: version)
         let root = try XMLNode.parse(Self.readFile(file), file: file.path)
-        var reader = XcodeModelReader(file: file.path, classResolver: classResolver)
+        var reader = XcodeModelReader(file: file.path, classes: classes)
         let contents = try reader.read(root)
         do {
             try self.init(

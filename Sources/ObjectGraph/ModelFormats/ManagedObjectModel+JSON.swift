@@ -18,17 +18,25 @@ extension ManagedObjectModel {
     /// - Parameters:
     ///   - jsonData: A UTF-8 JSON document.
     ///   - classResolver: Maps an entity's recorded class name (`managedObjectClassName`) to
-    ///     the subclass to instantiate; entities without a class name, or whose name it maps
-    ///     to `nil`, use ``ManagedObject``. Called during the initializer only. Default: none.
+    ///     the subclass to instantiate. Called during the initializer only. Default: none.
+    ///   - modules: Modules in which to look for a recorded class name that is not
+    ///     module-qualified, besides the main executable's (`["MyApp"]`). A class found by
+    ///     neither the resolver nor a module is bound by name when first used (see
+    ///     ``ManagedObject/init(context:)``); until then the entity's objects are
+    ///     ``ManagedObject``s.
     /// - Throws: ``ObjectGraphError`` (134060): ``ObjectGraphError/Reason/jsonSyntax`` naming
     ///   the line and column, ``ObjectGraphError/Reason/invalidModelJSON`` naming the JSON path
     ///   of a misfit member, or a model check's reason naming the entity and property at fault.
     /// - Note: Core Data has no JSON model format; this is ObjectGraph's own.
-    public convenience init(jsonData: Data, classResolver: ((String) -> ManagedObject.Type?)? = nil)
-        throws
-    {
+    public convenience init(
+        jsonData: Data, classResolver: ((String) -> ManagedObject.Type?)? = nil,
+        modules: [String] = []
+    ) throws {
         let root = try Self.parseModelJSON(jsonData, file: nil)
-        let contents = try ModelJSONReader(classResolver: classResolver).read(root)
+        let contents = try ModelJSONReader(
+            classes: ClassNameResolver(classResolver, modules: modules)
+        )
+        .read(root)
         try self.init(
             entities: contents.entities, configurations: contents.configurations,
             versionIdentifiers: contents.versionIdentifiers,

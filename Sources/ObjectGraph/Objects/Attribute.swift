@@ -38,7 +38,9 @@ public struct Attribute<Value: AttributeConvertible> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let slot = resolve(object, storageKeyPath)
+            guard let slot = slot(object, storageKeyPath) else {
+                return Value.fromAttributeValue(.null) ?? Value.nullValue  // a key-path probe
+            }
             let stored = object.read(
                 slot, "\(object.entity.name).\(object.entity.properties[slot].name)"
             ).attributeValue
@@ -51,7 +53,7 @@ public struct Attribute<Value: AttributeConvertible> {
             return value
         }
         set {
-            let slot = resolve(object, storageKeyPath)
+            guard let slot = slot(object, storageKeyPath) else { return }  // a key-path probe
             // The slot was resolved through `attributesByName`: it is an attribute's.
             let attribute = unsafeDowncast(
                 object.entity.properties[slot], to: AttributeDescription.self)
@@ -66,15 +68,18 @@ public struct Attribute<Value: AttributeConvertible> {
         }
     }
 
-    private static func resolve<Object: ManagedObject>(
+    /// The property's slot in the object's entity; `nil` for a key-path probe, which records
+    /// the key instead.
+    private static func slot<Object: ManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
-    ) -> Int {
+    ) -> Int? {
         guard
             let slot = PropertyKeys.slot(
                 storage, explicitKey: object[keyPath: storage].key, entity: object.entity,
                 relationship: false)
         else {
             let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
+            if KeyPathProbe.record(key, on: object) { return nil }
             preconditionFailure(
                 "ObjectGraph: @Attribute \(key): entity \(object.entity.name) has no attribute '\(key)'"
             )

@@ -236,6 +236,8 @@ struct ObjectState {
     var isPending = false
     /// `willSave()` already ran in the save under way (set and cleared by `save()`).
     var willSaveCalled = false
+    /// The object is a key-path probe (see `KeyPathProbe`), in no context and no model.
+    var isProbe = false
 
     /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
     mutating func clearLifecycle() {

@@ -9,6 +9,8 @@ public protocol RelationshipConvertible {
     static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self
     /// The objects the value holds.
     var relatedObjects: [ManagedObject] { get }
+    /// The class of the objects the value holds.
+    static var objectType: ManagedObject.Type { get }
 }
 
 extension Optional: RelationshipConvertible where Wrapped: ManagedObject {
@@ -20,6 +22,8 @@ extension Optional: RelationshipConvertible where Wrapped: ManagedObject {
     }
     /// The object, if any.
     public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
+    /// `Wrapped`.
+    public static var objectType: ManagedObject.Type { Wrapped.self }
 }
 
 extension Set: RelationshipConvertible where Element: ManagedObject {
@@ -31,6 +35,8 @@ extension Set: RelationshipConvertible where Element: ManagedObject {
     }
     /// The members.
     public var relatedObjects: [ManagedObject] { Array(self) }
+    /// `Element`.
+    public static var objectType: ManagedObject.Type { Element.self }
 }
 
 extension Array: RelationshipConvertible where Element: ManagedObject {
@@ -42,6 +48,8 @@ extension Array: RelationshipConvertible where Element: ManagedObject {
     }
     /// The members, in order.
     public var relatedObjects: [ManagedObject] { self }
+    /// `Element`.
+    public static var objectType: ManagedObject.Type { Element.self }
 }
 
 /// Declares a managed object's relationship: the Swift stand-in for `@NSManaged`.
@@ -83,12 +91,17 @@ public struct Relationship<Value: RelationshipConvertible> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let r = resolve(object, storageKeyPath)
+            guard let r = resolve(object, storageKeyPath) else {
+                // A key-path probe: a to-one leads on to a probe of its destination.
+                return Value.fromRelatedObjects(
+                    Value.isToMany
+                        ? [] : [KeyPathProbe.destination(of: object, Value.objectType)])
+            }
             return Value.fromRelatedObjects(
                 r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? [])
         }
         set {
-            let r = resolve(object, storageKeyPath)
+            guard let r = resolve(object, storageKeyPath) else { return }  // a key-path probe
             if r.isToMany {
                 object.setRelated(r, newValue.relatedObjects)
             } else {
@@ -97,10 +110,12 @@ public struct Relationship<Value: RelationshipConvertible> {
         }
     }
 
+    /// The relationship in the object's entity; `nil` for a key-path probe, which records
+    /// the key instead.
     private static func resolve<Object: ManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
     )
-        -> RelationshipDescription
+        -> RelationshipDescription?
     {
         let slot = PropertyKeys.slot(
             storage, explicitKey: object[keyPath: storage].key, entity: object.entity,
@@ -109,6 +124,7 @@ public struct Relationship<Value: RelationshipConvertible> {
             r.isToMany == Value.isToMany
         else {
             let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
+            if KeyPathProbe.record(key, on: object) { return nil }
             preconditionFailure(
                 """
                 ObjectGraph: @Relationship \(key): entity \(object.entity.name) has no \

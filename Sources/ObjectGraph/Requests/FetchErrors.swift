@@ -44,22 +44,20 @@ enum FetchErrors {
             entityName: name)
     }
 
-    /// `type` is the class of no entity; `candidates` are the model's entities whose class
-    /// is not bound yet (the ones the class could have been bound to by name).
-    static func noEntity(for type: Any.Type, request: String, candidates: [String])
-        -> ObjectGraphError
-    {
-        let name = String(describing: type)
-        let hint =
-            candidates.isEmpty
-            ? "give the request an entity name: FetchRequest<\(name)>(entityName: …)"
-            : "entities without a class: \(EchoedText.list(candidates, quoted: false)); name one "
-                + "in FetchRequest<\(name)>(entityName: …), give the entity the class name "
-                + "\(name) in the model, or bind it with the model's classResolver"
-        return ObjectGraphError(
+    /// A request that names no entity, whose result class has no entity in the model.
+    static func noEntity(request: String, _ failure: ClassLookupFailure) -> ObjectGraphError {
+        ObjectGraphError(
             .noEntityForClass,
-            "fetch: \(request) names no entity, and \(name) is the class of no entity of the "
-                + "model; \(hint)")
+            "fetch: \(request) names no entity, and \(failure.explanation) "
+                + "(FetchRequest<\(failure.type)>(entityName: …))")
+    }
+
+    /// A request that names no entity, whose result type is not a managed-object class.
+    static func noEntity(request: String, _ type: Any.Type) -> ObjectGraphError {
+        ObjectGraphError(
+            .noEntityForClass,
+            "fetch: \(request) names no entity, and \(type) is not a managed-object class; "
+                + "give it an entity name: FetchRequest<\(type)>(entityName: …)")
     }
 
     static func resultTypeMismatch(
