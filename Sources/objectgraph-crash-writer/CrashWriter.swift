@@ -7,7 +7,10 @@ import ObjectGraph
 ///     objectgraph-crash-writer write FILE SEED full|normal|off   commit until killed; print "committed N"
 ///     objectgraph-crash-writer hold FILE                          hold the writer lock until stdin closes
 ///     objectgraph-crash-writer check FILE [REPORTED]              check the invariants; exit 1 on a violation
+///     objectgraph-crash-writer context FILE SEED full|normal|off  the write workload through contexts
 ///     objectgraph-crash-writer stress DIR TRIALS SEED             kill a writer TRIALS times and check each file
+///     objectgraph-crash-writer campaign DIR TRIALS SEED [--scenario NAME…]
+///                                        kill ledger, objectgraph and context saves in their windows
 ///
 /// Transaction N inserts 1–20 `Item`s tagged N (with random-length payloads), sets the
 /// `Counter` to N and deletes the items of transaction N−3; every seventh transaction also
@@ -39,6 +42,22 @@ struct CrashWriter {
         var seed: UInt64
     }
 
+    struct CampaignArguments: ParsableArguments {
+        @Argument("DIR") var directory: String
+        @Argument(
+            "TRIALS",
+            transform: .usage("a number of trials") { Int($0).flatMap { $0 > 0 ? $0 : nil } })
+        var trials: Int
+        @Argument("SEED", transform: .usage("a seed from 0 to \(UInt64.max)") { UInt64($0) })
+        var seed: UInt64
+        @Option(
+            "--scenario", "NAME",
+            help: "only this scenario (repeatable): "
+                + KillScenario.allCases.map(\.rawValue).joined(separator: ", "),
+            transform: .usage("a scenario name") { KillScenario(rawValue: $0) })
+        var scenarios: [KillScenario]
+    }
+
     static let tool = CommandLineTool(
         name: "objectgraph-crash-writer",
         summary: "The child process of the file store's crash tests, and a kill-trial runner.",
@@ -46,6 +65,12 @@ struct CrashWriter {
             Command(["write"], summary: "commit until killed; print \"committed N\" after each") {
                 (arguments: WriteArguments, _, _) in
                 try CrashWorkload.write(
+                    file: arguments.file, seed: arguments.seed,
+                    synchronous: arguments.synchronous)
+            },
+            Command(["context"], summary: "the write workload through contexts (two-step saves)") {
+                (arguments: WriteArguments, _, _) in
+                try CrashWorkload.writeThroughContexts(
                     file: arguments.file, seed: arguments.seed,
                     synchronous: arguments.synchronous)
             },
@@ -68,6 +93,14 @@ struct CrashWriter {
                 try await CrashStress.run(
                     directory: arguments.directory, trials: arguments.trials, seed: arguments.seed,
                     output: output)
+            },
+            Command(
+                ["campaign"],
+                summary: "kill ledger, objectgraph and context saves inside their write windows"
+            ) { (arguments: CampaignArguments, _, output) in
+                try KillCampaign.run(
+                    directory: arguments.directory, trials: arguments.trials, seed: arguments.seed,
+                    only: arguments.scenarios, output: output)
             },
         ])
 

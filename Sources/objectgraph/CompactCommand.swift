@@ -16,6 +16,10 @@ enum CompactCommand {
             let url = URL(fileURLWithPath: path)
             let model = try JSONLinesStore.metadata(at: url).model
             let store = try JSONLinesStore(model: model, url: url)
+            if store.didCreateFile {  // removed since its header was read: never make one
+                store.closeRemovingCreatedFile()
+                throw CLIError.failure("\(path) no longer exists; nothing was written")
+            }
             defer { store.close() }
             for notice in store.recoveryNotices { output.err("notice: \(notice)") }
             let before = try store.statistics()

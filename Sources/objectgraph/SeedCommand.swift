@@ -30,8 +30,9 @@ enum SeedCommand {
         for (entity, n) in args.counts { counts[entity] = n }
         let out = try outputURL(args.out)
         try StoreFileSupport.reportingCodes {
-            let result = try SeedJob(model: model, counts: counts, seed: args.seed).run(
-                storeURL: out)
+            var job = SeedJob(model: model, counts: counts, seed: args.seed)
+            job.requiresNewFile = true
+            let result = try job.run(storeURL: out)
             close(result)
             output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
         }
@@ -61,8 +62,9 @@ enum SeedCommand {
             let sources = try args.fixtures.map {
                 try FixtureSource(contentsOf: URL(fileURLWithPath: $0))
             }
-            let result = try LoadJob(model: model, fixtures: sources, seed: args.seed).run(
-                storeURL: out)
+            var job = LoadJob(model: model, fixtures: sources, seed: args.seed)
+            job.requiresNewFile = true
+            let result = try job.run(storeURL: out)
             close(result)
             output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
         }

@@ -8,30 +8,20 @@ enum VerifyCommand {
         ["verify"], summary: "Check every line's checksum and every reference of a store file.",
         details: """
             Lists every damaged line (not only the first) and every reference to a missing row, then
-            the transactions, rows per entity, and live and dead bytes. Exits with 1 when anything
-            is wrong; 'objectgraph repair FILE' keeps the good part of a damaged file.
+            warnings (an interrupted save's incomplete last line while no writer holds the file,
+            transactions missing at the end, a leftover FILE.tmp), then the transactions, rows per
+            entity, and live and dead bytes. Exits with 1 when anything is damaged (warnings alone
+            exit 0); 'objectgraph repair FILE' keeps the good part of a damaged file, and
+            'objectgraph repair --salvage FILE' also the intact lines after the damage.
             """
     ) { (args: StoreFileArguments, _, output) in
         try StoreFileSupport.reportingCodes {
             let path = args.file
             let report = JSONLinesStore.verify(at: URL(fileURLWithPath: path))
-            for notice in report.notices {
-                output.err("notice: \(EchoedText.cappedLines(notice))")
-            }
             if args.json {
                 var members: [(String, JSONValue)] = [
                     ("file", .string(path)), ("healthy", .bool(report.isHealthy)),
-                    (
-                        "problems",
-                        .array(
-                            report.problems.map { p in
-                                .object([
-                                    ("line", p.line.map { .integer($0) } ?? .null),
-                                    ("message", .string(p.message)),
-                                ])
-                            })
-                    ),
-                    ("notices", .array(report.notices.map { .string($0) })),
+                    ("problems", json(report.problems)), ("warnings", json(report.warnings)),
                 ]
                 if let statistics = report.statistics, let model = report.metadata?.model {
                     members += StoreFileSupport.json(statistics, model: model)
@@ -40,6 +30,9 @@ enum VerifyCommand {
             } else {
                 for problem in report.problems {
                     output.out(EchoedText.cappedLines(problem.description))
+                }
+                for warning in report.warnings {
+                    output.out("warning: " + EchoedText.cappedLines(warning.description))
                 }
                 if let statistics = report.statistics, let model = report.metadata?.model {
                     if report.isHealthy { output.out("\(path): OK") }
@@ -52,5 +45,16 @@ enum VerifyCommand {
                     "\(count) problem\(count == 1 ? "" : "s") in \(EchoedText.capped(path))")
             }
         }
+    }
+
+    /// `[{"line": N or null, "message": "…"}, …]`.
+    private static func json(_ problems: [JSONLinesStoreVerification.Problem]) -> JSONValue {
+        .array(
+            problems.map { p in
+                .object([
+                    ("line", p.line.map { .integer($0) } ?? .null),
+                    ("message", .string(p.message)),
+                ])
+            })
     }
 }

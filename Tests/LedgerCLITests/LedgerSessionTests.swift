@@ -129,10 +129,18 @@ import Testing
     @Test func failedCommandsWriteNothing() async throws {
         let sandbox = try CLISandbox()
         defer { sandbox.remove() }
-        let failedAdd = await sandbox.run(["add", "5", "--category", "Food"])
+        // What can be checked without the ledger fails before anything is created.
+        let missingReceipt = await sandbox.run(["add", "5", "--receipt", "missing.pdf"])
+        #expect(missingReceipt.code == 1 && missingReceipt.stderr.contains("missing.pdf"))
+        #expect(!sandbox.exists("ledger.jsonl") && !sandbox.exists("ledger.jsonl.lock"))
+        _ = try sandbox.write("scan.pdf", "%PDF")
+        let failedAdd = await sandbox.run(
+            ["add", "5", "--category", "Food", "--receipt", "scan.pdf"])
         #expect(failedAdd.code == 1)
         #expect(!sandbox.exists("ledger.jsonl"))
-        #expect(!sandbox.exists("ledger.jsonl.lock"))
+        #expect(!sandbox.exists("ledger.receipts"))
+        // The lock file stays: removing it could let two writers in (issue 14).
+        #expect(sandbox.exists("ledger.jsonl.lock"))
         #expect(await sandbox.run(["category", "add", "Food"]).code == 0)
         #expect(await sandbox.run(["add", "5", "--category", "Food"]).code == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("ledger.jsonl")))

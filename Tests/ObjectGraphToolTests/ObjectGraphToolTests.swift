@@ -167,7 +167,7 @@ struct ObjectGraphToolTests {
         let info = try run("info", file.path)
         #expect(
             info.status == 0
-                && info.err.hasPrefix("notice: store \(file.path): line 5 is incomplete"))
+                && info.err.hasPrefix("notice: store \(file.path): line 5: incomplete last line"))
     }
 
     @Test func usageErrorsExitWith64AndFailuresWith1() throws {

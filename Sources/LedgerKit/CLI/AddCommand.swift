@@ -32,7 +32,13 @@ enum AddCommand {
             draft.note = arguments.note
             draft.payee = arguments.payee
             draft.receipt = arguments.receipt.map(environment.url)
-            let record = try LedgerSession.run(global, environment, access: .create) { ledger in
+            // What can be checked without the ledger is checked before it is opened (and
+            // perhaps created).
+            if let receipt = draft.receipt {
+                do { try Ledger.checkReceipt(receipt) } catch { throw LedgerSession.failure(error) }
+            }
+            let record = try LedgerSession.run(global, environment, access: .create, output: output)
+            { ledger in
                 try ledger.addTransaction(draft)
             }
             if global.json {

@@ -14,7 +14,8 @@ enum CategoryCommands {
             details:
                 "Names are 1–50 characters and unique, ignoring case. Creates the ledger file if missing."
         ) { (arguments: AddArguments, global, output) in
-            let record = try LedgerSession.run(global, environment, access: .create) { ledger in
+            let record = try LedgerSession.run(global, environment, access: .create, output: output)
+            { ledger in
                 try ledger.addCategory(name: arguments.name, colorHex: arguments.color)
             }
             if global.json {
@@ -28,7 +29,8 @@ enum CategoryCommands {
     static func list(_ environment: LedgerEnvironment) -> LedgerCommand {
         LedgerCommand(["category", "list"], summary: "list the categories with their totals") {
             (_: NoArguments, global, output) in
-            let records = try LedgerSession.run(global, environment, access: .read) {
+            let records = try LedgerSession.run(global, environment, access: .read, output: output)
+            {
                 try $0.categories()
             }
             if global.json {
@@ -57,7 +59,8 @@ enum CategoryCommands {
     static func rename(_ environment: LedgerEnvironment) -> LedgerCommand {
         LedgerCommand(["category", "rename"], summary: "rename a category") {
             (arguments: RenameArguments, global, output) in
-            let record = try LedgerSession.run(global, environment, access: .write) { ledger in
+            let record = try LedgerSession.run(global, environment, access: .write, output: output)
+            { ledger in
                 try ledger.renameCategory(arguments.old, to: arguments.new)
             }
             if global.json {
@@ -84,7 +87,9 @@ enum CategoryCommands {
         LedgerCommand(["category", "delete"], summary: "delete a category") {
             (arguments: DeleteArguments, global, output) in
             let rule = arguments.rule
-            let deletion = try LedgerSession.run(global, environment, access: .write) { ledger in
+            let deletion = try LedgerSession.run(
+                global, environment, access: .write, output: output
+            ) { ledger in
                 try ledger.deleteCategory(arguments.name, rule: rule)
             }
             if global.json {

@@ -12,7 +12,8 @@ enum ClearCommand {
             ["clear"], summary: "toggle whether transactions are cleared",
             details: "Each ID is any unique prefix. All or nothing."
         ) { (arguments: Arguments, global, output) in
-            let records = try LedgerSession.run(global, environment, access: .write) { ledger in
+            let records = try LedgerSession.run(global, environment, access: .write, output: output)
+            { ledger in
                 try ledger.toggleCleared(arguments.ids)
             }
             if global.json {

@@ -14,7 +14,8 @@ enum DeleteCommand {
                 "Each ID is any unique prefix. All or nothing: one unknown ID deletes none. "
                 + "Receipts are removed once the deletion is saved."
         ) { (arguments: Arguments, global, output) in
-            let records = try LedgerSession.run(global, environment, access: .write) { ledger in
+            let records = try LedgerSession.run(global, environment, access: .write, output: output)
+            { ledger in
                 try ledger.deleteTransactions(arguments.ids)
             }
             if global.json {

@@ -38,7 +38,8 @@ enum EditCommand {
                     "nothing to change: give --amount, --category, --date, --note, --payee, "
                         + "--income or --expense")
             }
-            let record = try LedgerSession.run(global, environment, access: .write) { ledger in
+            let record = try LedgerSession.run(global, environment, access: .write, output: output)
+            { ledger in
                 try ledger.editTransaction(arguments.id, changes)
             }
             if global.json {

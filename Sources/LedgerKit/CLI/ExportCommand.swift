@@ -20,12 +20,15 @@ enum ExportCommand {
         ) { (arguments: Arguments, global, output) in
             switch arguments.format ?? (global.json ? .json : .csv) {
             case .csv:
-                let csv = try LedgerSession.run(global, environment, access: .read) {
+                let csv = try LedgerSession.run(global, environment, access: .read, output: output)
+                {
                     try $0.exportCSV()
                 }
                 output.out(String(csv.dropLast()))
             case .json:
-                let object = try LedgerSession.run(global, environment, access: .read) {
+                let object = try LedgerSession.run(
+                    global, environment, access: .read, output: output
+                ) {
                     try $0.exportObject()
                 }
                 try output.json(object)

@@ -116,7 +116,7 @@ enum ImportCommand {
                 }
             } else {
                 summary = try LedgerSession.run(
-                    global, environment, access: dryRun ? .read : .create
+                    global, environment, access: dryRun ? .read : .create, output: output
                 ) { ledger in
                     try ledger.importCSV(file, options: options, dryRun: dryRun, progress: progress)
                 }

@@ -5,10 +5,12 @@ import Foundation
 /// one line (exit 1), leaving nothing behind: a ledger file the command created is removed
 /// again when the command fails.
 enum LedgerSession {
-    /// Runs `body` with the ledger of `--file` opened for `access`, then closes it.
+    /// Runs `body` with the ledger of `--file` opened for `access`, then closes it. What the
+    /// store noticed on opening (an interrupted save's incomplete last line, transactions
+    /// missing at the end, a leftover temporary file) goes to standard error, once.
     static func run<T>(
         _ global: LedgerGlobalOptions, _ environment: LedgerEnvironment, access: LedgerAccess,
-        _ body: (Ledger) throws -> T
+        output: CLIOutput, _ body: (Ledger) throws -> T
     ) throws -> T {
         let ledger: Ledger
         do {
@@ -16,6 +18,7 @@ enum LedgerSession {
         } catch {
             throw failure(error)
         }
+        for notice in ledger.storeNotices { output.err("ledger: notice: \(notice)") }
         defer { ledger.close() }
         do {
             return try body(ledger)

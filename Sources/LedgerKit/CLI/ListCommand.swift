@@ -38,7 +38,9 @@ enum ListCommand {
             query.to = arguments.to
             query.limit = arguments.limit
             query.sort = arguments.sort
-            let (records, ids) = try LedgerSession.run(global, environment, access: .read) {
+            let (records, ids) = try LedgerSession.run(
+                global, environment, access: .read, output: output
+            ) {
                 ledger in
                 let records = try ledger.transactions(query)
                 return (records, global.json ? [:] : try ledger.shortIDs(for: records.map(\.id)))

@@ -10,7 +10,9 @@ enum MaintenanceCommands {
                 "Atomic: a crash leaves the old file or the new one. Edits and deletions leave old lines "
                 + "behind until then."
         ) { (_: NoArguments, global, output) in
-            let (result, path) = try LedgerSession.run(global, environment, access: .write) {
+            let (result, path) = try LedgerSession.run(
+                global, environment, access: .write, output: output
+            ) {
                 ledger in
                 (try ledger.compact(), ledger.configuration.storeURL.relativePath)
             }

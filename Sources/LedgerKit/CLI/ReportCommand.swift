@@ -27,7 +27,9 @@ enum ReportCommand {
             let grouping = arguments.grouping
             let from = arguments.from
             let to = arguments.to
-            let (report, path) = try LedgerSession.run(global, environment, access: .read) {
+            let (report, path) = try LedgerSession.run(
+                global, environment, access: .read, output: output
+            ) {
                 ledger in
                 (
                     try ledger.report(by: grouping, from: from, to: to),

@@ -76,7 +76,7 @@ extension Ledger {
         let store = JSONLinesStore.verify(at: url)
         var result = LedgerVerification(
             file: url.relativePath, problems: store.problems.map(\.description),
-            notices: store.notices,
+            notices: store.warnings.map(\.description),
             transactions: store.statistics?.rowCounts["Transaction"],
             categories: store.statistics?.rowCounts["Category"],
             receipts: 0, statistics: store.statistics)

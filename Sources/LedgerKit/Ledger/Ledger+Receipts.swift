@@ -13,6 +13,15 @@ extension Ledger {
     /// cannot fill the disk.
     static let maximumReceiptBytes = 64 << 20
 
+    /// Checks, before anything is opened or created, that the receipt to copy exists.
+    ///
+    /// - Throws: ``LedgerError`` `.receiptUnusable` naming the file when it does not.
+    public static func checkReceipt(_ source: URL) throws {
+        guard FileManager.default.fileExists(atPath: source.path) else {
+            throw LedgerErrors.receipt(source.relativePath, "does not exist")
+        }
+    }
+
     /// Copies `source` into the receipts directory as `<id>.<extension>`.
     ///
     /// The copy is always a new regular file with the ledger file's permission bits, whatever
@@ -24,9 +33,7 @@ extension Ledger {
     ///   directory, missing, more than ``maximumReceiptBytes``) or the copy fails;
     ///   `.needsFile` when the ledger has no receipts directory (a RAM store).
     func storeReceipt(_ source: URL, id: UUID) throws -> (path: String, copy: URL) {
-        guard FileManager.default.fileExists(atPath: source.path) else {
-            throw LedgerErrors.receipt(source.relativePath, "does not exist")
-        }
+        try Self.checkReceipt(source)
         guard let directory = configuration.resolvedReceiptsDirectory else {
             throw LedgerErrors.needsFile("a receipt")
         }
@@ -34,8 +41,11 @@ extension Ledger {
         let name = id.uuidString.lowercased() + (ext.isEmpty ? "" : ".\(ext)")
         let copy = directory.appendingPathComponent(name)
         do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true)
+            if !FileManager.default.fileExists(atPath: directory.path) {
+                try FileManager.default.createDirectory(
+                    at: directory, withIntermediateDirectories: true)
+                createdReceiptsDirectory = true
+            }
         } catch {
             throw LedgerErrors.receipt(
                 source.relativePath,

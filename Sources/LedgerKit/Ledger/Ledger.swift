@@ -29,11 +29,17 @@ public final class Ledger {
     let container: PersistentContainer
     /// The root context: reads run here, and scratchpads save into it.
     let context: ManagedObjectContext
-    /// Whether `FILE.lock` existed before opening (so only a lock file this ledger made is
-    /// removed with a file it created).
-    private let lockFileExisted: Bool
+    /// The file store, or `nil` for a RAM ledger.
+    private let store: JSONLinesStore?
+    /// Whether this ledger created the receipts directory (so a failed command removes it
+    /// again when it is still empty).
+    var createdReceiptsDirectory = false
 
     /// Opens the ledger at `configuration.storeURL`.
+    ///
+    /// Whether the file exists is decided by the store, with the writer lock held: `.create`
+    /// creates a missing file then (see ``didCreateFile``); `.write` undoes such a creation
+    /// and fails.
     ///
     /// - Parameters:
     ///   - configuration: the store URL (`/dev/null` for a fresh RAM store), receipts
@@ -42,26 +48,30 @@ public final class Ledger {
     /// - Throws: ``LedgerError`` `.noLedger` when the file is missing (the message says how
     ///   to create one); the store's `ObjectGraphError`s when it cannot be opened
     ///   (`.storeLocked` 134090 while another process writes, `.incompatibleModel`
-    ///   134100 for a file of another model, `.storeCorrupt` 259 naming the line).
+    ///   134100 for a file of another model, `.storeCorrupt` 259 naming the line,
+    ///   `.storeOpenFailed` 134080 for what is not a regular file).
     public init(_ configuration: LedgerConfiguration, access: LedgerAccess) throws {
         let url = configuration.storeURL
-        let exists = configuration.isInMemory || FileManager.default.fileExists(atPath: url.path)
-        guard exists || access == .create else { throw LedgerErrors.missingFile(url.relativePath) }
+        // Only an error message is decided here; nothing is created or removed on it.
+        if access != .create, !configuration.isInMemory,
+            !FileManager.default.fileExists(atPath: url.path)
+        {
+            throw LedgerErrors.missingFile(url.relativePath)
+        }
         self.configuration = configuration
         self.access = access
-        self.didCreateFile = !exists
-        let lockFileExisted = FileManager.default.fileExists(atPath: url.path + ".lock")
-        self.lockFileExisted = lockFileExisted
         container = PersistentContainer(name: "Ledger", managedObjectModel: try LedgerModel.make())
         let description = PersistentStoreDescription(url: url)
         description.storeOptions = configuration.storeOptions
         description.isReadOnly = access == .read && !configuration.isInMemory
         container.persistentStoreDescriptions = [description]
-        do {
-            try container.loadPersistentStores()
-        } catch {
-            if !exists { Self.removeCreatedFiles(configuration, lockFileExisted: lockFileExisted) }
-            throw error
+        try container.loadPersistentStores()
+        store = container.persistentStoreCoordinator.persistentStores.first as? JSONLinesStore
+        didCreateFile = store?.didCreateFile ?? false
+        if access == .write, let store, store.didCreateFile {
+            // The file vanished after the check above: undo the creation, under the lock.
+            store.closeRemovingCreatedFile()
+            throw LedgerErrors.missingFile(url.relativePath)
         }
         context = container.newBackgroundContext()
         context.name = "ledger"
@@ -69,15 +79,27 @@ public final class Ledger {
 
     /// Creates a new, empty ledger file (`ledger init`).
     ///
-    /// - Throws: ``LedgerError`` `.ledgerExists` when the file already exists;
-    ///   the store's errors when it cannot be created.
+    /// - Throws: ``LedgerError`` `.ledgerExists` when the file already exists (also when
+    ///   another process created it a moment earlier); the store's errors when it cannot be
+    ///   created.
     public static func create(_ configuration: LedgerConfiguration) throws -> Ledger {
         let path = configuration.storeURL.path
         if !configuration.isInMemory, FileManager.default.fileExists(atPath: path) {
             throw LedgerErrors.fileExists(configuration.storeURL.relativePath)
         }
-        return try Ledger(configuration, access: .create)
+        let ledger = try Ledger(configuration, access: .create)
+        if !configuration.isInMemory, !ledger.didCreateFile {
+            ledger.close()
+            throw LedgerErrors.fileExists(configuration.storeURL.relativePath)
+        }
+        return ledger
     }
+
+    /// What the file store noticed when it opened the file, one message each: an interrupted
+    /// save's incomplete last line (dropped by a writer; reported by a reader while no writer
+    /// holds the file), transactions missing at the end, a leftover temporary file, an upgrade
+    /// of the file's format. Empty for a RAM ledger.
+    public var storeNotices: [String] { store?.recoveryNotices ?? [] }
 
     /// Whether the ledger is a RAM store (`/dev/null`): nothing persists.
     public var isInMemory: Bool { configuration.isInMemory }
@@ -91,12 +113,21 @@ public final class Ledger {
         }
     }
 
-    /// Removes the ledger file again when this ledger created it (a command that failed
-    /// must leave nothing behind); does nothing otherwise.
+    /// Undoes what a failed command created, then closes the ledger: a receipts directory
+    /// this ledger created (when it is empty again) and the ledger file, when this ledger
+    /// created it and nothing was saved to it.
+    ///
+    /// Both are removed while the writer lock is still held, and the file only when its path
+    /// still names the file this ledger created (see
+    /// `JSONLinesStore.closeRemovingCreatedFile()`); the lock file stays. A ledger that
+    /// created nothing is just closed.
     public func discardCreatedFile() {
-        guard didCreateFile, !isInMemory else { return }
+        if createdReceiptsDirectory, let receipts = configuration.resolvedReceiptsDirectory {
+            // rmdir: removes the directory only when it is empty.
+            _ = rmdir(receipts.path)
+        }
+        store?.closeRemovingCreatedFile()
         close()
-        Self.removeCreatedFiles(configuration, lockFileExisted: lockFileExisted)
     }
 
     // MARK: Contexts
@@ -127,18 +158,5 @@ public final class Ledger {
             }
         }
         return result
-    }
-
-    private static func removeCreatedFiles(
-        _ configuration: LedgerConfiguration, lockFileExisted: Bool
-    ) {
-        let path = configuration.storeURL.path
-        try? FileManager.default.removeItem(atPath: path)
-        if !lockFileExisted { try? FileManager.default.removeItem(atPath: path + ".lock") }
-        if let receipts = configuration.resolvedReceiptsDirectory,
-            (try? FileManager.default.contentsOfDirectory(atPath: receipts.path))?.isEmpty == true
-        {
-            try? FileManager.default.removeItem(at: receipts)
-        }
     }
 }

@@ -6,12 +6,21 @@ extension ManagedObjectContext {
     /// written.
     ///
     /// Everything up to the commit only plans (see ``SavePlan``): when any step throws,
-    /// no object, ID, snapshot or row has changed.
+    /// no object, ID, snapshot or row has changed. Objects whose only changes are to transient
+    /// properties are saved without touching the store: nothing of theirs is stored.
     func commitToStores(_ changes: SaveChanges) throws -> SaveChanges {
         guard let coordinator = rootCoordinator else {
             throw SaveErrors.noStore("\(self) has no coordinator and no parent")
         }
-        var plan = SavePlan(changes)
+        var written = changes
+        var transientOnly: [ManagedObject] = []
+        if changes.updated.contains(where: {
+            !$0.entity.layout.transientSlots.isEmpty && !$0.hasPersistentChangedValues
+        }) {
+            written.updated = changes.updated.filter(\.hasPersistentChangedValues)
+            transientOnly = changes.updated.filter { !$0.hasPersistentChangedValues }
+        }
+        var plan = SavePlan(written)
         var newIDs: [ObjectIdentifier: ManagedObjectID] = [:]
         try coordinator.locked {
             var storeRows: [ObjectIdentifier: StoreRow?] = [:]
@@ -82,7 +91,8 @@ extension ManagedObjectContext {
             }
         }
         apply(plan, newIDs: newIDs)
-        return SaveChanges(inserted: plan.inserted, updated: plan.updated, deleted: plan.deleted)
+        return SaveChanges(
+            inserted: plan.inserted, updated: plan.updated + transientOnly, deleted: plan.deleted)
     }
 
     /// Permanent IDs for the inserted objects that still have temporary ones, entity by entity.
@@ -160,10 +170,10 @@ extension ManagedObjectContext {
             assignments += zip(group, ids).map { ($0, $1) }
         }
         for (object, id) in assignments {
-            registry[object.objectID] = nil
+            registry.removeValue(forKey: object.objectID)
             permanentIDs[object.objectID] = id
             object.objectID = id
-            registry[id] = object
+            registry.register(object, as: id)
         }
     }
 }

@@ -32,7 +32,10 @@ extension ManagedObjectContext {
         if let parent {
             return try parent.performAndWait { try parent.relatedForChild(relationship, of: id) }
         }
-        guard let coordinator = persistentStoreCoordinator else { return [] }
+        // A store never keeps a transient relationship: it starts empty when loaded from one.
+        guard !relationship.isTransient, let coordinator = persistentStoreCoordinator else {
+            return []
+        }
         let id = permanentIDs[id] ?? id
         guard !id.isTemporaryID else { return [] }
         return try coordinator.relatedObjectIDs(relationship, of: id)
@@ -52,13 +55,14 @@ extension ManagedObjectContext {
 
     /// Fills a fault, or marks it deleted when its row is gone.
     func fulfillFault(_ object: ManagedObject) {
-        if let cached = rowCache.removeValue(forKey: object.objectID) {
-            fill(object, from: cached)
+        switch object.faultSource {
+        case .row(let values)?:
+            fill(object, values: values, version: object.snapshotVersion)
             return
-        }
-        if let batch = faultBatches[object.objectID] {
+        case .batch(let batch)?:
             fillBatch(batch)
             if !object.slots.isEmpty { return }
+        case nil: break
         }
         let row: StoreRow?
         var failure: (any Error)?
@@ -78,42 +82,70 @@ extension ManagedObjectContext {
                 Set shouldDeleteInaccessibleFaults to true to get a deleted object with nil values instead.
                 """)
         }
-        object.slots = object.entity.properties.map { p in
-            if let r = p as? RelationshipDescription, r.isToMany {
-                return .toMany(RelatedObjects())
-            }
-            return p is RelationshipDescription ? .toOne(nil) : .attribute(.null)
-        }
+        object.slots = ManagedObject.emptySlots(for: object.entity)
         object.snapshot = object.slots
+        object.faultSource = nil
         object.state.isDeleted = true
     }
 
     /// Fills every still-unfilled object of a fetch batch.
     private func fillBatch(_ batch: FaultBatch) {
         for id in batch.ids {
-            faultBatches[id] = nil
-            guard let member = registry[id], member.slots.isEmpty,
-                let row = try? upstreamRow(for: id)
-            else { continue }
+            guard let member = registry[id], member.slots.isEmpty else { continue }
+            member.faultSource = nil
+            guard let row = try? upstreamRow(for: id) else { continue }
             fill(member, from: row)
         }
     }
 
     /// Sets an object's values and snapshot from a row, registering related objects as faults.
     func fill(_ object: ManagedObject, from row: StoreRow) {
-        let values = objectValues(from: row)
+        fill(object, values: row.values, version: row.version)
+    }
+
+    /// Sets an object's values and snapshot from a row's values and version.
+    func fill(_ object: ManagedObject, values row: [StoreValue], version: Int64) {
+        let values = objectValues(row, of: object.entity)
         object.slots = values
         object.snapshot = values
-        object.snapshotVersion = row.version
+        object.snapshotVersion = version
         object.changedSlots = SlotSet()
+        object.faultSource = nil
         object.awakeFromFetch()
     }
 
+    /// An object's persistent values reloaded from `row`, with its unsaved changes and its
+    /// transient values kept on top: what `refresh(_:mergeChanges: true)` and merges of
+    /// other contexts' saves do. The snapshot takes the fresh values (and keeps its own
+    /// transient ones: they are never stored).
+    func reload(_ object: ManagedObject, from row: StoreRow) {
+        let fresh = objectValues(from: row)
+        var merged = fresh
+        var snapshot = fresh
+        let transient = object.entity.layout.transientSlots
+        if !object.slots.isEmpty {
+            for index in object.changedSlots { merged[index] = object.slots[index] }
+            for index in transient {
+                merged[index] = object.slots[index]
+                if let old = object.snapshot { snapshot[index] = old[index] }
+            }
+        }
+        object.slots = merged
+        object.snapshot = snapshot
+        object.snapshotVersion = row.version
+        object.faultSource = nil
+        announceRefreshed(object)
+    }
+
     func objectValues(from row: StoreRow) -> [ObjectValue] {
-        let properties = row.objectID.entity.properties
+        objectValues(row.values, of: row.objectID.entity)
+    }
+
+    func objectValues(_ row: [StoreValue], of entity: EntityDescription) -> [ObjectValue] {
+        let properties = entity.properties
         var values: [ObjectValue] = []
         values.reserveCapacity(properties.count)
-        for (i, value) in row.values.enumerated() {
+        for (i, value) in row.enumerated() {
             switch value {
             case .attribute(let v): values.append(.attribute(v))
             case .toOne(let id): values.append(.toOne(id.map(registeredOrFault)))
@@ -138,106 +170,6 @@ extension ManagedObjectContext {
         if object.state.isInserted { return [] }
         let ids = (try? upstreamRelated(relationship, of: object.objectID)) ?? []
         return ids.map(registeredOrFault)
-    }
-
-    // MARK: Refresh, reset, rollback
-
-    /// Refreshes `object` from upstream: with `mergeChanges`, its unsaved changes are kept on
-    /// top of the fresh values; without, it turns back into a fault and loses them.
-    ///
-    /// - Note: Mirrors `refresh(_:mergeChanges:)`.
-    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
-        checkQueue("refresh(_:mergeChanges:)")
-        rowCache[object.objectID] = nil
-        guard object.managedObjectContext === self, !object.state.isInserted else { return }
-        if !mergeChanges || object.changedSlots.isEmpty {
-            if !object.changedSlots.isEmpty || object.state.isDeleted {
-                pending.remove(object)
-                unprocessedDeletes.removeAll { $0 === object }
-            }
-            object.willTurnIntoFault()
-            object.slots = []
-            object.snapshot = nil
-            object.changedSlots = SlotSet()
-            object.state.clearLifecycle()
-            object.didTurnIntoFault()
-            unannounced.refreshed.append(object)
-            return
-        }
-        guard let row = try? upstreamRow(for: object.objectID) else { return }
-        let fresh = objectValues(from: row)
-        var merged = fresh
-        for index in object.changedSlots { merged[index] = object.slots[index] }
-        object.slots = merged
-        object.snapshot = fresh
-        object.snapshotVersion = row.version
-        unannounced.refreshed.append(object)
-    }
-
-    /// Refreshes every registered object, keeping unsaved changes.
-    ///
-    /// - Note: Mirrors `refreshAllObjects()`.
-    public func refreshAllObjects() {
-        checkQueue("refreshAllObjects()")
-        for object in registry.values where !object.isFault { refresh(object, mergeChanges: true) }
-    }
-
-    /// Forgets every registered object and every unsaved change.
-    ///
-    /// Objects obtained before are invalid afterwards; fetch again. Posts objects-did-change
-    /// with `NSInvalidatedAllObjectsKey`.
-    ///
-    /// - Note: Mirrors `reset()`.
-    public func reset() {
-        checkQueue("reset()")
-        for object in registry.values {
-            object.willTurnIntoFault()
-            object.slots = []
-            object.snapshot = nil
-            object.changedSlots = SlotSet()
-            object.state.clearLifecycle()
-            object.managedObjectContext = nil
-        }
-        registry.removeAll()
-        rowCache.removeAll()
-        faultBatches.removeAll()
-        pending.removeAll()
-        unprocessedDeletes.removeAll()
-        unannounced = ChangeAnnouncement()
-        permanentIDs.removeAll()
-        postObjectsDidChange(invalidatedAll: true)
-    }
-
-    /// Discards every unsaved change: inserted objects leave the context, deleted ones come
-    /// back, updated ones return to their last fetched or saved values.
-    ///
-    /// - Note: Mirrors `rollback()`.
-    public func rollback() {
-        checkQueue("rollback()")
-        for object in pending.objects {
-            if object.state.isInserted {
-                registry[object.objectID] = nil
-                object.state.clearLifecycle()
-                object.managedObjectContext = nil
-                continue
-            }
-            if let snapshot = object.snapshot {
-                object.slots = snapshot.enumerated().map { i, v in
-                    if let r = object.entity.properties[i] as? RelationshipDescription, r.isToMany,
-                        !r.isStoredInRow || object.changedSlots.contains(i)
-                    {
-                        return .toMany(nil)
-                    }
-                    return v
-                }
-            }
-            object.changedSlots = SlotSet()
-            object.state.clearLifecycle()
-            unannounced.refreshed.append(object)
-        }
-        pending.removeAll()
-        unprocessedDeletes.removeAll()
-        postObjectsDidChange(invalidatedAll: false)
     }
 }
 

@@ -34,6 +34,7 @@ extension ManagedObjectContext {
         case .managedObjectResultType:
             let found = try objects(query)
             try prefetch(request.relationshipKeyPathsForPrefetching, for: found)
+            keepForEvent(found)
             results = found
         }
         var typed: [Result] = []
@@ -77,6 +78,7 @@ extension ManagedObjectContext {
             descriptor.compare(a.1, b.1)
         }
         let windowed = window(typed, offset: q.fetchOffset, limit: q.fetchLimit)
+        if request.resultType == .managedObjectResultType { keepForEvent(windowed.map(\.0)) }
         switch request.resultType {
         case .countResultType: return [windowed.count as! Result]
         case .managedObjectIDResultType:
@@ -179,7 +181,7 @@ extension ManagedObjectContext {
 
     /// The matching objects, in order, windowed.
     func objects(_ q: FetchQuery) throws -> [ManagedObject] {
-        propagateDeletes()
+        if propagatesDeletesAtEndOfEvent { propagateDeletes() }
         let local = pendingObjects(q)
         if local.isEmpty {
             let rows = try upstreamRows(q, windowed: true)
@@ -219,13 +221,10 @@ extension ManagedObjectContext {
         objects.reserveCapacity(rows.count)
         let batchSize = q.fetchBatchSize
         if rows.count > 64 {
-            // Grow the registry (and the row cache that keeps faults' rows) once, not by doubling.
+            // Grow the registry once, not by doubling.
             registry.reserveCapacity(registry.count + rows.count)
-            if q.returnsObjectsAsFaults && batchSize == 0 {
-                rowCache.reserveCapacity(rowCache.count + rows.count)
-            }
         }
-        var batch: [ManagedObjectID] = []
+        var batch: [ManagedObject] = []
         for row in rows {
             let object = registeredOrFault(row.objectID)
             if !object.slots.isEmpty {
@@ -235,10 +234,14 @@ extension ManagedObjectContext {
             } else if !q.returnsObjectsAsFaults {
                 fill(object, from: row)
             } else if batchSize > 0 {
-                batch.append(row.objectID)
+                object.snapshotVersion = row.version
+                batch.append(object)
                 if batch.count == batchSize { closeBatch(&batch) }
             } else {
-                rowCache[row.objectID] = row
+                // The fault keeps its row for when it fires: no second read, and the row goes
+                // away with the object.
+                object.faultSource = .row(row.values)
+                object.snapshotVersion = row.version
             }
             objects.append(object)
         }
@@ -246,11 +249,11 @@ extension ManagedObjectContext {
         return objects
     }
 
-    private func closeBatch(_ ids: inout [ManagedObjectID]) {
-        guard !ids.isEmpty else { return }
-        let batch = FaultBatch(ids)
-        for id in ids { faultBatches[id] = batch }
-        ids.removeAll()
+    private func closeBatch(_ members: inout [ManagedObject]) {
+        guard !members.isEmpty else { return }
+        let batch = FaultBatch(members.map(\.objectID))
+        for member in members { member.faultSource = .batch(batch) }
+        members.removeAll()
     }
 
     /// The registered object for a fetched row, filled with the row's values when it has no

@@ -1,12 +1,22 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Merges another context's save into this one: updated objects are refreshed (keeping
-    /// this context's unsaved changes), deleted ones are marked deleted and leave the context.
+    /// Merges another context's save into this one, and posts one objects-did-change with
+    /// what it changed here.
+    ///
+    /// Inserted objects are registered (as faults) and announced under
+    /// `NSInsertedObjectsKey`: reach them with ``object(with:)`` or ``existingObject(with:)``
+    /// (they stay registered at least until the end of the current event). Updated objects
+    /// are refreshed, keeping this context's unsaved changes and transient values. Deleted
+    /// objects stay registered while you reference them: `isDeleted` is true, their last
+    /// values stay readable, other objects' relationships drop them, and fetches leave them
+    /// out.
     ///
     /// Pass the did-save notification; its `…ObjectIDsKey` sets are used when present, else the
     /// IDs of its object sets. Call on this context's queue.
     ///
+    /// - Complexity: O(n) in the number of merged IDs, plus one row read per loaded object
+    ///   that was updated.
     /// - Note: Mirrors `mergeChanges(fromContextDidSave:)`.
     public func mergeChanges(fromContextDidSave notification: Notification) {
         checkQueue("mergeChanges(fromContextDidSave:)")
@@ -61,52 +71,76 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Applies a set of changed IDs to the registered objects.
+    /// Applies another context's saved changes to this one, then ends the event: one
+    /// objects-did-change with what changed here, then did-merge-object-IDs.
+    ///
+    /// Inserted objects new to this context are registered as faults, announced under
+    /// `NSInsertedObjectsKey` and kept alive until the end of the event. Updated objects that
+    /// are loaded take the new values, keeping this context's unsaved changes and transient
+    /// values on top (faults simply read the new row when they fire). Deleted objects stay
+    /// registered while referenced: marked deleted, no longer a fault, their last values
+    /// readable, dropped from other objects' relationships, and left out of fetches (their
+    /// row is gone).
     func merge(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID])
     {
+        for id in inserted where registry[id] == nil {
+            let object = registeredOrFault(id)
+            keepForEvent(object)
+            unannounced.mergedInserts.append(object)
+        }
         for id in updated {
-            rowCache[id] = nil
-            guard let object = registry[id], !object.isFault else { continue }
-            if object.changedSlots.isEmpty && !object.state.isDeleted {
-                if let row = try? upstreamRow(for: id) {
-                    let values = objectValues(from: row)
-                    object.slots = values
-                    object.snapshot = values
-                    object.snapshotVersion = row.version
-                    unannounced.refreshed.append(object)
-                }
-            } else {
-                refresh(object, mergeChanges: true)
+            guard let object = registry[id] else { continue }
+            if object.slots.isEmpty {
+                object.faultSource = nil
+            } else if let row = try? upstreamRow(for: id) {
+                reload(object, from: row)
             }
         }
         for id in deleted {
             guard let object = registry[id] else { continue }
-            // Relationships of other objects that pointed at it lose it, as in Core Data.
-            for relationship in object.entity.relationships {
-                guard let inverse = relationship.inverseRelationship, !object.slots.isEmpty else {
-                    continue
-                }
-                let targets =
-                    relationship.isToMany
-                    ? object.related(relationship)
-                    : object.toOne(relationship).map { [$0] } ?? []
-                for target in targets where !target.isFault {
-                    target.unlinkMerged(inverse, object)
-                }
-            }
-            object.state.isDeleted = true
-            object.state.deletionProcessed = true
-            registry[id] = nil
-            pending.remove(object)
-            unannounced.deleted.append(object)
+            mergeDeletion(of: object)
         }
-        postObjectsDidChange(invalidatedAll: false)
+        processPendingChanges()
         let info: [String: Set<ManagedObjectID>] = [
             NSInsertedObjectIDsKey: Set(inserted), NSUpdatedObjectIDsKey: Set(updated),
             NSDeletedObjectIDsKey: Set(deleted),
         ]
         NotificationCenter.default.post(
             name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: info)
+    }
+
+    /// Marks a registered object deleted by another context's save.
+    private func mergeDeletion(of object: ManagedObject) {
+        guard !object.state.isDeleted || pending.contains(object) else { return }
+        if object.slots.isEmpty {
+            // Its row is gone: it keeps no values, as a fault whose row is missing would.
+            object.slots = ManagedObject.emptySlots(for: object.entity)
+            object.snapshot = object.slots
+            object.faultSource = nil
+        }
+        // Loaded relationships of other objects that pointed at it lose it, as in Core Data
+        // (no I/O: what is not loaded reads the store, which no longer has it).
+        for relationship in object.entity.relationships {
+            guard let inverse = relationship.inverseRelationship else { continue }
+            let targets: [ManagedObject]
+            switch object.slots[relationship.index] {
+            case .toOne(let target?): targets = [target]
+            case .toMany(let members?): targets = members.objects
+            default: targets = []
+            }
+            for target in targets where !target.isFault {
+                target.unlinkMerged(inverse, object)
+            }
+        }
+        // Its unsaved changes here die with its row.
+        if pending.contains(object) {
+            pending.remove(object)
+            unprocessedDeletes.removeAll { $0 === object }
+        }
+        object.changedSlots = SlotSet()
+        object.state.isDeleted = true
+        object.state.deletionProcessed = true
+        announceDeleted(object)
     }
 
     /// Starts or stops observing the saves this context merges automatically.

@@ -12,10 +12,16 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `NSManagedObjectContextDidSave`.
     public static let didSaveObjectsNotification = Notification.Name(
         "NSManagedObjectContextDidSaveNotification")
-    /// Posted when objects change: at the end of `perform`/`performAndWait`, on
-    /// `processPendingChanges()`, at save, on merges, refreshes and `reset()`. userInfo holds
-    /// inserted, updated, deleted, refreshed and invalidated object sets, or
-    /// `NSInvalidatedAllObjectsKey`.
+    /// Posted once per event with every change since the last one; `object` is the context.
+    ///
+    /// An event ends at the end of each `perform` block, on `processPendingChanges()` (which
+    /// `save()` and merges also call), and, for a main-queue context used directly on the main
+    /// queue, at the end of the current main-queue turn; `performAndWait` does not end one.
+    /// `rollback()`, `reset()` and a child's save into its parent post at once. userInfo
+    /// holds sets of objects under `NSInsertedObjectsKey`, `NSUpdatedObjectsKey` (an object
+    /// inserted in an earlier event and changed since comes here), `NSDeletedObjectsKey`,
+    /// `NSRefreshedObjectsKey` and `NSInvalidatedObjectsKey`, or `NSInvalidatedAllObjectsKey`
+    /// after `reset()`. Posted on the context's queue.
     ///
     /// - Note: Mirrors `NSManagedObjectContextObjectsDidChange`.
     public static let didChangeObjectsNotification = Notification.Name(
@@ -31,39 +37,6 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `NSManagedObjectContextDidMergeChangesObjectIDs`.
     public static let didMergeChangesObjectIDsNotification =
         Notification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
-
-    /// Runs delete rules for pending deletions and posts objects-did-change.
-    ///
-    /// Called at the end of every `perform`/`performAndWait` block and at the start of
-    /// `save()` and fetches; call it yourself when using a main-queue context directly.
-    ///
-    /// - Note: Mirrors `processPendingChanges()`.
-    public func processPendingChanges() {
-        checkQueue("processPendingChanges()")
-        propagateDeletes()
-        postObjectsDidChange(invalidatedAll: false)
-    }
-
-    func postObjectsDidChange(invalidatedAll: Bool) {
-        let changes = unannounced
-        unannounced = ChangeAnnouncement()
-        var info: [String: Any] = [:]
-        if invalidatedAll {
-            info[NSInvalidatedAllObjectsKey] = true
-        } else {
-            guard !changes.isEmpty else { return }
-            func put(_ key: String, _ objects: [ManagedObject]) {
-                if !objects.isEmpty { info[key] = Set(objects) }
-            }
-            put(NSInsertedObjectsKey, changes.inserted.filter { $0.managedObjectContext === self })
-            put(NSUpdatedObjectsKey, changes.updated)
-            put(NSDeletedObjectsKey, changes.deleted)
-            put(NSRefreshedObjectsKey, changes.refreshed)
-            put(NSInvalidatedObjectsKey, changes.invalidated)
-        }
-        NotificationCenter.default.post(
-            name: Self.didChangeObjectsNotification, object: self, userInfo: info)
-    }
 
     /// The context's notifications of `name` as an async sequence of their userInfo.
     ///
@@ -92,19 +65,5 @@ extension ManagedObjectContext {
             continuation.onTermination = { _ in NotificationCenter.default.removeObserver(box.value)
             }
         }
-    }
-}
-
-/// Changes waiting for the next objects-did-change notification.
-struct ChangeAnnouncement {
-    var inserted: [ManagedObject] = []
-    var updated: [ManagedObject] = []
-    var deleted: [ManagedObject] = []
-    var refreshed: [ManagedObject] = []
-    var invalidated: [ManagedObject] = []
-
-    var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty
-            && invalidated.isEmpty
     }
 }

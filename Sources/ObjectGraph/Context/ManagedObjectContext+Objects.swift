@@ -26,10 +26,13 @@ extension ManagedObjectContext {
         insertNew(object)
     }
 
-    /// Marks `object` for deletion at the next save; delete rules run when pending changes
-    /// are processed (at the end of `perform`/`performAndWait`, and at save).
+    /// Marks `object` for deletion at the next save; its ``ManagedObject/prepareForDeletion()``
+    /// runs now, and the delete rules when pending changes are processed (at the end of the
+    /// event, see ``processPendingChanges()``, and at save).
     ///
     /// Deleting an object inserted in this context and not saved simply discards it.
+    /// Deleting an object again calls `prepareForDeletion()` again and changes nothing else,
+    /// as in Core Data.
     ///
     /// - Note: Mirrors `delete(_:)`.
     public func delete(_ object: ManagedObject) {
@@ -37,24 +40,34 @@ extension ManagedObjectContext {
         precondition(
             object.managedObjectContext === self,
             "ObjectGraph: delete(_:) of \(object), which belongs to another context")
-        guard !object.state.isDeleted else { return }
+        guard !object.state.isDeleted else {
+            object.prepareForDeletion()
+            return
+        }
         if object.slots.isEmpty { object.fireFault() }
         object.state.isDeleted = true
         pending.add(object)
         unprocessedDeletes.append(object)
-        unannounced.deleted.append(object)
+        announceDeleted(object)
+        object.prepareForDeletion()
     }
 
     /// The object for `objectID`: the registered one, or a new fault. Never does I/O and
     /// never returns nil; a fault for a row that does not exist fails when it fires.
     ///
+    /// The object stays alive at least until the end of the current event.
+    ///
     /// - Note: Mirrors `object(with:)`.
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         checkQueue("object(with:)")
-        return registeredOrFault(objectID)
+        let object = registeredOrFault(objectID)
+        keepForEvent(object)
+        return object
     }
 
     /// The object for `objectID`, with its values loaded; throws when it does not exist.
+    ///
+    /// The object stays alive at least until the end of the current event.
     ///
     /// - Throws: ``ObjectGraphError`` `.objectNotFound` (133000) when no context up the
     ///   chain nor the store has the object (it was deleted, or never saved).
@@ -71,15 +84,20 @@ extension ManagedObjectContext {
                 }
                 fill(object, from: row)
             }
+            keepForEvent(object)
             return object
         }
         guard let row = try upstreamRow(for: objectID) else { throw ObjectErrors.gone(objectID) }
         let object = registeredOrFault(objectID)
         fill(object, from: row)
+        keepForEvent(object)
         return object
     }
 
     /// The registered object for `objectID`, or `nil`; never does I/O.
+    ///
+    /// An object with no pending changes that nothing references any more is no longer
+    /// registered (see ``retainsRegisteredObjects``).
     ///
     /// - Note: Mirrors `registeredObject(for:)`.
     public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
@@ -115,9 +133,9 @@ extension ManagedObjectContext {
         object.managedObjectContext = self
         if object.slots.isEmpty { object.slots = ManagedObject.initialSlots(for: object.entity) }
         object.state.isInserted = true
-        registry[object.objectID] = object
+        registry.register(object, as: object.objectID)
         pending.add(object)
-        unannounced.inserted.append(object)
+        announceInserted(object)
         object.awakeFromInsert()
     }
 
@@ -126,13 +144,15 @@ extension ManagedObjectContext {
         let object = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
         object.objectID = id
         object.managedObjectContext = self
-        registry[id] = object
+        registry.register(object, as: id)
         return object
     }
 
-    /// Called by objects when a slot changes.
+    /// Called by objects when a slot changes and the object is not yet pending, or not yet
+    /// recorded for the next objects-did-change.
     func objectDidChange(_ object: ManagedObject) {
-        if pending.add(object) && !object.state.isInserted { unannounced.updated.append(object) }
+        pending.add(object)
+        announceUpdated(object)
     }
 }
 

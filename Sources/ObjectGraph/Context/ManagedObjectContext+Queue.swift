@@ -4,8 +4,13 @@ extension ManagedObjectContext {
     /// Runs `block` on the context's queue and waits for it; reentrant; returns its value and
     /// rethrows its error.
     ///
-    /// Pending changes are processed when the block ends (as Core Data's `perform` does).
-    /// Called from code already on this context's queue, the block runs inline.
+    /// Unlike ``perform(_:)-(()->Void)``, it does not end the event, as in Core Data: changes
+    /// made in the block are announced, and their delete rules run, at the next
+    /// ``processPendingChanges()``, `perform` block or `save()` (for a main-queue context,
+    /// at the latest at the end of the main queue's turn). Objects the context handed out in
+    /// the block (fetch results, `object(with:)`) are kept until it returns to a caller
+    /// outside the queue. Called from code already on this context's queue, the block runs
+    /// inline.
     ///
     /// ```swift
     /// let count = try context.performAndWait { try context.count(for: request) }
@@ -21,7 +26,9 @@ extension ManagedObjectContext {
             queue.sync {
                 QueueOwnership.with(lent, adding: ObjectIdentifier(self)) {
                     result = Result { try block() }
-                    processPendingChanges()
+                    // Not the end of an event; but the caller leaves the queue, so objects
+                    // handed out in the block live on only where the caller keeps them.
+                    releaseEventObjects()
                 }
             }
             return try result.get()
@@ -29,6 +36,8 @@ extension ManagedObjectContext {
     }
 
     /// Runs `block` on the context's queue asynchronously and returns its value.
+    ///
+    /// Ends the event when the block ends, as ``perform(_:)-(()->Void)`` does.
     ///
     /// ```swift
     /// let names = try await context.perform { try context.fetch(request).map(\.name) }
@@ -41,20 +50,31 @@ extension ManagedObjectContext {
     {
         try await withCheckedThrowingContinuation {
             (continuation: CheckedContinuation<T, any Error>) in
-            perform {
-                continuation.resume(with: Result { try block() })
+            queue.async { [self] in
+                // The caller resumes once the event has ended (its objects-did-change posted).
+                let result = QueueOwnership.with([], adding: ObjectIdentifier(self)) {
+                    let result = Result { try block() }
+                    endEvent()
+                    return result
+                }
+                continuation.resume(with: result)
             }
         }
     }
 
     /// Schedules `block` on the context's queue and returns at once.
     ///
-    /// - Note: Mirrors `perform(_:)`.
+    /// The end of the block ends the event, as in Core Data: pending changes are processed
+    /// (delete rules run, one objects-did-change is posted on the context's queue) and the
+    /// objects handed out in the block are released unless you keep them.
+    ///
+    /// - Note: Mirrors `perform(_:)`, which "encapsulates an autorelease pool and a call to
+    ///   processPendingChanges".
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [self] in
             QueueOwnership.with([], adding: ObjectIdentifier(self)) {
                 block()
-                processPendingChanges()
+                endEvent()
             }
         }
     }

@@ -30,6 +30,8 @@ extension ManagedObjectContext {
         guard pending.objects.contains(where: \.hasChanges) else { return }
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         try runWillSave()
+        // What willSave() and the delete rules changed is announced before it is saved.
+        postObjectsDidChange(invalidatedAll: false)
         computeDerivedAttributes()
         let changes = SaveChanges(pending.objects)
         try validate(changes)
@@ -69,7 +71,8 @@ extension ManagedObjectContext {
             object.changedSlots = SlotSet()
             object.state.clearLifecycle()
         }
-        for object in changes.deleted { registry[object.objectID] = nil }
+        for object in changes.deleted { registry.removeValue(forKey: object.objectID) }
+        registry.noteWork(pending.objects.count)
         pending.removeAll()
         for object in changes.inserted + changes.updated + changes.deleted { object.didSave() }
         for object in changes.deleted {
@@ -117,9 +120,9 @@ extension ManagedObjectContext {
                 object.objectID = id
                 object.managedObjectContext = parent
                 object.state.isInserted = true
-                parent.registry[id] = object
+                parent.registry.register(object, as: id)
                 parent.pending.add(object)
-                parent.unannounced.inserted.append(object)
+                parent.announceInserted(object)
                 targets.append((object, true))
             }
             for ((_, entity, row, set), target) in zip(inserted, targets) {
@@ -142,9 +145,9 @@ extension ManagedObjectContext {
                 object.state.isDeleted = true
                 object.state.deletionProcessed = true
                 parent.pending.add(object)
-                parent.unannounced.deleted.append(object)
+                parent.announceDeleted(object)
                 if object.state.isInserted {
-                    parent.registry[id] = nil
+                    parent.registry.removeValue(forKey: id)
                     parent.pending.remove(object)
                 }
             }
@@ -177,8 +180,9 @@ extension ManagedObjectContext {
                 switch layout.kinds[index] {
                 case .attribute, .transientAttribute:
                     slots.append(.attribute(layout.defaultAttributeValues[index]))
-                case .toOne: slots.append(.toOne(nil))
-                case .toManyStored, .toManyDerived: slots.append(.toMany(RelatedObjects()))
+                case .toOne, .transientToOne: slots.append(.toOne(nil))
+                case .toManyStored, .toManyDerived, .transientToMany:
+                    slots.append(.toMany(RelatedObjects()))
                 }
             }
         }

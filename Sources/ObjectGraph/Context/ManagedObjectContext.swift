@@ -48,8 +48,37 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// How long fetched values stay fresh, in seconds; negative means forever (the default).
     /// Values are always re-read when a fault fires, so this is a hint only.
     public var stalenessInterval: TimeInterval = -1
-    /// Whether delete rules run when pending changes are processed (`true`) or only at save.
+    /// Whether delete rules run when pending changes are processed, at the end of each event
+    /// (`true`, the default), or only at save (`false`).
+    ///
+    /// The end of an event is the end of a ``perform(_:)-(()->Void)`` block, a call to
+    /// ``processPendingChanges()``, the end of the main queue's turn for a main-queue context
+    /// used directly, and the start of a fetch; `performAndWait` does not end one.
+    ///
+    /// - Note: Mirrors `propagatesDeletesAtEndOfEvent`.
     public var propagatesDeletesAtEndOfEvent = true
+    /// Whether the context holds every registered object strongly. Default `false`.
+    ///
+    /// By default, as in Core Data, a context holds strongly only the objects with unsaved
+    /// changes (inserted, updated or deleted); an unchanged object lives as long as something
+    /// else references it (your code, or a relationship of another live object), and a later
+    /// fetch after it went away returns a new instance with the store's values. Objects the
+    /// context hands you (fetch results, `object(with:)`, merged inserts) are kept at least
+    /// until the end of the current event. Set this to `true` to keep every registered object
+    /// until `reset()` or the context goes away, for example for a small set of objects you
+    /// look up by ID.
+    ///
+    /// - Note: Mirrors `retainsRegisteredObjects`.
+    public var retainsRegisteredObjects: Bool {
+        get {
+            checkQueue("retainsRegisteredObjects")
+            return registry.retainsAll
+        }
+        set {
+            checkQueue("retainsRegisteredObjects")
+            registry.retainsAll = newValue
+        }
+    }
 
     /// The coordinator of a root context.
     let rootCoordinator: PersistentStoreCoordinator?
@@ -66,18 +95,18 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     // Queue-confined state; dynamic exclusivity checks are off for it (hot paths).
-    /// Registered objects by ID.
-    @exclusivity(unchecked) var registry: [ManagedObjectID: ManagedObject] = [:]
-    /// Objects with pending changes, in the order they were first changed.
+    /// Registered objects by ID, kept only while referenced elsewhere (see ``ObjectRegistry``).
+    let registry = ObjectRegistry()
+    /// Objects with pending changes, in the order they were first changed (held strongly).
     @exclusivity(unchecked) var pending = PendingObjects()
     /// Objects whose deletion awaits delete-rule processing.
     @exclusivity(unchecked) var unprocessedDeletes: [ManagedObject] = []
     /// Changes since the last objects-did-change notification.
     @exclusivity(unchecked) var unannounced = ChangeAnnouncement()
-    /// Rows fetched for objects returned as faults, used when the fault fires (no second read).
-    @exclusivity(unchecked) var rowCache: [ManagedObjectID: StoreRow] = [:]
-    /// For objects fetched with a batch size: the batch each belongs to.
-    @exclusivity(unchecked) var faultBatches: [ManagedObjectID: FaultBatch] = [:]
+    /// Objects handed to the caller in the current event, kept alive until it ends.
+    @exclusivity(unchecked) var eventObjects: [ManagedObject] = []
+    /// For a main-queue context: whether the end of the current main-queue turn is scheduled.
+    @exclusivity(unchecked) var endOfTurnScheduled = false
     var mergeObserver: (any NSObjectProtocol)?
     /// Permanent IDs given at save to objects that had temporary ones (for children that
     /// still hold the temporary ID).
@@ -102,8 +131,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     deinit {
+        // Objects' `managedObjectContext` is weak: it reads nil from here on.
         if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
-        for object in registry.values { object.managedObjectContext = nil }
     }
 
     private static func makeQueue(_ type: ConcurrencyType) -> DispatchQueue {
@@ -153,7 +182,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         return Set(pending.objects.filter { $0.isDeleted && !$0.isInserted })
     }
 
-    /// Every object registered in the context.
+    /// Every object registered in the context: those with pending changes, and the others
+    /// that are still alive (see ``retainsRegisteredObjects``).
     public var registeredObjects: Set<ManagedObject> {
         checkQueue("registeredObjects")
         return Set(registry.values)

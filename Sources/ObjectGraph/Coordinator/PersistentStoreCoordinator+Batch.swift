@@ -156,7 +156,8 @@ extension PersistentStoreCoordinator {
                         .attribute(values[i] ?? entity.layout.defaultAttributeValues[i])
                     case .toOne: .toOne(nil)
                     case .toManyStored: .toMany([])
-                    case .transientAttribute, .toManyDerived: .notStored
+                    case .transientAttribute, .toManyDerived, .transientToOne, .transientToMany:
+                        .notStored
                     }
                 }
                 let row = StoreRow(objectID: id, version: 1, values: slots)

@@ -9,6 +9,10 @@ struct EntityLayout: Sendable {
         case toOne
         case toManyStored
         case toManyDerived
+        /// A transient to-one: kept in memory, never in a store row.
+        case transientToOne
+        /// A transient to-many: kept in memory, never in a store row nor derived by a store.
+        case transientToMany
     }
 
     /// The kind of each slot.
@@ -31,6 +35,8 @@ struct EntityLayout: Sendable {
     let hasUniquenessConstraints: Bool
     /// Attributes computed at save from their derivation expression.
     let derivedAttributes: [AttributeDescription]
+    /// The slots of transient properties (attributes and relationships).
+    let transientSlots: SlotSet
 
     init(_ entity: EntityDescription) {
         var kinds: [Kind] = []
@@ -42,8 +48,12 @@ struct EntityLayout: Sendable {
                 attributes.append(a)
                 relationships.append(nil)
             } else if let r = property as? RelationshipDescription {
-                kinds.append(
-                    !r.isToMany ? .toOne : (r.isStoredInRow ? .toManyStored : .toManyDerived))
+                if r.isTransient {
+                    kinds.append(r.isToMany ? .transientToMany : .transientToOne)
+                } else {
+                    kinds.append(
+                        !r.isToMany ? .toOne : (r.isStoredInRow ? .toManyStored : .toManyDerived))
+                }
                 attributes.append(nil)
                 relationships.append(r)
             }
@@ -70,6 +80,10 @@ struct EntityLayout: Sendable {
         }
         self.hasUniquenessConstraints = constrained
         self.derivedAttributes = attributeList.filter(\.isDerived)
+        self.transientSlots = SlotSet(
+            kinds.indices.filter {
+                [.transientAttribute, .transientToOne, .transientToMany].contains(kinds[$0])
+            })
     }
 
     static let empty = EntityLayout(kinds: [], attributes: [], relationships: [])
@@ -88,5 +102,6 @@ struct EntityLayout: Sendable {
         self.relationshipsToValidate = []
         self.hasUniquenessConstraints = false
         self.derivedAttributes = []
+        self.transientSlots = SlotSet()
     }
 }

@@ -108,21 +108,28 @@ extension ManagedObject {
         return object?.value(forKey: keys.last ?? keyPath)
     }
 
-    /// The properties changed since the object was last fetched or saved, with their new values.
+    /// The persistent properties changed since the object was last fetched or saved, with
+    /// their new values.
+    ///
+    /// Transient properties are left out, as in Core Data: changing one still makes the object
+    /// ``hasChanges`` (and ``isUpdated``), but never appears here.
     ///
     /// - Note: Mirrors `changedValues()`.
     public func changedValues() -> [String: Any] {
         managedObjectContext?.checkQueue("changedValues()")
         var result: [String: Any] = [:]
-        for index in changedSlots {
+        let transient = entity.layout.transientSlots
+        for index in changedSlots where !transient.contains(index) {
             let property = entity.properties[index]
             result[property.name] = bridged(slots[index], property) ?? NSNull()
         }
         return result
     }
 
-    /// The last fetched or saved values of `keys` (every property when `nil`); to-many
-    /// relationships are not kept in snapshots and are left out, as in Core Data.
+    /// The last fetched or saved values of `keys` (every persistent property when `nil`).
+    ///
+    /// Only persistent properties are reported, as in Core Data: transient properties are
+    /// never committed anywhere, and to-many relationships are not kept in snapshots.
     ///
     /// - Note: Mirrors `committedValues(forKeys:)`.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
@@ -131,6 +138,7 @@ extension ManagedObject {
         guard let snapshot else { return [:] }
         var result: [String: Any] = [:]
         for property in entity.properties where keys?.contains(property.name) ?? true {
+            if property.isTransient { continue }
             if let r = property as? RelationshipDescription, r.isToMany { continue }
             result[property.name] = bridged(snapshot[property.index], property) ?? NSNull()
         }
@@ -193,7 +201,8 @@ extension ManagedObject {
     /// uniqueness-constraint merges need).
     func markChanged(_ index: Int) {
         changedSlots.insert(index)
-        if !state.isPending { managedObjectContext?.objectDidChange(self) }
+        // Two flags, one load: the context hears of an object once per event.
+        if !state.isPending || !state.isUnannounced { managedObjectContext?.objectDidChange(self) }
     }
 
     /// Fills the object's values: from its context's parent, or defaults when detached.
@@ -206,6 +215,17 @@ extension ManagedObject {
         }
     }
 
+    /// Values for an object whose row is gone: every attribute nil, every relationship empty.
+    static func emptySlots(for entity: EntityDescription) -> [ObjectValue] {
+        entity.layout.kinds.map { kind in
+            switch kind {
+            case .attribute, .transientAttribute: .attribute(.null)
+            case .toOne, .transientToOne: .toOne(nil)
+            case .toManyStored, .toManyDerived, .transientToMany: .toMany(RelatedObjects())
+            }
+        }
+    }
+
     /// Default values for a new object: attribute defaults, empty relationships.
     static func initialSlots(for entity: EntityDescription) -> [ObjectValue] {
         let layout = entity.layout
@@ -215,8 +235,9 @@ extension ManagedObject {
             switch kind {
             case .attribute, .transientAttribute:
                 slots.append(.attribute(layout.defaultAttributeValues[i]))
-            case .toOne: slots.append(.toOne(nil))
-            case .toManyStored, .toManyDerived: slots.append(.toMany(RelatedObjects()))
+            case .toOne, .transientToOne: slots.append(.toOne(nil))
+            case .toManyStored, .toManyDerived, .transientToMany:
+                slots.append(.toMany(RelatedObjects()))
             }
         }
         return slots

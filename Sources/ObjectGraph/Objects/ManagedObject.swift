@@ -42,6 +42,9 @@ open class ManagedObject: CustomStringConvertible {
     /// Slots changed since the snapshot.
     @exclusivity(unchecked) var changedSlots = SlotSet()
     @exclusivity(unchecked) var state = ObjectState()
+    /// For a fault: where its values come from when it fires (the fetched row, or its fetch
+    /// batch); `nil` otherwise. Kept on the object so it goes away with the object.
+    @exclusivity(unchecked) var faultSource: FaultSource?
 
     /// Creates an object of `entity` and inserts it into `context` (or leaves it detached
     /// when `context` is `nil`, to be inserted later with `insert(_:)`).
@@ -78,8 +81,15 @@ open class ManagedObject: CustomStringConvertible {
     public var isInserted: Bool { state.isInserted }
     /// Whether the object was deleted and the deletion not yet saved (or it was deleted elsewhere).
     public var isDeleted: Bool { state.isDeleted }
-    /// Whether the object has unsaved changes to its values.
+    /// Whether the object has unsaved changes to its values (transient ones included, as in
+    /// Core Data; see ``hasPersistentChangedValues``).
     public var isUpdated: Bool { !state.isInserted && !state.isDeleted && !changedSlots.isEmpty }
+    /// Whether the object has unsaved changes to persistent properties (not only transient ones).
+    ///
+    /// - Note: Mirrors `hasPersistentChangedValues`.
+    public var hasPersistentChangedValues: Bool {
+        !changedSlots.isEmpty && !changedSlots.isSubset(of: entity.layout.transientSlots)
+    }
     /// Whether the object's values are not loaded yet.
     public var isFault: Bool { slots.isEmpty && !state.isInserted }
     /// Whether the object is inserted, deleted or updated.
@@ -105,7 +115,10 @@ open class ManagedObject: CustomStringConvertible {
     /// Called after the object was saved; check ``isDeleted`` to act on saved deletions.
     /// - Note: Mirrors `didSave()`.
     open func didSave() {}
-    /// Called once when the context processes the object's deletion, before delete rules run.
+    /// Called by `delete(_:)` (and again by a repeated `delete(_:)`), before delete rules run.
+    ///
+    /// The deletion may still be rolled back or refused at save: remove resources the object
+    /// owns (files) in ``didSave()`` once ``isDeleted`` is saved, not here.
     /// - Note: Mirrors `prepareForDeletion()`.
     open func prepareForDeletion() {}
     /// Called before the object's values are discarded (refresh, reset).
@@ -238,6 +251,9 @@ struct ObjectState {
     var willSaveCalled = false
     /// The object is a key-path probe (see `KeyPathProbe`), in no context and no model.
     var isProbe = false
+    /// The object is among the inserted, updated or deleted objects waiting for the next
+    /// objects-did-change notification (kept by `ChangeAnnouncement`).
+    var isUnannounced = false
 
     /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
     mutating func clearLifecycle() {
@@ -245,6 +261,14 @@ struct ObjectState {
         isDeleted = false
         deletionProcessed = false
     }
+}
+
+/// Where a fault's values come from when it fires, without another read.
+enum FaultSource {
+    /// The values of the row fetched with it (its version is the object's `snapshotVersion`).
+    case row([StoreValue])
+    /// The fetch batch it belongs to, filled together when one member fires.
+    case batch(FaultBatch)
 }
 
 /// One slot of a managed object.

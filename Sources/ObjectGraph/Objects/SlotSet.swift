@@ -19,6 +19,11 @@ struct SlotSet: Sequence, Sendable, Equatable {
         i < 64 ? (low & (1 << UInt64(i))) != 0 : high.contains(i)
     }
 
+    /// Whether every slot of this set is also in `other`.
+    func isSubset(of other: SlotSet) -> Bool {
+        low & ~other.low == 0 && high.allSatisfy(other.high.contains)
+    }
+
     mutating func insert(_ i: Int) {
         if i < 64 {
             low |= 1 << UInt64(i)

@@ -1,8 +1,9 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Runs `prepareForDeletion` and the delete rules of every deletion not yet processed,
-    /// following cascades (through cycles, and to objects never loaded) until none are left.
+    /// Runs the delete rules of every deletion not yet processed, following cascades (through
+    /// cycles, and to objects never loaded) until none are left; an object a cascade deletes
+    /// gets its `prepareForDeletion()` from `delete(_:)`, as any other.
     ///
     /// Each deleted object is processed once per deletion in this context. An object that
     /// was inserted here and never saved is discarded: cascade still deletes what it
@@ -20,7 +21,6 @@ extension ManagedObjectContext {
     private func processDeletion(of object: ManagedObject) {
         guard object.state.isDeleted, !object.state.deletionProcessed else { return }
         object.state.deletionProcessed = true
-        object.prepareForDeletion()
         let discarded = object.state.isInserted
         for relationship in object.entity.relationships {
             var rule = relationship.deleteRule
@@ -29,7 +29,7 @@ extension ManagedObjectContext {
         }
         if discarded {
             // Never saved anywhere: it simply leaves the context.
-            registry[object.objectID] = nil
+            registry.removeValue(forKey: object.objectID)
             pending.remove(object)
         }
     }

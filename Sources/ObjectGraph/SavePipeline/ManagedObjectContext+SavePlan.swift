@@ -8,7 +8,9 @@ extension ManagedObjectContext {
             object.changedSlots = SlotSet()
             object.state.isDeleted = true
             object.state.deletionProcessed = true
-            if registry[object.objectID] === object { registry[object.objectID] = nil }
+            if registry[object.objectID] === object {
+                registry.removeValue(forKey: object.objectID)
+            }
             pending.remove(object)
         }
         for (object, values) in plan.rolledBack {
@@ -16,7 +18,7 @@ extension ManagedObjectContext {
             object.snapshot = values
             object.snapshotVersion = plan.expected(object)
             object.changedSlots = SlotSet()
-            unannounced.refreshed.append(object)
+            announceRefreshed(object)
         }
         for (object, values) in plan.slots.values {
             object.slots = values
@@ -47,16 +49,16 @@ extension ManagedObjectContext {
         guard id != object.objectID else { return }
         // One hash for the old key: take the entry out, and put back another object's.
         if let previous = registry.removeValue(forKey: object.objectID), previous !== object {
-            registry[object.objectID] = previous
+            registry.register(previous, as: object.objectID)
         }
         permanentIDs[object.objectID] = id
         object.objectID = id
-        registry[id] = object
+        registry.register(object, as: id)
     }
 
     /// Takes a merged-away object out of the context; its ID becomes the survivor's.
     private func detach(_ object: ManagedObject, as id: ManagedObjectID) {
-        if registry[object.objectID] === object { registry[object.objectID] = nil }
+        if registry[object.objectID] === object { registry.removeValue(forKey: object.objectID) }
         if object.objectID.isTemporaryID { permanentIDs[object.objectID] = id }
         pending.remove(object)
         object.objectID = id

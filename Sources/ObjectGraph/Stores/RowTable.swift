@@ -50,7 +50,7 @@ public struct RowTable: Sendable {
         var reverse: [SlotKey: ReverseIndex] = [:]
         for entity in model.entities {
             for case let r as RelationshipDescription in entity.ownProperties
-            where r.isToMany && !r.isStoredInRow {
+            where r.isToMany && !r.isStoredInRow && !r.isTransient {
                 guard let inverse = r.inverseRelationship, let owner = inverse.entity else {
                     continue
                 }
@@ -111,6 +111,8 @@ public struct RowTable: Sendable {
     )
         -> [ManagedObjectID]
     {
+        // Transient relationships live in memory only: a store never keeps nor derives them.
+        if relationship.isTransient { return [] }
         if relationship.isStoredInRow {
             switch row(for: objectID)?.values[relationship.index] {
             case .toOne(let id?): return [id]

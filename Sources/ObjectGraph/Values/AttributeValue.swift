@@ -79,7 +79,8 @@ extension AttributeValue: Hashable {
         case (.string(let a), .string(let b)): a == b
         case (.boolean(let a), .boolean(let b)): a == b
         case (.date(let a), .date(let b)):
-            a.timeIntervalSince1970.bitPattern == b.timeIntervalSince1970.bitPattern
+            a.timeIntervalSinceReferenceDate.bitPattern
+                == b.timeIntervalSinceReferenceDate.bitPattern
         case (.data(let a), .data(let b)): a == b
         case (.uuid(let a), .uuid(let b)): a == b
         case (.uri(let a), .uri(let b)): a.absoluteString == b.absoluteString
@@ -112,7 +113,7 @@ extension AttributeValue: Hashable {
             hasher.combine(v)
         case .date(let v):
             hasher.combine(7)
-            hasher.combine(v.timeIntervalSince1970.bitPattern)
+            hasher.combine(v.timeIntervalSinceReferenceDate.bitPattern)
         case .data(let v):
             hasher.combine(8)
             hasher.combine(v)

@@ -77,7 +77,7 @@ public struct FixtureLoader: Sendable {
             for (object, p) in zip(objects, parsed) { paths[object.objectID] = p.path }
             do {
                 try context.save()
-            } catch let error as ObjectGraphError {
+            } catch let error as ObjectGraphError where !StoreJobDestination.isStoreError(error) {
                 throw FixtureErrors.validation(sources.first?.name, error, paths: paths)
             }
             return FixtureReferences(parsed: parsed, objectIDs: objects.map(\.objectID))

@@ -25,6 +25,12 @@ public struct LoadJob: Sendable {
     /// Options for opening the store (durability, lock timeout…); the store UUID and clock
     /// are replaced by ``seed``'s.
     public var storeOptions: StoreOptions
+    /// Whether the store file must be new. When `true`, ``run(storeURL:)`` writes the store
+    /// in a staging directory beside it and links the finished file into place, so the path
+    /// only ever holds a complete store (a full disk or a `kill -9` leaves no file there),
+    /// and a file that exists meanwhile is refused (134080) untouched. Default `false`: the
+    /// store at the URL is opened in place (an existing one is added to).
+    public var requiresNewFile = false
 
     /// A job loading `fixtures`.
     public init(
@@ -42,14 +48,20 @@ public struct LoadJob: Sendable {
     /// - Returns: What was written, and the coordinator holding the open store.
     /// - Throws: The loader's ``ObjectGraphError`` (134060 format errors, validation codes,
     ///   133021), before the store is opened; or the store's errors on opening or saving
-    ///   (134080, 134100, 134030…), in which case the save wrote nothing.
+    ///   (134080, 134100, 134030…), in which case the save wrote nothing and a store file this
+    ///   run created is removed again.
     public func run(storeURL: URL) throws -> StoreJobResult {
         let environment = DeterministicEnvironment(seed: seed)
         let loader = FixtureLoader(model: model)
         _ = try loader.load(fixtures, into: environment.makeCoordinator(model: model))
-        let coordinator = try environment.makeCoordinator(
-            model: model, url: storeURL, options: storeOptions)
-        let references = try loader.load(fixtures, into: coordinator)
+        var loaded: FixtureReferences?
+        let coordinator = try StoreJobDestination.open(
+            storeURL, model: model, options: storeOptions, requiresNewFile: requiresNewFile,
+            environment: environment
+        ) { coordinator in
+            loaded = try loader.load(fixtures, into: coordinator)
+        }
+        let references = loaded!
         var counts: [String: Int] = [:]
         for entity in model.entities where !references.objectIDs(of: entity.name).isEmpty {
             counts[entity.name] = references.objectIDs(of: entity.name).count

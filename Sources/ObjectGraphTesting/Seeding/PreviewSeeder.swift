@@ -78,7 +78,7 @@ public struct PreviewSeeder: Sendable {
             try run.enforceUniqueness()
             do {
                 try context.save()
-            } catch let error as ObjectGraphError {
+            } catch let error as ObjectGraphError where !StoreJobDestination.isStoreError(error) {
                 throw SeedErrors.saveFailed(error)
             }
             return SeedResult(objects: run.objects)

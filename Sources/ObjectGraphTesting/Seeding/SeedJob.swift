@@ -26,6 +26,12 @@ public struct SeedJob: Sendable {
     public var seed: UInt64
     /// Options for opening the store; the store UUID and clock are replaced by ``seed``'s.
     public var storeOptions: StoreOptions
+    /// Whether the store file must be new. When `true`, ``run(storeURL:)`` writes the store
+    /// in a staging directory beside it and links the finished file into place, so the path
+    /// only ever holds a complete store (a full disk or a `kill -9` leaves no file there),
+    /// and a file that exists meanwhile is refused (134080) untouched. Default `false`: the
+    /// store at the URL is opened in place (an existing one is added to).
+    public var requiresNewFile = false
 
     /// A job generating `counts` objects with `seed`.
     public init(
@@ -43,18 +49,24 @@ public struct SeedJob: Sendable {
     ///
     /// - Returns: What was written, and the coordinator holding the open store.
     /// - Throws: ``PreviewSeeder``'s ``ObjectGraphError`` (134060 naming the rule), before the
-    ///   store is opened; or the store's errors on opening or saving, in which case the save
-    ///   wrote nothing.
+    ///   store is opened; or the store's errors on opening or saving (134030 for a full disk,
+    ///   naming the failed write), in which case the save wrote nothing and a store file this
+    ///   run created is removed again.
     public func run(storeURL: URL) throws -> StoreJobResult {
         let environment = DeterministicEnvironment(seed: seed)
         let seeder = PreviewSeeder(model: model, seed: seed, referenceDate: environment.startDate)
         try seeder.generate(
             counts: counts, defaultCount: defaultCount,
             into: environment.makeCoordinator(model: model))
-        let coordinator = try environment.makeCoordinator(
-            model: model, url: storeURL, options: storeOptions)
-        let result = try seeder.generate(
-            counts: counts, defaultCount: defaultCount, into: coordinator)
-        return StoreJobResult(coordinator: coordinator, counts: result.counts)
+        var written: [String: Int] = [:]
+        let coordinator = try StoreJobDestination.open(
+            storeURL, model: model, options: storeOptions, requiresNewFile: requiresNewFile,
+            environment: environment
+        ) { coordinator in
+            written = try seeder.generate(
+                counts: counts, defaultCount: defaultCount, into: coordinator
+            ).counts
+        }
+        return StoreJobResult(coordinator: coordinator, counts: written)
     }
 }

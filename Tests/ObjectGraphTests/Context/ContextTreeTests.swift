@@ -107,9 +107,10 @@ import Testing
             return c.objectID
         }
         try parent.performAndWait {
-            #expect(parent.registeredObject(for: id) != nil)
+            let inParent = parent.registeredObject(for: id)
+            #expect(inParent != nil)
             try parent.save()
-            #expect(parent.registeredObject(for: id)?.objectID == id)
+            #expect(inParent?.objectID == id)
         }
         let other = ManagedObjectContext(
             concurrencyType: .privateQueue, coordinator: parent.persistentStoreCoordinator!)

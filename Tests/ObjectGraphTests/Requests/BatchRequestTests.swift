@@ -69,8 +69,11 @@ import Testing
             #expect(try context.count(for: r) == 0)
             ManagedObjectContext.mergeChanges(
                 fromRemoteContextSave: [NSDeletedObjectsKey: ids], into: [context])
-            #expect(items.allSatisfy { $0.isDeleted })
-            #expect(context.registeredObjects.isEmpty)
+            // Merged deletions stay registered while referenced, deleted and out of fetches.
+            #expect(items.allSatisfy { $0.isDeleted && !$0.isFault })
+            #expect(context.registeredObjects.allSatisfy { $0.isDeleted })
+            let remaining = try context.fetch(FetchRequest<Transaction>(entityName: "Transaction"))
+            #expect(remaining.isEmpty)
         }
     }
 

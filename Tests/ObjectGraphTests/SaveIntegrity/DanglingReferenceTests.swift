@@ -79,14 +79,17 @@ import Testing
         coordinator.addPersistentStore(store)
         let view = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         view.mergePolicy = .mergeByPropertyObjectTrump
-        let folderID = try view.performAndWait {
+        // The view context's folder is kept here, as a screen showing it would: a context
+        // keeps an unchanged object only while something references it.
+        let (folderID, shownFolder) = try view.performAndWait {
             let folder = view.insertNewObject(forEntityName: "Folder")
             folder.setValue("Inbox", forKey: "name")
             let other = view.insertNewObject(forEntityName: "Folder")
             other.setValue("Other", forKey: "name")
             try view.save()
-            return folder.objectID
+            return (folder.objectID, folder)
         }
+        defer { withExtendedLifetime(shownFolder) {} }
         // Another context deletes the folder and saves; the view context has not merged it.
         let background = ManagedObjectContext(
             concurrencyType: .privateQueue, coordinator: coordinator)

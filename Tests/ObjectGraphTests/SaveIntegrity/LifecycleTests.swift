@@ -51,6 +51,31 @@ extension SaveIntegrity {
         typealias Receipt = IntegrityModels.Receipt
         typealias Folder = IntegrityModels.Folder
 
+        // Apple calls prepareForDeletion() when delete(_:) is called, and again when the object
+        // is deleted again (FreeCoreData NSManagedObjectLifecycleTests.m,
+        // testPrepareForDeletionCalledOnDelete, commit 8a8df78, run against Apple).
+        @Test(arguments: StoreKind.all)
+        func prepareForDeletionRunsAtDeleteAndAgainOnARepeatedDelete(_ kind: StoreKind) throws {
+            let stack = try Stack(IntegrityModels.receipts(), on: kind)
+            let context = stack.context()
+            try context.performAndWait {
+                let r = Receipt(context: context)
+                r.path = "/tmp/r"
+                try context.save()
+                context.delete(r)
+                #expect(
+                    r.preparedForDeletion == 1,
+                    "at delete(_:), before pending changes are processed")
+                #expect(r.isDeleted)
+                context.delete(r)
+                #expect(r.preparedForDeletion == 2)
+                context.processPendingChanges()
+                try context.save()
+                #expect(r.preparedForDeletion == 2, "processing and saving do not call it again")
+                #expect(r.didSaveStates.last?.deleted == true)
+            }
+        }
+
         @Test func prepareForDeletionRunsOncePerObjectInAContext() throws {
             let stack = try Stack(IntegrityModels.receipts(), on: .inMemory)
             let context = stack.context()
@@ -77,11 +102,12 @@ extension SaveIntegrity {
         @Test func prepareForDeletionRunsInTheContextThatDeletesNotInItsParent() throws {
             let stack = try Stack(IntegrityModels.receipts(), on: .inMemory)
             let parent = stack.context()
-            let id = try parent.performAndWait {
+            // The parent's object is kept here: unchanged objects live only while referenced.
+            let (id, saved) = try parent.performAndWait {
                 let r = Receipt(context: parent)
                 r.path = "/tmp/r"
                 try parent.save()
-                return r.objectID
+                return (r.objectID, r)
             }
             let child = ManagedObjectContext(concurrencyType: .privateQueue)
             child.parent = parent
@@ -93,6 +119,7 @@ extension SaveIntegrity {
             }
             try parent.performAndWait {
                 let r = try #require(parent.registeredObject(for: id) as? Receipt)
+                #expect(r === saved)
                 #expect(r.isDeleted)
                 try parent.save()
                 #expect(r.preparedForDeletion == 0)

@@ -389,8 +389,7 @@ extension SaveIntegrity {
             }
             try parent.performAndWait {
                 try parent.save()
-                #expect(
-                    parent.registeredObject(for: storedID)?.value(forKey: "color") as? Int16 == 9)
+                #expect(parent.object(with: storedID).value(forKey: "color") as? Int16 == 9)
             }
             #expect(try Self.tags(stack) == ["red:9:keep"])
         }

@@ -20,12 +20,14 @@ extension JSONLinesStore {
     ///   read-only; `.storeClosed` (134070) when it is closed.
     /// - Complexity: O(size of the changes), plus a compaction now and then.
     public func commit(_ changes: StoreChangeSet) throws {
+        PausePoints.reach("commit.start")
         try locked {
             guard var file else { throw StoreFileErrors.closed(path) }
             if isReadOnly { throw StoreErrors.readOnly(url) }
             if isBroken { throw StoreFileErrors.unusable(path) }
             guard !changes.isEmpty else { return }
             try table.check(changes)
+            try checkWriterLock()
             let counters = table.primaryKeyCounters
             let keys = model.entities.compactMap { entity -> (String, Int64)? in
                 guard entity.superentity == nil, let next = counters[entity.name],
@@ -50,7 +52,9 @@ extension JSONLinesStore {
                     - changes.deleted.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
             }
             do {
-                try fileSystem.writeAll(file.fd, writer.bytes, at: file.length)
+                try fileSystem.writeAll(
+                    file.fd, writer.bytes, at: file.length, midway: "commit.midWrite")
+                PausePoints.reach("commit.written")
                 if options.synchronous == .full { try fileSystem.sync(file.fd) }
             } catch {
                 rollBack(to: file.length, fd: file.fd)
@@ -66,8 +70,27 @@ extension JSONLinesStore {
             self.file = file
             table.applyUnchecked(changes)
             recordedCounters = table.primaryKeyCounters
+            recordEnd()
+            PausePoints.reach("commit.synced")
             if let live = liveRowBytes { liveRowBytes = live + liveDelta }
             compactAutomaticallyIfNeeded(liveAtLeast: sizes.inserted + sizes.updated)
+        }
+    }
+
+    /// Records in the lock file where the file now ends
+    /// (<doc:StoreFileFormat#65-The-end-record>). The caller holds `lock`.
+    func recordEnd() {
+        guard let file else { return }
+        writerLock?.record(
+            StoreEndRecord(
+                store: identifier, transaction: file.lastTransaction, length: file.length))
+    }
+
+    /// Refuses to write once the lock file was removed or replaced under this writer (another
+    /// writer may have locked the new one). The caller holds `lock`.
+    func checkWriterLock() throws {
+        if let writerLock, !writerLock.isIntact {
+            throw StoreFileErrors.lockLost(path, lockPath: writerLock.path)
         }
     }
 
@@ -107,6 +130,7 @@ extension JSONLinesStore {
     /// The header a snapshot of the current rows carries.
     func snapshotHeader(from header: StoreFileHeader, compacted: Date) -> StoreFileHeader {
         var header = header
+        header.version = StoreFileVersion.current
         let counters = table.primaryKeyCounters
         header.base = file?.lastTransaction ?? header.base
         header.rows = table.totalRowCount

@@ -29,6 +29,9 @@ extension JSONLinesStore {
             throw StoreErrors.readOnly(url, "compact")
         }
         if isBroken { throw StoreFileErrors.unusable(path) }
+        do { try checkWriterLock() } catch let e as ObjectGraphError {
+            throw ObjectGraphError(.storeOperationFailed, e.message, file: path)
+        }
         let header = snapshotHeader(from: file.header, compacted: options.clock())
         writer.reset()
         defer { writer.reset() }  // the snapshot's buffer is not kept
@@ -54,6 +57,7 @@ extension JSONLinesStore {
                     transactionLines: 0)
                 liveRowBytes = writer.count - headerLength
                 compactionRetryLength = 0
+                recordEnd()
             }
         } catch {
             let what =

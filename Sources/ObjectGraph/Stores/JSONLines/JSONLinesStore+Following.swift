@@ -86,6 +86,7 @@ extension JSONLinesStore {
         }
         if let old = file { fileSystem.close(old.fd) }
         table = loaded.replay.table
+        codec.formatVersion = loaded.header.version
         needsReload = false
         liveRowBytes = nil
         file = OpenStoreFile(

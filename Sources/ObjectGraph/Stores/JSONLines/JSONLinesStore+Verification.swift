@@ -17,8 +17,11 @@ public struct JSONLinesStoreVerification: Sendable {
 
     /// Everything wrong, in file order; empty for a healthy file.
     public let problems: [Problem]
-    /// Remarks that are not damage, such as an incomplete last line (an interrupted save).
-    public let notices: [String]
+    /// What is not damage but worth knowing: the incomplete last line of an interrupted save
+    /// (while no writer holds the file), transactions missing at the end (the file ends
+    /// before the end its writer recorded in `FILE.lock`), a leftover `FILE.tmp`. A file
+    /// with warnings and no problems is healthy.
+    public let warnings: [Problem]
     /// The header, when it could be read.
     public let metadata: JSONLinesStoreMetadata?
     /// Sizes and counts, when the whole file replayed.
@@ -56,10 +59,13 @@ extension JSONLinesStore {
             let e = error as? ObjectGraphError
             return JSONLinesStoreVerification(
                 problems: [.init(line: e?.line, message: StoreFileErrors.reason(error))],
-                notices: [], metadata: metadata, statistics: nil)
+                warnings: [], metadata: metadata, statistics: nil)
         }
         let metadata: JSONLinesStoreMetadata
         do { metadata = try Self.metadata(at: url, fileSystem: fs) } catch { return failed(error) }
+        func resolvedPath(_ url: URL) -> String {
+            (try? StoreFileErrors.resolving(url, fileSystem: fs)) ?? url.path
+        }
         var options = StoreOptions()
         options.isReadOnly = true
         let store: JSONLinesStore
@@ -71,8 +77,8 @@ extension JSONLinesStore {
             if let line = (error as? ObjectGraphError)?.line {
                 report = JSONLinesStoreVerification(
                     problems: report.problems
-                        + laterChecksumProblems(at: url.path, after: line, fileSystem: fs),
-                    notices: [], metadata: metadata, statistics: nil)
+                        + laterChecksumProblems(at: resolvedPath(url), after: line, fileSystem: fs),
+                    warnings: [], metadata: metadata, statistics: nil)
             }
             return report
         }
@@ -81,8 +87,9 @@ extension JSONLinesStore {
             let statistics = try store.statistics()
             let problems = danglingReferences(in: try store.snapshot())
             return JSONLinesStoreVerification(
-                problems: problems, notices: store.recoveryNotices, metadata: metadata,
-                statistics: statistics)
+                problems: problems,
+                warnings: store.openingWarnings.map { .init(line: $0.line, message: $0.message) },
+                metadata: metadata, statistics: statistics)
         } catch {
             return failed(error, metadata: metadata)
         }

@@ -17,10 +17,12 @@ import Foundation
 /// ```
 ///
 /// One process writes a file at a time: a writer holds an advisory lock on `FILE.lock`
-/// (which holds its pid) until ``close()``; another writer, in this process or another, fails
-/// at once with code 134090 unless ``StoreOptions/lockTimeout`` lets it wait. A read-only
-/// store (``StoreOptions/isReadOnly``) takes no lock and follows the writer: before each
-/// fetch it applies what was appended and reloads after a compaction.
+/// (which holds its pid, and where the file ended at its last save) until ``close()``;
+/// another writer, in this process or another, fails at once with code 134090 unless
+/// ``StoreOptions/lockTimeout`` lets it wait. The lock file is never removed, and a writer
+/// whose lock file was removed under it stops writing. A read-only store
+/// (``StoreOptions/isReadOnly``) takes no lock and follows the writer: before each fetch it
+/// applies what was appended and reloads after a compaction.
 ///
 /// Thread-safe: every operation takes the store's lock.
 ///
@@ -39,17 +41,23 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     public let model: ManagedObjectModel
     /// Whether the store is a reader that refuses commits.
     public let isReadOnly: Bool
+    /// Whether opening the store created its file (it did not exist, and this writer made it
+    /// while holding the lock). See ``closeRemovingCreatedFile()``.
+    public let didCreateFile: Bool
 
     let options: StoreOptions
     let fileSystem: any StoreFileSystem
     let path: String
-    let codec: RowCodec
+    /// Reads lines of the file's format version (a reload may change it); writes the current.
+    var codec: RowCodec
     let lock = NSLock()
     var table: RowTable
     /// The open data file; `nil` once closed.
     var file: OpenStoreFile?
     var writerLock: WriterLock?
     var notices: [String] = []
+    /// What opening noticed about the file (torn line, missing lines, leftover), by line.
+    var openingWarnings: [StoreFileWarning] = []
     /// Set when a failed write could not be undone: the file's end is unknown.
     var isBroken = false
     /// Set while (and if) a reader's table is not in step with the file.
@@ -66,10 +74,15 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
 
     /// Opens (or, unless read-only, creates) the store file at `url`.
     ///
-    /// A writer takes the file's lock, creates the file when it is missing (never over an
-    /// existing file, not even an empty one), removes a leftover `FILE.tmp`, replays the log,
-    /// and truncates a torn last line (see ``recoveryNotices``). A reader needs the file to
-    /// exist and changes nothing.
+    /// What is not a regular file (a FIFO, a device, a directory) is refused before anything
+    /// is locked or read; a symbolic link is followed to its file. A writer takes the file's
+    /// lock, and only then decides: it creates the file when it is missing (by linking a
+    /// complete header into place, never over an existing file, not even an empty one; see
+    /// ``didCreateFile``), removes a leftover `FILE.tmp`, replays the log, truncates a torn
+    /// last line, and rewrites a file of an older format version as a snapshot of the current
+    /// one. A reader needs the file to exist and changes nothing. What either noticed (a torn
+    /// line, transactions missing at the end, a leftover, an upgrade) is in
+    /// ``recoveryNotices``.
     ///
     /// ```swift
     /// var options = StoreOptions()
@@ -85,8 +98,9 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// - Throws: ``ObjectGraphError`` — `.storeLocked` (134090) when another writer holds
     ///   the lock; `.incompatibleModel` (134100) when the model differs;
     ///   `.storeCorrupt` (259) naming the damaged line; `.notAStoreFile` (134000)
-    ///   for a file of another format or version; `.storeOpenFailed` (134080) when the file cannot
-    ///   be read or created.
+    ///   for a file of another format or of a version this library does not read (a newer
+    ///   one); `.storeOpenFailed` (134080) when the file cannot be read or created, or is not a
+    ///   regular file.
     public convenience init(
         model: ManagedObjectModel, url: URL, options: StoreOptions = StoreOptions()
     ) throws {
@@ -98,16 +112,14 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         model: ManagedObjectModel, url: URL, options: StoreOptions,
         fileSystem fs: any StoreFileSystem
     ) throws {
-        guard url.isFileURL else {
-            throw StoreFileErrors.failed(.storeOpenFailed, url.absoluteString, "is not a file URL")
-        }
-        let path = url.path
+        let path = try StoreFileErrors.resolving(url, fileSystem: fs)
         let opened = try StoreFileOpener(path: path, model: model, options: options, fileSystem: fs)
             .open()
         self.identifier = opened.loaded.header.storeIdentifier
         self.url = url
         self.model = model
         self.isReadOnly = options.isReadOnly
+        self.didCreateFile = opened.created
         self.options = options
         self.fileSystem = fs
         self.path = path
@@ -116,9 +128,25 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         self.file = opened.file
         self.writerLock = opened.lock
         self.notices = opened.notices
+        self.openingWarnings = opened.warnings
         self.recordedCounters = opened.loaded.replay.table.primaryKeyCounters
         // With no live rows the snapshot's row lines take nothing: no need to measure later.
         self.liveRowBytes = opened.loaded.replay.table.totalRowCount == 0 ? 0 : nil
+        let version = opened.loaded.header.version
+        if !isReadOnly, version < StoreFileVersion.current {
+            // A writer writes the current version only: the file becomes a snapshot of it
+            // first (atomically; a failure leaves it as it was and fails the open).
+            do {
+                try locked { try compactHoldingLock() }
+            } catch {
+                close()
+                throw error
+            }
+            codec.formatVersion = StoreFileVersion.current
+            notices.append(
+                "store \(path): upgraded from format version \(version) to "
+                    + "\(StoreFileVersion.current) (rewritten as a snapshot of its rows)")
+        }
     }
 
     deinit { close() }
@@ -126,20 +154,63 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// `"JSONLines"`.
     public var type: String { Self.storeType }
 
-    /// What opening the store noticed or repaired (a torn last line dropped, …), and
-    /// automatic compactions that failed; one message each, naming the file and line.
+    /// What opening the store noticed or repaired, and automatic compactions that failed; one
+    /// message each, naming the file and line: a torn last line (dropped by a writer; reported
+    /// by a reader only while no writer holds the file, since it is otherwise a save in
+    /// progress), transactions missing at the end (the file ends before the end recorded in
+    /// `FILE.lock`), a leftover `FILE.tmp`, an upgrade of the format version.
     public var recoveryNotices: [String] { locked { notices } }
 
     /// Closes the file and releases the writer lock; later operations throw `.storeOperationFailed`
     /// (134070). With ``SynchronousMode/normal`` the file is synced first. Idempotent.
     public func close() {
+        locked { closeHoldingLock() }
+    }
+
+    /// ``close()`` for a caller that holds `lock`.
+    private func closeHoldingLock() {
+        guard let file else { return }
+        if !isReadOnly && options.synchronous == .normal { try? fileSystem.sync(file.fd) }
+        fileSystem.close(file.fd)
+        self.file = nil
+        writerLock?.release()
+        writerLock = nil
+    }
+
+    /// Closes the store and, when opening it created the file and nothing was ever saved to
+    /// it, removes that file first: the undo of a command that failed after creating its
+    /// store.
+    ///
+    /// The file is removed only while this store still holds the writer lock (so no other
+    /// writer can have opened it), only when it holds nothing but its header, and only when
+    /// its path still names the file this store created (same device and inode). The lock
+    /// file `FILE.lock` is never removed: another process may be waiting on it. Otherwise
+    /// this is ``close()``.
+    ///
+    /// ```swift
+    /// let store = try JSONLinesStore(model: model, url: url)
+    /// do { try store.commit(changes) } catch { store.closeRemovingCreatedFile(); throw error }
+    /// ```
+    ///
+    /// - Returns: Whether the file was removed.
+    @discardableResult
+    public func closeRemovingCreatedFile() -> Bool {
         locked {
-            guard let file else { return }
-            if !isReadOnly && options.synchronous == .normal { try? fileSystem.sync(file.fd) }
-            fileSystem.close(file.fd)
-            self.file = nil
-            writerLock?.release()
-            writerLock = nil
+            defer { closeHoldingLock() }
+            guard didCreateFile, !isReadOnly, let file, let writerLock else { return false }
+            PausePoints.reach("store.discard")
+            guard writerLock.isIntact, file.lastTransaction == 0, file.lineCount == 1,
+                let current = try? fileSystem.status(atPath: path),
+                current.device == file.identity.device, current.inode == file.identity.inode,
+                current.size == file.length
+            else { return false }
+            do {
+                try fileSystem.remove(path)
+                if options.synchronous != .off { try fileSystem.syncDirectory(of: path) }
+            } catch {
+                return false
+            }
+            return true
         }
     }
 

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// - Note: Mirrors the store metadata of `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:options:)`.
 public struct JSONLinesStoreMetadata: Sendable {
-    /// The format version (1).
+    /// The format version of the file: 2 for files this library writes, 1 for older ones
+    /// (read as they are; a writer upgrades them when it opens them).
     public let formatVersion: Int
     /// The store's identifier (`NSStoreUUIDKey`).
     public let storeIdentifier: String
@@ -74,12 +75,14 @@ extension JSONLinesStore {
     static func metadata(at url: URL, fileSystem fs: any StoreFileSystem) throws
         -> JSONLinesStoreMetadata
     {
-        let path = url.path
+        let path = try StoreFileErrors.resolving(url, fileSystem: fs)
         let bytes: [UInt8]
         do {
-            let fd = try fs.open(path, .readOnly)
+            let fd = try fs.openRegularFile(path, .readOnly)
             defer { fs.close(fd) }
             bytes = try fs.readToEnd(fd)
+        } catch let e as ObjectGraphError {
+            throw e
         } catch {
             if (try? fs.status(atPath: path)) == .some(nil) { throw StoreFileErrors.missing(path) }
             throw StoreFileErrors.io(.storeOpenFailed, path, "reading the header", error)

@@ -12,11 +12,27 @@ enum LineFrame {
 
     /// Ends the line whose body started at `bodyStart` in `w`: appends the checksum member,
     /// the closing brace and the LF.
-    static func finish(_ w: JSONByteWriter, bodyStart: Int) {
-        let crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: w.bytes[bodyStart...]))
+    ///
+    /// - Parameter runs: Row runs inside the body whose checksums are known: the body's
+    ///   checksum is combined from theirs and the bytes between them (see ``RowRun``).
+    static func finish(_ w: JSONByteWriter, bodyStart: Int, runs: [RowRun] = []) {
+        let crc =
+            runs.isEmpty
+            ? CRC32C.checksum(UnsafeRawBufferPointer(rebasing: w.bytes[bodyStart...]))
+            : RowRun.checksum(of: w, from: bodyStart, runs: runs)
         w.append(ascii: ",\"crc\":\"")
         w.append(hex32: crc)
         w.append(ascii: "\"}\n")
+    }
+
+    /// Whether `line` (without its LF) ends as every store line does, with `,"crc":"` and
+    /// eight bytes and `"}`, whatever its checksum says.
+    static func endsWithChecksumMember(_ line: UnsafeRawBufferPointer) -> Bool {
+        let n = line.count
+        guard n >= suffixLength + 1 else { return false }
+        let suffix = n - suffixLength
+        for (i, b) in crcKey.enumerated() where line[suffix + i] != b { return false }
+        return line[n - 2] == 0x22 && line[n - 1] == 0x7D
     }
 
     /// Why `line` (without its LF) fails its framing or checksum, or `nil` when it is sound.

@@ -9,39 +9,90 @@ extension RowCodec {
     func write(
         _ rows: [StoreRow], to w: JSONByteWriter,
         parallelAbove minimum: Int = ParallelChunks.threshold
-    )
-        throws -> Int
-    {
+    ) throws -> Int {
+        var unused: [RowRun] = []
+        return try write(rows, to: w, runs: &unused, member: nil, parallelAbove: minimum)
+    }
+
+    /// ``write(_:to:parallelAbove:)``, also cutting the rows into runs of about
+    /// ``RowRun/targetBytes`` (whole rows each) of the array `member`, appended to `runs`
+    /// with their offsets in `w`. A run's checksum is computed (on the core that encoded it)
+    /// only when its rows take at least ``RowRun/targetBytes``; a line that small carries no
+    /// runs.
+    func write(
+        _ rows: [StoreRow], to w: JSONByteWriter, runs: inout [RowRun], member: String?,
+        parallelAbove minimum: Int = ParallelChunks.threshold
+    ) throws -> Int {
         let start = w.count
         let chunks = ParallelChunks.chunkCount(for: rows.count, minimum: minimum)
-        let parts = ParallelChunks.map(chunks) { k -> Result<([UInt8], Int), any Error> in
+        typealias Part = (bytes: [UInt8], size: Int, runs: [RowRun])
+        let parts = ParallelChunks.map(chunks) { k -> Result<Part, any Error> in
             let range = ParallelChunks.range(k, of: chunks, count: rows.count)
             let local = JSONByteWriter(capacity: range.count * 192)
             var size = 0
             var entities = EntityIndexMemo()
+            var localRuns: [RowRun] = []
+            var runStart = 0
             do {
                 for i in range {
                     if i > range.lowerBound { local.append(0x2C) }
+                    if runStart < 0 { runStart = local.count }
                     size +=
                         try write(rows[i], entityIndex: entities.index(of: rows[i]), to: local)
                         + LineFrame.snapshotRowOverhead
+                    if member != nil, local.count - runStart >= RowRun.targetBytes {
+                        localRuns.append(
+                            RowRun(
+                                member: member!, start: runStart, length: local.count - runStart,
+                                crc: 0))
+                        runStart = -1
+                    }
                 }
             } catch {
                 return .failure(error)
             }
-            return .success((local.array, size))
+            if let member, runStart >= 0, local.count > runStart {
+                localRuns.append(
+                    RowRun(member: member, start: runStart, length: local.count - runStart, crc: 0))
+            }
+            if local.count >= RowRun.targetBytes {
+                for i in localRuns.indices {
+                    let run = localRuns[i]
+                    localRuns[i].crc = CRC32C.checksum(
+                        UnsafeRawBufferPointer(
+                            rebasing: local.bytes[run.start..<(run.start + run.length)]))
+                }
+            }
+            return .success((local.array, size, localRuns))
         }
         var total = 0
+        var collected: [RowRun] = []
         do {
             for (k, part) in parts.enumerated() {
-                let (bytes, size) = try part.get()
+                let (bytes, size, partRuns) = try part.get()
                 if k > 0 { w.append(0x2C) }
+                let offset = w.count
                 w.append(bytes)
                 total += size
+                collected += partRuns.map { run in
+                    var run = run
+                    run.start += offset
+                    return run
+                }
             }
         } catch {
             w.truncate(to: start)
             throw error
+        }
+        if w.count - start >= RowRun.targetBytes {
+            // A part too small to have computed its runs' checksums (rows of a few bytes) gets
+            // them here.
+            for i in collected.indices where collected[i].length < RowRun.targetBytes {
+                let run = collected[i]
+                collected[i].crc = CRC32C.checksum(
+                    UnsafeRawBufferPointer(rebasing: w.bytes[run.start..<(run.start + run.length)]))
+            }
+            runs += collected
         }
         return total
     }

@@ -55,6 +55,9 @@ extension RowCodec {
         switch slot.kind {
         case .attribute:
             do {
+                if slot.type == .date, readsDatesSince1970, !s.consumeNull() {
+                    return .attribute(.date(try StoreFileVersion.readDate(&s, version: 1)))
+                }
                 return .attribute(try AttributeValue.readCanonicalJSON(as: slot.type, from: &s))
             } catch let e as JSONScanError {
                 let name = entity.properties[slot.index].name

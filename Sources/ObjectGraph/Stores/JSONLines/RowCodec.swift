@@ -17,6 +17,11 @@ struct RowCodec: Sendable {
     }
 
     let model: ManagedObjectModel
+    /// The format version of the lines read (``StoreFileVersion``); lines written are always
+    /// of the current version.
+    var formatVersion: Int
+    /// Whether `date` values read are seconds since 1970 (version 1), not since 2001.
+    var readsDatesSince1970: Bool { StoreFileVersion.datesSince1970(formatVersion) }
     /// Written once per reading thread (``forOneThread()``), never otherwise.
     private(set) var storeIdentifier: String
     let path: String
@@ -45,8 +50,12 @@ struct RowCodec: Sendable {
         return copy
     }
 
-    init(model: ManagedObjectModel, storeIdentifier: String, path: String) {
+    init(
+        model: ManagedObjectModel, storeIdentifier: String, path: String,
+        formatVersion: Int = StoreFileVersion.current
+    ) {
         self.model = model
+        self.formatVersion = formatVersion
         self.storeIdentifier = storeIdentifier
         self.path = path
         self.entities = model.entities

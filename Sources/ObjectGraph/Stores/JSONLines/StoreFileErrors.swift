@@ -30,6 +30,9 @@ extension ObjectGraphError.Reason {
     /// 134030 (`NSPersistentStoreSaveError`): a failed write could not be undone; the store
     /// refuses saves until reopened.
     public static let storeUnusable = Self("storeUnusable", code: 134030)
+    /// 134030 (`NSPersistentStoreSaveError`): the writer's lock file was removed or replaced
+    /// while it held it; nothing was written, and the store must be reopened.
+    public static let storeLockLost = Self("storeLockLost", code: 134030)
     /// 134060 (`NSCoreDataError`): a value that does not fit its attribute type.
     public static let valueTypeMismatch = Self("valueTypeMismatch", code: 134060)
     /// 134060 (`NSCoreDataError`): text that does not read as a value in the store's canonical
@@ -58,6 +61,8 @@ extension ObjectGraphError {
     public static var storeWriteFailed: Reason { .storeWriteFailed }
     /// ``Reason/storeUnusable`` (134030), for `catch` clauses.
     public static var storeUnusable: Reason { .storeUnusable }
+    /// ``Reason/storeLockLost`` (134030), for `catch` clauses.
+    public static var storeLockLost: Reason { .storeLockLost }
     /// ``Reason/valueTypeMismatch`` (134060), for `catch` clauses.
     public static var valueTypeMismatch: Reason { .valueTypeMismatch }
     /// ``Reason/invalidValueText`` (134060), for `catch` clauses.
@@ -115,9 +120,15 @@ enum StoreFileErrors {
     {
         let at = column.map { "line \(line), column \($0)" } ?? "line \(line)"
         let detail = column.map { "\(reason) (column \($0))" } ?? reason
+        let remedy =
+            line == 1
+            ? "the header cannot be rebuilt from the other lines: run `objectgraph repair "
+                + "--salvage \(path)`, which uses a damaged header whose content holds together, or "
+                + "restore the file from a backup"
+            : "run `objectgraph repair \(path)` to keep the lines before it, or `objectgraph "
+                + "repair --salvage \(path)` to keep the intact lines after it too"
         return ObjectGraphError(
-            .storeCorrupt,
-            "store \(path): \(at): \(reason); run `objectgraph repair \(path)` to keep the good part",
+            .storeCorrupt, "store \(path): \(at): \(reason); \(remedy)",
             file: path, line: line, column: column, userInfo: [reasonKey: detail])
     }
 
@@ -132,6 +143,20 @@ enum StoreFileErrors {
             .notAStoreFile, "store \(path) is not a JSON-lines store file: \(reason)",
             file: path,
             line: 1)
+    }
+
+    /// A file in a format version this build does not read (newer, or never written).
+    static func unknownVersion(_ path: String, _ version: Int64) -> ObjectGraphError {
+        let readable = StoreFileVersion.readable
+        let newer =
+            version > Int64(StoreFileVersion.current)
+            ? "it was written by a newer version of ObjectGraph; open it with that version or "
+                + "a later one" : "no version of ObjectGraph wrote it"
+        return ObjectGraphError(
+            .notAStoreFile,
+            "store \(path) is in format version \(version), which this program does not read "
+                + "(it reads versions \(readable.lowerBound)–\(readable.upperBound)): \(newer); the "
+                + "file is unchanged", file: path, line: 1)
     }
 
     static func incompatibleModel(_ path: String, entities: [String], detail: String)
@@ -179,6 +204,44 @@ enum StoreFileErrors {
         ObjectGraphError(
             .storeFileNotFound, "store \(path) does not exist (a read-only store is never created)",
             file: path)
+    }
+
+    /// The path a store at `url` works on: the URL's path, or the file a symbolic link there
+    /// leads to (so that compaction replaces the file, never the link, and every writer of the
+    /// file takes the same lock).
+    ///
+    /// - Throws: ``ObjectGraphError/Reason/storeOpenFailed`` (134080) for a URL that is not a
+    ///   file URL or a dangling link.
+    static func resolving(_ url: URL, fileSystem fs: any StoreFileSystem) throws -> String {
+        guard url.isFileURL else {
+            throw ObjectGraphError(
+                .storeOpenFailed, "store \(url.absoluteString) is not a file URL",
+                file: url.absoluteString)
+        }
+        do {
+            return try fs.resolvingSymbolicLinks(url.path)
+        } catch {
+            throw io(.storeOpenFailed, url.path, "following the symbolic link", error)
+        }
+    }
+
+    /// `path` (the store file, or its lock file `lockFile`) is not a regular file.
+    static func notRegular(_ path: String, _ kind: FileStatus.Kind, lockFile: String? = nil)
+        -> ObjectGraphError
+    {
+        let subject = lockFile.map { "store \(path): its lock file \($0)" } ?? "store \(path)"
+        return ObjectGraphError(
+            .storeOpenFailed,
+            "\(subject) is \(kind.rawValue), not a regular file; nothing was read or locked",
+            file: path)
+    }
+
+    static func lockLost(_ path: String, lockPath: String) -> ObjectGraphError {
+        ObjectGraphError(
+            .storeLockLost,
+            "store \(path): the lock file \(lockPath) was removed or replaced while this writer "
+                + "held it, so another writer may be writing; nothing was written. Close this "
+                + "store and open it again", file: path)
     }
 
     static func closed(_ path: String) -> ObjectGraphError {

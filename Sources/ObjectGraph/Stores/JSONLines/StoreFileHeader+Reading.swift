@@ -3,22 +3,30 @@ import Foundation
 extension StoreFileHeader {
     /// Reads the header from line 1 (without its LF).
     ///
+    /// - Parameter isStoreFile: Whether the file is known to be a store file (see
+    ///   ``StoreFileLoader/readHeader(_:path:)``): then a header that fails its checksum is
+    ///   damage, else the file is of another format.
     /// - Throws: `.notAStoreFile` (134000) when the line is not a store header at all or has
-    ///   an unknown version; `.storeCorrupt` (259) when it is one but is damaged.
-    static func read(_ line: UnsafeRawBufferPointer, path: String) throws -> StoreFileHeader {
-        guard line.starts(with: "{\"format\":".utf8) else {
-            throw StoreFileErrors.notAStore(path, "line 1 does not start with {\"format\":")
-        }
-        var probe = JSONScanner(line)
-        if (try? probe.expect(0x7B)) != nil, (try? probe.readString()) == "format",
-            probe.consume(0x3A),
-            let format = try? probe.readString(), format != formatName
-        {
-            throw StoreFileErrors.notAStore(
-                path, "its format is \"\(format)\", not \"\(formatName)\"")
-        }
+    ///   a version this library does not read; `.storeCorrupt` (259) naming line 1 when
+    ///   it is one but is damaged.
+    static func read(_ line: UnsafeRawBufferPointer, path: String, isStoreFile: Bool) throws
+        -> StoreFileHeader
+    {
         if let problem = LineFrame.problem(line) {
-            throw StoreFileErrors.corrupt(path, line: 1, problem)
+            guard isStoreFile else {
+                guard line.starts(with: "{\"format\":".utf8) else {
+                    throw StoreFileErrors.notAStore(path, "line 1 does not start with {\"format\":")
+                }
+                var probe = JSONScanner(line)
+                if (try? probe.expect(0x7B)) != nil, (try? probe.readString()) == "format",
+                    probe.consume(0x3A), let format = try? probe.readString()
+                {
+                    throw StoreFileErrors.notAStore(
+                        path, "its format is \"\(format)\", not \"\(formatName)\"")
+                }
+                throw StoreFileErrors.notAStore(path, "line 1 is not a header of this format")
+            }
+            throw StoreFileErrors.corrupt(path, line: 1, "the header: " + problem)
         }
         var s = JSONScanner(line)
         do {
@@ -29,38 +37,52 @@ extension StoreFileHeader {
         }
     }
 
-    private static func read(_ s: inout JSONScanner, path: String) throws -> StoreFileHeader {
+    /// The header in a line 1 that fails its checksum, when its content holds together: it
+    /// parses (its format name may differ in one byte), and the model it embeds builds and
+    /// agrees with its entity hashes and stored columns. A salvage uses it; `nil` otherwise.
+    static func salvageable(_ line: UnsafeRawBufferPointer, path: String) -> StoreFileHeader? {
+        guard LineFrame.endsWithChecksumMember(line) else { return nil }
+        var s = JSONScanner(line)
+        guard let header = try? read(&s, path: path, tolerant: true),
+            let model = try? header.model(path: path),
+            (try? header.checkCompatible(with: model, path: path)) != nil
+        else { return nil }
+        return header
+    }
+
+    private static func read(_ s: inout JSONScanner, path: String, tolerant: Bool = false) throws
+        -> StoreFileHeader
+    {
         var header = StoreFileHeader(
-            storeIdentifier: "", created: Date(timeIntervalSince1970: 0), modelJSON: [])
+            storeIdentifier: "", created: Date(timeIntervalSinceReferenceDate: 0), modelJSON: [])
         var seen: Set<String> = []
+        var created: Range<Int>?
+        var compacted: Range<Int>?
         try s.forEachMember { key, s in
             seen.insert(key)
             switch key {
             case "format":
                 let format = try s.readString()
-                guard format == formatName else {
+                let flipped = zip(format.utf8, formatName.utf8).filter { $0 != $1 }.count
+                let nearly = format.utf8.count == formatName.utf8.count && flipped <= 1
+                guard format == formatName || (tolerant && nearly) else {
                     throw StoreFileErrors.notAStore(
                         path, "its format is \"\(format)\", not \"\(formatName)\"")
                 }
             case "version":
                 let v = try s.readInt64()
-                guard v == Int64(currentVersion) else {
-                    throw StoreFileErrors.notAStore(
-                        path,
-                        "format version \(v) is not one this library reads "
-                            + "(\(currentVersion))")
-                }
+                guard let version = Int(exactly: v), StoreFileVersion.readable.contains(version)
+                else { throw StoreFileErrors.unknownVersion(path, v) }
+                header.version = version
             case "store":
                 header.storeIdentifier = try s.readString()
                 guard !header.storeIdentifier.isEmpty else {
                     throw s.error("the store identifier is empty")
                 }
             case "created":
-                header.created = Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
+                created = try s.skipValue()
             case "compacted":
-                header.compacted =
-                    s.consumeNull()
-                    ? nil : Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
+                compacted = s.consumeNull() ? nil : try s.skipValue()
             case "base":
                 header.base = try s.readInt64()
                 guard header.base >= 0 else { throw s.error("base must not be negative") }
@@ -105,6 +127,14 @@ extension StoreFileHeader {
             throw s.error("the header has no \"\(missing)\" member")
         }
         guard s.isAtEnd else { throw s.error("text after the header object") }
+        // The instants are read once the version (which says how they are written) is known.
+        func instant(_ range: Range<Int>) throws -> Date {
+            var value = s
+            value.position = range.lowerBound
+            return try StoreFileVersion.readDate(&value, version: header.version)
+        }
+        header.created = try created.map(instant) ?? header.created
+        header.compacted = try compacted.map(instant)
         return header
     }
 

@@ -4,9 +4,10 @@ import Foundation
 /// file order.
 struct StoreFileHeader: Sendable {
     static let formatName = "objectgraph-jsonl"
-    static let currentVersion = 1
 
-    var version = StoreFileHeader.currentVersion
+    /// The format version (``StoreFileVersion``): the current one for a new header, the file's
+    /// for one read back. It decides how the header's instants are written.
+    var version = StoreFileVersion.current
     var storeIdentifier: String
     var created: Date
     var compacted: Date?
@@ -61,10 +62,10 @@ struct StoreFileHeader: Sendable {
         w.append(ascii: ",\"store\":")
         w.append(quoted: storeIdentifier)
         w.append(ascii: ",\"created\":")
-        AttributeValue.write(double: created.timeIntervalSince1970, to: w)
+        StoreFileVersion.write(created, version: version, to: w)
         w.append(ascii: ",\"compacted\":")
         if let compacted {
-            AttributeValue.write(double: compacted.timeIntervalSince1970, to: w)
+            StoreFileVersion.write(compacted, version: version, to: w)
         } else {
             w.append(ascii: "null")
         }

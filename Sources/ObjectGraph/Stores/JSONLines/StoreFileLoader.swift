@@ -32,7 +32,8 @@ enum StoreFileLoader {
                 try header.checkCompatible(with: resolved, path: path)
             }
             let codec = RowCodec(
-                model: resolved, storeIdentifier: header.storeIdentifier, path: path)
+                model: resolved, storeIdentifier: header.storeIdentifier, path: path,
+                formatVersion: header.version)
             var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
             let tail = try replay.apply(UnsafeRawBufferPointer(rebasing: raw[headerLength...]))
             return LoadedStoreFile(header: header, model: resolved, replay: replay, tail: tail)
@@ -40,16 +41,37 @@ enum StoreFileLoader {
     }
 
     /// Reads line 1 of `bytes`.
+    ///
+    /// A file whose first line is framed as a store line (it ends with a checksum member), or
+    /// whose first bytes are this format's header opening but for at most one byte, is a store
+    /// file: anything wrong with its header is damage of line 1 (259), as `verify` reports it
+    /// too. Anything else is a file of another format (134000).
     static func readHeader(_ bytes: UnsafeRawBufferPointer, path: String) throws -> StoreFileHeader
     {
         guard !bytes.isEmpty else { throw StoreFileErrors.notAStore(path, "the file is empty") }
-        guard let lf = bytes.firstIndex(of: 0x0A) else {
-            if bytes.starts(with: "{\"format\":".utf8) {
-                throw StoreFileErrors.corrupt(
-                    path, line: 1, "the header line has no newline (the file is cut short)")
+        let lf = bytes.firstIndex(of: 0x0A)
+        let line = UnsafeRawBufferPointer(rebasing: bytes[..<(lf ?? bytes.count)])
+        let ours =
+            LineFrame.endsWithChecksumMember(line) || differences(from: opening, in: bytes) <= 1
+        guard lf != nil else {
+            guard ours else {
+                throw StoreFileErrors.notAStore(path, "line 1 does not start with {\"format\":")
             }
-            throw StoreFileErrors.notAStore(path, "line 1 does not start with {\"format\":")
+            throw StoreFileErrors.corrupt(
+                path, line: 1, "the header line has no newline (the file is cut short)")
         }
-        return try StoreFileHeader.read(UnsafeRawBufferPointer(rebasing: bytes[..<lf]), path: path)
+        return try StoreFileHeader.read(line, path: path, isStoreFile: ours)
+    }
+
+    /// How every header starts.
+    private static let opening = Array("{\"format\":\"objectgraph-jsonl\",".utf8)
+
+    /// How many of `expected`'s bytes differ from the start of `bytes` (missing ones count).
+    private static func differences(from expected: [UInt8], in bytes: UnsafeRawBufferPointer)
+        -> Int
+    {
+        var count = max(0, expected.count - bytes.count)
+        for (i, b) in expected.enumerated() where i < bytes.count && bytes[i] != b { count += 1 }
+        return count
     }
 }

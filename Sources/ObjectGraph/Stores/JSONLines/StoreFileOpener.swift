@@ -1,14 +1,18 @@
 import Foundation
 
 /// Opens a store file for a writer or a reader (<doc:StoreFileFormat#6-Writing> and
-/// <doc:StoreFileFormat#7-Reading-and-what-to-do-with-damage>): lock, leftover
-/// cleanup, creation, replay, torn-tail truncation.
+/// <doc:StoreFileFormat#7-Reading-and-what-to-do-with-damage>): the kind of file, lock,
+/// leftover cleanup, creation, replay, torn-tail truncation.
 struct StoreFileOpener {
     struct Opened {
         var loaded: LoadedStoreFile
         var file: OpenStoreFile
         var lock: WriterLock?
         var notices: [String]
+        /// What the notices about the file (not about the open) say, by line.
+        var warnings: [StoreFileWarning]
+        /// Whether opening created the file.
+        var created: Bool
     }
 
     let path: String
@@ -18,60 +22,94 @@ struct StoreFileOpener {
 
     func open() throws -> Opened {
         let fs = fileSystem
+        PausePoints.reach("store.opening")
+        // What is not a regular file is refused before anything is locked, created or read.
+        let before = try io(.storeOpenFailed, "reading the status of the file") {
+            try fs.status(atPath: path)
+        }
+        if let before, !before.isRegularFile {
+            throw StoreFileErrors.notRegular(path, before.kind)
+        }
+        if options.isReadOnly, before == nil { throw StoreFileErrors.missing(path) }
         let lock =
             options.isReadOnly
             ? nil
             : try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
         var fd: Int32?
         do {
-            let status = try io(.storeOpenFailed, "reading the status of the file") {
-                try fs.status(atPath: path)
-            }
-            if let status, !status.isRegularFile {
-                throw StoreFileErrors.failed(.storeOpenFailed, path, "is not a regular file")
-            }
-            if !options.isReadOnly {
-                try io(.storeOpenFailed, "removing the leftover \(path).tmp") {
-                    try fs.remove(path + ".tmp")
+            var created = false
+            var surroundings: StoreFileSurroundings
+            var notices: [String] = []
+            if let lock {
+                // Decided only now, with the lock held.
+                let temporary = try io(.storeOpenFailed, "reading the status of \(path).tmp") {
+                    try fs.status(atPath: path + ".tmp")
+                }
+                if let temporary {
+                    try io(.storeOpenFailed, "removing the leftover \(path).tmp") {
+                        try fs.remove(path + ".tmp")
+                    }
+                    notices.append(
+                        "store \(path): removed \(path).tmp (\(temporary.size) bytes), left over "
+                            + "from an interrupted compaction or repair")
+                }
+                surroundings = StoreFileSurroundings(writerPresent: false, record: lock.end)
+                let status = try io(.storeOpenFailed, "reading the status of the file") {
+                    try fs.status(atPath: path)
+                }
+                if let status, !status.isRegularFile {
+                    throw StoreFileErrors.notRegular(path, status.kind)
                 }
                 if status == nil {
                     guard let model else { throw StoreFileErrors.missing(path) }
-                    try create(model: model)
+                    created = try create(model: model)
                 }
-            } else if status == nil {
-                throw StoreFileErrors.missing(path)
+            } else {
+                surroundings = StoreFileSurroundings.look(at: path, fileSystem: fs)
             }
             let opened = try io(.storeOpenFailed, "opening the file") {
                 try fs.open(path, options.isReadOnly ? .readOnly : .readWrite)
             }
             fd = opened
-            let bytes = try io(.storeOpenFailed, "reading the file") { try fs.readToEnd(opened) }
             let identity = try io(.storeOpenFailed, "reading the status of the file") {
                 try fs.status(opened)
             }
+            guard identity.isRegularFile else {
+                throw StoreFileErrors.notRegular(path, identity.kind)
+            }
+            let bytes = try io(.storeOpenFailed, "reading the file") { try fs.readToEnd(opened) }
             let loaded = try StoreFileLoader.load(bytes, path: path, model: model)
-            var notices: [String] = []
-            if case .torn(let line, let count) = loaded.tail {
-                if options.isReadOnly {
-                    notices.append(
-                        "store \(path): line \(line) is incomplete (\(count) bytes); "
-                            + "treated as not yet written")
-                } else {
-                    try io(.storeOpenFailed, "truncating the torn last line") {
-                        try fs.truncate(opened, to: loaded.replay.length)
-                        if options.synchronous != .off { try fs.sync(opened) }
-                    }
-                    notices.append(
-                        "store \(path): dropped the torn last line \(line) (\(count) bytes of an "
-                            + "interrupted save that never completed)")
+            var tail = loaded.tail
+            if lock != nil, case .torn(let line, let count) = loaded.tail {
+                try io(.storeOpenFailed, "truncating the torn last line") {
+                    try fs.truncate(opened, to: loaded.replay.length)
+                    if options.synchronous != .off { try fs.sync(opened) }
                 }
+                notices.append(
+                    "store \(path): dropped the torn last line \(line) (\(count) bytes of an "
+                        + "interrupted save that never completed)")
+                tail = .none
+            }
+            let warnings = surroundings.warnings(
+                header: loaded.header, replay: loaded.replay, tail: tail, path: path
+            ) { lock?.end ?? WriterLock.record(forStore: path, fileSystem: fs) }
+            notices += warnings.map { warning in
+                "store \(path): " + (warning.line.map { "line \($0): " } ?? "") + warning.message
             }
             let file = OpenStoreFile(
                 fd: opened, identity: identity, length: loaded.replay.length,
                 header: loaded.header, lineCount: loaded.replay.lineCount,
                 lastTransaction: loaded.replay.lastTransaction,
                 transactionLines: loaded.replay.transactionLines)
-            return Opened(loaded: loaded, file: file, lock: lock, notices: notices)
+            // A writer accepts the file as it finds it: its end is the one to check from now.
+            lock?.record(
+                StoreEndRecord(
+                    store: loaded.header.storeIdentifier, transaction: file.lastTransaction,
+                    length: file.length))
+            if lock != nil { PausePoints.reach("store.opened") }
+            return Opened(
+                loaded: loaded, file: file, lock: lock, notices: notices, warnings: warnings,
+                created: created)
         } catch {
             if let fd { fs.close(fd) }
             lock?.release()
@@ -79,19 +117,51 @@ struct StoreFileOpener {
         }
     }
 
-    /// Writes a new file holding only the header: temporary file, sync, rename, directory sync.
-    private func create(model: ManagedObjectModel) throws {
+    /// Creates the file holding only the header, atomically and without ever replacing a
+    /// file: the header goes to `FILE.tmp`, is synced, and is linked to `FILE` (`link(2)`
+    /// fails when the name exists, where a rename would replace it); then `FILE.tmp` goes.
+    /// On a file system without hard links the temporary file is renamed instead, which the
+    /// writer lock held here makes safe from every writer that honours it.
+    ///
+    /// - Returns: `false` when a file appeared at the path meanwhile (a process that ignores
+    ///   the lock): it is opened as it is, never overwritten.
+    private func create(model: ManagedObjectModel) throws -> Bool {
+        let fs = fileSystem
         let header = StoreFileHeader(
             model: model, storeIdentifier: options.storeIdentifier ?? UUID().uuidString,
             created: options.clock())
         let w = JSONByteWriter()
         header.write(to: w)
-        try io(.storeOpenFailed, "creating the file") {
-            try StoreFileReplacer(
-                path: path, fileSystem: fileSystem, synchronous: options.synchronous
-            )
-            .replace(with: w.bytes) { fd in fileSystem.close(fd) }
+        let temporary = path + ".tmp"
+        return try io(.storeOpenFailed, "creating the file") {
+            let fd = try fs.open(temporary, .readWriteTruncating)
+            defer { fs.close(fd) }
+            var created = true
+            do {
+                try fs.writeAll(fd, w.bytes, at: 0, midway: "create.midWrite")
+                if options.synchronous != .off { try fs.sync(fd) }
+                PausePoints.reach("create.written")
+                do {
+                    try fs.link(temporary, to: path)
+                    try fs.remove(temporary)
+                } catch let e as FileSystemError where e.code == EEXIST {
+                    created = false
+                    try fs.remove(temporary)
+                } catch let e as FileSystemError where Self.hasNoHardLinks(e.code) {
+                    try fs.rename(temporary, to: path)
+                }
+            } catch {
+                try? fs.remove(temporary)
+                throw error
+            }
+            if options.synchronous != .off { try fs.syncDirectory(of: path) }
+            return created
         }
+    }
+
+    /// Whether `link(2)` failed because the file system has no hard links.
+    private static func hasNoHardLinks(_ code: Int32) -> Bool {
+        code == EPERM || code == EOPNOTSUPP || code == ENOSYS
     }
 
     private func io<T>(_ reason: ObjectGraphError.Reason, _ what: String, _ body: () throws -> T)
@@ -126,8 +196,9 @@ struct StoreFileReplacer {
         let fd = try fs.open(temporary, .readWriteTruncating)
         do {
             if let original { try fs.adoptAccess(fd, of: original) }
-            try fs.writeAll(fd, bytes, at: 0)
+            try fs.writeAll(fd, bytes, at: 0, midway: "replace.midWrite")
             if synchronous != .off { try fs.sync(fd) }
+            PausePoints.reach("replace.synced")
             try fs.rename(temporary, to: path)
         } catch {
             fs.close(fd)
@@ -135,6 +206,7 @@ struct StoreFileReplacer {
             throw error
         }
         renamed(fd)
+        PausePoints.reach("replace.renamed")
         if synchronous != .off { try fs.syncDirectory(of: path) }
     }
 }

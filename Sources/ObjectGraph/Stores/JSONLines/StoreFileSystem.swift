@@ -2,11 +2,25 @@ import Foundation
 
 /// A file's identity and length, as `stat` reports them.
 struct FileStatus: Hashable, Sendable {
+    /// What kind of file a path names.
+    enum Kind: String, Sendable {
+        case regular = "a regular file"
+        case directory = "a directory"
+        case fifo = "a FIFO (named pipe)"
+        case characterDevice = "a character device"
+        case blockDevice = "a block device"
+        case socket = "a socket"
+        case symbolicLink = "a symbolic link"
+        case other = "not a regular file"
+    }
+
     var device: UInt64
     var inode: UInt64
     var size: Int
-    /// Whether it is a regular file (not a directory, device, …).
-    var isRegularFile = true
+    /// What kind of file it is.
+    var kind = Kind.regular
+    /// Whether it is a regular file (not a directory, device, FIFO, …).
+    var isRegularFile: Bool { kind == .regular }
     /// The permission bits (`st_mode & 0o7777`): what a file replacing this one gets.
     var permissions: UInt32 = 0o644
     /// The owning user id, or `nil` when unknown (simulated file systems).
@@ -36,6 +50,8 @@ enum FileOpenMode: Sendable {
     case readWriteCreating
     /// Read and write; created, or emptied when it exists.
     case readWriteTruncating
+    /// Read and write; created, failing with `EEXIST` when the path exists (`O_EXCL`).
+    case readWriteCreatingNew
 }
 
 /// Every file operation of the file store: the seam through which tests inject failures and
@@ -67,15 +83,30 @@ protocol StoreFileSystem: Sendable {
     func status(atPath path: String) throws -> FileStatus?
     /// Renames `from` to `to` atomically, replacing `to`.
     func rename(_ from: String, to: String) throws
+    /// Gives the file at `existing` a second name, `new`; fails with `EEXIST` when `new`
+    /// exists (`link(2)`: unlike a rename, it never replaces a file).
+    func link(_ existing: String, to new: String) throws
+    /// `path` itself, or, when it is a symbolic link, the path of the file it leads to
+    /// (every link resolved); a dangling link fails with `ENOENT`.
+    func resolvingSymbolicLinks(_ path: String) throws -> String
     /// Removes `path`; a missing file is not an error.
     func remove(_ path: String) throws
     /// Flushes the directory holding `path` (so a create or rename survives a power cut).
     func syncDirectory(of path: String) throws
     /// Tries to take an exclusive advisory lock (`flock(LOCK_EX | LOCK_NB)`); `false` when
-    /// another open file description holds it.
+    /// another open file description holds it. Once taken, ``isLocked(atPath:)`` sees it from
+    /// any process.
     func tryLock(_ fd: Int32) throws -> Bool
     /// Releases the lock taken by ``tryLock(_:)``.
     func unlock(_ fd: Int32)
+    /// Whether a writer holds the lock of ``tryLock(_:)`` on the file at `path`, asked without
+    /// taking or disturbing it; `false` when there is no such file, `nil` when this platform
+    /// cannot tell.
+    func isLocked(atPath path: String) -> Bool?
+    /// Writes `bytes` as the whole content of the open file (a small file such as the lock
+    /// file): written at offset 0, then cut to their length unless the file is known to be no
+    /// longer (`previousLength`, what this process last wrote there).
+    func replaceContents(_ fd: Int32, with bytes: [UInt8], previousLength: Int?) throws
     /// This process's id, written into lock files.
     var processID: Int32 { get }
     /// Distinguishes file systems whose inode numbers may collide (simulated ones); the real
@@ -84,12 +115,74 @@ protocol StoreFileSystem: Sendable {
 }
 
 extension StoreFileSystem {
+    /// Opens the store file at `path` after checking that it is one: a missing file fails with
+    /// `.storeOpenFailed` (134080) saying so, and what is not a regular file (a FIFO, a device, a
+    /// directory) is refused before it is opened or read. The kind is checked again on the
+    /// open descriptor, so a file swapped in between is refused too.
+    func openRegularFile(_ path: String, _ mode: FileOpenMode) throws -> Int32 {
+        let status: FileStatus?
+        do { status = try self.status(atPath: path) } catch {
+            throw StoreFileErrors.io(
+                .storeOpenFailed, path, "reading the status of the file", error)
+        }
+        guard let status else { throw StoreFileErrors.missing(path) }
+        guard status.isRegularFile else { throw StoreFileErrors.notRegular(path, status.kind) }
+        let fd = try open(path, mode)
+        let opened: FileStatus
+        do { opened = try self.status(fd) } catch {
+            close(fd)
+            throw error
+        }
+        guard opened.isRegularFile else {
+            close(fd)
+            throw StoreFileErrors.notRegular(path, opened.kind)
+        }
+        return fd
+    }
+
     /// Reads from `offset` to the end of the file.
     func readToEnd(_ fd: Int32, from offset: Int = 0) throws -> [UInt8] {
         let expected = max(0, try status(fd).size - offset)
+        // Not for an empty file: `Array(unsafeUninitializedCapacity: 0)` stores its count into
+        // the one shared empty-array object, a write other threads' empty arrays share (which
+        // ThreadSanitizer reports as a race).
+        var bytes: [UInt8] = []
+        if expected > 0 {
+            bytes = try readExactly(fd, expected, at: offset)
+        }
+        // The file may have grown since `status`: read on to its end.
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes {
+                try read(fd, into: $0, at: offset + bytes.count)
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[..<n])
+        }
+        return bytes
+    }
+
+    /// ``writeAll(_:_:at:)``, in two halves with the pause point `step` between them when
+    /// pause points are armed (``PausePoints``): a test can stop or kill the process in the
+    /// middle of a long write.
+    func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, midway step: String)
+        throws
+    {
+        guard PausePoints.isArmed, bytes.count > 1 else {
+            return try writeAll(fd, bytes, at: offset)
+        }
+        let half = bytes.count / 2
+        try writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[..<half]), at: offset)
+        PausePoints.reach(step)
+        try writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[half...]), at: offset + half)
+    }
+
+    /// Up to `count` bytes at `offset` (fewer at the end of the file), read straight into a
+    /// new array.
+    private func readExactly(_ fd: Int32, _ count: Int, at offset: Int) throws -> [UInt8] {
         var failure: (any Error)?
-        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
-            while initialized < expected {
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < count {
                 do {
                     let rest = UnsafeMutableBufferPointer(rebasing: buffer[initialized...])
                     let n = try read(
@@ -103,15 +196,6 @@ extension StoreFileSystem {
             }
         }
         if let failure { throw failure }
-        // The file may have grown since `status`: read on to its end.
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes {
-                try read(fd, into: $0, at: offset + bytes.count)
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[..<n])
-        }
         return bytes
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// One transaction line as read back from a file (<doc:StoreFileFormat#3-Transactions>).
 struct TransactionRecord: Sendable {
     var number: Int64 = 0
-    var timestamp = Date(timeIntervalSince1970: 0)
+    var timestamp = Date(timeIntervalSinceReferenceDate: 0)
     var author: String?
     var contextName: String?
     var inserted: [StoreRow] = []
@@ -26,11 +26,12 @@ enum TransactionLine {
     ) throws -> (inserted: Int, updated: Int) {
         let start = w.count
         var sizes = (inserted: 0, updated: 0)
+        var runs: [RowRun] = []
         do {
             w.append(ascii: "{\"t\":")
             w.append(integer: number)
             w.append(ascii: ",\"at\":")
-            AttributeValue.write(double: changes.timestamp.timeIntervalSince1970, to: w)
+            StoreFileVersion.write(changes.timestamp, version: StoreFileVersion.current, to: w)
             if let author = changes.author {
                 w.append(ascii: ",\"author\":")
                 w.append(quoted: author)
@@ -41,12 +42,14 @@ enum TransactionLine {
             }
             if !changes.inserted.isEmpty {
                 w.append(ascii: ",\"ins\":[")
-                sizes.inserted = try codec.write(changes.inserted, to: w)
+                sizes.inserted = try codec.write(
+                    changes.inserted, to: w, runs: &runs, member: "ins")
                 w.append(0x5D)
             }
             if !changes.updated.isEmpty {
                 w.append(ascii: ",\"upd\":[")
-                sizes.updated = try codec.write(changes.updated, to: w)
+                sizes.updated = try codec.write(
+                    changes.updated, to: w, runs: &runs, member: "upd")
                 w.append(0x5D)
             }
             if !changes.deleted.isEmpty {
@@ -67,11 +70,12 @@ enum TransactionLine {
                 }
                 w.append(0x7D)
             }
+            if !runs.isEmpty { RowRun.writeMember(runs, lineStart: start, to: w) }
         } catch {
             w.truncate(to: start)
             throw error
         }
-        LineFrame.finish(w, bodyStart: start)
+        LineFrame.finish(w, bodyStart: start, runs: runs)
         return sizes
     }
 
@@ -94,7 +98,7 @@ enum TransactionLine {
                     throw s.error("transaction number \(record.number) is below 1")
                 }
             case "at":
-                record.timestamp = Date(timeIntervalSince1970: try AttributeValue.readDouble(&s))
+                record.timestamp = try StoreFileVersion.readDate(&s, version: codec.formatVersion)
             case "author": record.author = s.consumeNull() ? nil : try s.readString()
             case "context": record.contextName = s.consumeNull() ? nil : try s.readString()
             case "ins": record.inserted = try codec.readRows(&s)
@@ -109,6 +113,7 @@ enum TransactionLine {
                     }
                     record.keys.append((name, next))
                 }
+            case "sums": _ = try s.skipValue()  // read by a salvage only (RowRun)
             case "crc": _ = try s.readString()
             default: throw s.error("unknown transaction member \"\(key)\"")
             }

@@ -6,7 +6,7 @@ import Foundation
 /// permissions cannot make I/O fail).
 final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     // Sendable: `faults` is guarded by `lock`; the wrapped file system is a stateless struct.
-    enum Kind: Equatable { case open, write, sync, truncate, rename, syncDirectory }
+    enum Kind: Equatable { case open, write, sync, truncate, rename, link, syncDirectory }
     enum Fault {
         case fail(Int32)
         case partialThenFail(Int, Int32)
@@ -79,6 +79,13 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
         try check(.rename, "rename")
         try base.rename(from, to: to)
     }
+    func link(_ existing: String, to new: String) throws {
+        try check(.link, "link")
+        try base.link(existing, to: new)
+    }
+    func resolvingSymbolicLinks(_ path: String) throws -> String {
+        try base.resolvingSymbolicLinks(path)
+    }
     func remove(_ path: String) throws { try base.remove(path) }
     func syncDirectory(of path: String) throws {
         try check(.syncDirectory, "fsync directory")
@@ -86,6 +93,10 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     }
     func tryLock(_ fd: Int32) throws -> Bool { try base.tryLock(fd) }
     func unlock(_ fd: Int32) { base.unlock(fd) }
+    func isLocked(atPath path: String) -> Bool? { base.isLocked(atPath: path) }
+    func replaceContents(_ fd: Int32, with bytes: [UInt8], previousLength: Int?) throws {
+        try base.replaceContents(fd, with: bytes, previousLength: previousLength)
+    }
     var processID: Int32 { base.processID }
     var namespace: Int { base.namespace }
 }

@@ -132,6 +132,20 @@ enum FileStoreFixtures {
         ])
     }
 
+    /// A ``noteModel()`` and a path for its file in a fresh scratch directory.
+    struct NoteFile {
+        let model: ManagedObjectModel
+        let directory: URL
+        /// `notes.jsonl` in ``directory`` (not created).
+        let url: URL
+
+        init() throws {
+            model = try FileStoreFixtures.noteModel()
+            directory = try FileStoreFixtures.temporaryDirectory()
+            url = directory.appendingPathComponent("notes.jsonl")
+        }
+    }
+
     /// A `Note` row of ``noteModel()`` in store `"S"` (n = pk).
     static func note(_ model: ManagedObjectModel, _ pk: Int64, _ title: String, version: Int64 = 1)
         -> StoreRow
@@ -159,6 +173,16 @@ enum FileStoreFixtures {
             }
         }
         return rows
+    }
+
+    /// Options for a store of `identifier` (rows of ``note(_:_:_:version:)`` are of `"S"`),
+    /// without automatic compaction.
+    static func options(identifier: String, readOnly: Bool = false) -> StoreOptions {
+        var options = StoreOptions()
+        options.storeIdentifier = identifier
+        options.isReadOnly = readOnly
+        options.automaticCompaction = false
+        return options
     }
 
     /// Options with a fixed identifier and a clock that starts at 2023-11-14 and ticks 1 s per call.

@@ -10,15 +10,12 @@ import Testing
 /// Inputs that once misbehaved: replacements that lost the file's permissions, a repair that
 /// did not refuse what compaction refuses, and a many-megabyte torn tail.
 @Suite struct JSONLinesBadInputTests {
-    let model: ManagedObjectModel
-    let directory: URL
-    let url: URL
+    let fixture: FileStoreFixtures.NoteFile
+    var model: ManagedObjectModel { fixture.model }
+    var directory: URL { fixture.directory }
+    var url: URL { fixture.url }
 
-    init() throws {
-        model = try FileStoreFixtures.noteModel()
-        directory = try FileStoreFixtures.temporaryDirectory()
-        url = directory.appendingPathComponent("notes.jsonl")
-    }
+    init() throws { fixture = try FileStoreFixtures.NoteFile() }
 
     private func note(_ pk: Int64, _ title: String, version: Int64 = 1) -> StoreRow {
         FileStoreFixtures.note(model, pk, title, version: version)
@@ -143,7 +140,9 @@ import Testing
         let reader = try JSONLinesStore(model: model, url: url, options: options(readOnly: true))
         #expect(
             reader.recoveryNotices == [
-                "store \(url.path): line 4 is incomplete (\(tail.count) bytes); treated as not yet written"
+                "store \(url.path): line 4: incomplete last line (\(tail.count) bytes): a save was "
+                    + "interrupted before it completed, so it is not part of the store (the next "
+                    + "writer removes it)"
             ])
         #expect(try reader.count(StoreFetchRequest(entity: model[entityName: "Note"]!)) == 3)
 

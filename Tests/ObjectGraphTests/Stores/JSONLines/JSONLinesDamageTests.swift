@@ -6,15 +6,12 @@ import Testing
 /// Damaged files: corruption is reported with its line, a torn last line is dropped and
 /// reported, verify lists every damaged line, repair keeps the good prefix.
 @Suite struct JSONLinesDamageTests {
-    let model: ManagedObjectModel
-    let directory: URL
-    let url: URL
+    let fixture: FileStoreFixtures.NoteFile
+    var model: ManagedObjectModel { fixture.model }
+    var directory: URL { fixture.directory }
+    var url: URL { fixture.url }
 
-    init() throws {
-        model = try FileStoreFixtures.noteModel()
-        directory = try FileStoreFixtures.temporaryDirectory()
-        url = directory.appendingPathComponent("notes.jsonl")
-    }
+    init() throws { fixture = try FileStoreFixtures.NoteFile() }
 
     private func note(_ pk: Int64, _ title: String, version: Int64 = 1) -> StoreRow {
         FileStoreFixtures.note(model, pk, title, version: version)
@@ -72,9 +69,11 @@ import Testing
                         loaded.tail == .torn(line: line, bytes: bad.count - loaded.replay.length))
                 } catch let e as ObjectGraphError {
                     #expect(e.line == line, "byte \(offset) → \(replacement): \(e.message)")
+                    // Damage, the header's included, is damage (259) naming its line, never a
+                    // "foreign file" (134000).
                     #expect(
-                        e.reason == .storeCorrupt || (line == 1 && e.reason == .notAStoreFile)
-                    )
+                        e.reason == .storeCorrupt,
+                        "byte \(offset) → \(replacement): \(e.message)")
                 }
                 checked += 1
             }
@@ -82,10 +81,50 @@ import Testing
         #expect(checked > 8 * good.count)
     }
 
+    @Test func verifyAndOpeningUseOneCheckerAndSayTheSameThing() throws {
+        // Issue 14: a flipped byte in the header's format value was "not a JSON-lines store
+        // file" (no line, no hint of damage) where the spec says 259 with line 1.
+        let good = try makeFile()
+        for offset in good.indices {
+            for replacement in Set([good[offset] ^ 0x01, 0x0A]) where replacement != good[offset] {
+                var bad = good
+                bad[offset] = replacement
+                try Data(bad).write(to: url)
+                let report = JSONLinesStore.verify(at: url)
+                do {
+                    let store = try JSONLinesStore(
+                        model: model, url: url, options: options(readOnly: true))
+                    store.close()
+                    #expect(report.problems.isEmpty, "byte \(offset) → \(replacement)")
+                } catch let e as ObjectGraphError {
+                    let first = report.problems.first
+                    let said = first?.description ?? "nothing"
+                    #expect(
+                        first?.line == e.line && first?.message == StoreFileErrors.reason(e),
+                        "byte \(offset) → \(replacement): \(e.message); verify: \(said)")
+                }
+            }
+        }
+    }
+
+    @Test func aFlippedByteInTheHeadersFormatIsDamageOfLine1OfferingSalvage() throws {
+        var bytes = try makeFile()
+        let at = Array("{\"format\":\"objectgraph-".utf8).count  // the "j" of jsonl
+        bytes[at] ^= 0x01
+        try Data(bytes).write(to: url)
+        #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
+            guard let e = $0 as? ObjectGraphError else { return false }
+            return e.reason == .storeCorrupt && e.line == 1
+                && e.message.contains("checksum mismatch")
+                && e.message.contains("repair --salvage")
+        }
+        #expect(JSONLinesStore.verify(at: url).problems.map(\.line) == [1])
+    }
+
     @Test func aCorruptLineFailsTheOpenNamingFileLineAndReasonAndChangesNothing() throws {
         var bytes = try makeFile()
         let thirdLF = bytes.indices.filter { bytes[$0] == 0x0A }[3]
-        bytes[thirdLF - 5] ^= 0x01  // inside line 4's checksum
+        bytes[thirdLF - 19] ^= 0x01  // the last byte of line 4's body
         try Data(bytes).write(to: url)
         #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
@@ -268,14 +307,26 @@ import Testing
             #expect(try Data(contentsOf: url) == Data(text.utf8))
         }
         try FileManager.default.removeItem(at: url)
-        var header = try makeFile()
-        let newer = String(decoding: header, as: UTF8.self).replacingOccurrences(
-            of: "\"version\":1", with: "\"version\":2")
-        header = Array(newer.utf8)
-        try Data(header).write(to: url)
-        #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
-            ($0 as? ObjectGraphError)?.reason == .notAStoreFile
-                || ($0 as? ObjectGraphError)?.reason == .storeCorrupt
+        // A sound header (checksum and all) of a version newer than this program's.
+        let file = try makeFile()
+        let firstLF = file.firstIndex(of: 0x0A)!
+        let body = String(decoding: file[..<(firstLF - LineFrame.suffixLength)], as: UTF8.self)
+            .replacingOccurrences(of: "\"version\":2,", with: "\"version\":3,")
+        let newer = JSONByteWriter()
+        newer.append(Array(body.utf8))
+        LineFrame.finish(newer, bodyStart: 0)
+        let bytes = newer.array + file[(firstLF + 1)...]
+        try Data(bytes).write(to: url)
+        for readOnly in [false, true] {
+            #expect {
+                try JSONLinesStore(model: model, url: url, options: options(readOnly: readOnly))
+            } throws: {
+                guard let e = $0 as? ObjectGraphError else { return false }
+                return e.reason == .notAStoreFile && e.line == 1
+                    && e.message.contains("format version 3")
+                    && e.message.contains("newer version of ObjectGraph")
+            }
         }
+        #expect(Array(try Data(contentsOf: url)) == bytes, "the file is unchanged")
     }
 }

@@ -24,14 +24,21 @@ import Testing
         return try JSONLinesStore(model: model, url: url, options: options)
     }
 
+    private func fileSize() throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
+    }
+
     private var tags: StoreFetchRequest { StoreFetchRequest(entity: model[entityName: "Tag"]!) }
 
     @Test func aSecondWriterIsRefusedAtOnceUntilTheFirstCloses() throws {
         // B41
         let first = try open()
-        let pid = String(
+        let lockFile = String(
             decoding: try Data(contentsOf: URL(fileURLWithPath: url.path + ".lock")), as: UTF8.self)
-        #expect(pid == "\(getpid())\n")
+        // The writer's pid, then where the file ends (StoreFileFormat.md §6.5).
+        #expect(
+            lockFile
+                == "\(getpid())\nend 0 \(try fileSize()) 6B0F5C2E-0000-4000-8000-000000000001\n")
         #expect { try open() } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
             return e.reason == .storeLocked && e.message.contains("this process")
@@ -53,12 +60,15 @@ import Testing
         try open().close()
         try Data("999999\n".utf8).write(to: URL(fileURLWithPath: url.path + ".lock"))
         let store = try open()
-        #expect(
+        let lockFile = { () throws -> String in
             String(
                 decoding: try Data(contentsOf: URL(fileURLWithPath: url.path + ".lock")),
                 as: UTF8.self)
-                == "\(getpid())\n")
+        }
+        let end = "end 0 \(try fileSize()) 6B0F5C2E-0000-4000-8000-000000000001\n"
+        #expect(try lockFile() == "\(getpid())\n" + end)
         store.close()
+        #expect(try lockFile() == "\n" + end, "closing empties the pid line and keeps the end")
     }
 
     @Test func aWaitingWriterGetsTheLockWhenItIsReleased() throws {

@@ -19,6 +19,7 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
         case sync(String)
         case truncate(String, to: Int)
         case rename(String, String)
+        case link(String, String)
         case remove(String)
         case syncDirectory
 
@@ -30,6 +31,8 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
             case .truncate(let p, let n): "truncate \(p.split(separator: "/").last ?? "") to \(n)"
             case .rename(let a, let b):
                 "rename \(a.split(separator: "/").last ?? "") → \(b.split(separator: "/").last ?? "")"
+            case .link(let a, let b):
+                "link \(a.split(separator: "/").last ?? "") → \(b.split(separator: "/").last ?? "")"
             case .remove(let p): "remove \(p.split(separator: "/").last ?? "")"
             case .syncDirectory: "fsync directory"
             }
@@ -73,6 +76,8 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
     var injector: ((Operation, Int) -> Fault?)?
     /// Called (outside the file system's lock) after each refused lock attempt.
     var lockAttemptHook: (@Sendable () -> Void)?
+    /// Called (outside the file system's lock) before each `link`: another process's move.
+    var beforeLink: ((SimulatedFileSystem) -> Void)?
     /// Every mutating operation performed or attempted, in order.
     private(set) var operations: [Operation] = []
     let processID: Int32
@@ -168,8 +173,13 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
 
     func open(_ path: String, _ mode: FileOpenMode) throws -> Int32 {
         try locked {
-            let mutating = mode == .readWriteCreating || mode == .readWriteTruncating
+            let mutating =
+                mode == .readWriteCreating || mode == .readWriteTruncating
+                || mode == .readWriteCreatingNew
             if mutating { try check(.open(path)) } else if crashed { throw SimulatedCrash() }
+            if mode == .readWriteCreatingNew, entries[path] != nil {
+                throw FileSystemError(operation: "open", path: path, code: EEXIST)
+            }
             var inode = entries[path]
             if inode == nil {
                 guard mutating else {
@@ -297,6 +307,23 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
         }
     }
 
+    func link(_ existing: String, to new: String) throws {
+        locked { beforeLink }?(self)
+        try locked {
+            try check(.link(existing, new))
+            guard let inode = entries[existing] else {
+                throw FileSystemError(operation: "link", path: existing, code: ENOENT)
+            }
+            guard entries[new] == nil else {
+                throw FileSystemError(operation: "link", path: new, code: EEXIST)
+            }
+            entries[new] = inode
+        }
+    }
+
+    /// Simulated file systems have no symbolic links.
+    func resolvingSymbolicLinks(_ path: String) throws -> String { path }
+
     func remove(_ path: String) throws {
         try locked {
             guard entries[path] != nil else {
@@ -325,6 +352,17 @@ final class SimulatedFileSystem: StoreFileSystem, @unchecked Sendable {
         }
         if !taken { locked { lockAttemptHook }?() }
         return taken
+    }
+
+    func isLocked(atPath path: String) -> Bool? {
+        locked { entries[path]?.lockHolder != nil }
+    }
+
+    func replaceContents(_ fd: Int32, with bytes: [UInt8], previousLength: Int?) throws {
+        try locked {
+            if crashed { throw SimulatedCrash() }
+            try descriptor(fd).inode.data = bytes
+        }
     }
 
     func unlock(_ fd: Int32) {

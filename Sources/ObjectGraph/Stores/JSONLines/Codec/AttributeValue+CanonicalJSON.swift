@@ -4,7 +4,8 @@ extension AttributeValue {
     /// The value's canonical JSON text for an attribute of `type`, as store files hold it.
     ///
     /// Integers are numbers; decimals strings with every digit (`"12.50"` → `"12.5"`); doubles,
-    /// floats and dates (seconds since 1970) their shortest round-trip number, or a tagged
+    /// floats and dates (seconds since 2001-01-01T00:00:00Z, `Date`'s own reference, so every
+    /// date comes back bit for bit) their shortest round-trip number, or a tagged
     /// string for what JSON cannot hold (`"NaN"`, `"Infinity"`, `"-Infinity"`,
     /// `"NaN:0x7ff8000000000001"`); data and transformable payloads base64; UUIDs uppercase;
     /// URLs their absolute string; strings escaped so a line is never broken. See
@@ -75,7 +76,7 @@ extension AttributeValue {
             w.append(ascii: v ? "true" : "false")
         case .date(let v):
             guard type == .date else { return false }
-            Self.write(double: v.timeIntervalSince1970, to: w)
+            Self.write(double: v.timeIntervalSinceReferenceDate, to: w)
         case .data(let v):
             guard type == .binaryData else { return false }
             w.append(quotedBase64: v)
@@ -120,7 +121,7 @@ extension AttributeValue {
         case .float: return .float(try readFloat(&s))
         case .string: return .string(try s.readString())
         case .boolean: return .boolean(try s.readBool())
-        case .date: return .date(Date(timeIntervalSince1970: try readDouble(&s)))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: try readDouble(&s)))
         case .binaryData, .transformable:
             let start = s.position
             guard let data = Data(base64Encoded: Data(try s.readStringBytes())) else {

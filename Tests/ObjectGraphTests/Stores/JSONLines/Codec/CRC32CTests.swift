@@ -23,6 +23,18 @@ import Testing
         }
     }
 
+    @Test func combiningTheChecksumsOfTwoPartsGivesTheChecksumOfTheWhole() {
+        var random = SeededRandomNumberGenerator(seed: 32)
+        let data = (0..<70_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+        for cut in [0, 1, 7, 8, 9, 100, 4095, 16_384, 40_000, 69_999, 70_000] {
+            let a = Array(data[..<cut])
+            let b = Array(data[cut...])
+            #expect(
+                CRC32C.combine(CRC32C.checksum(a), CRC32C.checksum(b), lengthOfB: b.count)
+                    == CRC32C.checksum(data), "cut at \(cut)")
+        }
+    }
+
     private func bitwise(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for b in bytes {

@@ -1,0 +1,180 @@
+import Foundation
+
+// Events: when a context announces its changes, and how long the objects it hands out live.
+//
+// An event is Core Data's unit of change processing. It ends
+// - at the end of every `perform` block (Core Data's `perform` "encapsulates an autorelease
+//   pool and a call to processPendingChanges"; `performAndWait` does neither);
+// - on every `processPendingChanges()`, which `save()` and merges call too;
+// - for a main-queue context used directly on the main queue, at the end of the current
+//   main-queue turn. Core Data hooks the main run loop for this; Linux's main queue has no
+//   such hook, so the first change of a turn schedules one `DispatchQueue.main.async`, which
+//   runs after the blocks already queued (coalesced: one per turn).
+//
+// At the end of an event, delete rules run (with `propagatesDeletesAtEndOfEvent`) and one
+// objects-did-change carries every change since the last. Objects handed to the caller
+// (fetch results, `object(with:)`, merged inserts) stay alive until the event ends, as
+// Core Data's autorelease pool keeps them; for `performAndWait`, until it returns to a caller
+// outside the context's queue.
+
+extension ManagedObjectContext {
+    /// Ends the current event: runs delete rules for pending deletions (unless
+    /// ``propagatesDeletesAtEndOfEvent`` is false) and posts one objects-did-change carrying
+    /// every insert, update, delete and refresh since the last one.
+    ///
+    /// Called at the end of every ``perform(_:)-(()->Void)`` block, by `save()` and by merges,
+    /// and for a main-queue context used directly, at the end of the main queue's turn.
+    /// `performAndWait` does not call it: call it yourself when changes made there must be
+    /// announced (or their delete rules run) before the next of those.
+    ///
+    /// - Note: Mirrors `processPendingChanges()`.
+    public func processPendingChanges() {
+        checkQueue("processPendingChanges()")
+        if propagatesDeletesAtEndOfEvent { propagateDeletes() }
+        postObjectsDidChange(invalidatedAll: false)
+    }
+
+    /// The end of a `perform` block or of a main-queue turn.
+    func endEvent() {
+        processPendingChanges()
+        releaseEventObjects()
+    }
+
+    /// Lets go of the objects kept for the event; those nothing else references leave the
+    /// registry (see ``ObjectRegistry/endOfEvent()``).
+    func releaseEventObjects() {
+        registry.noteWork(eventObjects.count)
+        eventObjects.removeAll()
+        registry.endOfEvent()
+    }
+
+    /// Keeps objects handed to the caller alive until the end of the current event.
+    func keepForEvent(_ object: ManagedObject) {
+        eventObjects.append(object)
+        noteEventWork()
+    }
+
+    /// Keeps objects handed to the caller alive until the end of the current event.
+    func keepForEvent(_ objects: [ManagedObject]) {
+        guard !objects.isEmpty else { return }
+        eventObjects.append(contentsOf: objects)
+        noteEventWork()
+    }
+
+    // MARK: Recording changes for the next announcement
+
+    func announceInserted(_ object: ManagedObject) {
+        object.state.isUnannounced = true
+        unannounced.inserted.append(object)
+        noteEventWork()
+    }
+
+    func announceUpdated(_ object: ManagedObject) {
+        guard !object.state.isUnannounced else { return }
+        object.state.isUnannounced = true
+        unannounced.updated.append(object)
+        noteEventWork()
+    }
+
+    func announceDeleted(_ object: ManagedObject) {
+        object.state.isUnannounced = true
+        unannounced.deleted.append(object)
+        noteEventWork()
+    }
+
+    func announceRefreshed(_ object: ManagedObject) {
+        unannounced.refreshed.append(object)
+        noteEventWork()
+    }
+
+    /// For a main-queue context: makes sure the end of the current main-queue turn ends the
+    /// event, with one block queued on the first change of the turn.
+    @inline(__always)
+    private func noteEventWork() {
+        guard concurrencyType == .mainQueue, !endOfTurnScheduled else { return }
+        endOfTurnScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            guard let self else { return }
+            self.endOfTurnScheduled = false
+            self.endEvent()
+        }
+    }
+
+    // MARK: Posting
+
+    /// Posts objects-did-change with the changes recorded since the last one (or
+    /// `NSInvalidatedAllObjectsKey`), and starts recording afresh.
+    func postObjectsDidChange(invalidatedAll: Bool) {
+        let changes = unannounced
+        unannounced = ChangeAnnouncement()
+        changes.clearFlags()
+        var info: [String: Any] = [:]
+        if invalidatedAll {
+            info[NSInvalidatedAllObjectsKey] = true
+        } else {
+            guard !changes.isEmpty else { return }
+            func put(_ key: String, _ objects: [ManagedObject]) {
+                if !objects.isEmpty { info[key] = Set(objects) }
+            }
+            put(NSInsertedObjectsKey, changes.announcedInserts(in: self))
+            put(NSUpdatedObjectsKey, changes.announcedUpdates())
+            put(NSDeletedObjectsKey, changes.announcedDeletions())
+            put(NSRefreshedObjectsKey, changes.refreshed)
+            put(NSInvalidatedObjectsKey, changes.invalidated)
+            guard !info.isEmpty else { return }
+        }
+        NotificationCenter.default.post(
+            name: Self.didChangeObjectsNotification, object: self, userInfo: info)
+    }
+}
+
+/// Changes waiting for the next objects-did-change notification.
+///
+/// Objects in `inserted`, `updated` and `deleted` carry `ObjectState.isUnannounced` until the
+/// notification goes out, so an object changed many times in one event is recorded once.
+struct ChangeAnnouncement {
+    var inserted: [ManagedObject] = []
+    /// Objects another context saved, new to this one (merges).
+    var mergedInserts: [ManagedObject] = []
+    var updated: [ManagedObject] = []
+    var deleted: [ManagedObject] = []
+    var refreshed: [ManagedObject] = []
+    var invalidated: [ManagedObject] = []
+
+    var isEmpty: Bool {
+        inserted.isEmpty && mergedInserts.isEmpty && updated.isEmpty && deleted.isEmpty
+            && refreshed.isEmpty && invalidated.isEmpty
+    }
+
+    func clearFlags() {
+        for object in inserted { object.state.isUnannounced = false }
+        for object in updated { object.state.isUnannounced = false }
+        for object in deleted { object.state.isUnannounced = false }
+    }
+
+    /// The inserted objects to announce: those still inserted in `context` (not deleted or
+    /// rolled back since), and the objects merges brought in.
+    func announcedInserts(in context: ManagedObjectContext) -> [ManagedObject] {
+        var objects = inserted.filter {
+            $0.state.isInserted && !$0.state.isDeleted && $0.managedObjectContext === context
+        }
+        if !mergedInserts.isEmpty { objects += mergedInserts.filter { !$0.state.isDeleted } }
+        return objects
+    }
+
+    /// The updated objects to announce: those still changed and not deleted since.
+    func announcedUpdates() -> [ManagedObject] {
+        let stale = { (object: ManagedObject) in !object.hasChanges || object.state.isDeleted }
+        return updated.contains(where: stale) ? updated.filter { !stale($0) } : updated
+    }
+
+    /// The deleted objects to announce: still deleted, and not inserted in this same event
+    /// (an object inserted and deleted before anyone heard of it is never announced).
+    func announcedDeletions() -> [ManagedObject] {
+        let deletions =
+            deleted.allSatisfy(\.state.isDeleted) ? deleted : deleted.filter(\.state.isDeleted)
+        guard deletions.contains(where: \.state.isInserted) else { return deletions }
+        let newcomers = Set(inserted.map(ObjectIdentifier.init))
+        return deletions.filter { !newcomers.contains(ObjectIdentifier($0)) }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// The format's version plan (StoreFileFormat.md §0): version 1 files (instants as seconds
+/// since 1970) are still read; a writer upgrades one to version 2 (seconds since 2001) before
+/// its first write; a reader following it picks the new version up.
+@Suite struct JSONLinesFormatVersionTests {
+    let model: ManagedObjectModel
+    let url: URL
+
+    init() throws {
+        model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Employee",
+                properties: [
+                    AttributeDescription(name: "hiredAt", type: .date),
+                    AttributeDescription(name: "name", type: .string),
+                ])
+        ])
+        url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("v1.jsonl")
+    }
+
+    /// A version-1 file as the library used to write it: header created at 1,700,000,000 s
+    /// since 1970, one transaction at 1,700,000,100.5 inserting an employee hired at
+    /// 1,625,097,599.5 s since 1970.
+    private func writeVersion1File() throws -> [UInt8] {
+        var header = StoreFileHeader(
+            model: model, storeIdentifier: "S", created: Date(timeIntervalSince1970: 1_700_000_000))
+        header.version = 1
+        let w = JSONByteWriter()
+        header.write(to: w)
+        let start = w.count
+        w.append(
+            ascii:
+                "{\"t\":1,\"at\":1700000100.5,\"ins\":[[\"Employee\",1,1,1625097599.5,\"Ann\"]]")
+        LineFrame.finish(w, bodyStart: start)
+        try Data(w.array).write(to: url)
+        return w.array
+    }
+
+    private func options(readOnly: Bool) -> StoreOptions {
+        var options = StoreOptions()
+        options.isReadOnly = readOnly
+        return options
+    }
+
+    private func hiredAt(_ store: JSONLinesStore) throws -> [Date] {
+        try store.fetch(StoreFetchRequest(entity: model.entities[0])).compactMap {
+            if case .date(let d) = $0.values[0].attributeValue { d } else { nil }
+        }
+    }
+
+    @Test func aVersion1FileIsReadAsItWasWrittenAndLeftUnchangedByAReader() throws {
+        let bytes = try writeVersion1File()
+        let metadata = try JSONLinesStore.metadata(at: url)
+        #expect(metadata.formatVersion == 1)
+        #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_700_000_000))
+        let reader = try JSONLinesStore(model: model, url: url, options: options(readOnly: true))
+        #expect(try hiredAt(reader) == [Date(timeIntervalSince1970: 1_625_097_599.5)])
+        reader.close()
+        #expect(JSONLinesStore.verify(at: url).isHealthy)
+        #expect(Array(try Data(contentsOf: url)) == bytes)
+    }
+
+    @Test func aWriterUpgradesAVersion1FileBeforeItsFirstWriteAndAReaderFollows() throws {
+        _ = try writeVersion1File()
+        let reader = try JSONLinesStore(model: model, url: url, options: options(readOnly: true))
+        #expect(try hiredAt(reader).count == 1)
+        let writer = try JSONLinesStore(model: model, url: url, options: options(readOnly: false))
+        #expect(writer.recoveryNotices.contains { $0.contains("upgraded from format version 1") })
+        let metadata = try JSONLinesStore.metadata(at: url)
+        #expect(metadata.formatVersion == 2)
+        #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(metadata.baseTransactionNumber == 1)
+        #expect(try hiredAt(reader) == [Date(timeIntervalSince1970: 1_625_097_599.5)])
+        let exact = Date(timeIntervalSinceReferenceDate: 646_790_399.999)
+        let entity = model.entities[0]
+        try writer.commit(
+            StoreChangeSet(
+                inserted: [
+                    StoreRow(
+                        objectID: ManagedObjectID(
+                            entity: entity, storeIdentifier: "S", primaryKey: 2),
+                        version: 1, values: [.attribute(.date(exact)), .attribute(.string("Bo"))])
+                ], timestamp: Date()))
+        // The reader reloaded the upgraded file; now it follows a line appended in version 2.
+        let dates = try hiredAt(reader).sorted()
+        #expect(dates.first == Date(timeIntervalSince1970: 1_625_097_599.5))
+        #expect(
+            dates.last?.timeIntervalSinceReferenceDate.bitPattern
+                == exact.timeIntervalSinceReferenceDate.bitPattern)
+        writer.close()
+        reader.close()
+        #expect(JSONLinesStore.verify(at: url).isHealthy)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains("\"created\":721692800.0,"), "instants now count from 2001")
+    }
+}
