@@ -134,6 +134,13 @@ extension ManagedObjectContext {
             guard let entity = model.entitiesByName[name] else {
                 throw FetchErrors.unknownEntity("fetch", name)
             }
+            // A subclass not yet bound to a model read from a file binds by name now, as
+            // `init(context:)` would (the Xcode-generated `fetchRequest()` names its entity).
+            if let type = Result.self as? ManagedObject.Type, type != ManagedObject.self,
+                entity.managedObjectClass == ManagedObject.self
+            {
+                _ = model.entity(forClass: type)
+            }
             return entity
         }
         guard let type = Result.self as? ManagedObject.Type else {

@@ -33,6 +33,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     let declaredClass: ManagedObject.Type
     /// The subclass bound to the entity by name after the model was built, if any.
     let binding = ClassBinding()
+    /// A number no other entity of this process has, for caches keyed by entity: an
+    /// address can be reused once an entity is freed, a serial number cannot.
+    let serial = EntitySerials.next()
     /// Whether the entity is abstract (no instances of its own).
     public let isAbstract: Bool
     /// The name of the superentity, if any.
@@ -169,4 +172,18 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// The entity's name.
     public var description: String { name }
+}
+
+/// Hands out ``EntityDescription/serial`` numbers.
+enum EntitySerials {
+    // Sendable: guarded by `lock`.
+    nonisolated(unsafe) private static var last: UInt = 0
+    private static let lock = NSLock()
+
+    static func next() -> UInt {
+        lock.lock()
+        defer { lock.unlock() }
+        last += 1
+        return last
+    }
 }

@@ -106,10 +106,12 @@ enum PropertyKeys {
         _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
         relationship: Bool
     ) -> Int? {
-        // The objects' addresses, not their hash values: hashing costs more than the lookup,
-        // and two different objects can share a hash value but never an address.
+        // The key path's address and the entity's serial number, not hash values: hashing
+        // costs more than the lookup. Not the entity's address: a freed entity's address is
+        // reused, and a class may be bound to entities of different layouts (models read
+        // from files, bound by name).
         let k = UInt(bitPattern: ObjectIdentifier(keyPath))
-        let e = UInt(bitPattern: ObjectIdentifier(entity))
+        let e = entity.serial
         lock.lock()
         let cached = table.find(k, e)
         lock.unlock()

@@ -81,4 +81,27 @@ import Testing
         }
         #expect(model.entitiesByName["Category"]?.managedObjectClass == ManagedObject.self)
     }
+
+    /// Regression: property slots were cached by the entity's address, which a freed model's
+    /// entity leaves for reuse; a class bound to entities of different layouts (here
+    /// `Category`: id, name, colorHex in code; colorHex, id, name in the Xcode file) then read
+    /// another attribute's slot ("Category.name expects a string value; got uuid").
+    @Test func oneClassBoundToEntitiesOfDifferentLayoutsReadsEachOnesOwnSlots() throws {
+        for _ in 0..<20 {
+            for model in [
+                try ExpenseModel.make(), try ManagedObjectModel(contentsOf: Self.modelURL),
+            ] {
+                let context = try context(model)
+                let (name, color) = context.performAndWait { () -> (String?, String?) in
+                    let category = Category(context: context)
+                    category.id = UUID()
+                    category.name = "Food"
+                    category.colorHex = "#000000"
+                    return (category.name, category.colorHex)
+                }
+                #expect(name == "Food")
+                #expect(color == "#000000")
+            }
+        }
+    }
 }

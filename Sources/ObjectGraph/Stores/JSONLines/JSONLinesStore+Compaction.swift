@@ -24,11 +24,20 @@ extension JSONLinesStore {
 
     /// ``compact()`` for a caller that holds `lock`.
     func compactHoldingLock() throws {
-        guard let file else { throw StoreFileErrors.closed(path) }
+        guard file != nil else { throw StoreFileErrors.closed(path) }
         if isReadOnly {
             throw StoreErrors.readOnly(url, "compact")
         }
         if isBroken { throw StoreFileErrors.unusable(path) }
+        guard let writerLock else { return }
+        try writerLock.serializingWrites { try compactSharing() }
+    }
+
+    /// ``compactHoldingLock()`` once no other store of this process that shares the writer
+    /// lock writes, and caught up with what they wrote.
+    private func compactSharing() throws {
+        try catchUpWithSharers()
+        guard let file else { throw StoreFileErrors.closed(path) }
         do { try checkWriterLock() } catch let e as ObjectGraphError {
             throw ObjectGraphError(.storeOperationFailed, e.message, file: path)
         }
@@ -57,6 +66,7 @@ extension JSONLinesStore {
                     transactionLines: 0)
                 liveRowBytes = writer.count - headerLength
                 compactionRetryLength = 0
+                seenWrites = writerLock?.noteWrite() ?? seenWrites
                 recordEnd()
             }
         } catch {

@@ -3,14 +3,33 @@ import Foundation
 extension JSONLinesStore {
     /// Brings a reader up to date with the file (<doc:StoreFileFormat#71-Following-a-writer>):
     /// applies lines appended since its last look, reloads after a compaction or repair
-    /// replaced the file, and leaves an incomplete last line for later. Writers only check the store is open.
-    /// The caller holds `lock`.
+    /// replaced the file, and leaves an incomplete last line for later. A writer catches up
+    /// only with the writes of the other stores of this process that share its lock (see
+    /// ``catchUpWithSharers()``). The caller holds `lock`.
     ///
     /// - Throws: `.storeOperationFailed` (134070) when closed or unreadable; `.storeCorrupt`
     ///   (259) when a new line is damaged.
     func refreshIfNeeded() throws {
+        guard file != nil else { throw StoreFileErrors.closed(path) }
+        if isReadOnly { return try follow() }
+        guard let writerLock, writerLock.writeCount != seenWrites else { return }
+        try writerLock.serializingWrites { try catchUpWithSharers() }
+    }
+
+    /// Applies what the other stores of this process sharing the writer lock wrote since this
+    /// one last looked (appended lines, or a compacted file). The caller holds `lock` and is
+    /// inside the writer lock's ``WriterLock/serializingWrites(_:)``.
+    func catchUpWithSharers() throws {
+        guard let writerLock else { return }
+        let count = writerLock.writeCount
+        guard count != seenWrites else { return }
+        try follow()
+        seenWrites = count
+    }
+
+    /// Applies appended lines, or reloads a replaced file. The caller holds `lock`.
+    private func follow() throws {
         guard var file else { throw StoreFileErrors.closed(path) }
-        guard isReadOnly else { return }
         let current: FileStatus?
         do {
             current = try fileSystem.status(atPath: path)
@@ -60,7 +79,7 @@ extension JSONLinesStore {
         let fd: Int32
         let identity: FileStatus
         do {
-            fd = try fileSystem.open(path, .readOnly)
+            fd = try fileSystem.open(path, isReadOnly ? .readOnly : .readWrite)
         } catch {
             throw StoreFileErrors.io(
                 .storeOperationFailed, path, "reopening the replaced file", error)

@@ -51,7 +51,8 @@ extension JSONLinesStore {
         }
         guard let status = try fs.status(atPath: path) else { throw StoreFileErrors.missing(path) }
         guard status.isRegularFile else { throw StoreFileErrors.notRegular(path, status.kind) }
-        let lock = try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
+        let lock = try WriterLock.acquire(
+            for: path, fileSystem: fs, timeout: options.lockTimeout, sharing: false)
         defer { lock.release() }
         // Opened for writing, as a writer (and so `compact`) opens it: a file this process may
         // not write is refused here, before anything is moved aside.

@@ -18,8 +18,11 @@ import Foundation
 ///
 /// One process writes a file at a time: a writer holds an advisory lock on `FILE.lock`
 /// (which holds its pid, and where the file ended at its last save) until ``close()``;
-/// another writer, in this process or another, fails at once with code 134090 unless
-/// ``StoreOptions/lockTimeout`` lets it wait. The lock file is never removed, and a writer
+/// another process's writer fails at once with code 134090 unless
+/// ``StoreOptions/lockTimeout`` lets it wait. Writers of the same file in this process (two
+/// coordinators, as a `shared` stack and a second one) share the lock, as Core Data's
+/// coordinators share a SQLite file: they take turns to write, and each catches up with the
+/// others' saves and compactions before its next fetch or save. The lock file is never removed, and a writer
 /// whose lock file was removed under it stops writing. A read-only store
 /// (``StoreOptions/isReadOnly``) takes no lock and follows the writer: before each fetch it
 /// applies what was appended and reloads after a compaction.
@@ -55,6 +58,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// The open data file; `nil` once closed.
     var file: OpenStoreFile?
     var writerLock: WriterLock?
+    /// The writer lock's ``WriterLock/writeCount`` when this store last matched the file.
+    var seenWrites = 0
     var notices: [String] = []
     /// What opening noticed about the file (torn line, missing lines, leftover), by line.
     var openingWarnings: [StoreFileWarning] = []
@@ -127,6 +132,7 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         self.table = opened.loaded.replay.table
         self.file = opened.file
         self.writerLock = opened.lock
+        self.seenWrites = opened.seenWrites
         self.notices = opened.notices
         self.openingWarnings = opened.warnings
         self.recordedCounters = opened.loaded.replay.table.primaryKeyCounters
@@ -197,7 +203,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     public func closeRemovingCreatedFile() -> Bool {
         locked {
             defer { closeHoldingLock() }
-            guard didCreateFile, !isReadOnly, let file, let writerLock else { return false }
+            guard didCreateFile, !isReadOnly, let file, let writerLock, writerLock.isSoleHolder
+            else { return false }
             PausePoints.reach("store.discard")
             guard writerLock.isIntact, file.lastTransaction == 0, file.lineCount == 1,
                 let current = try? fileSystem.status(atPath: path),

@@ -8,6 +8,8 @@ struct StoreFileOpener {
         var loaded: LoadedStoreFile
         var file: OpenStoreFile
         var lock: WriterLock?
+        /// The lock's write count when the file was read.
+        var seenWrites: Int
         var notices: [String]
         /// What the notices about the file (not about the open) say, by line.
         var warnings: [StoreFileWarning]
@@ -35,6 +37,13 @@ struct StoreFileOpener {
             options.isReadOnly
             ? nil
             : try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
+        // Stores of this process sharing the lock do not write while this one looks.
+        guard let lock else { return try open(locked: nil) }
+        return try lock.serializingWrites { try open(locked: lock) }
+    }
+
+    private func open(locked lock: WriterLock?) throws -> Opened {
+        let fs = fileSystem
         var fd: Int32?
         do {
             var created = false
@@ -108,8 +117,8 @@ struct StoreFileOpener {
                     length: file.length))
             if lock != nil { PausePoints.reach("store.opened") }
             return Opened(
-                loaded: loaded, file: file, lock: lock, notices: notices, warnings: warnings,
-                created: created)
+                loaded: loaded, file: file, lock: lock, seenWrites: lock?.writeCount ?? 0,
+                notices: notices, warnings: warnings, created: created)
         } catch {
             if let fd { fs.close(fd) }
             lock?.release()

@@ -156,3 +156,38 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: receipt.path))
     }
 }
+
+/// Two stacks on one file in one process, as an app with a `shared` singleton and a second
+/// stack has: they share the process's writer and see each other's saves.
+@Suite struct PortedTwoStacksTests {
+    @Test func twoContainersOnOneFileShareTheWriterAndSeeEachOthersSaves() throws {
+        let url = TemporaryStoreFiles.next("two-stacks")
+        let first = PortedProvider(storeURL: url)
+        let second = PortedProvider(storeURL: url)
+        #expect(first.loadError == nil)
+        #expect(second.loadError == nil)
+        let a = first.persistentContainer.newBackgroundContext()
+        try a.performAndWait {
+            PortedCategory(context: a).name = "Food"
+            try a.save()
+        }
+        let b = second.persistentContainer.newBackgroundContext()
+        let seen = try b.performAndWait { () throws -> [String] in
+            let names = try b.fetch(PortedCategory.fetchRequest()).compactMap(\.name)
+            PortedCategory(context: b).name = "Rent"
+            try b.save()
+            return names
+        }
+        #expect(seen == ["Food"])
+        let names = try a.performAndWait {
+            try a.fetch(PortedCategory.fetchRequest()).compactMap(\.name).sorted()
+        }
+        #expect(names == ["Food", "Rent"])
+        // The uniqueness constraint holds across the two stacks.
+        let clash = a.performAndWait { () -> String? in
+            PortedCategory(context: a).name = "Rent"
+            return PortedErrors.save(a)
+        }
+        #expect(clash == "That name is taken")
+    }
+}
