@@ -42,6 +42,10 @@ let package = Package(
         .testTarget(
             name: "ObjectGraphTestingTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
             swiftSettings: strict),
+        // Fixtures as package resources, as the README shows them (Bundle.module on Linux).
+        .testTarget(
+            name: "FixtureResourceTests", dependencies: ["ObjectGraph", "ObjectGraphTesting"],
+            resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "LedgerKitTests",
             dependencies: ["LedgerKit", "ObjectGraph", "ObjectGraphTesting"],

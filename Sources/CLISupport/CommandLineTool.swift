@@ -62,7 +62,8 @@ package struct CommandLineTool<Global: ParsableArguments>: Sendable {
                 output.err(overview())
                 return 64
             }
-            let unknown = rest.first { !$0.hasPrefix("-") } ?? rest[0]
+            // The first word that is not an option or a global option's value.
+            let unknown = firstCommandWord(rest).map { rest[$0] } ?? rest[0]
             output.err(
                 "\(name): unknown command '\(Self.shown(EchoedText.capped(unknown)))'\n\n\(overview())"
             )

@@ -61,6 +61,13 @@ import Testing
         #expect(out.stderr.contains("unknown command 'nope'"))
     }
 
+    @Test func anUnknownCommandAfterAGlobalOptionIsTheWordNamed() async {
+        // `ledger --file a.jsonl bogus` said "unknown command 'a.jsonl'": the option's value.
+        let out = CLIOutput.capturing()
+        #expect(await tool(Seen()).run(["--file", "a.jsonl", "bogus"], output: out) == 64)
+        #expect(out.stderr.contains("unknown command 'bogus'"), "\(out.stderr)")
+    }
+
     @Test func failuresExit1WithOneLine() async {
         let out = CLIOutput.capturing()
         #expect(await tool(Seen()).run(["fail"], output: out) == 1)

@@ -42,6 +42,25 @@ import Testing
         }
     }
 
+    /// `ledger import` read its export only after opening the ledger, so an export that
+    /// could not be read at all still created the new ledger's lock file (and created and
+    /// removed the ledger file). A command checks what it can before creating anything.
+    @Test func anImportWhoseFileCannotBeReadCreatesNoLedgerAndNoLockFile() async throws {
+        let sandbox = try CLISandbox()
+        defer { sandbox.remove() }
+        try FileManager.default.createDirectory(
+            atPath: sandbox.path("exports"), withIntermediateDirectories: true)
+        _ = try sandbox.write("bad.csv", "Date,Amount\n2026-01-01,-1.00\nnot a date,-2.00\n")
+        for file in ["missing.csv", "exports", "bad.csv"] {
+            let result = await sandbox.run([
+                "import", sandbox.path(file), "--date-column", "1", "--amount-column", "2",
+            ])
+            #expect(result.code == 1, "\(file): \(result.stderr)")
+            #expect(!sandbox.exists("ledger.jsonl"), "\(file)")
+            #expect(!sandbox.exists("ledger.jsonl.lock"), "\(file)")
+        }
+    }
+
     /// A receipt copied from a device became a device node with the device's mode.
     @Test func aReceiptFromADeviceOrWithOtherPermissionsIsCopiedAsAPlainFileWithTheLedgersMode()
         async throws
@@ -69,6 +88,35 @@ import Testing
         let directory = await sandbox.run(["add", "5", "--receipt", receipts])
         #expect(directory.code == 1)
         #expect(directory.stderr.hasSuffix(": is a directory\n"), "\(directory.stderr)")
+    }
+
+    /// `ledger add --receipt FIFO` with no program writing to the FIFO blocked forever in
+    /// `open`, holding the ledger's writer lock. Now it is refused at once and nothing is
+    /// added; a pipe whose writer is there (`/dev/stdin`, `<(…)`) is still read to its end.
+    @Test func aReceiptFromAFIFONobodyWritesIsRefusedAndAPipeWithAWriterIsCopied() async throws {
+        let sandbox = try CLISandbox()
+        defer { sandbox.remove() }
+        #expect(await sandbox.run(["init"]).code == 0)
+        #expect(mkfifo(sandbox.path("scan.jpg"), 0o600) == 0)
+        let refused = await sandbox.run(["add", "5", "--receipt", sandbox.path("scan.jpg")])
+        #expect(refused.code == 1)
+        #expect(refused.stderr.contains("is a FIFO (named pipe) with nothing written to it"))
+        #expect(
+            await sandbox.run(["list", "--json"]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines) == "[]")
+        let pipe = Pipe()
+        pipe.fileHandleForWriting.write(Data("receipt bytes".utf8))
+        try pipe.fileHandleForWriting.close()
+        let source = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+        let copied = await sandbox.run(["add", "5", "--receipt", source])
+        #expect(copied.code == 0, "\(copied.stderr)")
+        let receipts = sandbox.path("ledger.receipts")
+        let copies = try FileManager.default.contentsOfDirectory(atPath: receipts)
+        #expect(copies.count == 1)
+        let bytes = try copies.first.map {
+            try Data(contentsOf: URL(fileURLWithPath: receipts + "/" + $0))
+        }
+        #expect(bytes == Data("receipt bytes".utf8))
     }
 
     /// A UTF-16 file without a byte-order mark and a Shift-JIS file were imported as Latin-1

@@ -106,6 +106,27 @@ struct LedgerRaceTests {
         #expect(try notes() == expected)
     }
 
+    @Test func aTornLineIsNotMentionedWhileAWriterHoldsTheFileAndIsOnceItIsGone() throws {
+        // A torn last line is a save in progress while a writer holds the lock: `ledger` says
+        // nothing then; once no writer holds it, it is an interrupted save, said once.
+        #expect(try add("first").finish().code == 0)
+        let a = try add("A", pauseAt: ["commit.start"])
+        #expect(a.waitUntilPaused(at: "commit.start"))
+        let handle = try FileHandle(forWritingTo: directory.appendingPathComponent(file))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"t\":2,\"at\":1.0,\"ins\":[".utf8))
+        try handle.close()
+        let during = try start(["list"]).finish()
+        #expect(during.code == 0)
+        #expect(during.err == "", "a writer holds the file: \(during.err)")
+        a.kill9()
+        _ = a.finish()
+        let after = try start(["list"]).finish()
+        #expect(after.code == 0)
+        #expect(after.err.contains("line 3: incomplete last line"), "\(after.err)")
+        #expect(after.err.split(separator: "\n").count == 1, "\(after.err)")
+    }
+
     @Test func commandsStartedTogetherOnANewFileLoseNoAcknowledgedAdd() throws {
         // The way it broke: three adds started at once on a missing file, many rounds.
         var acknowledged = 0

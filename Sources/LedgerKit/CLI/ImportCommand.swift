@@ -104,21 +104,25 @@ enum ImportCommand {
                     break
                 }
             }
+            // The export is read whole before the ledger is opened: one that cannot be read
+            // (missing, a directory, UTF-16, a bad row) creates no ledger file or lock file.
+            let result: ImportResult
+            do {
+                result = try Ledger.readCSV(file, options: options, progress: progress)
+            } catch {
+                throw LedgerSession.failure(error)
+            }
             let ledgerURL = environment.ledgerURL(file: global.file)
             let summary: ImportSummary
             if dryRun, !FileManager.default.fileExists(atPath: ledgerURL.path),
                 ledgerURL.path != "/dev/null"
             {
-                do {
-                    summary = try Ledger.previewImport(file, options: options, progress: progress)
-                } catch {
-                    throw LedgerSession.failure(error)
-                }
+                summary = Ledger.preview(result, from: file)
             } else {
                 summary = try LedgerSession.run(
                     global, environment, access: dryRun ? .read : .create, output: output
                 ) { ledger in
-                    try ledger.importCSV(file, options: options, dryRun: dryRun, progress: progress)
+                    try ledger.importRows(result, from: file, dryRun: dryRun, progress: progress)
                 }
             }
             for warning in summary.result.warnings { output.err("warning: \(warning)") }

@@ -65,11 +65,31 @@ extension Ledger {
         _ fileURL: URL, options: ImportOptions, dryRun: Bool = false,
         progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportSummary {
-        let result = try CSVImporter.parse(
+        try importRows(
+            Self.readCSV(fileURL, options: options, progress: progress), from: fileURL,
+            dryRun: dryRun, progress: progress)
+    }
+
+    /// Reads every row of a CSV export, needing no ledger: a command reads its file before
+    /// it opens (or creates) the ledger, so a file that cannot be read creates nothing.
+    ///
+    /// - Throws: the importer's `.coreData` (134060) errors naming file, line and reason.
+    static func readCSV(
+        _ fileURL: URL, options: ImportOptions, progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> ImportResult {
+        try CSVImporter.parse(
             fileURL: fileURL, options: options,
             progress: progress.map { report in
                 { report(.read($0)) }
             })
+    }
+
+    /// Adds the rows of `result` (read from `fileURL` by ``readCSV(_:options:progress:)``)
+    /// whose import key the ledger does not hold yet, as ``importCSV(_:options:dryRun:progress:)``.
+    func importRows(
+        _ result: ImportResult, from fileURL: URL, dryRun: Bool = false,
+        progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> ImportSummary {
         let known = try importKeys()
         let fresh = result.rows.filter { !known.contains($0.importKey) }
         let summary = ImportSummary(
@@ -99,12 +119,12 @@ extension Ledger {
     public static func previewImport(
         _ fileURL: URL, options: ImportOptions, progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportSummary {
-        let result = try CSVImporter.parse(
-            fileURL: fileURL, options: options,
-            progress: progress.map { report in
-                { report(.read($0)) }
-            })
-        return ImportSummary(
+        preview(try readCSV(fileURL, options: options, progress: progress), from: fileURL)
+    }
+
+    /// The dry run of ``previewImport(_:options:progress:)`` for rows already read.
+    static func preview(_ result: ImportResult, from fileURL: URL) -> ImportSummary {
+        ImportSummary(
             file: fileURL.relativePath, result: result, added: result.rows, alreadyPresent: 0,
             isDryRun: true)
     }

@@ -108,8 +108,9 @@ public final class Ledger {
     /// used afterwards.
     public func close() {
         for store in container.persistentStoreCoordinator.persistentStores {
-            (store as? JSONLinesStore)?.close()
-            container.persistentStoreCoordinator.remove(store)
+            // Closing releases the lock even when the final sync fails; `close()` reports
+            // nothing, as before.
+            try? container.persistentStoreCoordinator.remove(store)
         }
     }
 

@@ -11,6 +11,11 @@ struct FetchQuery {
     var includesPendingChanges: Bool
     var returnsObjectsAsFaults = false
     var fetchBatchSize = 0
+    /// Whether fetched rows' values are kept for the objects (`includesPropertyValues`).
+    var includesPropertyValues = true
+    /// Whether registered objects take the fetched rows' values
+    /// (`shouldRefreshRefetchedObjects`).
+    var refreshesRefetchedObjects = false
 
     init<R>(_ request: FetchRequest<R>, entity: EntityDescription) {
         self.entity = entity
@@ -22,6 +27,8 @@ struct FetchQuery {
         self.includesPendingChanges = request.includesPendingChanges
         self.returnsObjectsAsFaults = request.returnsObjectsAsFaults
         self.fetchBatchSize = max(0, request.fetchBatchSize)
+        self.includesPropertyValues = request.includesPropertyValues
+        self.refreshesRefetchedObjects = request.shouldRefreshRefetchedObjects
     }
 
     init(request: StoreFetchRequest) {

@@ -38,7 +38,8 @@ extension ManagedObjectContext {
                 result: Self.batchResult(ids, delete.resultType), resultType: delete.resultType)
         case let insert as BatchInsertRequest:
             let ids = try coordinator.batchInsert(
-                insert, entity: entity, author: author, contextName: contextName)
+                try insert.rows(for: entity), entity: entity, author: author,
+                contextName: contextName)
             return BatchInsertResult(
                 result: Self.batchResult(ids, insert.resultType), resultType: insert.resultType)
         default:

@@ -3,10 +3,15 @@ import Foundation
 extension ManagedObjectContext {
     /// The objects (or IDs, dictionaries, count) matching `request`.
     ///
-    /// Unsaved changes count (unless `includesPendingChanges` is false): inserted objects
-    /// that match are included, deleted ones left out, and changed ones judged by their
-    /// current values. With pending changes and an offset or limit, stored and unsaved
-    /// objects are sorted together before the window is applied.
+    /// For object, ID and count results, unsaved changes count (unless
+    /// `includesPendingChanges` is false): inserted objects that match are included, deleted
+    /// ones left out, and changed ones judged by their current values. With pending changes
+    /// and an offset or limit, stored and unsaved objects are sorted together before the
+    /// window is applied. Dictionary results, aggregates included, reflect the persistent
+    /// store alone: never this context's unsaved changes, nor a parent context's.
+    ///
+    /// Once executed, a request made with an entity name has its ``FetchRequest/entity``
+    /// set.
     ///
     /// - Throws: ``ObjectGraphError`` (134060) — ``ObjectGraphError/Reason/unknownEntity``,
     ///   ``ObjectGraphError/Reason/noEntityForClass`` for a request found by a class no entity
@@ -18,7 +23,13 @@ extension ManagedObjectContext {
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
         checkQueue("fetch(_:)")
         let entity = try resolveEntity(request)
+        if request.entity == nil { request.entity = entity }
         let query = FetchQuery(request, entity: entity)
+        if request.resultType != .dictionaryResultType,
+            request.propertiesToGroupBy != nil || request.havingPredicate != nil
+        {
+            throw DictionaryFetchErrors.groupingWithoutDictionaries(entity: entity)
+        }
         if request.swiftPredicate != nil || !request.swiftSortDescriptors.isEmpty {
             return try fetchWithFoundationFilters(request, query)
         }
@@ -29,8 +40,7 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType:
             results = try matchingIDs(query)
         case .dictionaryResultType:
-            results = try FetchDictionaries.results(
-                try objects(query), request: request, entity: entity)
+            results = try DictionaryFetch(request, entity: entity).run(persistentStoreCoordinator)
         case .managedObjectResultType:
             let found = try objects(query)
             try prefetch(request.relationshipKeyPathsForPrefetching, for: found)
@@ -125,7 +135,13 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `count(for:)`.
     public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
         checkQueue("count(for:)")
-        return try count(FetchQuery(request, entity: try resolveEntity(request)))
+        let entity = try resolveEntity(request)
+        if request.entity == nil { request.entity = entity }
+        if request.resultType == .dictionaryResultType {
+            return try DictionaryFetch(request, entity: entity).run(persistentStoreCoordinator)
+                .count
+        }
+        return try count(FetchQuery(request, entity: entity))
     }
 
     func resolveEntity<Result>(_ request: FetchRequest<Result>) throws -> EntityDescription {
@@ -196,8 +212,16 @@ extension ManagedObjectContext {
         }
         let changed = Set(local.map(\.objectID))
         var result: [ManagedObject] = []
-        for row in try upstreamRows(q, windowed: false) where !changed.contains(row.objectID) {
-            result.append(adopt(row))
+        for row in try upstreamRows(q, windowed: false) {
+            guard !changed.contains(row.objectID) else {
+                if q.refreshesRefetchedObjects, let object = registry[row.objectID],
+                    !object.isDeleted, !object.slots.isEmpty
+                {
+                    refetched(object, row)
+                }
+                continue
+            }
+            result.append(adopt(row, q))
         }
         let predicate = try q.predicate?.compile(for: q.entity)
         for object in local where !object.isDeleted {
@@ -222,7 +246,9 @@ extension ManagedObjectContext {
 
     /// The registered objects for fetched rows. Objects not loaded yet come back as faults whose
     /// row is kept for when they fire (or, with a batch size, whose batch is filled together);
-    /// with `returnsObjectsAsFaults` false they are filled at once.
+    /// with `returnsObjectsAsFaults` false they are filled at once, and with
+    /// `includesPropertyValues` false nothing is kept (each fault reads its row when it fires).
+    /// Objects already loaded keep their values unless `shouldRefreshRefetchedObjects` asks.
     func adoptAll(_ rows: [StoreRow], _ q: FetchQuery) -> [ManagedObject] {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count)
@@ -235,9 +261,9 @@ extension ManagedObjectContext {
         for row in rows {
             let object = registeredOrFault(row.objectID)
             if !object.slots.isEmpty {
-                if !object.hasChanges && object.snapshotVersion != row.version {
-                    fill(object, from: row)
-                }
+                if q.refreshesRefetchedObjects { refetched(object, row) }
+            } else if !q.includesPropertyValues {
+                // IDs only: the fault reads its row when it fires.
             } else if !q.returnsObjectsAsFaults {
                 fill(object, from: row)
             } else if batchSize > 0 {
@@ -263,14 +289,24 @@ extension ManagedObjectContext {
         members.removeAll()
     }
 
-    /// The registered object for a fetched row, filled with the row's values when it has no
-    /// unsaved changes.
-    func adopt(_ row: StoreRow) -> ManagedObject {
+    /// The registered object for a fetched row: a fault filled with the row's values (unless
+    /// the request leaves property values out), a loaded object as it is (unless the request
+    /// refreshes refetched objects).
+    func adopt(_ row: StoreRow, _ q: FetchQuery) -> ManagedObject {
         let object = registeredOrFault(row.objectID)
-        if object.slots.isEmpty || (!object.hasChanges && object.snapshotVersion != row.version) {
-            fill(object, from: row)
+        if object.slots.isEmpty {
+            if q.includesPropertyValues { fill(object, from: row) }
+        } else if q.refreshesRefetchedObjects {
+            refetched(object, row)
         }
         return object
+    }
+
+    /// Gives a loaded object its fetched row's values when the row is newer, its unsaved
+    /// changes and transient values kept on top (`shouldRefreshRefetchedObjects`).
+    private func refetched(_ object: ManagedObject, _ row: StoreRow) {
+        guard object.snapshotVersion != row.version else { return }
+        reload(object, from: row)
     }
 
     private func sortObjects(_ objects: [ManagedObject], _ q: FetchQuery) throws -> [ManagedObject]

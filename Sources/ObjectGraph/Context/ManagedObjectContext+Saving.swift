@@ -5,9 +5,12 @@ extension ManagedObjectContext {
     /// the persistent stores.
     ///
     /// Pending changes are processed first (inverse relationships, delete rules), then
-    /// `willSave()` runs and every changed object is validated; a root context then detects
-    /// conflicts with the store, resolves them by ``mergePolicy``, gives inserted objects
-    /// permanent IDs and commits atomically. A child context pushes its changes into its
+    /// `willSave()` runs and every changed object is validated; derived attributes are
+    /// computed after validation (as Core Data computes them in the store), so a non-optional
+    /// one needs a value of its own on its first save (a default, or a placeholder set in
+    /// `awakeFromInsert()`) or the save fails with 1570, as in Core Data. A root context then
+    /// detects conflicts with the store, resolves them by ``mergePolicy``, gives inserted
+    /// objects permanent IDs and commits atomically. A child context pushes its changes into its
     /// parent, in memory only. On any error nothing is written and the context keeps its
     /// changes. A root save that would leave a relationship pointing at a row that no longer
     /// exists (deleted by another context's save this context has not merged) is refused with
@@ -32,9 +35,13 @@ extension ManagedObjectContext {
         try runWillSave()
         // What willSave() and the delete rules changed is announced before it is saved.
         postObjectsDidChange(invalidatedAll: false)
-        computeDerivedAttributes()
         let changes = SaveChanges(pending.objects)
         try validate(changes)
+        // After validation, as Core Data computes them in the store: a non-optional derived
+        // attribute is nil at its first save and fails with 1570 (FreeCoreData's Apple-run
+        // testNonOptionalDerivedAttributeFailsInsertValidation), and a failed save leaves
+        // the objects' values as they were.
+        computeDerivedAttributes()
         if let parent {
             try push(changes, into: parent)
             finishSave(changes)

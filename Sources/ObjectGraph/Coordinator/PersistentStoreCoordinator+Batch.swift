@@ -36,7 +36,7 @@ extension PersistentStoreCoordinator {
                             computed = e.value(for: LoneRowRecord(row: row)).attributeValue.coerced(
                                 to: attribute.type)
                         } else {
-                            computed = AttributeValue(any: value, for: attribute.type)
+                            computed = try? attribute.storedValue(for: value)
                         }
                         guard let v = computed else {
                             throw BatchErrors.invalidValue(
@@ -90,7 +90,7 @@ extension PersistentStoreCoordinator {
     }
 
     func batchInsert(
-        _ request: BatchInsertRequest, entity: EntityDescription, author: String?,
+        _ given: [[Int: AttributeValue]], entity: EntityDescription, author: String?,
         contextName: String?
     ) throws -> [ManagedObjectID] {
         guard !entity.isAbstract else {
@@ -98,21 +98,6 @@ extension PersistentStoreCoordinator {
         }
         return try locked {
             let store = try store(for: entity)
-            // Values per dictionary, checked before anything is written.
-            var given: [[Int: AttributeValue]] = []
-            for (i, dictionary) in request.objects.enumerated() {
-                var values: [Int: AttributeValue] = [:]
-                for (key, value) in dictionary {
-                    guard let attribute = entity.attributesByName[key] else {
-                        throw BatchErrors.notAnAttribute("insert: objects[\(i)]", entity, key)
-                    }
-                    guard let v = AttributeValue(any: value, for: attribute.type) else {
-                        throw BatchErrors.invalidValue("insert: objects[\(i)]", entity, attribute)
-                    }
-                    values[attribute.index] = v
-                }
-                given.append(values)
-            }
             let constraint = entity.constraintsInHierarchy.first?.1.compactMap {
                 entity.attributesByName[$0]?.index
             }

@@ -85,11 +85,37 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         locked { stores.append(store) }
     }
 
-    /// Removes a store; its objects in contexts become inaccessible.
+    /// Removes a store and closes it: a file store syncs what it has not synced yet, closes
+    /// its file and releases its writer lock, so the file can be opened again at once (in this
+    /// process or another).
     ///
-    /// - Note: Mirrors `remove(_:)`.
-    public func remove(_ store: any PersistentStore) {
-        locked { stores.removeAll { $0 === store } }
+    /// Objects of the store that contexts still hold can no longer fill their faults or be
+    /// saved. Releasing every reference to the coordinator (the container and the contexts
+    /// made from it) closes its stores too, without reporting errors.
+    ///
+    /// ```swift
+    /// for store in container.persistentStoreCoordinator.persistentStores {
+    ///     try container.persistentStoreCoordinator.remove(store)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``ObjectGraphError`` `.storeOperationFailed` (134070) when `store` is not one of
+    ///   this coordinator's stores, or when closing it failed (the store is removed and its
+    ///   lock released all the same).
+    /// - Note: Mirrors `remove(_:)`, which calls the store's `willRemove(from:)`.
+    public func remove(_ store: any PersistentStore) throws {
+        let removed = locked {
+            let count = stores.count
+            stores.removeAll { $0 === store }
+            return stores.count < count
+        }
+        guard removed else {
+            throw ObjectGraphError(
+                .storeOperationFailed,
+                "remove: the \(store.type) store \(store.url?.path ?? store.identifier) is not one "
+                    + "of this coordinator's stores", file: store.url?.path)
+        }
+        try store.willRemove(from: self)
     }
 
     /// The store holding objects of `id`'s store identifier, or `nil`.

@@ -40,14 +40,25 @@ package enum InputFile {
     /// (`/dev/stdin`) — into a new regular file `destination` with permission bits `mode`,
     /// refusing more than `limit` bytes. On a throw, `destination` does not exist.
     ///
-    /// - Throws: ``Failure`` naming the cause (a directory, too large, a failed write).
+    /// Opening never blocks: a FIFO that no program writes to is refused at once (it used to
+    /// block forever, holding the ledger's writer lock), while a pipe whose writer is there
+    /// is read to its end.
+    ///
+    /// - Throws: ``Failure`` naming the cause (a directory, too large, a FIFO with nothing
+    ///   written to it, a failed write).
     package static func copy(_ source: URL, to destination: URL, mode: UInt32, limit: Int) throws {
-        let input = try open(source.path, flags: O_RDONLY)
+        let input = try open(source.path, flags: O_RDONLY | O_NONBLOCK)
         defer { _ = close(input) }
         var status = stat()
         guard fstat(input, &status) == 0 else { throw failure(errno) }
         if status.st_mode & S_IFMT == S_IFDIR { throw Failure(reason: "is a directory") }
-        let bytes = try readAll(input, limit: limit, path: source.path)
+        let isPipe = status.st_mode & S_IFMT == S_IFIFO
+        let bytes = try readAll(input, limit: limit, path: source.path, waitingForWriter: isPipe)
+        if isPipe, bytes.isEmpty {
+            throw Failure(
+                reason: "is a FIFO (named pipe) with nothing written to it (no program was writing)"
+            )
+        }
         let output = Glibc.open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else {
             throw Failure(reason: "cannot create \(destination.path): \(describe(errno))")
@@ -89,16 +100,28 @@ package enum InputFile {
         }
     }
 
-    /// Everything `fd` holds, in blocking reads.
-    private static func readAll(_ fd: Int32, limit: Int, path: String) throws -> Data {
+    /// Everything `fd` holds, in blocking reads; or, for a pipe opened non-blocking
+    /// (`waitingForWriter`), in reads that wait for data only while a writer is there (a pipe
+    /// with no writer reads as ended).
+    private static func readAll(
+        _ fd: Int32, limit: Int, path: String, waitingForWriter: Bool = false
+    ) throws -> Data {
         let flags = fcntl(fd, F_GETFL)
-        if flags >= 0, flags & O_NONBLOCK != 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        if !waitingForWriter, flags >= 0, flags & O_NONBLOCK != 0 {
+            _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
+        }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
+                if waitingForWriter, errno == EAGAIN || errno == EWOULDBLOCK {
+                    // A writer is there and has not written yet: wait for data or its end.
+                    var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                }
                 throw failure(errno)
             }
             if n == 0 { return data }

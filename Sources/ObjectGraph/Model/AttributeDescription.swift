@@ -10,7 +10,8 @@ import Foundation
 ///
 /// Limits are checked at save and by `validateValue(_:forKey:)`: `minValue`/`maxValue` for
 /// numbers and dates (inclusive), `minLength`/`maxLength` for strings (in characters),
-/// `pattern` a regular expression the whole string must match. Literal limits and defaults
+/// `pattern` a regular expression the whole string must match, and any
+/// ``validationPredicates`` with their ``validationWarnings``. Literal limits and defaults
 /// are converted to ``type`` when the model is built; one that cannot be converted makes
 /// building the model throw.
 ///
@@ -31,6 +32,25 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     public let maxLength: Int?
     /// A regular expression (ICU syntax) that a string value must match in full.
     public let pattern: String?
+    /// Predicates every value that is not nil must satisfy, `SELF` being the value
+    /// (`"length >= 2"`, `"SELF > 0"`); see ``validationWarnings``.
+    ///
+    /// A value failing one fails validation with 1550 (`NSManagedObjectValidationError`), the
+    /// predicate under `NSValidationPredicateErrorKey` and the predicate's warning as the
+    /// error's `localizedDescription`. Besides `SELF`, a predicate may use the keys
+    /// key-value coding gives Foundation's values: `length` (a string's UTF-16 length, as
+    /// `NSString.length`, or a byte count), `intValue`, `integerValue`, `longLongValue`,
+    /// `doubleValue`, `floatValue`, `boolValue`, `timeIntervalSinceReferenceDate`,
+    /// `timeIntervalSince1970`; building the model refuses any other key path.
+    ///
+    /// - Note: Mirrors `NSPropertyDescription.validationPredicates` (for attributes).
+    @exclusivity(unchecked) public private(set) var validationPredicates: [FetchPredicate]
+    /// The message of each of ``validationPredicates``, in the same order.
+    ///
+    /// - Note: Mirrors `NSPropertyDescription.validationWarnings`.
+    @exclusivity(unchecked) public private(set) var validationWarnings: [String]
+    /// The predicates rewritten for values; set when the model is built.
+    @exclusivity(unchecked) var testablePredicates: [ValidationPredicate] = []
     /// Xcode's value transformer name for transformable attributes, kept for reference.
     public let valueTransformerName: String?
     /// The class name Xcode records for transformable values, kept for reference.
@@ -58,6 +78,8 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     ///   - minLength: The fewest characters a string may have.
     ///   - maxLength: The most characters a string may have.
     ///   - pattern: A regular expression a string must match in full.
+    ///   - validationPredicates: Predicates every value that is not nil must satisfy.
+    ///   - validationWarnings: The message of each validation predicate, in order (one each).
     ///   - valueTransformerName: For transformable attributes, the transformer's name (kept).
     ///   - attributeValueClassName: For transformable attributes, the value's class name.
     ///   - allowsExternalBinaryDataStorage: Core Data's external storage hint (kept).
@@ -71,7 +93,8 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         defaultValue: AttributeValue = .null, minValue: AttributeValue? = nil,
         maxValue: AttributeValue? = nil, minLength: Int? = nil, maxLength: Int? = nil,
-        pattern: String? = nil, valueTransformerName: String? = nil,
+        pattern: String? = nil, validationPredicates: [FetchPredicate] = [],
+        validationWarnings: [String] = [], valueTransformerName: String? = nil,
         attributeValueClassName: String? = nil, allowsExternalBinaryDataStorage: Bool = false,
         derivationExpression: String? = nil, isIndexed: Bool = false,
         userInfo: [String: String] = [:], versionHashModifier: String? = nil,
@@ -84,6 +107,8 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
         self.minLength = minLength
         self.maxLength = maxLength
         self.pattern = pattern
+        self.validationPredicates = validationPredicates
+        self.validationWarnings = validationWarnings
         self.valueTransformerName = valueTransformerName
         self.attributeValueClassName = attributeValueClassName
         self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
@@ -98,4 +123,26 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
 
     /// Whether the attribute is computed at save from ``derivationExpression``.
     public var isDerived: Bool { derivationExpression != nil }
+
+    /// Sets ``validationPredicates`` and their ``validationWarnings``, before the model is
+    /// built (building checks that the counts match and that each predicate applies to a
+    /// value).
+    ///
+    /// ```swift
+    /// name.setValidationPredicates([try FetchPredicate(format: "length >= 2")],
+    ///                              withValidationWarnings: ["Name is too short."])
+    /// ```
+    ///
+    /// - Precondition: The attribute's model is not built yet (models are immutable).
+    /// - Note: Mirrors `setValidationPredicates(_:withValidationWarnings:)`.
+    public func setValidationPredicates(
+        _ predicates: [FetchPredicate]?, withValidationWarnings warnings: [String]?
+    ) {
+        precondition(
+            entity == nil,
+            "AttributeDescription \(self): cannot change validation predicates once its model is built"
+        )
+        validationPredicates = predicates ?? []
+        validationWarnings = warnings ?? []
+    }
 }

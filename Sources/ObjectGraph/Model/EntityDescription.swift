@@ -33,9 +33,6 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     let declaredClass: ManagedObject.Type
     /// The subclass bound to the entity by name after the model was built, if any.
     let binding = ClassBinding()
-    /// A number no other entity of this process has, for caches keyed by entity: an
-    /// address can be reused once an entity is freed, a serial number cannot.
-    let serial = EntitySerials.next()
     /// Whether the entity is abstract (no instances of its own).
     public let isAbstract: Bool
     /// The name of the superentity, if any.
@@ -82,6 +79,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) public internal(set) var index: Int = -1
     /// Slot kinds and cached lists for the engine's hot paths; set when the model is built.
     @exclusivity(unchecked) var layout = EntityLayout.empty
+    /// Set only on the entity of a key-path probe object: its wrapped properties report their
+    /// key to this `KeyPathProbe.Recorder` (of `Objects/`) instead of reading a slot.
+    @exclusivity(unchecked) var keyPathProbe: AnyObject?
+    /// A number no other entity of this process has, even one allocated where a freed one was:
+    /// caches that outlive entities (`PropertyKeys`) key by it, not by the object's address.
+    let serialNumber = EntitySerialNumbers.next()
     /// The entity's 32-byte version hash (SHA-256); empty until the model is built.
     ///
     /// Computed once when the model is built from the entity's name, its superentity's hash,
@@ -174,16 +177,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public var description: String { name }
 }
 
-/// Hands out ``EntityDescription/serial`` numbers.
-enum EntitySerials {
-    // Sendable: guarded by `lock`.
-    nonisolated(unsafe) private static var last: UInt = 0
-    private static let lock = NSLock()
+/// Hands out ``EntityDescription/serialNumber``s.
+enum EntitySerialNumbers {
+    private static let counter = SerialCounter()
 
-    static func next() -> UInt {
-        lock.lock()
-        defer { lock.unlock() }
-        last += 1
-        return last
-    }
+    static func next() -> UInt { UInt(counter.next()) }
 }

@@ -67,7 +67,7 @@ struct EntityLayout: Sendable {
         self.attributesToValidate = attributeList.filter { a in
             !a.isOptional || a.minValue != nil || a.maxValue != nil || a.minLength != nil
                 || a.maxLength != nil
-                || a.pattern != nil
+                || a.pattern != nil || !a.validationPredicates.isEmpty
         }
         self.relationshipsToValidate = relationshipList.filter { r in
             !r.isOptional || r.minCount > 0 || r.maxCount > 0 || r.deleteRule == .deny

@@ -11,6 +11,11 @@ extension ModelLinker {
         if type == .undefined && !attribute.isTransient {
             throw fail("type 'undefined' is allowed only for transient attributes")
         }
+        if type == .objectID {
+            throw fail(
+                "type 'objectID' is the result type of expression descriptions, not an attribute type"
+            )
+        }
         guard let d = attribute.defaultValue.coerced(to: type) else {
             throw fail("default value \(attribute.defaultValue) is not a valid \(type.rawValue)")
         }
@@ -58,10 +63,34 @@ extension ModelLinker {
                 "allowsExternalBinaryDataStorage applies only to binaryData and transformable, not \(type.rawValue)"
             )
         }
+        try checkValidationPredicates(attribute, fail)
         if let expression = attribute.derivationExpression {
             if expression.allSatisfy(\.isWhitespace) { throw fail("derivationExpression is empty") }
             if attribute.isTransient {
                 throw fail("a derived attribute is stored, so it cannot be transient")
+            }
+        }
+    }
+
+    /// Same number of predicates and warnings; each predicate applies to a value.
+    private func checkValidationPredicates(
+        _ attribute: AttributeDescription, _ fail: (String) -> ObjectGraphError
+    ) throws {
+        let predicates = attribute.validationPredicates
+        guard predicates.count == attribute.validationWarnings.count else {
+            throw fail(
+                "\(predicates.count) validation predicate(s) but "
+                    + "\(attribute.validationWarnings.count) warning(s); give one warning each")
+        }
+        attribute.testablePredicates = try predicates.map { predicate in
+            do {
+                let testable = try ValidationPredicate(predicate)
+                _ = try testable.compiled()
+                return testable
+            } catch let error as ValidationPredicateError {
+                throw fail("validation predicate \(predicate): \(error.reason)")
+            } catch let error as ObjectGraphError {
+                throw fail("validation predicate \(predicate): \(error.message)")
             }
         }
     }
@@ -111,6 +140,19 @@ extension ModelLinker {
             }
         }
         return warnings
+    }
+
+    /// Transformable attributes naming a transformer nobody has registered (yet): their values
+    /// stay opaque bytes until it is.
+    func unregisteredTransformerWarnings(of entity: EntityDescription) -> [String] {
+        entity.ownProperties.compactMap { property in
+            guard let a = property as? AttributeDescription, a.type == .transformable,
+                case .unregistered(let name) = a.transforming
+            else { return nil }
+            return "\(entity.name).\(a.name) names the value transformer '\(name)', which is not "
+                + "registered: its values are kept as opaque bytes (Data) until "
+                + "AttributeValueTransformer.setValueTransformer(_:forName:) registers it"
+        }
     }
 
     func checkConstraints(of entity: EntityDescription) throws {

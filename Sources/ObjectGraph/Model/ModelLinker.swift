@@ -154,6 +154,7 @@ struct ModelLinker {
             .map {
                 "\($0.name) is abstract and has no concrete subentity, so it can hold no objects"
             } + model.entities.flatMap(mandatoryDestinationWarnings(of:))
+            + model.entities.flatMap(unregisteredTransformerWarnings(of:))
     }
 
     private func resolve(_ relationship: RelationshipDescription, in entity: EntityDescription)

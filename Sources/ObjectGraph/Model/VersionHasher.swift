@@ -15,12 +15,16 @@ enum VersionHasher {
         entity.versionHash = hash(entity)
     }
 
-    static func hash(_ property: PropertyDescription) -> Data {
+    static func hash(_ property: PropertyDescription, transformableAs: AttributeType? = nil) -> Data
+    {
         var input = HashInput()
         if let attribute = property as? AttributeDescription {
             input.append("objectgraph.attribute/1")
             common(property, &input)
-            input.append(attribute.type.rawValue)
+            let type =
+                attribute.type == .transformable
+                ? transformableAs ?? attribute.type : attribute.type
+            input.append(type.rawValue)
         } else if let relationship = property as? RelationshipDescription {
             input.append("objectgraph.relationship/1")
             common(property, &input)
@@ -37,12 +41,21 @@ enum VersionHasher {
     }
 
     static func hash(_ entity: EntityDescription) -> Data {
+        hash(
+            entity, parentHash: entity.superentity?.versionHash,
+            propertyHash: { $0.versionHash })
+    }
+
+    private static func hash(
+        _ entity: EntityDescription, parentHash: Data?,
+        propertyHash: (PropertyDescription) -> Data
+    ) -> Data {
         var input = HashInput()
         input.append("objectgraph.entity/1")
         input.append(entity.name)
-        if let parent = entity.superentity {
+        if let parentHash {
             input.append(true)
-            input.bytes.append(contentsOf: parent.versionHash)
+            input.bytes.append(contentsOf: parentHash)
         } else {
             input.append(false)
         }
@@ -51,9 +64,27 @@ enum VersionHasher {
             $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
         }
         input.append(UInt32(properties.count))
-        for property in properties { input.bytes.append(contentsOf: property.versionHash) }
+        for property in properties { input.bytes.append(contentsOf: propertyHash(property)) }
         input.appendOptional(entity.versionHashModifier)
         return SHA256.hash(input.bytes)
+    }
+
+    /// The entity hashes `model` had when the Xcode reader kept transformable attributes as
+    /// `binaryData` (before value transformers were honoured): a store file written then
+    /// still opens with the model read today.
+    static func hashesWithTransformablesAsBinaryData(_ model: ManagedObjectModel) -> [String: Data]
+    {
+        var hashes: [String: Data] = [:]
+        func legacy(_ entity: EntityDescription) -> Data {
+            if let known = hashes[entity.name] { return known }
+            let value = hash(
+                entity, parentHash: entity.superentity.map(legacy),
+                propertyHash: { hash($0, transformableAs: .binaryData) })
+            hashes[entity.name] = value
+            return value
+        }
+        for entity in model.entities { _ = legacy(entity) }
+        return hashes
     }
 
     /// The hash of a whole model: its entities' names and hashes, in name order.

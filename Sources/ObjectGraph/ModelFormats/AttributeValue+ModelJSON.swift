@@ -107,6 +107,7 @@ extension AttributeValue {
         case .uuid: return "a UUID string"
         case .uri: return "a URL string"
         case .undefined: return "an object {\"type\": <attribute type>, \"value\": <value>}"
+        case .objectID: return "nothing (objectID is only an expression result type)"
         }
     }
 }

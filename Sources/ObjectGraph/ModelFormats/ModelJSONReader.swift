@@ -112,8 +112,9 @@ struct ModelJSONReader {
         -> AttributeDescription
     {
         let typeName = try fields.string("type")
-        guard let type = typeName.flatMap(AttributeType.init(rawValue:)) else {
-            let all = AttributeType.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let type = typeName.flatMap(AttributeType.init(rawValue:)), type != .objectID else {
+            let all = AttributeType.allCases.filter { $0 != .objectID }.map(\.rawValue)
+                .joined(separator: ", ")
             throw fields.error(
                 "type", expected: "one of \(all)", found: typeName.map(JSONValue.string))
         }
@@ -125,13 +126,23 @@ struct ModelJSONReader {
             }
             return v
         }
+        let predicates = try fields.stringArray("validationPredicates").enumerated().map {
+            i, format in
+            do { return try FetchPredicate(format: format) } catch let error as ObjectGraphError {
+                throw ModelError.json(
+                    path: "\(fields.path("validationPredicates"))[\(i)]", entity: fields.entity,
+                    property: name, expected: "a predicate format string",
+                    found: "\(JSONValue.quoted(format)) (\(error.message))")
+            }
+        }
         return AttributeDescription(
             name: name, type: type, isOptional: try fields.bool("isOptional", default: true),
             isTransient: try fields.bool("isTransient", default: false),
             defaultValue: try value("defaultValue") ?? .null,
             minValue: try value("minValue"), maxValue: try value("maxValue"),
             minLength: try fields.int("minLength"), maxLength: try fields.int("maxLength"),
-            pattern: try fields.string("pattern"),
+            pattern: try fields.string("pattern"), validationPredicates: predicates,
+            validationWarnings: try fields.stringArray("validationWarnings"),
             valueTransformerName: try fields.string("valueTransformerName"),
             attributeValueClassName: try fields.string("attributeValueClassName"),
             allowsExternalBinaryDataStorage: try fields.bool(

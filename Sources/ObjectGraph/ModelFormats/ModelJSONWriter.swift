@@ -120,6 +120,11 @@ struct ModelJSONWriter {
         members["minLength"] = a.minLength.map { .number(String($0)) }
         members["maxLength"] = a.maxLength.map { .number(String($0)) }
         members["pattern"] = a.pattern.map(JSONValue.string)
+        if !a.validationPredicates.isEmpty {
+            members["validationPredicates"] = .array(
+                a.validationPredicates.map { .string($0.description) })
+            members["validationWarnings"] = .array(a.validationWarnings.map(JSONValue.string))
+        }
         members["valueTransformerName"] = a.valueTransformerName.map(JSONValue.string)
         members["attributeValueClassName"] = a.attributeValueClassName.map(JSONValue.string)
         if a.allowsExternalBinaryDataStorage {

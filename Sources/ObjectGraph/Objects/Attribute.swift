@@ -38,8 +38,8 @@ public struct Attribute<Value: AttributeConvertible> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            guard let slot = slot(object, storageKeyPath) else {
-                return Value.fromAttributeValue(.null) ?? Value.nullValue  // a key-path probe
+            guard let slot = resolve(object, storageKeyPath) else {
+                return KeyPathProbe.attributeMarker(object, storageKeyPath, wrappedKeyPath)
             }
             let stored = object.read(
                 slot, "\(object.entity.name).\(object.entity.properties[slot].name)"
@@ -53,7 +53,7 @@ public struct Attribute<Value: AttributeConvertible> {
             return value
         }
         set {
-            guard let slot = slot(object, storageKeyPath) else { return }  // a key-path probe
+            guard let slot = resolve(object, storageKeyPath) else { return }
             // The slot was resolved through `attributesByName`: it is an attribute's.
             let attribute = unsafeDowncast(
                 object.entity.properties[slot], to: AttributeDescription.self)
@@ -68,23 +68,12 @@ public struct Attribute<Value: AttributeConvertible> {
         }
     }
 
-    /// The property's slot in the object's entity; `nil` for a key-path probe, which records
-    /// the key instead.
-    private static func slot<Object: ManagedObject>(
+    /// The attribute's slot; `nil` only on a key-path probe (see `KeyPathProbe`).
+    private static func resolve<Object: ManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
     ) -> Int? {
-        guard
-            let slot = PropertyKeys.slot(
-                storage, explicitKey: object[keyPath: storage].key, entity: object.entity,
-                relationship: false)
-        else {
-            let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
-            if KeyPathProbe.record(key, on: object) { return nil }
-            preconditionFailure(
-                "ObjectGraph: @Attribute \(key): entity \(object.entity.name) has no attribute '\(key)'"
-            )
-        }
-        return slot
+        PropertyKeys.attributeSlot(
+            storage, key: object[keyPath: storage].key, of: object, wrapper: "@Attribute")
     }
 }
 
@@ -106,12 +95,11 @@ enum PropertyKeys {
         _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
         relationship: Bool
     ) -> Int? {
-        // The key path's address and the entity's serial number, not hash values: hashing
-        // costs more than the lookup. Not the entity's address: a freed entity's address is
-        // reused, and a class may be bound to entities of different layouts (models read
-        // from files, bound by name).
+        // The key path's address (storage key paths are uniqued and never freed) and the
+        // entity's serial number (an entity can be freed and another allocated at its
+        // address), not hash values: hashing costs more than the lookup.
         let k = UInt(bitPattern: ObjectIdentifier(keyPath))
-        let e = entity.serial
+        let e = entity.serialNumber
         lock.lock()
         let cached = table.find(k, e)
         lock.unlock()
@@ -167,6 +155,24 @@ enum PropertyKeys {
             count = 0
             for (key, value) in old { insert(key.0, key.1, value) }
         }
+    }
+
+    /// The attribute slot behind a property wrapper's storage key path; `nil` only on a
+    /// key-path probe (see `KeyPathProbe`).
+    ///
+    /// - Precondition: The entity has the attribute; the message names `wrapper` and the key.
+    static func attributeSlot(
+        _ storage: AnyKeyPath, key: String?, of object: ManagedObject, wrapper: String
+    ) -> Int? {
+        guard let slot = slot(storage, explicitKey: key, entity: object.entity, relationship: false)
+        else {
+            if object.entity.keyPathProbe != nil { return nil }
+            let key = key ?? name(of: storage)
+            preconditionFailure(
+                "ObjectGraph: \(wrapper) \(key): entity \(object.entity.name) has no attribute '\(key)'"
+            )
+        }
+        return slot
     }
 
     /// `\Category._name` → `name`.

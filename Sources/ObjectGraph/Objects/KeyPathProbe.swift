@@ -1,75 +1,224 @@
 import Foundation
 
-/// Turns a Swift key path of managed-object properties into the key path string Core Data
-/// derives from it: `\Transaction.category?.name` → `"category.name"`.
+/// Learns which ``Attribute`` and ``Relationship`` properties a Swift key path reads, by
+/// reading it once on a detached probe object.
 ///
-/// The key path is applied to a *probe*: an instance of its root class that belongs to no
-/// context and no model. Its `@Attribute` and `@Relationship` properties answer by recording
-/// their key (and, for a to-one, returning a probe of the destination class) instead of
-/// reading a value, so the keys come out in order. Only properties declared with the
-/// wrappers are seen: a computed property is walked through, reading the wrapped properties
-/// it uses.
+/// On Linux a key path to a computed property carries no name (it prints as
+/// `\Book.<computed 0x… (Int)>`), and the wrapped properties are computed. A probe is an object
+/// of the key path's root class whose entity has no properties and carries a ``Recorder``:
+/// the wrappers' accessors see it, note the property's key and return a marker (an unusual
+/// value; for a to-one, another probe) instead of reading a slot. A key path names a chain
+/// of properties when each read happened on the previous read's marker and the key path
+/// returned the last marker unchanged, so a computed property that transforms a value (or
+/// reads two) is refused rather than mistaken for the property it reads.
 enum KeyPathProbe {
-    /// The entity probes carry; in no model, so no property of a real entity resolves on it.
-    static let entity = EntityDescription(name: "(key path probe)")
+    /// What a key path reads.
+    enum Resolution: Hashable {
+        /// Properties, in order: `["category", "name"]`.
+        case properties([String])
+        /// The `objectID` of the object that the properties (possibly none) lead to.
+        case objectID([String])
+    }
+
+    /// The reads made through a probe, and the markers handed out.
+    final class Recorder {
+        /// What a wrapper returned to the probe.
+        enum Marker {
+            case value(AttributeValue)
+            case object(ManagedObject)
+            case objects(ManagedObject)
+            case none
+        }
+
+        /// One wrapper access.
+        struct Read {
+            let object: ObjectIdentifier
+            let key: String
+            let wrapped: AnyKeyPath
+            let marker: Marker
+        }
+
+        private(set) var reads: [Read] = []
+        private(set) var entity: EntityDescription!
+
+        init() {
+            let entity = EntityDescription(name: "ObjectGraph.KeyPathProbe")
+            entity.keyPathProbe = self
+            self.entity = entity
+        }
+
+        func record(_ object: ManagedObject, key: String, wrapped: AnyKeyPath, _ marker: Marker) {
+            reads.append(
+                Read(object: ObjectIdentifier(object), key: key, wrapped: wrapped, marker: marker))
+        }
+
+        func forgetReads() { reads.removeAll() }
+
+        /// A new probe of `type`, reporting here.
+        func probe(_ type: ManagedObject.Type) -> ManagedObject {
+            type.init(entity: entity, insertInto: nil)
+        }
+
+        /// Breaks the entity's reference back to the recorder.
+        func finish() {
+            entity.keyPathProbe = nil
+            entity = nil
+        }
+    }
 
     // Sendable: guarded by `lock`.
-    nonisolated(unsafe) private static var logs: [ObjectIdentifier: Log] = [:]
+    nonisolated(unsafe) private static var cache: [AnyKeyPath: Resolution?] = [:]
     private static let lock = NSLock()
 
-    /// The keys a probe walk read, shared by the root probe and the probes it hands out.
-    final class Log {
-        var keys: [String] = []
-    }
-
-    /// The dotted key path `keyPath` names.
+    /// What `keyPath`, whose root is `rootType`, reads; `nil` when it is not a chain of
+    /// wrapped properties (optionally ending in `objectID`).
     ///
-    /// - Precondition: `keyPath` reads at least one `@Attribute` or `@Relationship` property.
-    static func keyPath<Root: ManagedObject, Value>(_ keyPath: KeyPath<Root, Value>) -> String {
-        let log = Log()
-        let probe = unsafeDowncast(make(Root.self, log: log), to: Root.self)
-        _ = probe[keyPath: keyPath]
-        let probes = log.keys
-        release(log)
-        precondition(
-            !probes.isEmpty,
-            "ObjectGraph: the key path \(keyPath) of \(Root.self) names no @Attribute or "
-                + "@Relationship property; use FetchSortDescriptor(key:) with the key's name")
-        return probes.joined(separator: ".")
+    /// Runs the key path once on a probe (and any getters it calls, on objects that have no
+    /// context); the answer is cached per key path.
+    static func resolve(_ keyPath: AnyKeyPath, rootType: ManagedObject.Type) -> Resolution? {
+        lock.lock()
+        let cached = cache[keyPath]
+        lock.unlock()
+        if let cached { return cached }
+        let recorder = Recorder()
+        defer { recorder.finish() }
+        let root = recorder.probe(rootType)
+        recorder.forgetReads()
+        let result = root[keyPath: keyPath]
+        let resolution = chain(recorder.reads, root: root, keyPath: keyPath, result: result)
+        lock.lock()
+        if cache.count >= 1024 { cache.removeAll() }
+        cache[keyPath] = resolution
+        lock.unlock()
+        return resolution
     }
 
-    /// A probe of `type` whose wrapped properties record into `log`.
-    static func make(_ type: ManagedObject.Type, log: Log) -> ManagedObject {
-        let probe = type.init(entity: entity, insertInto: nil)
-        probe.state.isProbe = true
-        lock.lock()
-        logs[ObjectIdentifier(probe)] = log
-        lock.unlock()
-        return probe
+    private static func chain(
+        _ reads: [Recorder.Read], root: ManagedObject, keyPath: AnyKeyPath, result: Any?
+    ) -> Resolution? {
+        var holder: ManagedObject = root
+        var keys: [String] = []
+        for (i, read) in reads.enumerated() {
+            guard read.object == ObjectIdentifier(holder) else { return nil }
+            keys.append(read.key)
+            if i < reads.count - 1 {
+                guard case .object(let next) = read.marker else { return nil }
+                holder = next
+            }
+        }
+        let value = result.flatMap(PredicateArgument.unwrap)
+        if let id = value as? ManagedObjectID {
+            guard reads.isEmpty || isObject(reads[reads.count - 1].marker) else { return nil }
+            let last = reads.last.flatMap { read -> ManagedObject? in
+                if case .object(let o) = read.marker { o } else { nil }
+            }
+            return id == (last ?? root).objectID ? .objectID(keys) : nil
+        }
+        guard let read = reads.last else { return nil }
+        if reads.count == 1 && read.wrapped == keyPath { return .properties(keys) }
+        switch read.marker {
+        case .value(let marker):
+            guard let value else { return nil }
+            return (value as? any AttributeConvertible)?.attributeValue == marker
+                ? .properties(keys) : nil
+        case .object(let marker):
+            return (value as? ManagedObject) === marker ? .properties(keys) : nil
+        case .objects(let marker):
+            let related = (value as? any RelationshipConvertible)?.relatedObjects ?? []
+            return related.count == 1 && related[0] === marker ? .properties(keys) : nil
+        case .none:
+            return nil
+        }
     }
 
-    /// Records that `object`, a probe, read `key`; `false` when `object` is not a probe.
-    static func record(_ key: String, on object: ManagedObject) -> Bool {
-        guard object.state.isProbe else { return false }
-        lock.lock()
-        logs[ObjectIdentifier(object)]?.keys.append(key)
-        lock.unlock()
-        return true
+    private static func isObject(_ marker: Recorder.Marker) -> Bool {
+        if case .object = marker { true } else { false }
     }
 
-    /// A probe of `type` sharing `object`'s log (the destination of a to-one).
-    static func destination(of object: ManagedObject, _ type: ManagedObject.Type)
-        -> ManagedObject
-    {
-        lock.lock()
-        let log = logs[ObjectIdentifier(object)] ?? Log()
-        lock.unlock()
-        return make(type, log: log)
+    // MARK: Markers
+
+    /// Values no computed property is likely to produce from another, one per storable kind;
+    /// the first that `Value` accepts is its marker.
+    private static let markerCandidates: [AttributeValue] = [
+        .string("\u{10FFFD}ObjectGraph key path probe"),
+        .integer(24_301), .integer(94),
+        .decimal(Decimal(string: "24301.0625")!), .double(24_301.0625), .float(2_430.0625),
+        .date(Date(timeIntervalSinceReferenceDate: 24_301.0625)),
+        .uuid(UUID(uuid: (0x0B, 0x1E, 0xC7, 0x9A, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0x5E, 0xED))),
+        .uri(URL(string: "objectgraph-probe:marker")!), .data(Data([0x0B, 0x1E, 0xC7])),
+        .boolean(true),
+    ]
+
+    /// The marker an ``Attribute`` returns to a probe (recorded with the read).
+    static func attributeMarker<Object: ManagedObject, Value: AttributeConvertible>(
+        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Attribute<Value>>,
+        _ wrapped: AnyKeyPath
+    ) -> Value {
+        let recorder = object.entity.keyPathProbe as! Recorder
+        let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
+        for candidate in markerCandidates {
+            if let value = Value.fromAttributeValue(candidate) {
+                recorder.record(object, key: key, wrapped: wrapped, .value(value.attributeValue))
+                return value
+            }
+        }
+        recorder.record(object, key: key, wrapped: wrapped, .none)
+        return Value.fromAttributeValue(.null) ?? Value.nullValue
     }
 
-    private static func release(_ log: Log) {
-        lock.lock()
-        logs = logs.filter { $0.value !== log }
-        lock.unlock()
+    /// What a ``Transformable`` returns to a probe: no marker (a transformable value is the
+    /// transformer's bytes, never compared as itself), so only a key path naming the property
+    /// alone resolves; `nil` for an optional `Value`.
+    ///
+    /// - Precondition: `Value` is optional: a probe has no value of another type to return.
+    static func transformableMarker<Object: ManagedObject, Value>(
+        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Transformable<Value>>,
+        _ wrapped: AnyKeyPath
+    ) -> Value {
+        let recorder = object.entity.keyPathProbe as! Recorder
+        let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
+        recorder.record(object, key: key, wrapped: wrapped, .none)
+        guard let none = Value.self as? any ExpressibleByNilLiteral.Type else {
+            preconditionFailure(
+                "ObjectGraph: @Transformable \(key) of type \(Value.self) cannot be read by a key "
+                    + "path probe (a Foundation predicate or sort descriptor); declare it optional")
+        }
+        return none.init(nilLiteral: ()) as! Value
     }
+
+    /// The marker a ``Relationship`` returns to a probe: a new probe of the destination
+    /// class (alone in a collection for a to-many).
+    static func relationshipMarker<Object: ManagedObject, Value: RelationshipConvertible>(
+        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Relationship<Value>>,
+        _ wrapped: AnyKeyPath
+    ) -> Value {
+        let recorder = object.entity.keyPathProbe as! Recorder
+        let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
+        guard let type = (Value.self as? any RelatedObjectTyped.Type)?.relatedObjectType else {
+            recorder.record(object, key: key, wrapped: wrapped, .none)
+            return Value.fromRelatedObjects([])
+        }
+        let marker = recorder.probe(type)
+        recorder.record(
+            object, key: key, wrapped: wrapped,
+            Value.isToMany ? .objects(marker) : .object(marker))
+        return Value.fromRelatedObjects([marker])
+    }
+}
+
+/// A relationship property type that knows its destination class.
+protocol RelatedObjectTyped {
+    static var relatedObjectType: ManagedObject.Type { get }
+}
+
+extension Optional: RelatedObjectTyped where Wrapped: ManagedObject {
+    static var relatedObjectType: ManagedObject.Type { Wrapped.self }
+}
+
+extension Set: RelatedObjectTyped where Element: ManagedObject {
+    static var relatedObjectType: ManagedObject.Type { Element.self }
+}
+
+extension Array: RelatedObjectTyped where Element: ManagedObject {
+    static var relatedObjectType: ManagedObject.Type { Element.self }
 }

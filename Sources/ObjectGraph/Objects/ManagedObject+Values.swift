@@ -4,15 +4,18 @@ extension ManagedObject {
     /// The value of the property `key`, as a Swift value.
     ///
     /// Attributes give their natural Swift type (`String`, `Int16`, `Decimal`, `Date`, …) or
-    /// `nil`; a to-one gives a `ManagedObject` or `nil`; a to-many gives a
-    /// `Set<ManagedObject>` (an `[ManagedObject]` when ordered). Fires the fault if needed.
+    /// `nil`; a transformable attribute gives the value its registered transformer reads
+    /// back, or its stored bytes (`Data`) for the Codable default and an unregistered
+    /// transformer (read those with ``transformedValue(forKey:as:)``); a to-one gives a
+    /// `ManagedObject` or `nil`; a to-many gives a `Set<ManagedObject>` (an `[ManagedObject]`
+    /// when ordered). Fires the fault if needed.
     ///
     /// - Precondition: `key` is a property of the entity; the message names entity and key.
     /// - Note: Mirrors key-value coding's `value(forKey:)`.
     public func value(forKey key: String) -> Any? {
         let property = self.property(key, "value(forKey:)")
         switch read(property.index, "value(forKey: \"\(key)\")") {
-        case .attribute(let v): return v.swiftValue(for: (property as! AttributeDescription).type)
+        case .attribute(let v): return (property as! AttributeDescription).publicValue(of: v)
         case .toOne(let o): return o
         case .toMany(let members):
             let objects = members?.objects ?? []
@@ -22,8 +25,10 @@ extension ManagedObject {
 
     /// Sets the property `key` from a Swift value, updating inverses of relationships.
     ///
-    /// Attributes accept what ``AttributeValue/init(any:for:)`` accepts; a to-one takes a
-    /// `ManagedObject` or `nil`; a to-many a `Set` or array of `ManagedObject`s.
+    /// Attributes accept what ``AttributeValue/init(any:for:)`` accepts; a transformable
+    /// attribute takes what its transformer turns into `Data` (any `Encodable` for the Codable
+    /// default), or `Data` itself; a to-one takes a `ManagedObject` or `nil`; a to-many a
+    /// `Set` or array of `ManagedObject`s.
     ///
     /// - Precondition: `key` is a property of the entity and `value` fits its type; a
     ///   mismatch traps with a message naming entity, key and the expected type.
@@ -31,12 +36,9 @@ extension ManagedObject {
     public func setValue(_ value: Any?, forKey key: String) {
         let property = self.property(key, "setValue(_:forKey:)")
         if let attribute = property as? AttributeDescription {
-            guard let v = AttributeValue(any: value, for: attribute.type) else {
-                preconditionFailure(
-                    """
-                    ObjectGraph: \(entity.name).\(key) expects a \(attribute.type.rawValue) value; \
-                    got \(String(describing: value)) of type \(type(of: value as Any))
-                    """)
+            let v: AttributeValue
+            do { v = try attribute.storedValue(for: value) } catch {
+                preconditionFailure("ObjectGraph: \(error)")
             }
             write(attribute.index, .attribute(v), "setValue(_:forKey: \"\(key)\")")
             return
@@ -147,7 +149,7 @@ extension ManagedObject {
 
     private func bridged(_ value: ObjectValue, _ property: PropertyDescription) -> Any? {
         switch value {
-        case .attribute(let v): return v.swiftValue(for: (property as! AttributeDescription).type)
+        case .attribute(let v): return (property as! AttributeDescription).publicValue(of: v)
         case .toOne(let o): return o
         case .toMany(let m):
             return (property as! RelationshipDescription).isOrdered

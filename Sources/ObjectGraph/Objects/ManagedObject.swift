@@ -249,8 +249,6 @@ struct ObjectState {
     var isPending = false
     /// `willSave()` already ran in the save under way (set and cleared by `save()`).
     var willSaveCalled = false
-    /// The object is a key-path probe (see `KeyPathProbe`), in no context and no model.
-    var isProbe = false
     /// The object is among the inserted, updated or deleted objects waiting for the next
     /// objects-did-change notification (kept by `ChangeAnnouncement`).
     var isUnannounced = false

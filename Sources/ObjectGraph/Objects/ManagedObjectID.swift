@@ -72,14 +72,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
 /// The process-wide source of temporary keys.
 enum TemporaryIDCounter {
-    // Sendable: guarded by `lock`.
-    nonisolated(unsafe) private static var value: Int64 = 0
-    private static let lock = NSLock()
+    private static let counter = SerialCounter()
 
-    static func next() -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
+    static func next() -> Int64 { counter.next() }
 }

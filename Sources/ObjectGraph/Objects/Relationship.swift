@@ -9,8 +9,6 @@ public protocol RelationshipConvertible {
     static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self
     /// The objects the value holds.
     var relatedObjects: [ManagedObject] { get }
-    /// The class of the objects the value holds.
-    static var objectType: ManagedObject.Type { get }
 }
 
 extension Optional: RelationshipConvertible where Wrapped: ManagedObject {
@@ -22,8 +20,6 @@ extension Optional: RelationshipConvertible where Wrapped: ManagedObject {
     }
     /// The object, if any.
     public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
-    /// `Wrapped`.
-    public static var objectType: ManagedObject.Type { Wrapped.self }
 }
 
 extension Set: RelationshipConvertible where Element: ManagedObject {
@@ -35,8 +31,6 @@ extension Set: RelationshipConvertible where Element: ManagedObject {
     }
     /// The members.
     public var relatedObjects: [ManagedObject] { Array(self) }
-    /// `Element`.
-    public static var objectType: ManagedObject.Type { Element.self }
 }
 
 extension Array: RelationshipConvertible where Element: ManagedObject {
@@ -48,8 +42,6 @@ extension Array: RelationshipConvertible where Element: ManagedObject {
     }
     /// The members, in order.
     public var relatedObjects: [ManagedObject] { self }
-    /// `Element`.
-    public static var objectType: ManagedObject.Type { Element.self }
 }
 
 /// Declares a managed object's relationship: the Swift stand-in for `@NSManaged`.
@@ -92,16 +84,13 @@ public struct Relationship<Value: RelationshipConvertible> {
     ) -> Value {
         get {
             guard let r = resolve(object, storageKeyPath) else {
-                // A key-path probe: a to-one leads on to a probe of its destination.
-                return Value.fromRelatedObjects(
-                    Value.isToMany
-                        ? [] : [KeyPathProbe.destination(of: object, Value.objectType)])
+                return KeyPathProbe.relationshipMarker(object, storageKeyPath, wrappedKeyPath)
             }
             return Value.fromRelatedObjects(
                 r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? [])
         }
         set {
-            guard let r = resolve(object, storageKeyPath) else { return }  // a key-path probe
+            guard let r = resolve(object, storageKeyPath) else { return }
             if r.isToMany {
                 object.setRelated(r, newValue.relatedObjects)
             } else {
@@ -110,8 +99,7 @@ public struct Relationship<Value: RelationshipConvertible> {
         }
     }
 
-    /// The relationship in the object's entity; `nil` for a key-path probe, which records
-    /// the key instead.
+    /// The relationship; `nil` only on a key-path probe (see `KeyPathProbe`).
     private static func resolve<Object: ManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
     )
@@ -123,8 +111,8 @@ public struct Relationship<Value: RelationshipConvertible> {
         guard let slot, let r = object.entity.properties[slot] as? RelationshipDescription,
             r.isToMany == Value.isToMany
         else {
+            if object.entity.keyPathProbe != nil { return nil }
             let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
-            if KeyPathProbe.record(key, on: object) { return nil }
             preconditionFailure(
                 """
                 ObjectGraph: @Relationship \(key): entity \(object.entity.name) has no \

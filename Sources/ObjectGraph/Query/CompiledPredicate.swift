@@ -26,6 +26,27 @@ extension FetchPredicate {
             entity: entity, root: root, variableCount: compiler.variableCount,
             cache: PredicateCache(memoCount: compiler.memoCount))
     }
+
+    /// Resolves the predicate against `entity` with `$NAME` for each of `variables` left to
+    /// be given at each evaluation (``CompiledPredicate/evaluate(_:variables:)``), in order.
+    ///
+    /// Having-predicates name a group's aggregates this way, validation predicates the value
+    /// being checked.
+    ///
+    /// - Throws: as ``compile(for:)``.
+    func compile(for entity: EntityDescription, binding variables: [String]) throws
+        -> CompiledPredicate
+    {
+        var compiler = PredicateCompiler(entity: entity, subject: .predicate(self))
+        for (index, name) in variables.enumerated() {
+            compiler.scopes.append(.init(name: name, index: index, shape: .scalar))
+        }
+        compiler.variableCount = variables.count
+        let root = try compiler.compile(self, current: .record(entity))
+        return CompiledPredicate(
+            entity: entity, root: root, variableCount: compiler.variableCount,
+            cache: PredicateCache(memoCount: compiler.memoCount))
+    }
 }
 
 /// A predicate resolved against one entity, ready to evaluate records of that entity (and of
@@ -59,6 +80,17 @@ public struct CompiledPredicate {
         )
         cache.prepare(for: ObjectIdentifier(R.self))
         var evaluator = PredicateEvaluator<R>(cache: cache, variableCount: variableCount)
+        return evaluator.test(root, record)
+    }
+
+    /// Whether `record` matches with the variables bound by
+    /// ``FetchPredicate/compile(for:binding:)`` set to `variables`, in the same order.
+    func evaluate<R: PredicateRecord>(_ record: R, variables: [AttributeValue]) -> Bool {
+        cache.prepare(for: ObjectIdentifier(R.self))
+        var evaluator = PredicateEvaluator<R>(cache: cache, variableCount: variableCount)
+        for (index, value) in variables.enumerated() where index < variableCount {
+            evaluator.variables[index] = .scalar(value)
+        }
         return evaluator.test(root, record)
     }
 

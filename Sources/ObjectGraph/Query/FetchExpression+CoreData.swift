@@ -40,7 +40,7 @@ extension FetchExpression {
     /// - Precondition: `keyPath` reads `@Attribute` and `@Relationship` properties of `Root`.
     /// - Note: Mirrors `NSExpression(forKeyPath:)` with a Swift key path.
     public init<Root: ManagedObject, Value>(forKeyPath keyPath: KeyPath<Root, Value>) {
-        self = .keyPath(KeyPathProbe.keyPath(keyPath))
+        self = .keyPath(KeyPathProbe.dottedKey(keyPath))
     }
 
     /// A constant: a number, string, date, UUID, URL, data, object, object ID, `nil`, or an

@@ -20,6 +20,6 @@ extension FetchSortDescriptor {
         comparison: Comparison = .plain
     ) {
         self.init(
-            key: KeyPathProbe.keyPath(keyPath), ascending: ascending, comparison: comparison)
+            key: KeyPathProbe.dottedKey(keyPath), ascending: ascending, comparison: comparison)
     }
 }

@@ -64,7 +64,7 @@ struct PredicateLexer {
         case "." where peek(1).map(Self.isDigit) ?? false: kind = .number(try lexNumber())
         default:
             if let name = lexName() {
-                kind = keywordOrIdentifier(name, start: start)
+                kind = peek() == ":" ? lexSelector(name) : keywordOrIdentifier(name, start: start)
             } else if let symbol = lexSymbol() {
                 kind = .symbol(symbol)
             } else {
@@ -117,6 +117,23 @@ struct PredicateLexer {
         let start = position
         while let c = peek(), Self.isNameContinuation(c) { position += 1 }
         return String(String.UnicodeScalarView(scalars[start..<position]))
+    }
+
+    /// `name:` and any further `part:` right after it: Core Data's spelling of a function
+    /// (`sum:(x)`, `add:to:(a, b)`).
+    private mutating func lexSelector(_ name: String) -> PredicateToken.Kind {
+        var selector = name + ":"
+        position += 1
+        while true {
+            let save = position
+            guard let part = lexName(), peek() == ":" else {
+                position = save
+                break
+            }
+            selector += part + ":"
+            position += 1
+        }
+        return .selector(selector)
     }
 
     private mutating func lexSymbol() -> PredicateSymbol? {

@@ -177,14 +177,33 @@ extension PredicateParser {
                 return try parseCall(name, at: token)
             }
             return .init(.keyPath(base: .evaluatedObject, components: [name]))
+        case .selector(let selector):
+            advance()
+            guard current.kind == .symbol(.leftParen) else {
+                throw fail("expected '(' after the function \(selector)", at: current)
+            }
+            // Core Data's own spelling, `sum:(amount)`: the selector names the function.
+            let lower = selector.lowercased()
+            guard
+                let function = FetchFunction.allCases.first(where: {
+                    $0.rawValue.lowercased() == lower
+                })
+            else {
+                throw fail("unknown function '\(EchoedText.capped(selector))'", at: token)
+            }
+            return try parseCall(
+                function.name ?? (function == .cast ? "CAST" : selector), at: token,
+                function: function)
         default:
             throw fail("expected an expression, found \(describe(token))", at: token)
         }
     }
 
-    private mutating func parseCall(_ name: String, at token: PredicateToken) throws
-        -> FetchExpression
-    {
+    /// A call: `SUBQUERY`, `TERNARY`, `CAST`, or the function called `name` (or `function`,
+    /// when Core Data's selector spelling named it).
+    private mutating func parseCall(
+        _ name: String, at token: PredicateToken, function selected: FetchFunction? = nil
+    ) throws -> FetchExpression {
         advance()
         try enter()
         defer { leave() }
@@ -227,7 +246,7 @@ extension PredicateParser {
                 "\(name.uppercased())() is not supported: it runs Objective-C methods; "
                     + "use the built-in functions", at: token)
         default:
-            guard let function = FetchFunction.named(name) else {
+            guard let function = selected ?? FetchFunction.named(name) else {
                 throw fail("unknown function '\(EchoedText.capped(name))'", at: token)
             }
             var arguments: [FetchExpression] = []

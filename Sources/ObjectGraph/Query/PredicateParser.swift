@@ -97,7 +97,7 @@ struct PredicateParser {
         case .string: "a string"
         case .number(let text): "number \(EchoedText.capped(text))"
         case .keyword(let k): "'\(k.rawValue)'"
-        case .identifier(let name, _): "'\(EchoedText.capped(name))'"
+        case .identifier(let name, _), .selector(let name): "'\(EchoedText.capped(name))'"
         case .variable(let name): "'$\(EchoedText.capped(name))'"
         case .collectionOperator(let name): "'@\(EchoedText.capped(name))'"
         case .argument: "a format argument"

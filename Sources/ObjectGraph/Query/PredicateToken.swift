@@ -5,6 +5,9 @@ struct PredicateToken {
     enum Kind: Equatable {
         /// A bare name; `escaped` when written `#name` (never a keyword).
         case identifier(String, escaped: Bool)
+        /// A function named by Core Data's selector, colons included (`sum:`, `add:to:`), as
+        /// in `sum:(amount)`.
+        case selector(String)
         case keyword(PredicateKeyword)
         /// `@count`, `@sum`, … (the name without `@`).
         case collectionOperator(String)

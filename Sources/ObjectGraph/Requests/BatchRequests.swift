@@ -124,26 +124,6 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
     }
 }
 
-/// Inserts rows from dictionaries at once; a row whose uniqueness-constraint values already
-/// exist updates that row instead, changing only the keys given (an upsert).
-///
-/// Missing attributes of new rows get the model's defaults. Relationships cannot be set.
-///
-/// - Note: Mirrors `NSBatchInsertRequest`. Unlike Core Data, an upsert leaves attributes it
-///   was not given untouched (scenario B28).
-public final class BatchInsertRequest: PersistentStoreRequest {
-    /// The rows to insert, as attribute name → value.
-    public var objects: [[String: Any]]
-    /// What the result holds. Default `.statusOnly`.
-    public var resultType: BatchResultType = .statusOnly
-
-    /// A request inserting `objects` into the entity named `entityName`.
-    public init(entityName: String, objects: [[String: Any]]) {
-        self.objects = objects
-        super.init(entityName: entityName)
-    }
-}
-
 /// The outcome of a batch request: `result` holds what its `resultType` asked for.
 ///
 /// - Note: Mirrors `NSBatchUpdateResult`, `NSBatchDeleteResult` and `NSBatchInsertResult`.

@@ -17,7 +17,7 @@ extension ManagedObject {
     func validateAgainstModel(_ value: Any?, forKey key: String) throws {
         switch self.property(key, "validateValue(_:forKey:)") {
         case let attribute as AttributeDescription:
-            guard let v = AttributeValue(any: value, for: attribute.type) else {
+            guard let v = try? attribute.storedValue(for: value) else {
                 throw ValidationErrors.wrongType(
                     self, key, expected: "of type \(attribute.type.rawValue)", got: value)
             }
@@ -65,7 +65,7 @@ extension ManagedObject {
                     continue
                 }
                 guard callsHook else { continue }
-                value = stored.swiftValue(for: a.type)
+                value = a.publicValue(of: stored)
             case let r as RelationshipDescription where r.isToMany:
                 let hasRule = !r.isOptional || r.minCount > 0 || r.maxCount > 0
                 if !hasRule, !callsHook { continue }

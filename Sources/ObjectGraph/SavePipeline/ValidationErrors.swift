@@ -91,6 +91,18 @@ enum ValidationErrors {
             message, object: object, key: key, value: value, reason: reason)
     }
 
+    /// A value failing one of the attribute's validation predicates: 1550 with the model's
+    /// warning as its message (its `localizedDescription`), as Core Data reports it.
+    static func predicate(
+        _ o: ManagedObject, _ a: AttributeDescription, _ v: AttributeValue,
+        _ predicate: FetchPredicate, warning: String
+    ) -> ObjectGraphError {
+        ObjectGraphError(
+            .validationFailed, warning, entityName: o.entity.name, key: a.name, value: v,
+            objectID: o.objectID,
+            userInfo: [NSValidationObjectErrorKey: o, NSValidationPredicateErrorKey: predicate])
+    }
+
     static func missing(_ o: ManagedObject, _ key: String) -> ObjectGraphError {
         make(
             .missingMandatoryProperty, o, key, nil, "\(o.entity.name).\(key) is required")

@@ -6,7 +6,10 @@ enum ValidationRules {
         -> ObjectGraphError?
     {
         if value.isNull {
-            return a.isOptional || a.isDerived ? nil : ValidationErrors.missing(object, a.name)
+            // A derived attribute is computed after validation, so a non-optional one that
+            // is still nil fails as any mandatory attribute does (Core Data: see
+            // ManagedObjectContext.save()).
+            return a.isOptional ? nil : ValidationErrors.missing(object, a.name)
         }
         switch value {
         case .integer, .double, .float, .decimal, .date:
@@ -38,6 +41,10 @@ enum ValidationRules {
             if let pattern = a.pattern, !cache.fullMatch(s, pattern, of: a) {
                 return ValidationErrors.pattern(object, a, s)
             }
+        }
+        for (i, predicate) in a.testablePredicates.enumerated() where !predicate.accepts(value) {
+            return ValidationErrors.predicate(
+                object, a, value, a.validationPredicates[i], warning: a.validationWarnings[i])
         }
         return nil
     }

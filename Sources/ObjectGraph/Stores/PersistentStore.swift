@@ -61,6 +61,20 @@ public protocol PersistentStore: AnyObject, Sendable {
     ///   read-only. Build them with
     ///   ``ObjectGraphError/init(_:_:entityName:key:value:objectID:file:line:column:underlying:userInfo:)``.
     func commit(_ changes: StoreChangeSet) throws
+    /// Releases what the store holds (files, locks) as ``PersistentStoreCoordinator/remove(_:)``
+    /// takes it out of `coordinator`; the store is not used afterwards. The default does
+    /// nothing.
+    ///
+    /// - Throws: ``ObjectGraphError`` `.storeOperation` (134070) when something could not be
+    ///   released cleanly (the resources are released all the same).
+    /// - Note: Mirrors `NSPersistentStore.willRemove(from:)`, which cannot fail; a file store's
+    ///   last sync can, and `remove(_:)` reports it.
+    func willRemove(from coordinator: PersistentStoreCoordinator?) throws
+}
+
+extension PersistentStore {
+    /// Does nothing: a store without files or locks has nothing to release.
+    public func willRemove(from coordinator: PersistentStoreCoordinator?) throws {}
 }
 
 /// What a store is asked to fetch: plain, `Sendable` data.

@@ -53,7 +53,8 @@ extension AttributeValue {
         self = converted
     }
 
-    private static func unwrap(_ value: Any?) -> Any? {
+    /// `value` without its optional wrapping (`nil` for nil and `NSNull`).
+    static func unwrap(_ value: Any?) -> Any? {
         guard let value else { return nil }
         if value is NSNull { return nil }
         let mirror = Mirror(reflecting: value)

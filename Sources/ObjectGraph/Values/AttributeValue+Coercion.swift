@@ -52,6 +52,7 @@ extension AttributeValue {
             default: return nil
             }
         case (.string(let s), .binaryData): return .data(Data(s.utf8))
+        case (.data(let d), .transformable): return .transformable(d)
         case (.boolean(let b), _) where type.isInteger: return .integer(b ? 1 : 0)
         default: return nil
         }

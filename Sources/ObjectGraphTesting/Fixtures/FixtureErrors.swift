@@ -77,6 +77,16 @@ enum FixtureErrors {
                 + "found \(found)", file: file)
     }
 
+    /// A resource that is not in the bundle.
+    static func missingResource(_ path: String, at url: URL, bundle: Bundle) -> ObjectGraphError {
+        ObjectGraphError(
+            .fixtureUnreadable,
+            "fixture resource \(path) is not in the bundle \(bundle.bundleURL.lastPathComponent): "
+                + "no file at \(url.path) (list its folder in the test target's resources, "
+                + "e.g. resources: [.copy(\"Fixtures\")], and name it by its path in the target)",
+            file: url.path)
+    }
+
     /// A reference asked of ``FixtureReferences`` that no loaded object has.
     static func unknownReference(_ ref: String, known: [String]) -> ObjectGraphError {
         ObjectGraphError(

@@ -93,6 +93,7 @@ public struct FixtureLoader: Sendable {
             for (attribute, value) in p.attributes {
                 object.setAttributeValue(value, forKey: attribute.name)
             }
+            DerivedPlaceholder.fill(object)
         }
         for (object, p) in zip(objects, parsed) {
             for (r, targets) in p.relationships {

@@ -10,9 +10,12 @@ import ObjectGraph
 /// and what one test saves is never seen by another. Parallel tests may share one provider.
 ///
 /// ```swift
-/// let fixtures = try FixtureProvider(model: model, fixtureFiles: [url])   // once, e.g. a static let
+/// enum ExpenseFixtures {   // loaded once; a failure is thrown by each test that asks
+///     static let provider = Result { try FixtureProvider(model: model, fixtureFiles: [url]) }
+/// }
 ///
 /// @Test func renamingACategory() throws {
+///     let fixtures = try ExpenseFixtures.provider.get()
 ///     let container = fixtures.makeContainer()
 ///     let context = container.newBackgroundContext()
 ///     try context.performAndWait {

@@ -40,6 +40,7 @@ enum FixtureValues {
         case .uuid: return "a UUID string"
         case .uri: return "a URL string"
         case .undefined: return "nothing (undefined attributes are transient)"
+        case .objectID: return "nothing (objectID is only an expression result type)"
         }
     }
 }

@@ -50,10 +50,8 @@ enum StoreJobDestination {
                     + "; nothing was written to \(target)",
                 file: target, line: e.line, column: e.column)
         }
-        for store in coordinator.persistentStores {
-            (store as? JSONLinesStore)?.close()
-            coordinator.remove(store)
-        }
+        // Removing a store closes it (a failed final sync throws) before the link publishes it.
+        for store in coordinator.persistentStores { try coordinator.remove(store) }
         PausePoints.reach("job.staged")
         guard link(staged, target) == 0 else {
             let code = errno
@@ -78,7 +76,7 @@ enum StoreJobDestination {
         } catch {
             for store in coordinator.persistentStores {
                 (store as? JSONLinesStore)?.closeRemovingCreatedFile()
-                coordinator.remove(store)
+                try? coordinator.remove(store)  // already closed: only forgets it
             }
             throw error
         }

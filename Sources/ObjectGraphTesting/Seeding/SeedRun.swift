@@ -55,6 +55,7 @@ final class SeedRun {
                     objects[first + i].setAttributeValue(value, forKey: attribute.name)
                 }
             }
+            for object in objects[first...] { DerivedPlaceholder.fill(object) }
         }
     }
 

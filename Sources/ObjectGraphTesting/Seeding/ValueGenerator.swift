@@ -60,7 +60,7 @@ struct ValueGenerator {
                 attribute.defaultValue.isNull
                 ? (attribute.isOptional ? .null : .transformable(Data("{}".utf8)))
                 : attribute.defaultValue
-        case .undefined:
+        case .undefined, .objectID:
             value = .null
         }
         guard let value, AttributeRules.accepts(value, attribute) else {

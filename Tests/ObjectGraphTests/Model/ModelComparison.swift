@@ -53,6 +53,10 @@ enum ModelComparison {
                     check(x.maxLength, y.maxLength, "\(at).maxLength")
                     check(x.pattern, y.pattern, "\(at).pattern")
                     check(
+                        x.validationPredicates, y.validationPredicates,
+                        "\(at).validationPredicates")
+                    check(x.validationWarnings, y.validationWarnings, "\(at).validationWarnings")
+                    check(
                         x.valueTransformerName, y.valueTransformerName, "\(at).valueTransformerName"
                     )
                     check(

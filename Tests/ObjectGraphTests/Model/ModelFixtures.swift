@@ -46,7 +46,11 @@ enum ModelFixtures {
                     AttributeDescription(
                         name: "colorHex", type: .string, isOptional: false,
                         defaultValue: colorDefault,
-                        pattern: "^#[0-9A-Fa-f]{6}$"),
+                        pattern: "^#[0-9A-Fa-f]{6}$",
+                        validationPredicates: [
+                            .comparison(.keyPath("length"), .equalTo, .constant(.integer(7)))
+                        ],
+                        validationWarnings: ["A colour is # and six hex digits."]),
                     RelationshipDescription(
                         name: "transactions", destination: "Transaction", inverse: "category",
                         isToMany: true, deleteRule: .nullify),

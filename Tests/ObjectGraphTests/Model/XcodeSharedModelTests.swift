@@ -114,13 +114,11 @@ extension XcodeSharedModelTests {
         #expect(main.attributesByName["transient"]?.isTransient == true)
         #expect(main.attributesByName["integerEnum"]?.userInfo["RawType"] == "IntegerEnum")
         let transformable = try #require(main.attributesByName["attributedString"])
+        // A transformable with no transformer name uses the Codable default: no warning.
         #expect(
-            transformable.type == .binaryData
+            transformable.type == .transformable
                 && transformable.attributeValueClassName == "NSAttributedString")
-        #expect(
-            model.loadWarnings.contains {
-                $0.contains("MainEntity.attributedString: Transformable (class NSAttributedString)")
-            })
+        #expect(!model.loadWarnings.contains { $0.contains("attributedString") })
         #expect(main.relationshipsByName["oneToMany"]?.isOrdered == true)
         #expect(
             main.relationshipsByName["manyToMany"]?.inverseRelationship?.entity?.name
@@ -180,6 +178,36 @@ extension XcodeSharedModelTests {
             $0.isToMany && ($0.minCount > 0 || $0.maxCount > 0)
         }
         #expect(!counted.isEmpty)
+    }
+
+    /// Xcode models carry no validation predicates of their own (their limits are
+    /// `minValueString`, `maxValueString` and `regularExpressionString`, read above): no
+    /// shared model has any.
+    @Test func xcodeModelsCarryNoValidationPredicates() throws {
+        for file in SharedFixtures.modelFiles() {
+            let model = try ManagedObjectModel(
+                contentsOf: SharedFixtures.xcdatamodels.appendingPathComponent(file))
+            #expect(
+                model.entities.flatMap(\.attributes).allSatisfy { $0.validationPredicates.isEmpty },
+                "\(file)")
+        }
+    }
+
+    /// Transformables keep their type and transformer: `NSSecureUnarchiveFromData` (Xcode's
+    /// default) is the Codable default; `WLTTransformer`, registered by the app, is not here,
+    /// so its attributes load with a warning naming it.
+    @Test func transformablesKeepTheirTransformerNames() throws {
+        let model = try ManagedObjectModel(
+            contentsOf: Self.fixture("the-blue-alliance__the-blue-alliance-ios__TBA.xml"))
+        let ranking = try #require(model[entityName: "EventRanking"])
+        let record = try #require(ranking.attributesByName["recordRaw"])
+        #expect(record.type == .transformable && record.valueTransformerName == "WLTTransformer")
+        #expect(record.attributeValueClassName == "WLT")
+        #expect(
+            model.loadWarnings.contains {
+                $0.contains("EventRanking.recordRaw") && $0.contains("'WLTTransformer'")
+            })
+        #expect(!model.loadWarnings.contains { $0.contains("playoffRaw") })
     }
 
     @Test func fetchIndexesAndConstraintsAreRead() throws {

@@ -97,7 +97,9 @@ import Testing
                 resultType: .integer64)
             r.propertiesToFetch = ["category.name", total, count]
             r.propertiesToGroupBy = ["category.name"]
-            r.havingPredicate = try FetchPredicate(format: "n >= 1 AND total > 10")
+            // Core Data names an aggregate in a having-predicate as a variable (see
+            // DictionaryGroupingTests.havingNamesAggregatesAsVariables).
+            r.havingPredicate = try FetchPredicate(format: "$n >= 1 AND $total > 10")
             return try context.fetch(r)
         }
         let byName = Dictionary(

@@ -3,10 +3,11 @@ import ObjectGraph
 
 /// The saved expenses the fetch-request suites query.
 enum FetchSeed {
-    /// Food (3 transactions: 5, 20, 40), Rent (1: 900), and one uncategorised (7), all saved.
-    static func context() throws -> ManagedObjectContext {
+    /// Food (3 transactions: 5, 20, 40), Rent (1: 900), and one uncategorised (7), all saved
+    /// in a store of `kind` (default the RAM store). Notes are `n0`…`n4`, except nil for 40.
+    static func context(on kind: StoreKind = .inMemory) throws -> ManagedObjectContext {
         let context = ManagedObjectContext(
-            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
         try context.performAndWait { () throws in
             let food = Category(context: context)
             let rent = Category(context: context)

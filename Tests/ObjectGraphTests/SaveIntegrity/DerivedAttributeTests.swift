@@ -61,3 +61,70 @@ import Testing
         }
     }
 }
+
+/// A non-optional derived attribute on its object's first save: the value only exists once
+/// saved, so insert validation fails with 1570 (FreeCoreData's Apple-run
+/// `testNonOptionalDerivedAttributeFailsInsertValidation`, `Tests/NSDerivedAttributeTests.m`);
+/// a placeholder set before the save passes and is replaced by the computed value.
+@Suite struct MandatoryDerivedAttributeTests {
+    private func model(default value: AttributeValue = .null) throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Author",
+                properties: [
+                    AttributeDescription(name: "name", type: .string),
+                    AttributeDescription(
+                        name: "articlesCount", type: .integer64, isOptional: false,
+                        defaultValue: value, derivationExpression: "articles.@count"),
+                    RelationshipDescription(
+                        name: "articles", destination: "Article", inverse: "author",
+                        isToMany: true),
+                ]),
+            EntityDescription(
+                name: "Article",
+                properties: [
+                    RelationshipDescription(
+                        name: "author", destination: "Author", inverse: "articles")
+                ]),
+        ])
+    }
+
+    private func context(_ model: ManagedObjectModel, _ kind: StoreKind) -> ManagedObjectContext {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        coordinator.addPersistentStore((try? kind.open(model))!)
+        return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+    }
+
+    @Test(arguments: StoreKind.all)
+    func theFirstSaveFailsWith1570AndChangesNothing(_ kind: StoreKind) throws {
+        let context = context(try model(), kind)
+        try context.performAndWait { () throws in
+            let author = context.insertNewObject(forEntityName: "Author")
+            author.setValue("Alice", forKey: "name")
+            let error = expectNSError { try context.save() }
+            #expect(error?.code == NSValidationMissingMandatoryPropertyError)
+            #expect(error?.userInfo[NSValidationKeyErrorKey] as? String == "articlesCount")
+            #expect(author.value(forKey: "articlesCount") == nil)
+            #expect(author.isInserted)
+
+            // A placeholder (Apple's remedy, set in awakeFromInsert) passes; the save
+            // replaces it with the computed value.
+            author.setValue(-1, forKey: "articlesCount")
+            let article = context.insertNewObject(forEntityName: "Article")
+            article.setValue(author, forKey: "author")
+            try context.save()
+            #expect(author.value(forKey: "articlesCount") as? Int64 == 1)
+            context.reset()
+            let stored = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author"))
+            #expect(stored.first?.value(forKey: "articlesCount") as? Int64 == 1)
+        }
+    }
+
+    @Test func aModelDefaultIsAPlaceholderToo() throws {
+        let context = context(try model(default: .integer(0)), .inMemory)
+        try context.performAndWait { () throws in
+            context.insertNewObject(forEntityName: "Author").setValue("Bo", forKey: "name")
+            try context.save()
+        }
+    }
+}

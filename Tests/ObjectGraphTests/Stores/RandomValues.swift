@@ -33,7 +33,7 @@ enum RandomValues {
                     )))
         case .uri: return .uri(uri(&random))
         case .transformable: return .transformable(bytes(&random))
-        case .undefined: return .null
+        case .undefined, .objectID: return .null
         }
     }
 
@@ -97,7 +97,7 @@ enum RandomValues {
                         "x-coredata://6B0F5C2E/Category/p1", "file:///tmp/a%20b?q=%E2%80%A8#f",
                         "mailto:someone@example.com", "https://例え.jp/パス?α=β",
                     ][k])!)
-        case .undefined: return .null
+        case .undefined, .objectID: return .null
         }
     }
 

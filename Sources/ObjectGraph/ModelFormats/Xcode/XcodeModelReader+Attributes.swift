@@ -30,26 +30,17 @@ extension XcodeModelReader {
                     "Composite attribute\(composite) is kept as opaque binary data: composite "
                         + "attributes are not modelled"))
         }
-        guard var type = typeName == "Composite" ? .binaryData : Self.attributeTypes[typeName]
+        guard let type = typeName == "Composite" ? .binaryData : Self.attributeTypes[typeName]
         else {
             let known = Self.attributeTypes.keys.sorted().joined(separator: ", ")
             throw element.error(
                 "attributeType \"\(EchoedText.capped(typeName))\" is not supported (known: \(known))"
             )
         }
+        // Transformable values go through the named transformer (the model's linker warns
+        // about a name nobody registered).
         let transformer = element.string("valueTransformerName")
         let className = element.string("customClassName")
-        if type == .transformable {
-            type = .binaryData
-            let details = [
-                transformer.map { "transformer \($0)" }, className.map { "class \($0)" },
-            ].compactMap { $0 }
-            warnings.append(
-                element.warning(
-                    "Transformable\(details.isEmpty ? "" : " (\(details.joined(separator: ", ")))") "
-                        + "is kept as opaque binary data: value transformers do not exist on Linux")
-            )
-        }
         let isDerived = try element.bool("derived", default: false)
         let expression = element.string("derivationExpression")
         if isDerived, expression == nil {
@@ -66,7 +57,7 @@ extension XcodeModelReader {
                         + "canonical:, now())"))
         }
         var external = try element.bool("allowsExternalBinaryDataStorage", default: false)
-        if external, type != .binaryData {
+        if external, type != .binaryData, type != .transformable {
             // Xcode keeps the flag in the XML when a Binary attribute changes type.
             warnings.append(
                 element.warning(

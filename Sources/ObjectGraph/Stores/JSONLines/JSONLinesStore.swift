@@ -170,17 +170,33 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// Closes the file and releases the writer lock; later operations throw `.storeOperationFailed`
     /// (134070). With ``SynchronousMode/normal`` the file is synced first. Idempotent.
     public func close() {
-        locked { closeHoldingLock() }
+        try? locked { try closeHoldingLock() }
     }
 
-    /// ``close()`` for a caller that holds `lock`.
-    private func closeHoldingLock() {
+    /// Closes the store as the coordinator removes it.
+    ///
+    /// - Throws: `.storeOperationFailed` (134070) when the final sync (``SynchronousMode/normal``)
+    ///   failed; the file is closed and the lock released all the same.
+    public func willRemove(from coordinator: PersistentStoreCoordinator?) throws {
+        try locked { try closeHoldingLock() }
+    }
+
+    /// ``close()`` for a caller that holds `lock`: syncs (``SynchronousMode/normal``), closes
+    /// the file and releases the writer lock, then throws a failed sync.
+    private func closeHoldingLock() throws {
         guard let file else { return }
-        if !isReadOnly && options.synchronous == .normal { try? fileSystem.sync(file.fd) }
+        var syncError: (any Error)?
+        if !isReadOnly && options.synchronous == .normal {
+            do { try fileSystem.sync(file.fd) } catch { syncError = error }
+        }
         fileSystem.close(file.fd)
         self.file = nil
         writerLock?.release()
         writerLock = nil
+        if let syncError {
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "syncing before closing", syncError)
+        }
     }
 
     /// Closes the store and, when opening it created the file and nothing was ever saved to
@@ -202,7 +218,7 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     @discardableResult
     public func closeRemovingCreatedFile() -> Bool {
         locked {
-            defer { closeHoldingLock() }
+            defer { try? closeHoldingLock() }
             guard didCreateFile, !isReadOnly, let file, let writerLock, writerLock.isSoleHolder
             else { return false }
             PausePoints.reach("store.discard")

@@ -158,7 +158,14 @@ extension StoreFileHeader {
         let stored = Dictionary(hashes, uniquingKeysWith: { a, _ in a })
         let current = model.entityVersionHashesByName
         let names = Set(stored.keys).union(current.keys)
-        let differing = names.filter { stored[$0] != current[$0] }.sorted()
+        var differing = names.filter { stored[$0] != current[$0] }.sorted()
+        if !differing.isEmpty {
+            // Files written when Xcode transformables were read as binaryData: same rows.
+            let legacy = VersionHasher.hashesWithTransformablesAsBinaryData(model)
+            if differing.allSatisfy({ stored[$0] != nil && stored[$0] == legacy[$0] }) {
+                differing = []
+            }
+        }
         if !differing.isEmpty {
             let added = differing.filter { stored[$0] == nil }
             let removed = differing.filter { current[$0] == nil }

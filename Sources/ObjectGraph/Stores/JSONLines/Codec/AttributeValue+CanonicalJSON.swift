@@ -135,8 +135,8 @@ extension AttributeValue {
                 throw JSONScanError(offset: start, message: "not a valid URL")
             }
             return .uri(url)
-        case .undefined:
-            throw s.error("attributes of type undefined are never stored")
+        case .undefined, .objectID:
+            throw s.error("attributes of type \(type.rawValue) are never stored")
         }
     }
 }

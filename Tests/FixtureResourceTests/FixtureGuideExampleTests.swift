@@ -1,5 +1,6 @@
-// The README's fixture example, compiled and run as a test (keep it in step with
-// ObjectGraph's FixturesAndSeeding article, "A test that uses a fixture").
+// The fixtures guide's example (ObjectGraph's FixturesAndSeeding article, "A test that uses a
+// fixture"), compiled and run as a test: keep the two in step. The README's fixture test is
+// the same code with the classes imported from the app's module.
 import Foundation
 import ObjectGraph
 import ObjectGraphTesting
@@ -12,26 +13,22 @@ final class Category: ManagedObject {
 
 final class Transaction: ManagedObject {
     @Attribute var amount: Decimal
-    @Attribute var note: String?
     @Relationship var category: Category?
 }
 
 enum ExpenseFixtures {
-    static let folder = URL(fileURLWithPath: #filePath)  // Tests/<Target>/<Folder>/<File>.swift
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures")
-
-    // Loaded and validated once, when the first test asks for it.
-    static let provider = try! FixtureProvider(
-        model: ManagedObjectModel(
-            jsonData: Data(contentsOf: folder.appendingPathComponent("models/ExpenseTracker.json")),
-            classResolver: { ["Category": Category.self, "Transaction": Transaction.self][$0] }),
-        fixtureFiles: [folder.appendingPathComponent("fixtures/expenses.json")])
+    // Loaded and checked once, when a test first asks for it. A missing or bad file fails
+    // each test that asks, with the file's path; the other tests still run.
+    static let provider = Result {
+        try FixtureProvider(
+            bundle: .module, model: "Fixtures/Expenses.json", fixtures: ["Fixtures/expenses.json"],
+            classResolver: { ["Category": Category.self, "Transaction": Transaction.self][$0] })
+    }
 }
 
 @Suite struct ExpenseFixtureTests {
     @Test func movingLunchToTravel() throws {
-        let fixtures = ExpenseFixtures.provider
+        let fixtures = try ExpenseFixtures.provider.get()
         let context = fixtures.makeContainer().newBackgroundContext()  // this test's own world
         try context.performAndWait {
             let lunch = try fixtures.references.object("lunch", as: Transaction.self, in: context)
@@ -44,7 +41,7 @@ enum ExpenseFixtures {
     }
 
     @Test func otherTestsStillSeeTheOriginalFixture() throws {
-        let fixtures = ExpenseFixtures.provider
+        let fixtures = try ExpenseFixtures.provider.get()
         let context = fixtures.makeContainer().newBackgroundContext()
         try context.performAndWait {
             let travel = try fixtures.references.object("travel", as: Category.self, in: context)

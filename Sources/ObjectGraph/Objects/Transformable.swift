@@ -1,0 +1,111 @@
+import Foundation
+
+/// Declares a managed object's transformable attribute, read and written through its value
+/// transformer: the Swift stand-in for an `@NSManaged` transformable property.
+///
+/// ```swift
+/// final class Item: ManagedObject {
+///     @Transformable var tags: [String]?          // the Codable default: kept as JSON
+///     @Transformable var color: Color?            // valueTransformerName "ColorTransformer"
+/// }
+/// ```
+///
+/// Writing transforms the value into bytes (``AttributeValueTransformer/transformedValue(_:)``
+/// of the attribute's registered transformer, or the JSON encoding of an `Encodable` for the
+/// Codable default); reading transforms the stored bytes back. Declare the property optional
+/// unless the attribute always has a value. The key is the property's name;
+/// `@Transformable("other")` only renames.
+///
+/// - Precondition: Reading traps with the message of
+///   ``ManagedObject/transformedValue(forKey:as:)``'s error when the value cannot be read as
+///   `Value` (a transformer nobody registered, bytes that are not a `Value`); read with that
+///   method to handle the error instead. Writing traps when the value cannot be stored.
+/// - Note: Mirrors `@NSManaged` properties of transformable attributes.
+@propertyWrapper
+public struct Transformable<Value> {
+    let key: String?
+
+    /// A transformable attribute whose key is the property's name.
+    public init() { self.key = nil }
+    /// A transformable attribute stored under `key`.
+    public init(_ key: String) { self.key = key }
+
+    /// Unavailable: `@Transformable` works only on `ManagedObject` subclasses.
+    @available(
+        *, unavailable, message: "@Transformable is available only on ManagedObject subclasses"
+    )
+    public var wrappedValue: Value {
+        get { preconditionFailure("@Transformable is available only on ManagedObject subclasses") }
+        set { preconditionFailure("@Transformable is available only on ManagedObject subclasses") }
+    }
+
+    /// Reads and writes the attribute through the enclosing object.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            guard let attribute = resolve(object, storageKeyPath) else {
+                return KeyPathProbe.transformableMarker(object, storageKeyPath, wrappedKeyPath)
+            }
+            let stored = object.read(attribute.index, "\(attribute)").attributeValue
+            let value: Value?
+            do { value = try attribute.transformedValue(of: stored, as: Value.self) } catch {
+                preconditionFailure("ObjectGraph: \(error)")
+            }
+            if let value { return value }
+            guard let none = Value.self as? any ExpressibleByNilLiteral.Type else {
+                preconditionFailure(
+                    "ObjectGraph: \(attribute) is nil; declare the property as \(Value.self)?")
+            }
+            return none.init(nilLiteral: ()) as! Value
+        }
+        set {
+            guard let attribute = resolve(object, storageKeyPath) else { return }
+            let stored: AttributeValue
+            do { stored = try attribute.storedValue(for: newValue) } catch {
+                preconditionFailure("ObjectGraph: \(error)")
+            }
+            object.write(attribute.index, .attribute(stored), "\(attribute) = …")
+        }
+    }
+
+    /// The attribute; `nil` only on a key-path probe (see `KeyPathProbe`).
+    private static func resolve<Object: ManagedObject>(
+        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
+    ) -> AttributeDescription? {
+        guard
+            let slot = PropertyKeys.attributeSlot(
+                storage, key: object[keyPath: storage].key, of: object, wrapper: "@Transformable")
+        else { return nil }
+        // The slot was resolved through `attributesByName`: it is an attribute's.
+        return unsafeDowncast(object.entity.properties[slot], to: AttributeDescription.self)
+    }
+}
+
+extension ManagedObject {
+    /// The transformable attribute `key`'s value read back as `T` through the attribute's
+    /// value transformer (decoded from JSON for the Codable default), or `nil` when it is
+    /// nil.
+    ///
+    /// ```swift
+    /// let tags = try item.transformedValue(forKey: "tags", as: [String].self)
+    /// ```
+    ///
+    /// `Data` always reads the stored bytes, whatever the transformer.
+    ///
+    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) naming the transformer when it is
+    ///   not registered, does not allow reverse transformation or gives something that is not
+    ///   a `T`, or naming `T` when the stored JSON does not decode as one.
+    /// - Precondition: `key` is an attribute of the entity.
+    /// - Note: Core Data reads a transformable value with `value(forKey:)`; this is the
+    ///   typed, throwing form.
+    public func transformedValue<T>(forKey key: String, as type: T.Type = T.self) throws -> T? {
+        guard let attribute = entity.attributesByName[key] else {
+            unknownKey(key, "transformedValue(forKey:as:)")
+        }
+        let stored = read(attribute.index, "transformedValue(forKey: \"\(key)\")").attributeValue
+        return try attribute.transformedValue(of: stored, as: type)
+    }
+}
