@@ -67,7 +67,7 @@ import Testing
         let store = try #require(coordinator.persistentStores.first)
         try coordinator.remove(store)
         let error = #expect(throws: ObjectGraphError.self) { try coordinator.remove(store) }
-        #expect(error?.reason == .storeClosed)
+        #expect(error?.reason == .storeOperationFailed)
         #expect(error?.message.contains("is not one of this coordinator's stores") == true)
     }
 
@@ -83,7 +83,7 @@ import Testing
         coordinator.addPersistentStore(store)
         fileSystem.failNext(.sync, .fail(EIO))
         let error = #expect(throws: ObjectGraphError.self) { try coordinator.remove(store) }
-        #expect(error?.reason == .storeClosed)
+        #expect(error?.reason == .storeOperationFailed)
         #expect(error?.message.contains("syncing before closing") == true)
         #expect(coordinator.persistentStores.isEmpty)
         _ = try JSONLinesStore(model: model, url: url)  // the lock is free
@@ -95,10 +95,16 @@ import Testing
         try insertCategory("Food", in: first!)
         var kept: ManagedObjectContext? = first!.newBackgroundContext()
         first = nil
-        // A context keeps its coordinator, and so the store, open.
-        #expect(throws: ObjectGraphError.self) { try container(url) }
+        // A context keeps its coordinator, and so the store, open: another process is refused.
+        let anotherProcess = { () throws -> JSONLinesStore in
+            try JSONLinesStore(
+                model: try ExpenseModel.make(), url: url, options: StoreOptions(),
+                fileSystem: FaultInjectingFileSystem(actingAsAnotherProcess: true))
+        }
+        #expect(throws: ObjectGraphError.self) { try anotherProcess() }
         kept = nil
         _ = kept
+        try anotherProcess().close()
         #expect(try categoryNames(in: try container(url)) == ["Food"])
     }
 
