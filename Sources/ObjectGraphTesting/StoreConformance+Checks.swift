@@ -58,7 +58,7 @@ extension StoreConformance {
             var stale = row
             stale.version = 2
             stale.values[0] = .attribute("c")
-            try h.expectThrows(code: .storeSaveConflicts, "stale update") {
+            try h.expectThrows(.storeSaveConflict, "stale update") {
                 try h.commit(store, updated: [stale])
             }
             try h.expect(try store.row(for: row.objectID) == v2, "a refused update changed the row")
@@ -67,7 +67,7 @@ extension StoreConformance {
             let store = try h.store()
             let row = try h.row(store, "Owner")
             try h.commit(store, inserted: [row])
-            try h.expectThrows(code: .storeSaveConflicts, "stale delete") {
+            try h.expectThrows(.storeSaveConflict, "stale delete") {
                 try h.commit(store, deleted: [(row.objectID, 7)])
             }
             try h.expect(
@@ -82,13 +82,13 @@ extension StoreConformance {
             let fresh = try h.row(store, "Owner", ["name": .attribute("new")])
             var bad = existing
             bad.version = 5
-            try h.expectThrows(code: .storeSaveConflicts, "mixed change set") {
+            try h.expectThrows(.storeSaveConflict, "mixed change set") {
                 try h.commit(store, inserted: [fresh], updated: [bad])
             }
             try h.expect(
                 try store.row(for: fresh.objectID) == nil,
                 "half of a refused change set was applied")
-            try h.expectThrows(code: .storeSaveConflicts, "inserting an existing ID") {
+            try h.expectThrows(.storeSaveConflict, "inserting an existing ID") {
                 try h.commit(store, inserted: [existing])
             }
         },
@@ -98,11 +98,11 @@ extension StoreConformance {
             let tag = try h.row(store, "Tag")
             try h.commit(store, inserted: [owner])
             let toOne = try h.row(store, "Item", ["owner": .toOne(owner.objectID)])
-            try h.expectThrows(code: .validation, "a to-one to a row the same save deletes") {
+            try h.expectThrows(.danglingReference, "a to-one to a row the same save deletes") {
                 try h.commit(store, inserted: [toOne], deleted: [(owner.objectID, 1)])
             }
             let toMany = try h.row(store, "Item", ["tags": .toMany([tag.objectID])])
-            try h.expectThrows(code: .validation, "a to-many member that was never inserted") {
+            try h.expectThrows(.danglingReference, "a to-many member that was never inserted") {
                 try h.commit(store, inserted: [toMany])
             }
             try h.expect(

@@ -22,22 +22,22 @@ extension StoreConformance {
             }
         }
 
-        func expectThrows(code: ObjectGraphError.Code, _ what: String, _ body: () throws -> Void)
-            throws
-        {
+        func expectThrows(
+            _ reason: ObjectGraphError.Reason, _ what: String, _ body: () throws -> Void
+        ) throws {
             do {
                 try body()
             } catch let error as ObjectGraphError {
-                try expect(error.code == code, "\(what): expected code \(code), got \(error)")
+                try expect(error.reason == reason, "\(what): expected \(reason), got \(error)")
                 return
             } catch {
                 throw ConformanceFailure(
                     check: "\(suite.name).\(check)",
-                    message: "\(what): expected ObjectGraphError \(code), got \(error)")
+                    message: "\(what): expected ObjectGraphError \(reason), got \(error)")
             }
             throw ConformanceFailure(
                 check: "\(suite.name).\(check)",
-                message: "\(what): expected code \(code), nothing thrown")
+                message: "\(what): expected \(reason), nothing thrown")
         }
 
         /// A row of `entity` with the given values (others null / empty).

@@ -76,8 +76,8 @@ final class MacroRun {
         case .memory:
             return PersistentStoreDescription()
         case .jsonl:
-            var description = PersistentStoreDescription(url: storeURL)
-            description.options.automaticCompaction = false
+            let description = PersistentStoreDescription(url: storeURL)
+            description.storeOptions.automaticCompaction = false
             return description
         }
     }

@@ -10,9 +10,9 @@ extension CrashWorkload {
         throws
     {
         let container = PersistentContainer(name: "Crash", managedObjectModel: model)
-        var description = PersistentStoreDescription(url: URL(fileURLWithPath: file))
-        description.options.synchronous = synchronous
-        description.options.compactionMinimumBytes = 32 * 1024
+        let description = PersistentStoreDescription(url: URL(fileURLWithPath: file))
+        description.storeOptions.synchronous = synchronous
+        description.storeOptions.compactionMinimumBytes = 32 * 1024
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         let root = container.newBackgroundContext()

@@ -32,9 +32,9 @@ enum StoreFileSupport {
     static func describe(_ error: ObjectGraphError) -> String {
         guard !error.underlying.isEmpty else { return error.description }
         let count = error.underlying.count
-        let kind = error.code == .validationMultipleErrors ? "validation error" : "error"
+        let kind = error.reason == .multipleValidationErrors ? "validation error" : "error"
         var lines = [
-            "error \(error.code.rawValue): \(count) \(kind)\(count == 1 ? "" : "s")"
+            "error \(error.code): \(count) \(kind)\(count == 1 ? "" : "s")"
                 + (error.file.map { " in \(EchoedText.capped($0))" } ?? "")
         ]
         lines += error.underlying.prefix(listedErrors).map { "  \($0.description)" }

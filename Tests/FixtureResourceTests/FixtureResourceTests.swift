@@ -30,7 +30,7 @@ enum MissingFixtures {
 
     @Test func aMissingFixtureFailsTheTestsThatUseItNamingThePath() throws {
         let error = #expect(throws: ObjectGraphError.self) { try MissingFixtures.provider.get() }
-        #expect(error?.code == .coreData)
+        #expect(error?.reason == .fixtureUnreadable)
         #expect(error?.message.contains("fixture resource Fixtures/missing.json") == true)
         #expect(error?.message.contains(".copy(\"Fixtures\")") == true)
         let expectedPath = try #require(Bundle.module.resourceURL)

@@ -45,7 +45,7 @@ extension ArgumentTransform where Value == Int {
         Self { text, name in
             guard let n = Int(digits: text), n > 0 else {
                 throw LedgerSession.failure(
-                    LedgerError.badValue(name, text, expected: "a whole number above 0"))
+                    LedgerErrors.badValue(name, text, expected: "a whole number above 0"))
             }
             return n
         }
@@ -60,7 +60,7 @@ extension ArgumentTransform {
     {
         Self { text, name in
             guard let value = parse(text) else {
-                throw LedgerSession.failure(LedgerError.badValue(name, text, expected: expected))
+                throw LedgerSession.failure(LedgerErrors.badValue(name, text, expected: expected))
             }
             return value
         }

@@ -37,7 +37,8 @@ public enum CSVImporter {
     ///   - progress: called on the caller's thread with the number of data rows done,
     ///     every ``progressInterval`` rows and once at the end.
     /// - Returns: the rows, the skipped rows and what was detected.
-    /// - Throws: `ObjectGraphError` with code `.coreData` (134060): an unreadable file,
+    /// - Throws: ``LedgerError`` (`.importFileUnreadable`, `.importOptions`, `.importColumn`,
+    ///   `.importFileInvalid`, `.importBadRows`): an unreadable file,
     ///   contradictory options, an unknown column, malformed quoting, invalid UTF-8 when
     ///   UTF-8 was asked for, or bad rows unless skipped (the first one's file, line and
     ///   reason in the message and `file`/`line`, every one under `underlying`, up to 100).
@@ -82,13 +83,13 @@ public enum CSVImporter {
             expectedRows: table.count)
         var rows: [ImportedRow] = []
         var skipped: [ImportResult.SkippedRow] = []
-        var errors: [ObjectGraphError] = []
+        var errors: [LedgerError] = []
         var errorCount = 0
         rows.reserveCapacity(max(0, table.count - plan.firstDataRecord))
         table.bytes.withUnsafeBufferPointer { p in
             var done = 0
             for record in plan.firstDataRecord..<max(plan.firstDataRecord, table.count) {
-                do throws(ObjectGraphError) {
+                do throws(LedgerError) {
                     rows.append(try converter.convert(record, table, p))
                 } catch {
                     errorCount += 1

@@ -4,7 +4,7 @@ import ObjectGraph
 extension ImportPlan {
     /// Resolves `options` against the records of `table`.
     ///
-    /// - Throws: `ObjectGraphError` 134060 for a header-less file that needs one, a column
+    /// - Throws: ``LedgerError`` for a header-less file that needs one, a column
     ///   number beyond the first record, or a name the header does not hold.
     init(options: ImportOptions, dateFormat: DateFormat, table: CSVTable, file: String) throws {
         if options.hasHeader, table.count == 0 {

@@ -57,7 +57,7 @@ struct ImportPlan {
 
     /// Checks that `options` make sense on their own, before any file is read.
     ///
-    /// - Throws: `ObjectGraphError` 134060 naming the flags that conflict or are missing.
+    /// - Throws: ``LedgerError`` naming the flags that conflict or are missing.
     static func check(_ options: ImportOptions) throws -> DateFormat {
         let o = options
         if o.amountColumn != nil, o.debitColumn != nil || o.creditColumn != nil {

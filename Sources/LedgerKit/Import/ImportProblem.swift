@@ -4,7 +4,7 @@ import ObjectGraph
 /// Why a cell, a row or the options could not be read; the one place import wording lives.
 ///
 /// Parsers throw these (typed, so the hot loop never boxes an error); ``ImportError`` wraps
-/// them into `ObjectGraphError`s that name the file and line.
+/// them into ``LedgerError``s that name the file and line.
 enum ImportProblem: Error, Equatable {
     // Amount cells.
     case amountEmpty

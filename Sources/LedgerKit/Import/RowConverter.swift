@@ -19,7 +19,7 @@ struct RowConverter {
     /// The row of record `record`; `p` is `table.bytes`.
     mutating func convert(
         _ record: Int, _ table: CSVTable, _ p: UnsafeBufferPointer<UInt8>
-    ) throws(ObjectGraphError) -> ImportedRow {
+    ) throws(LedgerError) -> ImportedRow {
         let line = table.recordLines[record]
         let file = plan.file
         let fields = table.fieldCount(record)
@@ -33,7 +33,7 @@ struct RowConverter {
         func cell(_ column: Int) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: p[table.range(record, column)])
         }
-        func failure(_ key: String, _ column: Int, _ problem: ImportProblem) -> ObjectGraphError {
+        func failure(_ key: String, _ column: Int, _ problem: ImportProblem) -> LedgerError {
             ImportError.cell(
                 file, line: line, key: key, text: Text.trimmed(cell(column)),
                 column: plan.label(column), problem)
@@ -44,7 +44,7 @@ struct RowConverter {
         } catch {
             throw failure("date", plan.dateColumn, error)
         }
-        func amount(_ column: Int) throws(ObjectGraphError) -> Amount {
+        func amount(_ column: Int) throws(LedgerError) -> Amount {
             do {
                 return try parser.parse(cell(column))
             } catch {

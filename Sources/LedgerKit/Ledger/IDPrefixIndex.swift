@@ -39,13 +39,13 @@ public struct IDPrefixIndex: Sendable {
 
     /// The position of the one ID that starts with `prefix`.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when no ID starts with it or
-    ///   several do (naming them by their shortest unique prefixes).
+    /// - Throws: ``LedgerError`` `.unknownTransaction` when no ID starts with it, `.ambiguousID`
+    ///   when several do (naming them by their shortest unique prefixes).
     /// - Complexity: O(log n) plus the matches.
     public func match(_ prefix: String) throws -> Int {
         let digits = prefix.lowercased().filter { $0 != "-" }
         guard !digits.isEmpty, digits.count <= 32, digits.allSatisfy(\.isHexDigit) else {
-            throw LedgerError.unknownID(prefix)
+            throw LedgerErrors.unknownID(prefix)
         }
         let low = Self.key(hex: digits.padding(toLength: 32, withPad: "0", startingAt: 0))
         let high = Self.key(hex: digits.padding(toLength: 32, withPad: "f", startingAt: 0))
@@ -61,11 +61,11 @@ public struct IDPrefixIndex: Sendable {
             first += 1
         }
         switch matches.count {
-        case 0: throw LedgerError.unknownID(prefix)
+        case 0: throw LedgerErrors.unknownID(prefix)
         case 1: return matches[0]
         default:
             let short = shortPrefixes(minimum: 8)
-            throw LedgerError.ambiguousID(prefix, candidates: matches.map { short[$0] })
+            throw LedgerErrors.ambiguousID(prefix, candidates: matches.map { short[$0] })
         }
     }
 

@@ -39,13 +39,14 @@ extension Ledger {
     ///   - name: 1–50 characters (surrounding spaces are trimmed); no other category may
     ///     have it, ignoring case.
     ///   - colorHex: `#RRGGBB`; `nil` for the model's default `#FFFFFF`.
-    /// - Throws: ``ObjectGraphError`` — `.constraintConflict` (133021) when the name is
-    ///   taken; the model's validation errors (1660/1670 name length, 1680 colour pattern).
+    /// - Throws: ``LedgerError`` `.duplicateCategory` when the name is taken (ignoring case);
+    ///   the model's validation errors as `ObjectGraphError`s (1660/1670 name length, 1680
+    ///   colour pattern).
     public func addCategory(name: String, colorHex: String? = nil) throws -> CategoryRecord {
         let name = name.trimmingCharacters(in: .whitespaces)
         return try change { draft in
             if let existing = try Self.category(matching: name, in: draft) {
-                throw LedgerError.duplicateCategory(name, existing: existing.name ?? name)
+                throw LedgerErrors.duplicateCategory(name, existing: existing.name ?? name)
             }
             let category = Category(context: draft)
             category.id = configuration.newID()
@@ -57,15 +58,15 @@ extension Ledger {
 
     /// Renames the category `old` (matched as ``category(named:)`` does) to `new`.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for an unknown category,
-    ///   `.constraintConflict` (133021) when another category has the new name (ignoring
-    ///   case), validation errors for a bad name.
+    /// - Throws: ``LedgerError`` — `.unknownCategory`, `.duplicateCategory` when another
+    ///   category has the new name (ignoring case); the model's validation errors as
+    ///   `ObjectGraphError`s for a bad name.
     public func renameCategory(_ old: String, to new: String) throws -> CategoryRecord {
         let new = new.trimmingCharacters(in: .whitespaces)
         return try change { draft in
             let category = try Self.requireCategory(old, in: draft)
             if let other = try Self.category(matching: new, in: draft), other !== category {
-                throw LedgerError.duplicateCategory(new, existing: other.name ?? new)
+                throw LedgerErrors.duplicateCategory(new, existing: other.name ?? new)
             }
             category.name = new
             return CategoryRecord(category)
@@ -74,9 +75,8 @@ extension Ledger {
 
     /// Deletes the category `name`, applying `rule` to its transactions.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for an unknown category;
-    ///   `.validationRelationshipDeniedDelete` (1600) under `.deny` while it has
-    ///   transactions (nothing is deleted).
+    /// - Throws: ``LedgerError`` — `.unknownCategory`; `.categoryInUse` under `.deny` while it
+    ///   has transactions (nothing is deleted).
     public func deleteCategory(_ name: String, rule: CategoryDeleteRule = .nullify) throws
         -> CategoryDeletion
     {
@@ -86,7 +86,7 @@ extension Ledger {
             let actualName = category.name ?? name
             switch rule {
             case .deny where !members.isEmpty:
-                throw LedgerError.deleteDenied(actualName, transactions: members.count)
+                throw LedgerErrors.deleteDenied(actualName, transactions: members.count)
             case .cascade:
                 for transaction in members { draft.delete(transaction) }
             case .deny, .nullify:
@@ -123,7 +123,7 @@ extension Ledger {
     static func requireCategory(_ name: String, in context: ManagedObjectContext) throws -> Category
     {
         guard let category = try category(matching: name, in: context) else {
-            throw LedgerError.unknownCategory(name)
+            throw LedgerErrors.unknownCategory(name)
         }
         return category
     }

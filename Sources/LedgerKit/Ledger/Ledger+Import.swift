@@ -58,8 +58,8 @@ extension Ledger {
     ///   - options: its format and column mapping.
     ///   - dryRun: read and compare only; write nothing.
     ///   - progress: called as rows are read and before the save, on the caller's thread.
-    /// - Throws: ``ObjectGraphError`` — the importer's `.coreData` (134060) errors naming
-    ///   file, line and reason (nothing is imported); store errors.
+    /// - Throws: ``LedgerError`` — the importer's errors (`.importOptions`, `.importBadRows`, …)
+    ///   naming file, line and reason (nothing is imported); store errors.
     /// - Complexity: O(rows + transactions).
     public func importCSV(
         _ fileURL: URL, options: ImportOptions, dryRun: Bool = false,

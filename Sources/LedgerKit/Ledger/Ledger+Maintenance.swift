@@ -46,14 +46,15 @@ extension Ledger {
     /// Rewrites the ledger file as a snapshot of its live rows (atomically: temporary file,
     /// sync, rename).
     ///
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for a RAM ledger or one opened
-    ///   read-only; `.storeOperation` (134070) when writing fails (the old file is intact).
+    /// - Throws: ``LedgerError`` `.needsFile` for a RAM ledger; the store's `ObjectGraphError`s:
+    ///   `.readOnlyStore` (134030) for one opened read-only, `.storeOperationFailed` (134070)
+    ///   when writing fails (the old file is intact).
     public func compact() throws -> LedgerCompaction {
         guard
             let store = container.persistentStoreCoordinator.persistentStores.first
                 as? JSONLinesStore
         else {
-            throw LedgerError.needsFile("compact")
+            throw LedgerErrors.needsFile("compact")
         }
         let before = try store.statistics().fileBytes
         try store.compact()
@@ -64,13 +65,13 @@ extension Ledger {
     /// and syntax, the replay, every reference, that the file holds this ledger's model, and
     /// that every receipt file exists.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the file does not exist or is
-    ///   the RAM store; damage is reported in the result, not thrown.
+    /// - Throws: ``LedgerError`` `.noLedger` when the file does not exist, `.needsFile` for the
+    ///   RAM store; damage is reported in the result, not thrown.
     public static func verify(_ configuration: LedgerConfiguration) throws -> LedgerVerification {
         let url = configuration.storeURL
-        guard !configuration.isInMemory else { throw LedgerError.needsFile("verify") }
+        guard !configuration.isInMemory else { throw LedgerErrors.needsFile("verify") }
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw LedgerError.missingFile(url.relativePath)
+            throw LedgerErrors.missingFile(url.relativePath)
         }
         let store = JSONLinesStore.verify(at: url)
         var result = LedgerVerification(

@@ -4,9 +4,9 @@ import ObjectGraph
 extension Ledger {
     /// The transactions `query` selects, in its order.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for a predicate that does not
-    ///   parse or does not fit `Transaction` (the message names the position), or an
-    ///   unknown category.
+    /// - Throws: ``ObjectGraphError`` — a predicate's reason (`.predicateSyntax`,
+    ///   `.predicateUnknownKey`, …) when it does not parse or does not fit `Transaction` (the
+    ///   message names the position); ``LedgerError`` `.unknownCategory`.
     /// - Complexity: O(n log n) in the number of transactions.
     public func transactions(_ query: TransactionQuery = TransactionQuery()) throws
         -> [TransactionRecord]

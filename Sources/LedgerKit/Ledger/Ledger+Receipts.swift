@@ -15,10 +15,10 @@ extension Ledger {
 
     /// Checks, before anything is opened or created, that the receipt to copy exists.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) naming the file when it does not.
+    /// - Throws: ``LedgerError`` `.receiptUnusable` naming the file when it does not.
     public static func checkReceipt(_ source: URL) throws {
         guard FileManager.default.fileExists(atPath: source.path) else {
-            throw LedgerError.receipt(source.relativePath, "does not exist")
+            throw LedgerErrors.receipt(source.relativePath, "does not exist")
         }
     }
 
@@ -29,13 +29,13 @@ extension Ledger {
     ///
     /// - Returns: the path to store (relative to the ledger's directory when the receipts
     ///   directory is the default one beside it, else absolute) and the copy's URL.
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when `source` cannot be read (a
-    ///   directory, missing, more than ``maximumReceiptBytes``), the ledger has no receipts
-    ///   directory (a RAM store), or the copy fails.
+    /// - Throws: ``LedgerError`` `.receiptUnusable` when `source` cannot be read (a
+    ///   directory, missing, more than ``maximumReceiptBytes``) or the copy fails;
+    ///   `.needsFile` when the ledger has no receipts directory (a RAM store).
     func storeReceipt(_ source: URL, id: UUID) throws -> (path: String, copy: URL) {
         try Self.checkReceipt(source)
         guard let directory = configuration.resolvedReceiptsDirectory else {
-            throw LedgerError.needsFile("a receipt")
+            throw LedgerErrors.needsFile("a receipt")
         }
         let ext = source.pathExtension
         let name = id.uuidString.lowercased() + (ext.isEmpty ? "" : ".\(ext)")
@@ -47,7 +47,7 @@ extension Ledger {
                 createdReceiptsDirectory = true
             }
         } catch {
-            throw LedgerError.receipt(
+            throw LedgerErrors.receipt(
                 source.relativePath,
                 "cannot create \(directory.path): \(error.localizedDescription)")
         }
@@ -57,7 +57,7 @@ extension Ledger {
         do {
             try InputFile.copy(source, to: copy, mode: mode, limit: Self.maximumReceiptBytes)
         } catch let failure as InputFile.Failure {
-            throw LedgerError.receipt(source.relativePath, failure.reason)
+            throw LedgerErrors.receipt(source.relativePath, failure.reason)
         }
         let usesDefault = configuration.receiptsDirectory == nil && !isInMemory
         let stored =

@@ -55,7 +55,7 @@ extension Ledger {
             let date = transaction.propertiesByName["date"]?.index,
             let link = transaction.propertiesByName["category"]?.index
         else {
-            throw ObjectGraphError(.coreData, "report: the store's model is not a ledger's")
+            throw LedgerErrors.notALedger("report")
         }
         var groups = GroupIndex()
         // Each category's position in `categoryNames`, by object ID, and its group number

@@ -46,7 +46,7 @@ extension Ledger {
 
     /// The object IDs of the transactions whose IDs start with `prefixes`, in order, each once.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) for an unknown or ambiguous prefix.
+    /// - Throws: ``LedgerError`` `.unknownTransaction` or `.ambiguousID` for a prefix.
     func resolve(_ prefixes: [String]) throws -> [ManagedObjectID] {
         let all = try transactionIdentities()
         let index = IDPrefixIndex(all.map(\.id))
@@ -65,7 +65,7 @@ extension Ledger {
     {
         try ids.map { id in
             guard let transaction = try context.existingObject(with: id) as? Transaction else {
-                throw LedgerError.unknownID(id.description)
+                throw LedgerErrors.unknownID(id.description)
             }
             return transaction
         }

@@ -5,8 +5,8 @@ extension Ledger {
     /// Adds a transaction; with a receipt, copies the file into the receipts directory first
     /// (and removes the copy again when the save fails).
     ///
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for an unknown category or an
-    ///   unusable receipt; the model's validation errors (1620 amount below 0.01, …).
+    /// - Throws: ``LedgerError`` — `.unknownCategory`, `.receiptUnusable`; the model's
+    ///   validation errors as `ObjectGraphError`s (1620 amount below 0.01, …).
     public func addTransaction(_ draft: TransactionDraft) throws -> TransactionRecord {
         let id = configuration.newID()
         let receipt = try draft.receipt.map { try storeReceipt($0, id: id) }
@@ -33,8 +33,8 @@ extension Ledger {
 
     /// Changes the transaction whose ID starts with `idPrefix`.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for an unknown or ambiguous
-    ///   ID prefix or an unknown category; the model's validation errors.
+    /// - Throws: ``LedgerError`` — `.unknownTransaction` or `.ambiguousID` for the ID prefix,
+    ///   `.unknownCategory`; the model's validation errors as `ObjectGraphError`s.
     public func editTransaction(_ idPrefix: String, _ changes: TransactionChanges) throws
         -> TransactionRecord
     {
@@ -58,8 +58,8 @@ extension Ledger {
     /// receipt files are removed once the deletion is saved.
     ///
     /// - Returns: the deleted transactions, in the order given (each once).
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) for an unknown or ambiguous
-    ///   prefix; nothing is deleted then.
+    /// - Throws: ``LedgerError`` `.unknownTransaction` or `.ambiguousID` for a prefix;
+    ///   nothing is deleted then.
     public func deleteTransactions(_ idPrefixes: [String]) throws -> [TransactionRecord] {
         let ids = try resolve(idPrefixes)
         return try change { context in

@@ -45,27 +45,27 @@ public final class Ledger {
     ///   - configuration: the store URL (`/dev/null` for a fresh RAM store), receipts
     ///     directory, ID and date sources.
     ///   - access: `.read` and `.write` need the file to exist; `.create` creates it.
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) when the file is missing (the
-    ///   message says how to create one); the store's errors when it cannot be opened
-    ///   (`.storeTimeout` 134090 while another process writes, `.storeIncompatibleVersionHash`
-    ///   134100 for a file of another model, `.fileReadCorruptFile` 259 naming the line,
-    ///   `.storeOpen` 134080 for what is not a regular file).
+    /// - Throws: ``LedgerError`` `.noLedger` when the file is missing (the message says how
+    ///   to create one); the store's `ObjectGraphError`s when it cannot be opened
+    ///   (`.storeLocked` 134090 while another process writes, `.incompatibleModel`
+    ///   134100 for a file of another model, `.storeCorrupt` 259 naming the line,
+    ///   `.storeOpenFailed` 134080 for what is not a regular file).
     public init(_ configuration: LedgerConfiguration, access: LedgerAccess) throws {
         let url = configuration.storeURL
         // Only an error message is decided here; nothing is created or removed on it.
         if access != .create, !configuration.isInMemory,
             !FileManager.default.fileExists(atPath: url.path)
         {
-            throw LedgerError.missingFile(url.relativePath)
+            throw LedgerErrors.missingFile(url.relativePath)
         }
         self.configuration = configuration
         self.access = access
         container = PersistentContainer(name: "Ledger", managedObjectModel: try LedgerModel.make())
-        var description = PersistentStoreDescription(url: url)
-        description.options = configuration.storeOptions
+        let description = PersistentStoreDescription(url: url)
+        description.storeOptions = configuration.storeOptions
         // A file of an earlier model version: a reader reads it migrated in memory; a writer
         // migrates the file (keeping FILE.pre-migration) and says so in ``storeNotices``.
-        description.options.modelVersions = try LedgerModel.earlierVersions()
+        description.storeOptions.modelVersions = try LedgerModel.earlierVersions()
         description.isReadOnly = access == .read && !configuration.isInMemory
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
@@ -74,7 +74,7 @@ public final class Ledger {
         if access == .write, let store, store.didCreateFile {
             // The file vanished after the check above: undo the creation, under the lock.
             store.closeRemovingCreatedFile()
-            throw LedgerError.missingFile(url.relativePath)
+            throw LedgerErrors.missingFile(url.relativePath)
         }
         context = container.newBackgroundContext()
         context.name = "ledger"
@@ -82,18 +82,18 @@ public final class Ledger {
 
     /// Creates a new, empty ledger file (`ledger init`).
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the file already exists (also
-    ///   when another process created it a moment earlier); the store's errors when it cannot
-    ///   be created.
+    /// - Throws: ``LedgerError`` `.ledgerExists` when the file already exists (also when
+    ///   another process created it a moment earlier); the store's errors when it cannot be
+    ///   created.
     public static func create(_ configuration: LedgerConfiguration) throws -> Ledger {
         let path = configuration.storeURL.path
         if !configuration.isInMemory, FileManager.default.fileExists(atPath: path) {
-            throw LedgerError.fileExists(configuration.storeURL.relativePath)
+            throw LedgerErrors.fileExists(configuration.storeURL.relativePath)
         }
         let ledger = try Ledger(configuration, access: .create)
         if !configuration.isInMemory, !ledger.didCreateFile {
             ledger.close()
-            throw LedgerError.fileExists(configuration.storeURL.relativePath)
+            throw LedgerErrors.fileExists(configuration.storeURL.relativePath)
         }
         return ledger
     }

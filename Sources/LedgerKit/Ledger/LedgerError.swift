@@ -1,102 +1,139 @@
 import Foundation
 import ObjectGraph
 
-/// Factories for the errors the ledger itself throws: `ObjectGraphError`s whose message is
-/// one line naming what is wrong and, where it helps, what to do.
+/// The error the ledger throws for its own conditions: an `NSError` in
+/// ``errorDomain`` with a ``reason`` to match, a one-line message naming what is wrong (and,
+/// where it helps, what to do), and the key, value, file and line involved.
 ///
-/// Bad values a person typed are `.validation` (1550) with the key and value; things that
-/// do not exist or cannot be done are `.coreData` (134060).
-enum LedgerError {
-    /// A value typed for `key` (an option such as `--date`) that cannot be read.
-    static func badValue(_ key: String, _ text: String, expected: String) -> ObjectGraphError {
-        ObjectGraphError(
-            .validation, "bad \(key) \"\(EchoedText.capped(text))\": expected \(expected)",
-            key: key,
-            value: .string(text))
+/// Failures of the engine underneath (a store that is locked, a save that breaks a model
+/// rule) reach the caller unchanged as `ObjectGraphError`s; this type covers what only the
+/// ledger knows: unknown categories and IDs, values typed at the command line, CSV imports.
+///
+/// ```swift
+/// do {
+///     try ledger.deleteCategory("Food", rule: .deny)
+/// } catch let error as LedgerError where error.reason == .categoryInUse {
+///     print(error.message)
+/// }
+/// ```
+public final class LedgerError: NSError, LocalizedError, @unchecked Sendable {
+    // Sendable: every stored property is a `let` of a Sendable type.
+
+    /// The ledger's error domain, `"LedgerErrorDomain"`.
+    public static let errorDomain = "LedgerErrorDomain"
+
+    /// The condition; its ``Reason/code`` is the error's `code`.
+    public let reason: Reason
+    /// What went wrong, in one line (the `localizedDescription`).
+    public let message: String
+    /// The entity involved (`"Category"`, `"Transaction"`), if any.
+    public let entityName: String?
+    /// The option or property involved (`"--date"`, `"amount"`, `"name"`), if any.
+    public let key: String?
+    /// The text at fault, as given, if any.
+    public let value: String?
+    /// The file involved (a ledger, a CSV export, a receipt), if any.
+    public let file: String?
+    /// The 1-based physical line in ``file``, if known.
+    public let line: Int?
+    /// The errors this one collects (each bad row of an all-or-nothing import).
+    public let underlying: [LedgerError]
+
+    init(
+        _ reason: Reason, _ message: String, entityName: String? = nil, key: String? = nil,
+        value: String? = nil, file: String? = nil, line: Int? = nil,
+        underlying: [LedgerError] = []
+    ) {
+        self.reason = reason
+        self.message = message
+        self.entityName = entityName
+        self.key = key
+        self.value = value
+        self.file = file
+        self.line = line
+        self.underlying = underlying
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let file { info[NSFilePathErrorKey] = file }
+        if !underlying.isEmpty { info[NSDetailedErrorsKey] = underlying as [NSError] }
+        super.init(domain: Self.errorDomain, code: reason.code, userInfo: info)
     }
 
-    /// No ledger file at `path` for a command that reads one.
-    static func missingFile(_ path: String) -> ObjectGraphError {
-        ObjectGraphError(
-            .coreData,
-            "no ledger at \(EchoedText.capped(path)); create one with `ledger init` (or pass --file PATH)",
-            file: path)
-    }
+    /// Unavailable: the ledger's errors are not archived.
+    public required init?(coder: NSCoder) { nil }
 
-    /// `ledger init` over an existing file.
-    static func fileExists(_ path: String) -> ObjectGraphError {
-        ObjectGraphError(
-            .coreData,
-            "\(EchoedText.capped(path)) already exists; use it, or pass --file PATH for a new ledger",
-            file: path)
-    }
+    /// The message, for `localizedDescription` (`LocalizedError`).
+    public var errorDescription: String? { message }
+    /// The message, as `NSError` reports it.
+    public override var localizedDescription: String { message }
+    /// The message with its domain and code, e.g. `"LedgerErrorDomain 4: no category named …"`.
+    public override var description: String { "\(domain) \(code): \(message)" }
 
-    /// A category name that matches none.
-    static func unknownCategory(_ name: String) -> ObjectGraphError {
-        ObjectGraphError(
-            .coreData,
-            name.count > EchoedText.limit
-                ? "no category named \"\(EchoedText.capped(name))\""
-                : "no category named \"\(name)\"; add it with `ledger category add \(Self.quoted(name))`",
-            entityName: "Category", key: "name", value: .string(name))
+    /// The same error with another message (the importer adds the file and line).
+    func reworded(_ message: String, underlying: [LedgerError]? = nil) -> LedgerError {
+        LedgerError(
+            reason, message, entityName: entityName, key: key, value: value, file: file,
+            line: line, underlying: underlying ?? self.underlying)
     }
+}
 
-    /// A category name already taken (ignoring case).
-    static func duplicateCategory(_ name: String, existing: String) -> ObjectGraphError {
-        ObjectGraphError(
-            .constraintConflict,
-            "a category named \"\(EchoedText.capped(existing))\" already exists",
-            entityName: "Category", key: "name", value: .string(name))
-    }
+/// Whether `error` is a ``LedgerError`` of `reason`: `catch LedgerError.Reason.unknownCategory`.
+public func ~= (reason: LedgerError.Reason, error: any Error) -> Bool {
+    (error as? LedgerError)?.reason == reason
+}
 
-    /// `category delete --rule deny` on a category that still has transactions.
-    static func deleteDenied(_ name: String, transactions: Int) -> ObjectGraphError {
-        ObjectGraphError(
-            .validationRelationshipDeniedDelete,
-            "category \"\(EchoedText.capped(name))\" still has \(transactions) transaction\(transactions == 1 ? "" : "s") "
-                + "(rule deny); move or delete \(transactions == 1 ? "it" : "them") first, "
-                + "or use --rule nullify or cascade",
-            entityName: "Category", key: "transactions")
-    }
+extension LedgerError {
+    /// The identity of a ledger error's condition: a stable name and its code in
+    /// ``LedgerError/errorDomain``.
+    public struct Reason: Hashable, Sendable, CustomStringConvertible {
+        /// The reason's name, e.g. `"unknownCategory"`.
+        public let name: String
+        /// The code in ``LedgerError/errorDomain``.
+        public let code: Int
 
-    /// An ID prefix that matches no transaction.
-    static func unknownID(_ prefix: String) -> ObjectGraphError {
-        ObjectGraphError(
-            .coreData,
-            "no transaction with an ID starting \"\(EchoedText.capped(prefix))\"; see `ledger list`",
-            entityName: "Transaction", key: "id", value: .string(prefix))
-    }
+        init(_ name: String, code: Int) {
+            self.name = name
+            self.code = code
+        }
 
-    /// An ID prefix that matches several transactions.
-    static func ambiguousID(_ prefix: String, candidates: [String]) -> ObjectGraphError {
-        let shown = candidates.prefix(5).joined(separator: ", ")
-        let more = candidates.count > 5 ? ", …" : ""
-        return ObjectGraphError(
-            .coreData,
-            "ID prefix \"\(EchoedText.capped(prefix))\" is ambiguous: it matches \(candidates.count) transactions "
-                + "(\(shown)\(more)); give more characters",
-            entityName: "Transaction", key: "id", value: .string(prefix))
-    }
+        /// The name and code, e.g. `"unknownCategory (4)"`.
+        public var description: String { "\(name) (\(code))" }
 
-    /// A receipt file that cannot be used.
-    static func receipt(_ path: String, _ reason: String) -> ObjectGraphError {
-        ObjectGraphError(
-            .coreData, "receipt \(EchoedText.capped(path)): \(reason)", key: "receiptPath",
-            file: path)
-    }
-
-    /// An operation the RAM store cannot do (compaction, verification, receipts).
-    static func needsFile(_ what: String) -> ObjectGraphError {
-        ObjectGraphError(.coreData, "\(what) needs a ledger file; /dev/null is a RAM store")
-    }
-
-    /// A name quoted for a shell when it holds anything but letters, digits and `-_.`.
-    static func quoted(_ text: String) -> String {
-        let plain =
-            !text.isEmpty
-            && text.unicodeScalars.allSatisfy {
-                CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)
-            }
-        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        /// 1: a value typed for an option or field that cannot be read (a date, an amount, a
+        /// sort key, a query).
+        public static let badValue = Self("badValue", code: 1)
+        /// 2: no ledger file where a command needs one.
+        public static let noLedger = Self("noLedger", code: 2)
+        /// 3: `ledger init` over an existing file.
+        public static let ledgerExists = Self("ledgerExists", code: 3)
+        /// 4: a category name that matches none.
+        public static let unknownCategory = Self("unknownCategory", code: 4)
+        /// 5: a category name already taken (ignoring case).
+        public static let duplicateCategory = Self("duplicateCategory", code: 5)
+        /// 6: a category deleted with the deny rule while it still has transactions.
+        public static let categoryInUse = Self("categoryInUse", code: 6)
+        /// 7: an ID prefix that matches no transaction.
+        public static let unknownTransaction = Self("unknownTransaction", code: 7)
+        /// 8: an ID prefix that matches several transactions.
+        public static let ambiguousID = Self("ambiguousID", code: 8)
+        /// 9: a receipt file that cannot be used.
+        public static let receiptUnusable = Self("receiptUnusable", code: 9)
+        /// 10: an operation the RAM store cannot do (compaction, verification, receipts).
+        public static let needsFile = Self("needsFile", code: 10)
+        /// 11: a store whose model is not a ledger's.
+        public static let notALedger = Self("notALedger", code: 11)
+        /// 20: import options that contradict each other or cannot be used.
+        public static let importOptions = Self("importOptions", code: 20)
+        /// 21: an import file that cannot be read at all.
+        public static let importFileUnreadable = Self("importFileUnreadable", code: 21)
+        /// 22: an import file that cannot be read as CSV (quoting, encoding, header).
+        public static let importFileInvalid = Self("importFileInvalid", code: 22)
+        /// 23: a column reference the header or the first record cannot satisfy.
+        public static let importColumn = Self("importColumn", code: 23)
+        /// 24: a row whose cell (date, amount, …) cannot be read, or that cannot be read as a
+        /// whole; ``LedgerError/line`` is its line.
+        public static let importRow = Self("importRow", code: 24)
+        /// 25: an all-or-nothing import refused because of bad rows, listed in
+        /// ``LedgerError/underlying``.
+        public static let importBadRows = Self("importBadRows", code: 25)
     }
 }

@@ -10,11 +10,11 @@ public enum LedgerValues {
     /// no sign, no grouping.
     ///
     /// - Parameter key: how messages name the value (`"amount"`, `"--amount"`).
-    /// - Throws: ``ObjectGraphError`` `.validation` (1550) naming the text and the rule.
+    /// - Throws: ``LedgerError`` `.badValue` naming the text and the rule.
     public static func amount(_ text: String, key: String = "amount") throws -> Decimal {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("-") {
-            throw LedgerError.badValue(
+            throw LedgerErrors.badValue(
                 key, text,
                 expected: "a positive amount (money out is the default; --income for money in)")
         }
@@ -25,7 +25,7 @@ public enum LedgerValues {
             parts[0].count <= 15,
             let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
         else {
-            throw LedgerError.badValue(
+            throw LedgerErrors.badValue(
                 key, text, expected: "an amount like 12.50 (digits, at most 2 decimals)")
         }
         return value
@@ -34,7 +34,7 @@ public enum LedgerValues {
     /// Reads a calendar date `YYYY-MM-DD` as 00:00 UTC of that day.
     ///
     /// - Parameter key: how messages name the value (`"--date"`, `"--from"`).
-    /// - Throws: ``ObjectGraphError`` `.validation` (1550) naming the text: a malformed date
+    /// - Throws: ``LedgerError`` `.badValue` naming the text: a malformed date
     ///   or one that does not exist (`2026-13-01`, `2026-02-30`).
     public static func date(_ text: String, key: String = "date") throws -> Date {
         guard let date = LedgerDates.parse(text) else {
@@ -42,7 +42,7 @@ public enum LedgerValues {
             let wellFormed =
                 shape.count == 3 && shape.map(\.count) == [4, 2, 2]
                 && text.utf8.allSatisfy { $0 == 45 || ($0 >= 48 && $0 <= 57) }
-            throw LedgerError.badValue(
+            throw LedgerErrors.badValue(
                 key, text,
                 expected: wellFormed ? "a real calendar date (YYYY-MM-DD)" : "a date YYYY-MM-DD")
         }

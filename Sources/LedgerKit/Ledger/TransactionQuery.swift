@@ -73,7 +73,7 @@ public struct TransactionSort: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `KEY`, `KEY:asc` or `KEY:desc`.
     ///
-    /// - Throws: ``ObjectGraphError`` `.validation` (1550) naming the text and the keys.
+    /// - Throws: ``LedgerError`` `.badValue` naming the text and the keys.
     public init(argument: String) throws {
         let parts = argument.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             .map(String.init)
@@ -81,7 +81,7 @@ public struct TransactionSort: Sendable, Hashable, CustomStringConvertible {
         guard let key = Key(rawValue: parts[0].lowercased()),
             direction == "asc" || direction == "desc"
         else {
-            throw LedgerError.badValue(
+            throw LedgerErrors.badValue(
                 "--sort", argument,
                 expected: "KEY or KEY:desc with KEY one of "
                     + Key.allCases.map(\.rawValue).joined(separator: ", "))

@@ -6,31 +6,47 @@ extension PersistentContainer {
     /// directory, the way Core Data looks for `<name>.momd`.
     ///
     /// ```swift
-    /// let container = try PersistentContainer(name: "ExpenseTracker")   // ./ExpenseTracker.xcdatamodeld
+    /// let container = PersistentContainer(name: "ExpenseTracker")   // ./ExpenseTracker.xcdatamodeld
+    /// container.loadPersistentStores { _, error in
+    ///     if let error { fatalError("\(error)") }    // a missing model is reported here
+    /// }
     /// ```
+    ///
+    /// It does not throw, as in Core Data: when no model is found, or the model does not read,
+    /// the container has an empty model and ``loadPersistentStores(completionHandler:)``
+    /// reports the error for every store (``loadPersistentStores()`` throws it), naming every
+    /// place searched. The model's classes are found as
+    /// ``ManagedObjectModel/init(contentsOf:version:classResolver:modules:)`` finds them, and
+    /// bound by name on first use otherwise.
     ///
     /// - Parameters:
     ///   - name: The model's and the container's name.
     ///   - bundle: A bundle to search first (for example a package's `Bundle.module`).
     ///   - classResolver: Maps the model's class names to `ManagedObject` subclasses.
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) naming every place searched when no
-    ///   model is found, or the model reader's error when the model is malformed.
-    /// - Note: Mirrors `NSPersistentContainer.init(name:)`, which cannot throw (Core Data logs and
-    ///   leaves the container unusable).
+    ///   - modules: Modules in which to look for class names that are not module-qualified.
+    /// - Note: Mirrors `NSPersistentContainer.init(name:)` (which logs and leaves the container
+    ///   without a model).
     public convenience init(
         name: String, bundle: Bundle? = nil,
-        classResolver: ((String) -> ManagedObject.Type?)? = nil
-    ) throws {
+        classResolver: ((String) -> ManagedObject.Type?)? = nil, modules: [String] = []
+    ) {
         let candidates = Self.modelCandidates(name: name, bundle: bundle)
-        guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) })
-        else {
-            throw ObjectGraphError(
-                .coreData,
-                "container: no data model named \(name) found; looked for "
-                    + candidates.map(\.path).joined(separator: ", "), entityName: nil)
+        do {
+            guard
+                let url = candidates.first(where: {
+                    FileManager.default.fileExists(atPath: $0.path)
+                })
+            else {
+                throw ContainerErrors.modelNotFound(name, searched: candidates)
+            }
+            let model = try ManagedObjectModel(
+                contentsOf: url, classResolver: classResolver, modules: modules)
+            self.init(name: name, model: model, loadError: nil)
+        } catch {
+            self.init(
+                name: name, model: .empty,
+                loadError: ObjectGraphError.wrapping(error))
         }
-        let model = try ManagedObjectModel(contentsOf: url, classResolver: classResolver)
-        self.init(name: name, managedObjectModel: model)
     }
 
     /// Where a model named `name` may be, in search order.

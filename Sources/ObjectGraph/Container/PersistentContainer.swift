@@ -9,10 +9,11 @@ import Foundation
 /// let context = container.viewContext
 /// ```
 ///
-/// - Note: Mirrors `NSPersistentContainer`. The default description is a file store named
-///   `<name>.jsonl` in the current directory (Core Data uses Application Support/`<name>.sqlite`).
+/// - Note: Mirrors `NSPersistentContainer`. The default description is a file store
+///   `<name>.jsonl` in ``defaultDirectoryURL()`` (Core Data's is `<name>.sqlite` there).
 public final class PersistentContainer: @unchecked Sendable {
-    // Sendable: `descriptions` is guarded by `lock`; the view context is main-queue confined.
+    // Sendable: `descriptions` is guarded by `lock`; the view context is main-queue confined;
+    // `modelLoadError` is immutable.
     /// The container's name.
     public let name: String
     /// The model of its stores.
@@ -22,16 +23,39 @@ public final class PersistentContainer: @unchecked Sendable {
     private let lock = NSLock()
     private var descriptions: [PersistentStoreDescription]
     private var _viewContext: ManagedObjectContext?
+    /// Why ``init(name:bundle:classResolver:modules:)`` found no usable model; reported by
+    /// loading.
+    let modelLoadError: ObjectGraphError?
 
     /// Creates a container for `model`; call ``loadPersistentStores(completionHandler:)`` next.
     ///
     /// - Note: Mirrors `init(name:managedObjectModel:)`.
-    public init(name: String, managedObjectModel: ManagedObjectModel) {
+    public convenience init(name: String, managedObjectModel: ManagedObjectModel) {
+        self.init(name: name, model: managedObjectModel, loadError: nil)
+    }
+
+    init(name: String, model: ManagedObjectModel, loadError: ObjectGraphError?) {
         self.name = name
-        self.managedObjectModel = managedObjectModel
-        self.persistentStoreCoordinator = PersistentStoreCoordinator(
-            managedObjectModel: managedObjectModel)
-        self.descriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "\(name).jsonl"))]
+        self.managedObjectModel = model
+        self.modelLoadError = loadError
+        self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        self.descriptions = [
+            PersistentStoreDescription(
+                url: Self.defaultDirectoryURL().appendingPathComponent("\(name).jsonl"))
+        ]
+    }
+
+    /// The directory of the default store: the user's application-data directory.
+    ///
+    /// On Linux that is `$XDG_DATA_HOME`, else `~/.local/share` (Foundation's
+    /// `applicationSupportDirectory` there), the place the XDG base-directory convention gives
+    /// programs' data; on Apple platforms, `~/Library/Application Support`. Loading the
+    /// default description creates the directory when it is missing.
+    ///
+    /// - Note: Mirrors `NSPersistentContainer.defaultDirectoryURL()`.
+    public class func defaultDirectoryURL() -> URL {
+        FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share")
     }
 
     /// The stores to open; set before loading.
@@ -44,16 +68,17 @@ public final class PersistentContainer: @unchecked Sendable {
     /// description and the error, if any.
     ///
     /// Stores are opened synchronously, before this returns, unless a description sets
-    /// `shouldAddStoreAsynchronously`.
+    /// `shouldAddStoreAsynchronously`. A container made by name whose model was not found
+    /// (or did not read) reports that error for every description and opens nothing.
     ///
     /// - Note: Mirrors `loadPersistentStores(completionHandler:)`.
     public func loadPersistentStores(
         completionHandler: @escaping @Sendable (PersistentStoreDescription, (any Error)?) -> Void
     ) {
         for description in persistentStoreDescriptions {
-            let open: @Sendable () -> Void = { [persistentStoreCoordinator] in
+            let open: @Sendable () -> Void = { [self] in
                 do {
-                    try persistentStoreCoordinator.addPersistentStore(with: description)
+                    try load(description)
                     completionHandler(description, nil)
                 } catch {
                     completionHandler(description, error)
@@ -69,11 +94,30 @@ public final class PersistentContainer: @unchecked Sendable {
 
     /// Opens every described store, throwing the first error.
     ///
-    /// - Throws: the first store's opening error (see `PersistentStoreCoordinator.addPersistentStore(with:)`).
+    /// - Throws: the model's error for a container made by name whose model was not found
+    ///   (``ObjectGraphError/Reason/modelNotFound``, naming every place searched) or did not
+    ///   read; else the first store's opening error (see
+    ///   ``PersistentStoreCoordinator/addPersistentStore(with:)``).
     public func loadPersistentStores() throws {
-        for description in persistentStoreDescriptions {
-            try persistentStoreCoordinator.addPersistentStore(with: description)
+        for description in persistentStoreDescriptions { try load(description) }
+    }
+
+    /// What adding the stores noticed and ignored (options this build does not know).
+    ///
+    /// See ``PersistentStoreCoordinator/loadWarnings``.
+    public var loadWarnings: [String] { persistentStoreCoordinator.loadWarnings }
+
+    /// Opens one store, creating the default directory for a store placed there.
+    private func load(_ description: PersistentStoreDescription) throws {
+        if let modelLoadError { throw modelLoadError }
+        if let url = description.url, url.isFileURL, url.path != "/dev/null",
+            url.deletingLastPathComponent().standardizedFileURL.path
+                == Self.defaultDirectoryURL().standardizedFileURL.path
+        {
+            try? FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
+        try persistentStoreCoordinator.addPersistentStore(with: description)
     }
 
     /// The main-queue context on the coordinator, created on first use.

@@ -9,4 +9,13 @@ public enum ConcurrencyType: Sendable, Hashable {
     case privateQueue
     /// The context runs on the main queue; code already on the main queue may use it directly.
     case mainQueue
+
+    /// ``privateQueue`` under Core Data's name.
+    ///
+    /// - Note: Mirrors `NSManagedObjectContextConcurrencyType.privateQueueConcurrencyType`.
+    public static let privateQueueConcurrencyType = ConcurrencyType.privateQueue
+    /// ``mainQueue`` under Core Data's name.
+    ///
+    /// - Note: Mirrors `NSManagedObjectContextConcurrencyType.mainQueueConcurrencyType`.
+    public static let mainQueueConcurrencyType = ConcurrencyType.mainQueue
 }

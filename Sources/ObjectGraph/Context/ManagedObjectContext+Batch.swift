@@ -7,21 +7,22 @@ extension ManagedObjectContext {
     /// ``mergeChanges(fromRemoteContextSave:into:)``. The commit is recorded with this
     /// context's `transactionAuthor` and `name`.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for an unknown entity or key, a
-    ///   relationship in `propertiesToUpdate`, IDs of several entities, or a value that does not
-    ///   fit its attribute; `.storeSave` (134030) or `.storeSaveConflicts` (134050) from the store.
+    /// - Throws: ``ObjectGraphError`` — ``ObjectGraphError/Reason/unknownEntity``,
+    ///   ``ObjectGraphError/Reason/batchInvalidProperty`` (a relationship or unknown key),
+    ///   ``ObjectGraphError/Reason/batchInvalidValue``,
+    ///   ``ObjectGraphError/Reason/batchMixedEntities`` or
+    ///   ``ObjectGraphError/Reason/batchAbstractEntity`` (134060);
+    ///   ``ObjectGraphError/Reason/unsupportedRequest`` (134091); the store's errors
+    ///   (``ObjectGraphError/Reason/storeWriteFailed`` 134030,
+    ///   ``ObjectGraphError/Reason/storeSaveConflict`` 134050, …).
     /// - Complexity: O(n) in the entity's rows.
     /// - Note: Mirrors `execute(_:)`.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         checkQueue("execute(_:)")
         guard let coordinator = persistentStoreCoordinator else {
-            throw ObjectGraphError(.coreData, "execute: \(self) has no coordinator")
+            throw FetchErrors.noCoordinator("execute", self)
         }
-        guard let entity = coordinator.managedObjectModel.entitiesByName[request.entityName] else {
-            throw ObjectGraphError(
-                .coreData, "execute: the model has no entity named \(request.entityName)",
-                entityName: request.entityName)
-        }
+        let entity = try Self.entity(of: request, in: coordinator.managedObjectModel)
         let author = transactionAuthor
         let contextName = name
         switch request {
@@ -42,10 +43,25 @@ extension ManagedObjectContext {
             return BatchInsertResult(
                 result: Self.batchResult(ids, insert.resultType), resultType: insert.resultType)
         default:
-            throw ObjectGraphError(
-                .storeUnsupportedRequestType,
-                "execute: \(request) is not a request stores understand")
+            throw FetchErrors.unsupported(request)
         }
+    }
+
+    /// The entity a request changes: by name, or by class for a batch delete built from a
+    /// fetch request that names none.
+    private static func entity(of request: PersistentStoreRequest, in model: ManagedObjectModel)
+        throws -> EntityDescription
+    {
+        if let type = (request as? BatchDeleteRequest)?.entityClass {
+            switch model.entity(forClass: type) {
+            case .success(let entity): return entity
+            case .failure(let failure): throw FetchErrors.noEntity(request: "\(request)", failure)
+            }
+        }
+        guard let entity = model.entitiesByName[request.entityName] else {
+            throw FetchErrors.unknownEntity("execute", request.entityName)
+        }
+        return entity
     }
 
     private static func batchResult(_ ids: [ManagedObjectID], _ type: BatchResultType) -> Any {

@@ -10,7 +10,7 @@ extension ManagedObjectContext {
     /// properties are saved without touching the store: nothing of theirs is stored.
     func commitToStores(_ changes: SaveChanges) throws -> SaveChanges {
         guard let coordinator = rootCoordinator else {
-            throw ObjectGraphError(.storeSave, "save: \(self) has no coordinator and no parent")
+            throw SaveErrors.noStore("\(self) has no coordinator and no parent")
         }
         var written = changes
         var transientOnly: [ManagedObject] = []
@@ -82,9 +82,9 @@ extension ManagedObjectContext {
             do {
                 try coordinator.commit(sets)
             } catch let error as ObjectGraphError
-                where error.code == .validation && error.objectID != nil
+                where error.reason == .danglingReference && error.objectID != nil
             {
-                let target = error.extraUserInfo[NSValidationValueErrorKey]?.value
+                let target = error.userInfo[NSValidationValueErrorKey]
                 throw SaveErrors.danglingReference(
                     error, source: plan.written.first { id($0) == error.objectID },
                     target: (target as? ManagedObjectID).flatMap { registry[$0] })

@@ -13,10 +13,11 @@ extension ManagedObjectContext {
     /// Once executed, a request made with an entity name has its ``FetchRequest/entity``
     /// set.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.coreData` (134060) for an unknown entity, a
-    ///   predicate or sort key that does not fit the entity, a result type that does not
-    ///   match `Result`, or a dictionary request Core Data refuses (see
-    ///   ``FetchRequest/havingPredicate``); store errors.
+    /// - Throws: ``ObjectGraphError`` (134060) — ``ObjectGraphError/Reason/unknownEntity``,
+    ///   ``ObjectGraphError/Reason/noEntityForClass`` for a request found by a class no entity
+    ///   uses, a predicate's or sort key's reason when it does not fit the entity,
+    ///   ``ObjectGraphError/Reason/resultTypeMismatch``,
+    ///   ``ObjectGraphError/Reason/invalidFetchRequest``; store errors.
     /// - Complexity: O(n) in the entity's rows to filter, plus sorting the matches.
     /// - Note: Mirrors `fetch(_:)`.
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
@@ -50,10 +51,8 @@ extension ManagedObjectContext {
         typed.reserveCapacity(results.count)
         for item in results {
             guard let value = item as? Result else {
-                throw ObjectGraphError(
-                    .coreData,
-                    "fetch: \(request) returns \(type(of: item)) values, "
-                        + "which are not \(Result.self)", entityName: entity.name)
+                throw FetchErrors.resultTypeMismatch(
+                    "\(request)", gives: type(of: item), wanted: Result.self, entity: entity.name)
             }
             typed.append(value)
         }
@@ -68,10 +67,9 @@ extension ManagedObjectContext {
             request.resultType == .managedObjectResultType || request.resultType == .countResultType
                 || request.resultType == .managedObjectIDResultType
         else {
-            throw ObjectGraphError(
-                .coreData,
-                "fetch: swiftPredicate and swiftSortDescriptors work with object, ID and "
-                    + "count results, not dictionaries", entityName: q.entity.name)
+            throw FetchErrors.invalid(
+                "swiftPredicate and swiftSortDescriptors work with object, ID and count "
+                    + "results, not dictionaries", entity: q.entity.name)
         }
         var unwindowed = q
         unwindowed.fetchLimit = 0
@@ -79,9 +77,9 @@ extension ManagedObjectContext {
         var typed: [(ManagedObject, Result)] = []
         for object in try objects(unwindowed) {
             guard let value = object as? Result else {
-                throw ObjectGraphError(
-                    .coreData, "fetch: \(object.entity.name) objects are not \(Result.self)",
-                    entityName: q.entity.name)
+                throw FetchErrors.resultTypeMismatch(
+                    "\(request)", gives: type(of: object), wanted: Result.self,
+                    entity: q.entity.name)
             }
             if let predicate = request.swiftPredicate, try !predicate.evaluate(value) { continue }
             typed.append((object, value))
@@ -96,9 +94,9 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType:
             return try windowed.map { pair in
                 guard let id = pair.0.objectID as? Result else {
-                    throw ObjectGraphError(
-                        .coreData, "fetch: ID results are not \(Result.self)",
-                        entityName: q.entity.name)
+                    throw FetchErrors.resultTypeMismatch(
+                        "\(request)", gives: ManagedObjectID.self, wanted: Result.self,
+                        entity: q.entity.name)
                 }
                 return id
             }
@@ -115,10 +113,9 @@ extension ManagedObjectContext {
                 var seen = Set<ObjectIdentifier>()
                 for object in current {
                     guard let r = object.entity.relationshipsByName[key] else {
-                        throw ObjectGraphError(
-                            .coreData,
-                            "fetch: cannot prefetch \(keyPath): \(object.entity.name) has no "
-                                + "relationship '\(key)'", entityName: object.entity.name, key: key)
+                        throw FetchErrors.invalid(
+                            "cannot prefetch \(keyPath): \(object.entity.name) has no "
+                                + "relationship '\(key)'", entity: object.entity.name, key: key)
                     }
                     let targets =
                         r.isToMany ? object.related(r) : object.toOne(r).map { [$0] } ?? []
@@ -151,19 +148,24 @@ extension ManagedObjectContext {
         if let entity = request.entity, entity.managedObjectModel === model { return entity }
         if let name = request.entityName ?? request.entity?.name {
             guard let entity = model.entitiesByName[name] else {
-                throw ObjectGraphError(
-                    .coreData, "fetch: the model has no entity named \(name)", entityName: name)
+                throw FetchErrors.unknownEntity("fetch", name)
+            }
+            // A subclass not yet bound to a model read from a file binds by name now, as
+            // `init(context:)` would (the Xcode-generated `fetchRequest()` names its entity).
+            if let type = Result.self as? ManagedObject.Type, type != ManagedObject.self,
+                entity.managedObjectClass == ManagedObject.self
+            {
+                _ = model.entity(forClass: type)
             }
             return entity
         }
-        if let type = Result.self as? ManagedObject.Type,
-            let entity = model.entities.first(where: { $0.managedObjectClass == type })
-        {
-            return entity
+        guard let type = Result.self as? ManagedObject.Type else {
+            throw FetchErrors.noEntity(request: "\(request)", Result.self)
         }
-        throw ObjectGraphError(
-            .coreData,
-            "fetch: \(request) names no entity and \(Result.self) is not an entity's class")
+        switch model.entity(forClass: type) {
+        case .success(let entity): return entity
+        case .failure(let failure): throw FetchErrors.noEntity(request: "\(request)", failure)
+        }
     }
 
     // MARK: Core

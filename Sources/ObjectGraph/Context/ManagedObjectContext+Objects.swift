@@ -69,7 +69,7 @@ extension ManagedObjectContext {
     ///
     /// The object stays alive at least until the end of the current event.
     ///
-    /// - Throws: ``ObjectGraphError`` `.referentialIntegrity` (133000) when no context up the
+    /// - Throws: ``ObjectGraphError`` `.objectNotFound` (133000) when no context up the
     ///   chain nor the store has the object (it was deleted, or never saved).
     /// - Note: Mirrors `existingObject(with:)`.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
@@ -114,23 +114,13 @@ extension ManagedObjectContext {
         return coordinator.managedObjectModel
     }
 
-    /// The one entity whose class is `type`.
+    /// The one entity whose class is `type`, binding `type` by name to an entity without a
+    /// class when none is (see `ManagedObjectModel.entity(forClass:)`).
     func entity(forClass type: ManagedObject.Type) -> EntityDescription {
-        // One pass without building an array: this runs for every `init(context:)`.
-        var found: EntityDescription?
-        var count = 0
-        for entity in model.entities where entity.managedObjectClass == type {
-            found = entity
-            count += 1
+        switch model.entity(forClass: type) {
+        case .success(let entity): return entity
+        case .failure(let failure): preconditionFailure("ObjectGraph: \(failure.explanation)")
         }
-        guard count == 1, let found else {
-            preconditionFailure(
-                """
-                ObjectGraph: \(count == 0 ? "no" : "more than one") entity of the model uses class \
-                \(type); use init(entity:insertInto:) to choose one
-                """)
-        }
-        return found
     }
 
     // MARK: Registration
@@ -166,11 +156,22 @@ extension ManagedObjectContext {
     }
 }
 
+extension ObjectGraphError.Reason {
+    /// 133000 (`NSManagedObjectReferentialIntegrityError`): the object does not exist in the
+    /// store (``ManagedObjectContext/existingObject(with:)`` of a deleted or unsaved object).
+    public static let objectNotFound = Self("objectNotFound", code: 133000)
+}
+
+extension ObjectGraphError {
+    /// ``Reason/objectNotFound`` (133000), for `catch ObjectGraphError.objectNotFound`.
+    public static var objectNotFound: Reason { .objectNotFound }
+}
+
 /// Object-lookup error factories.
 enum ObjectErrors {
     static func gone(_ id: ManagedObjectID) -> ObjectGraphError {
         ObjectGraphError(
-            .referentialIntegrity,
+            .objectNotFound,
             "\(id.entity.name) \(id) does not exist (it was deleted, or never saved)",
             entityName: id.entity.name, objectID: id)
     }

@@ -22,9 +22,9 @@ extension ManagedObjectContext {
     /// try context.performAndWait { try context.save() }
     /// ```
     ///
-    /// - Throws: ``ObjectGraphError`` — `.validationMultipleErrors` (1560) or a single
+    /// - Throws: ``ObjectGraphError`` — `.multipleValidationErrors` (1560) or a single
     ///   validation code (1550–1690), `.mergeConflict` (133020), `.constraintConflict`
-    ///   (133021), `.storeSave` (134030), `.storeSaveConflicts` (134050).
+    ///   (133021), `.storeWriteFailed` (134030), `.storeSaveConflict` (134050).
     /// - Complexity: O(n) in the number of changed objects (plus constraint checks).
     /// - Note: Mirrors `NSManagedObjectContext.save()`.
     public func save() throws {
@@ -67,8 +67,7 @@ extension ManagedObjectContext {
             }
             propagateDeletes()
         }
-        throw ObjectGraphError(
-            .coreData, "save: willSave() kept changing objects for 100 rounds; stopping")
+        throw SaveErrors.didNotSettle(rounds: 100)
     }
 
     /// Marks everything saved, calls `didSave()` and posts did-save.

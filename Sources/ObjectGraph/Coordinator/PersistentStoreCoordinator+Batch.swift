@@ -8,11 +8,7 @@ extension PersistentStoreCoordinator {
         var updates: [(AttributeDescription, Any)] = []
         for (key, value) in request.propertiesToUpdate.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.attributesByName[key] else {
-                throw ObjectGraphError(
-                    .coreData,
-                    "batch update: \(entity.name).\(key) is not an attribute "
-                        + "(batch updates cannot change relationships)", entityName: entity.name,
-                    key: key)
+                throw BatchErrors.notAnAttribute("update", entity, key)
             }
             updates.append((attribute, value))
         }
@@ -43,12 +39,8 @@ extension PersistentStoreCoordinator {
                             computed = try? attribute.storedValue(for: value)
                         }
                         guard let v = computed else {
-                            throw ObjectGraphError(
-                                .coreData,
-                                "batch update: the value for \(entity.name).\(attribute.name) "
-                                    + "is not a \(attribute.type.rawValue)",
-                                entityName: entity.name, key: attribute.name, objectID: row.objectID
-                            )
+                            throw BatchErrors.invalidValue(
+                                "update", entity, attribute, objectID: row.objectID)
                         }
                         new.values[attribute.index] = .attribute(v)
                     }
@@ -69,10 +61,7 @@ extension PersistentStoreCoordinator {
         contextName: String?
     ) throws -> [ManagedObjectID] {
         if let ids = request.objectIDs, Set(ids.map { ObjectIdentifier($0.entity) }).count > 1 {
-            throw ObjectGraphError(
-                .coreData,
-                "batch delete: the object IDs are of several entities; use one request per entity",
-                entityName: entity.name)
+            throw BatchErrors.mixedEntities(entity)
         }
         return try locked {
             var sets: [String: StoreChangeSet] = [:]
@@ -105,8 +94,7 @@ extension PersistentStoreCoordinator {
         contextName: String?
     ) throws -> [ManagedObjectID] {
         guard !entity.isAbstract else {
-            throw ObjectGraphError(
-                .coreData, "batch insert: \(entity.name) is abstract", entityName: entity.name)
+            throw BatchErrors.abstractEntity(entity)
         }
         return try locked {
             let store = try store(for: entity)

@@ -19,6 +19,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     let lock = NSRecursiveLock()
     private var stores: [any PersistentStore] = []
     private var clockOverride: (@Sendable () -> Date)?
+    private var warnings: [String] = []
 
     /// Creates a coordinator with no stores.
     ///
@@ -39,35 +40,45 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Opens the store a description names and adds it.
     ///
     /// `/dev/null` (or type `"InMemory"`) gives an ``InMemoryStore``; any other URL a
-    /// `JSONLinesStore`, unless the description names another registered type.
+    /// `JSONLinesStore`, unless the description names another registered type. The
+    /// description is read once, here. Options it sets that are ignored are reported in
+    /// ``loadWarnings``.
     ///
-    /// - Throws: ``ObjectGraphError`` from the store (`.storeOpen` 134080,
-    ///   `.storeIncompatibleVersionHash` 134100, …), or `.storeInvalidType` (134000) for an
-    ///   unknown type.
+    /// - Throws: ``ObjectGraphError`` from the store (`.storeOpenFailed` 134080,
+    ///   `.incompatibleModel` 134100, `.storeLocked` 134090, …);
+    ///   ``ObjectGraphError/Reason/unknownStoreType`` (134000) for an unknown type;
+    ///   ``ObjectGraphError/Reason/unsupportedStoreOption`` (134060) for persistent history
+    ///   or remote-change notifications set to `true`.
     /// - Note: Mirrors `addPersistentStore(with:completionHandler:)`.
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws
         -> any PersistentStore
     {
-        var options = description.options
-        options.isReadOnly = options.isReadOnly || description.isReadOnly
+        let settings = description.snapshot
+        let notes = try settings.checkOptions()
+        var options = settings.storeOptions
         options.shouldMigrateStoreAutomatically =
-            options.shouldMigrateStoreAutomatically && description.shouldMigrateStoreAutomatically
+            options.shouldMigrateStoreAutomatically && settings.shouldMigrateStoreAutomatically
         options.shouldInferMappingModelAutomatically =
             options.shouldInferMappingModelAutomatically
-            && description.shouldInferMappingModelAutomatically
+            && settings.shouldInferMappingModelAutomatically
         if let clockOverride = locked({ clockOverride }) { options.clock = clockOverride }
-        let type = description.resolvedType
+        let type = description.type
         guard let factory = StoreTypes.factory(for: type) else {
-            throw ObjectGraphError(
-                .storeInvalidType,
-                "store: unknown store type '\(type)'; known: \(StoreTypes.names.joined(separator: ", "))",
-                file: description.url?.path)
+            throw CoordinatorErrors.unknownStoreType(type, url: settings.url)
         }
-        let store = try factory(managedObjectModel, description.url, options)
-        locked { stores.append(store) }
+        let store = try factory(managedObjectModel, settings.url, options)
+        locked {
+            stores.append(store)
+            warnings += notes
+        }
         return store
     }
+
+    /// What adding stores noticed and ignored, one sentence each naming the store: options
+    /// this build does not know (kept in the description's `options`), or known ones with a
+    /// value it cannot use. Empty when every option was honoured.
+    public var loadWarnings: [String] { locked { warnings } }
 
     /// Adds a store that is already open (built by hand, or a fixture snapshot).
     ///
@@ -93,7 +104,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// }
     /// ```
     ///
-    /// - Throws: ``ObjectGraphError`` `.storeOperation` (134070) when `store` is not one of
+    /// - Throws: ``ObjectGraphError`` `.storeOperationFailed` (134070) when `store` is not one of
     ///   this coordinator's stores, or when closing it failed (the store is removed and its
     ///   lock released all the same).
     /// - Note: Mirrors `remove(_:)`, which calls the store's `willRemove(from:)`.
@@ -105,7 +116,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
         guard removed else {
             throw ObjectGraphError(
-                .storeOperation,
+                .storeOperationFailed,
                 "remove: the \(store.type) store \(store.url?.path ?? store.identifier) is not one "
                     + "of this coordinator's stores", file: store.url?.path)
         }
@@ -153,9 +164,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The store new objects of `entity` go to: the first whose model has it.
     func store(for entity: EntityDescription) throws -> any PersistentStore {
         guard let store = locked({ stores.first }) else {
-            throw ObjectGraphError(
-                .storeSave, "save: the coordinator has no persistent store; load one first",
-                entityName: entity.name)
+            throw SaveErrors.noStore(
+                "the coordinator has no persistent store; load one first", entity: entity.name)
         }
         return store
     }
@@ -221,8 +231,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             for (identifier, changeSet) in changes.sorted(by: { $0.key < $1.key })
             where !changeSet.isEmpty {
                 guard let store = persistentStore(forIdentifier: identifier) else {
-                    throw ObjectGraphError(
-                        .storeSave, "save: store \(identifier) is no longer open")
+                    throw SaveErrors.noStore("store \(identifier) is no longer open")
                 }
                 try store.commit(changeSet)
             }

@@ -36,7 +36,9 @@ enum StoreTypes {
             },
             JSONLinesStore.storeType: { model, url, options in
                 guard let url else {
-                    throw ObjectGraphError(.storeOpen, "store: a JSON-lines store needs a file URL")
+                    throw StoreFileErrors.failed(
+                        .storeOpenFailed, "(no URL)",
+                        "cannot be opened: a JSON-lines store needs a file URL")
                 }
                 return try JSONLinesStore(model: model, url: url, options: options)
             },

@@ -1,55 +1,98 @@
 import Foundation
 
-/// The one error type ObjectGraph throws: Core Data's domain and numeric codes, a message a
+/// The one error type ObjectGraph throws: a real `NSError` in `NSCocoaErrorDomain` with Core
+/// Data's numeric codes and userInfo keys, a ``reason`` that names the condition, a message a
 /// person can act on, and the entity, key, value and objects involved.
 ///
-/// Bridges to `NSError` through `CustomNSError`: `(error as NSError).domain` is
-/// `NSCocoaErrorDomain`, `.code` is Core Data's number (1570, 133020, 134030, …) and
-/// `.userInfo` carries Core Data's keys (`NSValidationKeyErrorKey`, `NSDetailedErrorsKey`,
-/// …), so code written against Core Data's errors keeps working. On Linux,
-/// `catch let e as NSError` does not match a Swift error; write `error as NSError`.
+/// Because every error is an `NSError` instance, code written against Core Data's errors
+/// ports unchanged, on Linux too: `catch let error as NSError`, `error as NSError`,
+/// `error.code == NSValidationMissingMandatoryPropertyError` and
+/// `userInfo[NSValidationKeyErrorKey]` all work. Match a condition by its ``reason``, never by
+/// the message:
 ///
-/// The ``message`` text is not API; ``code`` is.
+/// ```swift
+/// do {
+///     try context.save()
+/// } catch ObjectGraphError.missingMandatoryProperty {
+///     // 1570
+/// } catch let error as ObjectGraphError where error.reason == .constraintConflict {
+///     // 133021
+/// } catch let error as NSError {
+///     print(error.domain, error.code, error.localizedDescription)
+/// }
+/// ```
+///
+/// The ``message`` (also the `localizedDescription`) is not API; ``reason`` and `code` are.
 ///
 /// - Note: Mirrors the `NSError`s Core Data returns (`CoreDataErrors.h`).
-public struct ObjectGraphError: Error, CustomNSError, LocalizedError, CustomStringConvertible {
-    /// The numeric code: Core Data's value wherever Core Data has one.
-    public let code: Code
-    /// What went wrong, in one sentence that names what is at fault.
+public final class ObjectGraphError: NSError, LocalizedError, @unchecked Sendable {
+    // Sendable: every stored property is a `let` of a Sendable type. The userInfo values that
+    // are not Sendable (the managed objects and conflicts Core Data puts there too) are read
+    // on their context's queue, as in Core Data.
+
+    /// The condition: a stable identity to match (`catch ObjectGraphError.stringTooLong`,
+    /// `error.reason == .mergeConflict`). Its ``Reason/code`` is the error's `code`.
+    public let reason: Reason
+    /// What went wrong, in one sentence that names what is at fault (the
+    /// `localizedDescription`).
     public let message: String
     /// The entity involved, if any.
     public let entityName: String?
-    /// The property key involved, if any.
+    /// The property key involved, if any (also `userInfo[NSValidationKeyErrorKey]`).
     public let key: String?
-    /// The offending value, if any.
+    /// The offending value, if any (also `userInfo[NSValidationValueErrorKey]`).
     public let value: AttributeValue?
     /// The object involved, by ID, if any.
     public let objectID: ManagedObjectID?
-    /// The file involved (stores, models, fixtures), if any.
+    /// The file involved (stores, models, fixtures), if any (also
+    /// `userInfo[NSFilePathErrorKey]`).
     public let file: String?
     /// The 1-based line in ``file``, if known.
     public let line: Int?
     /// The 1-based column in ``file`` or in a parsed string, if known.
     public let column: Int?
-    /// The errors this one collects (each validation failure of a 1560, for instance).
+    /// The errors this one collects (each validation failure of a 1560, for instance); the
+    /// same errors as `NSError`s are under `userInfo[NSDetailedErrorsKey]`.
     public let underlying: [ObjectGraphError]
-    /// Extra userInfo entries, under Core Data's keys (conflict lists, validation objects).
-    public let extraUserInfo: [String: UncheckedSendable<Any>]
-    /// The error of another domain this entry stands for, unchanged (a custom validation
-    /// error collected into a 1560's list); `nil` for ObjectGraph's own errors.
+    /// The error of another domain this entry stands for, unchanged (your own validation error
+    /// collected into a 1560's list); `nil` for ObjectGraph's own errors.
     ///
-    /// In `NSDetailedErrorsKey` such an entry appears as that error itself (its own domain,
-    /// code and userInfo); see ``init(wrapping:)``.
+    /// Such an entry has the original's domain and code and the reason ``Reason/otherError``;
+    /// in `NSDetailedErrorsKey` it appears as the original error itself.
     public let originalError: (any Error)?
 
-    /// Creates an error. Prefer the static factories, which keep wording consistent.
+    /// Creates an error of `reason`, with Core Data's domain, `reason`'s code and a userInfo
+    /// built from the arguments.
+    ///
+    /// ObjectGraph builds its errors with one factory per condition, beside the subsystem
+    /// that throws it; a store of your own throws the reasons its protocol documents
+    /// (``Reason/storeSaveConflict``, ``Reason/danglingReference``, …) with this initializer:
+    ///
+    /// ```swift
+    /// throw ObjectGraphError(.storeSaveConflict, "store: \(id) changed since it was read",
+    ///                        entityName: id.entity.name, objectID: id)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - reason: The condition; its code is the error's `code`.
+    ///   - message: One sentence naming what is wrong (the `localizedDescription`).
+    ///   - entityName: The entity involved.
+    ///   - key: The property involved (`NSValidationKeyErrorKey`).
+    ///   - value: The offending value (`NSValidationValueErrorKey`).
+    ///   - objectID: The object involved.
+    ///   - file: The file involved (`NSFilePathErrorKey`).
+    ///   - line: The 1-based line in `file`.
+    ///   - column: The 1-based column in `file` or in a parsed string.
+    ///   - underlying: The errors this one collects (`NSDetailedErrorsKey`).
+    ///   - extra: Entries added to the userInfo built from the other arguments (conflict
+    ///     lists, the object that failed validation).
     public init(
-        _ code: Code, _ message: String, entityName: String? = nil, key: String? = nil,
+        _ reason: Reason, _ message: String, entityName: String? = nil, key: String? = nil,
         value: AttributeValue? = nil, objectID: ManagedObjectID? = nil, file: String? = nil,
         line: Int? = nil, column: Int? = nil, underlying: [ObjectGraphError] = [],
-        extraUserInfo: [String: UncheckedSendable<Any>] = [:]
+        userInfo extra: [String: Any] = [:]
     ) {
-        self.code = code
+        self.reason = reason
         self.message = message
         self.entityName = entityName
         self.key = key
@@ -59,22 +102,27 @@ public struct ObjectGraphError: Error, CustomNSError, LocalizedError, CustomStri
         self.line = line
         self.column = column
         self.underlying = underlying
-        self.extraUserInfo = extraUserInfo
         self.originalError = nil
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let key { info[NSValidationKeyErrorKey] = key }
+        if let value, !value.isNull { info[NSValidationValueErrorKey] = value.bridgedObject }
+        if let file { info[NSFilePathErrorKey] = file }
+        if !underlying.isEmpty { info[NSDetailedErrorsKey] = underlying.map(\.detailedError) }
+        info.merge(extra) { _, new in new }
+        super.init(domain: NSCocoaErrorDomain, code: reason.code, userInfo: info)
     }
 
-    /// Wraps an error of another domain so it can sit in ``underlying`` unchanged.
-    ///
-    /// The wrapper takes the error's code and `localizedDescription`; bridging a 1560 back
-    /// to `NSError` puts the original error itself in `NSDetailedErrorsKey`. An
+    /// Wraps an error of another domain so it can sit in ``underlying`` unchanged: the
+    /// wrapper has its domain, code, userInfo and `localizedDescription`. An
     /// `ObjectGraphError` passed here is returned as is.
-    public init(wrapping error: any Error) {
-        if let own = error as? ObjectGraphError {
-            self = own
-            return
-        }
+    package static func wrapping(_ error: any Error) -> ObjectGraphError {
+        if let own = error as? ObjectGraphError { return own }
+        return ObjectGraphError(other: error)
+    }
+
+    private init(other error: any Error) {
         let ns = error as NSError
-        self.code = Code(rawValue: ns.code)
+        self.reason = .otherError
         self.message = ns.localizedDescription
         self.entityName = nil
         self.key = ns.userInfo[NSValidationKeyErrorKey] as? String
@@ -84,75 +132,52 @@ public struct ObjectGraphError: Error, CustomNSError, LocalizedError, CustomStri
         self.line = nil
         self.column = nil
         self.underlying = []
-        self.extraUserInfo = [:]
         self.originalError = error
+        super.init(domain: ns.domain, code: ns.code, userInfo: ns.userInfo)
     }
 
-    /// `NSCocoaErrorDomain`, as Core Data uses.
-    public static var errorDomain: String { NSCocoaErrorDomain }
-    /// Core Data's numeric code.
-    public var errorCode: Int { code.rawValue }
-    /// Core Data's userInfo: description, key, value, object and detailed errors.
-    public var errorUserInfo: [String: Any] {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
-        if let key { info[NSValidationKeyErrorKey] = key }
-        if let value, !value.isNull { info[NSValidationValueErrorKey] = value.bridgedObject }
-        if let file { info[NSFilePathErrorKey] = file }
-        if !underlying.isEmpty { info[NSDetailedErrorsKey] = underlying.map(\.bridgedNSError) }
-        for (k, v) in extraUserInfo { info[k] = v.value }
-        return info
-    }
-    /// The message, for `localizedDescription`.
+    /// Unavailable: ObjectGraph's errors are not archived.
+    public required init?(coder: NSCoder) { nil }
+
+    /// The message, for `localizedDescription` (`LocalizedError`).
     public var errorDescription: String? { message }
+    /// The message, as `NSError` reports it.
+    public override var localizedDescription: String { message }
     /// The message with its code, e.g. `"error 1570: Transaction.date is required"`.
-    public var description: String { "error \(code.rawValue): \(message)" }
-
-    /// The error and everything under it, one per line, indented two spaces per level.
-    ///
-    /// Each line is the code and message (``description``); an error of another domain
-    /// shows its domain too (`MyAppErrors 7: …`). Conflict lists are listed under a 133020
-    /// or 133021, one conflict per line.
-    ///
-    /// ```
-    /// error 1560: 2 validation errors: Parcel.slug is required; Parcel.name is required
-    ///   error 1570: Parcel.slug is required
-    ///   error 1570: Parcel.name is required
-    /// ```
-    public var treeDescription: String {
-        var lines: [String] = []
-        func walk(_ e: ObjectGraphError, _ depth: Int) {
-            let indent = String(repeating: "  ", count: depth)
-            if let original = e.originalError {
-                let ns = original as NSError
-                lines.append(indent + "\(ns.domain) \(ns.code): \(ns.localizedDescription)")
-                for nested in ns.userInfo[NSDetailedErrorsKey] as? [NSError] ?? [] {
-                    walk(ObjectGraphError(wrapping: nested), depth + 1)
-                }
-                return
-            }
-            lines.append(indent + e.description)
-            for u in e.underlying { walk(u, depth + 1) }
-            for conflict in e.extraUserInfo[NSPersistentStoreSaveConflictsErrorKey]?.value as? [Any]
-                ?? []
-            {
-                lines.append(indent + "  conflict: \(conflict)")
-            }
-        }
-        walk(self, 0)
-        return lines.joined(separator: "\n")
+    public override var description: String {
+        originalError == nil ? "error \(code): \(message)" : "\(domain) \(code): \(message)"
     }
 
-    /// The error as a real `NSError`: the original for a wrapped error, else Core Data's
-    /// domain, code and userInfo.
-    var bridgedNSError: NSError {
-        if let originalError { return originalError as NSError }
-        return NSError(domain: Self.errorDomain, code: errorCode, userInfo: errorUserInfo)
+    /// The error as a `detailedErrors` entry: the original for a wrapped error, else itself.
+    var detailedError: NSError { originalError.map { $0 as NSError } ?? self }
+
+    /// The same error with another message and place: a reader that knows the file and line
+    /// (a model file, a fixture) rewords what a lower layer reported, keeping its reason.
+    package func relocated(
+        message: String, file: String?, line: Int? = nil, column: Int? = nil,
+        underlying: [ObjectGraphError]? = nil, userInfo extra: [String: Any] = [:]
+    ) -> ObjectGraphError {
+        ObjectGraphError(
+            reason, message, entityName: entityName, key: key, value: value, objectID: objectID,
+            file: file, line: line, column: column, underlying: underlying ?? self.underlying,
+            userInfo: ownUserInfo.merging(extra) { _, new in new })
+    }
+
+    /// The userInfo entries that ``init(_:_:entityName:key:value:objectID:file:line:column:underlying:userInfo:)``
+    /// does not rebuild from the other properties.
+    var ownUserInfo: [String: Any] {
+        userInfo.filter {
+            ![
+                NSLocalizedDescriptionKey, NSValidationKeyErrorKey, NSValidationValueErrorKey,
+                NSFilePathErrorKey, NSDetailedErrorsKey,
+            ].contains($0.key)
+        }
     }
 }
 
-/// A value carried across threads inside an error without a compile-time `Sendable` proof.
+/// A value carried across threads without a compile-time `Sendable` proof.
 ///
-/// Errors must be `Sendable`; Core Data's userInfo holds objects that are not (managed
+/// Core Data's notifications and errors carry objects that are not `Sendable` (managed
 /// objects, conflict records). Read such values only on the queue they came from.
 public struct UncheckedSendable<Value>: @unchecked Sendable {
     // Sendable: by contract only; the wrapped value is read on its owner's queue.

@@ -81,7 +81,7 @@ package struct JSONParser {
             let (keyLine, keyStart, keyLineStart) = (line, position, lineStart)
             let key = try parseString()
             guard members[key] == nil else {
-                throw ModelError.jsonSyntax(
+                throw JSONErrors.syntax(
                     file: file, line: keyLine,
                     column: column(of: keyStart, lineStart: keyLineStart),
                     expected: "a key not already in this object (\(JSONValue.quoted(key)) repeats)")
@@ -279,7 +279,7 @@ package struct JSONParser {
                 c >= 0x20 && c < 0x7F
                     ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(String(c, radix: 16))"
             } ?? "the end of the data"
-        return ModelError.jsonSyntax(
+        return JSONErrors.syntax(
             file: file, line: line, column: column(of: position, lineStart: lineStart),
             expected: "\(expected), found \(found)")
     }

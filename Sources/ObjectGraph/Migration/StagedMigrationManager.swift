@@ -8,7 +8,7 @@ import Foundation
 ///     LightweightMigrationStage([v1.versionChecksum, v2.versionChecksum]),
 ///     custom,   // CustomMigrationStage(migratingFrom: v2Reference, to: v3Reference)
 /// ])
-/// var description = PersistentStoreDescription(url: url)
+/// let description = PersistentStoreDescription(url: url)
 /// description.setOption(manager, forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
 /// ```
 ///
@@ -17,7 +17,7 @@ import Foundation
 /// memory; the file is replaced once, at the end, and kept as `FILE.pre-migration`.
 ///
 /// - Note: Mirrors `NSStagedMigrationManager`.
-public final class StagedMigrationManager: @unchecked Sendable {
+public final class StagedMigrationManager: NSObject, @unchecked Sendable {
     // Sendable: `_container` is guarded by `lock`; `stages` is immutable.
     /// The stages, in order.
     ///
@@ -29,7 +29,10 @@ public final class StagedMigrationManager: @unchecked Sendable {
     /// A manager running `stages` in order.
     ///
     /// - Note: Mirrors `init(_:)`.
-    public init(_ stages: [MigrationStage]) { self.stages = stages }
+    public init(_ stages: [MigrationStage]) {
+        self.stages = stages
+        super.init()
+    }
 
     /// While a custom stage's handler runs: a container on the store being migrated, at that
     /// stage's version. `nil` otherwise.

@@ -27,7 +27,7 @@ extension AttributeDescription {
     /// The value to store for `value` as `setValue(_:forKey:)` takes it: for a transformable
     /// attribute, the bytes its transformer gives (or the bytes themselves).
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) saying what fits when nothing does.
+    /// - Throws: ``ObjectGraphError`` `.valueTypeMismatch` (134060) saying what fits when nothing does.
     func storedValue(for value: Any?) throws -> AttributeValue {
         if type != .transformable || value is AttributeValue {
             if let v = AttributeValue(any: value, for: type) { return v }
@@ -64,7 +64,7 @@ extension AttributeDescription {
     /// The stored value read back as `T`: through the registered transformer, or decoded
     /// from JSON for the Codable default; `nil` for nil. `Data` is the stored bytes.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) naming the transformer when it is
+    /// - Throws: ``ObjectGraphError`` `.valueTypeMismatch` (134060) naming the transformer when it is
     ///   not registered (only `Data`, the stored bytes, can be read then), does not allow
     ///   reverse transformation, or gives something that is not a `T`; naming the type when
     ///   JSON bytes do not decode as one.
@@ -117,7 +117,7 @@ enum TransformErrors {
             reading.map { "read its value as \($0)" }
             ?? "store a \(writing.map { "\(type(of: $0))" } ?? "value")"
         return ObjectGraphError(
-            .coreData,
+            .valueTypeMismatch,
             "\(a): the value transformer '\(name)' is not registered, so its values are opaque "
                 + "bytes; register it with AttributeValueTransformer.setValueTransformer(_:forName:) "
                 + "to \(action) (as Data, the bytes can be read and written)",
@@ -126,7 +126,7 @@ enum TransformErrors {
 
     static func notReversible(_ a: AttributeDescription, _ name: String) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData,
+            .valueTypeMismatch,
             "\(a): the value transformer '\(name)' does not allow reverse transformation, "
                 + "which reading a transformable value needs", entityName: a.entity?.name,
             key: a.name)
@@ -138,7 +138,7 @@ enum TransformErrors {
         let source = transformer.map { "the value transformer '\($0)' gave" } ?? "it holds"
         let got = value.map { "a \(Swift.type(of: $0))" } ?? "nil"
         return ObjectGraphError(
-            .coreData, "\(a): cannot read the value as \(type): \(source) \(got)",
+            .valueTypeMismatch, "\(a): cannot read the value as \(type): \(source) \(got)",
             entityName: a.entity?.name, key: a.name)
     }
 
@@ -146,7 +146,7 @@ enum TransformErrors {
         -> ObjectGraphError
     {
         ObjectGraphError(
-            .coreData, "\(a): the stored JSON does not decode as \(type): \(error)",
+            .valueTypeMismatch, "\(a): the stored JSON does not decode as \(type): \(error)",
             entityName: a.entity?.name, key: a.name)
     }
 
@@ -154,7 +154,7 @@ enum TransformErrors {
         -> ObjectGraphError
     {
         ObjectGraphError(
-            .coreData, "\(a) expects \(expected); got \(value) of type \(type(of: value))",
+            .valueTypeMismatch, "\(a) expects \(expected); got \(value) of type \(type(of: value))",
             entityName: a.entity?.name, key: a.name)
     }
 }

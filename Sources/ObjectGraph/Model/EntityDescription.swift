@@ -21,10 +21,18 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     // (so they are marked `@exclusivity(unchecked)`: hot read paths skip the runtime check).
     /// The entity's name, unique in its model.
     public let name: String
-    /// The class instantiated for this entity's objects (default ``ManagedObject``).
-    public let managedObjectClass: ManagedObject.Type
+    /// The class instantiated for this entity's objects: the class given when the entity
+    /// was made, else the subclass bound to it later by name (see ``ManagedObject``'s
+    /// `init(context:)`), else ``ManagedObject``.
+    public var managedObjectClass: ManagedObject.Type {
+        declaredClass != ManagedObject.self ? declaredClass : binding.boundClass
+    }
     /// The class name recorded in the model (Xcode's `representedClassName`), if any.
     public let managedObjectClassName: String?
+    /// The class given at creation; ``ManagedObject`` when none was.
+    let declaredClass: ManagedObject.Type
+    /// The subclass bound to the entity by name after the model was built, if any.
+    let binding = ClassBinding()
     /// Whether the entity is abstract (no instances of its own).
     public let isAbstract: Bool
     /// The name of the superentity, if any.
@@ -114,7 +122,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         fetchedProperties: [FetchedPropertyDescription] = [], indexes: [FetchIndexDescription] = []
     ) {
         self.name = name
-        self.managedObjectClass = managedObjectClass
+        self.declaredClass = managedObjectClass
         self.managedObjectClassName =
             managedObjectClassName
             ?? (managedObjectClass == ManagedObject.self

@@ -5,7 +5,7 @@ import Foundation
 /// Building a model resolves superentities, relationship destinations and inverses, gives
 /// every property its slot, converts literal defaults and limits to their attribute's type,
 /// and checks the whole: a duplicate name, an unknown destination, an inverse that does not
-/// point back, or a constraint on a missing attribute throws a ``ModelError`` naming the
+/// point back, or a constraint on a missing attribute throws an ``ObjectGraphError`` naming the
 /// entity and property. A built model is `Sendable` and may be shared by any number of
 /// coordinators.
 ///
@@ -52,8 +52,10 @@ public final class ManagedObjectModel: @unchecked Sendable {
     ///   - configurations: Named subsets of entity names.
     ///   - versionIdentifiers: Free-form identifiers that do not affect version hashes.
     ///   - fetchRequestTemplates: Named fetch requests, each name at most once.
-    /// - Throws: ``ObjectGraphError`` 134060 (`.coreData`) from a ``ModelError`` factory,
-    ///   naming the entity and property at fault. A failed build leaves the descriptions
+    /// - Throws: ``ObjectGraphError`` (134060) naming the entity and property at fault, with
+    ///   the rule's reason: ``ObjectGraphError/Reason/duplicateEntity``,
+    ///   ``ObjectGraphError/Reason/invalidInverse``, ``ObjectGraphError/Reason/invalidAttribute``
+    ///   and the other model reasons. A failed build leaves the descriptions
     ///   unlinked, as they were.
     /// - Complexity: O(entities + properties), plus compiling each `pattern` once.
     public convenience init(
@@ -124,4 +126,13 @@ public final class ManagedObjectModel: @unchecked Sendable {
 
     /// The entity named `name`, or `nil`.
     public subscript(entityName name: String) -> EntityDescription? { entitiesByName[name] }
+
+    /// A model with no entities (a container's whose model could not be loaded).
+    static var empty: ManagedObjectModel {
+        do {
+            return try ManagedObjectModel(entities: [])
+        } catch {
+            preconditionFailure("ObjectGraph: a model with no entities always builds: \(error)")
+        }
+    }
 }

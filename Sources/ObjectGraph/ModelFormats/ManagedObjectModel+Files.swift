@@ -23,20 +23,29 @@ extension ManagedObjectModel {
     ///     `"Model 2.xcdatamodel"`); default the current version.
     ///   - classResolver: Maps a recorded class name (`representedClassName`, tried as
     ///     written and then by its last dot-separated part) to the subclass to instantiate;
-    ///     default none, so every entity uses ``ManagedObject``.
-    /// - Throws: ``ObjectGraphError`` 134060 (`.coreData`) naming the file, line and column of
-    ///   malformed XML or of the element at fault (with entity and property), or the missing
-    ///   file or version.
+    ///     default none.
+    ///   - modules: Modules in which to look for a class name that is not module-qualified
+    ///     (Xcode records `Category` as often as `MyApp.Category`), besides the main
+    ///     executable's. A class found by neither is bound by name when first used: the first
+    ///     `Category(context:)` or fetch of `Category` binds it to the entity whose class name
+    ///     or name is `Category` (see ``ManagedObject/init(context:)``).
+    /// - Throws: ``ObjectGraphError`` (134060) naming the file, line and column:
+    ///   ``ObjectGraphError/Reason/modelXMLSyntax`` for malformed XML,
+    ///   ``ObjectGraphError/Reason/invalidXcodeModel`` or
+    ///   ``ObjectGraphError/Reason/invalidModelJSON`` for an element at fault (with entity and
+    ///   property), ``ObjectGraphError/Reason/modelNotFound`` for a missing file or version, and
+    ///   the model checks' reasons (see ``ManagedObjectModel/init(entities:configurations:versionIdentifiers:fetchRequestTemplates:)``).
     /// - Note: Mirrors `NSManagedObjectModel(contentsOf:)`, reading the Xcode source format
     ///   rather than a compiled `.momd`.
     public convenience init(
         contentsOf url: URL, version: String? = nil,
-        classResolver: ((String) -> ManagedObject.Type?)? = nil
+        classResolver: ((String) -> ManagedObject.Type?)? = nil, modules: [String] = []
     ) throws {
+        let classes = ClassNameResolver(classResolver, modules: modules)
         if url.pathExtension.lowercased() == "json" {
             let data = try Self.readFile(url)
-            let contents = try ModelJSONReader(classResolver: classResolver).read(
-                JSONParser.parse(data, file: url.path))
+            let contents = try ModelJSONReader(classes: classes).read(
+                Self.parseModelJSON(data, file: url.path))
             try self.init(
                 entities: contents.entities, configurations: contents.configurations,
                 versionIdentifiers: contents.versionIdentifiers,
@@ -45,7 +54,7 @@ extension ManagedObjectModel {
         }
         let file = try XcodeModelLocator.contentsFile(for: url, version: version)
         let root = try XMLNode.parse(Self.readFile(file), file: file.path)
-        var reader = XcodeModelReader(file: file.path, classResolver: classResolver)
+        var reader = XcodeModelReader(file: file.path, classes: classes)
         let contents = try reader.read(root)
         do {
             try self.init(
@@ -71,9 +80,7 @@ extension ManagedObjectModel {
         let key = error.entityName.map { entity in error.key.map { "\(entity).\($0)" } ?? entity }
         let place = key.flatMap { locations[$0] } ?? error.entityName.flatMap { locations[$0] }
         let prefix = place.map { "\(file):\($0.line):\($0.column): " } ?? "\(file): "
-        return ObjectGraphError(
-            error.code, prefix + error.message, entityName: error.entityName, key: error.key,
-            value: error.value, objectID: error.objectID, file: file, line: place?.line,
-            column: place?.column, underlying: error.underlying, extraUserInfo: error.extraUserInfo)
+        return error.relocated(
+            message: prefix + error.message, file: file, line: place?.line, column: place?.column)
     }
 }

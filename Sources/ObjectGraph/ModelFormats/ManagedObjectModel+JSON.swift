@@ -18,20 +18,40 @@ extension ManagedObjectModel {
     /// - Parameters:
     ///   - jsonData: A UTF-8 JSON document.
     ///   - classResolver: Maps an entity's recorded class name (`managedObjectClassName`) to
-    ///     the subclass to instantiate; entities without a class name, or whose name it maps
-    ///     to `nil`, use ``ManagedObject``. Called during the initializer only. Default: none.
-    /// - Throws: ``ObjectGraphError`` 134060 (`.coreData`) naming the line and column of a
-    ///   syntax error, the JSON path of a misfit member, or the entity and property at fault.
+    ///     the subclass to instantiate. Called during the initializer only. Default: none.
+    ///   - modules: Modules in which to look for a recorded class name that is not
+    ///     module-qualified, besides the main executable's (`["MyApp"]`). A class found by
+    ///     neither the resolver nor a module is bound by name when first used (see
+    ///     ``ManagedObject/init(context:)``); until then the entity's objects are
+    ///     ``ManagedObject``s.
+    /// - Throws: ``ObjectGraphError`` (134060): ``ObjectGraphError/Reason/jsonSyntax`` naming
+    ///   the line and column, ``ObjectGraphError/Reason/invalidModelJSON`` naming the JSON path
+    ///   of a misfit member, or a model check's reason naming the entity and property at fault.
     /// - Note: Core Data has no JSON model format; this is ObjectGraph's own.
-    public convenience init(jsonData: Data, classResolver: ((String) -> ManagedObject.Type?)? = nil)
-        throws
-    {
-        let root = try JSONParser.parse(jsonData)
-        let contents = try ModelJSONReader(classResolver: classResolver).read(root)
+    public convenience init(
+        jsonData: Data, classResolver: ((String) -> ManagedObject.Type?)? = nil,
+        modules: [String] = []
+    ) throws {
+        let root = try Self.parseModelJSON(jsonData, file: nil)
+        let contents = try ModelJSONReader(
+            classes: ClassNameResolver(classResolver, modules: modules)
+        )
+        .read(root)
         try self.init(
             entities: contents.entities, configurations: contents.configurations,
             versionIdentifiers: contents.versionIdentifiers,
             fetchRequestTemplates: contents.fetchRequestTemplates)
+    }
+
+    /// A model document's JSON; a syntax error says it is the model's (`model JSON …`).
+    static func parseModelJSON(_ data: Data, file: String?) throws -> JSONValue {
+        do {
+            return try JSONParser.parse(data, file: file)
+        } catch let error as ObjectGraphError where error.reason == .jsonSyntax {
+            throw error.relocated(
+                message: "model " + error.message, file: error.file, line: error.line,
+                column: error.column)
+        }
     }
 
     /// The model in the JSON model format: canonical UTF-8 JSON, byte-identical for equal models.

@@ -3,7 +3,7 @@ import Foundation
 /// Reads the JSON model format's value tree into unbuilt descriptions, naming the JSON path
 /// of anything that does not fit. Building the model afterwards checks the model as a whole.
 struct ModelJSONReader {
-    let classResolver: ((String) -> ManagedObject.Type?)?
+    let classes: ClassNameResolver
 
     struct Contents {
         var entities: [EntityDescription]
@@ -70,7 +70,7 @@ struct ModelJSONReader {
         }
         let entity = EntityDescription(
             name: name,
-            managedObjectClass: className.flatMap { classResolver?($0) } ?? ManagedObject.self,
+            managedObjectClass: className.flatMap(classes.resolve) ?? ManagedObject.self,
             managedObjectClassName: className,
             isAbstract: try fields.bool("isAbstract", default: false),
             superentityName: try fields.string("superentityName"), properties: properties,

@@ -143,7 +143,7 @@ open class ManagedObject: CustomStringConvertible {
     /// being loaded: nothing in it can have changed.
     ///
     /// - Throws: the single failure itself (1570, 1580, 1590, 1610–1680, 1550, or your own
-    ///   error unchanged), or ``ObjectGraphError`` `.validationMultipleErrors` (1560) with
+    ///   error unchanged), or ``ObjectGraphError`` `.multipleValidationErrors` (1560) with
     ///   every failure under `NSDetailedErrorsKey`.
     /// - Note: Mirrors `validateForInsert()`.
     open func validateForInsert() throws { try validateProperties() }
@@ -160,7 +160,7 @@ open class ManagedObject: CustomStringConvertible {
     /// `save()` calls it for every deleted object. Override to add conditions; call `super`
     /// and combine errors as in ``validateForInsert()``.
     ///
-    /// - Throws: ``ObjectGraphError`` `.validationRelationshipDeniedDelete` (1600), or 1560
+    /// - Throws: ``ObjectGraphError`` `.relationshipDeniedDelete` (1600), or 1560
     ///   when several deny relationships refuse.
     /// - Note: Mirrors `validateForDelete()`.
     open func validateForDelete() throws { try validateDenyRules() }
@@ -194,7 +194,7 @@ open class ManagedObject: CustomStringConvertible {
     /// property holds (see ``validateValue(_:forKey:)`` for its shape). Switch on `key`;
     /// call `super` for keys you do not handle (a superclass may have rules). Throw any
     /// error: one of your own domain reaches the caller unchanged, or build one with
-    /// ``ObjectGraphError/validationError(_:object:key:value:code:)``. Do not change the
+    /// ``ObjectGraphError/validationError(_:object:key:value:reason:)``. Do not change the
     /// object here.
     ///
     /// ```swift

@@ -8,7 +8,7 @@ extension FetchExpression {
     /// let newAmount = raise.value(for: record).attributeValue
     /// ```
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060), as ``FetchPredicate/compile(for:)``.
+    /// - Throws: ``ObjectGraphError``, as ``FetchPredicate/compile(for:)``.
     /// - Complexity: O(size of the expression).
     public func compile(for entity: EntityDescription) throws -> CompiledExpression {
         var compiler = PredicateCompiler(entity: entity, subject: .expression(self))

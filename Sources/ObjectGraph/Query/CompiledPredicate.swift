@@ -12,9 +12,11 @@ extension FetchPredicate {
     /// let matches = rows.filter { compiled.evaluate($0) }
     /// ```
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) naming the entity and key when a key
-    ///   path names no property, applies a key to a value, or misuses a collection operator;
-    ///   when a `$VARIABLE` was not substituted; when an object URI or `CAST` cannot be resolved.
+    /// - Throws: ``ObjectGraphError`` (134060) naming the entity and key:
+    ///   ``ObjectGraphError/Reason/predicateUnknownKey`` when a key path names no property;
+    ///   ``ObjectGraphError/Reason/predicateInvalid`` when it applies a key to a value or
+    ///   misuses a collection operator, a `$VARIABLE` was not substituted, or an object URI or
+    ///   `CAST` cannot be resolved; ``ObjectGraphError/Reason/predicateTooDeep``.
     /// - Complexity: O(size of the predicate).
     /// - Note: Core Data does this when it translates a fetch request for its store.
     public func compile(for entity: EntityDescription) throws -> CompiledPredicate {

@@ -122,8 +122,9 @@ public struct FetchExpression: Sendable, Hashable {
     ///
     /// Takes the same arguments as ``FetchPredicate/init(format:_:)``.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) with ``ObjectGraphError/column``
-    ///   set when the string does not parse or an argument is missing or unusable.
+    /// - Throws: ``ObjectGraphError`` (134060) with ``ObjectGraphError/column`` set:
+    ///   ``ObjectGraphError/Reason/predicateSyntax`` when the string does not parse,
+    ///   ``ObjectGraphError/Reason/predicateArgument`` when an argument is missing or unusable.
     /// - Note: Mirrors `NSExpression(format:)`.
     public init(format: String, _ arguments: Any...) throws {
         try self.init(format: format, argumentArray: arguments)
@@ -131,7 +132,7 @@ public struct FetchExpression: Sendable, Hashable {
 
     /// Parses an expression, taking its arguments from an array.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060), as ``init(format:_:)``.
+    /// - Throws: ``ObjectGraphError``, as ``init(format:_:)``.
     /// - Note: Mirrors `NSExpression(format:argumentArray:)`.
     public init(format: String, argumentArray: [Any]) throws {
         var parser = try PredicateParser(format: format, arguments: argumentArray)

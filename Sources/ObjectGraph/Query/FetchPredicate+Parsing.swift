@@ -13,9 +13,10 @@ extension FetchPredicate {
     /// Swift spreads an array literal of mixed element types (an `[Any]`) into separate
     /// variadic arguments; pass such an array with `argumentArray:` or as `[a, b] as Any`.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the string does not parse or
-    ///   an argument is missing or of an unusable type (extra arguments are ignored, as by
-    ///   Core Data); the message quotes the string with a caret at the 1-based
+    /// - Throws: ``ObjectGraphError`` (134060): ``ObjectGraphError/Reason/predicateSyntax``
+    ///   when the string does not parse, ``ObjectGraphError/Reason/predicateArgument`` when an
+    ///   argument is missing or of an unusable type (extra arguments are ignored, as by Core
+    ///   Data); the message quotes the string with a caret at the 1-based
     ///   ``ObjectGraphError/column``, which is also set.
     /// - Complexity: O(length of the string).
     /// - Note: Mirrors `NSPredicate(format:_:)`.
@@ -25,7 +26,7 @@ extension FetchPredicate {
 
     /// Parses a predicate format string, taking its arguments from an array.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060), as ``init(format:_:)``.
+    /// - Throws: ``ObjectGraphError``, as ``init(format:_:)``.
     /// - Note: Mirrors `NSPredicate(format:argumentArray:)`.
     public init(format: String, argumentArray: [Any]) throws {
         var parser = try PredicateParser(format: format, arguments: argumentArray)
@@ -42,7 +43,8 @@ extension FetchPredicate {
     /// let p = try template.withSubstitutionVariables(["MIN": 100])
     /// ```
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when a value's type cannot be held
+    /// - Throws: ``ObjectGraphError`` ``ObjectGraphError/Reason/predicateVariableValue``
+    ///   (134060) when a value's type cannot be held
     ///   by a predicate (the accepted types are those of format arguments).
     /// - Note: Mirrors `NSPredicate.withSubstitutionVariables(_:)`.
     public func withSubstitutionVariables(_ variables: [String: Any]) throws -> FetchPredicate {
@@ -72,7 +74,8 @@ extension FetchExpression {
     /// A copy with each `$NAME` replaced by the constant in `variables[NAME]`, as
     /// ``FetchPredicate/withSubstitutionVariables(_:)``.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) for a value of an unusable type.
+    /// - Throws: ``ObjectGraphError`` ``ObjectGraphError/Reason/predicateVariableValue``
+    ///   (134060) for a value of an unusable type.
     public func withSubstitutionVariables(_ variables: [String: Any]) throws -> FetchExpression {
         try substituting(PredicateArgument.substitutions(variables), bound: [])
     }
@@ -111,12 +114,13 @@ extension FetchExpression {
 extension PredicateArgument {
     /// Substitution variables' values as constant expressions.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) for a value of an unusable type.
+    /// - Throws: ``ObjectGraphError`` ``ObjectGraphError/Reason/predicateVariableValue``
+    ///   (134060) for a value of an unusable type.
     static func substitutions(_ variables: [String: Any]) throws -> [String: FetchExpression] {
         var converted: [String: FetchExpression] = [:]
         for (name, value) in variables {
             guard let e = expression(from: value) else {
-                throw ObjectGraphError.predicateVariableValue(name, value: value)
+                throw PredicateErrors.variableValue(name, value: value)
             }
             converted[name] = e
         }

@@ -57,7 +57,8 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
 
     /// Resolves the key path against `entity`.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) naming the entity and key when a
+    /// - Throws: ``ObjectGraphError`` ``ObjectGraphError/Reason/invalidSortKey`` (134060)
+    ///   naming the entity and key when a
     ///   component names no property, a step before the last is not a to-one relationship,
     ///   or the last is not an attribute.
     public func compile(for entity: EntityDescription) throws -> CompiledSortDescriptor {
@@ -67,19 +68,19 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
             String.init)
         for (i, component) in components.enumerated() {
             guard let property = current.propertiesByName[component] else {
-                throw ObjectGraphError.sortKeyInvalid(
+                throw PredicateErrors.invalidSortKey(
                     key, entity: entity,
                     reason: "names no property: \(current.name) has no '\(component)'")
             }
             let isLast = i == components.count - 1
             if let relationship = property as? RelationshipDescription {
                 guard !relationship.isToMany else {
-                    throw ObjectGraphError.sortKeyInvalid(
+                    throw PredicateErrors.invalidSortKey(
                         key, entity: entity,
                         reason: "crosses the to-many relationship '\(component)'")
                 }
                 guard !isLast, let destination = relationship.destinationEntity else {
-                    throw ObjectGraphError.sortKeyInvalid(
+                    throw PredicateErrors.invalidSortKey(
                         key, entity: entity,
                         reason: "ends at a relationship; name an attribute")
                 }
@@ -87,7 +88,7 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
                 current = destination
             } else {
                 guard isLast else {
-                    throw ObjectGraphError.sortKeyInvalid(
+                    throw PredicateErrors.invalidSortKey(
                         key, entity: entity,
                         reason: "goes through the attribute '\(component)'")
                 }
@@ -96,6 +97,6 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
                     ascending: ascending, comparison: comparison)
             }
         }
-        throw ObjectGraphError.sortKeyInvalid(key, entity: entity, reason: "is empty")
+        throw PredicateErrors.invalidSortKey(key, entity: entity, reason: "is empty")
     }
 }

@@ -146,7 +146,7 @@ extension PredicateCompiler {
                     key: key)
             }
             guard let property = entity.propertiesByName[key] else {
-                throw ObjectGraphError.predicateUnknownKey(
+                throw PredicateErrors.unknownKey(
                     key, entity: entity, keyPath: keyPath, predicate: source)
             }
             let inCollection = shape.isCollection

@@ -60,13 +60,13 @@ struct PredicateCompiler {
     }
 
     func invalid(_ reason: String, key: String? = nil) -> ObjectGraphError {
-        .predicateInvalid(reason, entity: entity, predicate: source, key: key)
+        PredicateErrors.invalid(reason, entity: entity, predicate: source, key: key)
     }
 
     mutating func enter() throws {
         depth += 1
         if depth > Self.maxDepth {
-            throw ObjectGraphError.predicateTooDeep(
+            throw PredicateErrors.tooDeep(
                 limit: Self.maxDepth, entity: entity,
                 predicate: source)
         }

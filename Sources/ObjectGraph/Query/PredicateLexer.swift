@@ -29,7 +29,7 @@ struct PredicateLexer {
     }
 
     private func fail(_ reason: String, at offset: Int) -> ObjectGraphError {
-        .predicateSyntax(reason, format: format, scalarOffset: offset)
+        PredicateErrors.syntax(reason, format: format, scalarOffset: offset)
     }
 
     mutating func next() throws -> PredicateToken {

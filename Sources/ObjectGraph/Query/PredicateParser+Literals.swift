@@ -55,7 +55,7 @@ extension PredicateParser {
         switch kind {
         case .object:
             guard let expression = PredicateArgument.expression(from: value) else {
-                throw fail(
+                throw failArgument(
                     "argument \(position) (\(type(of: value))) cannot be used in a predicate; pass numbers, "
                         + "strings, dates, UUIDs, URLs, data, objects, object IDs, nil, or collections of them",
                     at: token)
@@ -63,14 +63,14 @@ extension PredicateParser {
             return expression
         case .integer:
             guard let i = PredicateArgument.integer(from: value) else {
-                throw fail(
+                throw failArgument(
                     "argument \(position) (\(type(of: value))) is not an integer for this specifier",
                     at: token)
             }
             return .constant(.integer(i))
         case .floatingPoint:
             guard let d = PredicateArgument.double(from: value) else {
-                throw fail(
+                throw failArgument(
                     "argument \(position) (\(type(of: value))) is not a number for this specifier",
                     at: token)
             }
@@ -84,7 +84,7 @@ extension PredicateParser {
         position: Int, value: Any
     ) {
         guard argumentIndex < arguments.count else {
-            throw fail(
+            throw failArgument(
                 "missing argument \(argumentIndex + 1): the format string needs more than the "
                     + "\(arguments.count) given", at: token)
         }
@@ -97,7 +97,7 @@ extension PredicateParser {
     mutating func keyPathArgument(at token: PredicateToken) throws -> [String] {
         let (position, value) = try nextArgument(at: token)
         guard let path = PredicateArgument.string(from: value) else {
-            throw fail(
+            throw failArgument(
                 "argument \(position) for %K must be a key path string, not \(type(of: value))",
                 at: token)
         }
@@ -107,14 +107,14 @@ extension PredicateParser {
             guard let first = name.unicodeScalars.first, PredicateLexer.isNameStart(first),
                 name.unicodeScalars.allSatisfy(PredicateLexer.isNameContinuation)
             else {
-                throw fail(
+                throw failArgument(
                     "argument \(position) for %K is not a key path: '\(EchoedText.capped(path))'",
                     at: token)
             }
             if component.hasPrefix("@") {
                 let op = component.lowercased()
                 guard ["@count", "@sum", "@avg", "@min", "@max"].contains(op) else {
-                    throw fail(
+                    throw failArgument(
                         "unsupported collection operator '\(component)' in %K argument", at: token)
                 }
                 components.append(op)

@@ -78,11 +78,17 @@ struct PredicateParser {
     }
 
     func fail(_ reason: String, at token: PredicateToken) -> ObjectGraphError {
-        .predicateSyntax(reason, format: format, scalarOffset: token.start)
+        PredicateErrors.syntax(reason, format: format, scalarOffset: token.start)
+    }
+
+    /// An argument that is missing or does not fit its specifier, at the specifier's token.
+    func failArgument(_ reason: String, at token: PredicateToken) -> ObjectGraphError {
+        PredicateErrors.syntax(
+            reason, format: format, scalarOffset: token.start, kind: .predicateArgument)
     }
 
     func fail(_ reason: String, offset: Int) -> ObjectGraphError {
-        .predicateSyntax(reason, format: format, scalarOffset: offset)
+        PredicateErrors.syntax(reason, format: format, scalarOffset: offset)
     }
 
     func describe(_ token: PredicateToken) -> String {

@@ -101,7 +101,7 @@ public final class BatchInsertRequest: PersistentStoreRequest {
 
     /// The rows to insert, as attribute slot → value, from whichever source is set.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) naming the row and key for an
+    /// - Throws: ``ObjectGraphError`` `.batchInvalidValue` (134060) naming the row and key for an
     ///   unknown key, a relationship or a value of the wrong type.
     func rows(for entity: EntityDescription) throws -> [[Int: AttributeValue]] {
         if let handler = managedObjectHandler {
@@ -134,14 +134,14 @@ public final class BatchInsertRequest: PersistentStoreRequest {
         for (key, value) in dictionary {
             guard let attribute = entity.attributesByName[key] else {
                 throw ObjectGraphError(
-                    .coreData,
+                    .batchInvalidValue,
                     "batch insert: objects[\(i)]: \(entity.name) has no attribute '\(key)' "
                         + "(batch inserts cannot set relationships)",
                     entityName: entity.name, key: key)
             }
             guard let v = try? attribute.storedValue(for: value) else {
                 throw ObjectGraphError(
-                    .coreData,
+                    .batchInvalidValue,
                     "batch insert: objects[\(i)].\(key) is not a \(attribute.type.rawValue)",
                     entityName: entity.name, key: key)
             }
@@ -157,7 +157,7 @@ public final class BatchInsertRequest: PersistentStoreRequest {
             let property = object.entity.properties[slot]
             guard let attribute = property as? AttributeDescription else {
                 throw ObjectGraphError(
-                    .coreData,
+                    .batchInvalidValue,
                     "batch insert: object \(i): \(object.entity.name).\(property.name) is a "
                         + "relationship (batch inserts cannot set relationships)",
                     entityName: object.entity.name, key: property.name)

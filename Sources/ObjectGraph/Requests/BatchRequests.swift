@@ -35,8 +35,18 @@ public enum BatchResultType: Int, Sendable {
     public static let updatedObjectIDsResultType = BatchResultType.objectIDs
     /// `.count` under Core Data's batch-update name.
     public static let updatedObjectsCountResultType = BatchResultType.count
-    /// `.statusOnly` under Core Data's name.
+    /// `.statusOnly` under Core Data's batch-update name.
     public static let statusOnlyResultType = BatchResultType.statusOnly
+
+    /// `.objectIDs` under Core Data's batch-delete name
+    /// (`NSBatchDeleteRequestResultType.resultTypeObjectIDs`).
+    public static let resultTypeObjectIDs = BatchResultType.objectIDs
+    /// `.count` under Core Data's batch-delete name
+    /// (`NSBatchDeleteRequestResultType.resultTypeCount`).
+    public static let resultTypeCount = BatchResultType.count
+    /// `.statusOnly` under Core Data's batch-delete name
+    /// (`NSBatchDeleteRequestResultType.resultTypeStatusOnly`).
+    public static let resultTypeStatusOnly = BatchResultType.statusOnly
 }
 
 /// Sets properties of every matching row at once: `amount = amount * 1.2`.
@@ -80,13 +90,24 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
     /// What the result holds. Default `.statusOnly`.
     public var resultType: BatchResultType = .statusOnly
 
+    /// The class whose entity the request deletes from, for a fetch request that names no
+    /// entity (`Category.fetchRequest()`); resolved when the request runs.
+    let entityClass: ManagedObject.Type?
+
     /// A request deleting the rows a fetch request matches (its entity, predicate and
     /// `includesSubentities`).
+    ///
+    /// A request that names no entity (`Transaction.fetchRequest()`) deletes from the entity
+    /// of its result class, found when the request runs, as a fetch finds it.
+    ///
+    /// - Note: Mirrors `NSBatchDeleteRequest(fetchRequest:)`, which takes only
+    ///   `NSFetchRequest<NSFetchRequestResult>`; any result type is accepted here.
     public init<R>(fetchRequest: FetchRequest<R>) {
         self.objectIDs = nil
+        let name = fetchRequest.entityName ?? fetchRequest.entity?.name
+        self.entityClass = name == nil ? R.self as? ManagedObject.Type : nil
         super.init(
-            entityName: fetchRequest.entityName ?? fetchRequest.entity?.name
-                ?? String(describing: R.self))
+            entityName: name ?? ManagedObjectModel.unqualifiedName(of: R.self))
         self.predicate = fetchRequest.predicate
         self.includesSubentities = fetchRequest.includesSubentities
     }
@@ -98,6 +119,7 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
     public init(objectIDs: [ManagedObjectID]) {
         precondition(!objectIDs.isEmpty, "BatchDeleteRequest: give at least one object ID")
         self.objectIDs = objectIDs
+        self.entityClass = nil
         super.init(entityName: objectIDs[0].entity.name)
     }
 }

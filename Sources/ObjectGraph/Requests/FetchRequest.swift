@@ -177,12 +177,3 @@ public final class FetchRequest<Result>: CustomStringConvertible {
         return parts.joined(separator: " ") + ")"
     }
 }
-
-extension ManagedObject {
-    /// A fetch request for this class's entity.
-    ///
-    /// - Note: Mirrors the generated `fetchRequest()` class method.
-    public class func fetchRequest() -> FetchRequest<ManagedObject> {
-        FetchRequest<ManagedObject>()
-    }
-}

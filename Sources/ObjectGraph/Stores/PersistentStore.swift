@@ -30,7 +30,7 @@ public protocol PersistentStore: AnyObject, Sendable {
 
     /// The rows matching `request`, filtered, sorted and windowed as it asks.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.storeOperation` (134070) on I/O failure.
+    /// - Throws: ``ObjectGraphError`` — `.storeOperationFailed` (134070) on I/O failure.
     /// - Complexity: O(n log n) in the rows of the entity, at most.
     func fetch(_ request: StoreFetchRequest) throws -> [StoreRow]
     /// How many rows match `request` (ignoring its sort; honouring offset and limit).
@@ -53,11 +53,13 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// store keeps or one the change set inserts. Deleting a row does not touch the rows that
     /// point at it (delete rules are the context's business; a batch delete applies none).
     ///
-    /// - Throws: ``ObjectGraphError`` — `.storeSaveConflicts` (134050) when an updated or
+    /// - Throws: ``ObjectGraphError`` — `.storeSaveConflict` (134050) when an updated or
     ///   deleted row's version is not the one the change set expects, or an inserted ID
-    ///   exists; `.validation` (1550, "Dangling reference to an invalid object") naming the
-    ///   source row and relationship when a written reference's target will not exist;
-    ///   `.storeSave` (134030) on I/O failure; `.coreData` (134060) when read-only.
+    ///   exists; `.danglingReference` (1550, "Dangling reference to an invalid object")
+    ///   naming the source row and relationship when a written reference's target will not
+    ///   exist; `.storeWriteFailed` (134030) on I/O failure; `.readOnlyStore` (134030) when
+    ///   read-only. Build them with
+    ///   ``ObjectGraphError/init(_:_:entityName:key:value:objectID:file:line:column:underlying:userInfo:)``.
     func commit(_ changes: StoreChangeSet) throws
     /// Releases what the store holds (files, locks) as ``PersistentStoreCoordinator/remove(_:)``
     /// takes it out of `coordinator`; the store is not used afterwards. The default does

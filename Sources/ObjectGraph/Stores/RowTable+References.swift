@@ -11,7 +11,7 @@ extension RowTable {
     /// missing (left by a batch delete, which applies no delete rules) is not the save's
     /// doing and is left to `verify` to report. Deleted rows write no references.
     ///
-    /// - Throws: ``ObjectGraphError`` `.validation` (1550), "Dangling reference to an invalid
+    /// - Throws: ``ObjectGraphError`` `.danglingReference` (1550), "Dangling reference to an invalid
     ///   object", naming the source row (entity and ``ObjectGraphError/objectID``), the
     ///   relationship (``ObjectGraphError/key``) and the missing target (under
     ///   `NSValidationValueErrorKey`, a ``ManagedObjectID``).
@@ -68,22 +68,5 @@ extension RowTable {
                 }
             }
         }
-    }
-}
-
-extension StoreErrors {
-    /// A written reference to a row that does not exist after the change set.
-    static func danglingReference(_ source: ManagedObjectID, slot: Int, target: ManagedObjectID)
-        -> ObjectGraphError
-    {
-        let entity = source.entity
-        let key = entity.properties[slot].name
-        return ObjectGraphError(
-            .validation,
-            "Dangling reference to an invalid object: \(entity.name) p\(source.primaryKey)."
-                + "\(key) points to \(target.entity.name) p\(target.primaryKey), which does "
-                + "not exist in the store (deleted by another save?); nothing was saved",
-            entityName: entity.name, key: key, objectID: source,
-            extraUserInfo: [NSValidationValueErrorKey: UncheckedSendable(target as Any)])
     }
 }

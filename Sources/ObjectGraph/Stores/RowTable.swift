@@ -164,9 +164,9 @@ public struct RowTable: Sendable {
 
     /// Checks a change set against the current rows without changing anything.
     ///
-    /// - Throws: ``ObjectGraphError`` `.storeSaveConflicts` (134050) naming the first row
-    ///   whose version differs or that exists already / no longer exists; `.validation`
-    ///   (1550) for a written relationship whose target row will not exist (see
+    /// - Throws: ``ObjectGraphError`` `.storeSaveConflict` (134050) naming the first row
+    ///   whose version differs or that exists already / no longer exists;
+    ///   `.danglingReference` (1550) for a written relationship whose target row will not exist (see
     ///   `checkReferences(_:)`).
     public func check(_ changes: StoreChangeSet) throws {
         var shapes = ShapeMemo()
@@ -227,9 +227,7 @@ public struct RowTable: Sendable {
             row.objectID.entity.managedObjectModel === model,
             row.values.count == row.objectID.entity.properties.count
         else {
-            throw ObjectGraphError(
-                .storeSave, "store: row \(row.objectID) does not belong to this store or model",
-                entityName: row.objectID.entity.name, objectID: row.objectID)
+            throw StoreErrors.invalidStoreRow(row.objectID)
         }
     }
 
@@ -403,19 +401,5 @@ public struct RowTable: Sendable {
                 reverse[key]!.remove(row.objectID, from: target.primaryKey)
             }
         }
-    }
-}
-
-/// Store error factories shared by the built-in stores.
-enum StoreErrors {
-    static func conflict(_ id: ManagedObjectID, _ what: String) -> ObjectGraphError {
-        ObjectGraphError(
-            .storeSaveConflicts, "store: \(id.entity.name) \(id) \(what)",
-            entityName: id.entity.name, objectID: id)
-    }
-    static func readOnly(_ url: URL?) -> ObjectGraphError {
-        ObjectGraphError(
-            .coreData, "store: \(url?.path ?? "the store") is open read-only; cannot save",
-            file: url?.path)
     }
 }

@@ -82,8 +82,8 @@ public struct DeterministicEnvironment: Sendable {
         let clock = makeClock()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         coordinator.clock = clock.reading
-        var description = PersistentStoreDescription(url: url)
-        description.options = storeOptions(options, clock: clock)
+        let description = PersistentStoreDescription(url: url)
+        description.storeOptions = storeOptions(options, clock: clock)
         try coordinator.addPersistentStore(with: description)
         return coordinator
     }
@@ -99,8 +99,8 @@ public struct DeterministicEnvironment: Sendable {
         let clock = makeClock()
         let container = PersistentContainer(name: name, managedObjectModel: model)
         container.persistentStoreCoordinator.clock = clock.reading
-        var description = PersistentStoreDescription(url: url)
-        description.options = storeOptions(clock: clock)
+        let description = PersistentStoreDescription(url: url)
+        description.storeOptions = storeOptions(clock: clock)
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         return container

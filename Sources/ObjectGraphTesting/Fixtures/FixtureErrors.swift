@@ -1,8 +1,30 @@
 import Foundation
 import ObjectGraph
 
+extension ObjectGraphError.Reason {
+    /// 134060 (`NSCoreDataError`): a fixture document that breaks a rule of the fixture
+    /// format or of the model (an unknown entity or key, a value of the wrong type, a
+    /// reference to no object); the message names the file and the JSON path.
+    public static let invalidFixture = Self("invalidFixture", code: 134060)
+    /// 134060 (`NSCoreDataError`): a fixture file that cannot be read.
+    public static let fixtureUnreadable = Self("fixtureUnreadable", code: 134060)
+    /// 134060 (`NSCoreDataError`): a `_ref` asked of ``FixtureReferences`` that no loaded
+    /// object has, or whose object is not of the class asked for.
+    public static let unknownFixtureReference = Self("unknownFixtureReference", code: 134060)
+}
+
+extension ObjectGraphError {
+    /// ``Reason/invalidFixture`` (134060), for `catch` clauses.
+    public static var invalidFixture: Reason { .invalidFixture }
+    /// ``Reason/fixtureUnreadable`` (134060), for `catch` clauses.
+    public static var fixtureUnreadable: Reason { .fixtureUnreadable }
+    /// ``Reason/unknownFixtureReference`` (134060), for `catch` clauses.
+    public static var unknownFixtureReference: Reason { .unknownFixtureReference }
+}
+
 /// Error factories of the fixture loader: every message names the file, the JSON path and
-/// the rule broken. Format errors carry code 134060; validation failures keep their own code.
+/// the rule broken. Format errors are ``ObjectGraphError/Reason/invalidFixture``; syntax and
+/// validation failures keep their own reason.
 enum FixtureErrors {
     static func subject(_ file: String?) -> String { file.map { "fixture \($0)" } ?? "fixture" }
 
@@ -12,8 +34,8 @@ enum FixtureErrors {
         _ rule: String
     ) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData, "\(subject(file)) at \(path): \(rule)", entityName: entity, key: key,
-            file: file)
+            .invalidFixture, "\(subject(file)) at \(path): \(rule)", entityName: entity,
+            key: key, file: file)
     }
 
     /// A document that is not well-formed JSON (the parser's error, reworded for fixtures).
@@ -24,22 +46,41 @@ enum FixtureErrors {
             ?? message
         let place = [parserError.line, parserError.column].compactMap { $0.map(String.init) }
             .joined(separator: ":")
-        return ObjectGraphError(
-            .coreData, "\(subject(file))\(place.isEmpty ? "" : " line \(place)"): \(expected)",
+        return parserError.relocated(
+            message: "\(subject(file))\(place.isEmpty ? "" : " line \(place)"): \(expected)",
             file: file, line: parserError.line, column: parserError.column)
     }
 
     /// A file that cannot be read.
     static func unreadable(_ url: URL, _ error: any Error) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData, "fixture \(EchoedText.capped(url.path)): \(error.localizedDescription)",
-            file: url.path)
+            .fixtureUnreadable,
+            "fixture \(EchoedText.capped(url.path)): \(error.localizedDescription)", file: url.path)
+    }
+
+    /// A `_ref`'s object that is not of the class asked for.
+    static func wrongClass(_ ref: String, _ object: ManagedObject, expected: Any.Type)
+        -> ObjectGraphError
+    {
+        ObjectGraphError(
+            .unknownFixtureReference,
+            "fixture: _ref \(JSONValue.quoted(ref)) is a \(object.entity.name) "
+                + "(class \(Swift.type(of: object))), not a \(expected)",
+            entityName: object.entity.name)
+    }
+
+    /// A document whose top level is not an object keyed by entity name.
+    static func notAnObject(_ file: String?, found: String) -> ObjectGraphError {
+        ObjectGraphError(
+            .invalidFixture,
+            "\(subject(file)): expected an object keyed by entity name at the top level, "
+                + "found \(found)", file: file)
     }
 
     /// A resource that is not in the bundle.
     static func missingResource(_ path: String, at url: URL, bundle: Bundle) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData,
+            .fixtureUnreadable,
             "fixture resource \(path) is not in the bundle \(bundle.bundleURL.lastPathComponent): "
                 + "no file at \(url.path) (list its folder in the test target's resources, "
                 + "e.g. resources: [.copy(\"Fixtures\")], and name it by its path in the target)",
@@ -49,7 +90,7 @@ enum FixtureErrors {
     /// A reference asked of ``FixtureReferences`` that no loaded object has.
     static func unknownReference(_ ref: String, known: [String]) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData,
+            .unknownFixtureReference,
             "fixture: no loaded object has _ref \(JSONValue.quoted(ref))"
                 + suggestion(ref, among: known))
     }
@@ -78,7 +119,7 @@ enum FixtureErrors {
             let file = e.objectID.flatMap { paths[$0]?.file } ?? file
             let underlying = e.underlying.map(map)
             var message: String
-            if e.code == .validationMultipleErrors {
+            if e.reason == .multipleValidationErrors {
                 var items = zip(e.underlying, underlying).prefix(listedFailures).map {
                     original, _ in
                     [location(original), renamed(original.message, byURI)].filter { !$0.isEmpty }
@@ -93,10 +134,8 @@ enum FixtureErrors {
             }
             let place = location(e)
             message = "\(subject(file))\(place.isEmpty ? "" : " " + place): " + message
-            return ObjectGraphError(
-                e.code, message, entityName: e.entityName, key: e.key, value: e.value,
-                objectID: e.objectID, file: file, underlying: underlying,
-                extraUserInfo: e.extraUserInfo)
+            return e.relocated(
+                message: message, file: file, line: nil, column: nil, underlying: underlying)
         }
         return map(error)
     }

@@ -33,11 +33,7 @@ struct FixtureParser {
                 throw FixtureErrors.syntax(source.name, error)
             }
             guard case .object(let members) = json else {
-                throw ObjectGraphError(
-                    .coreData,
-                    "\(FixtureErrors.subject(source.name)): expected an object keyed by "
-                        + "entity name at the top level, found \(json.kindDescription)",
-                    file: source.name)
+                throw FixtureErrors.notAnObject(source.name, found: json.kindDescription)
             }
             try checkEntities(members, file: source.name)
             documents.append((source.name, members))

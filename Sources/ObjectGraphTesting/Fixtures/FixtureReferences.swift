@@ -67,11 +67,7 @@ public struct FixtureReferences: Sendable {
     ) throws -> T {
         let object = try self.object(ref, in: context)
         guard let typed = object as? T else {
-            throw ObjectGraphError(
-                .coreData,
-                "fixture: _ref \(JSONValue.quoted(ref)) is a \(object.entity.name) "
-                    + "(class \(Swift.type(of: object))), not a \(T.self)",
-                entityName: object.entity.name)
+            throw FixtureErrors.wrongClass(ref, object, expected: T.self)
         }
         return typed
     }

@@ -35,7 +35,8 @@ public struct FixtureWriter: Sendable {
     /// - Throws: as ``fixtureData(from:)``.
     public func fixtureData(in context: ManagedObjectContext) throws -> Data {
         guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
-            throw ObjectGraphError(.coreData, "FixtureWriter: \(context) has no coordinator")
+            throw ObjectGraphError(
+                .noCoordinator, "FixtureWriter: \(context) has no coordinator")
         }
         var document: [String: JSONValue] = [:]
         for entity in model.entities where !entity.isAbstract {
@@ -60,7 +61,7 @@ public struct FixtureWriter: Sendable {
                 if value.isNull && a.defaultValue.isNull { continue }
                 guard let json = FixtureValues.write(value) else {
                     throw ObjectGraphError(
-                        .coreData,
+                        .valueTypeMismatch,
                         "FixtureWriter: \(object.entity.name).\(a.name) of "
                             + "\(object.objectID) holds a date that is not finite",
                         entityName: object.entity.name,

@@ -33,7 +33,8 @@ enum StoreJobDestination {
                 atPath: staging, withIntermediateDirectories: false)
         } catch {
             throw ObjectGraphError(
-                .storeOpen, "store \(target): cannot create \(staging): \(error)", file: target)
+                .storeOpenFailed, "store \(target): cannot create \(staging): \(error)",
+                file: target)
         }
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let staged = (staging as NSString).appendingPathComponent(name)
@@ -44,13 +45,10 @@ enum StoreJobDestination {
                 environment: environment, write: write)
         } catch let e as ObjectGraphError where e.file == staged {
             // Name the file the user asked for, not the staging copy that is about to go.
-            throw ObjectGraphError(
-                e.code,
-                e.message.replacingOccurrences(of: staged, with: target)
+            throw e.relocated(
+                message: e.message.replacingOccurrences(of: staged, with: target)
                     + "; nothing was written to \(target)",
-                entityName: e.entityName, key: e.key, value: e.value, objectID: e.objectID,
-                file: target, line: e.line, column: e.column, underlying: e.underlying,
-                extraUserInfo: e.extraUserInfo)
+                file: target, line: e.line, column: e.column)
         }
         // Removing a store closes it (a failed final sync throws) before the link publishes it.
         for store in coordinator.persistentStores { try coordinator.remove(store) }
@@ -59,7 +57,7 @@ enum StoreJobDestination {
             let code = errno
             if code == EEXIST { throw exists(target) }
             throw ObjectGraphError(
-                .storeOpen,
+                .storeOpenFailed,
                 "store \(target): linking the written store into place failed: "
                     + "\(String(cString: strerror(code))) (errno \(code))", file: target)
         }
@@ -87,7 +85,8 @@ enum StoreJobDestination {
 
     private static func exists(_ path: String) -> ObjectGraphError {
         ObjectGraphError(
-            .storeOpen, "store \(path) already exists; choose a new file (nothing was written)",
+            .storeOpenFailed,
+            "store \(path) already exists; choose a new file (nothing was written)",
             file: path)
     }
 
@@ -103,6 +102,6 @@ enum StoreJobDestination {
     /// 134000–134999), not from the objects being saved: such errors are passed on as they
     /// are, never blamed on the model or the fixtures.
     static func isStoreError(_ error: ObjectGraphError) -> Bool {
-        (134_000..<135_000).contains(error.code.rawValue)
+        (134_000..<135_000).contains(error.code)
     }
 }

@@ -1,12 +1,33 @@
 import Foundation
 import ObjectGraph
 
-/// Error factories of the preview seeder (code 134060 unless stated): each names the
-/// entity, the property and the rule the seeder cannot satisfy.
+extension ObjectGraphError.Reason {
+    /// 134060 (`NSCoreDataError`): a ``PreviewSeeder`` count that cannot be used (an abstract
+    /// entity, a negative number).
+    public static let invalidSeedCount = Self("invalidSeedCount", code: 134060)
+    /// 134060 (`NSCoreDataError`): an attribute pattern that uses regular-expression features
+    /// the seeder's generator does not support.
+    public static let unsupportedSeedPattern = Self("unsupportedSeedPattern", code: 134060)
+    /// 134060 (`NSCoreDataError`): a rule of the model (an attribute's limits, a relationship's
+    /// counts, a uniqueness constraint) the seeder cannot satisfy.
+    public static let unsatisfiableSeedRule = Self("unsatisfiableSeedRule", code: 134060)
+}
+
+extension ObjectGraphError {
+    /// ``Reason/invalidSeedCount`` (134060), for `catch` clauses.
+    public static var invalidSeedCount: Reason { .invalidSeedCount }
+    /// ``Reason/unsupportedSeedPattern`` (134060), for `catch` clauses.
+    public static var unsupportedSeedPattern: Reason { .unsupportedSeedPattern }
+    /// ``Reason/unsatisfiableSeedRule`` (134060), for `catch` clauses.
+    public static var unsatisfiableSeedRule: Reason { .unsatisfiableSeedRule }
+}
+
+/// Error factories of the preview seeder: each names the entity, the property and the rule
+/// the seeder cannot satisfy.
 enum SeedErrors {
     static func unknownEntity(_ name: String, known: [String]) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData,
+            .unknownEntity,
             "PreviewSeeder: the model has no entity \(name)"
                 + FixtureErrors.suggestion(name, among: known), entityName: name)
     }
@@ -14,7 +35,7 @@ enum SeedErrors {
     static func abstractEntity(_ entity: EntityDescription) -> ObjectGraphError {
         let concrete = entity.selfAndDescendants.filter { !$0.isAbstract }.map(\.name)
         return ObjectGraphError(
-            .coreData,
+            .invalidSeedCount,
             "PreviewSeeder: \(entity.name) is abstract and is never instantiated; "
                 + "give counts for its subentities (\(concrete.joined(separator: ", ")))",
             entityName: entity.name)
@@ -22,7 +43,8 @@ enum SeedErrors {
 
     static func negativeCount(_ name: String, _ count: Int) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData, "PreviewSeeder: the count for \(name) is \(count); counts must be 0 or more",
+            .invalidSeedCount,
+            "PreviewSeeder: the count for \(name) is \(count); counts must be 0 or more",
             entityName: name)
     }
 
@@ -31,7 +53,7 @@ enum SeedErrors {
         _ error: UnsupportedPattern
     ) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData,
+            .unsupportedSeedPattern,
             "PreviewSeeder: \(entity).\(attribute.name): pattern \(attribute.pattern ?? "") uses "
                 + "\(error.what) ('\(error.part)' at character \(error.position)), which the generator does not "
                 + "support (it supports literals, escapes such as \\d \\w \\s, '.', classes [a-z] and [^...], "
@@ -43,7 +65,8 @@ enum SeedErrors {
         entity: String, attribute: AttributeDescription, reason: String
     ) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData, "PreviewSeeder: cannot generate \(entity).\(attribute.name): \(reason)",
+            .unsatisfiableSeedRule,
+            "PreviewSeeder: cannot generate \(entity).\(attribute.name): \(reason)",
             entityName: entity, key: attribute.name)
     }
 
@@ -52,7 +75,7 @@ enum SeedErrors {
         reason: String
     ) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData,
+            .unsatisfiableSeedRule,
             "PreviewSeeder: cannot satisfy \(entity).\(relationship.name) "
                 + "(\(rule(relationship))): \(reason)", entityName: entity, key: relationship.name)
     }
@@ -62,7 +85,7 @@ enum SeedErrors {
         detail: String
     ) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData,
+            .unsatisfiableSeedRule,
             "PreviewSeeder: cannot satisfy uniqueness constraint \(entity)("
                 + "\(constraint.joined(separator: ", "))): \(detail) after \(attempts) attempts "
                 + "(the attributes' rules leave too few distinct values)",
@@ -71,12 +94,9 @@ enum SeedErrors {
 
     /// The generated data did not pass the save: the save's error, with its code, explained.
     static func saveFailed(_ error: ObjectGraphError) -> ObjectGraphError {
-        ObjectGraphError(
-            error.code,
-            "PreviewSeeder: the generated objects failed to save, so a rule of the model is "
-                + "one the seeder does not honour: \(error.message)", entityName: error.entityName,
-            key: error.key, value: error.value, objectID: error.objectID,
-            underlying: error.underlying)
+        error.relocated(
+            message: "PreviewSeeder: the generated objects failed to save, so a rule of the "
+                + "model is one the seeder does not honour: \(error.message)", file: error.file)
     }
 
     /// A relationship's rules in words: "to-many, at least 1, at most 3, required".

@@ -9,8 +9,8 @@ import Testing
     private let options = ImportOptions(
         dateColumn: "Date", amountColumn: "Amount", descriptionColumns: ["Payee"])
 
-    private func failure(_ file: String, _ options: ImportOptions) throws -> ObjectGraphError {
-        try #require(throws: ObjectGraphError.self) {
+    private func failure(_ file: String, _ options: ImportOptions) throws -> LedgerError {
+        try #require(throws: LedgerError.self) {
             try CSVImporter.parse(fileURL: CSVFixtures.url(file), options: options)
         }
     }
@@ -20,8 +20,9 @@ import Testing
     @Test func badDatesFailTheImportNamingTheFirstLineAndListingEveryBadRow() throws {
         let error = try failure("bad-date.csv", options)
         let file = path("bad-date.csv")
-        #expect(error.code == .coreData)
-        #expect((error as NSError).code == 134_060)
+        #expect(error.reason == .importBadRows)
+        #expect((error as NSError).domain == LedgerError.errorDomain)
+        #expect(error.underlying.first?.reason == .importRow)
         #expect(error.file == file)
         #expect(error.line == 3)
         #expect(error.key == "date")
@@ -81,7 +82,7 @@ import Testing
         let error = try failure("bad-amount.csv", options)
         #expect(error.line == 3)
         #expect(error.key == "amount")
-        #expect(error.value == .string("twelve"))
+        #expect(error.value == "twelve")
     }
 
     @Test func raggedRowsAreBadRowsEvenWhenTheMappedColumnsArePresent() throws {
@@ -128,7 +129,7 @@ import Testing
     }
 
     @Test func aNameTwoHeaderCellsShareIsAmbiguous() throws {
-        let error = try #require(throws: ObjectGraphError.self) {
+        let error = try #require(throws: LedgerError.self) {
             try CSVTestSupport.parse(
                 "Date,Amount,amount\n2026-03-01,1,2\n",
                 ImportOptions(dateColumn: "Date", amountColumn: "AMOUNT"))
@@ -139,7 +140,7 @@ import Testing
     }
 
     @Test func aColumnNumberBeyondTheFirstRecordIsAnError() throws {
-        let error = try #require(throws: ObjectGraphError.self) {
+        let error = try #require(throws: LedgerError.self) {
             try CSVTestSupport.parse(
                 "\n2026-03-01,1\n", ImportOptions(dateColumn: 1, amountColumn: 3, hasHeader: false))
         }
@@ -147,7 +148,7 @@ import Testing
     }
 
     @Test func anEmptyFileWithAHeaderExpectedIsAnErrorAndWithoutOneHasNoRows() throws {
-        let error = try #require(throws: ObjectGraphError.self) {
+        let error = try #require(throws: LedgerError.self) {
             try CSVTestSupport.parse("\n\n", options)
         }
         #expect(error.message == "test.csv:1: the file is empty, but a header row was expected")
@@ -174,7 +175,7 @@ import Testing
     @Test func anEmptyTypeCellIsABadRow() throws {
         let mapping = ImportOptions(
             dateColumn: 1, amountColumn: 2, typeColumn: 3, debitValue: "D", hasHeader: false)
-        let error = try #require(throws: ObjectGraphError.self) {
+        let error = try #require(throws: LedgerError.self) {
             try CSVTestSupport.parse("2026-03-01,5, \n", mapping)
         }
         #expect(error.key == "type")
@@ -197,7 +198,7 @@ import Testing
 
     @Test func allOrNothingListsAtMostAHundredRowsButCountsThemAll() throws {
         let text = "Date,Amount\n" + String(repeating: "bad,1\n", count: 150)
-        let error = try #require(throws: ObjectGraphError.self) {
+        let error = try #require(throws: LedgerError.self) {
             try CSVTestSupport.parse(
                 text, ImportOptions(dateColumn: "Date", amountColumn: "Amount"))
         }

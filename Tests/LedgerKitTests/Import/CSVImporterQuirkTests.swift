@@ -107,7 +107,7 @@ import Testing
         let result = try parse("thousands-comma.csv", options)
         #expect(result.rows.count == 5)
         options.decimalStyle = .point
-        let error = try #require(throws: ObjectGraphError.self) {
+        let error = try #require(throws: LedgerError.self) {
             try parse("thousands-comma.csv", options)
         }
         #expect(error.line == 3)

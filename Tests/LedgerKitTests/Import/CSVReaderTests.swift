@@ -60,17 +60,17 @@ import Testing
     }
 
     @Test func anUnclosedQuoteIsAnErrorAtTheLineItOpens() throws {
-        let error = try #require(throws: ObjectGraphError.self) {
+        let error = try #require(throws: LedgerError.self) {
             try read("a,b\nc,\"open\nstill\n")
         }
-        #expect(error.code == .coreData)
+        #expect(error.reason == .importFileInvalid)
         #expect(error.line == 2)
         #expect(error.file == "t.csv")
         #expect(error.message == "t.csv:2: a quoted field opened here is never closed")
     }
 
     @Test func textAfterAClosingQuoteIsAnError() throws {
-        let error = try #require(throws: ObjectGraphError.self) { try read("a\n\"b\"c,d\n") }
+        let error = try #require(throws: LedgerError.self) { try read("a\n\"b\"c,d\n") }
         #expect(error.line == 2)
         #expect(error.message.contains("after the closing quote"))
     }

@@ -14,11 +14,11 @@ import Testing
         try TextDecoding.decode(Data(contentsOf: CSVFixtures.url(name)), forced: forced, file: name)
     }
 
-    private func refusal(_ name: String, forced: CSVEncoding? = nil) -> ObjectGraphError? {
+    private func refusal(_ name: String, forced: CSVEncoding? = nil) -> LedgerError? {
         do {
             _ = try decode(name, forced: forced)
             return nil
-        } catch let error as ObjectGraphError {
+        } catch let error as LedgerError {
             return error
         } catch {
             return nil
@@ -39,7 +39,7 @@ import Testing
 
     @Test func zeroBytesThatAreNotUTF16AreRefusedWithTheirLine() {
         let data = Data("date,amount\n2026-01-01,5\n2026-01-02,\u{0}7\n".utf8)
-        let error = try? #require(throws: ObjectGraphError.self) {
+        let error = try? #require(throws: LedgerError.self) {
             try TextDecoding.decode(data, forced: nil, file: "z.csv")
         }
         #expect(error?.line == 3)
@@ -57,7 +57,7 @@ import Testing
     @Test func otherDoubleByteEncodingsAreRecognised() {
         // "日付,金額" in EUC-JP: every character is two bytes above 0x7F.
         let euc: [UInt8] = [0xC6, 0xFC, 0xC9, 0xD5, 0x2C, 0xB6, 0xE2, 0xB3, 0xDB, 0x0A, 0x31, 0x0A]
-        let error = try? #require(throws: ObjectGraphError.self) {
+        let error = try? #require(throws: LedgerError.self) {
             try TextDecoding.decode(Data(euc), forced: nil, file: "e.csv")
         }
         #expect(error?.message.contains("double-byte East Asian encoding") == true)

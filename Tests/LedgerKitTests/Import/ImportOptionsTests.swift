@@ -51,11 +51,11 @@ import Testing
     func contradictoryOrIncompleteOptionsAreRejectedBeforeReading(
         _ options: ImportOptions, _ reason: String
     ) throws {
-        let error = try #require(throws: ObjectGraphError.self) {
+        let error = try #require(throws: LedgerError.self) {
             try CSVImporter.parse(
                 fileURL: URL(fileURLWithPath: "/nonexistent.csv"), options: options)
         }
-        #expect(error.code == .coreData)
+        #expect(error.reason == .importOptions)
         #expect(error.message == "import options: \(reason)")
     }
 

@@ -38,7 +38,7 @@ import Testing
 
     @Test func forcedUTF8RejectsInvalidBytesNamingTheirLine() throws {
         let data = Data(Array("a\r\nb\rc\n".utf8) + [0x64, 0xE9])
-        let error = try #require(throws: ObjectGraphError.self) {
+        let error = try #require(throws: LedgerError.self) {
             try TextDecoding.decode(data, forced: .utf8, file: "x.csv")
         }
         #expect(error.line == 4)
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func utf16IsRefusedWithAClearMessage() throws {
-        let error = try #require(throws: ObjectGraphError.self) {
+        let error = try #require(throws: LedgerError.self) {
             try TextDecoding.decode(Data([0xFF, 0xFE, 0x61, 0x00]), forced: nil, file: "u.csv")
         }
         #expect(error.message.contains("UTF-16"))

@@ -32,7 +32,7 @@ import Testing
     @Test func anUnknownOrMalformedPrefixFails() {
         let index = IDPrefixIndex(Self.ids)
         for bad in ["b", "", "zz", String(repeating: "a", count: 33)] {
-            #expect(throws: ObjectGraphError.self) { try index.match(bad) }
+            #expect(throws: LedgerError.self) { try index.match(bad) }
         }
         #expect {
             try index.match("b")

@@ -31,7 +31,7 @@ import Testing
         #expect {
             _ = try ledger.addCategory(name: "FOOD")
         } throws: { error in
-            (error as NSError).code == 133_021
+            (error as? LedgerError)?.reason == .duplicateCategory
                 && message(of: error) == "a category named \"Food\" already exists"
         }
         #expect(try ledger.categories().count == 1)
@@ -71,7 +71,7 @@ import Testing
         #expect(renamed.name == "Groceries")
         #expect(renamed.transactions == 1)
         #expect(try ledger.transactions().map(\.category) == ["Groceries"])
-        #expect(throws: ObjectGraphError.self) {
+        #expect(throws: LedgerError.self) {
             _ = try ledger.renameCategory("Groceries", to: "rent")
         }
         #expect(try ledger.renameCategory("Groceries", to: "GROCERIES").name == "GROCERIES")
@@ -116,7 +116,7 @@ import Testing
         #expect {
             _ = try ledger.deleteCategory("Food", rule: .deny)
         } throws: { error in
-            (error as NSError).code == 1600
+            (error as? LedgerError)?.reason == .categoryInUse
                 && message(of: error)
                     == "category \"Food\" still has 1 transaction (rule deny); move or delete it "
                     + "first, or use --rule nullify or cascade"

@@ -25,7 +25,7 @@ import Testing
         defer { sandbox.remove() }
         let ledger = try sandbox.ramLedger()
         let source = try sandbox.write("scan.png", "png")
-        #expect(throws: ObjectGraphError.self) {
+        #expect(throws: LedgerError.self) {
             _ = try ledger.addTransaction(
                 TransactionDraft(amount: 9, category: "Missing", receipt: source))
         }

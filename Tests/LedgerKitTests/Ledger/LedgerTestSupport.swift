@@ -54,7 +54,7 @@ func dec(_ text: String) -> Decimal { Decimal(string: text)! }
 /// A calendar date from `YYYY-MM-DD`.
 func day(_ text: String) -> Date { LedgerDates.parse(text)! }
 
-/// The error's message, or the error's description when it is not an ObjectGraphError.
+/// The error's message (a ledger's or the engine's), or its description for other errors.
 func message(of error: any Error) -> String {
-    (error as? ObjectGraphError)?.message ?? "\(error)"
+    (error as? LedgerError)?.message ?? (error as? ObjectGraphError)?.message ?? "\(error)"
 }

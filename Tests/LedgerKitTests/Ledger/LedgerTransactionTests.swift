@@ -89,12 +89,15 @@ import Testing
         var changes = TransactionChanges()
         changes.payee = "q"
         changes.amount = dec("0.001")
-        #expect(throws: ObjectGraphError.self) {
+        #expect {
             _ = try ledger.editTransaction(t.idString, changes)
-        }
+        } throws: { ($0 as? ObjectGraphError)?.reason == .numberTooSmall }
         changes.amount = nil
         changes.category = "Missing"
-        #expect(throws: ObjectGraphError.self) {
+        #expect {
+            _ = try ledger.editTransaction(t.idString, changes)
+        } throws: { ($0 as? LedgerError)?.reason == .unknownCategory }
+        #expect(throws: LedgerError.self) {
             _ = try ledger.editTransaction(t.idString, changes)
         }
         #expect(try ledger.transactions() == [t])
@@ -113,7 +116,7 @@ import Testing
         #expect(toggled.map(\.id) == [a.id, b.id])
         #expect(toggled.map(\.isCleared) == [true, true])
         #expect(try ledger.toggleCleared([b.idString]).map(\.isCleared) == [false])
-        #expect(throws: ObjectGraphError.self) {
+        #expect(throws: LedgerError.self) {
             _ = try ledger.deleteTransactions([c.idString, "zz"])
         }
         #expect(try ledger.transactions().count == 3)

@@ -152,7 +152,7 @@ let brokenFixtures: [BrokenFixture] = [
                 FixtureSource(data: Data(broken.json.utf8), name: "bad.json"), into: coordinator)
         }
         let e = try #require(error)
-        #expect(e.code.rawValue == broken.code)
+        #expect(e.code == broken.code)
         #expect(e.file == "bad.json")
         if let path = broken.path {
             #expect(e.message.hasPrefix("fixture bad.json at \(path): "), "message: \(e.message)")
@@ -181,7 +181,7 @@ let brokenFixtures: [BrokenFixture] = [
                 try FixtureLoader(model: model).load(
                     FixtureSource(data: Data(json.utf8), name: "two.json"), into: coordinator)
             })
-        #expect(e.code == .validationMultipleErrors)
+        #expect(e.reason == .multipleValidationErrors)
         let messages = e.underlying.map(\.message).sorted()
         #expect(messages.count == 2)
         #expect(
@@ -218,7 +218,7 @@ let brokenFixtures: [BrokenFixture] = [
         let e = objectGraphError {
             _ = try FixtureSource(contentsOf: URL(fileURLWithPath: "/nonexistent/fixture.json"))
         }
-        #expect(e?.code == .coreData)
+        #expect(e?.reason == .fixtureUnreadable)
         #expect(e?.file == "/nonexistent/fixture.json")
     }
 

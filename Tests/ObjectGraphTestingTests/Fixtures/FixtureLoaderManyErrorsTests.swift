@@ -20,7 +20,7 @@ struct FixtureLoaderManyErrorsTests {
                 try FixtureLoader(model: model).load(
                     FixtureSource(data: Data(json.utf8), name: "many.json"), into: coordinator)
             })
-        #expect(e.code == .validationMultipleErrors)
+        #expect(e.reason == .multipleValidationErrors)
         // Each category lacks an id and has an empty name: two failures each, all kept.
         #expect(e.underlying.count == 2 * count)
         #expect(e.underlying.allSatisfy { $0.message.hasPrefix("fixture many.json at Category[") })

@@ -64,7 +64,9 @@ import Testing
         #expect(refs["coffee"]?.primaryKey == 5)
         #expect(refs.objectIDs(of: "Transaction").map(\.primaryKey) == [1, 2, 3, 4, 5])
         #expect(refs["nothing"] == nil)
-        #expect(objectGraphError { _ = try refs.objectID("nothing") }?.code == .coreData)
+        #expect(
+            objectGraphError { _ = try refs.objectID("nothing") }?.reason
+                == .unknownFixtureReference)
     }
 
     @Test func severalDocumentsLoadAsOneSetAndShareReferences() throws {
@@ -101,8 +103,9 @@ import Testing
         final class Other: ManagedObject {}
         withContext(coordinator) { context in
             #expect(
-                objectGraphError { _ = try refs.object("food", as: Other.self, in: context) }?.code
-                    == .coreData)
+                objectGraphError { _ = try refs.object("food", as: Other.self, in: context) }?
+                    .reason
+                    == .unknownFixtureReference)
         }
     }
 }

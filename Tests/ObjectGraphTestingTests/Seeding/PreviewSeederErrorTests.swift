@@ -49,7 +49,7 @@ import Testing
                 ])
         ])
         let (error, saved) = try failure(m, ["Code": 1])
-        #expect(error?.code == .coreData)
+        #expect(error?.reason == .unsupportedSeedPattern)
         #expect(error?.entityName == "Code" && error?.key == "value")
         #expect(
             error?.message.hasPrefix(

@@ -39,7 +39,7 @@ import Testing
         let error = objectGraphError {
             _ = try LoadJob(model: model, fixtures: [bad]).run(storeURL: out)
         }
-        #expect(error?.code == .validationMissingMandatoryProperty)
+        #expect(error?.reason == .missingMandatoryProperty)
         #expect(error?.message == "fixture bad.json at Category[0].id: Category.id is required")
         #expect(!FileManager.default.fileExists(atPath: out.path), "nothing is written")
         #expect(

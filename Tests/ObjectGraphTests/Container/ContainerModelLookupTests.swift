@@ -9,19 +9,29 @@ import Testing
 
     @Test func aContainerByNameFindsTheXcodeModelInTheGivenBundle() throws {
         let bundle = try #require(Bundle(path: Self.fixtures.path))
-        let container = try PersistentContainer(name: "ExpenseTracker", bundle: bundle)
+        let container = PersistentContainer(name: "ExpenseTracker", bundle: bundle)
         #expect(
             Set(container.managedObjectModel.entitiesByName.keys) == ["Category", "Transaction"])
     }
 
-    @Test func aMissingModelNamesEveryPlaceSearched() {
-        do {
-            _ = try PersistentContainer(name: "NoSuchModel")
-            Issue.record("expected an error")
-        } catch {
-            let message = (error as NSError).localizedDescription
-            #expect(message.contains("NoSuchModel.xcdatamodeld"))
-            #expect((error as NSError).code == 134060)
-        }
+    /// Core Data's `NSPersistentContainer(name:)` does not throw; the missing model surfaces
+    /// when the stores load.
+    @Test func aMissingModelIsReportedByLoadingNamingEveryPlaceSearched() throws {
+        let container = PersistentContainer(name: "NoSuchModel")
+        #expect(container.managedObjectModel.entities.isEmpty)
+        container.persistentStoreDescriptions = [PersistentStoreDescription()]
+        let reported = UncheckedSendable(ErrorBox())
+        container.loadPersistentStores { _, error in reported.value.errors.append(error) }
+        let error = try #require(reported.value.errors.first as? ObjectGraphError)
+        #expect(reported.value.errors.count == 1)
+        #expect(error.reason == .modelNotFound)
+        #expect(error.message.contains("NoSuchModel.xcdatamodeld"))
+        #expect(error.message.contains(FileManager.default.currentDirectoryPath))
+        #expect(container.persistentStoreCoordinator.persistentStores.isEmpty)
+        #expect {
+            try container.loadPersistentStores()
+        } throws: { ($0 as? ObjectGraphError)?.reason == .modelNotFound }
     }
+
+    final class ErrorBox { var errors: [(any Error)?] = [] }
 }

@@ -21,15 +21,16 @@ import Testing
 
     @Test func loadPersistentStoresReportsEachStoreToItsHandler() throws {
         let container = PersistentContainer(name: "T", managedObjectModel: try ExpenseModel.make())
-        var description = PersistentStoreDescription()
+        let description = PersistentStoreDescription()
         description.type = "NoSuchType"
         container.persistentStoreDescriptions = [PersistentStoreDescription(), description]
         let results = UncheckedSendable(ResultsBox())
         container.loadPersistentStores { description, error in
-            results.value.items.append((description.resolvedType, error))
+            results.value.items.append((description.type, error))
         }
         #expect(results.value.items.count == 2)
         #expect(results.value.items[0].1 == nil)
+        #expect((results.value.items[1].1 as? ObjectGraphError)?.reason == .unknownStoreType)
         #expect((results.value.items[1].1 as NSError?)?.code == 134000)
     }
 

@@ -188,7 +188,7 @@ import Testing
         let value = context.performAndWait { context.performAndWait { 42 } }
         #expect(value == 42)
         #expect(throws: ObjectGraphError.self) {
-            try context.performAndWait { throw ObjectGraphError(.coreData, "boom") }
+            try context.performAndWait { throw ObjectGraphError(.validationFailed, "boom") }
         }
     }
 

@@ -120,8 +120,8 @@ import Testing
         }
         // Through a description and a container, as loadPersistentStores reports it.
         let container = PersistentContainer(name: "Streets", managedObjectModel: v2)
-        var description = PersistentStoreDescription(url: url)
-        description.options.modelVersions = [v1]
+        let description = PersistentStoreDescription(url: url)
+        description.storeOptions.modelVersions = [v1]
         description.shouldMigrateStoreAutomatically = false
         container.persistentStoreDescriptions = [description]
         #expect { try container.loadPersistentStores() } throws: {

@@ -41,7 +41,7 @@ import Testing
                 try context.save()
             }
         }
-        var description = PersistentStoreDescription(url: url)
+        let description = PersistentStoreDescription(url: url)
         description.setOption(
             StagedMigrationManager([stage]),
             forKey: NSPersistentStoreStagedMigrationManagerOptionKey)

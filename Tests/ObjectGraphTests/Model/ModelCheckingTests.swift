@@ -255,13 +255,59 @@ private func rel(
         { [entity("A", [])] },
     ]
 
+    /// The reason each rule of ``badModels`` is reported under.
+    static let reasons: [String: ObjectGraphError.Reason] = [
+        "duplicate entity": .duplicateEntity,
+        "invalid entity name": .invalidName,
+        "invalid property name": .invalidName,
+        "duplicate property": .duplicateProperty,
+        "property redeclared from superentity": .duplicateProperty,
+        "unknown superentity": .invalidSuperentity,
+        "inheritance cycle": .invalidSuperentity,
+        "unknown destination": .unknownDestination,
+        "fetched property with unknown destination": .unknownDestination,
+        "fetched property named like an attribute": .duplicateProperty,
+        "attribute named like an inherited fetched property": .duplicateProperty,
+        "configuration with unknown entity": .invalidConfiguration,
+        "inverse missing on destination": .invalidInverse,
+        "inverse points elsewhere": .invalidInverse,
+        "inverse names another relationship": .invalidInverse,
+        "inverse already claimed": .invalidInverse,
+        "constraint on missing attribute": .invalidConstraint,
+        "constraint on transient": .invalidConstraint,
+        "constraint on to-many": .invalidConstraint,
+        "constraint naming a key twice": .invalidConstraint,
+        "undefined type stored": .invalidAttribute,
+        "default not fitting the type": .invalidAttribute,
+        "string default on a uuid": .invalidAttribute,
+        "limit not fitting the type": .invalidAttribute,
+        "value limit on a string": .invalidAttribute,
+        "minValue above maxValue": .invalidAttribute,
+        "min date after max date": .invalidAttribute,
+        "NaN limit": .invalidAttribute,
+        "length limit on a number": .invalidAttribute,
+        "negative length": .invalidAttribute,
+        "minLength above maxLength": .invalidAttribute,
+        "bad regular expression": .invalidAttribute,
+        "external storage on a string": .invalidAttribute,
+        "empty derivation": .invalidAttribute,
+        "transient derived attribute": .invalidAttribute,
+        "minCount above maxCount": .invalidRelationship,
+        "negative count": .invalidRelationship,
+        "to-one with counts": .invalidRelationship,
+        "ordered to-one": .invalidRelationship,
+        "index on a missing attribute": .invalidIndex,
+        "index on a to-many": .invalidIndex,
+        "index on a transient": .invalidIndex,
+    ]
+
     @Test(arguments: badModels)
     func badModelThrowsNamingEntityAndProperty(_ bad: BadModel) {
         let entities = bad.entities()
         let error = ModelFixtures.error {
             _ = try ManagedObjectModel(entities: entities, configurations: bad.configurations)
         }
-        #expect(error?.code == .coreData)
+        #expect(error?.reason == Self.reasons[bad.rule], "\(error?.reason.name ?? "none")")
         #expect((error.map { $0 as NSError })?.code == 134060)
         if bad.entity.isEmpty {
             #expect(error?.message.contains("Nope") == true)
@@ -303,7 +349,7 @@ private func rel(
             ])
         }
         #expect(
-            twice?.code == .coreData
+            twice?.reason == .invalidIndex
                 && twice?.message.contains("A in fetch index 'i': the name is used twice") == true)
         let empty = ModelFixtures.error {
             _ = try ManagedObjectModel(entities: [
@@ -318,7 +364,7 @@ private func rel(
                 fetchRequestTemplates: [FetchRequestTemplate(name: "t", entityName: "Nope")])
         }
         #expect(
-            unknown?.code == .coreData
+            unknown?.reason == .invalidFetchRequestTemplate
                 && unknown?.message.contains("template 't' fetches Nope, which is not in the model")
                     == true
         )

@@ -28,7 +28,7 @@ import Testing
             try Self.load(Self.nested(60_000))
         } throws: { error in
             let e = error as? ObjectGraphError
-            return e?.code == .coreData && e?.line == 2
+            return e?.reason == .modelXMLSyntax && e?.line == 2
                 && e?.message.contains("nested at most \(XMLNode.maximumDepth) deep") == true
         }
     }

@@ -161,7 +161,7 @@ final class XcodeCategory: ManagedObject {}
     ])
     func badContentThrowsNamingFileLineAndProperty(xml: String, line: Int, message: String) {
         let error = ModelFixtures.error { _ = try Self.load(Self.model(xml)) }
-        #expect(error?.code == .coreData)
+        #expect(error?.reason == .invalidXcodeModel)
         #expect(error?.line == line && error?.file?.hasSuffix("Test.xcdatamodel/contents") == true)
         #expect(error?.message.contains(message) == true, "message: \(error?.message ?? "none")")
     }
@@ -177,7 +177,8 @@ final class XcodeCategory: ManagedObject {}
                     </entity>
                     """))
         }
-        #expect(error?.code == .coreData && error?.entityName == "A" && error?.key == "b")
+        #expect(
+            error?.reason == .unknownDestination && error?.entityName == "A" && error?.key == "b")
         #expect(error?.line == 5 && error?.column == 5)
         #expect(
             error?.message.hasSuffix(
@@ -223,7 +224,10 @@ final class XcodeCategory: ManagedObject {}
     ])
     func malformedXMLNamesFileLineAndWhatWasExpected(xml: String, line: Int, expected: String) {
         let error = ModelFixtures.error { _ = try Self.load(xml) }
-        #expect(error?.code == .coreData)
+        // Well-formed XML whose root is not a model is a model error, not a syntax error.
+        #expect(
+            error?.reason
+                == (expected.hasPrefix("a <model> root") ? .invalidXcodeModel : .modelXMLSyntax))
         #expect(error?.line == line, "\(error?.message ?? "none")")
         #expect(error?.column != nil && error?.file?.hasSuffix("/contents") == true)
         #expect(error?.message.contains(expected) == true, "message: \(error?.message ?? "none")")
@@ -233,7 +237,7 @@ final class XcodeCategory: ManagedObject {}
         let nowhere = URL(fileURLWithPath: "/nonexistent/Model.xcdatamodeld")
         let error = ModelFixtures.error { _ = try ManagedObjectModel(contentsOf: nowhere) }
         #expect(
-            error?.code == .coreData
+            error?.reason == .modelNotFound
                 && error?.message == "/nonexistent/Model.xcdatamodeld: no such file or folder")
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent(
             "objectgraph-empty-\(UUID().uuidString).xcdatamodeld")

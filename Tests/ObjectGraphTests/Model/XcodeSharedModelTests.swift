@@ -54,7 +54,7 @@ extension XcodeSharedModelTests {
         let missing = ModelFixtures.error {
             _ = try ManagedObjectModel(contentsOf: swiftGen, version: "Model 9")
         }
-        #expect(missing?.code == .coreData)
+        #expect(missing?.reason == .modelNotFound)
         #expect(
             missing?.message.contains(
                 "has no version Model 9 (versions: Model 2.xcdatamodel, Model.xcdatamodel)") == true

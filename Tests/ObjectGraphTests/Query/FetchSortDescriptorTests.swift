@@ -113,7 +113,7 @@ import Testing
         let error = #expect(throws: ObjectGraphError.self) {
             try FetchSortDescriptor(key: key).compile(for: graph.entity("Transaction"))
         }
-        #expect(error?.code == .coreData)
+        #expect(error?.reason == .invalidSortKey)
         #expect(error?.entityName == "Transaction")
         #expect(error?.key == key)
     }

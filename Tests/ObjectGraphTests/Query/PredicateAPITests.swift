@@ -24,7 +24,7 @@ import Testing
 
     @Test func unknownKeyNamesEntityKeyAndPredicate() throws {
         let error = try #require(compileError("amout > 5"))
-        #expect(error.code == .coreData)
+        #expect(error.reason == .predicateUnknownKey)
         #expect((error as NSError).code == 134_060)
         #expect(error.entityName == "Transaction")
         #expect(error.key == "amout")

@@ -59,14 +59,17 @@ struct PredicateErrorCase: Sendable, CustomTestStringConvertible {
     let format: String
     let arguments: @Sendable () -> [Any]
     let column: Int
+    /// `.predicateSyntax`, or `.predicateArgument` for a missing or unusable argument.
+    let reason: ObjectGraphError.Reason
 
     var testDescription: String { "\(format) → column \(column)" }
 }
 
-func E(_ format: String, column: Int, args: @escaping @Sendable () -> [Any] = { [] })
-    -> PredicateErrorCase
-{
-    PredicateErrorCase(format: format, arguments: args, column: column)
+func E(
+    _ format: String, column: Int, args: @escaping @Sendable () -> [Any] = { [] },
+    reason: ObjectGraphError.Reason = .predicateSyntax
+) -> PredicateErrorCase {
+    PredicateErrorCase(format: format, arguments: args, column: column, reason: reason)
 }
 
 /// A value no predicate can hold.

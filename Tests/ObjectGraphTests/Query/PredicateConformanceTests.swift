@@ -24,7 +24,7 @@ import Testing
             let p = try FetchPredicate(format: c.format, argumentArray: c.arguments())
             Issue.record("parsed \(c.format.debugDescription) as \(p)")
         } catch let error as ObjectGraphError {
-            #expect(error.code == .coreData)
+            #expect(error.reason == c.reason, "\(error.message)")
             #expect(error.column == c.column, "\(error.message)")
             let shown = String(c.format.map { $0.isNewline || $0 == "\t" ? " " : $0 })
             #expect(shown.isEmpty || error.message.contains(shown))

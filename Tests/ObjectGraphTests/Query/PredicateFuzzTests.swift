@@ -89,7 +89,8 @@ import Testing
                 }
             } catch let error as ObjectGraphError {
                 failed += 1
-                if error.code != .coreData || !(1...(format.count + 1)).contains(error.column ?? 0)
+                if ![.predicateSyntax, .predicateArgument].contains(error.reason)
+                    || !(1...(format.count + 1)).contains(error.column ?? 0)
                 {
                     problems.append("error: \(format.debugDescription): \(error)")
                 }

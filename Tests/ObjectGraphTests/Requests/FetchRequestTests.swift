@@ -166,7 +166,7 @@ import Testing
             Issue.record("expected a parse error")
         } catch {
             let e = error as! ObjectGraphError
-            #expect(e.code == .coreData)
+            #expect(e.reason == .predicateSyntax)
             #expect(e.message.contains("amount >> 5"))
             #expect(e.column != nil)
         }

@@ -118,7 +118,7 @@ final class Volume: LibraryItem {
             let error = #expect(throws: ObjectGraphError.self) {
                 try FetchPredicate(translating: predicate)
             }
-            #expect(error?.code == .coreData)
+            #expect(error?.reason == .predicateInvalid)
             #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
             #expect(error?.message.contains("FetchRequest.swiftPredicate") == true)
         }

@@ -78,11 +78,11 @@ import Testing
         try s.commit(inserted: [s.folderRow(inbox, "Inbox")])
         let error = try s.refused(
             inserted: [s.noteRow(try s.id(s.note), folder: inbox)], deleted: [(inbox, 1)])
-        #expect(error?.code == .validation)
+        #expect(error?.reason == .danglingReference)
         #expect(error?.key == "folder")
         #expect(error?.entityName == "Note")
         #expect(error?.message.contains("Dangling reference to an invalid object") == true)
-        #expect(error?.extraUserInfo[NSValidationValueErrorKey]?.value as? ManagedObjectID == inbox)
+        #expect(error?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == inbox)
     }
 
     @Test(arguments: StoreKind.all)
@@ -93,7 +93,7 @@ import Testing
         let neverSaved = try s.id(s.tag)
         let error = try s.refused(
             inserted: [s.noteRow(try s.id(s.note), folder: inbox, tags: [neverSaved])])
-        #expect(error?.code == .validation)
+        #expect(error?.reason == .danglingReference)
         #expect(error?.key == "tags")
     }
 

@@ -50,65 +50,90 @@ extension SaveIntegrity {
             return t
         }
 
+        /// Each reason carries Core Data's code for its condition (`CoreDataErrors.h`).
         @Test(arguments: [
-            (ObjectGraphError.Code.validation, NSManagedObjectValidationError),
-            (.constraintValidation, NSManagedObjectConstraintValidationError),
-            (.validationMultipleErrors, NSValidationMultipleErrorsError),
-            (.validationMissingMandatoryProperty, NSValidationMissingMandatoryPropertyError),
-            (
-                .validationRelationshipLacksMinimumCount,
-                NSValidationRelationshipLacksMinimumCountError
-            ),
-            (
-                .validationRelationshipExceedsMaximumCount,
-                NSValidationRelationshipExceedsMaximumCountError
-            ),
-            (.validationRelationshipDeniedDelete, NSValidationRelationshipDeniedDeleteError),
-            (.validationNumberTooLarge, NSValidationNumberTooLargeError),
-            (.validationNumberTooSmall, NSValidationNumberTooSmallError),
-            (.validationDateTooLate, NSValidationDateTooLateError),
-            (.validationDateTooSoon, NSValidationDateTooSoonError),
-            (.validationInvalidDate, NSValidationInvalidDateError),
-            (.validationStringTooLong, NSValidationStringTooLongError),
-            (.validationStringTooShort, NSValidationStringTooShortError),
-            (.validationStringPatternMatching, NSValidationStringPatternMatchingError),
-            (.validationInvalidURI, NSValidationInvalidURIError),
-            (.contextLocking, NSManagedObjectContextLockingError),
-            (.coordinatorLocking, NSPersistentStoreCoordinatorLockingError),
-            (.referentialIntegrity, NSManagedObjectReferentialIntegrityError),
-            (.externalRelationship, NSManagedObjectExternalRelationshipError),
+            (ObjectGraphError.Reason.validationFailed, NSManagedObjectValidationError),
+            (.wrongValueType, NSManagedObjectValidationError),
+            (.danglingReference, NSManagedObjectValidationError),
+            (.multipleValidationErrors, NSValidationMultipleErrorsError),
+            (.missingMandatoryProperty, NSValidationMissingMandatoryPropertyError),
+            (.relationshipLacksMinimumCount, NSValidationRelationshipLacksMinimumCountError),
+            (.relationshipExceedsMaximumCount, NSValidationRelationshipExceedsMaximumCountError),
+            (.relationshipDeniedDelete, NSValidationRelationshipDeniedDeleteError),
+            (.numberTooLarge, NSValidationNumberTooLargeError),
+            (.numberTooSmall, NSValidationNumberTooSmallError),
+            (.dateTooLate, NSValidationDateTooLateError),
+            (.dateTooSoon, NSValidationDateTooSoonError),
+            (.invalidDate, NSValidationInvalidDateError),
+            (.stringTooLong, NSValidationStringTooLongError),
+            (.stringTooShort, NSValidationStringTooShortError),
+            (.stringPatternMatching, NSValidationStringPatternMatchingError),
+            (.invalidURI, NSValidationInvalidURIError),
+            (.objectNotFound, NSManagedObjectReferentialIntegrityError),
             (.mergeConflict, NSManagedObjectMergeError),
             (.constraintConflict, NSManagedObjectConstraintMergeError),
-            (.storeInvalidType, NSPersistentStoreInvalidTypeError),
-            (.storeTypeMismatch, NSPersistentStoreTypeMismatchError),
-            (.storeIncompatibleSchema, NSPersistentStoreIncompatibleSchemaError),
-            (.storeSave, NSPersistentStoreSaveError),
-            (.storeIncompleteSave, NSPersistentStoreIncompleteSaveError),
-            (.storeSaveConflicts, NSPersistentStoreSaveConflictsError),
-            (.coreData, NSCoreDataError),
-            (.storeOperation, NSPersistentStoreOperationError),
-            (.storeOpen, NSPersistentStoreOpenError),
-            (.storeTimeout, NSPersistentStoreTimeoutError),
-            (.storeUnsupportedRequestType, NSPersistentStoreUnsupportedRequestTypeError),
-            (.storeIncompatibleVersionHash, NSPersistentStoreIncompatibleVersionHashError),
-            (.migration, NSMigrationError),
-            (.migrationConstraintViolation, NSMigrationConstraintViolationError),
-            (.migrationCancelled, NSMigrationCancelledError),
-            (.migrationMissingSourceModel, NSMigrationMissingSourceModelError),
-            (.migrationMissingMappingModel, NSMigrationMissingMappingModelError),
-            (.migrationManagerSourceStore, NSMigrationManagerSourceStoreError),
-            (.migrationManagerDestinationStore, NSMigrationManagerDestinationStoreError),
-            (.entityMigrationPolicy, NSEntityMigrationPolicyError),
-            (.sqlite, NSSQLiteError),
-            (.inferredMapping, NSInferredMappingModelError),
-            (.externalRecordImport, NSExternalRecordImportError),
-            (.historyTokenExpired, NSPersistentHistoryTokenExpiredError),
+            (.notAStoreFile, NSPersistentStoreInvalidTypeError),
+            (.unknownStoreType, NSPersistentStoreInvalidTypeError),
+            (.noPersistentStore, NSPersistentStoreSaveError),
+            (.storeWriteFailed, NSPersistentStoreSaveError),
+            (.storeUnusable, NSPersistentStoreSaveError),
+            (.readOnlyStore, NSPersistentStoreSaveError),
+            (.invalidStoreRow, NSPersistentStoreSaveError),
+            (.storeSaveConflict, NSPersistentStoreSaveConflictsError),
+            (.storeOperationFailed, NSPersistentStoreOperationError),
+            (.storeClosed, NSPersistentStoreOperationError),
+            (.storeOpenFailed, NSPersistentStoreOpenError),
+            (.storeFileNotFound, NSPersistentStoreOpenError),
+            (.storeLocked, NSPersistentStoreTimeoutError),
+            (.unsupportedRequest, NSPersistentStoreUnsupportedRequestTypeError),
+            (.incompatibleModel, NSPersistentStoreIncompatibleVersionHashError),
+            (.storeCorrupt, NSFileReadCorruptFileError),
         ])
-        func codesKeepCoreDatasNumbers(_ code: ObjectGraphError.Code, _ constant: Int) {
-            #expect(code.rawValue == constant)
-            let ns = ObjectGraphError(code, "x") as NSError
+        func reasonsKeepCoreDatasCodes(_ reason: ObjectGraphError.Reason, _ constant: Int) {
+            #expect(reason.code == constant)
+            let ns = ObjectGraphError(reason, "x") as NSError
             #expect(ns.domain == NSCocoaErrorDomain)
             #expect(ns.code == constant)
+        }
+
+        /// 134060 is Core Data's code for a bad model, predicate or request alike; each of
+        /// those conditions is a reason of its own here.
+        @Test func generalErrorsAreDistinctReasonsUnderOneCode() {
+            let general: [ObjectGraphError.Reason] = [
+                .duplicateEntity, .entityReused, .invalidName, .duplicateProperty,
+                .invalidSuperentity, .unknownDestination, .invalidInverse, .invalidConstraint,
+                .invalidAttribute, .invalidRelationship, .invalidConfiguration,
+                .invalidFetchRequestTemplate, .invalidIndex, .invalidModelJSON, .modelXMLSyntax,
+                .invalidXcodeModel, .modelNotFound, .jsonSyntax, .predicateSyntax,
+                .predicateArgument, .predicateUnknownKey, .predicateInvalid,
+                .predicateVariableValue, .predicateTooDeep, .invalidSortKey, .unknownEntity,
+                .noEntityForClass, .resultTypeMismatch, .invalidFetchRequest, .noCoordinator,
+                .batchInvalidProperty, .batchInvalidValue, .batchMixedEntities,
+                .batchAbstractEntity, .saveDidNotSettle, .valueTypeMismatch, .invalidValueText,
+                .unsupportedStoreOption,
+            ]
+            #expect(general.allSatisfy { $0.code == NSCoreDataError })
+            #expect(Set(general).count == general.count)
+            #expect(Set(general.map(\.name)).count == general.count)
+        }
+
+        @Test func coreDataCodeConstantsKeepTheirValues() {
+            let constants = [
+                NSManagedObjectConstraintValidationError, NSManagedObjectContextLockingError,
+                NSPersistentStoreCoordinatorLockingError, NSManagedObjectExternalRelationshipError,
+                NSPersistentStoreTypeMismatchError, NSPersistentStoreIncompatibleSchemaError,
+                NSPersistentStoreIncompleteSaveError, NSCoreDataError, NSMigrationError,
+                NSMigrationConstraintViolationError, NSMigrationCancelledError,
+                NSMigrationMissingSourceModelError, NSMigrationMissingMappingModelError,
+                NSMigrationManagerSourceStoreError, NSMigrationManagerDestinationStoreError,
+                NSEntityMigrationPolicyError, NSSQLiteError, NSInferredMappingModelError,
+                NSExternalRecordImportError, NSPersistentHistoryTokenExpiredError,
+            ]
+            #expect(
+                constants == [
+                    1551, 132000, 132010, 133010, 134010, 134020, 134040, 134060, 134110, 134111,
+                    134120, 134130, 134140, 134150, 134160, 134170, 134180, 134190, 134200, 134301,
+                ])
         }
 
         @Test func coreDataKeyNamesKeepTheirValues() {
@@ -161,10 +186,9 @@ extension SaveIntegrity {
         }
 
         @Test func theTreePrinterShowsEveryFailureIndentedUnderItsParent() {
-            let first = ObjectGraphError(
-                .validationMissingMandatoryProperty, "Parcel.slug is required")
+            let first = ObjectGraphError(.missingMandatoryProperty, "Parcel.slug is required")
             let second = ObjectGraphError(
-                .validationStringTooLong, "Parcel.code must have at most 5 characters; got 8")
+                .stringTooLong, "Parcel.code must have at most 5 characters; got 8")
             let combined =
                 ObjectGraphError.combining([first, RuleError(), second]) as? ObjectGraphError
             #expect(
@@ -202,8 +226,8 @@ extension SaveIntegrity {
             let alone = try #require(ObjectGraphError.combining([RuleError()])) as NSError
             #expect(alone.domain == "ExpenseRules")
             #expect(alone.code == 7)
-            let a = ObjectGraphError(.validationNumberTooSmall, "a")
-            let b = ObjectGraphError(.validationNumberTooLarge, "b")
+            let a = ObjectGraphError(.numberTooSmall, "a")
+            let b = ObjectGraphError(.numberTooLarge, "b")
             let inner = try #require(ObjectGraphError.combining([a, b]))
             let outer = try #require(ObjectGraphError.combining([inner, RuleError()])) as NSError
             #expect(outer.code == NSValidationMultipleErrorsError)
@@ -215,13 +239,17 @@ extension SaveIntegrity {
                 userInfo: [NSDetailedErrorsKey: [a as NSError, RuleError() as NSError]])
             let flattened = try #require(
                 ObjectGraphError.combining([foreignList, b]) as? ObjectGraphError)
-            #expect(flattened.underlying.map(\.code.rawValue) == [1620, 7, 1610])
+            #expect(flattened.underlying.map(\.code) == [1620, 7, 1610])
+            #expect(
+                flattened.underlying.map(\.reason) == [
+                    .numberTooSmall, .otherError, .numberTooLarge,
+                ])
         }
 
         @Test func wrappingAnObjectGraphErrorReturnsItUnchanged() {
-            let own = ObjectGraphError(.validationDateTooLate, "late", key: "date")
-            let wrapped = ObjectGraphError(wrapping: own)
-            #expect(wrapped.code == .validationDateTooLate)
+            let own = ObjectGraphError(.dateTooLate, "late", key: "date")
+            let wrapped = ObjectGraphError.wrapping(own)
+            #expect(wrapped.reason == .dateTooLate)
             #expect(wrapped.message == "late")
             #expect(wrapped.originalError == nil)
         }

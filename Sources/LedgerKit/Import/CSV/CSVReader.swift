@@ -21,7 +21,7 @@ struct CSVReader {
 
     /// Reads every record of `bytes` (UTF-8, no byte-order mark).
     ///
-    /// - Throws: `ObjectGraphError` 134060 for a quoted field that never closes, or text
+    /// - Throws: ``LedgerError`` for a quoted field that never closes, or text
     ///   between a closing quote and the next delimiter.
     func read(_ bytes: [UInt8]) throws -> CSVTable {
         var table = CSVTable()

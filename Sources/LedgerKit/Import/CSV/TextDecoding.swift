@@ -11,7 +11,7 @@ enum TextDecoding {
     /// evidently something else (see ``EncodingEvidence``): then the file is refused, naming
     /// what it looks like, since reading it as Latin-1 would store garbage.
     ///
-    /// - Throws: `ObjectGraphError` 134060 for a UTF-16 file (with or without a byte-order
+    /// - Throws: ``LedgerError`` for a UTF-16 file (with or without a byte-order
     ///   mark), zero bytes, a file that looks like Shift-JIS or another double-byte encoding,
     ///   a mostly-UTF-8 file with stray bytes, or invalid UTF-8 when UTF-8 was asked for —
     ///   each naming the line of the first byte at fault.

@@ -5,16 +5,16 @@ import Foundation
 /// cannot honour. See <doc:ModelFormat#Xcode-models> for the mapping.
 struct XcodeModelReader {
     let file: String
-    let classResolver: ((String) -> ManagedObject.Type?)?
+    let classes: ClassNameResolver
     var warnings: [String] = []
     /// Every entity's declared properties and parent, scanned before the entities are read.
     var declaredProperties: [String: (parent: String?, properties: [String: PropertyKind])] = [:]
     /// Where each entity (`"Entity"`) and property (`"Entity.key"`) is declared.
     var locations: [String: (line: Int, column: Int)] = [:]
 
-    init(file: String, classResolver: ((String) -> ManagedObject.Type?)?) {
+    init(file: String, classes: ClassNameResolver) {
         self.file = file
-        self.classResolver = classResolver
+        self.classes = classes
     }
 
     struct Contents {
@@ -106,7 +106,8 @@ struct XcodeModelReader {
             }
         }
         let entity = EntityDescription(
-            name: name, managedObjectClass: className.flatMap(resolveClass) ?? ManagedObject.self,
+            name: name,
+            managedObjectClass: className.flatMap(classes.resolve) ?? ManagedObject.self,
             managedObjectClassName: className,
             isAbstract: try element.bool("isAbstract", default: false),
             superentityName: element.string("parentEntity"), properties: properties,
@@ -116,15 +117,6 @@ struct XcodeModelReader {
             indexes: indexes)
         warnings += element.unreadAttributeWarnings()
         return entity
-    }
-
-    /// The class for a recorded class name: the resolver's answer for the name as written,
-    /// else for its last dot-separated part (`"MyApp.Category"`, `".Category"`).
-    private func resolveClass(_ name: String) -> ManagedObject.Type? {
-        guard let classResolver else { return nil }
-        if let found = classResolver(name) { return found }
-        guard let last = name.split(separator: ".").last, String(last) != name else { return nil }
-        return classResolver(String(last))
     }
 
     mutating func note(_ node: XMLNode, entity: String, property: String) {

@@ -15,7 +15,7 @@ extension FetchSortDescriptor {
     /// A descriptor that cannot be converted still works in memory through
     /// `FetchRequest.swiftSortDescriptors`.
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the key path is not such a
+    /// - Throws: ``ObjectGraphError`` `.invalidSortKey` (134060) when the key path is not such a
     ///   chain of properties (a computed property, a to-many) or the string comparator has no
     ///   counterpart.
     /// - Note: Mirrors `NSSortDescriptor.init(_ sortDescriptor: SortDescriptor<Compared>)`,
@@ -28,7 +28,7 @@ extension FetchSortDescriptor {
         else {
             let shown = descriptor.keyPath.map { "\($0)" } ?? "(none)"
             throw ObjectGraphError(
-                .coreData,
+                .invalidSortKey,
                 "FetchSortDescriptor: the sort key path \(shown) is not an @Attribute property "
                     + "(or a to-one chain ending in one); sort by it with "
                     + "FetchRequest.swiftSortDescriptors, in memory")
@@ -37,7 +37,7 @@ extension FetchSortDescriptor {
             comparator != String.StandardComparator(.lexical, order: .reverse)
         {
             throw ObjectGraphError(
-                .coreData,
+                .invalidSortKey,
                 "FetchSortDescriptor: the string comparator \(comparator) has no counterpart; "
                     + "sort with FetchRequest.swiftSortDescriptors, in memory")
         }

@@ -81,7 +81,7 @@ struct PredicateTranslator {
     /// A translation error: code 134060, saying what to do instead.
     static func failure(_ what: String) -> ObjectGraphError {
         ObjectGraphError(
-            .coreData,
+            .predicateInvalid,
             "Foundation predicate: \(what) in the predicate language; give the predicate to "
                 + "FetchRequest.swiftPredicate, which is evaluated in memory")
     }

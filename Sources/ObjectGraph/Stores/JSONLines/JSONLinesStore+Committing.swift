@@ -11,69 +11,80 @@ extension JSONLinesStore {
     /// the store may compact itself (see ``StoreOptions/automaticCompaction``); a failed
     /// automatic compaction does not fail the save and is reported in ``recoveryNotices``.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.storeSaveConflicts` (134050) when a row's version
-    ///   is not the expected one or an inserted ID exists; `.validation` (1550) when a written
-    ///   reference's target row will not exist (see ``PersistentStore/commit(_:)``);
-    ///   `.storeSave` (134030) when a value
-    ///   does not fit its attribute or the write or sync fails; `.coreData` (134060) when the
-    ///   store is read-only; `.storeOperation` (134070) when it is closed.
+    /// - Throws: ``ObjectGraphError`` — `.storeSaveConflict` (134050) when a row's version
+    ///   is not the expected one or an inserted ID exists; `.danglingReference` (1550) when a
+    ///   written reference's target row will not exist (see ``PersistentStore/commit(_:)``);
+    ///   `.invalidStoreRow` (134030) when a value does not fit its attribute;
+    ///   `.storeWriteFailed` (134030) when the write or sync fails; `.storeUnusable` (134030)
+    ///   after a write that could not be undone; `.readOnlyStore` (134030) when the store is
+    ///   read-only; `.storeClosed` (134070) when it is closed.
     /// - Complexity: O(size of the changes), plus a compaction now and then.
     public func commit(_ changes: StoreChangeSet) throws {
         PausePoints.reach("commit.start")
         try locked {
-            guard var file else { throw StoreFileErrors.closed(path) }
+            guard file != nil else { throw StoreFileErrors.closed(path) }
             if isReadOnly { throw StoreErrors.readOnly(url) }
             if isBroken { throw StoreFileErrors.unusable(path) }
-            guard !changes.isEmpty else { return }
-            try table.check(changes)
-            try checkWriterLock()
-            let counters = table.primaryKeyCounters
-            let keys = model.entities.compactMap { entity -> (String, Int64)? in
-                guard entity.superentity == nil, let next = counters[entity.name],
-                    next != recordedCounters[entity.name]
-                else { return nil }
-                return (entity.name, next)
-            }
-            writer.reset()
-            guard file.lastTransaction < .max else {
-                throw ObjectGraphError(
-                    .storeSave,
-                    "store \(path): transaction numbers are exhausted; compact the file",
-                    file: path)
-            }
-            let sizes = try TransactionLine.write(
-                changes, number: file.lastTransaction + 1, keys: keys,
-                codec: codec, to: writer)
-            var liveDelta = 0
-            if liveRowBytes != nil {
-                liveDelta =
-                    sizes.inserted + sizes.updated
-                    - changes.updated.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
-                    - changes.deleted.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
-            }
-            do {
-                try fileSystem.writeAll(
-                    file.fd, writer.bytes, at: file.length, midway: "commit.midWrite")
-                PausePoints.reach("commit.written")
-                if options.synchronous == .full { try fileSystem.sync(file.fd) }
-            } catch {
-                rollBack(to: file.length, fd: file.fd)
-                throw StoreFileErrors.io(
-                    .storeSave, path, "appending transaction \(file.lastTransaction + 1)", error)
-            }
-            defer { writer.reset() }  // a large save's buffer is not kept
-            file.length += writer.count
-            file.lineCount += 1
-            file.lastTransaction += 1
-            file.transactionLines += 1
-            self.file = file
-            table.applyUnchecked(changes)
-            recordedCounters = table.primaryKeyCounters
-            recordEnd()
-            PausePoints.reach("commit.synced")
-            if let live = liveRowBytes { liveRowBytes = live + liveDelta }
-            compactAutomaticallyIfNeeded(liveAtLeast: sizes.inserted + sizes.updated)
+            guard !changes.isEmpty, let writerLock else { return }
+            try writerLock.serializingWrites { try commitSharing(changes) }
         }
+    }
+
+    /// ``commit(_:)`` once no other store of this process that shares the writer lock
+    /// writes: catches up with what they wrote, then checks and appends. The caller holds
+    /// `lock`.
+    private func commitSharing(_ changes: StoreChangeSet) throws {
+        try catchUpWithSharers()
+        guard var file else { throw StoreFileErrors.closed(path) }
+        try table.check(changes)
+        try checkWriterLock()
+        let counters = table.primaryKeyCounters
+        let keys = model.entities.compactMap { entity -> (String, Int64)? in
+            guard entity.superentity == nil, let next = counters[entity.name],
+                next != recordedCounters[entity.name]
+            else { return nil }
+            return (entity.name, next)
+        }
+        writer.reset()
+        guard file.lastTransaction < .max else {
+            throw StoreFileErrors.failed(
+                .storeWriteFailed, path, "has used up its transaction numbers; compact the file"
+            )
+        }
+        let sizes = try TransactionLine.write(
+            changes, number: file.lastTransaction + 1, keys: keys,
+            codec: codec, to: writer)
+        var liveDelta = 0
+        if liveRowBytes != nil {
+            liveDelta =
+                sizes.inserted + sizes.updated
+                - changes.updated.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
+                - changes.deleted.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
+        }
+        do {
+            try fileSystem.writeAll(
+                file.fd, writer.bytes, at: file.length, midway: "commit.midWrite")
+            PausePoints.reach("commit.written")
+            if options.synchronous == .full { try fileSystem.sync(file.fd) }
+        } catch {
+            rollBack(to: file.length, fd: file.fd)
+            throw StoreFileErrors.io(
+                .storeWriteFailed, path, "appending transaction \(file.lastTransaction + 1)",
+                error)
+        }
+        defer { writer.reset() }  // a large save's buffer is not kept
+        file.length += writer.count
+        file.lineCount += 1
+        file.lastTransaction += 1
+        file.transactionLines += 1
+        self.file = file
+        table.applyUnchecked(changes)
+        recordedCounters = table.primaryKeyCounters
+        seenWrites = writerLock?.noteWrite() ?? seenWrites
+        recordEnd()
+        PausePoints.reach("commit.synced")
+        if let live = liveRowBytes { liveRowBytes = live + liveDelta }
+        compactAutomaticallyIfNeeded(liveAtLeast: sizes.inserted + sizes.updated)
     }
 
     /// Records in the lock file where the file now ends

@@ -13,10 +13,10 @@ extension JSONLinesStore {
     /// try store.compact()
     /// ```
     ///
-    /// - Throws: ``ObjectGraphError`` `.storeOperation` (134070) when writing, syncing or
+    /// - Throws: ``ObjectGraphError`` `.storeOperationFailed` (134070) when writing, syncing or
     ///   renaming fails: the old file is intact and the store keeps working. If only the final
-    ///   directory sync fails, the new file is in place and in use. `.coreData` (134060) for a
-    ///   read-only store.
+    ///   directory sync fails, the new file is in place and in use. `.readOnlyStore` (134030)
+    ///   for a read-only store.
     /// - Complexity: O(live rows).
     public func compact() throws {
         try locked { try compactHoldingLock() }
@@ -27,14 +27,22 @@ extension JSONLinesStore {
     /// - Parameter keepingOldFileAs: A path to link the old file to just before the rename
     ///   (a migration keeps it as `FILE.pre-migration`); a file already there is replaced.
     func compactHoldingLock(keepingOldFileAs kept: String? = nil) throws {
-        guard let file else { throw StoreFileErrors.closed(path) }
+        guard file != nil else { throw StoreFileErrors.closed(path) }
         if isReadOnly {
-            throw ObjectGraphError(
-                .coreData, "store \(path) is open read-only; cannot compact", file: path)
+            throw StoreErrors.readOnly(url, "compact")
         }
         if isBroken { throw StoreFileErrors.unusable(path) }
+        guard let writerLock else { return }
+        try writerLock.serializingWrites { try compactSharing(keepingOldFileAs: kept) }
+    }
+
+    /// ``compactHoldingLock()`` once no other store of this process that shares the writer
+    /// lock writes, and caught up with what they wrote.
+    private func compactSharing(keepingOldFileAs kept: String?) throws {
+        try catchUpWithSharers()
+        guard let file else { throw StoreFileErrors.closed(path) }
         do { try checkWriterLock() } catch let e as ObjectGraphError {
-            throw ObjectGraphError(.storeOperation, e.message, file: path)
+            throw ObjectGraphError(.storeOperationFailed, e.message, file: path)
         }
         let header = snapshotHeader(from: file.header, compacted: options.clock())
         writer.reset()
@@ -44,7 +52,7 @@ extension JSONLinesStore {
         do {
             try codec.writeSnapshotLines(model.entities.flatMap { table.rows(of: $0) }, to: writer)
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "encoding the snapshot", error)
+            throw StoreFileErrors.io(.storeOperationFailed, path, "encoding the snapshot", error)
         }
         var renamed = false
         do {
@@ -69,6 +77,7 @@ extension JSONLinesStore {
                         transactionLines: 0)
                     liveRowBytes = writer.count - headerLength
                     compactionRetryLength = 0
+                    seenWrites = writerLock?.noteWrite() ?? seenWrites
                     recordEnd()
                 })
         } catch {
@@ -76,7 +85,7 @@ extension JSONLinesStore {
                 renamed
                 ? "syncing the directory after compaction (the compacted file is in place)"
                 : "compacting (the file is unchanged)"
-            throw StoreFileErrors.io(.storeOperation, path, what, error)
+            throw StoreFileErrors.io(.storeOperationFailed, path, what, error)
         }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 extension JSONLinesStore {
     /// See ``PersistentStore/fetch(_:)``. A reader first applies what the writer appended.
     ///
-    /// - Throws: ``ObjectGraphError`` — `.storeOperation` (134070) when the store is closed or
-    ///   the file cannot be read; `.fileReadCorruptFile` (259) when a reader finds a damaged
+    /// - Throws: ``ObjectGraphError`` — `.storeOperationFailed` (134070) when the store is closed or
+    ///   the file cannot be read; `.storeCorrupt` (259) when a reader finds a damaged
     ///   new line; a predicate or sort error.
     public func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
         try currentTable().fetch(request)

@@ -3,22 +3,42 @@ import Foundation
 extension JSONLinesStore {
     /// Brings a reader up to date with the file (<doc:StoreFileFormat#71-Following-a-writer>):
     /// applies lines appended since its last look, reloads after a compaction or repair
-    /// replaced the file, and leaves an incomplete last line for later. Writers only check the store is open.
-    /// The caller holds `lock`.
+    /// replaced the file, and leaves an incomplete last line for later. A writer catches up
+    /// only with the writes of the other stores of this process that share its lock (see
+    /// ``catchUpWithSharers()``). The caller holds `lock`.
     ///
-    /// - Throws: `.storeOperation` (134070) when closed or unreadable; `.fileReadCorruptFile`
+    /// - Throws: `.storeOperationFailed` (134070) when closed or unreadable; `.storeCorrupt`
     ///   (259) when a new line is damaged.
     func refreshIfNeeded() throws {
+        guard file != nil else { throw StoreFileErrors.closed(path) }
+        if isReadOnly { return try follow() }
+        guard let writerLock, writerLock.writeCount != seenWrites else { return }
+        try writerLock.serializingWrites { try catchUpWithSharers() }
+    }
+
+    /// Applies what the other stores of this process sharing the writer lock wrote since this
+    /// one last looked (appended lines, or a compacted file). The caller holds `lock` and is
+    /// inside the writer lock's ``WriterLock/serializingWrites(_:)``.
+    func catchUpWithSharers() throws {
+        guard let writerLock else { return }
+        let count = writerLock.writeCount
+        guard count != seenWrites else { return }
+        try follow()
+        seenWrites = count
+    }
+
+    /// Applies appended lines, or reloads a replaced file. The caller holds `lock`.
+    private func follow() throws {
         guard var file else { throw StoreFileErrors.closed(path) }
-        guard isReadOnly else { return }
         let current: FileStatus?
         do {
             current = try fileSystem.status(atPath: path)
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "checking the file for changes", error)
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "checking the file for changes", error)
         }
         guard let current else {
-            throw ObjectGraphError(.storeOperation, "store \(path) no longer exists", file: path)
+            throw StoreFileErrors.failed(.storeOperationFailed, path, "no longer exists")
         }
         let sameFile =
             current.device == file.identity.device && current.inode == file.identity.inode
@@ -38,7 +58,7 @@ extension JSONLinesStore {
         do {
             bytes = try fileSystem.readToEnd(file.fd, from: file.length)
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "reading appended lines", error)
+            throw StoreFileErrors.io(.storeOperationFailed, path, "reading appended lines", error)
         }
         // Move the table out so replay mutates it in place; a failure forces a full reload.
         var replay = LogReplay(continuing: table, codec: codec, file: file)
@@ -59,9 +79,10 @@ extension JSONLinesStore {
         let fd: Int32
         let identity: FileStatus
         do {
-            fd = try fileSystem.open(path, .readOnly)
+            fd = try fileSystem.open(path, isReadOnly ? .readOnly : .readWrite)
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "reopening the replaced file", error)
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "reopening the replaced file", error)
         }
         do {
             let bytes = try fileSystem.readToEnd(fd)
@@ -72,14 +93,15 @@ extension JSONLinesStore {
             throw e
         } catch {
             fileSystem.close(fd)
-            throw StoreFileErrors.io(.storeOperation, path, "reading the replaced file", error)
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "reading the replaced file", error)
         }
         guard loaded.header.storeIdentifier == identifier else {
             fileSystem.close(fd)
-            throw ObjectGraphError(
-                .storeOperation,
-                "store \(path) was replaced by another store "
-                    + "(\(loaded.header.storeIdentifier), not \(identifier))", file: path)
+            throw StoreFileErrors.failed(
+                .storeOperationFailed, path,
+                "was replaced by another store (\(loaded.header.storeIdentifier), not \(identifier))"
+            )
         }
         var rows = loaded.replay.table
         if !loaded.schemaDifferences.isEmpty {

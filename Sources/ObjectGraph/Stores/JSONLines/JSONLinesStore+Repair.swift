@@ -27,11 +27,11 @@ extension JSONLinesStore {
     ///   - options: `clock` names the sidecar (UTC) and dates a salvaged snapshot,
     ///     `lockTimeout` waits for a writer, `synchronous` decides the syncs.
     ///   - salvaging: Whether to keep the intact lines after the damage too. Default `false`.
-    /// - Throws: ``ObjectGraphError`` — `.storeTimeout` (134090) when a writer holds the lock;
-    ///   `.storeInvalidType` (134000) or `.fileReadCorruptFile` (259) when even the header is
-    ///   damaged beyond use (nothing can be kept); `.storeOperation` (134070) when writing
-    ///   fails; `.storeOpen` (134080) when the file cannot be opened for writing (as a
-    ///   writer, and so `compact()`, needs); `.coreData` (134060) when `options` ask for a
+    /// - Throws: ``ObjectGraphError`` — `.storeLocked` (134090) when a writer holds the lock;
+    ///   `.notAStoreFile` (134000) or `.storeCorrupt` (259) when even the header is
+    ///   damaged beyond use (nothing can be kept); `.storeOperationFailed` (134070) when writing
+    ///   fails; `.storeOpenFailed` (134080) when the file cannot be opened for writing (as a
+    ///   writer, and so `compact()`, needs); `.readOnlyStore` (134030) when `options` ask for a
     ///   read-only store, like ``compact()`` on one. The repaired file and the sidecar keep
     ///   the file's permission bits (and owner and group where this process may set them).
     /// - Complexity: O(file size).
@@ -47,12 +47,12 @@ extension JSONLinesStore {
     ) throws -> JSONLinesStoreRepair {
         let path = try StoreFileErrors.resolving(url, fileSystem: fs)
         if options.isReadOnly {
-            throw ObjectGraphError(
-                .coreData, "store \(path) is open read-only; cannot repair", file: path)
+            throw StoreErrors.readOnly(url, "repair")
         }
         guard let status = try fs.status(atPath: path) else { throw StoreFileErrors.missing(path) }
         guard status.isRegularFile else { throw StoreFileErrors.notRegular(path, status.kind) }
-        let lock = try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
+        let lock = try WriterLock.acquire(
+            for: path, fileSystem: fs, timeout: options.lockTimeout, sharing: false)
         defer { lock.release() }
         // Opened for writing, as a writer (and so `compact`) opens it: a file this process may
         // not write is refused here, before anything is moved aside.
@@ -62,14 +62,15 @@ extension JSONLinesStore {
         } catch let e as ObjectGraphError {
             throw e
         } catch {
-            throw StoreFileErrors.io(.storeOpen, path, "opening the file", error)
+            throw StoreFileErrors.io(.storeOpenFailed, path, "opening the file", error)
         }
         let bytes: [UInt8]
         do {
             defer { fs.close(fd) }
             bytes = try fs.readToEnd(fd)
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, "reading the file to repair", error)
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "reading the file to repair", error)
         }
         let access = RepairAccess(
             path: path, status: status, lock: lock, options: options, fileSystem: fs)
@@ -136,7 +137,7 @@ struct RepairAccess {
     /// Saves `aside` in a sidecar, lowers the lock file's end record to `end`, and replaces
     /// the file with `kept`'s bytes; returns the sidecar's path.
     ///
-    /// - Throws: `.storeOperation` (134070) when the lock file was removed meanwhile (another
+    /// - Throws: `.storeOperationFailed` (134070) when the lock file was removed meanwhile (another
     ///   writer may be writing: nothing is replaced) or when writing fails.
     func replace(
         with kept: JSONByteWriter, end: StoreEndRecord, keeping aside: ArraySlice<UInt8>,
@@ -146,7 +147,7 @@ struct RepairAccess {
         PausePoints.reach("repair.sidecarWritten")
         guard lock.isIntact else {
             throw ObjectGraphError(
-                .storeOperation,
+                .storeOperationFailed,
                 "store \(path): the lock file \(lock.path) was removed while repairing, so "
                     + "another writer may be writing; the file is unchanged (the damaged part "
                     + "is also saved in \(sidecar))", file: path)
@@ -160,7 +161,7 @@ struct RepairAccess {
             ).replace(with: kept.bytes) { fd in fileSystem.close(fd) }
         } catch {
             throw StoreFileErrors.io(
-                .storeOperation, path,
+                .storeOperationFailed, path,
                 "replacing the file with \(what) (the original part is saved in \(sidecar))",
                 error)
         }
@@ -200,7 +201,7 @@ struct RepairAccess {
             return candidate
         } catch {
             throw StoreFileErrors.io(
-                .storeOperation, path, "saving the damaged part beside the file", error)
+                .storeOperationFailed, path, "saving the damaged part beside the file", error)
         }
     }
 }

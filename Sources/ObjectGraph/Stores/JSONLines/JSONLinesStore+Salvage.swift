@@ -6,7 +6,7 @@ extension JSONLinesStore {
     /// (<doc:StoreFileFormat#73-Salvage>). `nil` when a plain repair does it all: the header is
     /// sound and no complete line is damaged (at most the last line is incomplete).
     ///
-    /// - Throws: `.fileReadCorruptFile` (259) when the header is damaged and its content does
+    /// - Throws: `.storeCorrupt` (259) when the header is damaged and its content does
     ///   not hold together; the errors of ``RepairAccess/replace(with:end:keeping:what:)``.
     static func salvage(_ bytes: [UInt8], _ access: RepairAccess) throws -> JSONLinesStoreRepair? {
         let path = access.path
@@ -15,7 +15,7 @@ extension JSONLinesStore {
             let header: StoreFileHeader
             do {
                 header = try StoreFileLoader.readHeader(raw, path: path)
-            } catch let e as ObjectGraphError where e.code == .fileReadCorruptFile && e.line == 1 {
+            } catch let e as ObjectGraphError where e.reason == .storeCorrupt && e.line == 1 {
                 guard let lf = raw.firstIndex(of: 0x0A),
                     let usable = StoreFileHeader.salvageable(
                         UnsafeRawBufferPointer(rebasing: raw[..<lf]), path: path)
@@ -57,7 +57,8 @@ extension JSONLinesStore {
             do {
                 try codec.writeSnapshotLines(rows, to: w)
             } catch {
-                throw StoreFileErrors.io(.storeOperation, path, "encoding the salvaged rows", error)
+                throw StoreFileErrors.io(
+                    .storeOperationFailed, path, "encoding the salvaged rows", error)
             }
             let sidecar = try access.replace(
                 with: w,

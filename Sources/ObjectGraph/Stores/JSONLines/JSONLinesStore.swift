@@ -18,8 +18,11 @@ import Foundation
 ///
 /// One process writes a file at a time: a writer holds an advisory lock on `FILE.lock`
 /// (which holds its pid, and where the file ended at its last save) until ``close()``;
-/// another writer, in this process or another, fails at once with code 134090 unless
-/// ``StoreOptions/lockTimeout`` lets it wait. The lock file is never removed, and a writer
+/// another process's writer fails at once with code 134090 unless
+/// ``StoreOptions/lockTimeout`` lets it wait. Writers of the same file in this process (two
+/// coordinators, as a `shared` stack and a second one) share the lock, as Core Data's
+/// coordinators share a SQLite file: they take turns to write, and each catches up with the
+/// others' saves and compactions before its next fetch or save. The lock file is never removed, and a writer
 /// whose lock file was removed under it stops writing. A read-only store
 /// (``StoreOptions/isReadOnly``) takes no lock and follows the writer: before each fetch it
 /// applies what was appended and reloads after a compaction.
@@ -55,6 +58,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// The open data file; `nil` once closed.
     var file: OpenStoreFile?
     var writerLock: WriterLock?
+    /// The writer lock's ``WriterLock/writeCount`` when this store last matched the file.
+    var seenWrites = 0
     var notices: [String] = []
     /// What opening noticed about the file (torn line, missing lines, leftover), by line.
     var openingWarnings: [StoreFileWarning] = []
@@ -98,11 +103,11 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     ///   - url: A file URL.
     ///   - options: Read-only mode, synchronous mode, compaction, lock timeout, clock and the
     ///     identifier of a new store.
-    /// - Throws: ``ObjectGraphError`` — `.storeTimeout` (134090) when another writer holds
-    ///   the lock; `.storeIncompatibleVersionHash` (134100) when the model differs;
-    ///   `.fileReadCorruptFile` (259) naming the damaged line; `.storeInvalidType` (134000)
+    /// - Throws: ``ObjectGraphError`` — `.storeLocked` (134090) when another writer holds
+    ///   the lock; `.incompatibleModel` (134100) when the model differs;
+    ///   `.storeCorrupt` (259) naming the damaged line; `.notAStoreFile` (134000)
     ///   for a file of another format or of a version this library does not read (a newer
-    ///   one); `.storeOpen` (134080) when the file cannot be read or created, or is not a
+    ///   one); `.storeOpenFailed` (134080) when the file cannot be read or created, or is not a
     ///   regular file.
     public convenience init(
         model: ManagedObjectModel, url: URL, options: StoreOptions = StoreOptions()
@@ -130,6 +135,7 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         self.table = opened.loaded.replay.table
         self.file = opened.file
         self.writerLock = opened.lock
+        self.seenWrites = opened.seenWrites
         self.notices = opened.notices
         self.openingWarnings = opened.warnings
         self.recordedCounters = opened.loaded.replay.table.primaryKeyCounters
@@ -171,7 +177,7 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// `FILE.lock`), a leftover `FILE.tmp`, an upgrade of the format version.
     public var recoveryNotices: [String] { locked { notices } }
 
-    /// Closes the file and releases the writer lock; later operations throw `.storeOperation`
+    /// Closes the file and releases the writer lock; later operations throw `.storeOperationFailed`
     /// (134070). With ``SynchronousMode/normal`` the file is synced first. Idempotent.
     public func close() {
         try? locked { try closeHoldingLock() }
@@ -179,7 +185,7 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
 
     /// Closes the store as the coordinator removes it.
     ///
-    /// - Throws: `.storeOperation` (134070) when the final sync (``SynchronousMode/normal``)
+    /// - Throws: `.storeOperationFailed` (134070) when the final sync (``SynchronousMode/normal``)
     ///   failed; the file is closed and the lock released all the same.
     public func willRemove(from coordinator: PersistentStoreCoordinator?) throws {
         try locked { try closeHoldingLock() }
@@ -198,7 +204,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         writerLock?.release()
         writerLock = nil
         if let syncError {
-            throw StoreFileErrors.io(.storeOperation, path, "syncing before closing", syncError)
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "syncing before closing", syncError)
         }
     }
 
@@ -222,7 +229,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     public func closeRemovingCreatedFile() -> Bool {
         locked {
             defer { try? closeHoldingLock() }
-            guard didCreateFile, !isReadOnly, let file, let writerLock else { return false }
+            guard didCreateFile, !isReadOnly, let file, let writerLock, writerLock.isSoleHolder
+            else { return false }
             PausePoints.reach("store.discard")
             guard writerLock.isIntact, file.lastTransaction == 0, file.lineCount == 1,
                 let current = try? fileSystem.status(atPath: path),

@@ -69,8 +69,8 @@ extension JSONLinesStore {
     /// let model = try JSONLinesStore.metadata(at: url).model   // no application code needed
     /// ```
     ///
-    /// - Throws: ``ObjectGraphError`` — `.storeOpen` (134080) when the file cannot be read;
-    ///   `.storeInvalidType` (134000) or `.fileReadCorruptFile` (259) for a bad header.
+    /// - Throws: ``ObjectGraphError`` — `.storeOpenFailed` (134080) when the file cannot be read;
+    ///   `.notAStoreFile` (134000) or `.storeCorrupt` (259) for a bad header.
     public static func metadata(at url: URL) throws -> JSONLinesStoreMetadata {
         try metadata(at: url, fileSystem: PosixFileSystem())
     }
@@ -87,7 +87,8 @@ extension JSONLinesStore {
         } catch let e as ObjectGraphError {
             throw e
         } catch {
-            throw StoreFileErrors.io(.storeOpen, path, "reading the header", error)
+            if (try? fs.status(atPath: path)) == .some(nil) { throw StoreFileErrors.missing(path) }
+            throw StoreFileErrors.io(.storeOpenFailed, path, "reading the header", error)
         }
         let header = try bytes.withUnsafeBytes { try StoreFileLoader.readHeader($0, path: path) }
         return JSONLinesStoreMetadata(header: header, model: try header.model(path: path))

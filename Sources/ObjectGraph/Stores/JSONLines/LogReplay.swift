@@ -52,7 +52,7 @@ struct LogReplay {
     /// Lines are parsed first (across cores when there are many bytes), then applied in file
     /// order, so the first damaged line is the one reported.
     ///
-    /// - Throws: `.fileReadCorruptFile` (259) naming the first damaged line; the replay then
+    /// - Throws: `.storeCorrupt` (259) naming the first damaged line; the replay then
     ///   holds every line before it.
     mutating func apply(_ bytes: UnsafeRawBufferPointer) throws -> Tail {
         guard let base = bytes.baseAddress else {

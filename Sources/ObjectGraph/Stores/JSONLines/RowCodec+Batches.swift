@@ -4,7 +4,7 @@ extension RowCodec {
     /// Appends `rows` separated by commas; returns the bytes they would take as snapshot lines.
     /// Many rows are encoded across cores.
     ///
-    /// - Throws: `.storeSave` (134030) for the first row (in order) with a value that does not
+    /// - Throws: `.storeWriteFailed` (134030) for the first row (in order) with a value that does not
     ///   fit; `w` is then left as it was.
     func write(
         _ rows: [StoreRow], to w: JSONByteWriter,
@@ -100,7 +100,7 @@ extension RowCodec {
     /// Appends one snapshot line (`{"row":…,"crc":"…"}` and LF) per row; many rows are encoded
     /// across cores.
     ///
-    /// - Throws: `.storeSave` (134030) when a value does not fit; `w` is then left as it was.
+    /// - Throws: `.storeWriteFailed` (134030) when a value does not fit; `w` is then left as it was.
     func writeSnapshotLines(
         _ rows: [StoreRow], to w: JSONByteWriter,
         parallelAbove minimum: Int = ParallelChunks.threshold

@@ -96,7 +96,7 @@ struct RowCodec: Sendable {
 
     /// Appends `row`; returns the number of bytes written.
     ///
-    /// - Throws: `.storeSave` (134030) when a value does not fit its slot.
+    /// - Throws: `.storeWriteFailed` (134030) when a value does not fit its slot.
     @discardableResult
     func write(_ row: StoreRow, to w: JSONByteWriter) throws -> Int {
         try write(row, entityIndex: row.objectID.entity.index, to: w)

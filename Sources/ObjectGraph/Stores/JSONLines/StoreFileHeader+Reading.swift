@@ -6,8 +6,8 @@ extension StoreFileHeader {
     /// - Parameter isStoreFile: Whether the file is known to be a store file (see
     ///   ``StoreFileLoader/readHeader(_:path:)``): then a header that fails its checksum is
     ///   damage, else the file is of another format.
-    /// - Throws: `.storeInvalidType` (134000) when the line is not a store header at all or has
-    ///   a version this library does not read; `.fileReadCorruptFile` (259) naming line 1 when
+    /// - Throws: `.notAStoreFile` (134000) when the line is not a store header at all or has
+    ///   a version this library does not read; `.storeCorrupt` (259) naming line 1 when
     ///   it is one but is damaged.
     static func read(_ line: UnsafeRawBufferPointer, path: String, isStoreFile: Bool) throws
         -> StoreFileHeader
@@ -146,7 +146,7 @@ extension StoreFileHeader {
 
     /// The model the header embeds.
     ///
-    /// - Throws: `.fileReadCorruptFile` (259) when the embedded model does not build.
+    /// - Throws: `.storeCorrupt` (259) when the embedded model does not build.
     func model(path: String) throws -> ManagedObjectModel {
         do {
             return try ManagedObjectModel(jsonData: Data(modelJSON))
@@ -165,7 +165,7 @@ extension StoreFileHeader {
     /// Checks that `model` is the one the file was written with: same entity version hashes
     /// and same stored columns.
     ///
-    /// - Throws: `.storeIncompatibleVersionHash` (134100) naming the entities that differ.
+    /// - Throws: `.incompatibleModel` (134100) naming the entities that differ.
     func checkCompatible(with model: ManagedObjectModel, path: String) throws {
         let stored = Dictionary(hashes, uniquingKeysWith: { a, _ in a })
         let current = model.entityVersionHashesByName

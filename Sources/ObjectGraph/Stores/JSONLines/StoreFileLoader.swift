@@ -22,8 +22,8 @@ enum StoreFileLoader {
     ///   read with `model`, otherwise with the embedded model and the differences are
     ///   reported in ``LoadedStoreFile/schemaDifferences``. `nil` reads with the embedded
     ///   model (tools that run without application code).
-    /// - Throws: `.storeInvalidType` (134000), `.fileReadCorruptFile` (259), or
-    ///   `.storeIncompatibleVersionHash` (134100) when the header's hashes or columns disagree
+    /// - Throws: `.notAStoreFile` (134000), `.storeCorrupt` (259), or
+    ///   `.incompatibleModel` (134100) when the header's hashes or columns disagree
     ///   with its own embedded model.
     static func load(_ bytes: [UInt8], path: String, model: ManagedObjectModel?) throws
         -> LoadedStoreFile

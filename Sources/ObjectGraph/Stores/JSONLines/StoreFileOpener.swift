@@ -8,6 +8,8 @@ struct StoreFileOpener {
         var loaded: LoadedStoreFile
         var file: OpenStoreFile
         var lock: WriterLock?
+        /// The lock's write count when the file was read.
+        var seenWrites: Int
         var notices: [String]
         /// What the notices about the file (not about the open) say, by line.
         var warnings: [StoreFileWarning]
@@ -24,7 +26,7 @@ struct StoreFileOpener {
         let fs = fileSystem
         PausePoints.reach("store.opening")
         // What is not a regular file is refused before anything is locked, created or read.
-        let before = try io(.storeOpen, "reading the status of the file") {
+        let before = try io(.storeOpenFailed, "reading the status of the file") {
             try fs.status(atPath: path)
         }
         if let before, !before.isRegularFile {
@@ -35,6 +37,13 @@ struct StoreFileOpener {
             options.isReadOnly
             ? nil
             : try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
+        // Stores of this process sharing the lock do not write while this one looks.
+        guard let lock else { return try open(locked: nil) }
+        return try lock.serializingWrites { try open(locked: lock) }
+    }
+
+    private func open(locked lock: WriterLock?) throws -> Opened {
+        let fs = fileSystem
         var fd: Int32?
         do {
             var created = false
@@ -42,11 +51,11 @@ struct StoreFileOpener {
             var notices: [String] = []
             if let lock {
                 // Decided only now, with the lock held.
-                let temporary = try io(.storeOpen, "reading the status of \(path).tmp") {
+                let temporary = try io(.storeOpenFailed, "reading the status of \(path).tmp") {
                     try fs.status(atPath: path + ".tmp")
                 }
                 if let temporary {
-                    try io(.storeOpen, "removing the leftover \(path).tmp") {
+                    try io(.storeOpenFailed, "removing the leftover \(path).tmp") {
                         try fs.remove(path + ".tmp")
                     }
                     notices.append(
@@ -54,7 +63,7 @@ struct StoreFileOpener {
                             + "from an interrupted compaction or repair")
                 }
                 surroundings = StoreFileSurroundings(writerPresent: false, record: lock.end)
-                let status = try io(.storeOpen, "reading the status of the file") {
+                let status = try io(.storeOpenFailed, "reading the status of the file") {
                     try fs.status(atPath: path)
                 }
                 if let status, !status.isRegularFile {
@@ -67,21 +76,21 @@ struct StoreFileOpener {
             } else {
                 surroundings = StoreFileSurroundings.look(at: path, fileSystem: fs)
             }
-            let opened = try io(.storeOpen, "opening the file") {
+            let opened = try io(.storeOpenFailed, "opening the file") {
                 try fs.open(path, options.isReadOnly ? .readOnly : .readWrite)
             }
             fd = opened
-            let identity = try io(.storeOpen, "reading the status of the file") {
+            let identity = try io(.storeOpenFailed, "reading the status of the file") {
                 try fs.status(opened)
             }
             guard identity.isRegularFile else {
                 throw StoreFileErrors.notRegular(path, identity.kind)
             }
-            let bytes = try io(.storeOpen, "reading the file") { try fs.readToEnd(opened) }
+            let bytes = try io(.storeOpenFailed, "reading the file") { try fs.readToEnd(opened) }
             let loaded = try StoreFileLoader.load(bytes, path: path, model: model)
             var tail = loaded.tail
             if lock != nil, case .torn(let line, let count) = loaded.tail {
-                try io(.storeOpen, "truncating the torn last line") {
+                try io(.storeOpenFailed, "truncating the torn last line") {
                     try fs.truncate(opened, to: loaded.replay.length)
                     if options.synchronous != .off { try fs.sync(opened) }
                 }
@@ -108,8 +117,8 @@ struct StoreFileOpener {
                     length: file.length))
             if lock != nil { PausePoints.reach("store.opened") }
             return Opened(
-                loaded: loaded, file: file, lock: lock, notices: notices, warnings: warnings,
-                created: created)
+                loaded: loaded, file: file, lock: lock, seenWrites: lock?.writeCount ?? 0,
+                notices: notices, warnings: warnings, created: created)
         } catch {
             if let fd { fs.close(fd) }
             lock?.release()
@@ -133,7 +142,7 @@ struct StoreFileOpener {
         let w = JSONByteWriter()
         header.write(to: w)
         let temporary = path + ".tmp"
-        return try io(.storeOpen, "creating the file") {
+        return try io(.storeOpenFailed, "creating the file") {
             let fd = try fs.open(temporary, .readWriteTruncating)
             defer { fs.close(fd) }
             var created = true
@@ -164,7 +173,8 @@ struct StoreFileOpener {
         code == EPERM || code == EOPNOTSUPP || code == ENOSYS
     }
 
-    private func io<T>(_ code: ObjectGraphError.Code, _ what: String, _ body: () throws -> T) throws
+    private func io<T>(_ reason: ObjectGraphError.Reason, _ what: String, _ body: () throws -> T)
+        throws
         -> T
     {
         do {
@@ -172,7 +182,7 @@ struct StoreFileOpener {
         } catch let e as ObjectGraphError {
             throw e
         } catch {
-            throw StoreFileErrors.io(code, path, what, error)
+            throw StoreFileErrors.io(reason, path, what, error)
         }
     }
 }

@@ -116,13 +116,14 @@ protocol StoreFileSystem: Sendable {
 
 extension StoreFileSystem {
     /// Opens the store file at `path` after checking that it is one: a missing file fails with
-    /// `.storeOpen` (134080) saying so, and what is not a regular file (a FIFO, a device, a
+    /// `.storeOpenFailed` (134080) saying so, and what is not a regular file (a FIFO, a device, a
     /// directory) is refused before it is opened or read. The kind is checked again on the
     /// open descriptor, so a file swapped in between is refused too.
     func openRegularFile(_ path: String, _ mode: FileOpenMode) throws -> Int32 {
         let status: FileStatus?
         do { status = try self.status(atPath: path) } catch {
-            throw StoreFileErrors.io(.storeOpen, path, "reading the status of the file", error)
+            throw StoreFileErrors.io(
+                .storeOpenFailed, path, "reading the status of the file", error)
         }
         guard let status else { throw StoreFileErrors.missing(path) }
         guard status.isRegularFile else { throw StoreFileErrors.notRegular(path, status.kind) }

@@ -18,7 +18,7 @@ enum TransactionLine {
     /// Appends the line committing `changes` as transaction `number`, LF included.
     ///
     /// - Returns: The bytes the inserted and the updated rows would take in a snapshot.
-    /// - Throws: `.storeSave` (134030) when a value does not fit its slot; `w` is then left
+    /// - Throws: `.storeWriteFailed` (134030) when a value does not fit its slot; `w` is then left
     ///   as it was.
     static func write(
         _ changes: StoreChangeSet, number: Int64, keys: [(String, Int64)], codec: RowCodec,

@@ -4,14 +4,25 @@ import Foundation
 /// the writer's pid.
 ///
 /// The lock is on a sidecar because compaction replaces the data file's inode. `flock`
-/// belongs to an open file description, so two opens in one process already exclude each
-/// other; the in-process registry (by the lock file's device and inode) turns that case
-/// into a clearer message.
+/// belongs to an open file description, so the process takes it once: a second writer of the
+/// same file in this process (found in the in-process registry by the lock file's device and
+/// inode) shares the lock, as Core Data's coordinators share a process's SQLite writer. The
+/// stores sharing it take turns through ``serializingWrites(_:)`` and count their writes in
+/// ``writeCount``, so each knows when to catch up with the file before reading or writing.
 final class WriterLock: @unchecked Sendable {
-    // Sendable: `fd` and `key` are immutable; `isHeld` and `end` are only touched by the owning
-    // store under its lock; the registry is guarded by `registryLock`.
+    // Sendable: `fd`, `key` and `path` are immutable; `isHeld`, `end` and `writtenLength` are
+    // touched only while holding `writes` (or before the lock is shared); `holders` and the
+    // registry are guarded by `registryLock`; `writeCounter` by `counterLock`.
     private static let registryLock = NSLock()
-    nonisolated(unsafe) private static var registry: Set<Key> = []
+    /// Serialises claims (see `claim`).
+    private static let claimLock = NSLock()
+    nonisolated(unsafe) private static var registry: [Key: WriterLock] = [:]
+    /// The stores holding this lock (one, unless shared in this process).
+    private var holders = 1
+    /// Serialises the sharing stores' writes (commits, compactions, opening checks).
+    private let writes = NSRecursiveLock()
+    private let counterLock = NSLock()
+    private var writeCounter = 0
 
     /// A lock file's identity: file system, device and inode.
     private struct Key: Hashable {
@@ -44,10 +55,16 @@ final class WriterLock: @unchecked Sendable {
     /// file removed or replaced in the meantime locks nothing, so the attempt starts over
     /// with the file now at the path.
     ///
-    /// - Throws: `.storeTimeout` (134090) naming the holder's pid when it stays held;
-    ///   `.storeOpen` (134080) when the lock file cannot be opened or is not a regular file.
+    /// A store of this process that holds the lock shares it (when `sharing`): the lock is
+    /// returned with one more holder.
+    ///
+    /// - Parameter sharing: Whether to share a lock this process holds; `false` (a repair,
+    ///   which replaces the file under any open store) treats it as held by another writer.
+    /// - Throws: `.storeLocked` (134090) naming the holder's pid when it stays held;
+    ///   `.storeOpenFailed` (134080) when the lock file cannot be opened or is not a regular file.
     static func acquire(
-        for dataPath: String, fileSystem fs: any StoreFileSystem, timeout: TimeInterval
+        for dataPath: String, fileSystem fs: any StoreFileSystem, timeout: TimeInterval,
+        sharing: Bool = true
     ) throws
         -> WriterLock
     {
@@ -66,7 +83,7 @@ final class WriterLock: @unchecked Sendable {
                 }
             } catch {
                 throw StoreFileErrors.io(
-                    .storeOpen, dataPath, "opening the lock file \(path)", error)
+                    .storeOpenFailed, dataPath, "opening the lock file \(path)", error)
             }
             guard identity.isRegularFile else {
                 fs.close(fd)
@@ -75,19 +92,32 @@ final class WriterLock: @unchecked Sendable {
             let key = Key(namespace: fs.namespace, device: identity.device, inode: identity.inode)
             var inThisProcess = false
             do {
-                if try claim(key, fs: fs, fd: fd) {
-                    let lock = WriterLock(fileSystem: fs, fd: fd, key: key, path: path)
+                switch try claim(key, fs: fs, fd: fd, path: path, sharing: sharing) {
+                case .shared(let lock):
+                    fs.close(fd)
+                    guard lock.isIntact else {
+                        lock.release()
+                        throw StoreFileErrors.lockLost(dataPath, lockPath: path)
+                    }
+                    return lock
+                case .new(let lock):
+                    // Still holding `writes` (taken in `claim`): a store sharing the lock
+                    // waits for the pid and end record.
+                    defer { lock.writes.unlock() }
                     guard lock.isIntact else {
                         lock.release()  // the file was removed or replaced: lock the new one
                         continue
                     }
                     lock.writePID()
                     return lock
+                case .busy:
+                    inThisProcess = registered(key)
                 }
-                inThisProcess = registered(key)
+            } catch let e as ObjectGraphError {
+                throw e
             } catch {
                 fs.close(fd)
-                throw StoreFileErrors.io(.storeOpen, dataPath, "locking \(path)", error)
+                throw StoreFileErrors.io(.storeOpenFailed, dataPath, "locking \(path)", error)
             }
             if DispatchTime.now().uptimeNanoseconds >= deadline {
                 let pid = inThisProcess ? nil : readPID(fs: fs, fd: fd)
@@ -109,34 +139,102 @@ final class WriterLock: @unchecked Sendable {
         return current.device == key.device && current.inode == key.inode
     }
 
-    /// Releases the lock (idempotent): empties the pid (keeping the end record), unlocks,
-    /// closes.
+    /// Releases this holder's share of the lock; the last one out empties the pid (keeping
+    /// the end record), unlocks and closes. Each holder releases once.
     func release() {
-        guard isHeld else { return }
-        isHeld = false
-        write(Self.contents(pid: nil, end: end))
-        fileSystem.unlock(fd)
-        fileSystem.close(fd)
         Self.registryLock.lock()
-        Self.registry.remove(key)
+        holders -= 1
+        let last = holders == 0
+        if last { Self.registry[key] = nil }
         Self.registryLock.unlock()
+        guard last else { return }
+        serializingWrites {
+            guard isHeld else { return }
+            isHeld = false
+            write(Self.contents(pid: nil, end: end))
+            fileSystem.unlock(fd)
+            fileSystem.close(fd)
+        }
     }
 
-    deinit { release() }
+    /// Whether one store alone holds the lock.
+    var isSoleHolder: Bool {
+        Self.registryLock.lock()
+        defer { Self.registryLock.unlock() }
+        return holders == 1
+    }
 
-    private static func claim(_ key: Key, fs: any StoreFileSystem, fd: Int32) throws -> Bool {
-        guard try fs.tryLock(fd) else { return false }
+    /// Runs `body` while no other store sharing the lock writes.
+    func serializingWrites<T>(_ body: () throws -> T) rethrows -> T {
+        writes.lock()
+        defer { writes.unlock() }
+        return try body()
+    }
+
+    /// How many writes (commits, compactions) the sharing stores have made; a store whose
+    /// last look is older catches up with the file first.
+    var writeCount: Int {
+        counterLock.lock()
+        defer { counterLock.unlock() }
+        return writeCounter
+    }
+
+    /// Counts a write made by one of the sharing stores; returns the new count.
+    func noteWrite() -> Int {
+        counterLock.lock()
+        defer { counterLock.unlock() }
+        writeCounter += 1
+        return writeCounter
+    }
+
+    /// What ``claim(_:fs:fd:path:)`` got.
+    private enum Claim {
+        /// The lock this process already held, with one more holder.
+        case shared(WriterLock)
+        /// A new lock on `fd`, registered, with its `writes` lock held by the caller.
+        case new(WriterLock)
+        /// Another process holds it.
+        case busy
+    }
+
+    /// Shares this process's lock for `key` (if `sharing`), or takes it with `fd`; atomically, so that two
+    /// stores of this process opening the file at once share one lock.
+    private static func claim(
+        _ key: Key, fs: any StoreFileSystem, fd: Int32, path: String, sharing: Bool
+    ) throws -> Claim {
+        // One claim at a time, so two stores of this process opening the file at once share
+        // one lock. `registryLock` is not held across `tryLock` (a test file system's hook
+        // may close a store meanwhile, which releases its lock).
+        claimLock.lock()
+        defer { claimLock.unlock() }
+        if sharing, let lock = registered(key, addingHolder: true) { return .shared(lock) }
+        // Held in this process and not to be shared: `flock` refuses this descriptor too.
+        guard try fs.tryLock(fd) else { return .busy }
         registryLock.lock()
-        let inserted = registry.insert(key).inserted
-        registryLock.unlock()
-        if !inserted { fs.unlock(fd) }
-        return inserted
+        defer { registryLock.unlock() }
+        if registry[key] != nil {
+            fs.unlock(fd)
+            return .busy
+        }
+        let lock = WriterLock(fileSystem: fs, fd: fd, key: key, path: path)
+        lock.writes.lock()
+        registry[key] = lock
+        return .new(lock)
+    }
+
+    /// The lock this process holds for `key`, if any (with one more holder if asked).
+    private static func registered(_ key: Key, addingHolder: Bool) -> WriterLock? {
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        guard let lock = registry[key] else { return nil }
+        if addingHolder { lock.holders += 1 }
+        return lock
     }
 
     private static func registered(_ key: Key) -> Bool {
         registryLock.lock()
         defer { registryLock.unlock() }
-        return registry.contains(key)
+        return registry[key] != nil
     }
 
     /// Writes this process's pid, keeping the end record the file holds.

@@ -154,7 +154,9 @@ final class FailingStore: PersistentStore, @unchecked Sendable {
         try base.allocatePrimaryKeys(for: entity, count: count)
     }
     func commit(_ changes: StoreChangeSet) throws {
-        if failing { throw ObjectGraphError(.storeSave, "test store: commit refused (disk full)") }
+        if failing {
+            throw ObjectGraphError(.storeWriteFailed, "test store: commit refused (disk full)")
+        }
         try base.commit(changes)
         lock.withLock { commits += 1 }
     }

@@ -15,6 +15,14 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     private let base = PosixFileSystem()
     private let lock = NSLock()
     private var faults: [(Kind, Fault)] = []
+    /// Whether the stores on this file system act as another process's: they do not share
+    /// this process's writer locks, and write another pid.
+    private let actsAsAnotherProcess: Bool
+
+    /// The real file system; as another process's when `actingAsAnotherProcess`.
+    init(actingAsAnotherProcess: Bool = false) {
+        self.actsAsAnotherProcess = actingAsAnotherProcess
+    }
 
     /// Makes the next operation of `kind` fail (once).
     func failNext(_ kind: Kind, _ fault: Fault) {
@@ -97,6 +105,6 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     func replaceContents(_ fd: Int32, with bytes: [UInt8], previousLength: Int?) throws {
         try base.replaceContents(fd, with: bytes, previousLength: previousLength)
     }
-    var processID: Int32 { base.processID }
-    var namespace: Int { base.namespace }
+    var processID: Int32 { actsAsAnotherProcess ? base.processID + 1 : base.processID }
+    var namespace: Int { actsAsAnotherProcess ? 1 : base.namespace }
 }

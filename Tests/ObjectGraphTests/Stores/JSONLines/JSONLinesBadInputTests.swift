@@ -99,7 +99,7 @@ import Testing
         #expect(reader == nil)  // damaged: even a reader refuses it; repair is what is asked
         #expect { try JSONLinesStore.repair(at: url, options: options(readOnly: true)) } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
-            return e.code == .coreData && e.message.contains("read-only; cannot repair")
+            return e.reason == .readOnlyStore && e.message.contains("read-only; cannot repair")
         }
         #expect(Array(try Data(contentsOf: url)) == bytes)
         #expect(try sidecars().isEmpty)
@@ -112,7 +112,7 @@ import Testing
         fs.failNext(.open, .fail(EACCES))
         #expect {
             try JSONLinesStore(model: model, url: url, options: options(), fileSystem: fs)
-        } throws: { ($0 as? ObjectGraphError)?.code == .storeOpen }
+        } throws: { ($0 as? ObjectGraphError)?.reason == .storeOpenFailed }
         // … and so does repairing a damaged one, which moves nothing aside.
         bytes[bytes.count - 5] ^= 1
         try Data(bytes).write(to: url)
@@ -121,7 +121,7 @@ import Testing
             try JSONLinesStore.repair(at: url, options: options(), fileSystem: fs)
         } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
-            return e.code == .storeOpen && e.message.contains("opening the file")
+            return e.reason == .storeOpenFailed && e.message.contains("opening the file")
         }
         #expect(Array(try Data(contentsOf: url)) == bytes)
         #expect(try sidecars().isEmpty)

@@ -19,7 +19,9 @@ import Testing
             food.id = UUID()
             food.name = "Food"
             fs.failNext(.write, .partialThenFail(50, ENOSPC))
-            #expect { try context.save() } throws: { ($0 as? ObjectGraphError)?.code == .storeSave }
+            #expect { try context.save() } throws: {
+                ($0 as? ObjectGraphError)?.reason == .storeWriteFailed
+            }
             #expect(context.hasChanges && context.insertedObjects.count == 1)
             #expect(food.name == "Food")
             try context.save()

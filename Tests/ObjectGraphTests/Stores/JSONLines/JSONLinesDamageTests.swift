@@ -72,7 +72,7 @@ import Testing
                     // Damage, the header's included, is damage (259) naming its line, never a
                     // "foreign file" (134000).
                     #expect(
-                        e.code == .fileReadCorruptFile,
+                        e.reason == .storeCorrupt,
                         "byte \(offset) → \(replacement): \(e.message)")
                 }
                 checked += 1
@@ -114,7 +114,7 @@ import Testing
         try Data(bytes).write(to: url)
         #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
-            return e.code == .fileReadCorruptFile && e.line == 1
+            return e.reason == .storeCorrupt && e.line == 1
                 && e.message.contains("checksum mismatch")
                 && e.message.contains("repair --salvage")
         }
@@ -128,7 +128,7 @@ import Testing
         try Data(bytes).write(to: url)
         #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
-            return e.code == .fileReadCorruptFile && e.line == 4 && e.message.contains(url.path)
+            return e.reason == .storeCorrupt && e.line == 4 && e.message.contains(url.path)
                 && e.message.contains("checksum mismatch")
         }
         #expect(Array(try Data(contentsOf: url)) == bytes)
@@ -165,7 +165,7 @@ import Testing
         try Data(good[...secondLF] + Array("{\"row\":[\"No".utf8)).write(to: url)
         #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
             ($0 as? ObjectGraphError)?.line == 3
-                && ($0 as? ObjectGraphError)?.code == .fileReadCorruptFile
+                && ($0 as? ObjectGraphError)?.reason == .storeCorrupt
         }
     }
 
@@ -302,7 +302,7 @@ import Testing
         for text in ["date,amount\n2024-01-01,3\n", "{\"format\":\"other\"}\n", ""] {
             try Data(text.utf8).write(to: url)
             #expect { try JSONLinesStore(model: model, url: url, options: options()) } throws: {
-                ($0 as? ObjectGraphError)?.code == .storeInvalidType
+                ($0 as? ObjectGraphError)?.reason == .notAStoreFile
             }
             #expect(try Data(contentsOf: url) == Data(text.utf8))
         }
@@ -324,7 +324,7 @@ import Testing
                 try JSONLinesStore(model: model, url: url, options: options(readOnly: readOnly))
             } throws: {
                 guard let e = $0 as? ObjectGraphError else { return false }
-                return e.code == .storeInvalidType && e.line == 1
+                return e.reason == .notAStoreFile && e.line == 1
                     && e.message.contains("format version \(StoreFileVersion.current + 1)")
                     && e.message.contains("newer version of ObjectGraph")
             }

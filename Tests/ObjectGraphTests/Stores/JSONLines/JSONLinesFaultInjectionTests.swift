@@ -51,7 +51,9 @@ import Testing
             timestamp: Date(timeIntervalSince1970: 3))
         let (kind, fault) = Self.saveFaults[index]
         fs.failNext(kind, fault)
-        #expect { try store.commit(save) } throws: { ($0 as? ObjectGraphError)?.code == .storeSave }
+        #expect { try store.commit(save) } throws: {
+            ($0 as? ObjectGraphError)?.reason == .storeWriteFailed
+        }
         #expect(try Data(contentsOf: url) == fileBefore, "the file is truncated back")
         #expect(try FileStoreFixtures.allRows(store) == rowsBefore)
         #expect(try store.statistics().lastTransactionNumber == 2)
@@ -70,9 +72,11 @@ import Testing
         fs.failNext(.truncate, .fail(EIO))
         let save = StoreChangeSet(
             inserted: [rows.expense(2, seed: 3)], timestamp: Date(timeIntervalSince1970: 3))
-        #expect { try store.commit(save) } throws: { ($0 as? ObjectGraphError)?.code == .storeSave }
         #expect { try store.commit(save) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeSave
+            ($0 as? ObjectGraphError)?.reason == .storeWriteFailed
+        }
+        #expect { try store.commit(save) } throws: {
+            ($0 as? ObjectGraphError)?.reason == .storeUnusable
                 && ($0 as? ObjectGraphError)?.message.contains("reopen") == true
         }
         store.close()
@@ -96,7 +100,7 @@ import Testing
         let (kind, fault) = Self.compactionFaults[index]
         fs.failNext(kind, fault)
         #expect { try store.compact() } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeOperation
+            ($0 as? ObjectGraphError)?.reason == .storeOperationFailed
         }
         #expect(try Data(contentsOf: url) == fileBefore)
         #expect(!FileManager.default.fileExists(atPath: url.path + ".tmp"))
@@ -115,7 +119,7 @@ import Testing
         let before = try FileStoreFixtures.allRows(store)
         fs.failNext(.syncDirectory, .fail(EIO))
         #expect { try store.compact() } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeOperation
+            ($0 as? ObjectGraphError)?.reason == .storeOperationFailed
                 && ($0 as? ObjectGraphError)?.message.contains("compacted file is in place") == true
         }
         #expect(try store.statistics().transactionCount == 0)
@@ -129,7 +133,7 @@ import Testing
 
     @Test func aFailedCreationLeavesNoFile() throws {
         fs.failNext(.sync, .fail(EIO))
-        #expect { try open() } throws: { ($0 as? ObjectGraphError)?.code == .storeOpen }
+        #expect { try open() } throws: { ($0 as? ObjectGraphError)?.reason == .storeOpenFailed }
         #expect(!FileManager.default.fileExists(atPath: url.path))
         #expect(!FileManager.default.fileExists(atPath: url.path + ".tmp"))
         try open().close()

@@ -91,11 +91,11 @@ import Testing
             try save(a, 3)
         } throws: { error in
             let e = error as? ObjectGraphError
-            return e?.code == .storeSave && e?.message.contains("lock file") == true
+            return e?.reason == .storeLockLost && e?.message.contains("lock file") == true
         }
         #expect {
             try a.compact()
-        } throws: { error in (error as? ObjectGraphError)?.code == .storeOperation }
+        } throws: { error in (error as? ObjectGraphError)?.reason == .storeOperationFailed }
         a.close()
         try save(b, 3)
         b.close()
@@ -121,7 +121,7 @@ import Testing
         let target = URL(fileURLWithPath: path)
         func refused(_ error: any Error) -> Bool {
             guard let e = error as? ObjectGraphError else { return false }
-            return e.code == .storeOpen && e.message.contains("not a regular file")
+            return e.reason == .storeOpenFailed && e.message.contains("not a regular file")
                 && !e.message.contains("permission")
         }
         #expect(performing: { try open(target) }, throws: refused)

@@ -59,7 +59,7 @@ struct JSONLinesKillTests {
         #expect(ready == "ready \(pid)")
         #expect { try JSONLinesStore(model: CrashInvariants.model(at: url), url: url) } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
-            return e.code == .storeTimeout && e.message.contains("process \(pid)")
+            return e.reason == .storeLocked && e.message.contains("process \(pid)")
         }
         var readOnly = StoreOptions()
         readOnly.isReadOnly = true

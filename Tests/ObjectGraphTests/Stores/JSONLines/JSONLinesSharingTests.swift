@@ -30,7 +30,16 @@ import Testing
 
     private var tags: StoreFetchRequest { StoreFetchRequest(entity: model[entityName: "Tag"]!) }
 
-    @Test func aSecondWriterIsRefusedAtOnceUntilTheFirstCloses() throws {
+    /// Opens the file as a writer of another process would (real `flock`, no sharing).
+    private func openAsAnotherProcess(lockTimeout: TimeInterval = 0) throws -> JSONLinesStore {
+        var options = FileStoreFixtures.options()
+        options.lockTimeout = lockTimeout
+        return try JSONLinesStore(
+            model: model, url: url, options: options,
+            fileSystem: FaultInjectingFileSystem(actingAsAnotherProcess: true))
+    }
+
+    @Test func aWriterOfAnotherProcessIsRefusedAtOnceUntilThisProcessCloses() throws {
         // B41
         let first = try open()
         let lockFile = String(
@@ -39,21 +48,61 @@ import Testing
         #expect(
             lockFile
                 == "\(getpid())\nend 0 \(try fileSize()) 6B0F5C2E-0000-4000-8000-000000000001\n")
-        #expect { try open() } throws: {
+        #expect { try openAsAnotherProcess() } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
-            return e.code == .storeTimeout && e.message.contains("this process")
+            return e.reason == .storeLocked && e.message.contains("process \(getpid())")
                 && e.message.contains(url.path)
         }
-        #expect { try open(lockTimeout: 0.05) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeTimeout
+        #expect { try openAsAnotherProcess(lockTimeout: 0.05) } throws: {
+            ($0 as? ObjectGraphError)?.reason == .storeLocked
                 && ($0 as? ObjectGraphError)?.message.contains("waiting") == true
         }
         let reader = try open(readOnly: true)
         #expect(try reader.count(tags) == 0, "a reader opens beside the writer")
+        let second = try open()  // this process's second writer shares the lock
         first.close()
-        let second = try open()
-        try second.commit(StoreChangeSet(inserted: [rows.row("Tag", 1)], timestamp: Date()))
+        #expect { try openAsAnotherProcess() } throws: {
+            ($0 as? ObjectGraphError)?.reason == .storeLocked
+        }
+        second.close()
+        let other = try openAsAnotherProcess()
+        try other.commit(StoreChangeSet(inserted: [rows.row("Tag", 1)], timestamp: Date()))
         #expect(try reader.count(tags) == 1)
+        other.close()
+    }
+
+    /// Core Data: two coordinators on one SQLite file in one process both write it, and each
+    /// sees the other's saves at its next fetch (NSPersistentStoreCoordinator documentation:
+    /// several coordinators may use one store file).
+    @Test func twoWritersOfThisProcessShareTheLockAndSeeEachOthersSaves() throws {
+        let a = try open()
+        let b = try open()
+        try a.commit(StoreChangeSet(inserted: [rows.row("Tag", 1)], timestamp: Date()))
+        #expect(try b.fetch(tags).map(\.objectID.primaryKey) == [1])
+        try b.commit(StoreChangeSet(inserted: [rows.row("Tag", 2)], timestamp: Date()))
+        try a.commit(
+            StoreChangeSet(
+                updated: [rows.row("Tag", 2, version: 2, ["label": .attribute(.string("a"))])],
+                timestamp: Date()))
+        #expect(try b.row(for: rows.id("Tag", 2))?.version == 2)
+        // A commit made against a row version the other writer already replaced conflicts.
+        #expect {
+            try b.commit(
+                StoreChangeSet(
+                    updated: [rows.row("Tag", 2, version: 2, ["label": .attribute(.string("b"))])],
+                    timestamp: Date()))
+        } throws: { ($0 as? ObjectGraphError)?.reason == .storeSaveConflict }
+        try b.compact()
+        try a.commit(StoreChangeSet(inserted: [rows.row("Tag", 3)], timestamp: Date()))
+        #expect(try b.fetch(tags).map(\.objectID.primaryKey) == [1, 2, 3])
+        #expect(try a.fetch(tags) == (try b.fetch(tags)))
+        a.close()
+        try b.commit(StoreChangeSet(deleted: [(rows.id("Tag", 1), 1)], timestamp: Date()))
+        b.close()
+        let reopened = try open()
+        #expect(try reopened.fetch(tags).map(\.objectID.primaryKey) == [2, 3])
+        #expect(try reopened.statistics().lastTransactionNumber == 5)
+        reopened.close()
     }
 
     @Test func aStaleLockFromADeadWriterIsIgnored() throws {
@@ -78,9 +127,9 @@ import Testing
         let first = try JSONLinesStore(model: model, url: url, options: options, fileSystem: fs)
         let released = ReleaseAfterAttempts(store: first, attempts: 3)
         fs.lockAttemptHook = { released.attempted() }
-        let second = try JSONLinesStore(model: model, url: url, options: options, fileSystem: fs)
+        // A repair never shares the lock: it waits, as another process's writer does.
+        _ = try JSONLinesStore.repair(at: url, options: options, fileSystem: fs)
         #expect(released.count >= 3)
-        second.close()
     }
 
     @Test func aReaderSeesNewTransactionsAndSurvivesCompaction() throws {

@@ -185,13 +185,13 @@ import Testing
         let before = try Data(contentsOf: url)
         let stale = rows.row("Tag", 2, version: 5)
         #expect { try store.commit(StoreChangeSet(updated: [stale], timestamp: Date())) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeSaveConflicts
+            ($0 as? ObjectGraphError)?.reason == .storeSaveConflict
         }
         var bad = rows.row("Tag", 3)
         bad.values[model[entityName: "Tag"]!.propertiesByName["label"]!.index] = .attribute(
             .integer(4))
         #expect { try store.commit(StoreChangeSet(inserted: [bad], timestamp: Date())) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeSave
+            ($0 as? ObjectGraphError)?.reason == .invalidStoreRow
                 && ($0 as? ObjectGraphError)?.key == "label"
         }
         #expect(try Data(contentsOf: url) == before)
@@ -208,14 +208,14 @@ import Testing
             try JSONLinesStore(model: other, url: url, options: FileStoreFixtures.options())
         } throws: {
             guard let e = $0 as? ObjectGraphError else { return false }
-            return e.code == .storeIncompatibleVersionHash && e.message.contains("Expense")
+            return e.reason == .incompatibleModel && e.message.contains("Expense")
                 && e.message.contains("Category.name is no longer stored")
         }
     }
 
     @Test func readOnlyStoresNeverCreateOrWrite() throws {
         #expect { try open(FileStoreFixtures.options(readOnly: true)) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeOpen
+            ($0 as? ObjectGraphError)?.reason == .storeFileNotFound
         }
         #expect(!FileManager.default.fileExists(atPath: url.path))
         try open().close()
@@ -223,12 +223,14 @@ import Testing
         #expect {
             try reader.commit(StoreChangeSet(inserted: [rows.row("Tag", 1)], timestamp: Date()))
         } throws: {
-            ($0 as? ObjectGraphError)?.code == .coreData
+            ($0 as? ObjectGraphError)?.reason == .readOnlyStore
         }
-        #expect { try reader.compact() } throws: { ($0 as? ObjectGraphError)?.code == .coreData }
+        #expect { try reader.compact() } throws: {
+            ($0 as? ObjectGraphError)?.reason == .readOnlyStore
+        }
         reader.close()
         #expect { try reader.fetch(StoreFetchRequest(entity: model[entityName: "Tag"]!)) } throws: {
-            ($0 as? ObjectGraphError)?.code == .storeOperation
+            ($0 as? ObjectGraphError)?.reason == .storeClosed
         }
     }
 

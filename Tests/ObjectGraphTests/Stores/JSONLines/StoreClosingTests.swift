@@ -12,7 +12,7 @@ import Testing
     private func container(_ url: URL, readOnly: Bool = false) throws -> PersistentContainer {
         let container = PersistentContainer(
             name: "Expenses", managedObjectModel: try ExpenseModel.make())
-        var description = PersistentStoreDescription(url: url)
+        let description = PersistentStoreDescription(url: url)
         description.isReadOnly = readOnly
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
@@ -42,19 +42,24 @@ import Testing
         let url = TemporaryStoreFiles.next()
         let first = try container(url)
         try insertCategory("Food", in: first)
-        let second = #expect(throws: ObjectGraphError.self) { try container(url) }
-        #expect(second?.code == .storeTimeout)  // today: one writer per file, even in-process
-        #expect(second?.message.contains("this process") == true)
+        let anotherProcess = { () throws -> JSONLinesStore in
+            try JSONLinesStore(
+                model: try ExpenseModel.make(), url: url, options: StoreOptions(),
+                fileSystem: FaultInjectingFileSystem(actingAsAnotherProcess: true))
+        }
+        let second = #expect(throws: ObjectGraphError.self) { try anotherProcess() }
+        #expect(second?.reason == .storeLocked)
         let coordinator = first.persistentStoreCoordinator
         let store = try #require(coordinator.persistentStores.first)
         try coordinator.remove(store)
         #expect(coordinator.persistentStores.isEmpty)
-        let reopened = try container(url)  // `first` is still alive: remove released the lock
+        try anotherProcess().close()  // `first` is still alive: remove released the lock
+        let reopened = try container(url)
         #expect(try categoryNames(in: reopened) == ["Food"])
         let closed = #expect(throws: ObjectGraphError.self) {
             try store.fetch(StoreFetchRequest(entity: store.model.entitiesByName["Category"]!))
         }
-        #expect(closed?.code == .storeOperation)
+        #expect(closed?.reason == .storeClosed)
     }
 
     @Test func removingAStoreTheCoordinatorDoesNotHaveThrows() throws {
@@ -62,7 +67,7 @@ import Testing
         let store = try #require(coordinator.persistentStores.first)
         try coordinator.remove(store)
         let error = #expect(throws: ObjectGraphError.self) { try coordinator.remove(store) }
-        #expect(error?.code == .storeOperation)
+        #expect(error?.reason == .storeOperationFailed)
         #expect(error?.message.contains("is not one of this coordinator's stores") == true)
     }
 
@@ -78,7 +83,7 @@ import Testing
         coordinator.addPersistentStore(store)
         fileSystem.failNext(.sync, .fail(EIO))
         let error = #expect(throws: ObjectGraphError.self) { try coordinator.remove(store) }
-        #expect(error?.code == .storeOperation)
+        #expect(error?.reason == .storeOperationFailed)
         #expect(error?.message.contains("syncing before closing") == true)
         #expect(coordinator.persistentStores.isEmpty)
         _ = try JSONLinesStore(model: model, url: url)  // the lock is free
@@ -90,10 +95,16 @@ import Testing
         try insertCategory("Food", in: first!)
         var kept: ManagedObjectContext? = first!.newBackgroundContext()
         first = nil
-        // A context keeps its coordinator, and so the store, open.
-        #expect(throws: ObjectGraphError.self) { try container(url) }
+        // A context keeps its coordinator, and so the store, open: another process is refused.
+        let anotherProcess = { () throws -> JSONLinesStore in
+            try JSONLinesStore(
+                model: try ExpenseModel.make(), url: url, options: StoreOptions(),
+                fileSystem: FaultInjectingFileSystem(actingAsAnotherProcess: true))
+        }
+        #expect(throws: ObjectGraphError.self) { try anotherProcess() }
         kept = nil
         _ = kept
+        try anotherProcess().close()
         #expect(try categoryNames(in: try container(url)) == ["Food"])
     }
 

@@ -15,7 +15,8 @@ extension AttributeValue {
     /// try AttributeValue.double(-0.0).canonicalJSON(as: .double)   // "-0.0"
     /// ```
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the value does not fit `type`.
+    /// - Throws: ``ObjectGraphError`` ``ObjectGraphError/Reason/valueTypeMismatch`` (134060)
+    ///   when the value does not fit `type`.
     public func canonicalJSON(as type: AttributeType) throws -> String {
         let writer = JSONByteWriter(capacity: 64)
         guard writeCanonicalJSON(as: type, to: writer) else {
@@ -26,7 +27,8 @@ extension AttributeValue {
 
     /// Reads a value of `type` from its canonical JSON text (see ``canonicalJSON(as:)``).
     ///
-    /// - Throws: ``ObjectGraphError`` `.coreData` (134060) naming the column of the problem
+    /// - Throws: ``ObjectGraphError`` ``ObjectGraphError/Reason/invalidValueText`` (134060)
+    ///   naming the column of the problem
     ///   when the text is not a valid encoding of a `type` value.
     public init(canonicalJSON text: String, as type: AttributeType) throws {
         var text = text
@@ -40,10 +42,8 @@ extension AttributeValue {
                 }
                 return value
             } catch let e as JSONScanError {
-                throw ObjectGraphError(
-                    .coreData,
-                    "value: \(e.message) in \(type.rawValue) text at column \(e.offset + 1)",
-                    column: e.offset + 1)
+                throw StoreFileErrors.invalidValueText(
+                    e.message, type: type, column: e.offset + 1)
             }
         }
     }
