@@ -63,7 +63,7 @@ extension ManagedObjectContext {
                     if !request.returnsObjectsAsFaults && object.isFault { object.fireFault() }
                     guard let value = object as? Result else {
                         throw ObjectGraphError(
-                            .coreData,
+                            .resultTypeMismatch,
                             "fetch: \(object.entity.name) objects are not \(Result.self)",
                             entityName: object.entity.name)
                     }

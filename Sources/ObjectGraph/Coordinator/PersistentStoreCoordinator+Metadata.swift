@@ -18,7 +18,7 @@ extension PersistentStoreCoordinator {
     {
         guard type == JSONLinesStore.storeType else {
             throw ObjectGraphError(
-                .storeInvalidType, "store: a \(type) store keeps no metadata in a file",
+                .unknownStoreType, "store: a \(type) store keeps no metadata in a file",
                 file: url.path)
         }
         let header = try JSONLinesStore.metadata(at: url)
@@ -53,7 +53,7 @@ extension PersistentStoreCoordinator {
     {
         guard let file = store as? JSONLinesStore else {
             throw ObjectGraphError(
-                .coreData, "store: the \(store.type) store keeps no metadata")
+                .invalidMetadata, "store: the \(store.type) store keeps no metadata")
         }
         var own = metadata
         for key in ["NSStoreUUIDKey", "NSStoreTypeKey", "NSStoreModelVersionHashesKey"] {

@@ -85,7 +85,7 @@ extension PersistentStoreCoordinator {
                 .write(table, lastTransaction: lastTransaction, replacing: true)
         case InMemoryStore.storeType:
             throw ObjectGraphError(
-                .storeOperation,
+                .storeOperationFailed,
                 "replacePersistentStore: an InMemory store has no file to replace or copy "
                     + "(\(destinationURL.path)); use migratePersistentStore to save one to a file",
                 file: destinationURL.path)
@@ -128,7 +128,7 @@ extension PersistentStoreCoordinator {
     ) throws -> any PersistentStore {
         guard persistentStores.contains(where: { $0 === store }) else {
             throw ObjectGraphError(
-                .storeOperation,
+                .storeOperationFailed,
                 "migratePersistentStore: store \(store.identifier) is not open in this coordinator")
         }
         let table: RowTable
@@ -152,7 +152,7 @@ extension PersistentStoreCoordinator {
         guard exchange(store, for: migrated) else {
             (migrated as? JSONLinesStore)?.close()
             throw ObjectGraphError(
-                .storeOperation,
+                .storeOperationFailed,
                 "migratePersistentStore: store \(store.identifier) was removed meanwhile")
         }
         (store as? JSONLinesStore)?.close()
@@ -163,7 +163,7 @@ extension PersistentStoreCoordinator {
         -> ObjectGraphError
     {
         ObjectGraphError(
-            .storeInvalidType,
+            .unknownStoreType,
             "\(what)PersistentStore: store type '\(type)' has no file operations; "
                 + "\(JSONLinesStore.storeType) and \(InMemoryStore.storeType) do",
             file: url.path)

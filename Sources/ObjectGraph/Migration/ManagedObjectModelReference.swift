@@ -42,7 +42,7 @@ public final class ManagedObjectModelReference: Sendable {
         let model = try ManagedObjectModel(contentsOf: fileURL, version: version)
         guard model.versionChecksum == versionChecksum else {
             throw ObjectGraphError(
-                .coreData,
+                .modelVersionMismatch,
                 "model \(fileURL.path): its version checksum is \(model.versionChecksum), not "
                     + versionChecksum, file: fileURL.path)
         }

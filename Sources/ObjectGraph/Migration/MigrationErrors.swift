@@ -10,7 +10,7 @@ enum MigrationErrors {
         -> ObjectGraphError
     {
         ObjectGraphError(
-            .storeIncompatibleVersionHash,
+            .incompatibleModel,
             "store \(path): the model used to open the store is incompatible with the one used "
                 + "to create the store: \(reason); differences: "
                 + differences.prefix(8).joined(separator: "; ")
@@ -38,7 +38,7 @@ enum MigrationErrors {
                 ? []
                 : [
                     ObjectGraphError(
-                        .inferredMapping,
+                        .inferredMappingFailed,
                         "inferred mapping model creation failed: "
                             + reasons.joined(separator: "; "),
                         file: path)
@@ -50,7 +50,7 @@ enum MigrationErrors {
         -> ObjectGraphError
     {
         ObjectGraphError(
-            .migration,
+            .migrationFailed,
             "migration: missing \(what) values on mandatory destination \(what) \(entity).\(key) "
                 + "for \(rows.count) row\(rows.count == 1 ? "" : "s"): " + listed(rows),
             entityName: entity, key: key)
@@ -61,7 +61,7 @@ enum MigrationErrors {
         -> ObjectGraphError
     {
         ObjectGraphError(
-            .migration,
+            .migrationFailed,
             "migration: \(entity).\(key) becomes to-one but \(rows.count) row"
                 + "\(rows.count == 1 ? " has" : "s have") several targets: " + listed(rows),
             entityName: entity, key: key)
@@ -88,9 +88,7 @@ extension MigrationErrors {
     /// `error` with the store file named in its message and `NSFilePathErrorKey`.
     static func located(_ error: any Error, path: String) -> any Error {
         guard let e = error as? ObjectGraphError, e.file == nil else { return error }
-        return ObjectGraphError(
-            e.code, "store \(path): " + e.message, entityName: e.entityName, key: e.key,
-            value: e.value, objectID: e.objectID, file: path, underlying: e.underlying,
-            extraUserInfo: e.extraUserInfo)
+        return e.relocated(
+            message: "store \(path): " + e.message, file: path, line: e.line, column: e.column)
     }
 }

@@ -28,7 +28,7 @@ package struct MigrationPlan {
 
     /// Plans the migration of a file written with `stored` to `current`.
     ///
-    /// - Throws: `.storeIncompatibleVersionHash` (134100) when migration is off or `stored`
+    /// - Throws: `.incompatibleModel` (134100) when migration is off or `stored`
     ///   is not a declared earlier version; `.migrationMissingMappingModel` (134140) when
     ///   inference is off and no stage covers a step, or a step cannot be inferred.
     package static func plan(
@@ -85,7 +85,7 @@ package struct MigrationPlan {
     {
         do {
             return try InferredMapping(from: source, to: destination)
-        } catch let e as ObjectGraphError where e.code == .migrationMissingMappingModel {
+        } catch let e as ObjectGraphError where e.reason == .migrationMissingMappingModel {
             throw MigrationErrors.noMapping(
                 path,
                 e.underlying.map { String($0.message.drop(while: { $0 != ":" }).dropFirst(2)) })

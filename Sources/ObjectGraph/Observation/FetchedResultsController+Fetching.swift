@@ -61,7 +61,7 @@ extension FetchedResultsController {
             let name = entry.placement.section
             guard seen.insert(name).inserted else {
                 throw ObjectGraphError(
-                    .coreData,
+                    .sectionsOutOfOrder,
                     "FetchedResultsController: the fetched object at index \(i) has an out of "
                         + "order section name '\(name)'. Objects must be sorted by section name: "
                         + "the first sort descriptor (\(fetchRequest.sortDescriptors[0])) must "

@@ -21,20 +21,20 @@ struct FetchedResultsPlan<Result: ManagedObject> {
         let entity = try context.resolveEntity(request)
         guard request.swiftSortDescriptors.isEmpty else {
             throw ObjectGraphError(
-                .coreData,
+                .invalidFetchRequest,
                 "FetchedResultsController: \(request) uses Swift SortDescriptor values, which "
                     + "can only compare live objects, not the recorded positions the controller "
                     + "searches; use FetchSortDescriptor", entityName: entity.name)
         }
         guard !request.sortDescriptors.isEmpty else {
             throw ObjectGraphError(
-                .coreData,
+                .invalidFetchRequest,
                 "FetchedResultsController: \(request) has no sort descriptor; a fetched results "
                     + "controller needs at least one", entityName: entity.name)
         }
         guard request.resultType == .managedObjectResultType else {
             throw ObjectGraphError(
-                .coreData,
+                .invalidFetchRequest,
                 "FetchedResultsController: \(request) must return managed objects",
                 entityName: entity.name)
         }

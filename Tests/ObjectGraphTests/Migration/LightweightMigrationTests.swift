@@ -144,8 +144,8 @@ import Testing
             try JSONLinesStore(model: v2, url: url, options: MigrationFixtures.options([v1]))
         } throws: { error in
             guard let e = error as? ObjectGraphError else { return false }
-            return e.code.rawValue == 134140 && e.message.contains("Street.number")
-                && e.underlying.first?.code.rawValue == 134190
+            return e.code == 134140 && e.message.contains("Street.number")
+                && e.underlying.first?.code == 134190
         }
         #expect(try Data(contentsOf: url) == before)
     }
@@ -163,7 +163,7 @@ import Testing
             try JSONLinesStore(model: noDefault, url: url, options: MigrationFixtures.options([v1]))
         } throws: { error in
             let e = error as? ObjectGraphError
-            return e?.code.rawValue == 134110 && e?.entityName == "Street" && e?.key == "code"
+            return e?.code == 134110 && e?.entityName == "Street" && e?.key == "code"
                 && (e?.message.contains(
                     "missing attribute values on mandatory destination attribute") ?? false)
         }
@@ -192,7 +192,7 @@ import Testing
             try JSONLinesStore(model: v2, url: url, options: MigrationFixtures.options([v1]))
         } throws: { error in
             let e = error as? ObjectGraphError
-            return e?.code.rawValue == 134111
+            return e?.code == 134111
                 && (e?.message.contains("Street p1, Street p2") ?? false)
         }
         #expect(try Data(contentsOf: url) == before)
@@ -224,7 +224,7 @@ import Testing
             try JSONLinesStore(model: v1, url: url, options: MigrationFixtures.options([many]))
         } throws: { error in
             let e = error as? ObjectGraphError
-            return e?.code.rawValue == 134110 && (e?.message.contains("Street p1") ?? false)
+            return e?.code == 134110 && (e?.message.contains("Street p1") ?? false)
                 && e?.key == "city"
         }
         #expect(try Data(contentsOf: url) == before)

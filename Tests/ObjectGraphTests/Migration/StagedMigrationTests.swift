@@ -69,7 +69,7 @@ import Testing
                 model: v1, versionChecksum: v1.versionChecksum),
             to: ManagedObjectModelReference(model: v2, versionChecksum: v2.versionChecksum))
         stage.didMigrateHandler = { _, _ in
-            throw ObjectGraphError(.migration, "the handler refuses")
+            throw ObjectGraphError(.migrationFailed, "the handler refuses")
         }
         var options = StoreOptions()
         options.stagedMigrationManager = StagedMigrationManager([stage])

@@ -159,7 +159,7 @@ struct XcodeModelMigrationTests {
             try JSONLinesStore(model: v2, url: url, options: MigrationFixtures.options([v1]))
         } throws: { error in
             let e = error as? ObjectGraphError
-            return e?.code.rawValue == 134110 && e?.entityName == "ChildEntity"
+            return e?.code == 134110 && e?.entityName == "ChildEntity"
                 && ["string", "now"].contains(e?.key ?? "")
         }
         #expect(try Data(contentsOf: url) == before)

@@ -36,7 +36,7 @@ extension JSONLinesStore {
             try locked { try compactHoldingLock(keepingOldFileAs: kept) }
         } catch let e as ObjectGraphError {
             throw ObjectGraphError(
-                .migrationManagerDestinationStore,
+                .migrationDestinationStoreFailed,
                 "store \(path): migrating from \(from) to \(to) failed; the file is unchanged: "
                     + e.message, file: path, underlying: [e])
         }

@@ -151,7 +151,7 @@ extension JSONLinesStore {
             guard var file else { throw StoreFileErrors.closed(path) }
             if isReadOnly {
                 throw ObjectGraphError(
-                    .coreData, "store \(path) is open read-only; cannot set its metadata",
+                    .readOnlyStore, "store \(path) is open read-only; cannot set its metadata",
                     file: path)
             }
             let previous = file.header.metadata

@@ -7,8 +7,9 @@ import Foundation
 /// Writing follows compaction's discipline (<doc:StoreFileFormat>): the complete snapshot
 /// (header, then one line per row) goes to `FILE.tmp`, is synced and renamed over `FILE`, and
 /// the directory is synced; a crash leaves the old file (or none) or the new one, complete.
-/// The lock is taken first and held throughout, so no writer of the file is open meanwhile
-/// (one is refused with 134090, as opening it would be), and `FILE.lock` is never removed.
+/// The lock is taken first, never shared with a store of this process, and held throughout,
+/// so no writer of the file is open meanwhile (one, in this process or another, is refused
+/// with 134090, as a repair is), and `FILE.lock` is never removed.
 struct StoreFileWriter {
     let path: String
     let options: StoreOptions
@@ -26,12 +27,15 @@ struct StoreFileWriter {
     ///
     /// - Parameter lastTransaction: The source's last transaction number (transactions in the
     ///   new file keep counting from it).
-    /// - Throws: `.storeTimeout` (134090) when a writer holds the file; `.storeOpen` (134080)
+    /// - Throws: `.storeLocked` (134090) when a writer holds the file; `.storeOpenFailed` (134080)
     ///   when the path is not a regular file, or a file exists there and `replacing` is false;
-    ///   `.storeOperation` (134070) when writing fails (the old file, if any, is untouched).
+    ///   `.storeOperationFailed` (134070) when writing fails (the old file, if any, is untouched).
     func write(_ table: RowTable, lastTransaction: Int64, replacing: Bool) throws {
         let fs = fileSystem
-        let lock = try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
+        // Not shared: a store of this process writing the file counts as another writer, as
+        // for a repair (the file is replaced under it).
+        let lock = try WriterLock.acquire(
+            for: path, fileSystem: fs, timeout: options.lockTimeout, sharing: false)
         defer { lock.release() }
         let existing = try io("reading the status of the file") { try fs.status(atPath: path) }
         if let existing, !existing.isRegularFile {
@@ -39,7 +43,7 @@ struct StoreFileWriter {
         }
         if existing != nil && !replacing {
             throw ObjectGraphError(
-                .storeOpen,
+                .storeOpenFailed,
                 "store \(path) already exists; nothing was written (replace it with "
                     + "replacePersistentStore, or destroy it first)", file: path)
         }
@@ -70,11 +74,14 @@ struct StoreFileWriter {
     /// Removes the store file (and a leftover `FILE.tmp`); `FILE.lock` stays. A missing file
     /// is not an error.
     ///
-    /// - Throws: `.storeTimeout` (134090) when a writer holds the file; `.storeOpen` (134080)
-    ///   when the path is not a regular file; `.storeOperation` (134070) when removing fails.
+    /// - Throws: `.storeLocked` (134090) when a writer holds the file; `.storeOpenFailed` (134080)
+    ///   when the path is not a regular file; `.storeOperationFailed` (134070) when removing fails.
     func destroy() throws {
         let fs = fileSystem
-        let lock = try WriterLock.acquire(for: path, fileSystem: fs, timeout: options.lockTimeout)
+        // Not shared: a store of this process writing the file counts as another writer, as
+        // for a repair (the file is replaced under it).
+        let lock = try WriterLock.acquire(
+            for: path, fileSystem: fs, timeout: options.lockTimeout, sharing: false)
         defer { lock.release() }
         let existing = try io("reading the status of the file") { try fs.status(atPath: path) }
         if let existing, !existing.isRegularFile {
@@ -94,7 +101,7 @@ struct StoreFileWriter {
         } catch let e as ObjectGraphError {
             throw e
         } catch {
-            throw StoreFileErrors.io(.storeOperation, path, what, error)
+            throw StoreFileErrors.io(.storeOperationFailed, path, what, error)
         }
     }
 }

@@ -39,7 +39,7 @@ enum StoreMetadataCoding {
             w.append(0x7D)
         default:
             throw ObjectGraphError(
-                .coreData,
+                .invalidMetadata,
                 "store metadata: the value of \(key ?? "the metadata") is a \(type(of: value)); "
                     + "metadata holds strings, Booleans, integers, finite doubles, arrays and "
                     + "dictionaries", key: key)
