@@ -11,7 +11,7 @@ extension ManagedObjectModel {
     /// options.modelVersions = Array(versions.dropLast())
     /// ```
     ///
-    /// - Throws: As ``init(contentsOf:version:classResolver:)``, for the first version that
+    /// - Throws: As ``init(contentsOf:version:classResolver:modules:)``, for the first version that
     ///   does not load.
     public static func versions(ofModelAt url: URL) throws -> [ManagedObjectModel] {
         let names = try XcodeModelLocator.versions(in: url).map {

@@ -33,7 +33,7 @@ public final class ManagedObjectModelReference: Sendable {
     }
 
     /// A reference to one version of a model file (see
-    /// ``ManagedObjectModel/init(contentsOf:version:classResolver:)``).
+    /// ``ManagedObjectModel/init(contentsOf:version:classResolver:modules:)``).
     ///
     /// - Throws: As that initializer, and `.coreData` (134060) when the version's checksum is
     ///   not `versionChecksum`.
