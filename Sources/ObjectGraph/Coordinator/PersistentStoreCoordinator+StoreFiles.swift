@@ -80,9 +80,8 @@ extension PersistentStoreCoordinator {
             let source = try JSONLinesStore(
                 model: managedObjectModel, url: sourceURL, options: readOptions)
             defer { source.close() }
-            let (table, lastTransaction) = try source.snapshotForCopy()
             try StoreFileWriter(url: destinationURL, options: destinationOptions)
-                .write(table, lastTransaction: lastTransaction, replacing: true)
+                .write(try source.snapshotForCopy(), replacing: true)
         case InMemoryStore.storeType:
             throw ObjectGraphError(
                 .storeOperationFailed,
@@ -131,21 +130,20 @@ extension PersistentStoreCoordinator {
                 .storeOperationFailed,
                 "migratePersistentStore: store \(store.identifier) is not open in this coordinator")
         }
-        let table: RowTable
-        var lastTransaction: Int64 = 0
+        let source: StoreCopySource
         switch store {
-        case let ram as InMemoryStore: table = ram.snapshot()
-        case let file as JSONLinesStore: (table, lastTransaction) = try file.snapshotForCopy()
+        case let ram as InMemoryStore: source = StoreCopySource(table: ram.snapshot())
+        case let file as JSONLinesStore: source = try file.snapshotForCopy()
         default: throw Self.unsupportedFileOperation("migrate", store.type, url)
         }
         let migrated: any PersistentStore
         switch type {
         case InMemoryStore.storeType:
             migrated = InMemoryStore(
-                model: managedObjectModel, table: table, url: url, options: options)
+                model: managedObjectModel, table: source.table, url: url, options: options)
         case JSONLinesStore.storeType:
             try StoreFileWriter(url: url, options: options)
-                .write(table, lastTransaction: lastTransaction, replacing: false)
+                .write(source, replacing: false)
             migrated = try JSONLinesStore(model: managedObjectModel, url: url, options: options)
         default: throw Self.unsupportedFileOperation("migrate", type, url)
         }

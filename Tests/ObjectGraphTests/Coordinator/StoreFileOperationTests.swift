@@ -44,6 +44,30 @@ import Testing
         return coordinator
     }
 
+    // A store's metadata belongs to the store (`setMetadata(_:for:)`, kept by compaction and
+    // by a model migration): a copy made by migratePersistentStore or replacePersistentStore
+    // keeps it too. Regression: both wrote `{}` (found merging the store-file operations with
+    // store metadata).
+    @Test func migratingAndReplacingAFileKeepTheStoresMetadata() throws {
+        let url = TemporaryStoreFiles.next()
+        let coordinator = try Self.fileCoordinator(url)
+        try Self.insert(["Food"], into: coordinator)
+        try coordinator.setMetadata(["note": "kept"], for: coordinator.persistentStores[0])
+        let copy = TemporaryStoreFiles.next()
+        let moved = try coordinator.migratePersistentStore(
+            coordinator.persistentStores[0], to: copy, type: JSONLinesStore.storeType)
+        (moved as! JSONLinesStore).close()
+        let migrated = try PersistentStoreCoordinator.metadataForPersistentStore(
+            ofType: JSONLinesStore.storeType, at: copy)
+        #expect(migrated["note"] as? String == "kept")
+        let replaced = TemporaryStoreFiles.next()
+        try coordinator.replacePersistentStore(
+            at: replaced, withPersistentStoreFrom: copy, type: JSONLinesStore.storeType)
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(
+            ofType: JSONLinesStore.storeType, at: replaced)
+        #expect(metadata["note"] as? String == "kept")
+    }
+
     @Test func migratingARAMStoreToAFileSavesItAndKeepsObjectsValid() throws {
         let coordinator = try ExpenseModel.coordinator()
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)

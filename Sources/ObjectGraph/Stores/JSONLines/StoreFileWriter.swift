@@ -25,12 +25,14 @@ struct StoreFileWriter {
 
     /// Writes `table` as the store file, replacing the file there only when `replacing`.
     ///
-    /// - Parameter lastTransaction: The source's last transaction number (transactions in the
-    ///   new file keep counting from it).
+    /// - Parameter source: The rows, the last transaction number (transactions in the new file
+    ///   keep counting from it) and the metadata, kept as the source had them.
     /// - Throws: `.storeLocked` (134090) when a writer holds the file; `.storeOpenFailed` (134080)
     ///   when the path is not a regular file, or a file exists there and `replacing` is false;
     ///   `.storeOperationFailed` (134070) when writing fails (the old file, if any, is untouched).
-    func write(_ table: RowTable, lastTransaction: Int64, replacing: Bool) throws {
+    func write(_ source: StoreCopySource, replacing: Bool) throws {
+        let table = source.table
+        let lastTransaction = source.lastTransaction
         let fs = fileSystem
         // Not shared: a store of this process writing the file counts as another writer, as
         // for a repair (the file is replaced under it).
@@ -56,6 +58,7 @@ struct StoreFileWriter {
         header.rows = table.totalRowCount
         header.keys = header.keys.map { ($0.0, counters[$0.0] ?? $0.1) }
         header.compacted = now
+        header.metadata = source.metadata
         let writer = JSONByteWriter(capacity: 1 << 16)
         header.write(to: writer)
         try io("encoding the rows") {
@@ -108,11 +111,21 @@ struct StoreFileWriter {
 
 extension JSONLinesStore {
     /// Every row (after applying what a writer appended) and the last transaction number.
-    func snapshotForCopy() throws -> (table: RowTable, lastTransaction: Int64) {
+    func snapshotForCopy() throws -> StoreCopySource {
         try locked {
             try refreshIfNeeded()
             guard let file else { throw StoreFileErrors.closed(path) }
-            return (table, file.lastTransaction)
+            return StoreCopySource(
+                table: table, lastTransaction: file.lastTransaction,
+                metadata: file.header.metadata)
         }
     }
+}
+
+/// What a whole-file operation copies from a store: its rows, its last transaction number
+/// and its metadata (the header's compact JSON object; `{}` for a RAM store).
+struct StoreCopySource {
+    var table: RowTable
+    var lastTransaction: Int64 = 0
+    var metadata: [UInt8] = Array("{}".utf8)
 }
