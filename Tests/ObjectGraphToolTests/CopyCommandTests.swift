@@ -62,4 +62,32 @@ struct CopyCommandTests {
         #expect(try titles(copy) == ["n1", "n2", "n3"])
         #expect(FileManager.default.fileExists(atPath: copy.path + ".lock"))
     }
+
+    // A refused copy changes nothing at DEST: no `DEST.lock` appears beside a directory, a
+    // FIFO or a plain file that is not replaced (found by QA: each refusal said "nothing was
+    // read or locked" and left a new empty lock file behind).
+    @Test func aRefusedDestinationGetsNoLockFile() throws {
+        let source = directory.appendingPathComponent("source.jsonl")
+        let writer = try JSONLinesStore(model: model, url: source)
+        try commitNote(writer, 1)
+        writer.close()
+        let folder = directory.appendingPathComponent("folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let fifo = directory.appendingPathComponent("fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let plain = directory.appendingPathComponent("plain.jsonl")
+        try Data("not a store".utf8).write(to: plain)
+        for (destination, flags) in [
+            (folder, ["--replace"]), (folder, []), (fifo, ["--replace"]), (plain, []),
+        ] {
+            let run = try ToolBinary.run(
+                ToolBinary.objectgraph!, ["copy"] + flags + [source.path, destination.path])
+            #expect(run.status == 1, "\(destination.lastPathComponent) \(flags)")
+            #expect(run.err.contains("134080"), "\(run.err)")
+            #expect(
+                !FileManager.default.fileExists(atPath: destination.path + ".lock"),
+                "\(destination.lastPathComponent) \(flags)")
+        }
+        #expect(try Data(contentsOf: plain) == Data("not a store".utf8))
+    }
 }

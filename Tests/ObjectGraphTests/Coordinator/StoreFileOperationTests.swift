@@ -196,6 +196,21 @@ import Testing
         #expect(try Self.categoryNames(try Self.fileCoordinator(url)).isEmpty)
     }
 
+    // Refusing a path that is not a regular file changes nothing there: no `FILE.lock` appears
+    // beside it (found by QA: the refusal said "nothing was read or locked" after creating one).
+    @Test func destroyingADirectoryIsRefusedAndCreatesNoLockFile() throws {
+        let url = TemporaryStoreFiles.next()
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let coordinator = try ExpenseModel.coordinator()
+        #expect {
+            try coordinator.destroyPersistentStore(at: url, type: JSONLinesStore.storeType)
+        } throws: { ($0 as NSError).code == 134080 }
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory))
+        #expect(isDirectory.boolValue)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".lock"))
+    }
+
     @Test func anUnknownStoreTypeIsAnInvalidTypeError() throws {
         let coordinator = try ExpenseModel.coordinator()
         #expect {

@@ -34,21 +34,15 @@ struct StoreFileWriter {
         let table = source.table
         let lastTransaction = source.lastTransaction
         let fs = fileSystem
+        // Checked before the lock too, so a refused destination gets no new `FILE.lock`; and
+        // again under it, where the answer holds.
+        try refuseExisting(unlessReplacing: replacing)
         // Not shared: a store of this process writing the file counts as another writer, as
         // for a repair (the file is replaced under it).
         let lock = try WriterLock.acquire(
             for: path, fileSystem: fs, timeout: options.lockTimeout, sharing: false)
         defer { lock.release() }
-        let existing = try io("reading the status of the file") { try fs.status(atPath: path) }
-        if let existing, !existing.isRegularFile {
-            throw StoreFileErrors.notRegular(path, existing.kind)
-        }
-        if existing != nil && !replacing {
-            throw ObjectGraphError(
-                .storeOpenFailed,
-                "store \(path) already exists; nothing was written (replace it with "
-                    + "replacePersistentStore, or destroy it first)", file: path)
-        }
+        try refuseExisting(unlessReplacing: replacing)
         let model = table.model
         let now = options.clock()
         var header = StoreFileHeader(
@@ -74,6 +68,26 @@ struct StoreFileWriter {
                 store: table.storeIdentifier, transaction: lastTransaction, length: writer.count))
     }
 
+    /// The status of the file at the path (`nil` when none); throws when the path is not a
+    /// regular file, or a file exists there and `replacing` is false (both 134080). Changes
+    /// nothing.
+    @discardableResult
+    private func refuseExisting(unlessReplacing replacing: Bool) throws -> FileStatus? {
+        let existing = try io("reading the status of the file") {
+            try fileSystem.status(atPath: path)
+        }
+        if let existing, !existing.isRegularFile {
+            throw StoreFileErrors.notRegular(path, existing.kind)
+        }
+        if existing != nil && !replacing {
+            throw ObjectGraphError(
+                .storeOpenFailed,
+                "store \(path) already exists; nothing was written (replace it with "
+                    + "replacePersistentStore, or destroy it first)", file: path)
+        }
+        return existing
+    }
+
     /// Removes the store file (and a leftover `FILE.tmp`); `FILE.lock` stays. A missing file
     /// is not an error.
     ///
@@ -81,15 +95,14 @@ struct StoreFileWriter {
     ///   when the path is not a regular file; `.storeOperationFailed` (134070) when removing fails.
     func destroy() throws {
         let fs = fileSystem
+        // Checked before the lock too, so a refused path gets no new `FILE.lock`.
+        try refuseExisting(unlessReplacing: true)
         // Not shared: a store of this process writing the file counts as another writer, as
         // for a repair (the file is replaced under it).
         let lock = try WriterLock.acquire(
             for: path, fileSystem: fs, timeout: options.lockTimeout, sharing: false)
         defer { lock.release() }
-        let existing = try io("reading the status of the file") { try fs.status(atPath: path) }
-        if let existing, !existing.isRegularFile {
-            throw StoreFileErrors.notRegular(path, existing.kind)
-        }
+        let existing = try refuseExisting(unlessReplacing: true)
         try io("removing the file") {
             try fs.remove(path + ".tmp")
             guard existing != nil else { return }
