@@ -20,7 +20,8 @@ extension ManagedObjectModel {
     /// - Parameters:
     ///   - url: A file URL.
     ///   - version: For a `.xcdatamodeld`, the version to read (`"Model 2"` or
-    ///     `"Model 2.xcdatamodel"`); default the current version.
+    ///     `"Model 2.xcdatamodel"`); default the current version. Refused (134060) for a single
+    ///     version: a `.json` file, a contents file, or another `.xcdatamodel`'s name.
     ///   - classResolver: Maps a recorded class name (`representedClassName`, tried as
     ///     written and then by its last dot-separated part) to the subclass to instantiate;
     ///     default none.
@@ -43,6 +44,11 @@ extension ManagedObjectModel {
     ) throws {
         let classes = ClassNameResolver(classResolver, modules: modules)
         if url.pathExtension.lowercased() == "json" {
+            if let version {
+                // A JSON model holds one version, as a single contents file does.
+                throw ModelError.xcodeModelLocation(
+                    url.path, problem: "version \(version) given for a single file")
+            }
             let data = try Self.readFile(url)
             let contents = try ModelJSONReader(classes: classes).read(
                 Self.parseModelJSON(data, file: url.path))

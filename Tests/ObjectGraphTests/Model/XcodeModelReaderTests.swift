@@ -255,6 +255,17 @@ final class XcodeCategory: ManagedObject {}
         try model.jsonData(pretty: true).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(try ManagedObjectModel(contentsOf: url).jsonData() == model.jsonData())
+        // A JSON model holds one version: asking for another is refused with 134060 as for a
+        // single .xcdatamodel or contents file (found by QA: `objectgraph migrate --to m.json
+        // --version 2` ignored the version and migrated to the file's one).
+        let versioned = ModelFixtures.error {
+            _ = try ManagedObjectModel(contentsOf: url, version: "Model 2")
+        }
+        #expect(versioned?.code == 134060)
+        #expect(versioned?.reason == .modelNotFound)
+        #expect(
+            versioned?.message == "\(url.path): version Model 2 given for a single file",
+            "\(versioned?.message ?? "none")")
     }
 
     @Test(arguments: [
