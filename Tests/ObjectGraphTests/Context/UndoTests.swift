@@ -172,6 +172,35 @@ import Testing
         }
     }
 
+    // A save refused by validation (1570/1560) changes nothing, the undo stack included: the
+    // invalid change undoes, the store never saw it, and a redo brings it back still invalid.
+    @Test(arguments: StoreKind.all)
+    func aSaveThatFailedValidationLeavesTheUndoStackWhole(_ kind: StoreKind) throws {
+        let context = try context(kind)
+        try context.performAndWait {
+            let food = category(context, "Food")
+            try context.save()
+            food.name = nil
+            #expect(throws: NSError.self) { try context.save() }
+            #expect(food.name == nil)
+            #expect(context.hasChanges)
+            context.undo()
+            #expect(food.name == "Food")
+            #expect(!context.hasChanges)
+            context.redo()
+            #expect(food.name == nil)
+            #expect(throws: NSError.self) { try context.save() }
+            context.undo()
+            try context.save()
+            context.reset()
+            #expect(context.undoManager?.canUndo == false)
+            context.undo()  // after reset: nothing to undo, no effect
+            let names = try context.fetch(FetchRequest<Category>(entityName: "Category")).map(
+                \.name)
+            #expect(names == ["Food"])
+        }
+    }
+
     @Test func anExplicitGroupSpansEventsAndDisabledRegistrationRecordsNothing() throws {
         let context = try context(.inMemory)
         context.performAndWait {

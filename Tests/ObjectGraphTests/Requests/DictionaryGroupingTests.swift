@@ -162,4 +162,44 @@ import Testing
             #expect(try context.count(for: try bySalary()) == 2)
         }
     }
+
+    /// Odd grouping inputs (an unknown key, a value that is no property, a deeply nested
+    /// expression, a having-predicate on an unknown name) are refused with 134060 (Core Data
+    /// raises NSInvalidArgumentException), never a crash; a refused fetch changes nothing.
+    @Test func oddGroupingInputsAreRefusedWith134060() throws {
+        let context = try salaries(.inMemory)
+        try context.performAndWait { () throws in
+            var refused: [String] = []
+            func check(_ label: String, _ change: (FetchRequest<[String: Any]>) throws -> Void)
+                throws
+            {
+                let r = try bySalary()
+                do {
+                    try change(r)
+                    let rows = try context.fetch(r)
+                    refused.append("\(label): returned \(rows.count) rows")
+                } catch let error as NSError {
+                    if error.code != 134060 { refused.append("\(label): code \(error.code)") }
+                }
+            }
+            try check("unknown key") { $0.propertiesToGroupBy = ["nope"] }
+            try check("number") { $0.propertiesToGroupBy = [42] }
+            try check("unknown having variable") {
+                $0.havingPredicate = try FetchPredicate(format: "$nobody > 1")
+            }
+            try check("deep expression") {
+                let deep =
+                    String(repeating: "abs:(", count: 2000) + "salary"
+                    + String(repeating: ")", count: 2000)
+                $0.propertiesToFetch = [
+                    "salary",
+                    ExpressionDescription(
+                        name: "deep", expression: try FetchExpression(format: deep),
+                        resultType: .integer64),
+                ]
+            }
+            #expect(refused.isEmpty, "\(refused)")
+            #expect(!context.hasChanges)
+        }
+    }
 }
