@@ -29,8 +29,11 @@ final class Tally: ManagedObject {
 }
 
 enum BenchModel {
-    /// Category (name, unique) ⟷ Expense (id, title, amount, date, note?, category).
-    static func make() throws -> ManagedObjectModel {
+    /// Category (name, unique) ⟷ Expense (id, title, amount, date, note?, category); a later
+    /// version adds `extraExpenseAttributes` to Expense (default none).
+    static func make(extraExpenseAttributes: [AttributeDescription] = []) throws
+        -> ManagedObjectModel
+    {
         try ManagedObjectModel(entities: [
             EntityDescription(
                 name: "Category", managedObjectClass: Category.self,
@@ -51,7 +54,7 @@ enum BenchModel {
                     RelationshipDescription(
                         name: "category", destination: "Category",
                         inverse: "expenses", isOptional: false, deleteRule: .nullify),
-                ]),
+                ] + extraExpenseAttributes),
             EntityDescription(
                 name: "Tally", managedObjectClass: Tally.self,
                 properties: [

@@ -6,8 +6,11 @@ import ObjectGraphTesting
 
 extension MicroFixture {
     func cases() -> [MicroCase] {
-        objectCases() + saveCases() + queryCases() + storeCases() + fileCases() + compactionCases()
-            + controllerCases()
+        let groups: [[MicroCase]] = [
+            objectCases(), saveCases(), queryCases(), storeCases(), fileCases(),
+            compactionCases(), migrationCases(), controllerCases(),
+        ]
+        return groups.flatMap { $0 }
     }
 
     func objectCases() -> [MicroCase] {

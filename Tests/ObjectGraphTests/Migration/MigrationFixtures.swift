@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 
 @testable import ObjectGraph
 
@@ -56,6 +57,18 @@ enum MigrationFixtures {
             try context.save()
         }
         return store.identifier
+    }
+
+    /// A store file of `model` seeded by `PreviewSeeder` (seed 3) with `count` objects of every
+    /// entity.
+    static func previewSeeded(_ model: ManagedObjectModel, count: Int) throws -> URL {
+        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("seeded.jsonl")
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(with: PersistentStoreDescription(url: url))
+        try PreviewSeeder(model: model, seed: 3).generate(
+            counts: [:], defaultCount: count, into: coordinator)
+        (store as! JSONLinesStore).close()
+        return url
     }
 
     /// The rows of `entity` in `store`, in primary-key order.

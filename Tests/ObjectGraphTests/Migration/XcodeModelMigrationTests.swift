@@ -14,17 +14,6 @@ struct XcodeModelMigrationTests {
             contentsOf: SharedFixtures.xcdatamodels.appendingPathComponent(name + ".xml"))
     }
 
-    /// A store file of `model` seeded with `count` objects of every entity.
-    private func seeded(_ model: ManagedObjectModel, count: Int) throws -> URL {
-        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("seeded.jsonl")
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        let store = try coordinator.addPersistentStore(with: PersistentStoreDescription(url: url))
-        try PreviewSeeder(model: model, seed: 3).generate(
-            counts: [:], defaultCount: count, into: coordinator)
-        (store as! JSONLinesStore).close()
-        return url
-    }
-
     /// Every row, by entity name and primary key: attribute values by name, relationship
     /// targets as (entity, primary key) sets by name.
     private func snapshot(_ store: JSONLinesStore) throws -> [String: [Int64: [String: String]]] {
@@ -52,7 +41,7 @@ struct XcodeModelMigrationTests {
     @Test func sampleModelToSampleModel2KeepsEveryObjectAndRelationship() throws {
         let v1 = try model("alemar11__CoreDataPlus__SampleModel")
         let v2 = try model("alemar11__CoreDataPlus__SampleModel2")
-        let url = try seeded(v1, count: 6)
+        let url = try MigrationFixtures.previewSeeded(v1, count: 6)
         let old = try JSONLinesStore(model: v1, url: url)
         let before = try snapshot(old)
         old.close()
@@ -84,7 +73,7 @@ struct XcodeModelMigrationTests {
         let v1 = try model("alemar11__CoreDataPlus__SampleModel")
         let v2 = try model("alemar11__CoreDataPlus__SampleModel2")
         let v3 = try model("alemar11__CoreDataPlus__SampleModel3")
-        let url = try seeded(v1, count: 5)
+        let url = try MigrationFixtures.previewSeeded(v1, count: 5)
         let old = try JSONLinesStore(model: v1, url: url)
         let makers = try old.fetch(StoreFetchRequest(entity: v1[entityName: "Car"]!))
             .reduce(into: [Int64: String]()) { result, row in
@@ -153,7 +142,7 @@ struct XcodeModelMigrationTests {
     @Test func swiftGenModel2NeedsValuesForItsNewRequiredDate() throws {
         let v1 = try model("SwiftGen__SwiftGen__Model")
         let v2 = try model("SwiftGen__SwiftGen__Model_2")
-        let url = try seeded(v1, count: 3)
+        let url = try MigrationFixtures.previewSeeded(v1, count: 3)
         let before = try Data(contentsOf: url)
         #expect {
             try JSONLinesStore(model: v2, url: url, options: MigrationFixtures.options([v1]))
