@@ -14,7 +14,7 @@ import Testing
 
         init(
             _ kind: StoreKind, sort: [String] = ["team", "name"], sections: String? = "team",
-            predicate: String? = nil,
+            predicate: String? = nil, delegateAfterFetch: Bool = false,
             staff: [(String, String?, Int32)] = [
                 ("Alice", "Engineering", 1), ("Bob", "Engineering", 2),
             ]
@@ -31,8 +31,9 @@ import Testing
                     StaffFixture.employee(context, name, team: team, salary: salary)
                 }
                 try context.save()
-                frc.delegate = recorder
+                if !delegateAfterFetch { frc.delegate = recorder }
                 try frc.performFetch()
+                if delegateAfterFetch { frc.delegate = recorder }
             }
         }
 
@@ -234,6 +235,31 @@ import Testing
         f.context.performAndWait {}  // after the merge the save queued
         let calls = f.recorder.take()
         #expect(calls == ["will", "insert Zed nil->0.2", "move Alice 0.0->0.1", "did"])
+        #expect(
+            f.context.performAndWait { f.frc.fetchedObjects?.map(\.name) } == [
+                "Bob", "Alice", "Zed",
+            ])
+    }
+
+    /// The controller finds each object's recorded position through a map it builds only when
+    /// first needed: a delegate given after the fetch still gets every change right, merged
+    /// changes included.
+    @Test(arguments: StoreKind.all)
+    func aDelegateSetAfterTheFetchGetsMergedChanges(_ kind: StoreKind) throws {
+        let f = try Fixture(kind, sort: ["salary"], sections: nil, delegateAfterFetch: true)
+        f.context.performAndWait { f.context.automaticallyMergesChangesFromParent = true }
+        let background = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: f.context.persistentStoreCoordinator!)
+        try background.performAndWait {
+            StaffFixture.employee(background, "Zed", team: nil, salary: 99)
+            let request = try StaffFixture.request("name", predicate: "name == 'Alice'")
+            try background.fetch(request)[0].salary = 50
+            try background.save()
+        }
+        f.context.performAndWait {}  // after the merge the save queued
+        #expect(f.recorder.take() == ["will", "insert Zed nil->0.2", "move Alice 0.0->0.1", "did"])
+        let calls = f.event { f.named("Bob").salary = 0 }
+        #expect(calls == ["will", "update Bob 0.0->0.0", "did"])
         #expect(
             f.context.performAndWait { f.frc.fetchedObjects?.map(\.name) } == [
                 "Bob", "Alice", "Zed",
