@@ -220,9 +220,9 @@ import Testing
         #expect(calls == ["will", "insert Aaron nil->0.0", "did"])
     }
 
-    @Test(arguments: StoreKind.all)
-    func automaticMergesFromABackgroundContextReachTheController(_ kind: StoreKind) throws {
-        let f = try Fixture(kind, sort: ["salary"], sections: nil)
+    /// Saves a new "Zed" (salary 99) and Alice's salary 50 from a background context, merged
+    /// automatically into the fixture's context.
+    private func saveZedAndRaiseAliceInTheBackground(_ f: Fixture) throws {
         f.context.performAndWait { f.context.automaticallyMergesChangesFromParent = true }
         let background = ManagedObjectContext(
             concurrencyType: .privateQueue, coordinator: f.context.persistentStoreCoordinator!)
@@ -233,6 +233,12 @@ import Testing
             try background.save()
         }
         f.context.performAndWait {}  // after the merge the save queued
+    }
+
+    @Test(arguments: StoreKind.all)
+    func automaticMergesFromABackgroundContextReachTheController(_ kind: StoreKind) throws {
+        let f = try Fixture(kind, sort: ["salary"], sections: nil)
+        try saveZedAndRaiseAliceInTheBackground(f)
         let calls = f.recorder.take()
         #expect(calls == ["will", "insert Zed nil->0.2", "move Alice 0.0->0.1", "did"])
         #expect(
@@ -247,16 +253,7 @@ import Testing
     @Test(arguments: StoreKind.all)
     func aDelegateSetAfterTheFetchGetsMergedChanges(_ kind: StoreKind) throws {
         let f = try Fixture(kind, sort: ["salary"], sections: nil, delegateAfterFetch: true)
-        f.context.performAndWait { f.context.automaticallyMergesChangesFromParent = true }
-        let background = ManagedObjectContext(
-            concurrencyType: .privateQueue, coordinator: f.context.persistentStoreCoordinator!)
-        try background.performAndWait {
-            StaffFixture.employee(background, "Zed", team: nil, salary: 99)
-            let request = try StaffFixture.request("name", predicate: "name == 'Alice'")
-            try background.fetch(request)[0].salary = 50
-            try background.save()
-        }
-        f.context.performAndWait {}  // after the merge the save queued
+        try saveZedAndRaiseAliceInTheBackground(f)
         #expect(f.recorder.take() == ["will", "insert Zed nil->0.2", "move Alice 0.0->0.1", "did"])
         let calls = f.event { f.named("Bob").salary = 0 }
         #expect(calls == ["will", "update Bob 0.0->0.0", "did"])
