@@ -21,7 +21,10 @@ extension FetchedResultsController {
         let objects = try managedObjectContext.fetch(fetchRequest)
         var entries: [FetchedEntry] = []
         entries.reserveCapacity(objects.count)
-        for (i, object) in objects.enumerated() {
+        // By index: `enumerated()` over the generic results would look up its tuple's type
+        // metadata at run time for every object.
+        for i in objects.indices {
+            let object: ManagedObject = objects[i]
             entries.append(
                 FetchedEntry(object: object, placement: plan.placement(of: object, sequence: i)))
         }
@@ -39,15 +42,15 @@ extension FetchedResultsController {
         }
         if plan.sectionKey != nil { try checkSectionOrder(entries, plan) }
         layout.replaceAll(entries)
-        var placements: [ObjectIdentifier: FetchedPlacement] = [:]
-        placements.reserveCapacity(entries.count)
-        for entry in entries { placements[ObjectIdentifier(entry.object)] = entry.placement }
         self.plan = plan
         self.layout = layout
-        self.placements = placements
+        placementStore = nil
         nextSequence = entries.count
         cachedObjects = inFetchOrder ? objects : nil
         updateTracking()
+        // A tracking controller needs each object's placement at its first change: build the
+        // map now rather than in that change.
+        if delegate != nil || invalidationHandler != nil { _ = placements }
     }
 
     /// Throws when a section name comes back after another one: the section key path does not

@@ -22,7 +22,7 @@ extension FetchedResultsController {
         if info[NSInvalidatedAllObjectsKey] != nil {
             // Core Data's controller sends nothing on invalidate-all; the app fetches again.
             layout = nil
-            placements = [:]
+            placementStore = nil
             cachedObjects = nil
             updateTracking()
             invalidationHandler?()
@@ -111,7 +111,10 @@ extension FetchedResultsController {
 
     /// Applies `event` to the results and tells the delegate.
     private func apply(_ event: FetchedResultsEvent) {
-        // Taken out, so editing it does not copy the array the controller still holds.
+        // Taken out, so editing them does not copy the array and map the controller still
+        // holds (the map first: it is built from the layout when not built yet).
+        var placements = self.placements
+        placementStore = nil
         var layout = self.layout!
         self.layout = nil
         let report = DelegateReport(delegate, hasSections: sectionNameKeyPath != nil)
@@ -135,6 +138,7 @@ extension FetchedResultsController {
         layout.apply(removing: removedIndexes, inserting: arriving)
         for (object, _) in event.deletions { placements[ObjectIdentifier(object)] = nil }
         for entry in arriving { placements[ObjectIdentifier(entry.object)] = entry.placement }
+        placementStore = placements
         self.layout = layout
         cachedObjects = nil
 

@@ -56,10 +56,27 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
 
     var plan: FetchedResultsPlan<Result>?
     var layout: FetchedResultsLayout?
-    var placements: [ObjectIdentifier: FetchedPlacement] = [:]
+    /// Each result's placement by object, or `nil` until first asked for (see ``placements``).
+    var placementStore: [ObjectIdentifier: FetchedPlacement]?
     var nextSequence = 0
     var cachedObjects: [Result]?
     private var observers: [any NSObjectProtocol] = []
+    /// Each result's placement by object (what finds an object's position from its recorded
+    /// values), built from the layout the first time it is asked for: a controller that only
+    /// shows its first fetch never pays for it, one that tracks changes builds it in
+    /// ``performFetch()``. The layout's entries and this map always hold the same placements.
+    ///
+    /// - Complexity: O(1) once built; O(n) the first time.
+    var placements: [ObjectIdentifier: FetchedPlacement] {
+        if let placementStore { return placementStore }
+        var built: [ObjectIdentifier: FetchedPlacement] = [:]
+        if let entries = layout?.entries {
+            built.reserveCapacity(entries.count)
+            for entry in entries { built[ObjectIdentifier(entry.object)] = entry.placement }
+        }
+        placementStore = built
+        return built
+    }
     /// Called after the context's `reset()` invalidated the results (for the observable
     /// results and the change stream, which fetch again).
     var invalidationHandler: (() -> Void)?

@@ -14,7 +14,7 @@ import Testing
 
         init(
             _ kind: StoreKind, sort: [String] = ["team", "name"], sections: String? = "team",
-            predicate: String? = nil,
+            predicate: String? = nil, delegateAfterFetch: Bool = false,
             staff: [(String, String?, Int32)] = [
                 ("Alice", "Engineering", 1), ("Bob", "Engineering", 2),
             ]
@@ -31,8 +31,9 @@ import Testing
                     StaffFixture.employee(context, name, team: team, salary: salary)
                 }
                 try context.save()
-                frc.delegate = recorder
+                if !delegateAfterFetch { frc.delegate = recorder }
                 try frc.performFetch()
+                if delegateAfterFetch { frc.delegate = recorder }
             }
         }
 
@@ -219,9 +220,9 @@ import Testing
         #expect(calls == ["will", "insert Aaron nil->0.0", "did"])
     }
 
-    @Test(arguments: StoreKind.all)
-    func automaticMergesFromABackgroundContextReachTheController(_ kind: StoreKind) throws {
-        let f = try Fixture(kind, sort: ["salary"], sections: nil)
+    /// Saves a new "Zed" (salary 99) and Alice's salary 50 from a background context, merged
+    /// automatically into the fixture's context.
+    private func saveZedAndRaiseAliceInTheBackground(_ f: Fixture) throws {
         f.context.performAndWait { f.context.automaticallyMergesChangesFromParent = true }
         let background = ManagedObjectContext(
             concurrencyType: .privateQueue, coordinator: f.context.persistentStoreCoordinator!)
@@ -232,8 +233,30 @@ import Testing
             try background.save()
         }
         f.context.performAndWait {}  // after the merge the save queued
+    }
+
+    @Test(arguments: StoreKind.all)
+    func automaticMergesFromABackgroundContextReachTheController(_ kind: StoreKind) throws {
+        let f = try Fixture(kind, sort: ["salary"], sections: nil)
+        try saveZedAndRaiseAliceInTheBackground(f)
         let calls = f.recorder.take()
         #expect(calls == ["will", "insert Zed nil->0.2", "move Alice 0.0->0.1", "did"])
+        #expect(
+            f.context.performAndWait { f.frc.fetchedObjects?.map(\.name) } == [
+                "Bob", "Alice", "Zed",
+            ])
+    }
+
+    /// The controller finds each object's recorded position through a map it builds only when
+    /// first needed: a delegate given after the fetch still gets every change right, merged
+    /// changes included.
+    @Test(arguments: StoreKind.all)
+    func aDelegateSetAfterTheFetchGetsMergedChanges(_ kind: StoreKind) throws {
+        let f = try Fixture(kind, sort: ["salary"], sections: nil, delegateAfterFetch: true)
+        try saveZedAndRaiseAliceInTheBackground(f)
+        #expect(f.recorder.take() == ["will", "insert Zed nil->0.2", "move Alice 0.0->0.1", "did"])
+        let calls = f.event { f.named("Bob").salary = 0 }
+        #expect(calls == ["will", "update Bob 0.0->0.0", "did"])
         #expect(
             f.context.performAndWait { f.frc.fetchedObjects?.map(\.name) } == [
                 "Bob", "Alice", "Zed",
