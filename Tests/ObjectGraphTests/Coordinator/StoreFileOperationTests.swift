@@ -211,6 +211,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: url.path + ".lock"))
     }
 
+    // Regression (QA round 2): destroying a path where no store exists created `FILE.lock`.
+    // Destroying a missing store is not an error, and it writes nothing.
+    @Test func destroyingAMissingStoreWritesNothing() throws {
+        let url = TemporaryStoreFiles.next()
+        let coordinator = try ExpenseModel.coordinator()
+        try coordinator.destroyPersistentStore(at: url, type: JSONLinesStore.storeType)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".lock"))
+    }
+
     @Test func anUnknownStoreTypeIsAnInvalidTypeError() throws {
         let coordinator = try ExpenseModel.coordinator()
         #expect {

@@ -95,8 +95,13 @@ struct StoreFileWriter {
     ///   when the path is not a regular file; `.storeOperationFailed` (134070) when removing fails.
     func destroy() throws {
         let fs = fileSystem
-        // Checked before the lock too, so a refused path gets no new `FILE.lock`.
-        try refuseExisting(unlessReplacing: true)
+        // Checked before the lock too, so a refused path gets no new `FILE.lock`; and a path
+        // with nothing to remove is left as it is, without one.
+        let before = try refuseExisting(unlessReplacing: true)
+        let leftover = try io("reading the status of \(path).tmp") {
+            try fs.status(atPath: path + ".tmp")
+        }
+        if before == nil && leftover == nil { return }
         // Not shared: a store of this process writing the file counts as another writer, as
         // for a repair (the file is replaced under it).
         let lock = try WriterLock.acquire(
