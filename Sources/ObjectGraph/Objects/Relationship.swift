@@ -68,9 +68,7 @@ public struct Relationship<Value: RelationshipConvertible> {
     public init(_ key: String) { self.key = key }
 
     /// Unavailable: `@Relationship` works only on `ManagedObject` subclasses.
-    @available(
-        *, unavailable, message: "@Relationship is available only on ManagedObject subclasses"
-    )
+    @available(*, unavailable, message: "@Relationship works only on ManagedObject subclasses")
     public var wrappedValue: Value {
         get { preconditionFailure("@Relationship is available only on ManagedObject subclasses") }
         set { preconditionFailure("@Relationship is available only on ManagedObject subclasses") }

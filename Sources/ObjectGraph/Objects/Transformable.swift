@@ -31,9 +31,7 @@ public struct Transformable<Value> {
     public init(_ key: String) { self.key = key }
 
     /// Unavailable: `@Transformable` works only on `ManagedObject` subclasses.
-    @available(
-        *, unavailable, message: "@Transformable is available only on ManagedObject subclasses"
-    )
+    @available(*, unavailable, message: "@Transformable works only on ManagedObject subclasses")
     public var wrappedValue: Value {
         get { preconditionFailure("@Transformable is available only on ManagedObject subclasses") }
         set { preconditionFailure("@Transformable is available only on ManagedObject subclasses") }
