@@ -43,9 +43,9 @@ public final class StagedMigrationManager: NSObject, @unchecked Sendable {
     /// Runs `body` with ``container`` on an in-memory store holding `table`; returns the rows
     /// as `body` left them.
     func withContainer(_ table: RowTable, _ body: () throws -> Void) throws -> RowTable {
-        let store = InMemoryStore(model: table.model, table: table)
+        let store = InMemoryStore(table: table)
         let container = PersistentContainer(name: "migration", managedObjectModel: table.model)
-        container.persistentStoreCoordinator.addPersistentStore(store)
+        try container.persistentStoreCoordinator.addPersistentStore(store)
         lock.withLock { _container = container }
         defer { lock.withLock { _container = nil } }
         try body()
