@@ -122,6 +122,12 @@ public final class StagedMigrationManager: NSObject, @unchecked Sendable {
             }
             steps.append(
                 .lightweight(try MigrationPlan.inferred(from: source, to: current, path: path)))
+        } else if source !== current {
+            // The last stage ends at a model equal to the store's but another instance (the
+            // references are matched by checksum, as in Core Data): the rows are rebound to the
+            // store's model, whose entities their IDs and references must name.
+            steps.append(
+                .lightweight(try MigrationPlan.inferred(from: source, to: current, path: path)))
         }
         return MigrationPlan(steps: steps)
     }
