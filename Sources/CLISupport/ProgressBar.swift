@@ -72,6 +72,14 @@ package final class ProgressBar {
                 + "\u{1B}[K")
     }
 
+    /// Replaces the bar with `text` after the label (`import  saving 100000 transactions`),
+    /// for a step whose progress cannot be counted; drawn at once.
+    package func status(_ text: String) {
+        lastDraw = clock()
+        drawn = true
+        write("\r" + String((label + "  " + text).prefix(max(0, width - 1))) + "\u{1B}[K")
+    }
+
     /// Clears the line (when anything was drawn), leaving the cursor at its start.
     package func finish() {
         guard drawn else { return }

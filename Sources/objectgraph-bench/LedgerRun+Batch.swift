@@ -22,7 +22,8 @@ extension LedgerRun {
             let before = LedgerDates.parse("2020-01-01")!
             let seconds = try (0..<options.repeats).map { _ in
                 try copy(base, to: ledgerURL)
-                return try timedBatch(ledgerURL, expecting: options.count / 2) { ledger in
+                // Rows 0 ..< ⌈N/2⌉ fall before 2020 (row i is in year 2015 + 10i/N).
+                return try timedBatch(ledgerURL, expecting: (options.count + 1) / 2) { ledger in
                     try ledger.purge(before: before, matching: TransactionQuery()).count
                 }
             }

@@ -66,6 +66,16 @@ import Testing
         #expect(terminal.writes[3] == "\r\u{1B}[K")
     }
 
+    @Test func aStatusReplacesTheBarWithinTheWidthAndIsClearedToo() {
+        let terminal = Terminal()
+        let bar = terminal.bar(width: 30)
+        bar.update(10, of: 10)
+        bar.status("saving 100,000 transactions now")
+        bar.finish()
+        #expect(terminal.writes[1] == "\rimport  saving 100,000 transa\u{1B}[K")
+        #expect(terminal.writes.last == "\r\u{1B}[K")
+    }
+
     @Test func aBarThatNeverDrewClearsNothing() {
         let terminal = Terminal()
         terminal.bar(width: 80).finish()

@@ -48,13 +48,15 @@ extension Ledger {
     ///   - date: transactions dated strictly before this calendar day are purged.
     ///   - query: further conditions (predicate, category; dates, sort and limit are ignored).
     ///   - dryRun: count only; write and remove nothing.
+    ///   - progress: told the rows scanned of the rows selected, before the delete.
     /// - Returns: what was purged.
     /// - Throws: ``LedgerError`` `.unknownCategory`; a predicate's `ObjectGraphError`; the
     ///   store's errors (the file and the receipts are unchanged).
     /// - Complexity: O(n) in the ledger's transactions.
-    public func purge(before date: Date, matching query: TransactionQuery, dryRun: Bool = false)
-        throws -> LedgerPurge
-    {
+    public func purge(
+        before date: Date, matching query: TransactionQuery, dryRun: Bool = false,
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> LedgerPurge {
         var filter = query
         (filter.from, filter.to) = (nil, nil)
         let selection = try batchSelection(
@@ -66,7 +68,8 @@ extension Ledger {
             before: date, count: selection.rows.count, out: 0, in: 0, receipts: 0,
             receiptsRemoved: 0, notices: [], isDryRun: dryRun)
         var paths: [String] = []
-        for row in selection.rows {
+        for (i, row) in selection.rows.enumerated() {
+            if i % 4096 == 4095 { progress?(i + 1, selection.rows.count) }
             let value = BatchSelection.decimal(row, amount)
             if row.values[kind].attributeValue == .string(TransactionKind.income.rawValue) {
                 result.in += value
@@ -76,6 +79,7 @@ extension Ledger {
             if case .string(let path) = row.values[receipt].attributeValue { paths.append(path) }
         }
         result.receipts = paths.count
+        progress?(selection.rows.count, selection.rows.count)
         guard !dryRun, !selection.rows.isEmpty else { return result }
         let ids: [ManagedObjectID] = try context.performAndWait {
             let request = FetchRequest<Transaction>(entityName: "Transaction")

@@ -52,6 +52,7 @@ enum BatchCommands {
             }
             let query = arguments.filter.query
             let progress = global.progressBar("adjust", output)
+            defer { progress?.finish() }
             let (result, ids) = try LedgerSession.run(
                 global, environment, access: arguments.dryRun ? .read : .write, output: output
             ) { ledger in

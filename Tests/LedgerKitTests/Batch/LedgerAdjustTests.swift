@@ -32,6 +32,8 @@ import Testing
         let ledger = try seeded(sandbox, file: file)
         var food = TransactionQuery()
         food.category = "Food"
+        // Objects the root context already holds see the new amounts once merged.
+        #expect(try ledger.transactions(food).map(\.amount) == [dec("10.00"), dec("0.05")])
         let result = try ledger.adjustAmounts(.multiply(dec("1.15")), matching: food)
         // 10.00 × 1.15 = 11.50; 0.05 × 1.15 = 0.0575 → 0.06 (half away from zero)
         #expect(result.changes.map(\.after) == [dec("11.50"), dec("0.06")])

@@ -39,6 +39,7 @@ import Testing
         let sandbox = try LedgerSandbox()
         defer { sandbox.remove() }
         let s = try seeded(sandbox)
+        #expect(try s.ledger.transactions().count == 4)  // registered in the root context
         let result = try s.ledger.purge(before: day("2026-01-01"), matching: TransactionQuery())
         #expect(result.count == 3 && result.out == 812 && result.in == 2400)
         #expect(result.receipts == 1 && result.receiptsRemoved == 1 && result.notices.isEmpty)
