@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 
-/// `ledger purge` killed between the batch delete's commit and the receipts' removal (the
-/// pause point `purge.committed`), through the built executable: the transactions are gone,
-/// their receipts stay as orphans that `verify` lists and `verify --fix` removes, and no
-/// receipt of a surviving transaction is ever touched.
+/// `ledger adjust` and `ledger purge` through the built executable, including a purge killed
+/// between the batch delete's commit and the receipts' removal (the pause point
+/// `purge.committed`): the transactions are gone, their receipts stay as orphans that
+/// `verify` lists and `verify --fix` removes, and no receipt of a surviving transaction is
+/// ever touched.
 @Suite(.enabled(if: LedgerProcessTests.binary != nil, "the ledger binary is not built"))
-struct LedgerPurgeCrashTests {
+struct LedgerBatchProcessTests {
     let directory: URL
 
     init() throws {
@@ -61,5 +62,27 @@ struct LedgerPurgeCrashTests {
         #expect((fixed?["removed"] as? [String])?.count == 2)
         #expect((fixed?["notices"] as? [String]) == [])
         #expect(try receipts() == [survivor + ".pdf"])
+    }
+
+    @Test func adjustRunsThroughTheExecutableAndARefusedOneLeavesTheFile() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for command in [["init"], ["add", "10.00"], ["add", "0.02"]] {
+            let result = try run(command).finish()
+            #expect(result.code == 0, "\(command): \(result.err)")
+        }
+        let path = directory.appendingPathComponent("l.jsonl")
+        let before = try Data(contentsOf: path)
+        let refused = try run(["adjust", "--multiply", "0.2"]).finish()
+        #expect(refused.code == 1 && refused.out.isEmpty)
+        #expect(refused.err.contains("0.02 → 0.00 (below the minimum 0.01)"), "\(refused.err)")
+        #expect(try Data(contentsOf: path) == before)
+        let usage = try run(["adjust"]).finish()
+        #expect(usage.code == 64)
+        let done = try run(["adjust", "--multiply", "1.25", "--json"]).finish()
+        #expect(done.code == 0, "\(done.err)")
+        let json = try JSONSerialization.jsonObject(with: Data(done.out.utf8)) as? [String: Any]
+        #expect(
+            json?["totalBefore"] as? String == "10.02" && json?["totalAfter"] as? String == "12.53")
+        #expect(done.err.isEmpty)  // no progress bar: stderr is a pipe
     }
 }
