@@ -3,8 +3,10 @@ import Foundation
 /// Chooses categories for transactions: the first matching rule, else what the payee's
 /// history says.
 ///
-/// Learning: the payee's ``PayeeKey`` groups its categorised transactions in the history;
-/// the category used most often among them is chosen when it was used at least twice and
+/// Learning: the payee's ``PayeeKey`` groups its categorised transactions in the history
+/// (a key the history knows too little of falls back to its longest run of leading words
+/// the history knows, so a trailing word of noise such as `CARD` does not hide the
+/// payee); the category used most often among them is chosen when it was used at least twice and
 /// for more than half of them (`learned from 14 of 15`). Otherwise the transaction stays
 /// uncategorised, so learning never picks a category the payee never had.
 ///
@@ -57,17 +59,32 @@ struct Categorizer {
         }
         guard let key = key(of: payee) else { return .uncategorised }
         if let known = learned[key] { return known }
-        var decision = CategoryDecision.uncategorised
-        if let tally = history[key],
-            let (category, count) = tally.counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }
-            ),
-            count >= Self.minimumUses, count * 2 > tally.total
-        {
-            decision = CategoryDecision(
-                category: category, source: .learned(count: count, total: tally.total))
-        }
+        let decision = learn(key)
         learned[key] = decision
         return decision
+    }
+
+    /// What the history says of the payee `key` names: its own tally, else (while a tally
+    /// has too little to go on, under two uses) that of the longest run of its leading words
+    /// the history knows, keeping at least one word of three letters or more. So
+    /// `noodle bar card` (a trailing word of noise) learns from `noodle bar`, while a payee
+    /// whose own history is split stays uncategorised.
+    private func learn(_ key: String) -> CategoryDecision {
+        var words = key.split(separator: " ")
+        while !words.isEmpty {
+            if let tally = history[words.joined(separator: " ")] {
+                if let (category, count) = tally.counts.max(by: {
+                    ($0.value, $1.key) < ($1.value, $0.key)
+                }), count >= Self.minimumUses, count * 2 > tally.total {
+                    return CategoryDecision(
+                        category: category, source: .learned(count: count, total: tally.total))
+                }
+                if tally.total >= Self.minimumUses { return .uncategorised }
+            }
+            words.removeLast()
+            if words.count == 1, words[0].count < 3 { break }
+        }
+        return .uncategorised
     }
 
     private mutating func key(of payee: String?) -> String? {
