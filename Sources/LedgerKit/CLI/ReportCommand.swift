@@ -59,9 +59,7 @@ enum ReportCommand {
                     ledger.configuration.storeURL.relativePath,
                     try arguments.chart.map { _ in
                         try ledger.chart(
-                            title: "Spending by month"
-                                + (from != nil || to != nil
-                                    ? title.dropFirst("by \(grouping.rawValue)".count) : ""),
+                            title: "Spending by month" + chartRange(from: from, to: to),
                             from: from, to: to)
                     }
                 )
@@ -84,6 +82,16 @@ enum ReportCommand {
             if let file = arguments.chart {
                 output.out("chart written to \(CLIOutput.visible(file))")
             }
+        }
+    }
+
+    /// `, 2026-01-01 to 2026-06-30`, `, from 2026-01-01`, `, to 2026-06-30` or nothing.
+    static func chartRange(from: Date?, to: Date?) -> String {
+        switch (from.map(LedgerDates.day), to.map(LedgerDates.day)) {
+        case (let from?, let to?): ", \(from) to \(to)"
+        case (let from?, nil): ", from \(from)"
+        case (nil, let to?): ", to \(to)"
+        case (nil, nil): ""
         }
     }
 

@@ -32,12 +32,29 @@ enum ChartColors {
         return kept.map { colour in
             if let colour { return colour }
             while let candidate = next.next() {
-                if used.insert(candidate).inserted { return candidate }
+                // Skip a palette colour close to one in use (two greens side by side).
+                if used.allSatisfy({ distance($0, candidate) >= minimumDistance }) {
+                    used.insert(candidate)
+                    return candidate
+                }
             }
             // More categories than palette colours: reuse the palette, in order.
             defer { fallback += 1 }
             return palette[fallback % palette.count]
         }
+    }
+
+    /// The least RGB distance between a palette colour handed out and the colours in use.
+    static let minimumDistance = 90.0
+
+    /// The Euclidean distance between two `#RRGGBB` colours in RGB (0…441); 0 for other text.
+    static func distance(_ a: String, _ b: String) -> Double {
+        guard let x = UInt32(a.dropFirst(), radix: 16), let y = UInt32(b.dropFirst(), radix: 16)
+        else { return 0 }
+        let channels = [16, 8, 0].map { shift -> Double in
+            Double((x >> shift) & 0xFF) - Double((y >> shift) & 0xFF)
+        }
+        return channels.map { $0 * $0 }.reduce(0, +).squareRoot()
     }
 
     /// The WCAG relative luminance of `#RRGGBB` (0 black … 1 white); `nil` for other text.

@@ -24,7 +24,6 @@ extension SpendingChart {
             </style>
             </head>
             <body>
-            <h1>\(e(title))</h1>
 
             """
         out += svgElement()

@@ -27,8 +27,9 @@ extension SpendingChart {
             """
         // Grid lines and the amounts along the vertical axis.
         let bottom = p.top + p.height
-        for tick in 0...5 {
-            let amount = axisMaximum * Decimal(tick) / 5
+        let ticks = NSDecimalNumber(decimal: axisMaximum / axisStep).intValue
+        for tick in 0...max(1, ticks) {
+            let amount = axisStep * Decimal(tick)
             let y = bottom - pixels(amount)
             out += """
                 <line x1="\(n(p.left))" y1="\(n(y))" x2="\(n(p.left + p.width))" y2="\(n(y))" \

@@ -57,19 +57,34 @@ public struct SpendingChart: Sendable, Equatable {
     }
 
     /// The top of the vertical axis: the largest month's spending or income rounded up to
-    /// 1, 2, 2.5 or 5 times a power of ten; 100 for a chart without money.
-    public var axisMaximum: Decimal {
+    /// a whole number of ``axisStep``s (at most six); 100 for a chart without money.
+    public var axisMaximum: Decimal { axis.maximum }
+
+    /// The distance between two grid lines: the smallest of 1, 2, 2.5 or 5 times a power
+    /// of ten that covers the largest month in at most six steps.
+    public var axisStep: Decimal { axis.step }
+
+    private var axis: (maximum: Decimal, step: Decimal) {
         let largest = zip(spending, income).map { max($0.reduce(0, +), $1) }.max() ?? 0
+        guard largest > 0 else { return (100, 20) }
         let value = NSDecimalNumber(decimal: largest).doubleValue
-        guard value > 0 else { return 100 }
-        let power = pow(10, (log10(value)).rounded(.down))
-        for step in [1.0, 2.0, 2.5, 5.0, 10.0] where step * power >= value {
-            return Decimal(step) * Decimal(power)
+        var power = Decimal(1)
+        let exponent = Int((log10(value / 6)).rounded(.down))
+        for _ in 0..<abs(exponent) {
+            power = exponent < 0 ? power / 10 : power * 10
         }
-        return Decimal(10 * power)
+        for scale in [1, 2, 2.5, 5, 10, 20] as [Decimal] {
+            let step = scale * power
+            var count = largest / step
+            var whole = Decimal()
+            NSDecimalRound(&whole, &count, 0, .up)
+            if whole <= 6 { return (whole * step, step) }
+        }
+        return (largest, largest)
     }
 
-    /// The height in pixels of a bar or point of `amount`.
+    /// The height in pixels of a bar or point of `amount`: `amount / axisMaximum ×
+    /// plot.height`.
     public func pixels(_ amount: Decimal) -> Double {
         let axis = NSDecimalNumber(decimal: axisMaximum).doubleValue
         return NSDecimalNumber(decimal: amount).doubleValue / axis * Self.plot.height
