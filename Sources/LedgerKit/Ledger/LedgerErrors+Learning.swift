@@ -23,7 +23,7 @@ extension LedgerErrors {
         -> LedgerError
     {
         let listed = EchoedText.list(names, count: 10)
-        let noun = names.count == 1 ? "category" : "categories"
+        let noun = names.count == 1 ? "a category" : "categories"
         return LedgerError(
             .unknownCategory,
             "\(EchoedText.capped(file)) line \(line): the category column names \(noun) the "
