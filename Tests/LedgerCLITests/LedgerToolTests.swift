@@ -23,7 +23,8 @@ import Testing
         ["init"], ["demo"], ["category", "add"], ["category", "list"], ["category", "rename"],
         ["category", "delete"], ["add"], ["list"], ["edit"], ["delete"], ["clear"], ["report"],
         ["import"],
-        ["export"], ["compact"], ["verify"],
+        ["export"], ["compact"], ["verify"], ["rule", "add"], ["rule", "list"], ["rule", "delete"],
+        ["categorize"], ["budget", "set"], ["budget", "list"], ["budget", "delete"],
     ])
     func everyCommandHasHelp(_ command: [String]) async throws {
         let sandbox = try CLISandbox()
