@@ -16,6 +16,10 @@ import Testing
         #expect(result.stdout.contains("net              1145.83\n"))
         let json = try #require(try await sandbox.json(["demo"]) as? [String: Any])
         #expect(json["net"] as? String == "1145.83")
+        #expect(result.stdout.contains("  CITY METRO *4411  → Transport (rule 1)\n"))
+        let learning = try #require(json["learning"] as? [String: Any])
+        let budgets = try #require(learning["budgets"] as? [[String: Any]])
+        #expect(budgets.first?["over"] as? Bool == true)
         #expect(!sandbox.exists("ledger.jsonl"))
     }
 
