@@ -188,7 +188,7 @@ enum ImportCommand {
                         summary.createdCategories.count, "category", plural: "categories")
                     + ": \(names)")
         }
-        if !summary.added.isEmpty, summary.decisions.count == summary.added.count {
+        if summary.categorized > 0 {
             output.out(
                 (summary.isDryRun ? "would categorise " : "categorised ")
                     + "\(summary.categorized) of \(summary.added.count)")
