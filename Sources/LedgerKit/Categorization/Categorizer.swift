@@ -57,7 +57,8 @@ struct Categorizer {
             return CategoryDecision(
                 category: rule.record.category, source: .rule(rule.record.number))
         }
-        guard let key = key(of: payee) else { return .uncategorised }
+        // Nothing to learn from (a first import): no payee key to compute.
+        guard !history.isEmpty, let key = key(of: payee) else { return .uncategorised }
         if let known = learned[key] { return known }
         let decision = learn(key)
         learned[key] = decision

@@ -161,11 +161,20 @@ extension Ledger {
         preview(try readCSV(fileURL, options: options, progress: progress), from: fileURL)
     }
 
-    /// The dry run of ``previewImport(_:options:progress:)`` for rows already read.
+    /// The dry run of ``previewImport(_:options:progress:)`` for rows already read: a row's
+    /// category cell is its category (an empty ledger has no rules or history), and every
+    /// category named is one the import would create.
     static func preview(_ result: ImportResult, from fileURL: URL) -> ImportSummary {
-        ImportSummary(
+        var created: [String] = []
+        var seen = Set<String>()
+        let decisions = result.rows.map { row -> CategoryDecision in
+            guard let name = row.category else { return .uncategorised }
+            if seen.insert(name.lowercased()).inserted { created.append(name) }
+            return CategoryDecision(category: name, source: .column)
+        }
+        return ImportSummary(
             file: fileURL.relativePath, result: result, added: result.rows, alreadyPresent: 0,
-            isDryRun: true)
+            isDryRun: true, decisions: decisions, createdCategories: created)
     }
 
     /// The import keys the ledger holds: read from the store's rows when the root context has

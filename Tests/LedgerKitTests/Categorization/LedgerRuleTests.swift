@@ -140,3 +140,22 @@ import Testing
         #expect(try reopened.counts().transactions == 3)
     }
 }
+
+/// A dry run without a ledger file still shows the export's own categories.
+@Suite struct ImportPreviewCategoryTests {
+    @Test func aPreviewShowsCategoryCellsAsTheCategoriesItWouldCreate() throws {
+        let sandbox = try LedgerSandbox()
+        defer { sandbox.remove() }
+        let csv = try sandbox.write(
+            "p.csv",
+            "Date,Payee,Amount,Category\n2026-11-01,A,-1.00,Fun\n2026-11-02,B,-2.00,\n"
+                + "2026-11-03,C,-3.00,fun\n")
+        var options = ImportOptions(
+            dateColumn: "Date", amountColumn: "Amount", descriptionColumns: ["Payee"])
+        options.categoryColumn = "Category"
+        let preview = try Ledger.previewImport(csv, options: options)
+        #expect(preview.decisions.map(\.description) == ["column", "none", "column"])
+        #expect(preview.decisions.map(\.category) == ["Fun", nil, "fun"])
+        #expect(preview.createdCategories == ["Fun"])
+    }
+}
