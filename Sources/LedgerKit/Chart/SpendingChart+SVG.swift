@@ -93,17 +93,31 @@ extension SpendingChart {
         return out + legend() + "</svg>\n"
     }
 
+    /// The most categories the legend names; past it, the last line says how many more
+    /// (the HTML page's legend and table list them all).
+    static let legendLimit = 18
+
     /// The legend at the right: a swatch and name per category, then the income line.
     private func legend() -> String {
         let n = ChartMarkup.number
         let x = Self.plot.left + Self.plot.width + 24
         var y = Self.plot.top
         var out = ""
-        for series in series {
+        let shown =
+            series.count > Self.legendLimit ? series.prefix(Self.legendLimit - 1) : series[...]
+        for series in shown {
             let name = ChartMarkup.escape(EchoedLabel.cut(series.name, 22))
             out += """
                 <rect x="\(n(x))" y="\(n(y))" width="14" height="14" fill="\(series.color)"/>
                 <text x="\(n(x + 20))" y="\(n(y + 11))" fill="#212121">\(name)</text>
+
+                """
+            y += 22
+        }
+        if shown.count < series.count {
+            out += """
+                <text x="\(n(x))" y="\(n(y + 11))" fill="#616161">\
+                + \(series.count - shown.count) more</text>
 
                 """
             y += 22

@@ -163,7 +163,8 @@ extension Ledger {
 
     /// The dry run of ``previewImport(_:options:progress:)`` for rows already read: a row's
     /// category cell is its category (an empty ledger has no rules or history), and every
-    /// category named is one the import would create.
+    /// category named is one the import would create. Without category cells no row is
+    /// categorised, and the summary has no decisions.
     static func preview(_ result: ImportResult, from fileURL: URL) -> ImportSummary {
         var created: [String] = []
         var seen = Set<String>()
@@ -174,7 +175,8 @@ extension Ledger {
         }
         return ImportSummary(
             file: fileURL.relativePath, result: result, added: result.rows, alreadyPresent: 0,
-            isDryRun: true, decisions: decisions, createdCategories: created)
+            isDryRun: true, decisions: created.isEmpty ? [] : decisions,
+            createdCategories: created)
     }
 
     /// The import keys the ledger holds: read from the store's rows when the root context has

@@ -137,4 +137,20 @@ import Testing
         let elements = try Self.parse(chart.svg())
         #expect(!elements.contains { $0.attributes["class"] == "bar" })
     }
+
+    @Test func aLongLegendSaysHowManyMoreAndStaysInsideTheDrawing() throws {
+        var spending = MonthlySpending()
+        for i in 1...20 {
+            spending.add(
+                month: "2026-11", category: "Category \(i)", income: false, amount: Decimal(i))
+        }
+        let chart = SpendingChart(title: "t", spending: spending, colors: [:])
+        let elements = try Self.parse(chart.svg())
+        #expect(elements.filter { $0.attributes["class"] == "bar" }.count == 20)
+        #expect(chart.svg().contains("+ 3 more</text>"))
+        let bottom = elements.compactMap { $0.attributes["y"].flatMap { Double($0) } }.max() ?? 0
+        #expect(bottom <= SpendingChart.height)
+        // Twenty categories, ten palette colours: all drawn, none white.
+        #expect(chart.series.allSatisfy { ChartColors.palette.contains($0.color) })
+    }
 }
