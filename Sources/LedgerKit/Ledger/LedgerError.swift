@@ -135,9 +135,12 @@ extension LedgerError {
         /// 25: an all-or-nothing import refused because of bad rows, listed in
         /// ``LedgerError/underlying``.
         public static let importBadRows = Self("importBadRows", code: 25)
-        /// 30: a rule number that matches no categorisation rule.
-        public static let unknownRule = Self("unknownRule", code: 30)
-        /// 31: a category without a budget where a command needs one.
-        public static let unknownBudget = Self("unknownBudget", code: 31)
+        /// 30: a `ledger adjust` refused because new amounts would break the model's rules,
+        /// listed in the message.
+        public static let adjustmentRefused = Self("adjustmentRefused", code: 30)
+        /// 31: a rule number that matches no categorisation rule.
+        public static let unknownRule = Self("unknownRule", code: 31)
+        /// 32: a category without a budget where a command needs one.
+        public static let unknownBudget = Self("unknownBudget", code: 32)
     }
 }
