@@ -59,4 +59,35 @@ import Testing
                 == "ledger: no ledger at ledger.jsonl; create one with `ledger init` (or pass --file PATH)\n"
         )
     }
+
+    @Test(.enabled(if: binary != nil, "the ledger binary is not built"))
+    func rulesBudgetsAndChartsThroughTheExecutable() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ledger-proc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for arguments in [
+            ["init"], ["category", "add", "Transport"], ["rule", "add", "metro", "Transport"],
+            ["add", "2.80", "--payee", "City Metro", "--date", "2026-11-03"],
+            ["categorize"], ["budget", "set", "Transport", "1"],
+        ] {
+            let result = try Self.run(arguments, in: directory)
+            #expect(result.0 == 0, "\(arguments): \(result.2)")
+        }
+        let report = try Self.run(["report", "--by", "month", "--chart", "c.svg"], in: directory)
+        #expect(report.0 == 0)
+        // Not a terminal: the marker without colour.
+        #expect(report.1.contains("2026-11  Transport        1.00        2.80       -1.80  OVER\n"))
+        #expect(!report.1.contains("\u{1B}"))
+        #expect(
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.svg").path))
+        let ledger = directory.appendingPathComponent("ledger.jsonl")
+        let before = try Data(contentsOf: ledger)
+        let bad = try Self.run(["rule", "add", "(", "Transport", "--regex"], in: directory)
+        #expect(bad.0 == 1)
+        #expect(bad.2.hasPrefix("ledger: bad PATTERN \"(\": expected a regular expression"))
+        let usage = try Self.run(["budget", "set", "Transport"], in: directory)
+        #expect(usage.0 == 64)
+        #expect(try Data(contentsOf: ledger) == before)
+    }
 }

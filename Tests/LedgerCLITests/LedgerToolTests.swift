@@ -16,6 +16,10 @@ import Testing
         #expect(result.stdout.contains("net              1145.83\n"))
         let json = try #require(try await sandbox.json(["demo"]) as? [String: Any])
         #expect(json["net"] as? String == "1145.83")
+        #expect(result.stdout.contains("  CITY METRO *4411  → Transport (rule 1)\n"))
+        let learning = try #require(json["learning"] as? [String: Any])
+        let budgets = try #require(learning["budgets"] as? [[String: Any]])
+        #expect(budgets.first?["over"] as? Bool == true)
         #expect(!sandbox.exists("ledger.jsonl"))
     }
 
@@ -23,7 +27,8 @@ import Testing
         ["init"], ["demo"], ["category", "add"], ["category", "list"], ["category", "rename"],
         ["category", "delete"], ["add"], ["list"], ["edit"], ["delete"], ["clear"], ["report"],
         ["import"],
-        ["export"], ["compact"], ["verify"],
+        ["export"], ["compact"], ["verify"], ["rule", "add"], ["rule", "list"], ["rule", "delete"],
+        ["categorize"], ["budget", "set"], ["budget", "list"], ["budget", "delete"],
     ])
     func everyCommandHasHelp(_ command: [String]) async throws {
         let sandbox = try CLISandbox()

@@ -10,7 +10,9 @@ enum DemoCommand {
         ) { (_: NoArguments, global, output) in
             do {
                 if global.json {
-                    try output.json(try LedgerDemo.makeReport().jsonObject)
+                    var object = try LedgerDemo.makeReport().jsonObject
+                    object["learning"] = try LedgerDemo.learn().jsonObject
+                    try output.json(object)
                 } else {
                     output.out(try LedgerDemo.run())
                 }

@@ -37,6 +37,15 @@ enum ImportCommand {
             "--description-column", "COL", help: "payee, then note (repeatable, in order)",
             transform: .column)
         var descriptionColumns: [ColumnReference]
+        @Option(
+            "--category-column", "COL",
+            help: "the export's own category (it wins over rules and learning)",
+            transform: .column)
+        var categoryColumn: ColumnReference?
+        @Flag(
+            "--create-categories",
+            help: "create the categories --category-column names that the ledger lacks")
+        var createCategories: Bool
         @Flag("--header", help: "the first row names the columns (default)") var header: Bool
         @Flag("--no-header", help: "the first row is a transaction") var noHeader: Bool
         @Option(
@@ -71,6 +80,7 @@ enum ImportCommand {
             options.dateFormat = dateFormat
             options.hasHeader = !noHeader
             options.skipBadRows = skipBadRows
+            options.categoryColumn = categoryColumn
             if decimalComma { options.decimalStyle = .comma }
             if let delimiter { options.delimiter = delimiter }
             if let encoding { options.encoding = encoding }
@@ -83,6 +93,8 @@ enum ImportCommand {
             ["import"], summary: "import a bank's CSV export",
             details: """
                 Importing the same file again adds nothing. Creates the ledger file if missing.
+                Each new row gets a category: --category-column's, else the first matching rule, \
+                else the one learned from its payee's history, else none (--dry-run says which).
                 Example: ledger import bank.csv --no-header --delimiter ';' --date-column 3 \\
                   --date-format %d.%m.%Y --amount-column 5 --decimal-comma --description-column 2
                 """
@@ -90,6 +102,7 @@ enum ImportCommand {
             let options = try arguments.importOptions()
             let file = environment.url(arguments.file)
             let dryRun = arguments.dryRun
+            let createCategories = arguments.createCategories
             // A progress bar on a terminal (rows read of the file's rows, then the save).
             let bar = global.progressBar("import", output)
             defer { bar?.finish() }
@@ -118,7 +131,9 @@ enum ImportCommand {
                 summary = try LedgerSession.run(
                     global, environment, access: dryRun ? .read : .create, output: output
                 ) { ledger in
-                    try ledger.importRows(result, from: file, dryRun: dryRun, progress: progress)
+                    try ledger.importRows(
+                        result, from: file, dryRun: dryRun, createCategories: createCategories,
+                        progress: progress)
                 }
             }
             bar?.finish()
@@ -134,15 +149,25 @@ enum ImportCommand {
     /// The text summary: the rows of a dry run, skipped rows, and the totals.
     static func print(_ summary: ImportSummary, to output: CLIOutput) {
         if summary.isDryRun, !summary.added.isEmpty {
-            let rows = summary.added.map { row in
+            let categorised = summary.decisions.count == summary.added.count
+            let rows = summary.added.enumerated().map { index, row in
                 [
                     "\(row.line)", LedgerDates.day(row.date),
-                    (row.kind == .expense ? "-" : "+") + Money.format(row.amount), row.payee ?? "",
-                    row.note ?? "",
+                    (row.kind == .expense ? "-" : "+") + Money.format(row.amount),
+                    CLIOutput.visible(row.payee ?? ""), CLIOutput.visible(row.note ?? ""),
                 ]
+                    + (categorised
+                        ? [
+                            CLIOutput.visible(summary.decisions[index].category ?? "-"),
+                            summary.decisions[index].description,
+                        ] : [])
             }
             output.table(
-                [["line", "date", "amount", "payee", "note"]] + rows, rightAligned: [0, 2])
+                [
+                    ["line", "date", "amount", "payee", "note"]
+                        + (categorised ? ["category", "why"] : [])
+                ]
+                    + rows, rightAligned: [0, 2])
         }
         for skipped in summary.result.skipped {
             output.out("skipped line \(skipped.line): \(skipped.reason)")
@@ -152,6 +177,19 @@ enum ImportCommand {
             "\(verb) \(LedgerText.count(summary.added.count, "transaction")) from \(summary.file) "
                 + "(out \(Money.format(summary.out)), in \(Money.format(summary.in)))"
                 + (summary.isDryRun ? "; nothing written" : ""))
+        if !summary.createdCategories.isEmpty {
+            let names = summary.createdCategories.map(CLIOutput.visible).joined(separator: ", ")
+            output.out(
+                (summary.isDryRun ? "would create " : "created ")
+                    + LedgerText.count(
+                        summary.createdCategories.count, "category", plural: "categories")
+                    + ": \(names)")
+        }
+        if summary.categorized > 0 {
+            output.out(
+                (summary.isDryRun ? "would categorise " : "categorised ")
+                    + "\(summary.categorized) of \(summary.added.count)")
+        }
         if summary.alreadyPresent > 0 {
             output.out("\(LedgerText.count(summary.alreadyPresent, "row")) already in the ledger")
         }

@@ -14,6 +14,9 @@ package struct LedgerEnvironment: Sendable {
     package var today: @Sendable () -> Date
     /// Options for the file store.
     package var storeOptions: StoreOptions
+    /// Whether standard output is a terminal (colour is used only there); `false` unless
+    /// set, `isatty` for ``process``.
+    package var stdoutIsTerminal: Bool = false
 
     /// An environment with the given values and random IDs, the system clock and default
     /// store options.
@@ -27,10 +30,18 @@ package struct LedgerEnvironment: Sendable {
 
     /// The running process's environment and current directory.
     package static var process: LedgerEnvironment {
-        LedgerEnvironment(
+        var environment = LedgerEnvironment(
             variables: ProcessInfo.processInfo.environment,
             currentDirectory: URL(
                 fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+        environment.stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        return environment
+    }
+
+    /// Whether output may be coloured: standard output is a terminal, `NO_COLOR` is unset
+    /// or empty (https://no-color.org), and `TERM` is not `dumb`.
+    package var allowsColor: Bool {
+        stdoutIsTerminal && (variables["NO_COLOR"] ?? "").isEmpty && variables["TERM"] != "dumb"
     }
 
     /// The ledger file: `--file PATH`, else `$LEDGER_FILE`, else `./ledger.jsonl`; relative

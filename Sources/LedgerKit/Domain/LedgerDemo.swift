@@ -5,12 +5,16 @@ import ObjectGraphTesting
 /// The `ledger demo` job: a fresh RAM store, realistic sample data saved through a context,
 /// then the report.
 public enum LedgerDemo {
-    /// Runs the demo and returns the report text. Deterministic: same output every run.
+    /// Runs the demo and returns the report text, then the rule, the categories it and
+    /// learning gave new transactions, and the budget lines (see ``learn()``).
+    /// Deterministic: same output every run.
     ///
     /// - Throws: ``ObjectGraphError`` if the sample data fails validation (a bug).
     public static func run() throws -> String {
         let report = try makeReport()
-        return report.text(title: "Expense Tracker demo (RAM store) — spending by category")
+        return
+            ([report.text(title: "Expense Tracker demo (RAM store) — spending by category")]
+            + (try learn()).lines).joined(separator: "\n")
     }
 
     /// Builds the demo ledger and its report by category.

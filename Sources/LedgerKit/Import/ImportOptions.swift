@@ -51,6 +51,10 @@ public struct ImportOptions: Sendable, Hashable {
     public var creditColumn: ColumnReference?
     /// `--description-column` (repeatable): joined into payee and note, in this order.
     public var descriptionColumns: [ColumnReference]
+    /// `--category-column`: the export's own category, given to the row as its category
+    /// (an empty cell leaves the row to the rules and learning); `nil` (the default) for
+    /// none. Not part of a row's import key.
+    public var categoryColumn: ColumnReference?
     /// `--skip-bad-rows`: skip rows that cannot be read and list them, instead of failing
     /// the whole import (the default, all-or-nothing).
     public var skipBadRows: Bool
@@ -62,8 +66,10 @@ public struct ImportOptions: Sendable, Hashable {
         debitColumn: ColumnReference? = nil, creditColumn: ColumnReference? = nil,
         descriptionColumns: [ColumnReference] = [], dateFormat: String? = nil,
         hasHeader: Bool = true, delimiter: CSVDelimiter? = nil, encoding: CSVEncoding? = nil,
-        decimalStyle: DecimalStyle? = nil, skipBadRows: Bool = false
+        decimalStyle: DecimalStyle? = nil, skipBadRows: Bool = false,
+        categoryColumn: ColumnReference? = nil
     ) {
+        self.categoryColumn = categoryColumn
         self.delimiter = delimiter
         self.encoding = encoding
         self.decimalStyle = decimalStyle

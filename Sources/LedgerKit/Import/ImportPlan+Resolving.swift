@@ -48,6 +48,7 @@ extension ImportPlan {
         }
         let dateColumn = try resolve(options.dateColumn)
         let descriptionColumns = try options.descriptionColumns.map(resolve)
+        let categoryColumn = try options.categoryColumn.map(resolve)
         var significant = width
         while significant > 0,
             table.bytes[table.range(0, significant - 1)].allSatisfy({ $0 == 0x20 || $0 == 0x09 })
@@ -60,10 +61,13 @@ extension ImportPlan {
             case .typed(let a, let t, _): [a, t]
             case .debitCredit(let d, let c): [d, c]
             }
-        let lastMapped = ([dateColumn] + mapped + descriptionColumns).max() ?? 0
+        let lastMapped =
+            ([dateColumn] + mapped + descriptionColumns + [categoryColumn].compactMap { $0 }).max()
+            ?? 0
         self.init(
             file: file, dateColumn: dateColumn, dateFormat: dateFormat, amount: amount,
-            descriptionColumns: descriptionColumns, header: header, width: width,
+            descriptionColumns: descriptionColumns, categoryColumn: categoryColumn, header: header,
+            width: width,
             minimumWidth: max(significant, lastMapped + 1), widthLine: line,
             firstDataRecord: options.hasHeader ? 1 : 0)
     }

@@ -19,6 +19,8 @@ struct ImportPlan {
     let dateFormat: DateFormat
     let amount: AmountMapping
     let descriptionColumns: [Int]
+    /// The export's category column, if mapped.
+    let categoryColumn: Int?
     /// The header cells (trimmed), or `nil` without a header row.
     let header: [String]?
     /// The number of fields of the first record (the header, if any).
@@ -83,7 +85,7 @@ struct ImportPlan {
         let all =
             [o.dateColumn]
             + [o.amountColumn, o.typeColumn, o.debitColumn, o.creditColumn].compactMap { $0 }
-            + o.descriptionColumns
+            + o.descriptionColumns + [o.categoryColumn].compactMap { $0 }
         for column in all {
             switch column {
             case .number(let n) where n < 1:

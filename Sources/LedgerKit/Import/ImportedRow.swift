@@ -27,14 +27,18 @@ public struct ImportedRow: Sendable, Hashable {
     public var payee: String?
     /// The later non-empty description columns joined by `" · "`; `nil` if none.
     public var note: String?
+    /// The export's category cell (`--category-column`), whitespace-normalized; `nil` when
+    /// not mapped or empty.
+    public var category: String?
     /// 32 lowercase hex digits, stable across runs and platforms (see ``CSVImporter``).
     public var importKey: String
 
     /// Creates a row (the importer makes these; tests and previews may too).
     public init(
         line: Int, date: Date, amount: Decimal, kind: Kind, payee: String?, note: String?,
-        importKey: String
+        importKey: String, category: String? = nil
     ) {
+        self.category = category
         self.line = line
         self.date = date
         self.amount = amount

@@ -95,9 +95,15 @@ struct RowConverter {
             if payee == nil { payee = text } else { note = note.map { $0 + " · " + text } ?? text }
         }
         let key = keys.key(identity: &identity)
+        var category: String?
+        if let column = plan.categoryColumn {
+            var bytes: [UInt8] = []
+            Text.appendNormalized(cell(column), to: &bytes)
+            if !bytes.isEmpty { category = String(decoding: bytes, as: UTF8.self) }
+        }
         return ImportedRow(
             line: line, date: date.date, amount: value.magnitude,
             kind: isExpense ? .expense : .income,
-            payee: payee, note: note, importKey: key)
+            payee: payee, note: note, importKey: key, category: category)
     }
 }

@@ -14,6 +14,15 @@ public struct ImportSummary: Sendable {
     public var alreadyPresent: Int
     /// Whether nothing was written.
     public var isDryRun: Bool
+    /// The category each added row gets, and why, in the order of ``added`` (empty for a
+    /// preview without a ledger, where no row is categorised).
+    public var decisions: [CategoryDecision] = []
+    /// The categories the category column named that the import created
+    /// (`--create-categories`), by name.
+    public var createdCategories: [String] = []
+
+    /// How many added rows got a category.
+    public var categorized: Int { decisions.count { $0.category != nil } }
 
     /// Money out of the added rows.
     public var out: Decimal {
@@ -35,6 +44,12 @@ public struct ImportSummary: Sendable {
             },
             "delimiter": result.delimiter.description, "encoding": result.encoding.description,
             "decimal": result.decimalStyle.description, "warnings": result.warnings,
+            "categorized": categorized, "createdCategories": createdCategories,
+            "categories": zip(added, decisions).map { row, decision -> [String: Any] in
+                var object = decision.jsonObject
+                object["line"] = row.line
+                return object
+            },
         ]
     }
 }
@@ -57,17 +72,26 @@ extension Ledger {
     ///   - fileURL: the CSV file.
     ///   - options: its format and column mapping.
     ///   - dryRun: read and compare only; write nothing.
+    ///   - createCategories: create the categories the category column names that the
+    ///     ledger lacks (default colour) instead of failing.
     ///   - progress: called as rows are read and before the save, on the caller's thread.
     /// - Throws: ``LedgerError`` — the importer's errors (`.importOptions`, `.importBadRows`, …)
-    ///   naming file, line and reason (nothing is imported); store errors.
-    /// - Complexity: O(rows + transactions).
+    ///   naming file, line and reason (nothing is imported); `.unknownCategory` naming the
+    ///   categories the category column names that the ledger lacks (without
+    ///   `createCategories`); `.badValue` for a stored rule that no longer compiles; store
+    ///   errors.
+    ///
+    /// Each new row is categorised: its category cell, else the first matching rule, else
+    /// the category learned from its payee's history (see ``categorize(where:dryRun:)``),
+    /// else none.
+    /// - Complexity: O(rows × rules + transactions).
     public func importCSV(
         _ fileURL: URL, options: ImportOptions, dryRun: Bool = false,
-        progress: ((ImportProgress) -> Void)? = nil
+        createCategories: Bool = false, progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportSummary {
         try importRows(
             Self.readCSV(fileURL, options: options, progress: progress), from: fileURL,
-            dryRun: dryRun, progress: progress)
+            dryRun: dryRun, createCategories: createCategories, progress: progress)
     }
 
     /// Reads every row of a CSV export, needing no ledger: a command reads its file before
@@ -88,17 +112,31 @@ extension Ledger {
     /// whose import key the ledger does not hold yet, as ``importCSV(_:options:dryRun:progress:)``.
     func importRows(
         _ result: ImportResult, from fileURL: URL, dryRun: Bool = false,
-        progress: ((ImportProgress) -> Void)? = nil
+        createCategories: Bool = false, progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportSummary {
         let known = try importKeys()
         let fresh = result.rows.filter { !known.contains($0.importKey) }
+        let (decisions, missing) = try decide(fresh)
+        if !missing.isEmpty, !createCategories {
+            let line = fresh.first { $0.category.map(missing.contains) ?? false }?.line ?? 1
+            throw LedgerErrors.unknownColumnCategories(
+                missing, file: fileURL.relativePath, line: line)
+        }
         let summary = ImportSummary(
             file: fileURL.relativePath, result: result, added: fresh,
-            alreadyPresent: result.rows.count - fresh.count, isDryRun: dryRun)
+            alreadyPresent: result.rows.count - fresh.count, isDryRun: dryRun,
+            decisions: decisions, createdCategories: missing)
         guard !dryRun, !fresh.isEmpty else { return summary }
         progress?(.saving(fresh.count))
         try change { context in
-            for row in fresh {
+            var categories = try Self.categoriesByName(in: context)
+            for name in missing {
+                let category = Category(context: context)
+                category.id = configuration.newID()
+                category.name = name
+                categories[name] = category
+            }
+            for (row, decision) in zip(fresh, decisions) {
                 let transaction = Transaction(context: context)
                 transaction.id = configuration.newID()
                 transaction.amount = row.amount
@@ -107,6 +145,7 @@ extension Ledger {
                 transaction.payee = row.payee
                 transaction.note = row.note
                 transaction.importKey = row.importKey
+                transaction.category = decision.category.flatMap { categories[$0] }
             }
         }
         return summary
@@ -122,11 +161,22 @@ extension Ledger {
         preview(try readCSV(fileURL, options: options, progress: progress), from: fileURL)
     }
 
-    /// The dry run of ``previewImport(_:options:progress:)`` for rows already read.
+    /// The dry run of ``previewImport(_:options:progress:)`` for rows already read: a row's
+    /// category cell is its category (an empty ledger has no rules or history), and every
+    /// category named is one the import would create. Without category cells no row is
+    /// categorised, and the summary has no decisions.
     static func preview(_ result: ImportResult, from fileURL: URL) -> ImportSummary {
-        ImportSummary(
+        var created: [String] = []
+        var seen = Set<String>()
+        let decisions = result.rows.map { row -> CategoryDecision in
+            guard let name = row.category else { return .uncategorised }
+            if seen.insert(name.lowercased()).inserted { created.append(name) }
+            return CategoryDecision(category: name, source: .column)
+        }
+        return ImportSummary(
             file: fileURL.relativePath, result: result, added: result.rows, alreadyPresent: 0,
-            isDryRun: true)
+            isDryRun: true, decisions: created.isEmpty ? [] : decisions,
+            createdCategories: created)
     }
 
     /// The import keys the ledger holds: read from the store's rows when the root context has

@@ -11,12 +11,31 @@ extension Ledger {
     /// what reading the rows costs. Otherwise the transactions are fetched as objects. Both
     /// give the same report.
     ///
+    /// By month, each month's group carries a ``BudgetLine`` per budgeted category
+    /// (``LedgerReport/Group/budgets``).
+    ///
     /// - Throws: store errors.
-    /// - Complexity: O(n) in the number of transactions, plus sorting the groups.
+    /// - Complexity: O(n) in the number of transactions, plus sorting the groups (twice n
+    ///   by month when the ledger has budgets).
     public func report(
         by grouping: LedgerReport.Grouping = .category, from: Date? = nil, to: Date? = nil
     )
         throws -> LedgerReport
+    {
+        var report = try totals(by: grouping, from: from, to: to)
+        if grouping == .month, try !budgets().isEmpty {
+            let lines = try budgetLines(
+                months: report.groups.map(\.name), spending: monthlySpending(from: from, to: to))
+            for index in report.groups.indices {
+                report.groups[index].budgets = lines[report.groups[index].name] ?? []
+            }
+        }
+        return report
+    }
+
+    /// The report's totals, without budgets.
+    private func totals(by grouping: LedgerReport.Grouping, from: Date?, to: Date?) throws
+        -> LedgerReport
     {
         let parts = try Self.dateRange(from: from, to: to)
         let predicate = parts.isEmpty ? nil : FetchPredicate.and(parts)

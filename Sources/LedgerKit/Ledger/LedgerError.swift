@@ -138,5 +138,9 @@ extension LedgerError {
         /// 30: a `ledger adjust` refused because new amounts would break the model's rules,
         /// listed in the message.
         public static let adjustmentRefused = Self("adjustmentRefused", code: 30)
+        /// 31: a rule number that matches no categorisation rule.
+        public static let unknownRule = Self("unknownRule", code: 31)
+        /// 32: a category without a budget where a command needs one.
+        public static let unknownBudget = Self("unknownBudget", code: 32)
     }
 }

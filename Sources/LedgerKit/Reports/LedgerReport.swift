@@ -15,6 +15,9 @@ public struct LedgerReport: Sendable, Equatable {
         public var `in`: Decimal
         /// In minus out.
         public var net: Decimal { self.in - out }
+        /// By month: each budgeted category's budget, spending and what is left that month,
+        /// by category name; empty otherwise.
+        public var budgets: [BudgetLine] = []
     }
 
     /// How transactions are grouped.
@@ -90,16 +93,23 @@ public struct LedgerReport: Sendable, Equatable {
 
     /// The object `report --json` prints: `{"transactions": N, "out": "353.47", "in":
     /// "203.90", "net": "-149.57", "groups": [{"name", "transactions", "out", "in", "net"}]}`,
-    /// amounts as decimal strings with two decimals.
+    /// amounts as decimal strings with two decimals. A month with budgets adds `"budget":
+    /// {"Groceries": {"amount", "spent", "left", "over"}}`, one object per budgeted category.
     public var jsonObject: [String: Any] {
         [
             "transactions": transactions, "out": Money.format(out), "in": Money.format(self.in),
             "net": Money.format(net),
             "groups": groups.map { g -> [String: Any] in
-                [
+                var object: [String: Any] = [
                     "name": g.name, "transactions": g.transactions, "out": Money.format(g.out),
                     "in": Money.format(g.in), "net": Money.format(g.net),
                 ]
+                if !g.budgets.isEmpty {
+                    object["budget"] = Dictionary(
+                        g.budgets.map { ($0.category, $0.jsonObject as Any) },
+                        uniquingKeysWith: { first, _ in first })
+                }
+                return object
             },
         ]
     }

@@ -17,6 +17,22 @@ import Testing
         #expect(try LedgerDemo.run().contains("Groceries         183.07"))
     }
 
+    @Test func theDemoShowsARuleALearnedCategoryAndABudgetLine() throws {
+        let learning = try LedgerDemo.learn()
+        #expect(learning.rule.pattern == "metro")
+        #expect(
+            learning.decisions.map(\.decision.description) == [
+                "rule 1", "learned from 2 of 2", "none",
+            ])
+        #expect(learning.decisions.map(\.decision.category) == ["Transport", "Groceries", nil])
+        let text = try LedgerDemo.run()
+        #expect(text.contains("\nrule 1: payee or note contains \"metro\" → Transport\n"))
+        #expect(text.contains("  MARKET HALL 0231  → Groceries (learned from 2 of 2)\n"))
+        // November's groceries: 183.07 of the sample plus the learned 23.15.
+        #expect(
+            text.hasSuffix("2026-11  Groceries      150.00      206.22      -56.22  OVER"))
+    }
+
     @Test func moneyFormatsWithTwoDecimals() {
         #expect(Money.format(12.5) == "12.50")
         #expect(Money.format(-149.57) == "-149.57")
