@@ -21,7 +21,10 @@ public final class PersistentContainer: @unchecked Sendable {
     /// The coordinator.
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     private let lock = NSLock()
-    private var descriptions: [PersistentStoreDescription]
+    /// The stores to open; `nil` until first read or set, then the default description is
+    /// made (finding its directory reads the process environment, which cost ~half of
+    /// making a fixture container that sets its own descriptions).
+    private var descriptions: [PersistentStoreDescription]?
     private var _viewContext: ManagedObjectContext?
     /// Why ``init(name:bundle:classResolver:modules:)`` found no usable model; reported by
     /// loading.
@@ -39,10 +42,7 @@ public final class PersistentContainer: @unchecked Sendable {
         self.managedObjectModel = model
         self.modelLoadError = loadError
         self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        self.descriptions = [
-            PersistentStoreDescription(
-                url: Self.defaultDirectoryURL().appendingPathComponent("\(name).jsonl"))
-        ]
+        self.descriptions = nil
     }
 
     /// The directory of the default store: the user's application-data directory.
@@ -60,7 +60,17 @@ public final class PersistentContainer: @unchecked Sendable {
 
     /// The stores to open; set before loading.
     public var persistentStoreDescriptions: [PersistentStoreDescription] {
-        get { lock.withLock { descriptions } }
+        get {
+            lock.withLock {
+                if let descriptions { return descriptions }
+                let made = [
+                    PersistentStoreDescription(
+                        url: Self.defaultDirectoryURL().appendingPathComponent("\(name).jsonl"))
+                ]
+                descriptions = made
+                return made
+            }
+        }
         set { lock.withLock { descriptions = newValue } }
     }
 

@@ -5,55 +5,60 @@ extension PersistentStoreCoordinator {
         _ request: BatchUpdateRequest, entity: EntityDescription, author: String?,
         contextName: String?
     ) throws -> [ManagedObjectID] {
-        var updates: [(AttributeDescription, Any)] = []
+        var updates: [(attribute: AttributeDescription, value: RowBatchUpdate.Value)] = []
         for (key, value) in request.propertiesToUpdate.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.attributesByName[key] else {
                 throw BatchErrors.notAnAttribute("update", entity, key)
             }
-            updates.append((attribute, value))
+            if let e = value as? FetchExpression {
+                updates.append((attribute, .expression(try e.compile(for: entity))))
+            } else {
+                updates.append((attribute, .constant(try? attribute.storedValue(for: value))))
+            }
         }
         return try locked {
-            var sets: [String: StoreChangeSet] = [:]
+            let update = RowBatchUpdate(
+                entity: entity, predicate: request.predicate,
+                includesSubentities: request.includesSubentities, updates: updates,
+                author: author, contextName: contextName, timestamp: clock())
             var ids: [ManagedObjectID] = []
-            let now = clock()
             for store in persistentStores {
-                let rows = try store.fetch(
-                    StoreFetchRequest(
-                        entity: entity, predicate: request.predicate,
-                        includesSubentities: request.includesSubentities))
-                var compiled: [String: CompiledExpression] = [:]
-                for (attribute, value) in updates {
-                    if let e = value as? FetchExpression {
-                        compiled[attribute.name] = try e.compile(for: entity)
-                    }
+                if let store = store as? any RowBatchUpdatingStore {
+                    ids += try store.batchUpdate(update)
+                } else {
+                    ids += try batchUpdateByRows(update, in: store)
                 }
-                var changed: [StoreRow] = []
-                for row in rows {
-                    var new = row
-                    for (attribute, value) in updates {
-                        let computed: AttributeValue?
-                        if let e = compiled[attribute.name] {
-                            computed = e.value(for: LoneRowRecord(row: row)).attributeValue.coerced(
-                                to: attribute.type)
-                        } else {
-                            computed = try? attribute.storedValue(for: value)
-                        }
-                        guard let v = computed else {
-                            throw BatchErrors.invalidValue(
-                                "update", entity, attribute, objectID: row.objectID)
-                        }
-                        new.values[attribute.index] = .attribute(v)
-                    }
-                    new.version = row.version + 1
-                    changed.append(new)
-                    ids.append(row.objectID)
-                }
-                sets[store.identifier] = StoreChangeSet(
-                    updated: changed, author: author, contextName: contextName, timestamp: now)
             }
-            try commit(sets)
             return ids
         }
+    }
+
+    /// A batch update on a store that does not run one itself: its matching rows fetched,
+    /// changed and committed as one change set.
+    private func batchUpdateByRows(_ update: RowBatchUpdate, in store: any PersistentStore)
+        throws -> [ManagedObjectID]
+    {
+        let rows = try store.fetch(
+            StoreFetchRequest(
+                entity: update.entity, predicate: update.predicate,
+                includesSubentities: update.includesSubentities))
+        var changed: [StoreRow] = []
+        changed.reserveCapacity(rows.count)
+        for row in rows {
+            var new = row
+            for attribute in update.updates {
+                new.values[attribute.attribute.index] = .attribute(
+                    try update.newValue(attribute, for: row))
+            }
+            new.version = row.version + 1
+            changed.append(new)
+        }
+        try commit([
+            store.identifier: StoreChangeSet(
+                updated: changed, author: update.author, contextName: update.contextName,
+                timestamp: update.timestamp)
+        ])
+        return changed.map(\.objectID)
     }
 
     func batchDelete(

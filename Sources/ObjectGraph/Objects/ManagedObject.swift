@@ -281,29 +281,58 @@ enum ObjectValue {
     var attributeValue: AttributeValue { if case .attribute(let v) = self { v } else { .null } }
 }
 
-/// The members of a to-many relationship: ordered, with O(1) membership.
+/// The members of a to-many relationship: ordered, with O(1) membership, insertion and
+/// removal.
+///
+/// A removal leaves a hole in the order rather than shifting the members after it (removing
+/// half of a 5,000-member to-many one by one, as nullifying deleted objects does, cost a
+/// linear search and a shift per removal); the holes are squeezed out once they are half of
+/// the slots, so the space stays O(count) and each operation O(1) amortised.
 struct RelatedObjects {
-    private(set) var objects: [ManagedObject] = []
-    private var members: Set<ObjectIdentifier> = []
+    /// Members in order, `nil` where one was removed.
+    private var ordered: [ManagedObject?] = []
+    /// Each member's position in `ordered`.
+    private var positions: [ObjectIdentifier: Int] = [:]
 
     init(_ objects: [ManagedObject] = []) {
+        ordered.reserveCapacity(objects.count)
+        positions.reserveCapacity(objects.count)
         for o in objects { insert(o) }
     }
 
-    var count: Int { objects.count }
-    func contains(_ o: ManagedObject) -> Bool { members.contains(ObjectIdentifier(o)) }
+    /// The members, in order.
+    var objects: [ManagedObject] { ordered.compactMap { $0 } }
+    var count: Int { positions.count }
+    func contains(_ o: ManagedObject) -> Bool { positions[ObjectIdentifier(o)] != nil }
 
     @discardableResult
     mutating func insert(_ o: ManagedObject) -> Bool {
-        guard members.insert(ObjectIdentifier(o)).inserted else { return false }
-        objects.append(o)
+        let id = ObjectIdentifier(o)
+        guard positions[id] == nil else { return false }
+        positions[id] = ordered.count
+        ordered.append(o)
         return true
     }
 
     @discardableResult
     mutating func remove(_ o: ManagedObject) -> Bool {
-        guard members.remove(ObjectIdentifier(o)) != nil else { return false }
-        if let i = objects.lastIndex(where: { $0 === o }) { objects.remove(at: i) }
+        guard let position = positions.removeValue(forKey: ObjectIdentifier(o)) else {
+            return false
+        }
+        if position == ordered.count - 1 {
+            ordered.removeLast()
+            while let last = ordered.last, last == nil { ordered.removeLast() }
+        } else {
+            ordered[position] = nil
+            if positions.count * 2 < ordered.count { squeeze() }
+        }
         return true
+    }
+
+    /// Drops the holes and renumbers the members.
+    private mutating func squeeze() {
+        let members = objects
+        ordered = members
+        for (position, o) in members.enumerated() { positions[ObjectIdentifier(o)] = position }
     }
 }

@@ -124,3 +124,16 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         return try body()
     }
 }
+
+extension InMemoryStore: RowBatchUpdatingStore {
+    /// Runs a batch update on the rows in place: plans it (every new value computed, so a
+    /// value that does not fit changes nothing), then writes the updated attributes.
+    func batchUpdate(_ update: RowBatchUpdate) throws -> [ManagedObjectID] {
+        try locked {
+            let plan = try table.plan(update)
+            if plan.isEmpty { return [] }
+            if isReadOnly { throw StoreErrors.readOnly(url) }
+            return table.apply(plan)
+        }
+    }
+}

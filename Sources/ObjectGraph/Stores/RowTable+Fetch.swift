@@ -30,7 +30,7 @@ extension RowTable {
     /// Rows are read in place: the predicate runs as a ``RowFilter``; with sort descriptors
     /// the matches' sort keys are read once and, with a limit, only the best offset + limit
     /// are kept (``RowSelection``); rows are copied only for the result.
-    private func select(_ request: StoreFetchRequest) throws -> [RowRef] {
+    func select(_ request: StoreFetchRequest) throws -> [RowRef] {
         let entities =
             request.includesSubentities ? request.entity.selfAndDescendants : [request.entity]
         let predicate = try request.predicate?.compile(for: request.entity)

@@ -35,8 +35,15 @@ extension JSONLinesStore {
     /// `lock`.
     private func commitSharing(_ changes: StoreChangeSet) throws {
         try catchUpWithSharers()
-        guard var file else { throw StoreFileErrors.closed(path) }
         try table.check(changes)
+        try append(changes) { $0.applyUnchecked(changes) }
+    }
+
+    /// Appends `changes`, already checked against the rows, as the next transaction line,
+    /// then `apply`s them to the rows; on a failed write nothing is applied. The caller holds
+    /// `lock` and the writer lock, and has caught up with the other writers.
+    func append(_ changes: StoreChangeSet, applying apply: (inout RowTable) -> Void) throws {
+        guard var file else { throw StoreFileErrors.closed(path) }
         try checkWriterLock()
         let counters = table.primaryKeyCounters
         let keys = model.entities.compactMap { entity -> (String, Int64)? in
@@ -78,7 +85,7 @@ extension JSONLinesStore {
         file.lastTransaction += 1
         file.transactionLines += 1
         self.file = file
-        table.applyUnchecked(changes)
+        apply(&table)
         recordedCounters = table.primaryKeyCounters
         seenWrites = writerLock?.noteWrite() ?? seenWrites
         recordEnd()
