@@ -86,7 +86,7 @@ public final class PersistentContainer: @unchecked Sendable {
             }
             if description.shouldAddStoreAsynchronously {
                 if let scheduler = persistentStoreCoordinator.contextScheduler {
-                    scheduler.lane(for: .privateQueue, label: "loadPersistentStores")
+                    scheduler.lane(for: .privateQueue)
                         .enqueue("add store asynchronously", context: nil, open)
                 } else {
                     DispatchQueue.global().async(execute: open)

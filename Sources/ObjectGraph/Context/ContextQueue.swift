@@ -10,8 +10,8 @@ import Foundation
 /// deterministic test mode. Production code never sets one.
 package protocol ContextScheduler: AnyObject, Sendable {
     /// The serial lane a new context runs on: the scheduler's one main lane for `.mainQueue`,
-    /// a new lane named `label` for `.privateQueue`.
-    func lane(for type: ConcurrencyType, label: String) -> any ContextLane
+    /// a new lane for `.privateQueue`.
+    func lane(for type: ConcurrencyType) -> any ContextLane
 }
 
 /// One serial queue of a ``ContextScheduler``: blocks run one at a time, in the order queued.
@@ -39,9 +39,9 @@ enum ContextQueue: @unchecked Sendable {
 
     /// The queue of a new context of `type`: a lane of `scheduler` when one is installed.
     static func make(
-        _ type: ConcurrencyType, scheduler: (any ContextScheduler)?, label: String
+        _ type: ConcurrencyType, scheduler: (any ContextScheduler)?
     ) -> ContextQueue {
-        if let scheduler { return .lane(scheduler.lane(for: type, label: label)) }
+        if let scheduler { return .lane(scheduler.lane(for: type)) }
         _ = QueueOwnership.mainQueueKey
         switch type {
         case .mainQueue: return .dispatch(.main)

@@ -130,7 +130,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
         self.rootCoordinator = nil
-        self.queue = .make(concurrencyType, scheduler: nil, label: "context")
+        self.queue = .make(concurrencyType, scheduler: nil)
     }
 
     /// Creates a root context saving to `coordinator`'s stores.
@@ -140,7 +140,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         self.concurrencyType = concurrencyType
         self.rootCoordinator = coordinator
         self.queue = .make(
-            concurrencyType, scheduler: coordinator.contextScheduler, label: "context")
+            concurrencyType, scheduler: coordinator.contextScheduler)
     }
 
     deinit {
@@ -152,7 +152,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// (a child or draft context of a context in deterministic test mode).
     private func adoptParentScheduler() {
         guard case .dispatch = queue, let scheduler = parent?.queue.scheduler else { return }
-        queue = .make(concurrencyType, scheduler: scheduler, label: "child context")
+        queue = .make(concurrencyType, scheduler: scheduler)
     }
 
     /// The coordinator at the root of the context's parent chain.

@@ -44,7 +44,8 @@ final class SchedulerLane: ContextLane, @unchecked Sendable {
 }
 
 extension DeterministicScheduler: ContextScheduler {
-    package func lane(for type: ConcurrencyType, label: String) -> any ContextLane {
+    /// The main lane for `.mainQueue` (made on first use), else a new lane `private N`.
+    package func lane(for type: ConcurrencyType) -> any ContextLane {
         lock.withLock {
             if type == .mainQueue, let mainLane { return mainLane }
             laneCount += 1
