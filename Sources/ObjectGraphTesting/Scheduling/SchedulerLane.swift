@@ -47,13 +47,14 @@ extension DeterministicScheduler: ContextScheduler {
     /// The main lane for `.mainQueue` (made on first use), else a new lane `private N`.
     package func lane(for type: ConcurrencyType) -> any ContextLane {
         lock.withLock {
-            if type == .mainQueue, let mainLane { return mainLane }
+            if type == .mainQueue {
+                if let mainLane { return mainLane }
+                let lane = SchedulerLane(owner: self, isMain: true, name: "main")
+                mainLane = lane
+                return lane
+            }
             laneCount += 1
-            let lane = SchedulerLane(
-                owner: self, isMain: type == .mainQueue,
-                name: type == .mainQueue ? "main" : "private \(laneCount)")
-            if type == .mainQueue { mainLane = lane }
-            return lane
+            return SchedulerLane(owner: self, isMain: false, name: "private \(laneCount)")
         }
     }
 
