@@ -95,7 +95,12 @@ public final class PersistentContainer: @unchecked Sendable {
                 }
             }
             if description.shouldAddStoreAsynchronously {
-                DispatchQueue.global().async(execute: open)
+                if let scheduler = persistentStoreCoordinator.contextScheduler {
+                    scheduler.lane(for: .privateQueue)
+                        .enqueue("add store asynchronously", context: nil, open)
+                } else {
+                    DispatchQueue.global().async(execute: open)
+                }
             } else {
                 open()
             }
@@ -143,6 +148,9 @@ public final class PersistentContainer: @unchecked Sendable {
             return context
         }
     }
+
+    /// Whether ``viewContext`` has been created (a scheduler must be installed before).
+    package var hasViewContext: Bool { lock.withLock { _viewContext != nil } }
 
     /// A new private-queue context on the coordinator.
     ///

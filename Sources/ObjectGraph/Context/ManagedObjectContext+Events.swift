@@ -9,7 +9,8 @@ import Foundation
 // - for a main-queue context used directly on the main queue, at the end of the current
 //   main-queue turn. Core Data hooks the main run loop for this; Linux's main queue has no
 //   such hook, so the first change of a turn schedules one `DispatchQueue.main.async`, which
-//   runs after the blocks already queued (coalesced: one per turn).
+//   runs after the blocks already queued (coalesced: one per turn). Under a deterministic
+//   scheduler the block goes to its main lane, a step like any other.
 //
 // At the end of an event, delete rules run (with `propagatesDeletesAtEndOfEvent`) and one
 // objects-did-change carries every change since the last. Objects handed to the caller
@@ -95,10 +96,12 @@ extension ManagedObjectContext {
     private func noteEventWork() {
         guard concurrencyType == .mainQueue, !endOfTurnScheduled else { return }
         endOfTurnScheduled = true
-        DispatchQueue.main.async { [weak self] in
+        queue.async("end of main-queue turn", self) { [weak self] in
             guard let self else { return }
-            self.endOfTurnScheduled = false
-            self.endEvent()
+            QueueOwnership.with(self.queue.blockOwnership, adding: ObjectIdentifier(self)) {
+                self.endOfTurnScheduled = false
+                self.endEvent()
+            }
         }
     }
 

@@ -23,8 +23,9 @@ extension ManagedObjectContext {
         let lent = QueueOwnership.lendable
         return try withoutActuallyEscaping(block) { block in
             var result: Result<T, any Error>!
-            queue.sync {
-                QueueOwnership.with(lent, adding: ObjectIdentifier(self)) {
+            let owned = lent.union(queue.blockOwnership)
+            queue.sync("performAndWait", self) {
+                QueueOwnership.with(owned, adding: ObjectIdentifier(self)) {
                     result = Result { try block() }
                     // Not the end of an event; but the caller leaves the queue, so objects
                     // handed out in the block live on only where the caller keeps them.
@@ -50,9 +51,11 @@ extension ManagedObjectContext {
     {
         try await withCheckedThrowingContinuation {
             (continuation: CheckedContinuation<T, any Error>) in
-            queue.async { [self] in
+            queue.async("perform (async)", self) { [self] in
                 // The caller resumes once the event has ended (its objects-did-change posted).
-                let result = QueueOwnership.with([], adding: ObjectIdentifier(self)) {
+                let result = QueueOwnership.with(
+                    queue.blockOwnership, adding: ObjectIdentifier(self)
+                ) {
                     let result = Result { try block() }
                     endEvent()
                     return result
@@ -71,8 +74,8 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `perform(_:)`, which "encapsulates an autorelease pool and a call to
     ///   processPendingChanges".
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async { [self] in
-            QueueOwnership.with([], adding: ObjectIdentifier(self)) {
+        queue.async("perform", self) { [self] in
+            QueueOwnership.with(queue.blockOwnership, adding: ObjectIdentifier(self)) {
                 block()
                 endEvent()
             }

@@ -29,8 +29,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // are the only ways in from elsewhere, and the concurrency check enforces it.
     /// The kind of queue the context runs on.
     public let concurrencyType: ConcurrencyType
-    /// The context's serial queue (the main queue for `.mainQueue`).
-    let queue: DispatchQueue
+    /// The context's serial queue (the main queue for `.mainQueue`), or its lane of an
+    /// installed ``ContextScheduler``. Set at init, or when ``parent`` is first set.
+    @exclusivity(unchecked) var queue: ContextQueue
     /// A name for debugging, notifications and history (Core Data's `name`).
     public var name: String?
     /// The author recorded with this context's saves in the store's history.
@@ -90,6 +91,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             precondition(
                 rootCoordinator == nil || parent == nil,
                 "ManagedObjectContext: a context with a coordinator cannot also have a parent")
+            adoptParentScheduler()
             updateMergeObservation()
         }
     }
@@ -128,7 +130,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
         self.rootCoordinator = nil
-        self.queue = Self.makeQueue(concurrencyType)
+        self.queue = .make(concurrencyType, scheduler: nil)
     }
 
     /// Creates a root context saving to `coordinator`'s stores.
@@ -137,7 +139,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public init(concurrencyType: ConcurrencyType, coordinator: PersistentStoreCoordinator) {
         self.concurrencyType = concurrencyType
         self.rootCoordinator = coordinator
-        self.queue = Self.makeQueue(concurrencyType)
+        self.queue = .make(
+            concurrencyType, scheduler: coordinator.contextScheduler)
     }
 
     deinit {
@@ -145,12 +148,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
     }
 
-    private static func makeQueue(_ type: ConcurrencyType) -> DispatchQueue {
-        _ = QueueOwnership.mainQueueKey
-        switch type {
-        case .mainQueue: return .main
-        case .privateQueue: return DispatchQueue(label: "ObjectGraph.ManagedObjectContext")
-        }
+    /// A context made without a coordinator runs on the scheduler of the parent it is given
+    /// (a child or draft context of a context in deterministic test mode).
+    private func adoptParentScheduler() {
+        guard case .dispatch = queue, let scheduler = parent?.queue.scheduler else { return }
+        queue = .make(concurrencyType, scheduler: scheduler)
     }
 
     /// The coordinator at the root of the context's parent chain.

@@ -22,13 +22,28 @@ enum QueueOwnership {
     }()
 
     /// Whether the current code runs on the main queue, or inside a block lent from it.
+    ///
+    /// Inside a block a scheduler runs, the real main queue does not count (the block stands
+    /// for another queue): only the main marker, set on the scheduler's main lane, does.
     static var isOnMainQueue: Bool {
-        DispatchQueue.getSpecific(key: mainQueueKey) == true || current.contains(mainMarker)
+        let owned = current
+        if owned.contains(mainMarker) { return true }
+        return !owned.contains(scheduledMarker)
+            && DispatchQueue.getSpecific(key: mainQueueKey) == true
     }
 
     /// An identifier standing for "the main queue" in ownership sets.
     static let mainMarker = ObjectIdentifier(MainMarker.self)
     private enum MainMarker {}
+
+    /// An identifier marking code that runs as a step of a ``ContextScheduler``.
+    static let scheduledMarker = ObjectIdentifier(ScheduledMarker.self)
+    private enum ScheduledMarker {}
+
+    /// The ownership of a block on a scheduler's main lane.
+    static let scheduledMain: Set<ObjectIdentifier> = [mainMarker, scheduledMarker]
+    /// The ownership of a block on a scheduler's private lane.
+    static let scheduledPrivate: Set<ObjectIdentifier> = [scheduledMarker]
 
     /// The contexts (and possibly the main marker) the current thread owns.
     static var current: Set<ObjectIdentifier> {
@@ -59,7 +74,9 @@ enum QueueOwnership {
     /// The ownership the caller lends to a block it waits for.
     static var lendable: Set<ObjectIdentifier> {
         var owned = current
-        if DispatchQueue.getSpecific(key: mainQueueKey) == true { owned.insert(mainMarker) }
+        if !owned.contains(scheduledMarker), DispatchQueue.getSpecific(key: mainQueueKey) == true {
+            owned.insert(mainMarker)
+        }
         return owned
     }
 

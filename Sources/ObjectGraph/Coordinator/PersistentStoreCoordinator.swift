@@ -20,6 +20,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var stores: [any PersistentStore] = []
     private var clockOverride: (@Sendable () -> Date)?
     private var warnings: [String] = []
+    private var scheduler: (any ContextScheduler)?
 
     /// Creates a coordinator with no stores.
     ///
@@ -35,6 +36,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public var clock: @Sendable () -> Date {
         get { locked { clockOverride ?? { Date() } } }
         set { locked { clockOverride = newValue } }
+    }
+
+    /// The scheduler contexts created on this coordinator from now on run their blocks on
+    /// (ObjectGraphTesting's deterministic test mode); `nil`, the default, for dispatch queues.
+    package var contextScheduler: (any ContextScheduler)? {
+        get { locked { scheduler } }
+        set { locked { scheduler = newValue } }
     }
 
     /// Opens the store a description names and adds it.

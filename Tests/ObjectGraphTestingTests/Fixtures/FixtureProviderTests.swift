@@ -4,15 +4,7 @@ import ObjectGraphTesting
 import Testing
 
 /// One provider shared by every test of the suite, loaded once.
-private let sharedFixtures: FixtureProvider = {
-    do {
-        return try FixtureProvider(
-            model: ProjectFixtures.model("ExpenseTracker"),
-            fixtureFiles: [ProjectFixtures.fixtureURL("expenses")])
-    } catch {
-        preconditionFailure("the expenses fixture must load: \(error)")
-    }
-}()
+private let sharedFixtures = ProjectFixtures.expenseProvider
 
 @Suite struct FixtureProviderTests {
     /// Changes the world of one container and checks it sees exactly its own changes.

@@ -36,6 +36,16 @@ enum ProjectFixtures {
     static func fixtureURL(_ name: String) -> URL {
         root.appendingPathComponent("fixtures/\(name).json")
     }
+
+    /// The expenses fixture on the ExpenseTracker model, loaded once for the whole target.
+    static let expenseProvider: FixtureProvider = {
+        do {
+            return try FixtureProvider(
+                model: model("ExpenseTracker"), fixtureFiles: [fixtureURL("expenses")])
+        } catch {
+            preconditionFailure("the expenses fixture must load: \(error)")
+        }
+    }()
 }
 
 /// The shared Xcode models beside the package (`../shared/fixtures/xcdatamodels`).
