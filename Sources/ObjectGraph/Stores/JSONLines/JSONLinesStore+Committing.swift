@@ -78,6 +78,7 @@ extension JSONLinesStore {
         file.lastTransaction += 1
         file.transactionLines += 1
         self.file = file
+        generations.willApply(changes, to: table)
         table.applyUnchecked(changes)
         recordedCounters = table.primaryKeyCounters
         seenWrites = writerLock?.noteWrite() ?? seenWrites

@@ -28,6 +28,12 @@ struct LogReplay {
     var transactionLines = 0
     /// The file offset just past the last complete line applied.
     var length: Int
+    /// Whether transactions record the before-images of the rows they touch (for pinned query
+    /// generations).
+    var keepsBeforeImages = false
+    /// The first before-image of each row the applied transactions touched, when
+    /// ``keepsBeforeImages``.
+    var beforeImages: [ManagedObjectID: StoreRow?] = [:]
 
     var path: String { codec.path }
 
@@ -128,6 +134,7 @@ struct LogReplay {
         func fail(_ what: String) -> ObjectGraphError {
             StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) \(what)")
         }
+        if keepsBeforeImages { keepBeforeImages(of: record) }
         for id in record.deleted {
             guard table.row(for: id) != nil else {
                 throw fail("deletes \(id), which does not exist")
@@ -155,6 +162,15 @@ struct LogReplay {
             table.reservePrimaryKeys(for: entity, upTo: next)
         }
         lastTransaction = record.number
+    }
+
+    /// Records the rows `record` is about to touch, as they are, unless recorded already.
+    private mutating func keepBeforeImages(of record: TransactionRecord) {
+        let touched =
+            record.deleted + record.updated.map(\.objectID) + record.inserted.map(\.objectID)
+        for id in touched where beforeImages.index(forKey: id) == nil {
+            beforeImages[id] = .some(table.row(for: id))
+        }
     }
 
     /// Classifies the bytes after the last LF.
