@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 import Testing
 
 @testable import ObjectGraph
@@ -147,5 +148,13 @@ import Testing
         try pinned.performAndWait { () throws in
             #expect(try G.names(pinned) == ["Food"])
         }
+    }
+
+    @Test func aThirdPartyStoreThatDeclaresNoGenerationsPassesTheConformanceCheck() throws {
+        // A store built on the protocol alone inherits the default: Core Data's unsupported
+        // error (134091), which the conformance suite checks.
+        let suite = StoreConformance(name: "Wrapped") { FailingStore(InMemoryStore(model: $0)) }
+        try suite.run("aStoreWithoutGenerationsRefusesToPinOne")
+        try suite.run("aPinnedGenerationReadsTheStoreAsItWas")
     }
 }
