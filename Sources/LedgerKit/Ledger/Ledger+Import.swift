@@ -97,7 +97,7 @@ extension Ledger {
             alreadyPresent: result.rows.count - fresh.count, isDryRun: dryRun)
         guard !dryRun, !fresh.isEmpty else { return summary }
         progress?(.saving(fresh.count))
-        try change { context in
+        try change("import") { context in
             for row in fresh {
                 let transaction = Transaction(context: context)
                 transaction.id = configuration.newID()

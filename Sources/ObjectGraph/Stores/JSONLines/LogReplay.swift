@@ -34,6 +34,9 @@ struct LogReplay {
     /// The first before-image of each row the applied transactions touched, when
     /// ``keepsBeforeImages``.
     var beforeImages: [ManagedObjectID: StoreRow?] = [:]
+    /// When not `nil`, each transaction applied is appended, with the rows it changed as they
+    /// were (for undo).
+    var transactionLog: [StoreTransaction]?
 
     var path: String { codec.path }
 
@@ -135,6 +138,12 @@ struct LogReplay {
             StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) \(what)")
         }
         if keepsBeforeImages { keepBeforeImages(of: record) }
+        var replaced: [ManagedObjectID: StoreRow] = [:]
+        if transactionLog != nil {
+            for id in record.deleted + record.updated.map(\.objectID) {
+                replaced[id] = table.row(for: id)
+            }
+        }
         for id in record.deleted {
             guard table.row(for: id) != nil else {
                 throw fail("deletes \(id), which does not exist")
@@ -162,6 +171,11 @@ struct LogReplay {
             table.reservePrimaryKeys(for: entity, upTo: next)
         }
         lastTransaction = record.number
+        transactionLog?.append(
+            StoreTransaction(
+                number: record.number, timestamp: record.timestamp, author: record.author,
+                contextName: record.contextName, inserted: record.inserted,
+                updated: record.updated, deleted: record.deleted, replaced: replaced))
     }
 
     /// Records the rows `record` is about to touch, as they are, unless recorded already.
