@@ -75,18 +75,20 @@ import Testing
         #expect(try Data(contentsOf: file) == before)
     }
 
-    @Test func aCommandWithoutInverseIsRefusedSayingWhy() throws {
+    @Test func purgeIsRefusedSayingWhyAndAdjustIsUndone() throws {
         let sandbox = try LedgerSandbox()
         defer { sandbox.remove() }
         let ledger = try fileLedger(sandbox)
         defer { ledger.close() }
-        _ = try ledger.addCategory(name: "Food")
-        // A save tagged as `ledger purge` (built on another branch): its inverse is gone.
-        _ = try ledger.change("purge") { context in
-            try context.fetch(FetchRequest<LedgerKit.Category>(entityName: "Category"))[0]
-                .colorHex =
-                "#000000"
-        }
+        _ = try ledger.addTransaction(
+            TransactionDraft(amount: dec("10.00"), date: day("2026-01-05"), note: "old"))
+        _ = try ledger.addTransaction(
+            TransactionDraft(amount: dec("20.00"), date: day("2026-11-05"), note: "new"))
+        _ = try ledger.adjustAmounts(.multiply(dec("1.5")), matching: TransactionQuery())
+        #expect(try ledger.transactions().map(\.amount).sorted() == [dec("15"), dec("30")])
+        #expect(try ledger.undo().command == "adjust")
+        #expect(try ledger.transactions().map(\.amount).sorted() == [dec("10"), dec("20")])
+        _ = try ledger.purge(before: day("2026-06-01"), matching: TransactionQuery())
         let file = sandbox.url("ledger.jsonl")
         let before = try Data(contentsOf: file)
         #expect {
