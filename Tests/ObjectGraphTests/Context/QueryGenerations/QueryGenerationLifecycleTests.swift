@@ -129,7 +129,7 @@ import Testing
     @Test func aStoreWithoutGenerationsRefusesToPinWithCoreDatasUnsupportedError() throws {
         let model = try ExpenseModel.make()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(FailingStore(InMemoryStore(model: model)))
+        try coordinator.addPersistentStore(FailingStore(InMemoryStore(model: model)))
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try context.performAndWait {
             do {
@@ -154,7 +154,7 @@ import Testing
             return try #require(pinned.queryGenerationToken)
         }
         let extra = InMemoryStore(model: stack.stack.model)
-        stack.coordinator.addPersistentStore(extra)
+        try stack.coordinator.addPersistentStore(extra)
         try stack.coordinator.remove(stack.stack.store)
         try pinned.performAndWait { () throws in
             // "if you remove a store from the coordinator, don't try to load data from the

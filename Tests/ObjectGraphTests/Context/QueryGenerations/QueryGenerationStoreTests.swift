@@ -77,9 +77,9 @@ import Testing
         let url = TemporaryStoreFiles.next("generations")
         let model = try ExpenseModel.make()
         let writerA = PersistentStoreCoordinator(managedObjectModel: model)
-        writerA.addPersistentStore(try JSONLinesStore(model: model, url: url))
+        try writerA.addPersistentStore(JSONLinesStore(model: model, url: url))
         let writerB = PersistentStoreCoordinator(managedObjectModel: model)
-        writerB.addPersistentStore(try JSONLinesStore(model: model, url: url))
+        try writerB.addPersistentStore(JSONLinesStore(model: model, url: url))
         let seed = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: writerA)
         try seed.performAndWait {
             G.category("Food", in: seed)
@@ -114,7 +114,7 @@ import Testing
         let model = try ExpenseModel.make()
         let writer = PersistentStoreCoordinator(managedObjectModel: model)
         let writerStore = try JSONLinesStore(model: model, url: url)
-        writer.addPersistentStore(writerStore)
+        try writer.addPersistentStore(writerStore)
         let seed = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: writer)
         try seed.performAndWait {
             G.category("Food", in: seed)
@@ -123,7 +123,7 @@ import Testing
         var options = StoreOptions()
         options.isReadOnly = true
         let reader = PersistentStoreCoordinator(managedObjectModel: model)
-        reader.addPersistentStore(try JSONLinesStore(model: model, url: url, options: options))
+        try reader.addPersistentStore(JSONLinesStore(model: model, url: url, options: options))
         let pinned = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: reader)
         try pinned.performAndWait {
             try pinned.setQueryGenerationFrom(.current)
