@@ -9,6 +9,7 @@ extension MicroFixture {
         let groups: [[MicroCase]] = [
             objectCases(), saveCases(), queryCases(), storeCases(), fileCases(),
             compactionCases(), migrationCases(), controllerCases(), queueCases(),
+            generationCases(),
         ]
         return groups.flatMap { $0 }
     }

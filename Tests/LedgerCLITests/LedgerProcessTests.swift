@@ -91,3 +91,35 @@ import Testing
         #expect(try Data(contentsOf: ledger) == before)
     }
 }
+
+/// `ledger undo` through the built executable: exit codes and a refused undo's file.
+@Suite struct LedgerUndoProcessTests {
+    @Test(.enabled(if: LedgerProcessTests.binary != nil, "the ledger binary is not built"))
+    func undoExitsZeroThenOneLeavingTheFileByteForByteAndSixtyFourForUsage() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ledger-undo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func run(_ arguments: [String]) throws -> (Int32, String, String) {
+            try LedgerProcessTests.run(arguments, in: directory)
+        }
+        #expect(try run(["init"]).0 == 0)
+        #expect(try run(["category", "add", "Food"]).0 == 0)
+        #expect(try run(["add", "4.50", "--category", "Food", "--note", "tea"]).0 == 0)
+        let undone = try run(["undo"])
+        #expect(undone.0 == 0)
+        #expect(undone.1.hasPrefix("undid `ledger add`"))
+        #expect(try run(["list"]).1 == "no transactions\n")
+        #expect(try run(["undo"]).0 == 0)
+        let file = directory.appendingPathComponent("ledger.jsonl")
+        let before = try Data(contentsOf: file)
+        let refused = try run(["undo"])
+        #expect(refused.0 == 1)
+        #expect(refused.2.hasPrefix("ledger: undo: nothing to undo"))
+        #expect(try Data(contentsOf: file) == before)
+        #expect(try run(["undo", "extra"]).0 == 64)
+        let help = try run(["undo", "--help"])
+        #expect(help.0 == 0)
+        #expect(help.1.hasPrefix("usage: ledger undo"))
+    }
+}

@@ -100,6 +100,9 @@ extension Ledger {
             update.predicate = selection.predicate
             update.propertiesToUpdate = [amount.name: expression]
             update.resultType = .updatedObjectIDsResultType
+            // The transaction line records the command, for `ledger undo`.
+            context.name = LedgerUndo.contextName("adjust")
+            defer { context.name = "ledger" }
             return try context.execute(update).result as? [ManagedObjectID] ?? []
         }
         ManagedObjectContext.mergeChanges(

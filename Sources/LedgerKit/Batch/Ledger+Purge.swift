@@ -86,6 +86,9 @@ extension Ledger {
             request.predicate = selection.predicate
             let delete = BatchDeleteRequest(fetchRequest: request)
             delete.resultType = .resultTypeObjectIDs
+            // The transaction line records the command, for `ledger undo` (which refuses it).
+            context.name = LedgerUndo.contextName("purge")
+            defer { context.name = "ledger" }
             return try context.execute(delete).result as? [ManagedObjectID] ?? []
         }
         ManagedObjectContext.mergeChanges(

@@ -35,7 +35,7 @@ package enum LedgerTool {
                 ReportCommand.make(environment), ImportCommand.make(environment),
                 ExportCommand.make(environment), MaintenanceCommands.compact(environment),
                 MaintenanceCommands.verify(environment), BatchCommands.adjust(environment),
-                BatchCommands.purge(environment),
+                BatchCommands.purge(environment), UndoCommand.make(environment),
             ])
     }
 }

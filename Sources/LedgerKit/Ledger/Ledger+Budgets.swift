@@ -20,7 +20,7 @@ extension Ledger {
     /// - Throws: ``LedgerError`` `.unknownCategory`; the model's validation error (1610,
     ///   minimum 0.01) as an `ObjectGraphError`.
     public func setBudget(category: String, amount: Decimal) throws -> BudgetRecord {
-        try change { draft in
+        try change("budget set") { draft in
             let target = try Self.requireCategory(category, in: draft)
             let budget = target.budget ?? Budget(context: draft)
             budget.monthlyAmount = amount
@@ -33,7 +33,7 @@ extension Ledger {
     ///
     /// - Throws: ``LedgerError`` `.unknownCategory`, `.unknownBudget` when it has none.
     public func deleteBudget(category: String) throws -> BudgetRecord {
-        try change { draft in
+        try change("budget delete") { draft in
             let target = try Self.requireCategory(category, in: draft)
             guard let budget = target.budget else {
                 throw LedgerErrors.unknownBudget(target.name ?? category)

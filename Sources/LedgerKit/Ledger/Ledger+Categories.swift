@@ -44,7 +44,7 @@ extension Ledger {
     ///   colour pattern).
     public func addCategory(name: String, colorHex: String? = nil) throws -> CategoryRecord {
         let name = name.trimmingCharacters(in: .whitespaces)
-        return try change { draft in
+        return try change("category add") { draft in
             if let existing = try Self.category(matching: name, in: draft) {
                 throw LedgerErrors.duplicateCategory(name, existing: existing.name ?? name)
             }
@@ -63,7 +63,7 @@ extension Ledger {
     ///   `ObjectGraphError`s for a bad name.
     public func renameCategory(_ old: String, to new: String) throws -> CategoryRecord {
         let new = new.trimmingCharacters(in: .whitespaces)
-        return try change { draft in
+        return try change("category rename") { draft in
             let category = try Self.requireCategory(old, in: draft)
             if let other = try Self.category(matching: new, in: draft), other !== category {
                 throw LedgerErrors.duplicateCategory(new, existing: other.name ?? new)
@@ -80,7 +80,7 @@ extension Ledger {
     public func deleteCategory(_ name: String, rule: CategoryDeleteRule = .nullify) throws
         -> CategoryDeletion
     {
-        try change { draft in
+        try change("category delete") { draft in
             let category = try Self.requireCategory(name, in: draft)
             let members = category.transactions
             let actualName = category.name ?? name

@@ -82,7 +82,7 @@ extension Ledger {
         let summary = CategorizeSummary(
             considered: targets.count, changes: changes, isDryRun: dryRun)
         guard !dryRun, !changes.isEmpty else { return summary }
-        try change { draft in
+        try change("categorize") { draft in
             let categories = try Self.categoriesByName(in: draft)
             for (transaction, change) in zip(try Self.transactions(ids, in: draft), changes) {
                 guard let name = change.decision.category, let category = categories[name] else {

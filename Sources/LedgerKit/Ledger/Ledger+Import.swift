@@ -128,7 +128,7 @@ extension Ledger {
             decisions: decisions, createdCategories: missing)
         guard !dryRun, !fresh.isEmpty else { return summary }
         progress?(.saving(fresh.count))
-        try change { context in
+        try change("import") { context in
             var categories = try Self.categoriesByName(in: context)
             for name in missing {
                 let category = Category(context: context)

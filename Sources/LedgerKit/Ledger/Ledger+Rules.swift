@@ -23,7 +23,7 @@ extension Ledger {
         pattern: String, category: String, field: RuleField = .any, isRegex: Bool = false
     ) throws -> RuleRecord {
         if isRegex { _ = try RuleMatcher.compile(pattern) }
-        return try change { draft in
+        return try change("rule add") { draft in
             let target = try Self.requireCategory(category, in: draft)
             let rule = CategorizationRule(context: draft)
             rule.pattern = pattern
@@ -39,7 +39,7 @@ extension Ledger {
     ///
     /// - Throws: ``LedgerError`` `.unknownRule`.
     public func deleteRule(_ number: Int) throws -> RuleRecord {
-        try change { draft in
+        try change("rule delete") { draft in
             guard let rule = try Self.allRules(in: draft).first(where: { Int($0.order) == number })
             else { throw LedgerErrors.unknownRule(number) }
             let record = RuleRecord(rule)

@@ -11,7 +11,7 @@ extension Ledger {
         let id = configuration.newID()
         let receipt = try draft.receipt.map { try storeReceipt($0, id: id) }
         do {
-            return try change { context in
+            return try change("add") { context in
                 let transaction = Transaction(context: context)
                 transaction.id = id
                 transaction.amount = draft.amount
@@ -39,7 +39,7 @@ extension Ledger {
         -> TransactionRecord
     {
         let ids = try resolve([idPrefix])
-        return try change { context in
+        return try change("edit") { context in
             let transaction = try Self.transactions(ids, in: context)[0]
             if let amount = changes.amount { transaction.amount = amount }
             if let kind = changes.kind { transaction.kind = kind.rawValue }
@@ -62,7 +62,7 @@ extension Ledger {
     ///   nothing is deleted then.
     public func deleteTransactions(_ idPrefixes: [String]) throws -> [TransactionRecord] {
         let ids = try resolve(idPrefixes)
-        return try change { context in
+        return try change("delete") { context in
             let doomed = try Self.transactions(ids, in: context)
             let records = doomed.map(TransactionRecord.init)
             for transaction in doomed { context.delete(transaction) }
@@ -76,7 +76,7 @@ extension Ledger {
     /// - Throws: as ``deleteTransactions(_:)``.
     public func toggleCleared(_ idPrefixes: [String]) throws -> [TransactionRecord] {
         let ids = try resolve(idPrefixes)
-        return try change { context in
+        return try change("clear") { context in
             try Self.transactions(ids, in: context).map { transaction in
                 transaction.isCleared.toggle()
                 return TransactionRecord(transaction)

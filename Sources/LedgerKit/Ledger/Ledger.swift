@@ -31,6 +31,8 @@ public final class Ledger {
     let context: ManagedObjectContext
     /// The file store, or `nil` for a RAM ledger.
     private let store: JSONLinesStore?
+    /// The file store, or `nil` for a RAM ledger (for the ledger's extensions).
+    var fileStore: JSONLinesStore? { store }
     /// Whether this ledger created the receipts directory (so a failed command removes it
     /// again when it is still empty).
     var createdReceiptsDirectory = false
@@ -144,7 +146,10 @@ public final class Ledger {
     /// Runs `body` in a fresh scratchpad child context, then saves in two steps: into the
     /// root, then to the store. On any error the scratchpad is discarded and the root
     /// rolled back, so nothing is written.
-    func change<T>(_ body: (ManagedObjectContext) throws -> T) throws -> T {
+    ///
+    /// The save records `command` (`"add"`, `"category rename"`, …) as its context name,
+    /// `ledger COMMAND`, in the file's transaction line: what `ledger undo` reads back.
+    func change<T>(_ command: String, _ body: (ManagedObjectContext) throws -> T) throws -> T {
         let draft = ManagedObjectContext(concurrencyType: .privateQueue)
         draft.parent = context
         draft.name = "ledger draft"
@@ -154,6 +159,8 @@ public final class Ledger {
             return value
         }
         try context.performAndWait {
+            context.name = LedgerUndo.contextName(command)
+            defer { context.name = "ledger" }
             do {
                 try context.save()
             } catch {

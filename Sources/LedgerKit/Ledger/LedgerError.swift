@@ -121,6 +121,9 @@ extension LedgerError {
         public static let needsFile = Self("needsFile", code: 10)
         /// 11: a store whose model is not a ledger's.
         public static let notALedger = Self("notALedger", code: 11)
+        /// 40: `ledger undo` refused: nothing to undo, a command with no inverse, or a change
+        /// made since by something other than a ledger command.
+        public static let undoRefused = Self("undoRefused", code: 40)
         /// 20: import options that contradict each other or cannot be used.
         public static let importOptions = Self("importOptions", code: 20)
         /// 21: an import file that cannot be read at all.

@@ -27,6 +27,11 @@ enum LedgerErrors {
             file: path)
     }
 
+    /// `ledger undo` refused, saying why.
+    static func undoRefused(_ why: String) -> LedgerError {
+        LedgerError(.undoRefused, "undo: \(why)")
+    }
+
     /// A category name that matches none.
     static func unknownCategory(_ name: String) -> LedgerError {
         LedgerError(

@@ -14,7 +14,7 @@ extension DictionaryFetch {
     ///   relationship.
     /// - Complexity: O(n) in the matching rows plus the relationships the columns follow,
     ///   O(n log n) when sorted here.
-    func run(_ coordinator: PersistentStoreCoordinator?) throws -> [[String: Any]] {
+    func run(_ reader: StoreReader?) throws -> [[String: Any]] {
         var request = StoreFetchRequest(
             entity: entity, predicate: predicate, includesSubentities: includesSubentities)
         if storeSortsAndWindows {
@@ -22,8 +22,8 @@ extension DictionaryFetch {
             request.fetchLimit = fetchLimit
             request.fetchOffset = fetchOffset
         }
-        let rows = try coordinator?.fetch(request) ?? []
-        let graph = StoreRowGraph(coordinator: coordinator, rows: rows)
+        let rows = try reader?.fetch(request) ?? []
+        let graph = StoreRowGraph(reader: reader, rows: rows)
         let results: [ResultRow]
         if isGrouped {
             results = groups(rows, graph).map { group in

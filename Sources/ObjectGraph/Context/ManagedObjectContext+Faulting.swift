@@ -12,7 +12,7 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { return nil }
         let id = permanentIDs[id] ?? id
         guard !id.isTemporaryID else { return nil }
-        return try coordinator.row(for: id)
+        return try coordinator.row(for: id, at: readGeneration())
     }
 
     /// This context's view of `id`, for a child context.
@@ -38,7 +38,7 @@ extension ManagedObjectContext {
         }
         let id = permanentIDs[id] ?? id
         guard !id.isTemporaryID else { return [] }
-        return try coordinator.relatedObjectIDs(relationship, of: id)
+        return try coordinator.relatedObjectIDs(relationship, of: id, at: readGeneration())
     }
 
     func relatedForChild(_ relationship: RelationshipDescription, of id: ManagedObjectID) throws

@@ -51,7 +51,7 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType:
             results = try matchingIDs(query)
         case .dictionaryResultType:
-            results = try DictionaryFetch(request, entity: entity).run(persistentStoreCoordinator)
+            results = try DictionaryFetch(request, entity: entity).run(storeReader())
         case .managedObjectResultType:
             let found = try objects(query, rows: &handedOver)
             try prefetch(request.relationshipKeyPathsForPrefetching, for: found)
@@ -149,7 +149,7 @@ extension ManagedObjectContext {
         let entity = try resolveEntity(request)
         if request.entity == nil { request.entity = entity }
         if request.resultType == .dictionaryResultType {
-            return try DictionaryFetch(request, entity: entity).run(persistentStoreCoordinator)
+            return try DictionaryFetch(request, entity: entity).run(storeReader())
                 .count
         }
         return try count(FetchQuery(request, entity: entity))
@@ -201,7 +201,7 @@ extension ManagedObjectContext {
             }
         }
         guard let coordinator = persistentStoreCoordinator else { return [] }
-        return try coordinator.fetch(request)
+        return try coordinator.fetch(request, at: readGeneration())
     }
 
     /// This context's answer for a child's fetch, as rows.
@@ -258,7 +258,7 @@ extension ManagedObjectContext {
 
     private func count(_ q: FetchQuery) throws -> Int {
         if pendingObjects(q).isEmpty, parent == nil, let coordinator = persistentStoreCoordinator {
-            return try coordinator.count(q.storeRequest)
+            return try coordinator.count(q.storeRequest, at: readGeneration())
         }
         return try objects(q).count
     }

@@ -83,6 +83,8 @@ extension ManagedObjectContext {
     /// row is gone).
     func merge(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID])
     {
+        // A merge moves a pinned context to the current generation, as in Core Data.
+        advanceQueryGeneration()
         for id in inserted where registry[id] == nil {
             let object = registeredOrFault(id)
             keepForEvent(object)

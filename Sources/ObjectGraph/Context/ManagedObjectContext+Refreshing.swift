@@ -45,6 +45,7 @@ extension ManagedObjectContext {
     ///
     /// Objects obtained before are invalid afterwards; fetch again. Empties the
     /// ``undoManager``'s stacks. Posts objects-did-change with `NSInvalidatedAllObjectsKey`.
+    /// A context pinned to a query generation moves to the generation current at its next read.
     ///
     /// - Note: Mirrors `reset()`.
     public func reset() {
@@ -62,6 +63,7 @@ extension ManagedObjectContext {
         eventObjects.removeAll()
         permanentIDs.removeAll()
         forgetUndo()
+        advanceQueryGeneration()
         postObjectsDidChange(invalidatedAll: true)
     }
 

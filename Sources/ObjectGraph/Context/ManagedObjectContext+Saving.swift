@@ -30,7 +30,11 @@ extension ManagedObjectContext {
     public func save() throws {
         checkQueue("save()")
         processPendingChanges()
-        guard pending.objects.contains(where: \.hasChanges) else { return }
+        guard pending.objects.contains(where: \.hasChanges) else {
+            // A pinned root context moves to the current generation on any save.
+            if parent == nil { advanceQueryGeneration() }
+            return
+        }
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         try runWillSave()
         // What willSave() and the delete rules changed is announced before it is saved.
@@ -46,7 +50,9 @@ extension ManagedObjectContext {
             try push(changes, into: parent)
             finishSave(changes)
         } else {
-            finishSave(try commitToStores(changes))
+            let saved = try commitToStores(changes)
+            advanceQueryGeneration()
+            finishSave(saved)
         }
     }
 

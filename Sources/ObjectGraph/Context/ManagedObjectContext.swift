@@ -40,8 +40,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public var mergePolicy: MergePolicy = .error
     /// Whether saves of the parent (or, for a root context, of sibling contexts on the same
     /// coordinator) are merged into this context automatically. Default `false`.
+    ///
+    /// Turning it on while the context is pinned to a query generation that is no longer
+    /// current is not supported, as in Core Data: it traps. See <doc:QueryGenerations>.
     public var automaticallyMergesChangesFromParent = false {
-        didSet { updateMergeObservation() }
+        didSet {
+            if automaticallyMergesChangesFromParent { checkAutomaticMergeAllowed() }
+            updateMergeObservation()
+        }
     }
     /// Whether firing a fault for a row that no longer exists marks the object deleted
     /// (`true`, the default) rather than trapping with code 133000.
@@ -123,6 +129,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
     /// Each changed object's state at the end of the last event, for the next undo group.
     var undoBaselines: [ObjectIdentifier: UndoState] = [:]
+    /// The query generation a root context reads (see <doc:QueryGenerations>).
+    var queryGenerationPin = QueryGenerationPin.unpinned
 
     /// Creates a context with no parent and no coordinator; set ``parent`` before use.
     ///

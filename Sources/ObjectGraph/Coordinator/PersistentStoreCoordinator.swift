@@ -21,6 +21,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var clockOverride: (@Sendable () -> Date)?
     private var warnings: [String] = []
     private var scheduler: (any ContextScheduler)?
+    /// Tells this coordinator's query generation tokens from those of other coordinators.
+    let generationDomain = UUID()
 
     /// Creates a coordinator with no stores.
     ///
@@ -198,48 +200,60 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return store
     }
 
-    func row(for id: ManagedObjectID) throws -> StoreRow? {
-        try locked {
-            guard let identifier = id.storeIdentifier,
-                let store = persistentStore(forIdentifier: identifier)
-            else {
-                return nil
-            }
-            return try store.row(for: id)
-        }
-    }
-
-    func relatedObjectIDs(_ relationship: RelationshipDescription, of id: ManagedObjectID) throws
-        -> [ManagedObjectID]
+    /// The saved row of `id`: the store's current one, or (with `generation`) the one of the
+    /// generation a pinned context reads.
+    func row(for id: ManagedObjectID, at generation: CoordinatorGeneration? = nil) throws
+        -> StoreRow?
     {
         try locked {
             guard let identifier = id.storeIdentifier,
-                let store = persistentStore(forIdentifier: identifier)
+                let reader = readers(at: generation).first(where: { $0.identifier == identifier })
             else {
-                return []
+                return nil
             }
-            return try store.relatedObjectIDs(relationship, of: id)
+            return try reader.row(id)
         }
     }
 
-    /// Rows from every store; with several stores, sorted and windowed across all of them.
-    func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
+    func relatedObjectIDs(
+        _ relationship: RelationshipDescription, of id: ManagedObjectID,
+        at generation: CoordinatorGeneration? = nil
+    ) throws -> [ManagedObjectID] {
         try locked {
-            if stores.count == 1 { return try stores[0].fetch(request) }
+            guard let identifier = id.storeIdentifier,
+                let reader = readers(at: generation).first(where: { $0.identifier == identifier })
+            else {
+                return []
+            }
+            return try reader.related(relationship, id)
+        }
+    }
+
+    /// Rows from every store (at `generation`, for a pinned context); with several stores,
+    /// sorted and windowed across all of them.
+    func fetch(_ request: StoreFetchRequest, at generation: CoordinatorGeneration? = nil) throws
+        -> [StoreRow]
+    {
+        try locked {
+            let readers = readers(at: generation)
+            if readers.count == 1 { return try readers[0].fetch(request) }
             var unwindowed = request
             unwindowed.fetchLimit = 0
             unwindowed.fetchOffset = 0
-            let rows = try stores.flatMap { try $0.fetch(unwindowed) }
+            let rows = try readers.flatMap { try $0.fetch(unwindowed) }
             let sorted = try RowSorting.sort(
                 rows, by: request.sortDescriptors, entity: request.entity)
             return window(sorted, offset: request.fetchOffset, limit: request.fetchLimit)
         }
     }
 
-    func count(_ request: StoreFetchRequest) throws -> Int {
+    func count(_ request: StoreFetchRequest, at generation: CoordinatorGeneration? = nil) throws
+        -> Int
+    {
         try locked {
-            if stores.count == 1 { return try stores[0].count(request) }
-            return try fetch(request).count
+            let readers = readers(at: generation)
+            if readers.count == 1 { return try readers[0].count(request) }
+            return try fetch(request, at: generation).count
         }
     }
 

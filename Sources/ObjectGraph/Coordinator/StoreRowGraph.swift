@@ -9,7 +9,7 @@ import Foundation
 ///
 /// - Note: Confined to the fetch that made it.
 final class StoreRowGraph {
-    let coordinator: PersistentStoreCoordinator?
+    let reader: StoreReader?
     private var rows: [ManagedObjectID: StoreRow?] = [:]
     private var related: [RelatedKey: [ManagedObjectID]] = [:]
     /// The first store error met while following a relationship.
@@ -20,8 +20,8 @@ final class StoreRowGraph {
         let objectID: ManagedObjectID
     }
 
-    init(coordinator: PersistentStoreCoordinator?, rows fetched: [StoreRow]) {
-        self.coordinator = coordinator
+    init(reader: StoreReader?, rows fetched: [StoreRow]) {
+        self.reader = reader
         rows.reserveCapacity(fetched.count)
         for row in fetched { rows[row.objectID] = row }
     }
@@ -30,7 +30,7 @@ final class StoreRowGraph {
     func row(_ id: ManagedObjectID) -> StoreRow? {
         if let known = rows[id] { return known }
         var found: StoreRow?
-        do { found = try coordinator?.row(for: id) } catch {
+        do { found = try reader?.row(for: id) } catch {
             if failure == nil { failure = error }
         }
         rows[id] = found
@@ -49,7 +49,7 @@ final class StoreRowGraph {
             if let ids = related[key] { return ids.compactMap(self.row) }
             var ids: [ManagedObjectID] = []
             do {
-                ids = try coordinator?.relatedObjectIDs(relationship, of: row.objectID) ?? []
+                ids = try reader?.relatedObjectIDs(relationship, of: row.objectID) ?? []
             } catch {
                 if failure == nil { failure = error }
             }

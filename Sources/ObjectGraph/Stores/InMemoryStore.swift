@@ -11,7 +11,7 @@ import Foundation
 /// - Note: Mirrors Core Data's SQLite store at `/dev/null` (preferred over
 ///   `NSInMemoryStoreType`, whose behaviour differs).
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // Sendable: `table` is read and written only while holding `lock`.
+    // Sendable: `table` and `generations` are read and written only while holding `lock`.
     /// The store type name, `"InMemory"`.
     public static let storeType = "InMemory"
 
@@ -30,6 +30,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
 
     private let lock = NSLock()
     private var table: RowTable
+    private var generations = RowTableGenerations()
 
     /// Opens an empty RAM store.
     ///
@@ -115,8 +116,26 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// See ``PersistentStore/commit(_:)``.
     public func commit(_ changes: StoreChangeSet) throws {
         if isReadOnly { throw StoreErrors.readOnly(url) }
-        try locked { try table.apply(changes) }
+        try locked {
+            try table.check(changes)
+            generations.willApply(changes, to: table)
+            table.applyUnchecked(changes)
+        }
     }
+
+    /// `true`: the store keeps the generations contexts are pinned to.
+    public var supportsQueryGenerations: Bool { true }
+
+    /// Pins the store's current generation. See ``PersistentStore/currentQueryGeneration()``.
+    ///
+    /// A pinned generation keeps, in memory, one copy of each row changed since it was pinned
+    /// (the row as it was), and nothing else; it is freed when no context or token holds it.
+    public func currentQueryGeneration() throws -> any PersistentStoreGeneration {
+        locked { generations.pin(host: self, storeIdentifier: identifier) }
+    }
+
+    /// How many pinned generations are alive.
+    var liveGenerationCount: Int { locked { generations.liveCount } }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
@@ -127,13 +146,28 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
 
 extension InMemoryStore: RowBatchUpdatingStore {
     /// Runs a batch update on the rows in place: plans it (every new value computed, so a
-    /// value that does not fit changes nothing), then writes the updated attributes.
+    /// value that does not fit changes nothing), then writes the updated attributes. A pinned
+    /// query generation first keeps the rows as they were.
     func batchUpdate(_ update: RowBatchUpdate) throws -> [ManagedObjectID] {
         try locked {
             let plan = try table.plan(update)
             if plan.isEmpty { return [] }
             if isReadOnly { throw StoreErrors.readOnly(url) }
-            return table.apply(plan)
+            var before: [ManagedObjectID: StoreRow?] = [:]
+            if generations.isPinned {
+                for row in table.updatedRows(plan) {
+                    before[row.objectID] = .some(table.row(for: row.objectID))
+                }
+            }
+            let ids = table.apply(plan)
+            generations.didChange(before: before)
+            return ids
         }
+    }
+}
+
+extension InMemoryStore: RowTableHost {
+    func withLiveTable<T>(_ body: (RowTable) throws -> T) throws -> T {
+        try locked { try body(table) }
     }
 }

@@ -70,6 +70,33 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// - Note: Mirrors `NSPersistentStore.willRemove(from:)`, which cannot fail; a file store's
     ///   last sync can, and `remove(_:)` reports it.
     func willRemove(from coordinator: PersistentStoreCoordinator?) throws
+    /// Whether the store keeps earlier generations for contexts pinned to one (see
+    /// ``currentQueryGeneration()``). The default is `false`.
+    ///
+    /// - Note: Core Data's SQLite store in WAL mode does; its other stores do not.
+    var supportsQueryGenerations: Bool { get }
+    /// Pins the store's current generation: the returned reader keeps answering as the store is
+    /// now, whatever is committed afterwards, for as long as it is alive.
+    ///
+    /// Pinning the same unchanged state twice may return the same reader. The store releases
+    /// what it keeps for a generation when the last reference to its reader goes away.
+    ///
+    /// - Throws: ``ObjectGraphError`` `.queryGenerationsUnsupported` (134091, the default
+    ///   implementation's error) when the store keeps no generations; `.storeOperationFailed`
+    ///   (134070) when it is closed.
+    /// - Note: Stands for the part of `NSQueryGenerationToken` a store provides.
+    func currentQueryGeneration() throws -> any PersistentStoreGeneration
+}
+
+extension PersistentStore {
+    /// `false`: a store keeps no earlier generations unless it says so.
+    public var supportsQueryGenerations: Bool { false }
+
+    /// Throws `.queryGenerationsUnsupported` (134091): a store keeps no earlier generations
+    /// unless it implements this.
+    public func currentQueryGeneration() throws -> any PersistentStoreGeneration {
+        throw QueryGenerationErrors.unsupported(self)
+    }
 }
 
 extension PersistentStore {

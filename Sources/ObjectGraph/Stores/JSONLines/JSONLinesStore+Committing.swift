@@ -85,6 +85,7 @@ extension JSONLinesStore {
         file.lastTransaction += 1
         file.transactionLines += 1
         self.file = file
+        generations.willApply(changes, to: table)
         apply(&table)
         recordedCounters = table.primaryKeyCounters
         seenWrites = writerLock?.noteWrite() ?? seenWrites

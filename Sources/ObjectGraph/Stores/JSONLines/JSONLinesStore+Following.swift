@@ -62,10 +62,19 @@ extension JSONLinesStore {
         }
         // Move the table out so replay mutates it in place; a failure forces a full reload.
         var replay = LogReplay(continuing: table, codec: codec, file: file)
+        replay.keepsBeforeImages = generations.isPinned
         table = RowTable(model: model, storeIdentifier: identifier)
         needsReload = true
-        _ = try bytes.withUnsafeBytes { try replay.apply($0) }
+        do {
+            _ = try bytes.withUnsafeBytes { try replay.apply($0) }
+        } catch {
+            // The lines applied stay applied (and recorded) until the reload replaces them.
+            table = replay.table
+            generations.didChange(before: replay.beforeImages)
+            throw error
+        }
         table = replay.table
+        generations.didChange(before: replay.beforeImages)
         needsReload = false
         file.length = replay.length
         file.lineCount = replay.lineCount
@@ -115,6 +124,8 @@ extension JSONLinesStore {
             }
         }
         if let old = file { fileSystem.close(old.fd) }
+        let previous = table
+        generations.didChange(before: previous.beforeImages(becoming: rows))
         table = rows
         readsMigratedRows = !loaded.schemaDifferences.isEmpty
         codec = loaded.replay.codec

@@ -55,6 +55,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     var codec: RowCodec
     let lock = NSLock()
     var table: RowTable
+    /// The generations contexts are pinned to, and the table's change counter.
+    var generations = RowTableGenerations()
     /// The open data file; `nil` once closed.
     var file: OpenStoreFile?
     var writerLock: WriterLock?

@@ -28,6 +28,15 @@ struct LogReplay {
     var transactionLines = 0
     /// The file offset just past the last complete line applied.
     var length: Int
+    /// Whether transactions record the before-images of the rows they touch (for pinned query
+    /// generations).
+    var keepsBeforeImages = false
+    /// The first before-image of each row the applied transactions touched, when
+    /// ``keepsBeforeImages``.
+    var beforeImages: [ManagedObjectID: StoreRow?] = [:]
+    /// When not `nil`, each transaction applied is appended, with the rows it changed as they
+    /// were (for undo).
+    var transactionLog: [StoreTransaction]?
 
     var path: String { codec.path }
 
@@ -128,6 +137,13 @@ struct LogReplay {
         func fail(_ what: String) -> ObjectGraphError {
             StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) \(what)")
         }
+        if keepsBeforeImages { keepBeforeImages(of: record) }
+        var replaced: [ManagedObjectID: StoreRow] = [:]
+        if transactionLog != nil {
+            for id in record.deleted + record.updated.map(\.objectID) {
+                replaced[id] = table.row(for: id)
+            }
+        }
         for id in record.deleted {
             guard table.row(for: id) != nil else {
                 throw fail("deletes \(id), which does not exist")
@@ -155,6 +171,20 @@ struct LogReplay {
             table.reservePrimaryKeys(for: entity, upTo: next)
         }
         lastTransaction = record.number
+        transactionLog?.append(
+            StoreTransaction(
+                number: record.number, timestamp: record.timestamp, author: record.author,
+                contextName: record.contextName, inserted: record.inserted,
+                updated: record.updated, deleted: record.deleted, replaced: replaced))
+    }
+
+    /// Records the rows `record` is about to touch, as they are, unless recorded already.
+    private mutating func keepBeforeImages(of record: TransactionRecord) {
+        let touched =
+            record.deleted + record.updated.map(\.objectID) + record.inserted.map(\.objectID)
+        for id in touched where beforeImages.index(forKey: id) == nil {
+            beforeImages[id] = .some(table.row(for: id))
+        }
     }
 
     /// Classifies the bytes after the last LF.

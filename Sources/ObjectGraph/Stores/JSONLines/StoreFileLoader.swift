@@ -25,9 +25,9 @@ enum StoreFileLoader {
     /// - Throws: `.notAStoreFile` (134000), `.storeCorrupt` (259), or
     ///   `.incompatibleModel` (134100) when the header's hashes or columns disagree
     ///   with its own embedded model.
-    static func load(_ bytes: [UInt8], path: String, model: ManagedObjectModel?) throws
-        -> LoadedStoreFile
-    {
+    static func load(
+        _ bytes: [UInt8], path: String, model: ManagedObjectModel?, logsTransactions: Bool = false
+    ) throws -> LoadedStoreFile {
         try bytes.withUnsafeBytes { raw in
             let header = try readHeader(raw, path: path)
             let headerLength = (raw.firstIndex(of: 0x0A) ?? raw.count) + 1
@@ -47,6 +47,7 @@ enum StoreFileLoader {
                 model: resolved, storeIdentifier: header.storeIdentifier, path: path,
                 formatVersion: header.version)
             var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
+            if logsTransactions { replay.transactionLog = [] }
             let tail = try replay.apply(UnsafeRawBufferPointer(rebasing: raw[headerLength...]))
             return LoadedStoreFile(
                 header: header, model: resolved, replay: replay, tail: tail,
