@@ -18,6 +18,11 @@ struct HistoryLog: Sendable {
     var last: Int64
     /// The transactions held, ascending by number.
     private(set) var transactions: [StoreHistoryTransaction] = []
+    /// The bytes each held transaction's line takes in a store file (0 in RAM), in step
+    /// with ``transactions``.
+    private var lineBytes: [Int] = []
+    /// The bytes the lines of the held transactions take: what a compaction must keep.
+    private(set) var keptBytes = 0
 
     /// A log that starts after transaction `start`.
     init(start: Int64) {
@@ -28,16 +33,13 @@ struct HistoryLog: Sendable {
     /// The smallest token number that is still valid.
     var firstValidToken: Int64 { max(start, retained) }
 
-    /// Records `transaction`, whose number must follow ``last``.
-    mutating func append(_ transaction: StoreHistoryTransaction) {
+    /// Records `transaction`, whose number must follow ``last``; `bytes` is what its line
+    /// takes in a store file.
+    mutating func append(_ transaction: StoreHistoryTransaction, bytes: Int = 0) {
         transactions.append(transaction)
+        lineBytes.append(bytes)
+        keptBytes += bytes
         last = max(last, transaction.number)
-    }
-
-    /// Records transactions read back from a store file (already ordered).
-    mutating func append(contentsOf list: [StoreHistoryTransaction]) {
-        transactions += list
-        if let n = list.last?.number { last = max(last, n) }
     }
 
     /// The transactions after transaction `number` (all of them for `nil`).
@@ -58,11 +60,42 @@ struct HistoryLog: Sendable {
     /// Deletes the transactions numbered below `number`; returns how many it deleted.
     @discardableResult
     mutating func deleteHistory(before number: Int64) -> Int {
-        guard number > retained, !transactions.isEmpty else { return 0 }
-        retained = min(number, last + 1)
-        let cut = index(after: number - 1)
+        // Deleting cannot reach past the last transaction held: the token of the last one
+        // committed before history began (or of an empty history) stays valid.
+        let cap = (transactions.last?.number).map { $0 + 1 } ?? retained
+        guard min(number, cap) > retained else { return 0 }
+        retained = min(number, cap)
+        let cut = index(after: retained - 1)
         transactions.removeFirst(cut)
+        keptBytes -= lineBytes[..<cut].reduce(0, +)
+        lineBytes.removeFirst(cut)
         return cut
+    }
+
+    /// The same history with each change's object in `model`'s entity of the same name (a
+    /// migrated store's); changes of entities `model` no longer has are dropped. `bytes`
+    /// gives each transaction's line size (a compaction's history lines).
+    func remapped(to model: ManagedObjectModel, bytes: [Int]? = nil) -> HistoryLog {
+        var log = HistoryLog(start: start)
+        log.retained = retained
+        log.last = last
+        for (i, t) in transactions.enumerated() {
+            var mapped = t
+            mapped.changes = t.changes.compactMap { change in
+                guard let entity = model.entitiesByName[change.objectID.entity.name],
+                    let store = change.objectID.storeIdentifier
+                else { return nil }
+                let key = change.objectID.primaryKey
+                var c = change
+                c.objectID =
+                    entity === change.objectID.entity
+                    ? change.objectID
+                    : ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: key)
+                return c
+            }
+            log.append(mapped, bytes: bytes?[i] ?? lineBytes[i])
+        }
+        return log
     }
 
     /// The index of the first transaction numbered above `number`.

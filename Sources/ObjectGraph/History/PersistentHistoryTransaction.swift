@@ -35,6 +35,10 @@ public final class PersistentHistoryTransaction: Sendable, CustomStringConvertib
         PersistentHistoryToken(storeIdentifier: storeID, transactionNumber: record.number)
     }
 
+    /// The author of the transaction a file store's migration adds (with no changes), so
+    /// that tokens from before it stay valid and consumers can see where the model changed.
+    public static let migrationAuthor = "ObjectGraph.migration"
+
     /// What the transaction changed (deletes, updates, then inserts); `nil` when the request
     /// asked for transactions only.
     ///

@@ -41,7 +41,7 @@ struct HistoryStack {
     /// Opens the store at `url` (again).
     init(
         _ kind: Kind, model: ManagedObjectModel, url: URL, tracking: Bool = true,
-        clock: TestClock = TestClock()
+        clock: TestClock = TestClock(), configure: (PersistentStoreDescription) -> Void = { _ in }
     ) throws {
         self.kind = kind
         self.model = model
@@ -51,6 +51,7 @@ struct HistoryStack {
         coordinator.clock = { clock.tick() }
         let description = PersistentStoreDescription(url: url)
         description.setOption(tracking as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+        configure(description)
         try coordinator.addPersistentStore(with: description)
     }
 
@@ -92,6 +93,16 @@ struct HistoryStack {
         -> [PersistentHistoryTransaction]
     {
         try execute(.fetchHistory(after: token)) as? [PersistentHistoryTransaction] ?? []
+    }
+
+    /// The same file opened again by a new coordinator (after ``close()``).
+    func reopen(
+        tracking: Bool = true, model: ManagedObjectModel? = nil,
+        configure: (PersistentStoreDescription) -> Void = { _ in }
+    ) throws -> HistoryStack {
+        try HistoryStack(
+            kind, model: model ?? self.model, url: url, tracking: tracking, clock: clock,
+            configure: configure)
     }
 
     /// Closes the store (a file store releases its file).
