@@ -41,10 +41,21 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest {
     /// The token the request fetches after or deletes before; `nil` for requests made
     /// otherwise.
     public let token: PersistentHistoryToken?
-    /// The filter of a ``fetchHistory(withFetchRequest:)`` request: its entity
-    /// (``PersistentHistoryTransaction/entityDescription`` or
-    /// ``PersistentHistoryChange/entityDescription``), predicate, sort, offset and limit.
-    public private(set) var fetchRequest: HistoryFetchFilter?
+    /// A fetch request on ``PersistentHistoryTransaction/entityDescription`` or
+    /// ``PersistentHistoryChange/entityDescription`` that filters what the request returns
+    /// (its predicate, sort, offset and limit), read when the request runs. Set it on any
+    /// fetch request, as Apple's recipe does to leave out the app's own transactions:
+    ///
+    /// ```swift
+    /// let request = PersistentHistoryChangeRequest.fetchHistory(after: lastToken)
+    /// if let filter = PersistentHistoryTransaction.fetchRequest {
+    ///     filter.predicate = try FetchPredicate(format: "%K != %@", "author", "app")
+    ///     request.fetchRequest = filter
+    /// }
+    /// ```
+    ///
+    /// - Note: Mirrors `fetchRequest`.
+    public var fetchRequest: (any HistoryFetchRequestConvertible)?
 
     /// Where the request starts or ends.
     enum Bound {
@@ -108,7 +119,7 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest {
         -> PersistentHistoryChangeRequest
     {
         let request = PersistentHistoryChangeRequest(bound: .all, isDelete: false)
-        request.fetchRequest = HistoryFetchFilter(fetchRequest)
+        request.fetchRequest = fetchRequest
         return request
     }
 
@@ -157,4 +168,16 @@ public final class PersistentHistoryResult: PersistentStoreResult {
         self.historyResultType = historyResultType
         super.init(result: result, resultType: .statusOnly)
     }
+}
+
+/// A fetch request a ``PersistentHistoryChangeRequest`` can filter with: every
+/// ``FetchRequest``.
+public protocol HistoryFetchRequestConvertible: AnyObject {
+    /// The entity, predicate, sort, offset and limit, as they are now.
+    var historyFetchFilter: HistoryFetchFilter { get }
+}
+
+extension FetchRequest: HistoryFetchRequestConvertible {
+    /// The entity, predicate, sort, offset and limit, as they are now.
+    public var historyFetchFilter: HistoryFetchFilter { HistoryFetchFilter(self) }
 }
