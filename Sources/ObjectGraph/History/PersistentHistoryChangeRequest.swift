@@ -156,10 +156,13 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest {
     }
 }
 
-/// The result of a ``PersistentHistoryChangeRequest``: ``result`` holds what its
-/// ``resultType`` asked for.
+/// The result of a ``PersistentHistoryChangeRequest``: ``PersistentStoreResult/result`` holds
+/// what the request's ``PersistentHistoryChangeRequest/resultType`` asked for, which
+/// ``historyResultType`` repeats.
 ///
-/// - Note: Mirrors `NSPersistentHistoryResult`.
+/// - Note: Mirrors `NSPersistentHistoryResult`, whose `resultType` is
+///   ``historyResultType`` here: the inherited `resultType` is the batch requests' type and
+///   reads `.statusOnly`.
 public final class PersistentHistoryResult: PersistentStoreResult {
     /// What ``result`` holds.
     public let historyResultType: PersistentHistoryResultType
