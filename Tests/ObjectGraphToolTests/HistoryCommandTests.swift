@@ -97,4 +97,15 @@ struct HistoryCommandTests {
         #expect(status == 1)
         #expect(err.contains("134091"))
     }
+
+    @Test func compactKeepsATrackedFileTrackedWithItsHistory() throws {
+        try makeStore()
+        let before = try run("history", file.path)
+        let compacted = try run("compact", file.path)
+        #expect(compacted.status == 0, "\(compacted.err)")
+        #expect(try JSONLinesStore.metadata(at: file).tracksHistory)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("{\"h\":") }.count == 3)
+        #expect(try run("history", file.path).out == before.out)
+    }
 }
