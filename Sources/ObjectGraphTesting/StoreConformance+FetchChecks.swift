@@ -67,7 +67,7 @@ extension StoreConformance {
         Check(name: "aContextSavesAndRefetchesThroughTheStore") { h in
             let store = try h.store()
             let coordinator = PersistentStoreCoordinator(managedObjectModel: h.model)
-            coordinator.addPersistentStore(store)
+            try coordinator.addPersistentStore(store)
             let context = ManagedObjectContext(
                 concurrencyType: .privateQueue, coordinator: coordinator)
             try context.performAndWait {

@@ -29,7 +29,7 @@ extension MicroFixture {
                 name: "store.fetch.predicate", unit: "rows",
                 explains: "W3 in the RAM store: scan N rows with the predicate, sort, limit 100"
             ) { [self] in
-                let store = InMemoryStore(model: model, table: table)
+                let store = InMemoryStore(table: table)
                 let request = StoreFetchRequest(
                     entity: try entity("Expense"),
                     predicate: try FetchPredicate(format: Self.w3Format),

@@ -118,7 +118,7 @@ extension MicroFixture {
                 name: "store.fetch.all", unit: "rows",
                 explains: "the RAM store alone: fetch every expense row"
             ) { [self] in
-                let store = InMemoryStore(model: model, table: table)
+                let store = InMemoryStore(table: table)
                 let request = StoreFetchRequest(entity: model.entitiesByName["Expense"]!)
                 var fetched = 0
                 let (_, seconds) = try timed(0) { fetched = try store.fetch(request).count }

@@ -43,7 +43,7 @@ final class MicroFixture {
     /// A coordinator over a private copy of `rows` (O(1) until written).
     func coordinator() -> PersistentStoreCoordinator {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(InMemoryStore(model: model, table: table))
+        coordinator.addPersistentStore(ofSameModel: InMemoryStore(table: table))
         return coordinator
     }
 
@@ -58,7 +58,7 @@ final class MicroFixture {
     {
         let store = InMemoryStore(model: model)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(store)
+        coordinator.addPersistentStore(ofSameModel: store)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try context.performAndWait {
             var random = SeededRandomNumberGenerator(seed: 42)

@@ -32,6 +32,8 @@ struct CampaignTrial {
     /// What the scenario remembered while preparing (expected rows, counts, …).
     var expected: [String: Int] = [:]
     var expectedRows: [String]? = nil
+    /// The file's bytes before the command (a migration must leave them or finish).
+    var originalBytes: Data? = nil
 
     func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
 

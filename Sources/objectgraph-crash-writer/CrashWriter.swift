@@ -8,6 +8,7 @@ import ObjectGraph
 ///     objectgraph-crash-writer hold FILE                          hold the writer lock until stdin closes
 ///     objectgraph-crash-writer check FILE [REPORTED]              check the invariants; exit 1 on a violation
 ///     objectgraph-crash-writer context FILE SEED full|normal|off  the write workload through contexts
+///     objectgraph-crash-writer migrate FILE                       open FILE through the staged migration chain
 ///     objectgraph-crash-writer stress DIR TRIALS SEED             kill a writer TRIALS times and check each file
 ///     objectgraph-crash-writer campaign DIR TRIALS SEED [--scenario NAME…]
 ///                                        kill ledger, objectgraph and context saves in their windows
@@ -87,6 +88,11 @@ struct CrashWriter {
                 let n = try CrashWorkload.check(
                     file: arguments.file, reported: arguments.reported ?? 0)
                 output.out("ok \(n)")
+            },
+            Command(["migrate"], summary: "open FILE with version 3 through the staged chain") {
+                (arguments: StoreFileArgument, _, output) in
+                try MigrationWorkload.migrateStaged(arguments.file)
+                output.out("migrated")
             },
             Command(["stress"], summary: "kill a writer TRIALS times and check each file") {
                 (arguments: StressArguments, _, output) in

@@ -5,7 +5,8 @@ import ObjectGraphTesting
 
 /// `objectgraph-crash-writer campaign DIR TRIALS SEED [--scenario NAME…]`: kills the programs
 /// users run (the ledger's create, clean-up and import paths, three adds racing to create a
-/// file, a two-step context save, `compact`, `repair`, `repair --salvage`, `seed`, `load`)
+/// file, a two-step context save, `compact`, `repair`, `repair --salvage`, `seed`, `load`,
+/// `migrate` and a staged migration with a custom stage)
 /// with SIGKILL, two trials in three at a pause point inside a write window and the rest
 /// after a random delay, and checks after each kill that nothing acknowledged was lost,
 /// nothing was half applied, and the next command works.

@@ -117,6 +117,41 @@ extension KillScenario {
                 _ = try trial.run(tool, arguments)  // the retry works
                 try CampaignFiles.requireHealthy(file)
             }
+        case .migrate, .migrateStaged:
+            try checkMigration(trial, outcome)
+        }
+    }
+
+    /// The file is the old one, byte for byte, or the completely migrated one; a rerun
+    /// migrates it (or finds it migrated), and the old file is kept as `FILE.pre-migration`.
+    private func checkMigration(_ trial: CampaignTrial, _ outcome: CampaignChild.Outcome) throws {
+        let file = trial.file
+        if let status = outcome.status, status != 0 {
+            throw CrashViolation("the migration failed by itself: \(outcome.err)")
+        }
+        let untouched = try Data(contentsOf: URL(fileURLWithPath: file)) == trial.originalBytes
+        let migrated = try !untouched && CampaignFiles.rows(file) == trial.expectedRows
+        if outcome.status == 0, !migrated {
+            throw CrashViolation("the migration exited 0, but the file is not the migrated one")
+        }
+        guard untouched || migrated else {
+            throw CrashViolation("the file is neither the old one intact nor the migrated one")
+        }
+        if migrated { try requireKeptOriginal(trial) }
+        let (tool, arguments) = command(trial)
+        _ = try trial.run(tool, arguments)
+        guard try CampaignFiles.rows(file) == trial.expectedRows else {
+            throw CrashViolation("the rerun migration's rows differ from an uninterrupted one's")
+        }
+        try CampaignFiles.requireHealthy(file)
+        try requireKeptOriginal(trial)
+        try requireNoLeftovers(file)
+    }
+
+    private func requireKeptOriginal(_ trial: CampaignTrial) throws {
+        let kept = try? Data(contentsOf: URL(fileURLWithPath: trial.file + ".pre-migration"))
+        guard kept == trial.originalBytes else {
+            throw CrashViolation("\(trial.file).pre-migration is not the old file")
         }
     }
 

@@ -24,6 +24,11 @@ enum KillScenario: String, CaseIterable {
     case seed
     /// `objectgraph load` of thousands of objects.
     case load
+    /// `objectgraph migrate FILE --to MODEL`: a lightweight migration of thousands of rows.
+    case migrate
+    /// A staged migration through a lightweight and a custom stage, at open
+    /// (`objectgraph-crash-writer migrate FILE`).
+    case migrateStaged = "migrate-staged"
 
     /// Pause points to kill at (`STEP@N` for the N-th time the step is reached).
     var steps: [String] {
@@ -40,6 +45,11 @@ enum KillScenario: String, CaseIterable {
         case .compact: return ["store.opened"] + replace
         case .repair, .salvage: return ["repair.sidecarWritten"] + replace
         case .seed, .load: return ["create.written", "job.staged"] + commit
+        case .migrate, .migrateStaged:
+            // `objectgraph migrate` runs the plan twice (the mapping it prints, then the
+            // migration); the staged chain has two steps.
+            return ["store.opened", "migrate.step@1", "migrate.step@2"] + replace
+                + ["migrate.kept"]
         }
     }
 
@@ -97,7 +107,31 @@ enum KillScenario: String, CaseIterable {
                 try Data("{\"Item\": [\(objects.joined(separator: ","))]}".utf8).write(
                     to: URL(fileURLWithPath: trial.path("items.json")))
             }
+        case .migrate, .migrateStaged:
+            try prepareMigration(&trial)
         }
+    }
+
+    /// A version-1 file of 500–3,000 contacts, its bytes, and the rows an uninterrupted
+    /// migration of a copy gives.
+    private func prepareMigration(_ trial: inout CampaignTrial) throws {
+        trial.file = trial.path("\(rawValue)-\(trial.number).jsonl")
+        let contacts = 500 + trial.next(2500)
+        try MigrationWorkload.seed(trial.file, contacts: contacts, random: &trial.random)
+        trial.originalBytes = try Data(contentsOf: URL(fileURLWithPath: trial.file))
+        try MigrationWorkload.model(2).jsonData().write(
+            to: URL(fileURLWithPath: trial.path("contacts-v2.json")))
+        let copy = trial.path("expected.jsonl")
+        for leftover in [copy, copy + ".pre-migration"] {
+            try? FileManager.default.removeItem(atPath: leftover)
+        }
+        try trial.originalBytes!.write(to: URL(fileURLWithPath: copy))
+        if self == .migrate {
+            try MigrationWorkload.migrateLightweight(copy)
+        } else {
+            try MigrationWorkload.migrateStaged(copy)
+        }
+        trial.expectedRows = try CampaignFiles.rows(copy)
     }
 
     /// Flips a byte in the middle of a transaction line; remembers what a repair keeps.
@@ -156,6 +190,9 @@ enum KillScenario: String, CaseIterable {
                     trial.file,
                 ]
             )
+        case .migrate:
+            return (tools.objectgraph, ["migrate", trial.file, "--to", "contacts-v2.json"])
+        case .migrateStaged: return (tools.crashWriter, ["migrate", trial.file])
         }
     }
 }

@@ -33,7 +33,7 @@ enum CopyCommand {
                 readOnly.isReadOnly = true
                 let reader = try JSONLinesStore(model: model, url: source, options: readOnly)
                 defer { reader.close() }
-                coordinator.addPersistentStore(reader)
+                try coordinator.addPersistentStore(reader)
                 let copy = try coordinator.migratePersistentStore(
                     reader, to: destination, type: JSONLinesStore.storeType)
                 (copy as? JSONLinesStore)?.close()

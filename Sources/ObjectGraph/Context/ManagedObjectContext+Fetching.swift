@@ -21,6 +21,17 @@ extension ManagedObjectContext {
     /// - Complexity: O(n) in the entity's rows to filter, plus sorting the matches.
     /// - Note: Mirrors `fetch(_:)`.
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
+        var rows: [StoreRow]?
+        return try fetch(request, rows: &rows)
+    }
+
+    /// ``fetch(_:)``, handing over the rows the objects were made from when the result holds
+    /// exactly the upstream rows in order (objects, no pending changes of the fetched
+    /// entities, no Foundation filters); `rows` is left `nil` otherwise. A fetched results
+    /// controller reads sort and section keys from them without touching the objects.
+    func fetch<Result>(_ request: FetchRequest<Result>, rows handedOver: inout [StoreRow]?)
+        throws -> [Result]
+    {
         checkQueue("fetch(_:)")
         let entity = try resolveEntity(request)
         if request.entity == nil { request.entity = entity }
@@ -42,7 +53,7 @@ extension ManagedObjectContext {
         case .dictionaryResultType:
             results = try DictionaryFetch(request, entity: entity).run(persistentStoreCoordinator)
         case .managedObjectResultType:
-            let found = try objects(query)
+            let found = try objects(query, rows: &handedOver)
             try prefetch(request.relationshipKeyPathsForPrefetching, for: found)
             keepForEvent(found)
             results = found
@@ -204,10 +215,18 @@ extension ManagedObjectContext {
 
     /// The matching objects, in order, windowed.
     func objects(_ q: FetchQuery) throws -> [ManagedObject] {
+        var rows: [StoreRow]?
+        return try objects(q, rows: &rows)
+    }
+
+    /// The matching objects, in order, windowed; `rows` receives the upstream rows they were
+    /// made from, one per object, when there are no pending changes to merge in.
+    func objects(_ q: FetchQuery, rows handedOver: inout [StoreRow]?) throws -> [ManagedObject] {
         if propagatesDeletesAtEndOfEvent { propagateDeletes() }
         let local = pendingObjects(q)
         if local.isEmpty {
             let rows = try upstreamRows(q, windowed: true)
+            handedOver = rows
             return adoptAll(rows, q)
         }
         let changed = Set(local.map(\.objectID))

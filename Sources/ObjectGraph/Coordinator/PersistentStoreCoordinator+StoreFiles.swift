@@ -139,7 +139,7 @@ extension PersistentStoreCoordinator {
         let migrated: any PersistentStore
         switch type {
         case InMemoryStore.storeType:
-            migrated = InMemoryStore(
+            migrated = try InMemoryStore(
                 model: managedObjectModel, table: source.table, url: url, options: options)
         case JSONLinesStore.storeType:
             try StoreFileWriter(url: url, options: options)

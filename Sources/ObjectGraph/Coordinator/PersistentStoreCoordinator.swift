@@ -82,11 +82,31 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Adds a store that is already open (built by hand, or a fixture snapshot).
     ///
-    /// - Precondition: the store uses this coordinator's model.
-    public func addPersistentStore(_ store: any PersistentStore) {
-        precondition(
-            store.model === managedObjectModel,
-            "ObjectGraph: the store was opened with another model")
+    /// The store must hold rows of this coordinator's model (the same instance): a store's
+    /// model cannot be changed by adding it to a coordinator of another model. A file store
+    /// migrates when its file is opened with a description; a RAM store has nothing to
+    /// migrate (open a new one with the new model and copy the objects).
+    ///
+    /// - Throws: ``ObjectGraphError`` `.incompatibleModel` (134100) when `store` was opened
+    ///   with another model, naming the schema differences; the store is not added.
+    /// - Note: Mirrors `addPersistentStore(ofType:configurationName:at:options:)` refusing
+    ///   a store whose model is not the coordinator's
+    ///   (`NSPersistentStoreIncompatibleVersionHashError`).
+    public func addPersistentStore(_ store: any PersistentStore) throws {
+        guard store.model === managedObjectModel else {
+            throw CoordinatorErrors.modelMismatch(
+                storeType: store.type,
+                store: store is InMemoryStore
+                    ? store.identifier : store.url?.path ?? store.identifier,
+                storeModel: store.model, model: managedObjectModel, doing: "addPersistentStore")
+        }
+        locked { stores.append(store) }
+    }
+
+    /// Adds a store built from rows of this coordinator's model (a fixture snapshot, a
+    /// store the caller opened with ``managedObjectModel``), where a mismatch is a bug.
+    package func addPersistentStore(ofSameModel store: any PersistentStore) {
+        precondition(store.model === managedObjectModel, "ObjectGraph: store of another model")
         locked { stores.append(store) }
     }
 

@@ -104,6 +104,8 @@ package struct MigrationPlan {
             case .custom(let stage, let mapping, let manager):
                 rows = try stage.run(rows, mapping: mapping, manager: manager)
             }
+            // The kill campaign stops here after each step (nothing is written yet).
+            PausePoints.reach("migrate.step")
         }
         return rows
     }

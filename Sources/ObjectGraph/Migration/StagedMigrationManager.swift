@@ -43,9 +43,9 @@ public final class StagedMigrationManager: NSObject, @unchecked Sendable {
     /// Runs `body` with ``container`` on an in-memory store holding `table`; returns the rows
     /// as `body` left them.
     func withContainer(_ table: RowTable, _ body: () throws -> Void) throws -> RowTable {
-        let store = InMemoryStore(model: table.model, table: table)
+        let store = InMemoryStore(table: table)
         let container = PersistentContainer(name: "migration", managedObjectModel: table.model)
-        container.persistentStoreCoordinator.addPersistentStore(store)
+        try container.persistentStoreCoordinator.addPersistentStore(store)
         lock.withLock { _container = container }
         defer { lock.withLock { _container = nil } }
         try body()
@@ -120,6 +120,12 @@ public final class StagedMigrationManager: NSObject, @unchecked Sendable {
             guard infers else {
                 throw MigrationErrors.noMapping(path, differences, inferenceOff: true)
             }
+            steps.append(
+                .lightweight(try MigrationPlan.inferred(from: source, to: current, path: path)))
+        } else if source !== current {
+            // The last stage ends at a model equal to the store's but another instance (the
+            // references are matched by checksum, as in Core Data): the rows are rebound to the
+            // store's model, whose entities their IDs and references must name.
             steps.append(
                 .lightweight(try MigrationPlan.inferred(from: source, to: current, path: path)))
         }

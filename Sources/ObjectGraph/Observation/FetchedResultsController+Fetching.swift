@@ -18,15 +18,19 @@ extension FetchedResultsController {
         managedObjectContext.checkQueue("FetchedResultsController.performFetch()")
         let plan = try FetchedResultsPlan(
             fetchRequest, in: managedObjectContext, sectionNameKeyPath: sectionNameKeyPath)
-        let objects = try managedObjectContext.fetch(fetchRequest)
+        // The fetch hands over the rows it made the objects from: sort and section keys are
+        // read from them, so batched faults stay faults.
+        var rows: [StoreRow]?
+        let objects = try managedObjectContext.fetch(fetchRequest, rows: &rows)
+        if rows?.count != objects.count { rows = nil }
         var entries: [FetchedEntry] = []
         entries.reserveCapacity(objects.count)
         // By index: `enumerated()` over the generic results would look up its tuple's type
         // metadata at run time for every object.
         for i in objects.indices {
             let object: ManagedObject = objects[i]
-            entries.append(
-                FetchedEntry(object: object, placement: plan.placement(of: object, sequence: i)))
+            let placement = plan.placement(of: object, row: rows?[i].values, sequence: i)
+            entries.append(FetchedEntry(object: object, placement: placement))
         }
         var layout = FetchedResultsLayout(
             sorts: plan.sorts, isSingleSection: plan.sectionKey == nil)

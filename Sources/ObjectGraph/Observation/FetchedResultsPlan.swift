@@ -63,9 +63,12 @@ struct FetchedResultsPlan<Result: ManagedObject> {
         return true
     }
 
-    /// Where `object` goes, by its current values.
-    func placement(of object: ManagedObject, sequence: Int) -> FetchedPlacement {
-        let record = FaultPeekRecord(object)
+    /// Where `object` goes, by its current values (by `row`'s, the values it was fetched
+    /// with, while it is a fault).
+    func placement(of object: ManagedObject, row: [StoreValue]? = nil, sequence: Int)
+        -> FetchedPlacement
+    {
+        let record = FaultPeekRecord(object, row: row)
         var keys: [AttributeValue] = []
         keys.reserveCapacity(sorts.count)
         for sort in sorts { keys.append(sort.value(of: record)) }

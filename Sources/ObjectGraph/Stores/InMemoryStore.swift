@@ -54,14 +54,33 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Opens a RAM store holding a copy of `table` (O(1); copies on later writes).
-    public init(
+    ///
+    /// The store keeps the table's store identifier. A RAM store has nothing to migrate: its
+    /// rows are laid out for the model they were written with, so `model` must be that very
+    /// model (`table.model`).
+    ///
+    /// - Throws: ``ObjectGraphError`` `.incompatibleModel` (134100) when `model` is not the
+    ///   model the table's rows were written with, naming the schema differences; open a new
+    ///   store with the new model and copy the objects instead.
+    /// - Note: Mirrors adding a store whose model differs from the coordinator's
+    ///   (`NSPersistentStoreIncompatibleVersionHashError`).
+    public convenience init(
         model: ManagedObjectModel, table: RowTable, url: URL? = nil,
         options: StoreOptions = StoreOptions()
-    ) {
-        precondition(table.model === model, "InMemoryStore: the table belongs to another model")
+    ) throws {
+        if table.model !== model {
+            throw CoordinatorErrors.modelMismatch(
+                storeType: Self.storeType, store: table.storeIdentifier,
+                storeModel: table.model, model: model, doing: "InMemoryStore(model:table:)")
+        }
+        self.init(table: table, url: url, options: options)
+    }
+
+    /// Opens a RAM store holding a copy of `table`, with the table's own model (O(1)).
+    package init(table: RowTable, url: URL? = nil, options: StoreOptions = StoreOptions()) {
         self.identifier = table.storeIdentifier
         self.url = url
-        self.model = model
+        self.model = table.model
         self.isReadOnly = options.isReadOnly
         self.tracksHistory = options.tracksHistory
         self.table = table

@@ -62,7 +62,7 @@ public final class FixtureProvider: Sendable {
         let store = InMemoryStore(
             model: model, url: URL(fileURLWithPath: "/dev/null"),
             options: environment.storeOptions(clock: clock))
-        coordinator.addPersistentStore(store)
+        coordinator.addPersistentStore(ofSameModel: store)
         self.model = model
         self.environment = environment
         self.references = try populate(coordinator)
@@ -113,7 +113,7 @@ public final class FixtureProvider: Sendable {
     ///
     /// - Complexity: O(1): rows are shared copy-on-write.
     public func makeStore() -> InMemoryStore {
-        InMemoryStore(model: model, table: snapshot, url: URL(fileURLWithPath: "/dev/null"))
+        InMemoryStore(table: snapshot, url: URL(fileURLWithPath: "/dev/null"))
     }
 
     /// A new coordinator on a new store holding the snapshot's rows, with a fresh clock.
@@ -122,7 +122,7 @@ public final class FixtureProvider: Sendable {
     public func makeCoordinator() -> PersistentStoreCoordinator {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         coordinator.clock = DeterministicClock(start: clockStart, tick: environment.tick).reading
-        coordinator.addPersistentStore(makeStore())
+        coordinator.addPersistentStore(ofSameModel: makeStore())
         return coordinator
     }
 
@@ -138,7 +138,7 @@ public final class FixtureProvider: Sendable {
         container.persistentStoreDescriptions = []
         let coordinator = container.persistentStoreCoordinator
         coordinator.clock = DeterministicClock(start: clockStart, tick: environment.tick).reading
-        coordinator.addPersistentStore(makeStore())
+        coordinator.addPersistentStore(ofSameModel: makeStore())
         return container
     }
 }

@@ -23,7 +23,7 @@ import Testing
         let store = try JSONLinesStore(model: model, url: Self.fixture, options: options)
         defer { store.close() }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(store)
+        try coordinator.addPersistentStore(store)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try context.performAndWait {
             var categories: [ManagedObject] = []

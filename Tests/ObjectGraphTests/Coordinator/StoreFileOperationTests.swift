@@ -39,7 +39,7 @@ import Testing
         throws -> PersistentStoreCoordinator
     {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try ExpenseModel.make())
-        coordinator.addPersistentStore(
+        try coordinator.addPersistentStore(
             try JSONLinesStore(model: coordinator.managedObjectModel, url: url, options: options))
         return coordinator
     }

@@ -15,7 +15,7 @@ import Testing
         let fs = SimulatedFileSystem()
         let store = try JSONLinesStore(model: v1, url: url, options: StoreOptions(), fileSystem: fs)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: v1)
-        coordinator.addPersistentStore(store)
+        try coordinator.addPersistentStore(store)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try context.performAndWait {
             let city = context.insertNewObject(forEntityName: "City")

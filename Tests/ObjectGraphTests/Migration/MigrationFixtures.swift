@@ -40,7 +40,7 @@ enum MigrationFixtures {
         let store = try JSONLinesStore(model: model, url: url, options: options)
         defer { store.close() }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(store)
+        try coordinator.addPersistentStore(store)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try context.performAndWait {
             let springfield = context.insertNewObject(forEntityName: "City")

@@ -57,6 +57,50 @@ import Testing
         store.close()
     }
 
+    /// Regression: the stage's destination is an equal model but not the store's instance (the
+    /// references are matched by checksum). The rows kept the stage's entities, and writing
+    /// the migrated file failed with 134160 ("Street.city … is not a single permanent City ID
+    /// of this store"), found by the migration kill campaign.
+    @Test func aChainEndingAtAnEqualModelInstanceMigratesToTheStoresModel() throws {
+        let url = try file()
+        let v1 = try MigrationFixtures.v1()
+        try MigrationFixtures.seed(v1, at: url)
+        func v2() throws -> ManagedObjectModel {
+            try MigrationFixtures.v1(
+                streetExtras: [AttributeDescription(name: "kind", type: .string)])
+        }
+        let stageV2 = try v2()
+        let stage = CustomMigrationStage(
+            migratingFrom: ManagedObjectModelReference(
+                model: v1, versionChecksum: v1.versionChecksum),
+            to: ManagedObjectModelReference(
+                model: stageV2, versionChecksum: stageV2.versionChecksum))
+        stage.didMigrateHandler = { manager, _ in
+            let context = manager.container!.newBackgroundContext()
+            try context.performAndWait {
+                for street in try context.fetch(FetchRequest<ManagedObject>(entityName: "Street")) {
+                    street.setValue("street", forKey: "kind")
+                }
+                try context.save()
+            }
+        }
+        var options = StoreOptions()
+        options.stagedMigrationManager = StagedMigrationManager([stage])
+        let storeV2 = try v2()
+        let store = try JSONLinesStore(model: storeV2, url: url, options: options)
+        defer { store.close() }
+        let streets = try MigrationFixtures.rows(store, "Street")
+        #expect(
+            streets.map { $0["kind"]?.attributeValue }
+                == Array(repeating: .string("street"), count: 3))
+        #expect(streets.allSatisfy { $0.objectID.entity === storeV2[entityName: "Street"] })
+        let cities = try MigrationFixtures.rows(store, "City")
+        #expect(
+            streets.map { $0["city"] } == [
+                .toOne(cities[0].objectID), .toOne(cities[0].objectID), .toOne(cities[1].objectID),
+            ])
+    }
+
     @Test func aThrowingHandlerLeavesTheFileAsItWas() throws {
         let url = try file()
         let v1 = try MigrationFixtures.v1()

@@ -94,7 +94,7 @@ import Testing
     @Test func aMainQueueContextPublishesAtTheEndOfTheTurn() async throws {
         let model = try StaffFixture.model()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(InMemoryStore(model: model))
+        try coordinator.addPersistentStore(InMemoryStore(model: model))
         let view = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: coordinator)
         let results = try await MainActor.run {
             UncheckedSendable(

@@ -49,7 +49,7 @@ enum StaffFixture {
     static func context(_ kind: StoreKind) throws -> ManagedObjectContext {
         let model = try model()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(try kind.open(model))
+        try coordinator.addPersistentStore(try kind.open(model))
         return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     }
 

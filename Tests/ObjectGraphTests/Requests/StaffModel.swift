@@ -31,7 +31,7 @@ enum StaffModel {
     static func context(_ kind: StoreKind) throws -> ManagedObjectContext {
         let model = try make()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(try kind.open(model))
+        try coordinator.addPersistentStore(try kind.open(model))
         return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     }
 

@@ -139,7 +139,7 @@ import Testing
     func aBatchDeleteLeavesReferencesThatVerifyReportsAndLaterSavesKeep(_ kind: StoreKind) throws {
         let s = try Stack(kind)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: s.model)
-        coordinator.addPersistentStore(s.store)
+        try coordinator.addPersistentStore(s.store)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let (noteID, inboxID) = try context.performAndWait {
             let inbox = context.insertNewObject(forEntityName: "Folder")

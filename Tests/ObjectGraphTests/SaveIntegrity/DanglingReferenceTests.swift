@@ -76,7 +76,7 @@ import Testing
         let model = try Self.model()
         let store = try kind.open(model)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(store)
+        try coordinator.addPersistentStore(store)
         let view = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         view.mergePolicy = .mergeByPropertyObjectTrump
         // The view context's folder is kept here, as a screen showing it would: a context

@@ -89,15 +89,17 @@ import Testing
         ])
     }
 
-    private func context(_ model: ManagedObjectModel, _ kind: StoreKind) -> ManagedObjectContext {
+    private func context(_ model: ManagedObjectModel, _ kind: StoreKind) throws
+        -> ManagedObjectContext
+    {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore((try? kind.open(model))!)
+        try coordinator.addPersistentStore(try kind.open(model))
         return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     }
 
     @Test(arguments: StoreKind.all)
     func theFirstSaveFailsWith1570AndChangesNothing(_ kind: StoreKind) throws {
-        let context = context(try model(), kind)
+        let context = try context(try model(), kind)
         try context.performAndWait { () throws in
             let author = context.insertNewObject(forEntityName: "Author")
             author.setValue("Alice", forKey: "name")
@@ -121,7 +123,7 @@ import Testing
     }
 
     @Test func aModelDefaultIsAPlaceholderToo() throws {
-        let context = context(try model(default: .integer(0)), .inMemory)
+        let context = try context(try model(default: .integer(0)), .inMemory)
         try context.performAndWait { () throws in
             context.insertNewObject(forEntityName: "Author").setValue("Bo", forKey: "name")
             try context.save()

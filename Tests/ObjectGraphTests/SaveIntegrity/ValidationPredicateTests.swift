@@ -31,7 +31,7 @@ import Testing
     {
         let model = try model ?? self.model()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(try kind.open(model))
+        try coordinator.addPersistentStore(try kind.open(model))
         return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     }
 

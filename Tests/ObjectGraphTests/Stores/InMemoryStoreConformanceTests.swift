@@ -31,7 +31,7 @@ import Testing
         let row = StoreRow(
             objectID: id, version: 1, values: [.attribute("a"), .notStored, .toMany([])])
         try store.commit(StoreChangeSet(inserted: [row], timestamp: Date(timeIntervalSince1970: 0)))
-        let copy = InMemoryStore(model: model, table: store.snapshot())
+        let copy = try InMemoryStore(model: model, table: store.snapshot())
         try store.commit(
             StoreChangeSet(deleted: [(id, 1)], timestamp: Date(timeIntervalSince1970: 0)))
         #expect(try store.row(for: id) == nil)

@@ -68,7 +68,7 @@ enum ExpenseModel {
     static func coordinator(_ kind: StoreKind) throws -> PersistentStoreCoordinator {
         let model = try make()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(try kind.open(model))
+        try coordinator.addPersistentStore(try kind.open(model))
         return coordinator
     }
 }

@@ -13,7 +13,7 @@ import Testing
     ) {
         let store = try kind.open(model)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(store)
+        try coordinator.addPersistentStore(store)
         return (
             ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator), store
         )
@@ -25,7 +25,7 @@ import Testing
         throws -> ManagedObjectContext
     {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(try kind.reopen(store, model))
+        try coordinator.addPersistentStore(try kind.reopen(store, model))
         return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     }
 

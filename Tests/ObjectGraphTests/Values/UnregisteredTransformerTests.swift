@@ -8,11 +8,11 @@ import Testing
 /// its transformed type fails, naming the transformer. Files written before transformers
 /// were honoured (Xcode transformables read as binaryData) still open.
 @Suite struct UnregisteredTransformerTests {
-    private func context(_ model: ManagedObjectModel, _ store: any PersistentStore)
+    private func context(_ model: ManagedObjectModel, _ store: any PersistentStore) throws
         -> ManagedObjectContext
     {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(store)
+        try coordinator.addPersistentStore(store)
         return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     }
 
@@ -22,7 +22,7 @@ import Testing
         let model = try TransformerModel.make(transformer: name)
         #expect(model.loadWarnings.contains { $0.contains("Item.payload") && $0.contains(name) })
         let store = try kind.open(model)
-        let context = context(model, store)
+        let context = try context(model, store)
         let bytes = SwatchTransformer.marker + Data("1.0,0.0,0.5".utf8)
         try context.performAndWait { () throws in
             let item = context.insertNewObject(forEntityName: "Item")
@@ -30,7 +30,7 @@ import Testing
             item.setValue(bytes, forKey: "payload")
             try context.save()
         }
-        let fresh = self.context(model, try kind.reopen(store, model))
+        let fresh = try self.context(model, try kind.reopen(store, model))
         try fresh.performAndWait { () throws in
             let item = try #require(try fresh.fetch(FetchRequest<Item>(entityName: "Item")).first)
             #expect(item.value(forKey: "payload") as? Data == bytes)
@@ -56,13 +56,13 @@ import Testing
         let model = try TransformerModel.make(transformer: name)
         let store = try kind.open(model)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(store)
+        try coordinator.addPersistentStore(store)
         let json = #"{ "Item": [ { "name": "fixture", "payload": "AAEC" } ] }"#
         _ = try FixtureLoader(model: model).load(
             FixtureSource(data: Data(json.utf8), name: "items.json"), into: coordinator)
         try PreviewSeeder(model: model, seed: 2).generate(objectsPerEntity: 3, into: coordinator)
         // The bytes are the store's: they come back the same after reopening it.
-        let context = context(model, try kind.reopen(store, model))
+        let context = try context(model, try kind.reopen(store, model))
         try context.performAndWait { () throws in
             let r = FetchRequest<Item>(entityName: "Item")
             r.predicate = try FetchPredicate(format: "name == 'fixture'")
@@ -78,7 +78,7 @@ import Testing
         let url = TemporaryStoreFiles.next("legacy-transformable")
         let old = try TransformerModel.make(transformer: nil, transformablesAs: .binaryData)
         let store = try JSONLinesStore(model: old, url: url)
-        let context = context(old, store)
+        let context = try context(old, store)
         try context.performAndWait { () throws in
             let item = context.insertNewObject(forEntityName: "Item")
             item.setValue("old", forKey: "name")
@@ -88,7 +88,7 @@ import Testing
         store.close()
         let model = try TransformerModel.make(transformer: nil)
         #expect(model.entityVersionHashesByName != old.entityVersionHashesByName)
-        let reopened = self.context(model, try JSONLinesStore(model: model, url: url))
+        let reopened = try self.context(model, try JSONLinesStore(model: model, url: url))
         try reopened.performAndWait { () throws in
             let item = try #require(
                 try reopened.fetch(FetchRequest<Item>(entityName: "Item")).first)

@@ -25,7 +25,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
             guard let ram = store as? InMemoryStore else {
                 throw StackError.unexpectedStore(store.type)
             }
-            return InMemoryStore(model: model, table: ram.snapshot())
+            return try InMemoryStore(model: model, table: ram.snapshot())
         })
 
     static let jsonLines = StoreKind(
@@ -70,7 +70,7 @@ final class Stack {
         self.baseStore = base
         self.store = failing ? FailingStore(base) : base
         self.coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(store)
+        try coordinator.addPersistentStore(store)
     }
 
     /// A new private-queue root context with `policy`.

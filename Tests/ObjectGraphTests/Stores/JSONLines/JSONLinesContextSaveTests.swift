@@ -11,7 +11,7 @@ import Testing
         let store = try JSONLinesStore(
             model: model, url: url, options: StoreOptions(), fileSystem: fs)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(store)
+        try coordinator.addPersistentStore(store)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let before = try Data(contentsOf: url)
         try context.performAndWait {

@@ -80,7 +80,7 @@ import Testing
         let store = try JSONLinesStore(
             model: model, url: url, options: options, fileSystem: fileSystem)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(store)
+        try coordinator.addPersistentStore(store)
         fileSystem.failNext(.sync, .fail(EIO))
         let error = #expect(throws: ObjectGraphError.self) { try coordinator.remove(store) }
         #expect(error?.reason == .storeOperationFailed)
