@@ -2,7 +2,8 @@ import Foundation
 import ObjectGraph
 
 extension StoreConformance {
-    static let checks: [Check] = rowChecks + fetchChecks + lifecycleChecks + generationChecks
+    static let checks: [Check] =
+        rowChecks + fetchChecks + lifecycleChecks + generationChecks + historyChecks
 
     static let rowChecks: [Check] = [
         Check(name: "anEmptyStoreHasNoRows") { h in

@@ -14,8 +14,10 @@ enum CompactCommand {
         try StoreFileSupport.reportingCodes {
             let path = args.file
             let url = URL(fileURLWithPath: path)
-            let model = try JSONLinesStore.metadata(at: url).model
-            let store = try JSONLinesStore(model: model, url: url)
+            let metadata = try JSONLinesStore.metadata(at: url)
+            var options = StoreOptions()
+            options.tracksHistory = metadata.tracksHistory  // a tracked file stays tracked
+            let store = try JSONLinesStore(model: metadata.model, url: url, options: options)
             if store.didCreateFile {  // removed since its header was read: never make one
                 store.closeRemovingCreatedFile()
                 throw CLIError.failure("\(path) no longer exists; nothing was written")

@@ -46,7 +46,9 @@ enum MigrateCommand {
             var migrated = false
             if !args.dryRun, !lines.allSatisfy({ $0.hasPrefix("no schema change") }) {
                 var options = StoreOptions()
-                options.modelVersions = [try JSONLinesStore.metadata(at: url).model]
+                let stored = try JSONLinesStore.metadata(at: url)
+                options.modelVersions = [stored.model]
+                options.tracksHistory = stored.tracksHistory  // a tracked file stays tracked
                 let store = try JSONLinesStore(model: target, url: url, options: options)
                 defer { store.close() }
                 for notice in store.recoveryNotices { output.err("notice: \(notice)") }

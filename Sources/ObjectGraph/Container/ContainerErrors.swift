@@ -2,7 +2,7 @@ import Foundation
 
 extension ObjectGraphError.Reason {
     /// 134060 (`NSCoreDataError`): a store description sets an option this build does not
-    /// support yet (persistent history tracking, remote-change notifications).
+    /// support yet (remote-change notifications).
     public static let unsupportedStoreOption = Self("unsupportedStoreOption", code: 134060)
 }
 

@@ -57,8 +57,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// - Throws: ``ObjectGraphError`` from the store (`.storeOpenFailed` 134080,
     ///   `.incompatibleModel` 134100, `.storeLocked` 134090, …);
     ///   ``ObjectGraphError/Reason/unknownStoreType`` (134000) for an unknown type;
-    ///   ``ObjectGraphError/Reason/unsupportedStoreOption`` (134060) for persistent history
-    ///   or remote-change notifications set to `true`.
+    ///   ``ObjectGraphError/Reason/unsupportedStoreOption`` (134060) for remote-change
+    ///   notifications set to `true`.
     /// - Note: Mirrors `addPersistentStore(with:completionHandler:)`.
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws

@@ -11,7 +11,8 @@ import Foundation
 /// - Note: Mirrors Core Data's SQLite store at `/dev/null` (preferred over
 ///   `NSInMemoryStoreType`, whose behaviour differs).
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // Sendable: `table` and `generations` are read and written only while holding `lock`.
+    // Sendable: `table`, `generations` and `historyLog` are read and written only while
+    // holding `lock`.
     /// The store type name, `"InMemory"`.
     public static let storeType = "InMemory"
 
@@ -28,22 +29,29 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// Always empty: nothing to recover.
     public var recoveryNotices: [String] { [] }
 
+    /// Whether the store records persistent history (``StoreOptions/tracksHistory``).
+    public let tracksHistory: Bool
+
     private let lock = NSLock()
     private var table: RowTable
     private var generations = RowTableGenerations()
+    /// The history, when tracked (transactions numbered from 1 by this store's commits).
+    private var historyLog = HistoryLog(start: 0)
 
     /// Opens an empty RAM store.
     ///
     /// - Parameters:
     ///   - model: The model of the rows.
     ///   - url: Recorded only; `/dev/null` by convention.
-    ///   - options: `storeIdentifier` fixes the UUID; `isReadOnly` refuses commits.
+    ///   - options: `storeIdentifier` fixes the UUID; `isReadOnly` refuses commits;
+    ///     `tracksHistory` keeps persistent history in memory.
     public init(model: ManagedObjectModel, url: URL? = nil, options: StoreOptions = StoreOptions())
     {
         self.identifier = options.storeIdentifier ?? UUID().uuidString
         self.url = url
         self.model = model
         self.isReadOnly = options.isReadOnly
+        self.tracksHistory = options.tracksHistory
         self.table = RowTable(model: model, storeIdentifier: identifier)
     }
 
@@ -76,6 +84,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.url = url
         self.model = table.model
         self.isReadOnly = options.isReadOnly
+        self.tracksHistory = options.tracksHistory
         self.table = table
     }
 
@@ -114,13 +123,43 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     }
 
     /// See ``PersistentStore/commit(_:)``.
+    ///
+    /// With history tracked, the commit is recorded as the next history transaction (a
+    /// commit with no changes records nothing).
     public func commit(_ changes: StoreChangeSet) throws {
         if isReadOnly { throw StoreErrors.readOnly(url) }
         try locked {
             try table.check(changes)
+            let record =
+                tracksHistory && !changes.isEmpty
+                ? StoreHistoryTransaction(
+                    committing: changes, number: historyLog.last + 1,
+                    oldRow: { table.row(for: $0) }) : nil
             generations.willApply(changes, to: table)
             table.applyUnchecked(changes)
+            if let record { historyLog.append(record) }
         }
+    }
+
+    /// See ``PersistentStore/currentHistoryTransactionNumber()``.
+    public func currentHistoryTransactionNumber() throws -> Int64 {
+        guard tracksHistory else { throw HistoryErrors.notTracked(self) }
+        return locked { historyLog.last }
+    }
+
+    /// See ``PersistentStore/history(after:)``.
+    public func history(after number: Int64?) throws -> [StoreHistoryTransaction] {
+        guard tracksHistory else { throw HistoryErrors.notTracked(self) }
+        return try locked {
+            Array(try historyLog.transactions(after: number, store: identifier, path: nil))
+        }
+    }
+
+    /// See ``PersistentStore/deleteHistory(before:)``.
+    public func deleteHistory(before number: Int64) throws -> Int {
+        guard tracksHistory else { throw HistoryErrors.notTracked(self) }
+        if isReadOnly { throw StoreErrors.readOnly(url, "deleteHistory") }
+        return locked { historyLog.deleteHistory(before: number) }
     }
 
     /// `true`: the store keeps the generations contexts are pinned to.
@@ -147,20 +186,31 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
 extension InMemoryStore: RowBatchUpdatingStore {
     /// Runs a batch update on the rows in place: plans it (every new value computed, so a
     /// value that does not fit changes nothing), then writes the updated attributes. A pinned
-    /// query generation first keeps the rows as they were.
+    /// query generation first keeps the rows as they were; with history tracked, the update
+    /// is recorded as the next history transaction, like a commit.
     func batchUpdate(_ update: RowBatchUpdate) throws -> [ManagedObjectID] {
         try locked {
             let plan = try table.plan(update)
             if plan.isEmpty { return [] }
             if isReadOnly { throw StoreErrors.readOnly(url) }
             var before: [ManagedObjectID: StoreRow?] = [:]
-            if generations.isPinned {
-                for row in table.updatedRows(plan) {
-                    before[row.objectID] = .some(table.row(for: row.objectID))
+            var record: StoreHistoryTransaction?
+            if generations.isPinned || tracksHistory {
+                let rows = table.updatedRows(plan)
+                if generations.isPinned {
+                    for row in rows { before[row.objectID] = .some(table.row(for: row.objectID)) }
+                }
+                if tracksHistory {
+                    record = StoreHistoryTransaction(
+                        committing: StoreChangeSet(
+                            updated: rows, author: update.author,
+                            contextName: update.contextName, timestamp: update.timestamp),
+                        number: historyLog.last + 1, oldRow: { table.row(for: $0) })
                 }
             }
             let ids = table.apply(plan)
             generations.didChange(before: before)
+            if let record { historyLog.append(record) }
             return ids
         }
     }

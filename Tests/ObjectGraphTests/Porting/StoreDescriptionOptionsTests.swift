@@ -53,10 +53,21 @@ import Testing
         #expect(store.isReadOnly)
     }
 
-    @Test func historyAndRemoteChangeKeysFailLoadingAsNotYetSupported() throws {
-        for key in [
-            NSPersistentHistoryTrackingKey, NSPersistentStoreRemoteChangeNotificationPostOptionKey,
-        ] {
+    @Test func theHistoryKeyTurnsOnTrackingAndItsPropertyFollows() throws {
+        let container = try container()
+        let description = PersistentStoreDescription()
+        description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+        #expect(description.tracksPersistentHistory)
+        #expect(description.options[NSPersistentHistoryTrackingKey] == true as NSNumber)
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        #expect(container.persistentStoreCoordinator.persistentStores.first?.tracksHistory == true)
+        description.tracksPersistentHistory = false
+        #expect(description.options[NSPersistentHistoryTrackingKey] == nil)
+    }
+
+    @Test func theRemoteChangeKeyFailsLoadingAsNotYetSupported() throws {
+        for key in [NSPersistentStoreRemoteChangeNotificationPostOptionKey] {
             let container = try container()
             let description = PersistentStoreDescription()
             description.setOption(true as NSNumber, forKey: key)

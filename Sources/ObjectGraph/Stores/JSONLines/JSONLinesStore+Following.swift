@@ -63,6 +63,7 @@ extension JSONLinesStore {
         // Move the table out so replay mutates it in place; a failure forces a full reload.
         var replay = LogReplay(continuing: table, codec: codec, file: file)
         replay.keepsBeforeImages = generations.isPinned
+        replay.history = historyLog
         table = RowTable(model: model, storeIdentifier: identifier)
         needsReload = true
         do {
@@ -75,6 +76,7 @@ extension JSONLinesStore {
         }
         table = replay.table
         generations.didChange(before: replay.beforeImages)
+        historyLog = replay.history
         needsReload = false
         file.length = replay.length
         file.lineCount = replay.lineCount
@@ -127,6 +129,9 @@ extension JSONLinesStore {
         let previous = table
         generations.didChange(before: previous.beforeImages(becoming: rows))
         table = rows
+        historyLog = loaded.replay.history.map {
+            loaded.schemaDifferences.isEmpty ? $0 : $0.remapped(to: model)
+        }
         readsMigratedRows = !loaded.schemaDifferences.isEmpty
         codec = loaded.replay.codec
         needsReload = false

@@ -28,6 +28,9 @@ public struct JSONLinesStoreMetadata: Sendable {
     public let model: ManagedObjectModel
     /// The store's metadata (see ``JSONLinesStore/setMetadata(_:)``); empty when none.
     public let metadata: [String: any Sendable]
+    /// Whether the file records persistent history (its header has a `history` member): a
+    /// writer must open it with ``StoreOptions/tracksHistory`` (else it opens read-only).
+    public let tracksHistory: Bool
 
     init(header: StoreFileHeader, model: ManagedObjectModel) {
         self.formatVersion = header.version
@@ -40,6 +43,7 @@ public struct JSONLinesStoreMetadata: Sendable {
         self.entityVersionHashes = Dictionary(header.hashes, uniquingKeysWith: { a, _ in a })
         self.model = model
         self.metadata = StoreMetadataCoding.decode(header.metadata)
+        self.tracksHistory = header.history != nil
     }
 }
 
