@@ -8,7 +8,7 @@ extension MicroFixture {
     func cases() -> [MicroCase] {
         let groups: [[MicroCase]] = [
             objectCases(), saveCases(), queryCases(), storeCases(), fileCases(),
-            compactionCases(), migrationCases(), controllerCases(),
+            compactionCases(), migrationCases(), controllerCases(), remoteChangeCases(),
         ]
         return groups.flatMap { $0 }
     }

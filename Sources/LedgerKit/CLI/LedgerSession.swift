@@ -7,7 +7,8 @@ import Foundation
 enum LedgerSession {
     /// Runs `body` with the ledger of `--file` opened for `access`, then closes it. What the
     /// store noticed on opening (an interrupted save's incomplete last line, transactions
-    /// missing at the end, a leftover temporary file) goes to standard error, once.
+    /// missing at the end, a leftover temporary file) goes to standard error, once. The
+    /// ledger's saves carry the running command (`"ledger add"`) as their transaction author.
     static func run<T>(
         _ global: LedgerGlobalOptions, _ environment: LedgerEnvironment, access: LedgerAccess,
         output: CLIOutput, _ body: (Ledger) throws -> T
@@ -19,6 +20,7 @@ enum LedgerSession {
             throw failure(error)
         }
         for notice in ledger.storeNotices { output.err("ledger: notice: \(notice)") }
+        ledger.transactionAuthor = RunningCommand.name
         defer { ledger.close() }
         do {
             return try body(ledger)

@@ -104,6 +104,13 @@ public final class Ledger {
     /// of the file's format. Empty for a RAM ledger.
     public var storeNotices: [String] { store?.recoveryNotices ?? [] }
 
+    /// The author recorded with the ledger's saves in the file's history (the `ledger` command
+    /// sets the command, `"ledger add"`); `nil` records none.
+    public var transactionAuthor: String? {
+        get { context.performAndWait { context.transactionAuthor } }
+        set { context.performAndWait { context.transactionAuthor = newValue } }
+    }
+
     /// Whether the ledger is a RAM store (`/dev/null`): nothing persists.
     public var isInMemory: Bool { configuration.isInMemory }
 

@@ -7,9 +7,9 @@ import Foundation
 /// fails loading with ``ObjectGraphError/Reason/unsupportedStoreOption``.
 /// Mirrors Core Data's constant of the same name.
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
-/// Option key: post a remote-change notification for every write (an `NSNumber` Boolean).
-/// Not supported yet: `true` fails loading with ``ObjectGraphError/Reason/unsupportedStoreOption``.
-/// Mirrors Core Data's constant of the same name.
+/// Option key: post `Notification.Name.NSPersistentStoreRemoteChange` for every write to the
+/// store (an `NSNumber` Boolean; ``StoreOptions/postsRemoteChangeNotifications``). Mirrors Core
+/// Data's constant of the same name.
 public let NSPersistentStoreRemoteChangeNotificationPostOptionKey =
     "NSPersistentStoreRemoteChangeNotificationOptionKey"
 /// Option key: ``PersistentStoreDescription/shouldMigrateStoreAutomatically``.
@@ -54,7 +54,7 @@ extension PersistentStoreDescription {
             if state.tracksHistory {
                 options[NSPersistentHistoryTrackingKey] = NSNumber(value: true)
             }
-            if state.postsRemoteChangeNotifications {
+            if state.storeOptions.postsRemoteChangeNotifications {
                 options[NSPersistentStoreRemoteChangeNotificationPostOptionKey] = NSNumber(
                     value: true)
             }
@@ -71,9 +71,9 @@ extension PersistentStoreDescription {
     /// ``isReadOnly``, `NSPersistentStoreTimeoutOption` → ``timeout``,
     /// `NSMigratePersistentStoresAutomaticallyOption` → ``shouldMigrateStoreAutomatically``,
     /// `NSInferMappingModelAutomaticallyOption` → ``shouldInferMappingModelAutomatically``,
-    /// and `NSPersistentHistoryTrackingKey` and
-    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`, which this build does not
-    /// support yet: set to `true`, they fail loading with
+    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey` →
+    /// ``postsRemoteChangeNotifications``, and `NSPersistentHistoryTrackingKey`, which this
+    /// build does not support yet: set to `true`, it fails loading with
     /// ``ObjectGraphError/Reason/unsupportedStoreOption``. They take an `NSNumber`.
     /// `NSPersistentStoreStagedMigrationManagerOptionKey` takes a ``StagedMigrationManager``
     /// (``StoreOptions/stagedMigrationManager``).
@@ -112,7 +112,7 @@ extension PersistentStoreDescription {
             case NSInferMappingModelAutomaticallyOption:
                 state.shouldInferMappingModelAutomatically = number.boolValue
             case NSPersistentHistoryTrackingKey: state.tracksHistory = number.boolValue
-            default: state.postsRemoteChangeNotifications = number.boolValue
+            default: state.storeOptions.postsRemoteChangeNotifications = number.boolValue
             }
         }
     }
@@ -137,7 +137,7 @@ extension PersistentStoreDescription {
                 defaults.shouldInferMappingModelAutomatically
         case NSPersistentHistoryTrackingKey: state.tracksHistory = false
         case NSPersistentStoreRemoteChangeNotificationPostOptionKey:
-            state.postsRemoteChangeNotifications = false
+            state.storeOptions.postsRemoteChangeNotifications = false
         default: break
         }
     }
@@ -152,12 +152,6 @@ extension PersistentStoreDescription.State {
             throw ContainerErrors.unsupportedOption(
                 NSPersistentHistoryTrackingKey, url: url,
                 why: "persistent history is not built yet; leave the option unset or false")
-        }
-        if postsRemoteChangeNotifications {
-            throw ContainerErrors.unsupportedOption(
-                NSPersistentStoreRemoteChangeNotificationPostOptionKey, url: url,
-                why: "remote-change notifications need persistent history, which is not built "
-                    + "yet; leave the option unset or false")
         }
         return otherOptions.keys.sorted().map { key in
             PersistentStoreDescription.knownKeys.contains(key)

@@ -36,7 +36,6 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
         var shouldMigrateStoreAutomatically = true
         var shouldInferMappingModelAutomatically = true
         var tracksHistory = false
-        var postsRemoteChangeNotifications = false
         /// Options set under keys this build does not know (or with values it cannot use).
         var otherOptions: [String: NSObject] = [:]
     }

@@ -20,6 +20,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var stores: [any PersistentStore] = []
     private var clockOverride: (@Sendable () -> Date)?
     private var warnings: [String] = []
+    /// The serial queue `NSPersistentStoreRemoteChange` is posted on.
+    let remoteChangeQueue = DispatchQueue(
+        label: PersistentStoreCoordinator.remoteChangeQueueLabel)
 
     /// Creates a coordinator with no stores.
     ///
@@ -48,7 +51,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///   `.incompatibleModel` 134100, `.storeLocked` 134090, …);
     ///   ``ObjectGraphError/Reason/unknownStoreType`` (134000) for an unknown type;
     ///   ``ObjectGraphError/Reason/unsupportedStoreOption`` (134060) for persistent history
-    ///   or remote-change notifications set to `true`.
+    ///   set to `true`.
     /// - Note: Mirrors `addPersistentStore(with:completionHandler:)`.
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws
@@ -72,6 +75,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             stores.append(store)
             warnings += notes
         }
+        startPostingRemoteChanges(for: store, asked: options.postsRemoteChangeNotifications)
         return store
     }
 
@@ -88,6 +92,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             store.model === managedObjectModel,
             "ObjectGraph: the store was opened with another model")
         locked { stores.append(store) }
+        startPostingRemoteChanges(for: store, asked: false)
     }
 
     /// Removes a store and closes it: a file store syncs what it has not synced yet, closes
@@ -120,6 +125,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 "remove: the \(store.type) store \(store.url?.path ?? store.identifier) is not one "
                     + "of this coordinator's stores", file: store.url?.path)
         }
+        (store as? any WriteReportingStore)?.stopReportingWrites()
         try store.willRemove(from: self)
     }
 

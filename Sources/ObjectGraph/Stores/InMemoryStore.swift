@@ -11,7 +11,8 @@ import Foundation
 /// - Note: Mirrors Core Data's SQLite store at `/dev/null` (preferred over
 ///   `NSInMemoryStoreType`, whose behaviour differs).
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // Sendable: `table` is read and written only while holding `lock`.
+    // Sendable: `table`, `transactionCount` and `reporting` are read and written only while
+    // holding `lock`.
     /// The store type name, `"InMemory"`.
     public static let storeType = "InMemory"
 
@@ -28,8 +29,13 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// Always empty: nothing to recover.
     public var recoveryNotices: [String] { [] }
 
+    /// Whether the store reports its commits (``StoreOptions/postsRemoteChangeNotifications``).
+    let postsRemoteChangeNotifications: Bool
     private let lock = NSLock()
     private var table: RowTable
+    /// How many non-empty change sets the store has committed.
+    var transactionCount: Int64 = 0
+    var reporting: WriteReporting?
 
     /// Opens an empty RAM store.
     ///
@@ -43,6 +49,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.url = url
         self.model = model
         self.isReadOnly = options.isReadOnly
+        self.postsRemoteChangeNotifications = options.postsRemoteChangeNotifications
         self.table = RowTable(model: model, storeIdentifier: identifier)
     }
 
@@ -56,6 +63,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.url = url
         self.model = model
         self.isReadOnly = options.isReadOnly
+        self.postsRemoteChangeNotifications = options.postsRemoteChangeNotifications
         self.table = table
     }
 
@@ -96,10 +104,15 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// See ``PersistentStore/commit(_:)``.
     public func commit(_ changes: StoreChangeSet) throws {
         if isReadOnly { throw StoreErrors.readOnly(url) }
-        try locked { try table.apply(changes) }
+        try locked {
+            try table.apply(changes)
+            guard !changes.isEmpty else { return }
+            transactionCount += 1
+            reporting?.advance(to: transactionCount, store: identifier, url: url)
+        }
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()

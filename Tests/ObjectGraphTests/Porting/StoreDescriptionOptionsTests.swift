@@ -53,10 +53,8 @@ import Testing
         #expect(store.isReadOnly)
     }
 
-    @Test func historyAndRemoteChangeKeysFailLoadingAsNotYetSupported() throws {
-        for key in [
-            NSPersistentHistoryTrackingKey, NSPersistentStoreRemoteChangeNotificationPostOptionKey,
-        ] {
+    @Test func theHistoryKeyFailsLoadingAsNotYetSupported() throws {
+        for key in [NSPersistentHistoryTrackingKey] {
             let container = try container()
             let description = PersistentStoreDescription()
             description.setOption(true as NSNumber, forKey: key)
