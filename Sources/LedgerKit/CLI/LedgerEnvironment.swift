@@ -14,6 +14,10 @@ package struct LedgerEnvironment: Sendable {
     package var today: @Sendable () -> Date
     /// Options for the file store.
     package var storeOptions: StoreOptions
+    /// Arranges for `stop` to be called once when the user interrupts a command that runs
+    /// until then (`ledger watch`); called when the command is ready. Default: on SIGINT or
+    /// SIGTERM (see ``LedgerInterruption/signals``); tests stop it themselves.
+    package var interruption: @Sendable (_ stop: @escaping @Sendable () -> Void) -> Void
 
     /// An environment with the given values and random IDs, the system clock and default
     /// store options.
@@ -23,6 +27,7 @@ package struct LedgerEnvironment: Sendable {
         self.newID = { UUID() }
         self.today = { Date() }
         self.storeOptions = StoreOptions()
+        self.interruption = LedgerInterruption.signals
     }
 
     /// The running process's environment and current directory.

@@ -13,6 +13,22 @@ enum LedgerSession {
         _ global: LedgerGlobalOptions, _ environment: LedgerEnvironment, access: LedgerAccess,
         output: CLIOutput, _ body: (Ledger) throws -> T
     ) throws -> T {
+        let ledger = try open(global, environment, access: access, output: output)
+        defer { ledger.close() }
+        do {
+            return try body(ledger)
+        } catch {
+            ledger.discardCreatedFile()
+            throw failure(error)
+        }
+    }
+
+    /// Opens the ledger of `--file` for `access`, reports what the store noticed on standard
+    /// error, and makes the running command the author of its saves. The caller closes it.
+    static func open(
+        _ global: LedgerGlobalOptions, _ environment: LedgerEnvironment, access: LedgerAccess,
+        output: CLIOutput
+    ) throws -> Ledger {
         let ledger: Ledger
         do {
             ledger = try Ledger(environment.configuration(file: global.file), access: access)
@@ -21,13 +37,7 @@ enum LedgerSession {
         }
         for notice in ledger.storeNotices { output.err("ledger: notice: \(notice)") }
         ledger.transactionAuthor = RunningCommand.name
-        defer { ledger.close() }
-        do {
-            return try body(ledger)
-        } catch {
-            ledger.discardCreatedFile()
-            throw failure(error)
-        }
+        return ledger
     }
 
     /// `error` as a one-line failure; usage errors stay usage errors.

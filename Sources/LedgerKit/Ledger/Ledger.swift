@@ -67,6 +67,8 @@ public final class Ledger {
         // migrates the file (keeping FILE.pre-migration) and says so in ``storeNotices``.
         description.storeOptions.modelVersions = try LedgerModel.earlierVersions()
         description.isReadOnly = access == .read && !configuration.isInMemory
+        // Ledger files keep persistent history (`ledger history`, `ledger watch`).
+        description.tracksPersistentHistory = true
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         store = container.persistentStoreCoordinator.persistentStores.first as? JSONLinesStore

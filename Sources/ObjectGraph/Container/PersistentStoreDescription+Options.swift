@@ -3,8 +3,8 @@ import Foundation
 // Core Data's store option keys, under Core Data's names: ported code sets them with
 // `setOption(_:forKey:)`.
 
-/// Option key: record persistent history (an `NSNumber` Boolean). Not supported yet: `true`
-/// fails loading with ``ObjectGraphError/Reason/unsupportedStoreOption``.
+/// Option key: record persistent history (an `NSNumber` Boolean); see
+/// ``PersistentStoreDescription/tracksPersistentHistory`` and <doc:PersistentHistory>.
 /// Mirrors Core Data's constant of the same name.
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
 /// Option key: post `Notification.Name.NSPersistentStoreRemoteChange` for every write to the
@@ -51,7 +51,7 @@ extension PersistentStoreDescription {
                 options[NSPersistentStoreTimeoutOption] = NSNumber(
                     value: state.storeOptions.lockTimeout)
             }
-            if state.tracksHistory {
+            if state.storeOptions.tracksHistory {
                 options[NSPersistentHistoryTrackingKey] = NSNumber(value: true)
             }
             if state.storeOptions.postsRemoteChangeNotifications {
@@ -71,10 +71,9 @@ extension PersistentStoreDescription {
     /// ``isReadOnly``, `NSPersistentStoreTimeoutOption` → ``timeout``,
     /// `NSMigratePersistentStoresAutomaticallyOption` → ``shouldMigrateStoreAutomatically``,
     /// `NSInferMappingModelAutomaticallyOption` → ``shouldInferMappingModelAutomatically``,
+    /// `NSPersistentHistoryTrackingKey` → ``tracksPersistentHistory``, and
     /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey` →
-    /// ``postsRemoteChangeNotifications``, and `NSPersistentHistoryTrackingKey`, which this
-    /// build does not support yet: set to `true`, it fails loading with
-    /// ``ObjectGraphError/Reason/unsupportedStoreOption``. They take an `NSNumber`.
+    /// ``postsRemoteChangeNotifications``. They take an `NSNumber`.
     /// `NSPersistentStoreStagedMigrationManagerOptionKey` takes a ``StagedMigrationManager``
     /// (``StoreOptions/stagedMigrationManager``).
     ///
@@ -111,7 +110,7 @@ extension PersistentStoreDescription {
                 state.shouldMigrateStoreAutomatically = number.boolValue
             case NSInferMappingModelAutomaticallyOption:
                 state.shouldInferMappingModelAutomatically = number.boolValue
-            case NSPersistentHistoryTrackingKey: state.tracksHistory = number.boolValue
+            case NSPersistentHistoryTrackingKey: state.storeOptions.tracksHistory = number.boolValue
             default: state.storeOptions.postsRemoteChangeNotifications = number.boolValue
             }
         }
@@ -135,7 +134,7 @@ extension PersistentStoreDescription {
         case NSInferMappingModelAutomaticallyOption:
             state.shouldInferMappingModelAutomatically =
                 defaults.shouldInferMappingModelAutomatically
-        case NSPersistentHistoryTrackingKey: state.tracksHistory = false
+        case NSPersistentHistoryTrackingKey: state.storeOptions.tracksHistory = false
         case NSPersistentStoreRemoteChangeNotificationPostOptionKey:
             state.storeOptions.postsRemoteChangeNotifications = false
         default: break
@@ -148,11 +147,6 @@ extension PersistentStoreDescription.State {
     /// build cannot honour; returns one warning per option it ignores.
     func checkOptions() throws -> [String] {
         let place = "store \(url?.path ?? "(no URL)")"
-        if tracksHistory {
-            throw ContainerErrors.unsupportedOption(
-                NSPersistentHistoryTrackingKey, url: url,
-                why: "persistent history is not built yet; leave the option unset or false")
-        }
         return otherOptions.keys.sorted().map { key in
             PersistentStoreDescription.knownKeys.contains(key)
                 ? "\(place): option \(key) takes an NSNumber, not \(Swift.type(of: otherOptions[key]!)); "

@@ -35,7 +35,6 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
         var shouldAddStoreAsynchronously = false
         var shouldMigrateStoreAutomatically = true
         var shouldInferMappingModelAutomatically = true
-        var tracksHistory = false
         /// Options set under keys this build does not know (or with values it cannot use).
         var otherOptions: [String: NSObject] = [:]
     }
@@ -110,6 +109,16 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
     public var timeout: TimeInterval {
         get { locked { $0.storeOptions.lockTimeout } }
         set { locked { $0.storeOptions.lockTimeout = newValue } }
+    }
+
+    /// Whether the store records persistent history (``StoreOptions/tracksHistory``), the
+    /// typed form of the `NSPersistentHistoryTrackingKey` option. Default `false`.
+    ///
+    /// - Note: Core Data sets it only as that option:
+    ///   `setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)` works here too.
+    public var tracksPersistentHistory: Bool {
+        get { locked { $0.storeOptions.tracksHistory } }
+        set { locked { $0.storeOptions.tracksHistory = newValue } }
     }
 
     /// Whether `loadPersistentStores` opens the store on a background queue. Default `false`.

@@ -1,7 +1,9 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Executes a batch request against the coordinator's stores, in one atomic commit per store.
+    /// Executes a batch request against the coordinator's stores, in one atomic commit per
+    /// store, or a ``PersistentHistoryChangeRequest`` (which returns a
+    /// ``PersistentHistoryResult``).
     ///
     /// The context's objects are not updated; merge the returned IDs with
     /// ``mergeChanges(fromRemoteContextSave:into:)``. The commit is recorded with this
@@ -14,13 +16,19 @@ extension ManagedObjectContext {
     ///   ``ObjectGraphError/Reason/batchAbstractEntity`` (134060);
     ///   ``ObjectGraphError/Reason/unsupportedRequest`` (134091); the store's errors
     ///   (``ObjectGraphError/Reason/storeWriteFailed`` 134030,
-    ///   ``ObjectGraphError/Reason/storeSaveConflict`` 134050, …).
+    ///   ``ObjectGraphError/Reason/storeSaveConflict`` 134050, …); for history requests
+    ///   ``ObjectGraphError/Reason/historyNotTracked`` (134091),
+    ///   ``ObjectGraphError/Reason/historyTokenExpired`` (134301) and
+    ///   ``ObjectGraphError/Reason/historyTokenOfAnotherStore`` (134501).
     /// - Complexity: O(n) in the entity's rows.
     /// - Note: Mirrors `execute(_:)`.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         checkQueue("execute(_:)")
         guard let coordinator = persistentStoreCoordinator else {
             throw FetchErrors.noCoordinator("execute", self)
+        }
+        if let history = request as? PersistentHistoryChangeRequest {
+            return try coordinator.execute(history)
         }
         let entity = try Self.entity(of: request, in: coordinator.managedObjectModel)
         let author = transactionAuthor

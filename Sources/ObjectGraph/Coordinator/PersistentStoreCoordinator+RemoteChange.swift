@@ -55,16 +55,21 @@ extension PersistentStoreCoordinator {
             asked || store.postsRemoteChangeNotifications
         else { return }
         let queue = remoteChangeQueue
+        let tracksHistory = store.tracksHistory
         store.startReportingWrites { [weak self] write in
             guard let coordinator = self else { return }
-            queue.async { coordinator.postRemoteChange(write) }
+            queue.async { coordinator.postRemoteChange(write, withToken: tracksHistory) }
         }
     }
 
-    /// Posts one write; on ``remoteChangeQueue``.
-    private func postRemoteChange(_ write: StoreWrite) {
+    /// Posts one write, with its history token when `withToken`; on ``remoteChangeQueue``.
+    private func postRemoteChange(_ write: StoreWrite, withToken: Bool) {
         var info: [AnyHashable: Any] = [NSStoreUUIDKey: write.storeIdentifier]
         if let url = write.url { info[NSPersistentStoreURLKey] = url }
+        if withToken {
+            info[NSPersistentHistoryTokenKey] = PersistentHistoryToken(
+                storeIdentifier: write.storeIdentifier, transactionNumber: write.transaction)
+        }
         NotificationCenter.default.post(
             name: .NSPersistentStoreRemoteChange, object: self, userInfo: info)
     }

@@ -49,9 +49,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///
     /// - Throws: ``ObjectGraphError`` from the store (`.storeOpenFailed` 134080,
     ///   `.incompatibleModel` 134100, `.storeLocked` 134090, …);
-    ///   ``ObjectGraphError/Reason/unknownStoreType`` (134000) for an unknown type;
-    ///   ``ObjectGraphError/Reason/unsupportedStoreOption`` (134060) for persistent history
-    ///   set to `true`.
+    ///   ``ObjectGraphError/Reason/unknownStoreType`` (134000) for an unknown type.
     /// - Note: Mirrors `addPersistentStore(with:completionHandler:)`.
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws

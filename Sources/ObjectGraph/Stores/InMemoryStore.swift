@@ -11,8 +11,8 @@ import Foundation
 /// - Note: Mirrors Core Data's SQLite store at `/dev/null` (preferred over
 ///   `NSInMemoryStoreType`, whose behaviour differs).
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // Sendable: `table`, `transactionCount` and `reporting` are read and written only while
-    // holding `lock`.
+    // Sendable: `table`, `historyLog`, `transactionCount` and `reporting` are read and
+    // written only while holding `lock`.
     /// The store type name, `"InMemory"`.
     public static let storeType = "InMemory"
 
@@ -29,10 +29,15 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// Always empty: nothing to recover.
     public var recoveryNotices: [String] { [] }
 
+    /// Whether the store records persistent history (``StoreOptions/tracksHistory``).
+    public let tracksHistory: Bool
     /// Whether the store reports its commits (``StoreOptions/postsRemoteChangeNotifications``).
     let postsRemoteChangeNotifications: Bool
+
     private let lock = NSLock()
     private var table: RowTable
+    /// The history, when tracked (transactions numbered from 1 by this store's commits).
+    private var historyLog = HistoryLog(start: 0)
     /// How many non-empty change sets the store has committed.
     var transactionCount: Int64 = 0
     var reporting: WriteReporting?
@@ -42,7 +47,8 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// - Parameters:
     ///   - model: The model of the rows.
     ///   - url: Recorded only; `/dev/null` by convention.
-    ///   - options: `storeIdentifier` fixes the UUID; `isReadOnly` refuses commits.
+    ///   - options: `storeIdentifier` fixes the UUID; `isReadOnly` refuses commits;
+    ///     `tracksHistory` keeps persistent history in memory.
     public init(model: ManagedObjectModel, url: URL? = nil, options: StoreOptions = StoreOptions())
     {
         self.identifier = options.storeIdentifier ?? UUID().uuidString
@@ -50,6 +56,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.model = model
         self.isReadOnly = options.isReadOnly
         self.postsRemoteChangeNotifications = options.postsRemoteChangeNotifications
+        self.tracksHistory = options.tracksHistory
         self.table = RowTable(model: model, storeIdentifier: identifier)
     }
 
@@ -64,6 +71,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.model = model
         self.isReadOnly = options.isReadOnly
         self.postsRemoteChangeNotifications = options.postsRemoteChangeNotifications
+        self.tracksHistory = options.tracksHistory
         self.table = table
     }
 
@@ -102,14 +110,46 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     }
 
     /// See ``PersistentStore/commit(_:)``.
+    ///
+    /// With history tracked, the commit is recorded as the next history transaction (a
+    /// commit with no changes records nothing).
     public func commit(_ changes: StoreChangeSet) throws {
         if isReadOnly { throw StoreErrors.readOnly(url) }
         try locked {
-            try table.apply(changes)
-            guard !changes.isEmpty else { return }
+            guard !changes.isEmpty else { return try table.apply(changes) }
+            if tracksHistory {
+                let record = StoreHistoryTransaction(
+                    committing: changes, number: historyLog.last + 1,
+                    oldRow: { table.row(for: $0) })
+                try table.apply(changes)
+                historyLog.append(record)
+            } else {
+                try table.apply(changes)
+            }
             transactionCount += 1
             reporting?.advance(to: transactionCount, store: identifier, url: url)
         }
+    }
+
+    /// See ``PersistentStore/currentHistoryTransactionNumber()``.
+    public func currentHistoryTransactionNumber() throws -> Int64 {
+        guard tracksHistory else { throw HistoryErrors.notTracked(self) }
+        return locked { historyLog.last }
+    }
+
+    /// See ``PersistentStore/history(after:)``.
+    public func history(after number: Int64?) throws -> [StoreHistoryTransaction] {
+        guard tracksHistory else { throw HistoryErrors.notTracked(self) }
+        return try locked {
+            Array(try historyLog.transactions(after: number, store: identifier, path: nil))
+        }
+    }
+
+    /// See ``PersistentStore/deleteHistory(before:)``.
+    public func deleteHistory(before number: Int64) throws -> Int {
+        guard tracksHistory else { throw HistoryErrors.notTracked(self) }
+        if isReadOnly { throw StoreErrors.readOnly(url, "deleteHistory") }
+        return locked { historyLog.deleteHistory(before: number) }
     }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {

@@ -70,11 +70,50 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// - Note: Mirrors `NSPersistentStore.willRemove(from:)`, which cannot fail; a file store's
     ///   last sync can, and `remove(_:)` reports it.
     func willRemove(from coordinator: PersistentStoreCoordinator?) throws
+
+    /// Whether the store records persistent history (it was opened with
+    /// `NSPersistentHistoryTrackingKey`). The default is `false`.
+    var tracksHistory: Bool { get }
+    /// The number of the last transaction committed to the store; 0 for none. The default
+    /// throws ``ObjectGraphError/Reason/historyNotTracked`` (134091).
+    func currentHistoryTransactionNumber() throws -> Int64
+    /// The history transactions after transaction `number` (all it holds for `nil`), oldest
+    /// first, with their changes.
+    ///
+    /// - Throws: ``ObjectGraphError/Reason/historyTokenExpired`` (134301) when history after
+    ///   `number` was deleted, never a partial list; ``ObjectGraphError/Reason/historyNotTracked``
+    ///   (134091) when the store does not track history (the default implementation).
+    /// - Complexity: O(log n + k) for k transactions returned.
+    func history(after number: Int64?) throws -> [StoreHistoryTransaction]
+    /// Deletes the history transactions numbered below `number`; tokens of deleted
+    /// transactions expire. Returns how many it deleted.
+    ///
+    /// - Throws: ``ObjectGraphError/Reason/historyNotTracked`` (134091) when the store does
+    ///   not track history (the default implementation); the store's write errors.
+    func deleteHistory(before number: Int64) throws -> Int
 }
 
 extension PersistentStore {
     /// Does nothing: a store without files or locks has nothing to release.
     public func willRemove(from coordinator: PersistentStoreCoordinator?) throws {}
+
+    /// `false`: a store that does not implement history does not track it.
+    public var tracksHistory: Bool { false }
+
+    /// Throws ``ObjectGraphError/Reason/historyNotTracked`` (134091).
+    public func currentHistoryTransactionNumber() throws -> Int64 {
+        throw HistoryErrors.unsupported(self)
+    }
+
+    /// Throws ``ObjectGraphError/Reason/historyNotTracked`` (134091).
+    public func history(after number: Int64?) throws -> [StoreHistoryTransaction] {
+        throw HistoryErrors.unsupported(self)
+    }
+
+    /// Throws ``ObjectGraphError/Reason/historyNotTracked`` (134091).
+    public func deleteHistory(before number: Int64) throws -> Int {
+        throw HistoryErrors.unsupported(self)
+    }
 }
 
 /// What a store is asked to fetch: plain, `Sendable` data.

@@ -24,6 +24,15 @@ public struct StoreOptions: Sendable {
     /// How long to wait for another writer's lock before failing, in seconds. Default 0.
     public var lockTimeout: TimeInterval = 0
 
+    /// Whether the store records persistent history (<doc:PersistentHistory>). Default
+    /// `false`.
+    ///
+    /// A file store that has recorded history and is opened without it opens read-only, as
+    /// Core Data forces such a store read-only.
+    ///
+    /// - Note: Mirrors `NSPersistentHistoryTrackingKey`.
+    public var tracksHistory = false
+
     /// Whether a file written with an earlier model version is migrated when opened. Default
     /// `true`; `false` refuses such a file with 134100.
     ///

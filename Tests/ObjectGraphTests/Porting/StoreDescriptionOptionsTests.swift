@@ -53,23 +53,17 @@ import Testing
         #expect(store.isReadOnly)
     }
 
-    @Test func theHistoryKeyFailsLoadingAsNotYetSupported() throws {
-        for key in [NSPersistentHistoryTrackingKey] {
-            let container = try container()
-            let description = PersistentStoreDescription()
-            description.setOption(true as NSNumber, forKey: key)
-            container.persistentStoreDescriptions = [description]
-            #expect {
-                try container.loadPersistentStores()
-            } throws: { error in
-                guard let e = error as? ObjectGraphError else { return false }
-                return e.reason == .unsupportedStoreOption && e.message.contains(key)
-            }
-            #expect(container.persistentStoreCoordinator.persistentStores.isEmpty)
-            description.setOption(false as NSNumber, forKey: key)
-            try container.loadPersistentStores()
-            #expect(container.persistentStoreCoordinator.persistentStores.count == 1)
-        }
+    @Test func theHistoryKeyTurnsOnTrackingAndItsPropertyFollows() throws {
+        let container = try container()
+        let description = PersistentStoreDescription()
+        description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+        #expect(description.tracksPersistentHistory)
+        #expect(description.options[NSPersistentHistoryTrackingKey] == true as NSNumber)
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        #expect(container.persistentStoreCoordinator.persistentStores.first?.tracksHistory == true)
+        description.tracksPersistentHistory = false
+        #expect(description.options[NSPersistentHistoryTrackingKey] == nil)
     }
 
     @Test func unknownKeysAreKeptAndReportedAsLoadWarnings() throws {

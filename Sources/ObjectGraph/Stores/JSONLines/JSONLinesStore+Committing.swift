@@ -51,9 +51,15 @@ extension JSONLinesStore {
                 .storeWriteFailed, path, "has used up its transaction numbers; compact the file"
             )
         }
+        let history = historyLog.map { _ in
+            StoreHistoryTransaction(
+                committing: changes, number: file.lastTransaction + 1,
+                oldRow: { table.row(for: $0) })
+        }
         let sizes = try TransactionLine.write(
             changes, number: file.lastTransaction + 1, keys: keys,
-            codec: codec, to: writer)
+            codec: codec,
+            origin: history.map { ($0.bundleID, $0.processID) }, to: writer)
         var liveDelta = 0
         if liveRowBytes != nil {
             liveDelta =
@@ -79,6 +85,7 @@ extension JSONLinesStore {
         file.transactionLines += 1
         self.file = file
         table.applyUnchecked(changes)
+        if let history { historyLog?.append(history, bytes: writer.count) }
         recordedCounters = table.primaryKeyCounters
         seenWrites = writerLock?.noteWrite() ?? seenWrites
         recordEnd()
@@ -106,7 +113,7 @@ extension JSONLinesStore {
     }
 
     /// Undoes a failed append: truncates to `length`; if even that fails, refuses later saves.
-    private func rollBack(to length: Int, fd: Int32) {
+    func rollBack(to length: Int, fd: Int32) {
         do {
             try fileSystem.truncate(fd, to: length)
             if options.synchronous != .off { try fileSystem.sync(fd) }
@@ -150,6 +157,7 @@ extension JSONLinesStore {
         snapshot.keys = snapshot.keys.map { ($0.0, counters[$0.0] ?? $0.1) }
         snapshot.compacted = compacted
         snapshot.metadata = header.metadata
+        snapshot.history = historyLog.map { HeaderHistory(start: $0.start, retained: $0.retained) }
         return snapshot
     }
 
@@ -157,12 +165,14 @@ extension JSONLinesStore {
     /// of the live rows' snapshot size (the rows the last commit wrote, which are live): when
     /// it already shows the file is at most half dead, the live size is not measured (which
     /// would encode every row once after an open).
-    private func compactAutomaticallyIfNeeded(liveAtLeast: Int) {
+    func compactAutomaticallyIfNeeded(liveAtLeast: Int) {
         guard options.automaticCompaction, let file, file.length > options.compactionMinimumBytes,
             file.length >= compactionRetryLength
         else { return }
         if liveRowBytes == nil && file.length - liveAtLeast <= file.length / 2 { return }
-        let live = liveBytes()
+        // With history, the lines of the transactions it holds are kept by a compaction: only
+        // what lies before the retention point counts as reclaimable.
+        let live = liveBytes() + (historyLog?.keptBytes ?? 0)
         guard file.length - live > file.length / 2 else { return }
         do {
             try compactHoldingLock()

@@ -7,6 +7,9 @@ extension JSONLinesStore {
     /// and renamed over the file; then the directory is synced (no syncs with
     /// ``SynchronousMode/off``). A crash at any point leaves the old file or the new one,
     /// complete, with the same rows. Transaction numbers keep counting from where they were.
+    /// With persistent history, the transactions history holds (those from the retention
+    /// point on, <doc:StoreFileFormat#32-History>) follow the snapshot as history lines; older
+    /// lines are dropped.
     /// Readers notice the new file at their next fetch.
     ///
     /// ```swift
@@ -54,6 +57,14 @@ extension JSONLinesStore {
         } catch {
             throw StoreFileErrors.io(.storeOperationFailed, path, "encoding the snapshot", error)
         }
+        let rowsEnd = writer.count
+        // The history the store holds follows the snapshot, one line per transaction.
+        var historyBytes: [Int] = []
+        for transaction in historyLog?.transactions ?? [] {
+            let start = writer.count
+            HistoryLine.write(transaction, codec: codec, to: writer)
+            historyBytes.append(writer.count - start)
+        }
         var renamed = false
         do {
             try StoreFileReplacer(
@@ -73,9 +84,10 @@ extension JSONLinesStore {
                     let identity = (try? fileSystem.status(fd)) ?? file.identity
                     self.file = OpenStoreFile(
                         fd: fd, identity: identity, length: writer.count, header: header,
-                        lineCount: 1 + header.rows, lastTransaction: file.lastTransaction,
-                        transactionLines: 0)
-                    liveRowBytes = writer.count - headerLength
+                        lineCount: 1 + header.rows + historyBytes.count,
+                        lastTransaction: header.base, transactionLines: 0)
+                    liveRowBytes = rowsEnd - headerLength
+                    historyLog = historyLog?.remapped(to: model, bytes: historyBytes)
                     compactionRetryLength = 0
                     seenWrites = writerLock?.noteWrite() ?? seenWrites
                     recordEnd()

@@ -63,10 +63,12 @@ extension JSONLinesStore {
         }
         // Move the table out so replay mutates it in place; a failure forces a full reload.
         var replay = LogReplay(continuing: table, codec: codec, file: file)
+        replay.history = historyLog
         table = RowTable(model: model, storeIdentifier: identifier)
         needsReload = true
         _ = try bytes.withUnsafeBytes { try replay.apply($0) }
         table = replay.table
+        historyLog = replay.history
         needsReload = false
         file.length = replay.length
         file.lineCount = replay.lineCount
@@ -117,6 +119,9 @@ extension JSONLinesStore {
         }
         if let old = file { fileSystem.close(old.fd) }
         table = rows
+        historyLog = loaded.replay.history.map {
+            loaded.schemaDifferences.isEmpty ? $0 : $0.remapped(to: model)
+        }
         readsMigratedRows = !loaded.schemaDifferences.isEmpty
         codec = loaded.replay.codec
         needsReload = false

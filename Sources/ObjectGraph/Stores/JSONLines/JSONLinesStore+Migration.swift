@@ -9,8 +9,11 @@ extension JSONLinesStore {
     /// migrated rows (`FILE.tmp`, synced, the old file linked to `FILE.pre-migration` unless
     /// ``StoreOptions/keepsPreMigrationFile`` is off, one rename, directory sync): a crash at
     /// any point leaves the old file or the migrated one. The store's UUID, creation date and
-    /// metadata stay; transaction numbers continue from the old file's last one. A reader
-    /// leaves the file as it is and reads the migrated rows.
+    /// metadata stay, and transaction numbers continue from the old file's last one. With
+    /// persistent history, the migration takes the next number (the snapshot's `base`),
+    /// recorded as a transaction without changes by
+    /// ``PersistentHistoryTransaction/migrationAuthor``; the history kept and its tokens stay
+    /// valid. A reader leaves the file as it is and reads the migrated rows.
     func migrateAtOpen(from stored: ManagedObjectModel) throws {
         let plan: MigrationPlan
         do {
@@ -24,6 +27,7 @@ extension JSONLinesStore {
         let from = MigrationPlan.versionName(of: stored)
         let to = MigrationPlan.versionName(of: model)
         if isReadOnly {
+            historyLog = historyLog?.remapped(to: model)
             readsMigratedRows = true
             notices.append(
                 "store \(path): written with \(from); read as \(to) without changing the file "
@@ -31,6 +35,19 @@ extension JSONLinesStore {
             return
         }
         codec = RowCodec(model: model, storeIdentifier: identifier, path: path)
+        // With history, the migration is one more transaction: the snapshot's `base` is its
+        // number, recorded (no changes) after the history kept, whose objects now belong to
+        // the new model's entities; older tokens stay valid.
+        if var file, let history = historyLog {
+            file.lastTransaction += 1
+            historyLog = history.remapped(to: model)
+            historyLog?.append(
+                StoreHistoryTransaction(
+                    number: file.lastTransaction, timestamp: options.clock(),
+                    author: PersistentHistoryTransaction.migrationAuthor,
+                    contextName: "\(from) → \(to)", changes: []))
+            self.file = file
+        }
         let kept = options.keepsPreMigrationFile ? path + ".pre-migration" : nil
         do {
             try locked { try compactHoldingLock(keepingOldFileAs: kept) }

@@ -82,6 +82,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     var watcher: StoreFileWatcher?
     /// The watcher's registration with the writer lock, to hear of sharers' writes.
     var writeObservation: UUID?
+    /// The store's persistent history, when the file tracks it (<doc:StoreFileFormat#32-History>).
+    var historyLog: HistoryLog?
     let writer = JSONByteWriter(capacity: 1 << 16)
     /// Scratch space for measuring rows' encoded sizes.
     let measurer = JSONByteWriter(capacity: 4096)
@@ -127,8 +129,20 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         fileSystem fs: any StoreFileSystem
     ) throws {
         let path = try StoreFileErrors.resolving(url, fileSystem: fs)
-        let opened = try StoreFileOpener(path: path, model: model, options: options, fileSystem: fs)
+        var options = options
+        var opened = try StoreFileOpener(path: path, model: model, options: options, fileSystem: fs)
             .open()
+        var forcedReadOnly = false
+        if opened.loaded.header.history != nil, !options.tracksHistory, !options.isReadOnly {
+            // Core Data forces a store that has recorded history, opened without
+            // NSPersistentHistoryTrackingKey, read-only (../shared/reference/coredata-semantics.md (j)).
+            fs.close(opened.file.fd)
+            opened.lock?.release()
+            options.isReadOnly = true
+            opened = try StoreFileOpener(path: path, model: model, options: options, fileSystem: fs)
+                .open()
+            forcedReadOnly = true
+        }
         self.identifier = opened.loaded.header.storeIdentifier
         self.url = url
         self.model = model
@@ -145,6 +159,12 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         self.notices = opened.notices
         self.openingWarnings = opened.warnings
         self.recordedCounters = opened.loaded.replay.table.primaryKeyCounters
+        self.historyLog = opened.loaded.replay.history
+        if forcedReadOnly {
+            notices.append(
+                "store \(path): opened without NSPersistentHistoryTrackingKey, but the file "
+                    + "records persistent history: opened read-only, as Core Data does")
+        }
         // With no live rows the snapshot's row lines take nothing: no need to measure later.
         self.liveRowBytes = opened.loaded.replay.table.totalRowCount == 0 ? 0 : nil
         let version = opened.loaded.header.version
@@ -155,6 +175,20 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
                 close()
                 throw error
             }
+        } else if !isReadOnly, options.tracksHistory, historyLog == nil {
+            // Tracking turned on for a file that had none: history starts now; the file
+            // becomes a snapshot whose header records where.
+            historyLog = HistoryLog(start: opened.file.lastTransaction)
+            do {
+                try locked { try compactHoldingLock() }
+            } catch {
+                close()
+                throw error
+            }
+            codec.formatVersion = StoreFileVersion.current
+            notices.append(
+                "store \(path): persistent history tracking turned on; history starts after "
+                    + "transaction \(opened.file.lastTransaction)")
         } else if !isReadOnly, version < StoreFileVersion.current {
             // A writer writes the current version only: the file becomes a snapshot of it
             // first (atomically; a failure leaves it as it was and fails the open).

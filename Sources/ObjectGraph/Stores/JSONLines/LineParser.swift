@@ -6,6 +6,10 @@ enum ParsedLine: Sendable {
     case row(StoreRow)
     /// A transaction.
     case transaction(TransactionRecord)
+    /// A retained history transaction (after a compaction).
+    case history(StoreHistoryTransaction)
+    /// A retention point: history before this transaction number is deleted.
+    case retention(Int64)
     /// A damaged line: its error names the file and line.
     case damaged(ObjectGraphError)
 }
@@ -77,6 +81,12 @@ struct LineParser: Sendable {
         do {
             if index < snapshotRows {
                 return .row(try snapshotRow(line, number: number, left: snapshotRows - index))
+            }
+            if line.starts(with: "{\"h\":".utf8) {
+                return .history(try HistoryLine.read(line, codec: codec))
+            }
+            if line.starts(with: "{\"retain\":".utf8) {
+                return .retention(try HistoryLine.readRetention(line))
             }
             return .transaction(try TransactionLine.read(line, codec: codec))
         } catch let e as JSONScanError {

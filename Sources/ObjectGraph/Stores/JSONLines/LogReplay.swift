@@ -28,6 +28,8 @@ struct LogReplay {
     var transactionLines = 0
     /// The file offset just past the last complete line applied.
     var length: Int
+    /// The persistent history read so far, when the header says the store tracks it.
+    var history: HistoryLog?
 
     var path: String { codec.path }
 
@@ -38,6 +40,12 @@ struct LogReplay {
         self.snapshotRowsLeft = header.rows
         self.lastTransaction = header.base
         self.length = headerLength
+        if let h = header.history {
+            var log = HistoryLog(start: h.start)
+            log.retained = h.retained
+            log.last = header.base
+            self.history = log
+        }
         for (name, next) in header.keys {
             guard let entity = codec.model.entitiesByName[name], entity.superentity == nil else {
                 throw StoreFileErrors.corrupt(
@@ -84,8 +92,16 @@ struct LogReplay {
             case .damaged(let error): throw error
             case .row: break
             case .transaction(let record):
-                try applyTransaction(record, number: number)
+                try applyTransaction(record, number: number, bytes: line.count + 1)
                 transactionLines += 1
+            case .history(let record):
+                try applyHistory(record, number: number, bytes: line.count + 1)
+            case .retention(let retained):
+                guard history != nil else {
+                    throw StoreFileErrors.corrupt(
+                        path, line: number, "a retention line in a store without history")
+                }
+                history?.deleteHistory(before: retained)
             }
             lineCount = number
             length += line.count + 1
@@ -115,7 +131,31 @@ struct LogReplay {
         }
     }
 
-    private mutating func applyTransaction(_ record: TransactionRecord, number: Int) throws {
+    /// Records a retained history transaction: they follow the snapshot, ascending, before
+    /// any transaction line, numbered up to the header's `base`.
+    private mutating func applyHistory(
+        _ record: StoreHistoryTransaction, number: Int, bytes: Int
+    ) throws {
+        guard var log = history else {
+            throw StoreFileErrors.corrupt(
+                path, line: number, "a history line in a store without history")
+        }
+        let previous = log.transactions.last?.number ?? max(log.start, log.retained - 1)
+        guard transactionLines == 0, record.number > previous, record.number <= lastTransaction
+        else {
+            throw StoreFileErrors.corrupt(
+                path, line: number,
+                "history transaction \(record.number) is out of place (history lines follow "
+                    + "the snapshot in ascending order, up to base \(lastTransaction))")
+        }
+        log.append(record, bytes: bytes)
+        log.last = lastTransaction
+        history = log
+    }
+
+    private mutating func applyTransaction(_ record: TransactionRecord, number: Int, bytes: Int)
+        throws
+    {
         guard lastTransaction < .max, record.number == lastTransaction + 1 else {
             let expected =
                 lastTransaction < .max
@@ -127,6 +167,17 @@ struct LogReplay {
         }
         func fail(_ what: String) -> ObjectGraphError {
             StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) \(what)")
+        }
+        if history != nil {
+            let changes = StoreChangeSet(
+                inserted: record.inserted, updated: record.updated,
+                deleted: record.deleted.map { ($0, 0) }, author: record.author,
+                contextName: record.contextName, timestamp: record.timestamp)
+            var entry = StoreHistoryTransaction(
+                committing: changes, number: record.number, oldRow: { table.row(for: $0) })
+            entry.bundleID = record.bundleID ?? ""
+            entry.processID = record.processID ?? ""
+            history?.append(entry, bytes: bytes)
         }
         for id in record.deleted {
             guard table.row(for: id) != nil else {

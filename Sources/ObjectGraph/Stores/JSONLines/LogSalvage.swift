@@ -51,6 +51,8 @@ struct LogSalvage {
             switch parsed.first {
             case .row(let row)?: insert(row, line: lineCount, what: "the snapshot")
             case .transaction(let record)?: apply(record, line: lineCount)
+            case .history?, .retention?:
+                break  // persistent history is not salvaged: the snapshot written has none
             case .damaged(let error)?:
                 let reason = StoreFileErrors.reason(error)
                 damagedLines.append((lineCount, reason))

@@ -118,6 +118,21 @@ extension StoreFileHeader {
                 guard header.metadata.first == 0x7B else {
                     throw s.error("metadata must be an object")
                 }
+            case "history":
+                var history = HeaderHistory(start: -1, retained: -1)
+                try s.forEachMember { name, s in
+                    let n = try s.readInt64()
+                    guard n >= 0 else { throw s.error("history \(name) must not be negative") }
+                    switch name {
+                    case "start": history.start = n
+                    case "retained": history.retained = n
+                    default: throw s.error("unknown history member \"\(name)\"")
+                    }
+                }
+                guard history.start >= 0, history.retained >= 0 else {
+                    throw s.error("history needs \"start\" and \"retained\"")
+                }
+                header.history = history
             case "model":
                 let range = try s.skipValue()
                 header.modelJSON = Array(s.bytes(in: range))

@@ -25,6 +25,10 @@ struct StoreFileHeader: Sendable {
     var modelJSON: [UInt8]
     /// The store's metadata as a compact JSON object (version 3; `{}` when none).
     var metadata: [UInt8] = Array("{}".utf8)
+    /// (Version 4) The store's persistent history bounds when it tracks history: history
+    /// began after transaction `start`; `retained` is the oldest transaction number it may
+    /// still hold (0 until history is first deleted). `nil`: the store does not track history.
+    var history: HeaderHistory?
 
     /// A header for a new store of `model`.
     init(model: ManagedObjectModel, storeIdentifier: String, created: Date) {
@@ -90,6 +94,13 @@ struct StoreFileHeader: Sendable {
             w.append(ascii: ",\"metadata\":")
             w.append(metadata)
         }
+        if version >= 4, let history {
+            w.append(ascii: ",\"history\":{\"start\":")
+            w.append(integer: history.start)
+            w.append(ascii: ",\"retained\":")
+            w.append(integer: history.retained)
+            w.append(0x7D)
+        }
         w.append(ascii: ",\"hashes\":")
         writeObject(hashes, to: w) { w.append(quoted: $0.base64EncodedString()) }
         w.append(ascii: ",\"model\":")
@@ -108,4 +119,12 @@ struct StoreFileHeader: Sendable {
         }
         w.append(0x7D)
     }
+}
+
+/// The header's `history` member (<doc:StoreFileFormat#2-The-header-line-1>).
+struct HeaderHistory: Sendable, Equatable {
+    /// The last transaction before history began.
+    var start: Int64
+    /// The oldest transaction number history may still hold (0: never deleted).
+    var retained: Int64
 }

@@ -136,9 +136,10 @@ struct StoreFileOpener {
     ///   the lock): it is opened as it is, never overwritten.
     private func create(model: ManagedObjectModel) throws -> Bool {
         let fs = fileSystem
-        let header = StoreFileHeader(
+        var header = StoreFileHeader(
             model: model, storeIdentifier: options.storeIdentifier ?? UUID().uuidString,
             created: options.clock())
+        if options.tracksHistory { header.history = HeaderHistory(start: 0, retained: 0) }
         let w = JSONByteWriter()
         header.write(to: w)
         let temporary = path + ".tmp"

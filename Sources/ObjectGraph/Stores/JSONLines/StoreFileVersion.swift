@@ -7,10 +7,14 @@ import Foundation
 /// message saying so.
 enum StoreFileVersion {
     /// The version this library writes.
-    static let current = 3
+    static let current = 4
     /// The versions this library reads.
     static let readable = 1...current
 
+    /// Version 4 adds persistent history: the header's `history` member, history lines
+    /// (`h`) after the snapshot, retention lines (`retain`), and the `bundle` and `pid` members
+    /// of transaction lines.
+    ///
     /// Version 3 adds the header's `metadata` member (the store's metadata, an object);
     /// versions 1 and 2 have none (read as `{}`).
     ///

@@ -6,6 +6,9 @@ struct TransactionRecord: Sendable {
     var timestamp = Date(timeIntervalSinceReferenceDate: 0)
     var author: String?
     var contextName: String?
+    /// (Version 4, stores tracking history) the committing program and process.
+    var bundleID: String?
+    var processID: String?
     var inserted: [StoreRow] = []
     var updated: [StoreRow] = []
     var deleted: [ManagedObjectID] = []
@@ -22,7 +25,7 @@ enum TransactionLine {
     ///   as it was.
     static func write(
         _ changes: StoreChangeSet, number: Int64, keys: [(String, Int64)], codec: RowCodec,
-        to w: JSONByteWriter
+        origin: (bundle: String, pid: String)? = nil, to w: JSONByteWriter
     ) throws -> (inserted: Int, updated: Int) {
         let start = w.count
         var sizes = (inserted: 0, updated: 0)
@@ -39,6 +42,12 @@ enum TransactionLine {
             if let context = changes.contextName {
                 w.append(ascii: ",\"context\":")
                 w.append(quoted: context)
+            }
+            if let origin {
+                w.append(ascii: ",\"bundle\":")
+                w.append(quoted: origin.bundle)
+                w.append(ascii: ",\"pid\":")
+                w.append(quoted: origin.pid)
             }
             if !changes.inserted.isEmpty {
                 w.append(ascii: ",\"ins\":[")
@@ -101,6 +110,8 @@ enum TransactionLine {
                 record.timestamp = try StoreFileVersion.readDate(&s, version: codec.formatVersion)
             case "author": record.author = s.consumeNull() ? nil : try s.readString()
             case "context": record.contextName = s.consumeNull() ? nil : try s.readString()
+            case "bundle": record.bundleID = try s.readString()
+            case "pid": record.processID = try s.readString()
             case "ins": record.inserted = try codec.readRows(&s)
             case "upd": record.updated = try codec.readRows(&s)
             case "del":
