@@ -53,8 +53,8 @@ for r in micro:
     if not (r.get("ops_per_second", 0) > 0 and r.get("operations", 0) > 0):
         problems.append(f"micro {r.get('case')}: no operations measured")
 ledger = [json.loads(l) for l in open(f"{directory}/ledger.out") if l.strip()]
-if [r.get("workload") for r in ledger] != ["import", "reimport", "report"]:
-    problems.append(f"ledger: workloads {[r.get('workload') for r in ledger]}, expected import, reimport, report")
+if [r.get("workload") for r in ledger] != ["import", "reimport", "report", "adjust", "purge"]:
+    problems.append(f"ledger: workloads {[r.get('workload') for r in ledger]}, expected import, reimport, report, adjust, purge")
 for r in ledger:
     if r.get("mode") != "ledger" or r.get("n") != n or not isinstance(r.get("seconds"), (int, float)):
         problems.append(f"ledger {r.get('workload')}: mode/n/seconds are {r.get('mode')}/{r.get('n')}/{r.get('seconds')}")

@@ -34,6 +34,10 @@ package final class CLIOutput: @unchecked Sendable {
         }
     }
 
+    /// Whether this output writes to the process's standard output and error (not a test's
+    /// buffers): only then may a progress bar draw on the terminal.
+    package var writesToProcess: Bool { !capture }
+
     /// Everything written to standard output (capturing outputs only).
     package var stdout: String { lock.withLock { outBuffer } }
     /// Everything written to standard error (capturing outputs only).

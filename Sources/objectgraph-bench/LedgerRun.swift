@@ -3,15 +3,16 @@ import Foundation
 import LedgerKit
 
 /// Options of the ledger benchmark: `ledger [--n N] [--repeat R] [--dir DIR] [--json]
-/// [--only import,reimport,report]`.
+/// [--only import,reimport,report,adjust,purge]`.
 struct LedgerOptions: ParsableArguments {
     @OptionGroup var run: RunOptions
     @Option("--dir", "DIR", help: "where the CSV and the ledger go (default: a temporary one)")
     var directory: String?
-    /// Workloads to run (`import`, `reimport`, `report`); empty runs all three. `reimport`
-    /// and `report` import once, untimed, when `import` is not run.
+    /// Workloads to run (`import`, `reimport`, `report`, `adjust`, `purge`); empty runs all.
+    /// The others import once, untimed, when `import` is not run.
     @Option(
-        "--only", "WORKLOAD,...", help: "run only these of import, reimport, report",
+        "--only", "WORKLOAD,...",
+        help: "run only these of import, reimport, report, adjust, purge",
         transform: ArgumentTransform { text, _ in
             let only = Set(text.split(separator: ",").map(String.init))
             let unknown = only.subtracting(LedgerOptions.workloads)
@@ -24,7 +25,7 @@ struct LedgerOptions: ParsableArguments {
         })
     var only: Set<String> = []
 
-    static let workloads = ["import", "reimport", "report"]
+    static let workloads = ["import", "reimport", "report", "adjust", "purge"]
 
     var count: Int { run.count }
     var repeats: Int { run.repeats }
@@ -41,7 +42,9 @@ struct LedgerRun {
     let output: CLIOutput
 
     /// The ledger's goals at N = 100,000, in seconds.
-    static let goals: [String: Double] = ["import": 2.0, "report": 0.3]
+    static let goals: [String: Double] = [
+        "import": 2.0, "report": 0.3, "adjust": 0.5, "purge": 0.5,
+    ]
 
     func run() throws {
         let directory = try workDirectory()
@@ -67,7 +70,8 @@ struct LedgerRun {
             emit("import", seconds, reporter)
             imported = true
         }
-        if !imported, wanted("reimport") || wanted("report") {
+        if !imported, wanted("reimport") || wanted("report") || wanted("adjust") || wanted("purge")
+        {
             try removeLedger(ledgerURL)
             _ = try timedImport(csv, into: ledgerURL, expecting: options.count)
         }
@@ -80,6 +84,13 @@ struct LedgerRun {
         if wanted("report") {
             let seconds = try (0..<options.repeats).map { _ in try timedReport(ledgerURL) }
             emit("report", seconds, reporter)
+        }
+        if wanted("adjust") || wanted("purge") {
+            let base = directory.appendingPathComponent("ledger-bench-base.jsonl")
+            try removeLedger(base)
+            try FileManager.default.copyItem(at: ledgerURL, to: base)
+            defer { try? removeLedger(base) }
+            try runBatchWorkloads(base: base, into: ledgerURL, reporter)
         }
         try removeLedger(ledgerURL)
     }
@@ -139,7 +150,7 @@ struct LedgerRun {
         return seconds
     }
 
-    private func emit(_ workload: String, _ seconds: [Double], _ reporter: Reporter) {
+    func emit(_ workload: String, _ seconds: [Double], _ reporter: Reporter) {
         let middle = median(seconds)
         let goal = options.count == 100_000 ? Self.goals[workload] : nil
         if options.json {
@@ -170,7 +181,7 @@ struct LedgerRun {
     }
 
     /// Removes the ledger file and the files the store keeps beside it.
-    private func removeLedger(_ url: URL) throws {
+    func removeLedger(_ url: URL) throws {
         let directory = url.deletingLastPathComponent()
         let name = url.lastPathComponent
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -90,18 +90,14 @@ enum ImportCommand {
             let options = try arguments.importOptions()
             let file = environment.url(arguments.file)
             let dryRun = arguments.dryRun
-            // Progress on stderr for large files only: every progressInterval rows read, then the save.
-            var reported = 0
+            // A progress bar on a terminal (rows read of the file's rows, then the save).
+            let bar = global.progressBar("import", output)
+            defer { bar?.finish() }
             let progress: (ImportProgress) -> Void = { step in
                 switch step {
-                case .read(let rows)
-                where rows > reported && rows % CSVImporter.progressInterval == 0:
-                    reported = rows
-                    output.err("import: \(rows) rows read")
-                case .saving(let count) where reported > 0:
-                    output.err("import: saving \(count) transactions")
-                default:
-                    break
+                case .read(let rows, let total): bar?.update(rows, of: total)
+                case .saving(let count):
+                    bar?.status("saving \(LedgerText.count(count, "transaction"))")
                 }
             }
             // The export is read whole before the ledger is opened: one that cannot be read
@@ -125,6 +121,7 @@ enum ImportCommand {
                     try ledger.importRows(result, from: file, dryRun: dryRun, progress: progress)
                 }
             }
+            bar?.finish()
             for warning in summary.result.warnings { output.err("warning: \(warning)") }
             if global.json {
                 try output.json(summary.jsonObject)

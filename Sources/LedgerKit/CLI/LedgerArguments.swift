@@ -8,9 +8,19 @@ package struct LedgerGlobalOptions: ParsableArguments {
     package var file: String?
     /// `--json`: print JSON instead of text.
     @Flag("--json", help: "print JSON instead of text") package var json: Bool
+    /// `--quiet`: no progress bar on standard error.
+    @Flag("--quiet", help: "no progress bar on standard error") package var quiet: Bool
 
     /// The declarations; the parser fills them.
     package init() {}
+}
+
+extension LedgerGlobalOptions {
+    /// A progress bar labelled `label` on standard error, or `nil` when standard error is not
+    /// a terminal, `--quiet` is given or `output` is a test's buffer.
+    func progressBar(_ label: String, _ output: CLIOutput) -> ProgressBar? {
+        output.writesToProcess ? ProgressBar.onTerminal(label: label, quiet: quiet) : nil
+    }
 }
 
 /// A `ledger` subcommand.

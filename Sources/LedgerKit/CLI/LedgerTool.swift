@@ -30,7 +30,8 @@ package enum LedgerTool {
                 DeleteCommand.make(environment), ClearCommand.make(environment),
                 ReportCommand.make(environment), ImportCommand.make(environment),
                 ExportCommand.make(environment), MaintenanceCommands.compact(environment),
-                MaintenanceCommands.verify(environment), HistoryCommand.make(environment),
+                MaintenanceCommands.verify(environment), BatchCommands.adjust(environment),
+                BatchCommands.purge(environment), HistoryCommand.make(environment),
                 WatchCommand.make(environment),
             ])
     }

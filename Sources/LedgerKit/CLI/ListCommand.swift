@@ -1,19 +1,33 @@
 import CLISupport
 import Foundation
 
+/// `--where`, `--category`, `--from`, `--to`: which transactions a command (`list`,
+/// `adjust`) works on.
+struct TransactionFilterArguments: ParsableArguments {
+    @Option(
+        "--where", "PREDICATE",
+        help: "a predicate, e.g. \"amount > 50 AND payee CONTAINS[c] 'shop'\"")
+    var predicate: String?
+    @Option("--category", "C", help: "only this category") var category: String?
+    @Option("--from", "YYYY-MM-DD", help: "only on or after this date", transform: .ledgerDate)
+    var from: Date?
+    @Option("--to", "YYYY-MM-DD", help: "only on or before this date", transform: .ledgerDate)
+    var to: Date?
+
+    /// The query these options describe (all transactions, by date, when none is given).
+    var query: TransactionQuery {
+        var query = TransactionQuery()
+        query.predicate = predicate
+        query.category = category
+        (query.from, query.to) = (from, to)
+        return query
+    }
+}
+
 /// `ledger list`: shows transactions.
 enum ListCommand {
     struct Arguments: ParsableArguments {
-        @Option(
-            "--where", "PREDICATE",
-            help: "a predicate, e.g. \"amount > 50 AND payee CONTAINS[c] 'shop'\"")
-        var predicate: String?
-        @Option("--category", "C", help: "only this category") var category: String?
-        @Option(
-            "--from", "YYYY-MM-DD", help: "only on or after this date", transform: .ledgerDate)
-        var from: Date?
-        @Option("--to", "YYYY-MM-DD", help: "only on or before this date", transform: .ledgerDate)
-        var to: Date?
+        @OptionGroup var filter: TransactionFilterArguments
         @Option("--limit", "N", help: "show at most N", transform: .ledgerCount) var limit: Int?
         @Option(
             "--sort", "KEY[:desc]",
@@ -31,11 +45,7 @@ enum ListCommand {
                 --json prints an array of {id, amount, kind, date, note, payee, category, isCleared}.
                 """
         ) { (arguments: Arguments, global, output) in
-            var query = TransactionQuery()
-            query.predicate = arguments.predicate
-            query.category = arguments.category
-            query.from = arguments.from
-            query.to = arguments.to
+            var query = arguments.filter.query
             query.limit = arguments.limit
             query.sort = arguments.sort
             let (records, ids) = try LedgerSession.run(

@@ -11,6 +11,10 @@ enum MaintenanceCommands {
         var keepHistory: Int?
     }
 
+    struct VerifyArguments: ParsableArguments {
+        @Flag("--fix", help: "remove receipt files no transaction names") var fix: Bool
+    }
+
     static func compact(_ environment: LedgerEnvironment) -> LedgerCommand {
         LedgerCommand(
             ["compact"], summary: "rewrite the file as a snapshot of its live rows",
@@ -44,18 +48,34 @@ enum MaintenanceCommands {
             ["verify"], summary: "check the file and the receipts",
             details:
                 "Checks every line's checksum, the replay, every reference and every receipt, without "
-                + "changing anything. Exits 1 when something is wrong, listing each problem on stdout."
-        ) { (_: NoArguments, global, output) in
-            let result: LedgerVerification
+                + "changing anything. Exits 1 when something is wrong, listing each problem on stdout. "
+                + "--fix removes receipt files no transaction names (left by an interrupted purge or "
+                + "delete), holding the writer lock; --json then adds \"removed\": [file]."
+        ) { (arguments: VerifyArguments, global, output) in
+            var result: LedgerVerification
+            var removed: [String] = []
             do {
-                result = try Ledger.verify(
-                    environment.configuration(file: global.file))
+                let configuration = environment.configuration(file: global.file)
+                result = try Ledger.verify(configuration)
+                if arguments.fix, result.isHealthy,
+                    result.notices.contains(where: {
+                        $0.hasPrefix("receipt file ")
+                    })
+                {
+                    removed = try Ledger.removeOrphanReceipts(configuration)
+                    result = try Ledger.verify(configuration)
+                }
             } catch {
                 throw LedgerSession.failure(error)
             }
             if global.json {
-                try output.json(result.jsonObject)
+                var object = result.jsonObject
+                if arguments.fix { object["removed"] = removed }
+                try output.json(object)
             } else {
+                for name in removed {
+                    output.out("removed: receipt file \(name) belonged to no transaction")
+                }
                 for problem in result.problems { output.out("problem: \(problem)") }
                 for notice in result.notices { output.out("notice: \(notice)") }
                 if result.isHealthy {

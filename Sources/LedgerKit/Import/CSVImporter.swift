@@ -27,15 +27,15 @@ import ObjectGraph
 /// the same keys.
 public enum CSVImporter {
     /// How many rows pass between two progress reports.
-    public static let progressInterval = 10_000
+    public static let progressInterval = 1_000
 
     /// Reads the CSV file at `fileURL`.
     ///
     /// - Parameters:
     ///   - fileURL: a file URL; messages name it by its `relativePath`.
     ///   - options: the format and column mapping.
-    ///   - progress: called on the caller's thread with the number of data rows done,
-    ///     every ``progressInterval`` rows and once at the end.
+    ///   - progress: called on the caller's thread with the number of data rows done and
+    ///     the file's number of data rows, every ``progressInterval`` rows and once at the end.
     /// - Returns: the rows, the skipped rows and what was detected.
     /// - Throws: ``LedgerError`` (`.importFileUnreadable`, `.importOptions`, `.importColumn`,
     ///   `.importFileInvalid`, `.importBadRows`): an unreadable file,
@@ -44,7 +44,7 @@ public enum CSVImporter {
     ///   reason in the message and `file`/`line`, every one under `underlying`, up to 100).
     /// - Complexity: O(n) in the file's size.
     public static func parse(
-        fileURL: URL, options: ImportOptions, progress: ((Int) -> Void)? = nil
+        fileURL: URL, options: ImportOptions, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> ImportResult {
         let name = fileURL.relativePath
         _ = try ImportPlan.check(options)
@@ -68,7 +68,7 @@ public enum CSVImporter {
     /// - Complexity: O(n) in the size of `data`.
     public static func parse(
         data: Data, options: ImportOptions, sourceName: String = "<data>",
-        progress: ((Int) -> Void)? = nil
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> ImportResult {
         let dateFormat = try ImportPlan.check(options)
         let (bytes, encoding, warnings) = try TextDecoding.decode(
@@ -88,7 +88,8 @@ public enum CSVImporter {
         rows.reserveCapacity(max(0, table.count - plan.firstDataRecord))
         table.bytes.withUnsafeBufferPointer { p in
             var done = 0
-            for record in plan.firstDataRecord..<max(plan.firstDataRecord, table.count) {
+            let records = plan.firstDataRecord..<max(plan.firstDataRecord, table.count)
+            for record in records {
                 do throws(LedgerError) {
                     rows.append(try converter.convert(record, table, p))
                 } catch {
@@ -103,9 +104,9 @@ public enum CSVImporter {
                     }
                 }
                 done += 1
-                if done % progressInterval == 0 { progress?(done) }
+                if done % progressInterval == 0 { progress?(done, records.count) }
             }
-            progress?(done)
+            progress?(done, records.count)
         }
         if !errors.isEmpty { throw ImportError.badRows(sourceName, errors, total: errorCount) }
         return ImportResult(

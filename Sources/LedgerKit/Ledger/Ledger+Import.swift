@@ -41,9 +41,9 @@ public struct ImportSummary: Sendable {
 
 /// How far an import has got, for progress reports on large files.
 public enum ImportProgress: Sendable, Hashable {
-    /// This many data rows have been read (every ``CSVImporter/progressInterval`` rows and
-    /// once at the end).
-    case read(Int)
+    /// This many data rows of the file's total have been read (every
+    /// ``CSVImporter/progressInterval`` rows and once at the end).
+    case read(Int, of: Int)
     /// This many new transactions are being saved.
     case saving(Int)
 }
@@ -80,7 +80,7 @@ extension Ledger {
         try CSVImporter.parse(
             fileURL: fileURL, options: options,
             progress: progress.map { report in
-                { report(.read($0)) }
+                { report(.read($0, of: $1)) }
             })
     }
 

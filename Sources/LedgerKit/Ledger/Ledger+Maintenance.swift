@@ -99,22 +99,48 @@ extension Ledger {
     private func checkReceipts(into result: inout LedgerVerification) throws {
         let named = try transactions().compactMap { t in t.receiptPath.map { (t, $0) } }
         result.receipts = named.count
-        var expected = Set<String>()
-        for (transaction, path) in named {
-            let file = receiptURL(forStoredPath: path).standardizedFileURL
-            expected.insert(file.path)
-            if !FileManager.default.fileExists(atPath: file.path) {
-                result.problems.append(
-                    "transaction \(transaction.idString): receipt \(path) is missing")
-            }
+        for (transaction, path) in named
+        where !FileManager.default.fileExists(atPath: receiptFile(path)) {
+            result.problems.append(
+                "transaction \(transaction.idString): receipt \(path) is missing")
         }
+        for name in try orphanReceipts() {
+            result.notices.append("receipt file \(name) belongs to no transaction")
+        }
+    }
+
+    /// The receipt files in the receipts directory that no transaction names, as
+    /// `receipts/NAME`, sorted.
+    func orphanReceipts() throws -> [String] {
         guard let directory = configuration.resolvedReceiptsDirectory,
             let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
-        else { return }
-        for name in names.sorted()
-        where !expected.contains(directory.appendingPathComponent(name).standardizedFileURL.path) {
-            result.notices.append(
-                "receipt file \(directory.lastPathComponent)/\(name) belongs to no transaction")
+        else { return [] }
+        let expected = Set(try transactionReceiptPaths().map(receiptFile))
+        return names.sorted().filter {
+            !expected.contains(directory.appendingPathComponent($0).standardizedFileURL.path)
+        }.map { "\(directory.lastPathComponent)/\($0)" }
+    }
+
+    /// Removes the receipt files no transaction names (left by a purge or a deletion
+    /// interrupted between its commit and the files' removal), holding the writer lock so no
+    /// command adds a receipt meanwhile (`ledger verify --fix`).
+    ///
+    /// - Returns: the files removed, as `receipts/NAME`.
+    /// - Throws: ``LedgerError`` `.noLedger`, `.needsFile`; the store's errors when it cannot
+    ///   be opened for writing (`.storeLocked` 134090); a removal's error (the files before it
+    ///   are removed).
+    public static func removeOrphanReceipts(_ configuration: LedgerConfiguration) throws
+        -> [String]
+    {
+        guard !configuration.isInMemory else { throw LedgerErrors.needsFile("verify --fix") }
+        let ledger = try Ledger(configuration, access: .write)
+        defer { ledger.close() }
+        guard let directory = configuration.resolvedReceiptsDirectory else { return [] }
+        let orphans = try ledger.orphanReceipts()
+        for name in orphans {
+            try FileManager.default.removeItem(
+                at: directory.deletingLastPathComponent().appendingPathComponent(name))
         }
+        return orphans
     }
 }

@@ -135,5 +135,8 @@ extension LedgerError {
         /// 25: an all-or-nothing import refused because of bad rows, listed in
         /// ``LedgerError/underlying``.
         public static let importBadRows = Self("importBadRows", code: 25)
+        /// 30: a `ledger adjust` refused because new amounts would break the model's rules,
+        /// listed in the message.
+        public static let adjustmentRefused = Self("adjustmentRefused", code: 30)
     }
 }

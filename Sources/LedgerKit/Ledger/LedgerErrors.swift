@@ -81,6 +81,20 @@ enum LedgerErrors {
             file: path)
     }
 
+    /// An adjustment refused before anything was written: `rows` describes each transaction
+    /// whose new value of `key` breaks a rule (the first five are named).
+    static func adjustmentRefused(_ adjustment: String, key: String, rows: [String])
+        -> LedgerError
+    {
+        let shown = rows.prefix(5).joined(separator: "; ")
+        let more = rows.count > 5 ? "; and \(rows.count - 5) more" : ""
+        return LedgerError(
+            .adjustmentRefused,
+            "adjust \(adjustment) refused: \(rows.count) transaction\(rows.count == 1 ? "" : "s") "
+                + "would break the model's rules for \(key) (\(shown)\(more)); nothing was changed",
+            entityName: "Transaction", key: key)
+    }
+
     /// A store whose model is not a ledger's.
     static func notALedger(_ what: String) -> LedgerError {
         LedgerError(.notALedger, "\(what): the store's model is not a ledger's")

@@ -162,12 +162,23 @@ extension PersistentStoreCoordinator {
     }
 }
 
-/// A row seen alone by the expression evaluator: its own attributes, no related rows.
-struct LoneRowRecord: PredicateRecord {
-    let row: StoreRow
-    var recordEntity: EntityDescription { row.objectID.entity }
-    var recordObjectID: ManagedObjectID { row.objectID }
-    func attributeValue(at index: Int) -> AttributeValue { row.values[index].attributeValue }
-    func toOneRecord(at index: Int) -> LoneRowRecord? { nil }
-    func toManyRecords(at index: Int) -> [LoneRowRecord] { [] }
+/// A row seen alone by the expression evaluator: its own attributes, no related rows, as a
+/// batch update evaluates its expressions (and as a program checks them before running one).
+package struct LoneRowRecord: PredicateRecord {
+    /// The row.
+    package let row: StoreRow
+    /// A record of `row`.
+    package init(row: StoreRow) { self.row = row }
+    /// The row's entity.
+    package var recordEntity: EntityDescription { row.objectID.entity }
+    /// The row's object ID.
+    package var recordObjectID: ManagedObjectID { row.objectID }
+    /// The attribute in slot `index`.
+    package func attributeValue(at index: Int) -> AttributeValue {
+        row.values[index].attributeValue
+    }
+    /// Always `nil`: related rows are not seen.
+    package func toOneRecord(at index: Int) -> LoneRowRecord? { nil }
+    /// Always empty: related rows are not seen.
+    package func toManyRecords(at index: Int) -> [LoneRowRecord] { [] }
 }

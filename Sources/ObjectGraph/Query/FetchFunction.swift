@@ -36,6 +36,12 @@ public enum FetchFunction: String, Sendable, Hashable, CaseIterable {
     case ceiling = "ceiling:"
     /// `trunc(x)`: rounds toward zero.
     case trunc = "trunc:"
+    /// `round(x, scale)`: `x` rounded to `scale` decimal places (a whole number; negative
+    /// rounds to tens, hundreds, …), halves away from zero: `round(2.345, 2)` is `2.35`,
+    /// `round(-2.345, 2)` is `-2.35`. Decimals round exactly; doubles round their binary
+    /// value. Core Data's `NSExpression` has no rounding function: this one is named in its
+    /// selector style, after `NSDecimalNumberHandler`'s `scale` and its `.plain` mode.
+    case round = "round:toScale:"
     /// `exp(x)`: e to the x, a double.
     case exp = "exp:"
     /// `ln(x)`: the natural logarithm, a double.
@@ -107,9 +113,8 @@ public enum FetchFunction: String, Sendable, Hashable, CaseIterable {
     public var arity: Int {
         switch self {
         case .now: 0
-        case .add, .subtract, .multiply, .divide, .modulus, .power, .bitwiseAnd, .bitwiseOr,
-            .bitwiseXor,
-            .leftShift, .rightShift, .cast, .index:
+        case .add, .subtract, .multiply, .divide, .modulus, .power, .round, .bitwiseAnd,
+            .bitwiseOr, .bitwiseXor, .leftShift, .rightShift, .cast, .index:
             2
         default: 1
         }

@@ -25,6 +25,10 @@ enum PredicateArithmetic {
             return .double(d.timeIntervalSinceReferenceDate - e.timeIntervalSinceReferenceDate)
         case (.subtract, .date(let d), _):
             return PredicateNumber(b).map { .date(d.addingTimeInterval(-$0.doubleValue)) } ?? .null
+        case (.round, _, _):
+            guard let x = PredicateNumber(a), case .integer(let scale)? = PredicateNumber(b)
+            else { return .null }
+            return finite(round(x, scale: scale))
         case (.bitwiseAnd, _, _), (.bitwiseOr, _, _), (.bitwiseXor, _, _), (.leftShift, _, _),
             (.rightShift, _, _):
             guard case .integer(let x)? = PredicateNumber(a),
@@ -140,11 +144,37 @@ enum PredicateArithmetic {
         }
     }
 
-    static func rounded(_ d: Decimal, _ mode: NSDecimalNumber.RoundingMode) -> Decimal {
+    static func rounded(_ d: Decimal, _ mode: NSDecimalNumber.RoundingMode, scale: Int = 0)
+        -> Decimal
+    {
         var input = d
         var result = Decimal()
-        NSDecimalRound(&result, &input, 0, mode)
+        NSDecimalRound(&result, &input, scale, mode)
         return result
+    }
+
+    /// `x` to `scale` decimal places, halves away from zero (`NSDecimalNumber`'s `.plain`).
+    /// Integers stay integers (unchanged for a scale of 0 or more); a double rounds its
+    /// binary value, so `round(1.005e0, 2)` is `1.0`.
+    private static func round(_ x: PredicateNumber, scale: Int64) -> PredicateNumber? {
+        // Beyond ±400 places no decimal or double changes (or every one becomes 0).
+        let places = Int(Swift.max(-400, Swift.min(400, scale)))
+        switch x {
+        case .integer(let v):
+            guard places < 0 else { return x }
+            let r = rounded(Decimal(v), .plain, scale: places)
+            // A whole decimal prints as digits; one beyond Int64 stays a decimal.
+            return Int64(r.description).map(PredicateNumber.integer) ?? .decimal(r)
+        case .decimal(let v):
+            return .decimal(rounded(v, .plain, scale: places))
+        case .double(let v):
+            guard v.isFinite, places < 300 else { return x }
+            guard places > -300 else { return .double(0) }
+            let factor = Foundation.pow(10.0, Double(Swift.abs(places)))
+            return places >= 0
+                ? .double((v * factor).rounded(.toNearestOrAwayFromZero) / factor)
+                : .double((v / factor).rounded(.toNearestOrAwayFromZero) * factor)
+        }
     }
 
     private static func unary(_ function: FetchFunction, _ a: AttributeValue) -> AttributeValue {
