@@ -53,6 +53,11 @@ enum WatchCommand {
         let (entries, next): ([LedgerHistoryEntry], PersistentHistoryToken?)
         do {
             (entries, next) = try ledger.history(after: token)
+        } catch let error as ObjectGraphError where error.reason == .historyTokenExpired {
+            // Another command deleted the history this watch had not printed yet
+            // (`compact --keep-history`): say so and go on from the ledger's end.
+            output.err("ledger: watch: \(error.message); going on from the ledger's last save")
+            return ledger.historyToken()
         } catch {
             throw LedgerSession.failure(error)
         }
