@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 
 extension StoreConformance {
-    static let checks: [Check] = rowChecks + fetchChecks + lifecycleChecks
+    static let checks: [Check] = rowChecks + fetchChecks + lifecycleChecks + historyChecks
 
     static let rowChecks: [Check] = [
         Check(name: "anEmptyStoreHasNoRows") { h in

@@ -15,7 +15,7 @@ struct ObjectGraphTool {
             InfoCommand.command, VerifyCommand.command, DumpCommand.command, FetchCommand.command,
             FetchCommand.countCommand, CompactCommand.command, CopyCommand.command,
             RepairCommand.command, ModelCommand.command, MigrateCommand.command,
-            SeedCommand.command, SeedCommand.loadCommand,
+            SeedCommand.command, SeedCommand.loadCommand, HistoryCommand.command,
         ])
 
     static func main() async {

@@ -59,7 +59,7 @@ extension PersistentStoreCoordinator {
                         < ($1.timestamp, $1.storeID, $1.transactionNumber)
                 }
             }
-            if let filter = request.fetchRequest {
+            if let filter = request.fetchRequest?.historyFetchFilter {
                 transactions = try HistoryQuery.window(transactions, filter)
             }
             return PersistentHistoryResult(

@@ -15,7 +15,7 @@ struct HistoryQuery {
             records = records.filter { $0.timestamp > date }[...]
         }
         let includesChanges = request.resultType != .transactionsOnly
-        guard let filter = request.fetchRequest else {
+        guard let filter = request.fetchRequest?.historyFetchFilter else {
             return records.map {
                 PersistentHistoryTransaction(
                     record: $0, storeID: storeID, includesChanges: includesChanges)

@@ -41,10 +41,21 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest {
     /// The token the request fetches after or deletes before; `nil` for requests made
     /// otherwise.
     public let token: PersistentHistoryToken?
-    /// The filter of a ``fetchHistory(withFetchRequest:)`` request: its entity
-    /// (``PersistentHistoryTransaction/entityDescription`` or
-    /// ``PersistentHistoryChange/entityDescription``), predicate, sort, offset and limit.
-    public private(set) var fetchRequest: HistoryFetchFilter?
+    /// A fetch request on ``PersistentHistoryTransaction/entityDescription`` or
+    /// ``PersistentHistoryChange/entityDescription`` that filters what the request returns
+    /// (its predicate, sort, offset and limit), read when the request runs. Set it on any
+    /// fetch request, as Apple's recipe does to leave out the app's own transactions:
+    ///
+    /// ```swift
+    /// let request = PersistentHistoryChangeRequest.fetchHistory(after: lastToken)
+    /// if let filter = PersistentHistoryTransaction.fetchRequest {
+    ///     filter.predicate = try FetchPredicate(format: "%K != %@", "author", "app")
+    ///     request.fetchRequest = filter
+    /// }
+    /// ```
+    ///
+    /// - Note: Mirrors `fetchRequest`.
+    public var fetchRequest: (any HistoryFetchRequestConvertible)?
 
     /// Where the request starts or ends.
     enum Bound {
@@ -108,7 +119,7 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest {
         -> PersistentHistoryChangeRequest
     {
         let request = PersistentHistoryChangeRequest(bound: .all, isDelete: false)
-        request.fetchRequest = HistoryFetchFilter(fetchRequest)
+        request.fetchRequest = fetchRequest
         return request
     }
 
@@ -145,10 +156,13 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest {
     }
 }
 
-/// The result of a ``PersistentHistoryChangeRequest``: ``result`` holds what its
-/// ``resultType`` asked for.
+/// The result of a ``PersistentHistoryChangeRequest``: ``PersistentStoreResult/result`` holds
+/// what the request's ``PersistentHistoryChangeRequest/resultType`` asked for, which
+/// ``historyResultType`` repeats.
 ///
-/// - Note: Mirrors `NSPersistentHistoryResult`.
+/// - Note: Mirrors `NSPersistentHistoryResult`, whose `resultType` is
+///   ``historyResultType`` here: the inherited `resultType` is the batch requests' type and
+///   reads `.statusOnly`.
 public final class PersistentHistoryResult: PersistentStoreResult {
     /// What ``result`` holds.
     public let historyResultType: PersistentHistoryResultType
@@ -157,4 +171,16 @@ public final class PersistentHistoryResult: PersistentStoreResult {
         self.historyResultType = historyResultType
         super.init(result: result, resultType: .statusOnly)
     }
+}
+
+/// A fetch request a ``PersistentHistoryChangeRequest`` can filter with: every
+/// ``FetchRequest``.
+public protocol HistoryFetchRequestConvertible: AnyObject {
+    /// The entity, predicate, sort, offset and limit, as they are now.
+    var historyFetchFilter: HistoryFetchFilter { get }
+}
+
+extension FetchRequest: HistoryFetchRequestConvertible {
+    /// The entity, predicate, sort, offset and limit, as they are now.
+    public var historyFetchFilter: HistoryFetchFilter { HistoryFetchFilter(self) }
 }

@@ -6,9 +6,20 @@ import Testing
 @Suite struct InMemoryStoreConformanceTests {
     static let suite = StoreConformance(name: "InMemory") { model in InMemoryStore(model: model) }
 
+    static let tracked = StoreConformance(name: "InMemory+history") { model in
+        var options = StoreOptions()
+        options.tracksHistory = true
+        return InMemoryStore(model: model, options: options)
+    }
+
     @Test(arguments: StoreConformance.checkNames)
     func inMemoryStorePassesTheConformanceCheck(_ check: String) throws {
         try Self.suite.run(check)
+    }
+
+    @Test(arguments: StoreConformance.checkNames)
+    func inMemoryStoreTrackingHistoryPassesTheConformanceCheck(_ check: String) throws {
+        try Self.tracked.run(check)
     }
 
     @Test func aSnapshotIsIsolatedFromLaterWrites() throws {

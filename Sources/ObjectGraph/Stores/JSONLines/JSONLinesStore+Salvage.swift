@@ -47,6 +47,11 @@ extension JSONLinesStore {
             var snapshot = header
             snapshot.version = StoreFileVersion.current
             snapshot.base = salvage.lastTransaction
+            // Persistent history is not salvaged: it starts again after the salvage, so every
+            // older token expires rather than return a partial list.
+            if snapshot.history != nil {
+                snapshot.history = HeaderHistory(start: salvage.lastTransaction, retained: 0)
+            }
             snapshot.rows = salvage.table.totalRowCount
             let counters = salvage.table.primaryKeyCounters
             snapshot.keys = header.keys.map { ($0.0, max(counters[$0.0] ?? $0.1, $0.1)) }

@@ -97,4 +97,77 @@ import Testing
         let text = try String(contentsOf: url, encoding: .utf8)
         #expect(text.contains("\"created\":721692800.0,"), "instants now count from 2001")
     }
+
+    /// A version-3 file (no history members) as the library wrote it before version 4.
+    private func writeVersion3File() throws {
+        var header = StoreFileHeader(
+            model: model, storeIdentifier: "S3",
+            created: Date(timeIntervalSinceReferenceDate: 700_000_000))
+        header.version = 3
+        header.metadata = Array("{\"app\":\"x\"}".utf8)
+        let w = JSONByteWriter()
+        header.write(to: w)
+        for (n, name) in ["Ann", "Bo"].enumerated() {
+            let start = w.count
+            w.append(
+                raw:
+                    "{\"t\":\(n + 1),\"at\":700000100.5,\"ins\":[[\"Employee\",\(n + 1),1,1.5,\"\(name)\"]]"
+            )
+            LineFrame.finish(w, bodyStart: start)
+        }
+        try Data(w.array).write(to: url)
+    }
+
+    @Test func aVersion3FileIsReadAndAWriterTurningHistoryOnUpgradesItAndStartsHistoryThere()
+        throws
+    {
+        try writeVersion3File()
+        #expect(try JSONLinesStore.metadata(at: url).formatVersion == 3)
+        let reader = try JSONLinesStore(model: model, url: url, options: options(readOnly: true))
+        #expect(try hiredAt(reader).count == 2)
+        #expect(!reader.tracksHistory)
+        reader.close()
+        var tracked = options(readOnly: false)
+        tracked.tracksHistory = true
+        let writer = try JSONLinesStore(model: model, url: url, options: tracked)
+        #expect(try JSONLinesStore.metadata(at: url).formatVersion == 4)
+        #expect(writer.tracksHistory)
+        #expect(try writer.currentHistoryTransactionNumber() == 2)
+        #expect(try writer.history(after: nil).isEmpty)
+        #expect(try writer.storeMetadata()["app"] as? String == "x")
+        writer.close()
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains("\"history\":{\"start\":2,\"retained\":0}"))
+        #expect(JSONLinesStore.verify(at: url).isHealthy)
+    }
+
+    @Test func aHistoryLineOutOfPlaceIsCorruptionOfItsLine() throws {
+        var tracked = options(readOnly: false)
+        tracked.tracksHistory = true
+        let store = try JSONLinesStore(model: model, url: url, options: tracked)
+        let entity = model.entities[0]
+        try store.commit(
+            StoreChangeSet(
+                inserted: [
+                    StoreRow(
+                        objectID: ManagedObjectID(
+                            entity: entity, storeIdentifier: store.identifier, primaryKey: 1),
+                        version: 1, values: [.attribute(.null), .attribute(.string("A"))])
+                ], timestamp: Date()))
+        store.close()
+        // A history line after a transaction line breaks the layout of §3.2.
+        let w = JSONByteWriter()
+        let start = w.count
+        w.append(raw: "{\"h\":1,\"at\":1.0,\"bundle\":\"b\",\"pid\":\"1\"")
+        LineFrame.finish(w, bodyStart: start)
+        var bytes = try Data(contentsOf: url)
+        bytes.append(contentsOf: w.array)
+        try bytes.write(to: url)
+        #expect {
+            _ = try JSONLinesStore(model: model, url: url, options: tracked)
+        } throws: { error in
+            guard let e = error as? ObjectGraphError else { return false }
+            return e.reason == .storeCorrupt && e.line == 3
+        }
+    }
 }

@@ -21,9 +21,31 @@ import Testing
             return try JSONLinesStore(model: model, url: store.url!, options: options)
         })
 
+    static let tracked = StoreConformance(
+        name: "JSONLines+history",
+        makeStore: { model in
+            let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent(
+                "conformance.jsonl")
+            var options = StoreOptions()
+            options.synchronous = .off
+            options.tracksHistory = true
+            return try JSONLinesStore(model: model, url: url, options: options)
+        },
+        reopen: { store, model in
+            var options = StoreOptions()
+            options.isReadOnly = true
+            options.tracksHistory = true
+            return try JSONLinesStore(model: model, url: store.url!, options: options)
+        })
+
     @Test(arguments: StoreConformance.checkNames)
     func jsonLinesStorePassesTheConformanceCheck(_ check: String) throws {
         try Self.suite.run(check)
+    }
+
+    @Test(arguments: StoreConformance.checkNames)
+    func jsonLinesStoreTrackingHistoryPassesTheConformanceCheck(_ check: String) throws {
+        try Self.tracked.run(check)
     }
 
     @Test func closingAndReopeningKeepsEveryConformanceRow() throws {
