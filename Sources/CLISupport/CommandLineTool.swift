@@ -74,7 +74,9 @@ package struct CommandLineTool<Global: ParsableArguments>: Sendable {
             return 0
         }
         do {
-            try await command.perform(remaining, output)
+            try await RunningCommand.$words.withValue([name] + command.path) {
+                try await command.perform(remaining, output)
+            }
             return 0
         } catch let error as CLIError {
             switch error {

@@ -99,7 +99,7 @@ extension MicroFixture {
     }
 
     /// Runs `body` with the URL of a store file in a fresh directory, removed afterwards.
-    private func inDirectory(_ body: (URL) throws -> (Int, Double)) throws -> (
+    func inDirectory(_ body: (URL) throws -> (Int, Double)) throws -> (
         operations: Int, seconds: Double
     ) {
         let directory = FileManager.default.temporaryDirectory

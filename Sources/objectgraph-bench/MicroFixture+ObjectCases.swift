@@ -9,7 +9,7 @@ extension MicroFixture {
         let groups: [[MicroCase]] = [
             objectCases(), saveCases(), queryCases(), storeCases(), fileCases(),
             compactionCases(), migrationCases(), controllerCases(), queueCases(),
-            generationCases(),
+            generationCases(), remoteChangeCases(),
         ]
         return groups.flatMap { $0 }
     }

@@ -62,6 +62,20 @@ extension ArgumentTransform where Value == Int {
     }
 }
 
+extension ArgumentTransform where Value == Int {
+    /// A whole number of days, 0 or more, digits only.
+    static var ledgerDays: Self {
+        Self { text, name in
+            guard let n = Int(digits: text), n >= 0 else {
+                throw LedgerSession.failure(
+                    LedgerErrors.badValue(name, text, expected: "a whole number of days, 0 or more")
+                )
+            }
+            return n
+        }
+    }
+}
+
 extension ArgumentTransform {
     /// One of a fixed set of words: `parse` returns `nil` for any other, which fails with
     /// `bad --rule "explode": expected nullify, cascade or deny`.

@@ -17,6 +17,10 @@ package struct LedgerEnvironment: Sendable {
     /// Whether standard output is a terminal (colour is used only there); `false` unless
     /// set, `isatty` for ``process``.
     package var stdoutIsTerminal: Bool = false
+    /// Arranges for `stop` to be called once when the user interrupts a command that runs
+    /// until then (`ledger watch`); called when the command is ready. Default: on SIGINT or
+    /// SIGTERM (see ``LedgerInterruption/signals``); tests stop it themselves.
+    package var interruption: @Sendable (_ stop: @escaping @Sendable () -> Void) -> Void
 
     /// An environment with the given values and random IDs, the system clock and default
     /// store options.
@@ -26,6 +30,7 @@ package struct LedgerEnvironment: Sendable {
         self.newID = { UUID() }
         self.today = { Date() }
         self.storeOptions = StoreOptions()
+        self.interruption = LedgerInterruption.signals
     }
 
     /// The running process's environment and current directory.

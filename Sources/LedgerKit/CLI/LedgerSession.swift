@@ -7,18 +7,13 @@ import Foundation
 enum LedgerSession {
     /// Runs `body` with the ledger of `--file` opened for `access`, then closes it. What the
     /// store noticed on opening (an interrupted save's incomplete last line, transactions
-    /// missing at the end, a leftover temporary file) goes to standard error, once.
+    /// missing at the end, a leftover temporary file) goes to standard error, once. The
+    /// ledger's saves carry the running command (`"ledger add"`) as their transaction author.
     static func run<T>(
         _ global: LedgerGlobalOptions, _ environment: LedgerEnvironment, access: LedgerAccess,
         output: CLIOutput, _ body: (Ledger) throws -> T
     ) throws -> T {
-        let ledger: Ledger
-        do {
-            ledger = try Ledger(environment.configuration(file: global.file), access: access)
-        } catch {
-            throw failure(error)
-        }
-        for notice in ledger.storeNotices { output.err("ledger: notice: \(notice)") }
+        let ledger = try open(global, environment, access: access, output: output)
         defer { ledger.close() }
         do {
             return try body(ledger)
@@ -26,6 +21,23 @@ enum LedgerSession {
             ledger.discardCreatedFile()
             throw failure(error)
         }
+    }
+
+    /// Opens the ledger of `--file` for `access`, reports what the store noticed on standard
+    /// error, and makes the running command the author of its saves. The caller closes it.
+    static func open(
+        _ global: LedgerGlobalOptions, _ environment: LedgerEnvironment, access: LedgerAccess,
+        output: CLIOutput
+    ) throws -> Ledger {
+        let ledger: Ledger
+        do {
+            ledger = try Ledger(environment.configuration(file: global.file), access: access)
+        } catch {
+            throw failure(error)
+        }
+        for notice in ledger.storeNotices { output.err("ledger: notice: \(notice)") }
+        ledger.transactionAuthor = RunningCommand.name
+        return ledger
     }
 
     /// `error` as a one-line failure; usage errors stay usage errors.

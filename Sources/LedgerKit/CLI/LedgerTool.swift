@@ -36,6 +36,7 @@ package enum LedgerTool {
                 ExportCommand.make(environment), MaintenanceCommands.compact(environment),
                 MaintenanceCommands.verify(environment), BatchCommands.adjust(environment),
                 BatchCommands.purge(environment), UndoCommand.make(environment),
+                HistoryCommand.make(environment), WatchCommand.make(environment),
             ])
     }
 }

@@ -3,6 +3,14 @@ import Foundation
 
 /// `ledger compact` and `ledger verify`.
 enum MaintenanceCommands {
+    struct CompactArguments: ParsableArguments {
+        @Option(
+            "--keep-history", "DAYS",
+            help: "delete the history older than DAYS days first (default: keep all)",
+            transform: .ledgerDays)
+        var keepHistory: Int?
+    }
+
     struct VerifyArguments: ParsableArguments {
         @Flag("--fix", help: "remove receipt files no transaction names") var fix: Bool
     }
@@ -12,13 +20,17 @@ enum MaintenanceCommands {
             ["compact"], summary: "rewrite the file as a snapshot of its live rows",
             details:
                 "Atomic: a crash leaves the old file or the new one. Edits and deletions leave old lines "
-                + "behind until then."
-        ) { (_: NoArguments, global, output) in
+                + "behind until then. The history (`ledger history`) is kept whole unless "
+                + "--keep-history DAYS drops what is older."
+        ) { (arguments: CompactArguments, global, output) in
             let (result, path) = try LedgerSession.run(
                 global, environment, access: .write, output: output
             ) {
                 ledger in
-                (try ledger.compact(), ledger.configuration.storeURL.relativePath)
+                if let days = arguments.keepHistory {
+                    try ledger.deleteHistory(olderThanDays: days)
+                }
+                return (try ledger.compact(), ledger.configuration.storeURL.relativePath)
             }
             if global.json {
                 try output.json([

@@ -172,15 +172,23 @@ public enum LedgerModel {
         EntityDescription(
             name: "Transaction", managedObjectClass: Transaction.self,
             properties: [
-                AttributeDescription(name: "id", type: .uuid, isOptional: false),
+                // What `ledger watch` shows of a deleted transaction stays in its tombstone.
                 AttributeDescription(
-                    name: "amount", type: .decimal, isOptional: false, minValue: 0.01),
+                    name: "id", type: .uuid, isOptional: false,
+                    preservesValueInHistoryOnDeletion: true),
+                AttributeDescription(
+                    name: "amount", type: .decimal, isOptional: false, minValue: 0.01,
+                    preservesValueInHistoryOnDeletion: true),
                 AttributeDescription(
                     name: "kind", type: .string, isOptional: false, defaultValue: "expense",
-                    pattern: "^(expense|income)$"),
-                AttributeDescription(name: "date", type: .date, isOptional: false),
-                AttributeDescription(name: "note", type: .string),
-                AttributeDescription(name: "payee", type: .string),
+                    pattern: "^(expense|income)$", preservesValueInHistoryOnDeletion: true),
+                AttributeDescription(
+                    name: "date", type: .date, isOptional: false,
+                    preservesValueInHistoryOnDeletion: true),
+                AttributeDescription(
+                    name: "note", type: .string, preservesValueInHistoryOnDeletion: true),
+                AttributeDescription(
+                    name: "payee", type: .string, preservesValueInHistoryOnDeletion: true),
                 AttributeDescription(name: "isCleared", type: .boolean, defaultValue: false),
                 AttributeDescription(name: "receiptPath", type: .string),
                 AttributeDescription(name: "importKey", type: .string),

@@ -69,6 +69,8 @@ public final class Ledger {
         // migrates the file (keeping FILE.pre-migration) and says so in ``storeNotices``.
         description.storeOptions.modelVersions = try LedgerModel.earlierVersions()
         description.isReadOnly = access == .read && !configuration.isInMemory
+        // Ledger files keep persistent history (`ledger history`, `ledger watch`).
+        description.tracksPersistentHistory = true
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         store = container.persistentStoreCoordinator.persistentStores.first as? JSONLinesStore
@@ -105,6 +107,13 @@ public final class Ledger {
     /// holds the file), transactions missing at the end, a leftover temporary file, an upgrade
     /// of the file's format. Empty for a RAM ledger.
     public var storeNotices: [String] { store?.recoveryNotices ?? [] }
+
+    /// The author recorded with the ledger's saves in the file's history (the `ledger` command
+    /// sets the command, `"ledger add"`); `nil` records none.
+    public var transactionAuthor: String? {
+        get { context.performAndWait { context.transactionAuthor } }
+        set { context.performAndWait { context.transactionAuthor = newValue } }
+    }
 
     /// Whether the ledger is a RAM store (`/dev/null`): nothing persists.
     public var isInMemory: Bool { configuration.isInMemory }

@@ -1,8 +1,10 @@
 import Foundation
 
 extension ObjectGraphError.Reason {
-    /// 134060 (`NSCoreDataError`): a store description sets an option this build does not
-    /// support yet (remote-change notifications).
+    /// 134060 (`NSCoreDataError`): a store description sets an option this build cannot
+    /// honour. Every option of Core Data's that ObjectGraph knows is honoured today (history
+    /// tracking and remote-change notifications included); the reason stays for code that
+    /// matches it.
     public static let unsupportedStoreOption = Self("unsupportedStoreOption", code: 134060)
 }
 
@@ -19,13 +21,5 @@ enum ContainerErrors {
             .modelNotFound,
             "container: no data model named \(EchoedText.capped(name)) found; looked for "
                 + searched.map(\.path).joined(separator: ", "))
-    }
-
-    /// A store option set to a value this build cannot honour yet.
-    static func unsupportedOption(_ key: String, url: URL?, why: String) -> ObjectGraphError {
-        ObjectGraphError(
-            .unsupportedStoreOption,
-            "store \(url?.path ?? "(no URL)"): the option \(key) is not yet supported: \(why)",
-            key: key, file: url?.path)
     }
 }

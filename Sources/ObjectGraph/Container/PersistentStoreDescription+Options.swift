@@ -7,9 +7,9 @@ import Foundation
 /// ``PersistentStoreDescription/tracksPersistentHistory`` and <doc:PersistentHistory>.
 /// Mirrors Core Data's constant of the same name.
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
-/// Option key: post a remote-change notification for every write (an `NSNumber` Boolean).
-/// Not supported yet: `true` fails loading with ``ObjectGraphError/Reason/unsupportedStoreOption``.
-/// Mirrors Core Data's constant of the same name.
+/// Option key: post `Notification.Name.NSPersistentStoreRemoteChange` for every write to the
+/// store (an `NSNumber` Boolean; ``StoreOptions/postsRemoteChangeNotifications``). Mirrors Core
+/// Data's constant of the same name.
 public let NSPersistentStoreRemoteChangeNotificationPostOptionKey =
     "NSPersistentStoreRemoteChangeNotificationOptionKey"
 /// Option key: ``PersistentStoreDescription/shouldMigrateStoreAutomatically``.
@@ -54,7 +54,7 @@ extension PersistentStoreDescription {
             if state.storeOptions.tracksHistory {
                 options[NSPersistentHistoryTrackingKey] = NSNumber(value: true)
             }
-            if state.postsRemoteChangeNotifications {
+            if state.storeOptions.postsRemoteChangeNotifications {
                 options[NSPersistentStoreRemoteChangeNotificationPostOptionKey] = NSNumber(
                     value: true)
             }
@@ -72,9 +72,8 @@ extension PersistentStoreDescription {
     /// `NSMigratePersistentStoresAutomaticallyOption` → ``shouldMigrateStoreAutomatically``,
     /// `NSInferMappingModelAutomaticallyOption` → ``shouldInferMappingModelAutomatically``,
     /// `NSPersistentHistoryTrackingKey` → ``tracksPersistentHistory``, and
-    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`, which this build does not
-    /// support yet: set to `true`, it fails loading with
-    /// ``ObjectGraphError/Reason/unsupportedStoreOption``. They take an `NSNumber`.
+    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey` →
+    /// ``postsRemoteChangeNotifications``. They take an `NSNumber`.
     /// `NSPersistentStoreStagedMigrationManagerOptionKey` takes a ``StagedMigrationManager``
     /// (``StoreOptions/stagedMigrationManager``).
     ///
@@ -112,7 +111,7 @@ extension PersistentStoreDescription {
             case NSInferMappingModelAutomaticallyOption:
                 state.shouldInferMappingModelAutomatically = number.boolValue
             case NSPersistentHistoryTrackingKey: state.storeOptions.tracksHistory = number.boolValue
-            default: state.postsRemoteChangeNotifications = number.boolValue
+            default: state.storeOptions.postsRemoteChangeNotifications = number.boolValue
             }
         }
     }
@@ -137,7 +136,7 @@ extension PersistentStoreDescription {
                 defaults.shouldInferMappingModelAutomatically
         case NSPersistentHistoryTrackingKey: state.storeOptions.tracksHistory = false
         case NSPersistentStoreRemoteChangeNotificationPostOptionKey:
-            state.postsRemoteChangeNotifications = false
+            state.storeOptions.postsRemoteChangeNotifications = false
         default: break
         }
     }
@@ -148,12 +147,6 @@ extension PersistentStoreDescription.State {
     /// build cannot honour; returns one warning per option it ignores.
     func checkOptions() throws -> [String] {
         let place = "store \(url?.path ?? "(no URL)")"
-        if postsRemoteChangeNotifications {
-            throw ContainerErrors.unsupportedOption(
-                NSPersistentStoreRemoteChangeNotificationPostOptionKey, url: url,
-                why: "remote-change notifications are not built yet; leave the option unset or "
-                    + "false")
-        }
         return otherOptions.keys.sorted().map { key in
             PersistentStoreDescription.knownKeys.contains(key)
                 ? "\(place): option \(key) takes an NSNumber, not \(Swift.type(of: otherOptions[key]!)); "

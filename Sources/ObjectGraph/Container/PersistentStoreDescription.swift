@@ -35,7 +35,6 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
         var shouldAddStoreAsynchronously = false
         var shouldMigrateStoreAutomatically = true
         var shouldInferMappingModelAutomatically = true
-        var postsRemoteChangeNotifications = false
         /// Options set under keys this build does not know (or with values it cannot use).
         var otherOptions: [String: NSObject] = [:]
     }

@@ -153,7 +153,9 @@ extension PersistentStoreCoordinator {
                 .storeOperationFailed,
                 "migratePersistentStore: store \(store.identifier) was removed meanwhile")
         }
+        (store as? any WriteReportingStore)?.stopReportingWrites()
         (store as? JSONLinesStore)?.close()
+        startPostingRemoteChanges(for: migrated, asked: options.postsRemoteChangeNotifications)
         return migrated
     }
 

@@ -23,6 +23,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var scheduler: (any ContextScheduler)?
     /// Tells this coordinator's query generation tokens from those of other coordinators.
     let generationDomain = UUID()
+    /// The serial queue `NSPersistentStoreRemoteChange` is posted on.
+    let remoteChangeQueue = DispatchQueue(
+        label: PersistentStoreCoordinator.remoteChangeQueueLabel)
 
     /// Creates a coordinator with no stores.
     ///
@@ -56,9 +59,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///
     /// - Throws: ``ObjectGraphError`` from the store (`.storeOpenFailed` 134080,
     ///   `.incompatibleModel` 134100, `.storeLocked` 134090, …);
-    ///   ``ObjectGraphError/Reason/unknownStoreType`` (134000) for an unknown type;
-    ///   ``ObjectGraphError/Reason/unsupportedStoreOption`` (134060) for remote-change
-    ///   notifications set to `true`.
+    ///   ``ObjectGraphError/Reason/unknownStoreType`` (134000) for an unknown type.
     /// - Note: Mirrors `addPersistentStore(with:completionHandler:)`.
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws
@@ -82,6 +83,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             stores.append(store)
             warnings += notes
         }
+        startPostingRemoteChanges(for: store, asked: options.postsRemoteChangeNotifications)
         return store
     }
 
@@ -111,6 +113,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 storeModel: store.model, model: managedObjectModel, doing: "addPersistentStore")
         }
         locked { stores.append(store) }
+        startPostingRemoteChanges(for: store, asked: false)
     }
 
     /// Adds a store built from rows of this coordinator's model (a fixture snapshot, a
@@ -118,6 +121,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     package func addPersistentStore(ofSameModel store: any PersistentStore) {
         precondition(store.model === managedObjectModel, "ObjectGraph: store of another model")
         locked { stores.append(store) }
+        startPostingRemoteChanges(for: store, asked: false)
     }
 
     /// Removes a store and closes it: a file store syncs what it has not synced yet, closes
@@ -150,6 +154,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 "remove: the \(store.type) store \(store.url?.path ?? store.identifier) is not one "
                     + "of this coordinator's stores", file: store.url?.path)
         }
+        (store as? any WriteReportingStore)?.stopReportingWrites()
         try store.willRemove(from: self)
     }
 

@@ -11,8 +11,8 @@ import Foundation
 /// - Note: Mirrors Core Data's SQLite store at `/dev/null` (preferred over
 ///   `NSInMemoryStoreType`, whose behaviour differs).
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
-    // Sendable: `table`, `generations` and `historyLog` are read and written only while
-    // holding `lock`.
+    // Sendable: `table`, `generations`, `historyLog`, `transactionCount` and `reporting` are
+    // read and written only while holding `lock`.
     /// The store type name, `"InMemory"`.
     public static let storeType = "InMemory"
 
@@ -31,12 +31,17 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
 
     /// Whether the store records persistent history (``StoreOptions/tracksHistory``).
     public let tracksHistory: Bool
+    /// Whether the store reports its commits (``StoreOptions/postsRemoteChangeNotifications``).
+    let postsRemoteChangeNotifications: Bool
 
     private let lock = NSLock()
     private var table: RowTable
     private var generations = RowTableGenerations()
     /// The history, when tracked (transactions numbered from 1 by this store's commits).
     private var historyLog = HistoryLog(start: 0)
+    /// How many non-empty change sets the store has committed.
+    var transactionCount: Int64 = 0
+    var reporting: WriteReporting?
 
     /// Opens an empty RAM store.
     ///
@@ -51,6 +56,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.url = url
         self.model = model
         self.isReadOnly = options.isReadOnly
+        self.postsRemoteChangeNotifications = options.postsRemoteChangeNotifications
         self.tracksHistory = options.tracksHistory
         self.table = RowTable(model: model, storeIdentifier: identifier)
     }
@@ -84,6 +90,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.url = url
         self.model = table.model
         self.isReadOnly = options.isReadOnly
+        self.postsRemoteChangeNotifications = options.postsRemoteChangeNotifications
         self.tracksHistory = options.tracksHistory
         self.table = table
     }
@@ -138,6 +145,10 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
             generations.willApply(changes, to: table)
             table.applyUnchecked(changes)
             if let record { historyLog.append(record) }
+            if !changes.isEmpty {
+                transactionCount += 1
+                reporting?.advance(to: transactionCount, store: identifier, url: url)
+            }
         }
     }
 
@@ -176,7 +187,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// How many pinned generations are alive.
     var liveGenerationCount: Int { locked { generations.liveCount } }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
@@ -211,6 +222,8 @@ extension InMemoryStore: RowBatchUpdatingStore {
             let ids = table.apply(plan)
             generations.didChange(before: before)
             if let record { historyLog.append(record) }
+            transactionCount += 1
+            reporting?.advance(to: transactionCount, store: identifier, url: url)
             return ids
         }
     }

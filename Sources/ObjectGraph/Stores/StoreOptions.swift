@@ -56,6 +56,19 @@ public struct StoreOptions: Sendable {
     /// Whether a migration keeps the old file as `FILE.pre-migration`. Default `true`.
     public var keepsPreMigrationFile = true
 
+    /// Whether the store reports every write to it, so that its coordinator posts
+    /// `Notification.Name.NSPersistentStoreRemoteChange` (see <doc:RemoteChange>). Default
+    /// `false`.
+    ///
+    /// - Note: Mirrors `NSPersistentStoreRemoteChangeNotificationPostOptionKey`.
+    public var postsRemoteChangeNotifications = false
+    /// How a file store that ``postsRemoteChangeNotifications`` notices writes made by other
+    /// processes or coordinators. Default ``RemoteChangeDetection/automatic``.
+    public var remoteChangeDetection = RemoteChangeDetection.automatic
+    /// How often, in seconds, a file store looks at its file when it polls for writes (see
+    /// ``RemoteChangeDetection``). Default 0.05 (50 ms); values under 1 ms count as 1 ms.
+    public var remoteChangePollingInterval: TimeInterval = 0.05
+
     /// The defaults.
     public init() {}
 }
@@ -68,4 +81,15 @@ public enum SynchronousMode: String, Sendable, CaseIterable {
     case normal
     /// Never `fsync`; the operating system writes when it likes.
     case off
+}
+
+/// How a file store notices writes that another process or coordinator made to its file.
+public enum RemoteChangeDetection: String, Sendable, CaseIterable {
+    /// The kernel reports changes to the file's directory (Linux `inotify`), so nothing runs
+    /// while the file is idle; where that is unavailable (another platform, no inotify
+    /// instance or watch left), the store polls instead.
+    case automatic
+    /// The store looks at the file's identity and length every
+    /// ``StoreOptions/remoteChangePollingInterval`` seconds.
+    case polling
 }

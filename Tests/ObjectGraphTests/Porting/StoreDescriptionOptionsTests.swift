@@ -66,25 +66,6 @@ import Testing
         #expect(description.options[NSPersistentHistoryTrackingKey] == nil)
     }
 
-    @Test func theRemoteChangeKeyFailsLoadingAsNotYetSupported() throws {
-        for key in [NSPersistentStoreRemoteChangeNotificationPostOptionKey] {
-            let container = try container()
-            let description = PersistentStoreDescription()
-            description.setOption(true as NSNumber, forKey: key)
-            container.persistentStoreDescriptions = [description]
-            #expect {
-                try container.loadPersistentStores()
-            } throws: { error in
-                guard let e = error as? ObjectGraphError else { return false }
-                return e.reason == .unsupportedStoreOption && e.message.contains(key)
-            }
-            #expect(container.persistentStoreCoordinator.persistentStores.isEmpty)
-            description.setOption(false as NSNumber, forKey: key)
-            try container.loadPersistentStores()
-            #expect(container.persistentStoreCoordinator.persistentStores.count == 1)
-        }
-    }
-
     @Test func unknownKeysAreKeptAndReportedAsLoadWarnings() throws {
         let container = try container()
         let description = PersistentStoreDescription()

@@ -97,6 +97,7 @@ extension JSONLinesStore {
         recordedCounters = table.primaryKeyCounters
         seenWrites = writerLock?.noteWrite() ?? seenWrites
         recordEnd()
+        reportWrites()
         PausePoints.reach("commit.synced")
         if let live = liveRowBytes { liveRowBytes = live + liveDelta }
         compactAutomaticallyIfNeeded(liveAtLeast: sizes.inserted + sizes.updated)

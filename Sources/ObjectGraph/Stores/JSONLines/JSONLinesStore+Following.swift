@@ -11,6 +11,7 @@ extension JSONLinesStore {
     ///   (259) when a new line is damaged.
     func refreshIfNeeded() throws {
         guard file != nil else { throw StoreFileErrors.closed(path) }
+        defer { reportWrites() }
         if isReadOnly { return try follow() }
         guard let writerLock, writerLock.writeCount != seenWrites else { return }
         try writerLock.serializingWrites { try catchUpWithSharers() }

@@ -31,8 +31,8 @@ import Foundation
 ///
 /// - Note: Plays the part of Core Data's SQLite store (`NSSQLiteStoreType`).
 public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
-    // Sendable: all mutable state (`table`, `file`, `notices`, …) is read and written only while
-    // holding `lock`.
+    // Sendable: all mutable state (`table`, `file`, `notices`, `reporting`, `watcher`, …) is
+    // read and written only while holding `lock`.
     /// The store type name, `"JSONLines"`.
     public static let storeType = "JSONLines"
 
@@ -78,6 +78,12 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     var recordedCounters: [String: Int64]
     /// Automatic compaction waits until the file passes this length (after a failed attempt).
     var compactionRetryLength = 0
+    /// Where writes are reported, once a coordinator asked (see ``startReportingWrites(to:)``).
+    var reporting: WriteReporting?
+    /// Watches the file for other writers' changes while writes are reported.
+    var watcher: StoreFileWatcher?
+    /// The watcher's registration with the writer lock, to hear of sharers' writes.
+    var writeObservation: UUID?
     /// The store's persistent history, when the file tracks it (<doc:StoreFileFormat#32-History>).
     var historyLog: HistoryLog?
     let writer = JSONByteWriter(capacity: 1 << 16)
@@ -214,8 +220,10 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     public var recoveryNotices: [String] { locked { notices } }
 
     /// Closes the file and releases the writer lock; later operations throw `.storeOperationFailed`
-    /// (134070). With ``SynchronousMode/normal`` the file is synced first. Idempotent.
+    /// (134070). With ``SynchronousMode/normal`` the file is synced first. Stops reporting writes
+    /// (the file watch ends and its inotify descriptor is closed). Idempotent.
     public func close() {
+        stopReportingWrites()
         try? locked { try closeHoldingLock() }
     }
 
@@ -224,6 +232,7 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// - Throws: `.storeOperationFailed` (134070) when the final sync (``SynchronousMode/normal``)
     ///   failed; the file is closed and the lock released all the same.
     public func willRemove(from coordinator: PersistentStoreCoordinator?) throws {
+        stopReportingWrites()
         try locked { try closeHoldingLock() }
     }
 
@@ -263,7 +272,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// - Returns: Whether the file was removed.
     @discardableResult
     public func closeRemovingCreatedFile() -> Bool {
-        locked {
+        stopReportingWrites()
+        return locked {
             defer { try? closeHoldingLock() }
             guard didCreateFile, !isReadOnly, let file, let writerLock, writerLock.isSoleHolder
             else { return false }

@@ -12,7 +12,7 @@ import Foundation
 final class WriterLock: @unchecked Sendable {
     // Sendable: `fd`, `key` and `path` are immutable; `isHeld`, `end` and `writtenLength` are
     // touched only while holding `writes` (or before the lock is shared); `holders` and the
-    // registry are guarded by `registryLock`; `writeCounter` by `counterLock`.
+    // registry are guarded by `registryLock`; `writeCounter` and `observers` by `counterLock`.
     private static let registryLock = NSLock()
     /// Serialises claims (see `claim`).
     private static let claimLock = NSLock()
@@ -23,6 +23,8 @@ final class WriterLock: @unchecked Sendable {
     private let writes = NSRecursiveLock()
     private let counterLock = NSLock()
     private var writeCounter = 0
+    /// Called after each counted write (see ``observeWrites(_:)``).
+    private var observers: [UUID: @Sendable () -> Void] = [:]
 
     /// A lock file's identity: file system, device and inode.
     private struct Key: Hashable {
@@ -182,9 +184,30 @@ final class WriterLock: @unchecked Sendable {
     /// Counts a write made by one of the sharing stores; returns the new count.
     func noteWrite() -> Int {
         counterLock.lock()
-        defer { counterLock.unlock() }
         writeCounter += 1
-        return writeCounter
+        let count = writeCounter
+        let observers = Array(self.observers.values)
+        counterLock.unlock()
+        for observer in observers { observer() }
+        return count
+    }
+
+    /// Calls `observer` after each write the sharing stores count, from the writing thread
+    /// (so it must only hand the news on, e.g. enqueue a look at the file). Returns a token
+    /// for ``stopObservingWrites(_:)``.
+    func observeWrites(_ observer: @escaping @Sendable () -> Void) -> UUID {
+        let token = UUID()
+        counterLock.lock()
+        observers[token] = observer
+        counterLock.unlock()
+        return token
+    }
+
+    /// Stops calling the observer of `token`.
+    func stopObservingWrites(_ token: UUID) {
+        counterLock.lock()
+        observers[token] = nil
+        counterLock.unlock()
     }
 
     /// What ``claim(_:fs:fd:path:)`` got.
