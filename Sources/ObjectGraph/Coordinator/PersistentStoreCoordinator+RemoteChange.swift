@@ -58,7 +58,15 @@ extension PersistentStoreCoordinator {
         let tracksHistory = store.tracksHistory
         store.startReportingWrites { [weak self] write in
             guard let coordinator = self else { return }
-            queue.async { coordinator.postRemoteChange(write, withToken: tracksHistory) }
+            let post: @Sendable () -> Void = {
+                coordinator.postRemoteChange(write, withToken: tracksHistory)
+            }
+            // Under a deterministic scheduler the post is a step like any block.
+            if let lane = coordinator.remoteChangeLane() {
+                lane.enqueue("remote change", context: nil, post)
+            } else {
+                queue.async(execute: post)
+            }
         }
     }
 

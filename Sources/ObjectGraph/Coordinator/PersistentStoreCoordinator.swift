@@ -21,6 +21,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var clockOverride: (@Sendable () -> Date)?
     private var warnings: [String] = []
     private var scheduler: (any ContextScheduler)?
+    /// The installed scheduler's lane remote changes are posted on (made on first use).
+    private var schedulerRemoteLane: (any ContextLane)?
     /// Tells this coordinator's query generation tokens from those of other coordinators.
     let generationDomain = UUID()
     /// The serial queue `NSPersistentStoreRemoteChange` is posted on.
@@ -48,6 +50,19 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     package var contextScheduler: (any ContextScheduler)? {
         get { locked { scheduler } }
         set { locked { scheduler = newValue } }
+    }
+
+    /// The lane of the installed ``contextScheduler`` that `NSPersistentStoreRemoteChange` is
+    /// posted on, made on first use (one per scheduler, so posts keep their order); `nil`
+    /// without a scheduler.
+    func remoteChangeLane() -> (any ContextLane)? {
+        locked {
+            guard let scheduler else { return nil }
+            if let lane = schedulerRemoteLane, lane.scheduler === scheduler { return lane }
+            let lane = scheduler.lane(for: .privateQueue)
+            schedulerRemoteLane = lane
+            return lane
+        }
     }
 
     /// Opens the store a description names and adds it.

@@ -20,6 +20,37 @@ import Testing
         #expect(scheduler.isIdle)
     }
 
+    /// A store opened with `NSPersistentStoreRemoteChangeNotificationPostOptionKey` posts
+    /// `NSPersistentStoreRemoteChange` for its own process's saves too (Apple: "posted whenever
+    /// … a remote change is made to the store", and Core Data posts its own saves); under the
+    /// scheduler the post is a step of its own, after the save's step.
+    @Test func remoteChangeNotificationsArePostedAsSchedulerSteps() throws {
+        let scheduler = DeterministicScheduler(seed: 3)
+        let model = fixtures.model
+        var options = StoreOptions()
+        options.postsRemoteChangeNotifications = true
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(InMemoryStore(model: model, options: options))
+        scheduler.install(on: coordinator)
+        let log = StepLog()
+        let observer = NotificationCenter.default.addObserver(
+            forName: .NSPersistentStoreRemoteChange, object: coordinator, queue: nil
+        ) { _ in log.append("remote change") }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        context.perform {
+            SchedulerWorld.insertTransaction(5, in: context)
+            try? context.save()
+            log.append("saved")
+        }
+        #expect(log.all.isEmpty)
+        #expect(scheduler.runOne())
+        #expect(log.all == ["saved"])
+        try scheduler.run()
+        #expect(log.all == ["saved", "remote change"])
+        #expect(scheduler.steps.contains { $0.contains("remote change") })
+    }
+
     @Test func everyContextMadeFromTheContainerLaterRunsOnIt() throws {
         let scheduler = DeterministicScheduler(seed: 2)
         let container = fixtures.makeContainer(scheduler: scheduler)

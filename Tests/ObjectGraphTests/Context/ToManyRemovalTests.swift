@@ -26,7 +26,7 @@ import Testing
                 ]),
         ])
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(InMemoryStore(model: model))
+        try coordinator.addPersistentStore(InMemoryStore(model: model))
         return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     }
 

@@ -86,7 +86,7 @@ import Testing
         // provider hands to each test) shares them and must not see the change.
         let (coordinator, ids) = try seeded(.inMemory)
         let store = try #require(coordinator.persistentStores[0] as? InMemoryStore)
-        let copy = InMemoryStore(model: store.model, table: store.snapshot())
+        let copy = try InMemoryStore(model: store.model, table: store.snapshot())
         let before = try rows(copy, ids)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try context.performAndWait {
@@ -105,8 +105,8 @@ import Testing
         var options = StoreOptions()
         options.isReadOnly = true
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(
-            InMemoryStore(model: model, table: seededStore.snapshot(), options: options))
+        try coordinator.addPersistentStore(
+            try InMemoryStore(model: model, table: seededStore.snapshot(), options: options))
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try context.performAndWait {
             let none = BatchUpdateRequest(entityName: "Transaction")
