@@ -19,7 +19,7 @@ public enum PersistentHistoryResultType: Int, Sendable, Hashable, CaseIterable {
 }
 
 /// A request for the persistent history of the stores, or to delete part of it; run it with
-/// ``ManagedObjectContext/execute(_:)``.
+/// ``ManagedObjectContext/execute(_:)->PersistentStoreResult``.
 ///
 /// ```swift
 /// let request = PersistentHistoryChangeRequest.fetchHistory(after: lastToken)
@@ -164,7 +164,7 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest {
 ///   ``historyResultType`` here: the inherited `resultType` is the batch requests' type and
 ///   reads `.statusOnly`.
 public final class PersistentHistoryResult: PersistentStoreResult {
-    /// What ``result`` holds.
+    /// What ``PersistentStoreResult/result`` holds.
     public let historyResultType: PersistentHistoryResultType
 
     init(result: Any, historyResultType: PersistentHistoryResultType) {

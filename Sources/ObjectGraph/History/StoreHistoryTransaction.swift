@@ -46,9 +46,12 @@ public struct StoreHistoryTransaction: Sendable, Hashable {
 
     /// The history record of committing `changes` as transaction `number`.
     ///
-    /// - Parameter oldRow: The row each updated or deleted object had before the commit:
-    ///   updates record the names of the stored slots whose values differ, deletes the
-    ///   values of the attributes marked ``AttributeDescription/preservesValueInHistoryOnDeletion``.
+    /// - Parameters:
+    ///   - changes: The change set being committed.
+    ///   - number: The transaction number it is committed as.
+    ///   - oldRow: The row each updated or deleted object had before the commit: updates
+    ///     record the names of the stored slots whose values differ, deletes the values of
+    ///     the attributes marked ``AttributeDescription/preservesValueInHistoryOnDeletion``.
     /// - Complexity: O(slots of the changed rows).
     public init(
         committing changes: StoreChangeSet, number: Int64,

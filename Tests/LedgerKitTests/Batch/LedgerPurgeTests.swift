@@ -53,6 +53,20 @@ import Testing
         #expect(verification.transactions == 1)
     }
 
+    /// Issue 21: `ledger purge` also deletes the history up to the purge, so the purged
+    /// values do not linger as history; only the purge's own transaction is left.
+    @Test func purgingDeletesTheHistoryBeforeThePurge() throws {
+        let sandbox = try LedgerSandbox()
+        defer { sandbox.remove() }
+        let s = try seeded(sandbox)
+        #expect(try s.ledger.history().count >= 6)
+        let result = try s.ledger.purge(before: day("2026-01-01"), matching: TransactionQuery())
+        #expect(result.notices.isEmpty)
+        let left = try s.ledger.history()
+        #expect(left.count == 1)
+        #expect(left.first?.deleted == 3)
+    }
+
     @Test func aCategoryAndAPredicateNarrowThePurge() throws {
         let sandbox = try LedgerSandbox()
         defer { sandbox.remove() }
