@@ -42,9 +42,8 @@ extension Ledger {
     /// transactions' receipt files removed (never one a surviving transaction names): a crash
     /// in between leaves orphan files, which `ledger verify` lists and `ledger verify --fix`
     /// removes, never a transaction without its receipt. The pause point `purge.committed`
-    /// lies between the two steps. Then the history before the purge is deleted, so the
-    /// purged values leave the file at the next compaction (the purge's own transaction keeps
-    /// their tombstones).
+    /// lies between the two steps. Then the history up to and including the purge is deleted,
+    /// so the purged values leave the file at the next compaction.
     ///
     /// - Parameters:
     ///   - date: transactions dated strictly before this calendar day are purged.
@@ -97,23 +96,24 @@ extension Ledger {
             fromRemoteContextSave: [NSDeletedObjectsKey: ids], into: [context])
         PausePoints.reach("purge.committed")
         (result.receiptsRemoved, result.notices) = try removeReceipts(paths)
-        result.notices += deleteHistoryBeforePurge()
+        result.notices += deleteHistoryThroughPurge()
         return result
     }
 
-    /// Deletes the persistent history before the purge's own transaction (ledger files track
-    /// history), so the purged transactions' earlier values are not kept as history: the next
-    /// compaction drops them from the file. The purge's transaction stays, with the purged
-    /// transactions' tombstones. Returns a notice when it fails (the purge has committed).
-    private func deleteHistoryBeforePurge() -> [String] {
-        guard let token = historyToken() else { return [] }
+    /// Deletes the persistent history up to and including the purge's own transaction
+    /// (ledger files track history), so the purged transactions' values are kept neither as
+    /// history nor as the purge's tombstones: the next compaction drops them from the file.
+    /// Returns a notice when it fails (the purge has committed).
+    private func deleteHistoryThroughPurge() -> [String] {
+        let stores = container.persistentStoreCoordinator.persistentStores
         do {
-            let request = PersistentHistoryChangeRequest.deleteHistory(before: token)
-            _ = try read { try $0.execute(request) }
+            for store in stores where store.tracksHistory {
+                _ = try store.deleteHistory(before: try store.currentHistoryTransactionNumber() + 1)
+            }
             return []
         } catch {
             return [
-                "the history before the purge could not be deleted (\(error.localizedDescription)); "
+                "the history up to the purge could not be deleted (\(error.localizedDescription)); "
                     + "`ledger compact --keep-history 0` deletes it"
             ]
         }
