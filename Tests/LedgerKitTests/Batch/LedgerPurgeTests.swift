@@ -56,7 +56,7 @@ import Testing
     /// Issue 21: `ledger purge` also deletes the history up to the purge, its own transaction
     /// (whose tombstones hold the purged values) included, so the purged values do not linger
     /// as history.
-    @Test func purgingDeletesTheHistoryBeforeThePurge() throws {
+    @Test func purgingDeletesTheHistoryThroughThePurge() throws {
         let sandbox = try LedgerSandbox()
         defer { sandbox.remove() }
         let s = try seeded(sandbox)
