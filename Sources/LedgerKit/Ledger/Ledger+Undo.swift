@@ -7,9 +7,11 @@ public struct LedgerUndoResult: Sendable {
     public let command: String
     /// The file's transaction number of the save undone.
     public let transaction: Int64
-    /// How many rows the undo inserted, changed back and deleted.
+    /// How many rows the undo inserted again (rows the command had deleted).
     public let restored: Int
+    /// How many rows the undo changed back to their values before the command.
     public let reverted: Int
+    /// How many rows the undo deleted (rows the command had inserted).
     public let removed: Int
 }
 
