@@ -44,6 +44,23 @@ extension MicroFixture {
                     return try timed(n) { try controller.performFetch() }
                 }
             },
+            MicroCase(
+                name: "frc.performFetch.delegate", unit: "objects",
+                explains:
+                    "a controller's first fetch of N expenses with a no-op delegate set first "
+                    + "(goal: ≤ 1.2× frc.fetch.plain)"
+            ) { [self] in
+                try inContext { context in
+                    let controller = FetchedResultsController(
+                        fetchRequest: byDate(), managedObjectContext: context,
+                        sectionNameKeyPath: nil, cacheName: nil)
+                    let delegate = QuietDelegate()
+                    controller.delegate = delegate
+                    let outcome = try timed(n) { try controller.performFetch() }
+                    blackHole(delegate.calls)
+                    return outcome
+                }
+            },
             changeCase("frc.insert", "insert one expense, end the event (goal: ≤ 1 ms)") {
                 context, _, i in
                 let expense = Expense(context: context)

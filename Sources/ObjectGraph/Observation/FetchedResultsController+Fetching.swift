@@ -64,30 +64,11 @@ extension FetchedResultsController {
         of objects: [Result], rows: [StoreRow]?, plan: FetchedResultsPlan<Result>,
         readsRowsAlways: Bool = false
     ) -> (FetchedResultsLayout, inFetchOrder: Bool) {
-        var entries: [FetchedEntry] = []
-        entries.reserveCapacity(objects.count)
-        // By index: `enumerated()` over the generic results would look up its tuple's type
-        // metadata at run time for every object.
-        for i in objects.indices {
-            let object: ManagedObject = objects[i]
-            let placement = plan.placement(
-                of: object, row: rows?[i].values, sequence: i, readsRowAlways: readsRowsAlways)
-            entries.append(FetchedEntry(object: object, placement: placement))
-        }
-        var layout = FetchedResultsLayout(
-            sorts: plan.sorts, isSingleSection: plan.sectionKey == nil)
-        var inFetchOrder = true
-        for i in entries.indices.dropFirst()
-        where !layout.precedes(entries[i - 1].placement, entries[i].placement) {
-            inFetchOrder = false
-            break
-        }
-        if !inFetchOrder {
-            // Never expected (the fetch sorts by the same descriptors); keeps the search sound.
-            entries.sort { layout.precedes($0.placement, $1.placement) }
-        }
-        layout.replaceAll(entries)
-        return (layout, inFetchOrder)
+        // `Result` is a class, so its array has the representation of `[ManagedObject]`: the
+        // per-object work then runs in non-generic code (an upcast would copy the array).
+        FetchedResultsLayout.fetched(
+            unsafeBitCast(objects, to: [ManagedObject].self), rows: rows, reader: plan.keyReader,
+            readsRowsAlways: readsRowsAlways)
     }
 
     /// Throws when a section name comes back after another one: the section key path does not

@@ -96,7 +96,7 @@ extension FetchedResultsController {
             event.deletions.append((object, old))
         case (let old?, true):
             let new = plan.placement(of: object, sequence: old.sequence)
-            if new.section != old.section || !layout!.sameKeys(new.keys, old.keys) {
+            if new.section != old.section || !layout!.sameKeys(new, old) {
                 event.repositions.append((object, old, new))
             } else {
                 event.updates.append((object, old))

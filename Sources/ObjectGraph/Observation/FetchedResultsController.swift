@@ -78,7 +78,7 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
     /// building a deferred layout.
     var hasResults: Bool { pendingLayout != nil || layoutStore != nil }
     /// Each result's placement by object, or `nil` until first asked for (see ``placements``).
-    var placementStore: [ObjectIdentifier: FetchedPlacement]?
+    var placementStore: PlacementTable?
     var nextSequence = 0
     var cachedObjects: [Result]?
     private var observers: [any NSObjectProtocol] = []
@@ -88,13 +88,9 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
     /// ``performFetch()``. The layout's entries and this map always hold the same placements.
     ///
     /// - Complexity: O(1) once built; O(n) the first time.
-    var placements: [ObjectIdentifier: FetchedPlacement] {
+    var placements: PlacementTable {
         if let placementStore { return placementStore }
-        var built: [ObjectIdentifier: FetchedPlacement] = [:]
-        if let entries = layout?.entries {
-            built.reserveCapacity(entries.count)
-            for entry in entries { built[ObjectIdentifier(entry.object)] = entry.placement }
-        }
+        let built = PlacementTable(layout?.entries ?? [])
         placementStore = built
         return built
     }

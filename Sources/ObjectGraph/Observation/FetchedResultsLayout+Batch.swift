@@ -1,6 +1,59 @@
 import Foundation
 
 extension FetchedResultsLayout {
+    /// The layout of fetched `objects` (with the rows they were made from, when handed over),
+    /// and whether it keeps their fetch order (it always should: the fetch sorts by the same
+    /// descriptors).
+    ///
+    /// - Complexity: O(n) reads of the sort keys, plus O(n log n) if the order does not hold.
+    static func fetched(
+        _ objects: [ManagedObject], rows: [StoreRow]?, reader: FetchedKeyReader,
+        readsRowsAlways: Bool
+    ) -> (FetchedResultsLayout, inFetchOrder: Bool) {
+        var entries: [FetchedEntry] = []
+        entries.reserveCapacity(objects.count)
+        // With one sort descriptor, the fetch order is checked as the keys are read (entries
+        // are then in order when each key does not sort after the next; the sequence breaks
+        // ties), without copying placements back out of the array.
+        let sort = reader.sorts.count == 1 ? reader.sorts[0] : nil
+        var previous: AttributeValue?
+        var inFetchOrder = true
+        for i in objects.indices {
+            let object = objects[i]
+            let row = rows?[i].values
+            let placement =
+                row.flatMap {
+                    reader.fetchedPlacement(
+                        of: object, row: $0, sequence: i, readsRowAlways: readsRowsAlways)
+                }
+                ?? reader.placement(
+                    of: object, row: row, sequence: i, readsRowAlways: readsRowsAlways)
+            if let sort {
+                if let previous, sort.compareValues(previous, placement.first) == .orderedDescending
+                {
+                    inFetchOrder = false
+                }
+                previous = placement.first
+            }
+            entries.append(FetchedEntry(object: object, placement: placement))
+        }
+        var layout = FetchedResultsLayout(
+            sorts: reader.sorts, isSingleSection: reader.sectionKey == nil)
+        if sort == nil {
+            inFetchOrder = entries.withUnsafeBufferPointer { buffer in
+                buffer.indices.dropFirst().allSatisfy {
+                    layout.precedes(buffer[$0 - 1].placement, buffer[$0].placement)
+                }
+            }
+        }
+        if !inFetchOrder {
+            // Never expected (the fetch sorts by the same descriptors); keeps the search sound.
+            entries.sort { layout.precedes($0.placement, $1.placement) }
+        }
+        layout.replaceAll(entries)
+        return (layout, inFetchOrder)
+    }
+
     /// Removes the entries at `indexes` (old flat indexes) and inserts `arriving` in place.
     ///
     /// A few changes edit the array in place (a binary search and a move each); many are

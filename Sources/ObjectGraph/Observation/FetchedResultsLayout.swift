@@ -6,12 +6,18 @@ import Foundation
 /// so the array stays searchable while objects change between events: an object's old
 /// position is found from its old values.
 struct FetchedPlacement {
-    /// The sort keys, one per sort descriptor.
-    var keys: [AttributeValue]
+    /// The first sort key (a controller's request has at least one sort descriptor).
+    var first: AttributeValue
+    /// The sort keys after the first, one per further sort descriptor: empty, so nothing is
+    /// allocated per object, for the usual single descriptor.
+    var rest: [AttributeValue]
     /// The section name (`""` without a section key path or for a nil value).
     var section: String
     /// Breaks ties between equal keys: fetch order, then arrival order.
     var sequence: Int
+
+    /// The sort key of sort descriptor `i`.
+    func key(_ i: Int) -> AttributeValue { i == 0 ? first : rest[i - 1] }
 }
 
 /// One fetched object and its placement.
@@ -47,16 +53,18 @@ struct FetchedResultsLayout {
 
     /// Whether `a` comes before `b`.
     func precedes(_ a: FetchedPlacement, _ b: FetchedPlacement) -> Bool {
-        for (i, sort) in sorts.enumerated() {
-            let order = sort.compareValues(a.keys[i], b.keys[i])
+        let order = sorts[0].compareValues(a.first, b.first)
+        if order != .orderedSame { return order == .orderedAscending }
+        for i in a.rest.indices {
+            let order = sorts[i + 1].compareValues(a.rest[i], b.rest[i])
             if order != .orderedSame { return order == .orderedAscending }
         }
         return a.sequence < b.sequence
     }
 
     /// Whether `a` and `b` have equal sort keys.
-    func sameKeys(_ a: [AttributeValue], _ b: [AttributeValue]) -> Bool {
-        for (i, sort) in sorts.enumerated() where sort.compareValues(a[i], b[i]) != .orderedSame {
+    func sameKeys(_ a: FetchedPlacement, _ b: FetchedPlacement) -> Bool {
+        for i in sorts.indices where sorts[i].compareValues(a.key(i), b.key(i)) != .orderedSame {
             return false
         }
         return true

@@ -63,6 +63,28 @@ struct FetchedResultsPlan<Result: ManagedObject> {
         return true
     }
 
+    /// The part of the plan that places objects, free of `Result` so the per-object work
+    /// runs without generic metadata lookups.
+    var keyReader: FetchedKeyReader { FetchedKeyReader(sorts: sorts, sectionKey: sectionKey) }
+
+    /// Where `object` goes, by its current values (by `row`'s, the values it was fetched
+    /// with, while it is a fault, or always when `readsRowAlways`).
+    func placement(
+        of object: ManagedObject, row: [StoreValue]? = nil, sequence: Int,
+        readsRowAlways: Bool = false
+    )
+        -> FetchedPlacement
+    {
+        keyReader.placement(
+            of: object, row: row, sequence: sequence, readsRowAlways: readsRowAlways)
+    }
+}
+
+/// Reads the sort keys and section name that place an object in a controller's results.
+struct FetchedKeyReader {
+    let sorts: [CompiledSortDescriptor]
+    let sectionKey: CompiledSortDescriptor?
+
     /// Where `object` goes, by its current values (by `row`'s, the values it was fetched
     /// with, while it is a fault, or always when `readsRowAlways`).
     func placement(
@@ -72,11 +94,28 @@ struct FetchedResultsPlan<Result: ManagedObject> {
         -> FetchedPlacement
     {
         let record = FaultPeekRecord(object, row: row, readsRowAlways: readsRowAlways)
-        var keys: [AttributeValue] = []
-        keys.reserveCapacity(sorts.count)
-        for sort in sorts { keys.append(sort.value(of: record)) }
+        let first = sorts[0].value(of: record)
+        var rest: [AttributeValue] = []
+        if sorts.count > 1 {
+            rest.reserveCapacity(sorts.count - 1)
+            for sort in sorts.dropFirst() { rest.append(sort.value(of: record)) }
+        }
         let section = sectionKey.map { Self.sectionName($0.value(of: record)) } ?? ""
-        return FetchedPlacement(keys: keys, section: section, sequence: sequence)
+        return FetchedPlacement(first: first, rest: rest, section: section, sequence: sequence)
+    }
+
+    /// Where `object`, fetched with `row`, goes, read straight from the row (as
+    /// ``placement(of:row:sequence:readsRowAlways:)`` reads it) when the row holds the single
+    /// sort key as an attribute of the fetched entity (no key path, no section): the common
+    /// list's case, without a record per object. `nil` when that does not apply.
+    func fetchedPlacement(
+        of object: ManagedObject, row: [StoreValue], sequence: Int, readsRowAlways: Bool
+    ) -> FetchedPlacement? {
+        guard sorts.count == 1, sectionKey == nil, sorts[0].relationships.isEmpty,
+            readsRowAlways || object.slots.isEmpty, row.indices.contains(sorts[0].slot),
+            case .attribute(let value) = row[sorts[0].slot]
+        else { return nil }
+        return FetchedPlacement(first: value, rest: [], section: "", sequence: sequence)
     }
 
     /// A section key value as a section name: strings as they are, nil as `""`, other values
