@@ -33,13 +33,16 @@ struct PlacementTable {
     init(_ entries: [FetchedEntry]) {
         self.init(minimumCapacity: entries.count)
         // Each object once (a fetch returns an object once): appended without a lookup.
-        for entry in entries {
-            let key = UInt(bitPattern: ObjectIdentifier(entry.object))
-            var b = home(key)
-            while buckets[b] != 0 { b = (b + 1) & mask }
-            ids.append(key)
-            values.append(entry.placement)
-            buckets[b] = Int32(ids.count)
+        // Through a buffer: iterating the array copies each whole entry.
+        entries.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices {
+                let key = UInt(bitPattern: ObjectIdentifier(buffer[i].object))
+                var b = home(key)
+                while buckets[b] != 0 { b = (b + 1) & mask }
+                ids.append(key)
+                values.append(buffer[i].placement)
+                buckets[b] = Int32(ids.count)
+            }
         }
     }
 
