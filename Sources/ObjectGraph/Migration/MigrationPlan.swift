@@ -92,12 +92,15 @@ package struct MigrationPlan {
         }
     }
 
-    /// Runs every step over `table`, in memory.
+    /// Runs every step over `table`, in memory, calling `afterStep` with the number of
+    /// steps done after each.
     ///
     /// - Throws: 134110, 134111 from a step, or what a custom stage's handler throws.
-    package func run(_ table: RowTable) throws -> RowTable {
+    package func run(_ table: RowTable, afterStep: ((_ stepsDone: Int) -> Void)? = nil) throws
+        -> RowTable
+    {
         var rows = table
-        for step in steps {
+        for (done, step) in zip(1..., steps) {
             switch step {
             case .lightweight(let mapping):
                 rows = try mapping.migrate(rows)
@@ -106,6 +109,7 @@ package struct MigrationPlan {
             }
             // The kill campaign stops here after each step (nothing is written yet).
             PausePoints.reach("migrate.step")
+            afterStep?(done)
         }
         return rows
     }
