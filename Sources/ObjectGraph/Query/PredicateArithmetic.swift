@@ -108,6 +108,7 @@ enum PredicateArithmetic {
     private static func decimal(_ function: FetchFunction, _ a: Decimal, _ b: Decimal)
         -> PredicateNumber?
     {
+        if let exact = DecimalArithmetic.exact(function, a, b) { return .decimal(exact) }
         switch function {
         case .add: return .decimal(a + b)
         case .subtract: return .decimal(a - b)
@@ -166,7 +167,9 @@ enum PredicateArithmetic {
             // A whole decimal prints as digits; one beyond Int64 stays a decimal.
             return Int64(r.description).map(PredicateNumber.integer) ?? .decimal(r)
         case .decimal(let v):
-            return .decimal(rounded(v, .plain, scale: places))
+            return .decimal(
+                DecimalArithmetic.roundedHalfAwayFromZero(v, places: places)
+                    ?? rounded(v, .plain, scale: places))
         case .double(let v):
             guard v.isFinite, places < 300 else { return x }
             guard places > -300 else { return .double(0) }
