@@ -44,7 +44,7 @@ extension Ledger {
         let (idSlot, amountSlot) = (selection.slot("id"), amount.index)
         let rows = selection.rows
         func after(_ row: StoreRow) -> AttributeValue {
-            compiled.value(for: LoneRowRecord(row: row)).attributeValue.coerced(to: amount.type)
+            compiled.value(forRow: row).attributeValue.coerced(to: amount.type)
                 ?? .null
         }
         // A new amount is a non-decreasing function of the old one (a factor above 0 or an

@@ -13,6 +13,13 @@ enum PredicateArithmetic {
         return unary(function, args[0])
     }
 
+    /// ``apply(_:_:)`` for two arguments, without an array of them.
+    static func apply(_ function: FetchFunction, _ a: AttributeValue, _ b: AttributeValue)
+        -> AttributeValue
+    {
+        binary(function, a, b)
+    }
+
     private static func binary(_ function: FetchFunction, _ a: AttributeValue, _ b: AttributeValue)
         -> AttributeValue
     {
