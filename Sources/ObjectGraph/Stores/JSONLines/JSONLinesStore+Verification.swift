@@ -58,7 +58,9 @@ extension JSONLinesStore {
     /// `progress` runs on the calling thread, before this method returns. Core Data has no
     /// counterpart (it has no file verification).
     ///
-    /// - Parameter progress: Told the rows checked of the rows the file holds.
+    /// - Parameters:
+    ///   - url: The store file, as in ``verify(at:)``.
+    ///   - progress: Told the rows checked of the rows the file holds.
     /// - Returns: As ``verify(at:)``.
     public static func verify(
         at url: URL, progress: @escaping (_ checked: Int, _ total: Int) -> Void
