@@ -23,8 +23,12 @@ extension JSONLinesStore {
             plan = try MigrationPlan.plan(from: stored, to: model, options: options, path: path)
             let total = rows * (plan.steps.count + (isReadOnly ? 0 : 1))
             progress?(0, total)
+            // The store gives up its rows so the migration maps them in place (issue 20); on
+            // a failure the open fails and the store is discarded.
+            let held = table
+            table = RowTable(model: stored, storeIdentifier: identifier)
             table = try plan.run(
-                table, afterStep: progress.map { report in { report(rows * $0, total) } })
+                consume held, afterStep: progress.map { report in { report(rows * $0, total) } })
         } catch {
             throw MigrationErrors.located(error, path: path)
         }
