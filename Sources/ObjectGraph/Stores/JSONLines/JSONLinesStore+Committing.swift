@@ -43,6 +43,15 @@ extension JSONLinesStore {
     /// then `apply`s them to the rows; on a failed write nothing is applied. The caller holds
     /// `lock` and the writer lock, and has caught up with the other writers.
     func append(_ changes: StoreChangeSet, applying apply: (inout RowTable) -> Void) throws {
+        try append(changes, partial: partialUpdates(changes.updated), applying: apply)
+    }
+
+    /// ``append(_:applying:)`` writing the updated rows that `partial` gives slots for (one
+    /// entry per updated row, ``partialUpdates(_:)``) as partial rows.
+    func append(
+        _ changes: StoreChangeSet, partial changedSlots: [[Int]?]?,
+        applying apply: (inout RowTable) -> Void
+    ) throws {
         guard var file else { throw StoreFileErrors.closed(path) }
         try checkWriterLock()
         let counters = table.primaryKeyCounters
@@ -63,7 +72,6 @@ extension JSONLinesStore {
                 committing: changes, number: file.lastTransaction + 1,
                 oldRow: { table.row(for: $0) })
         }
-        let changedSlots = partialUpdates(changes.updated)
         let sizes = try TransactionLine.write(
             changes, number: file.lastTransaction + 1, keys: keys,
             codec: codec,

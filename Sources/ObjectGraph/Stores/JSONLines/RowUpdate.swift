@@ -70,6 +70,12 @@ extension RowCodec {
         return changed
     }
 
+    /// The stored slots among `slots` (ascending) of the entity at `entityIndex`.
+    func storedOnly(_ slots: [Int], entityIndex: Int) -> [Int] {
+        let entitySlots = self.slots[entityIndex]
+        return slots.filter { index in entitySlots.contains { $0.index == index } }
+    }
+
     /// Whether an update changing `changed` of the entity's stored slots is written as a partial
     /// row: when it changes fewer than half of them, so that the values it leaves out outweigh
     /// the column names it adds (a row of one stored slot is always written complete).
