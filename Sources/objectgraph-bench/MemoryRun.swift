@@ -38,6 +38,16 @@ struct MemoryRun {
             results.append(
                 (faults ? "object.fault" : "object.filled", try objects(fixture, heap, faults)))
         }
+        let strides = [
+            ("StoreRow", MemoryLayout<StoreRow>.stride),
+            ("StoreValue", MemoryLayout<StoreValue>.stride),
+            ("AttributeValue", MemoryLayout<AttributeValue>.stride),
+            ("ManagedObjectID", MemoryLayout<ManagedObjectID>.stride),
+        ]
+        if !json {
+            output.out(
+                "strides: " + strides.map { "\($0.0) \($0.1) bytes" }.joined(separator: ", "))
+        }
         for (name, bytes) in results {
             let perItem = Double(bytes) / Double(count)
             if json {
