@@ -56,7 +56,7 @@ struct MigrateCommandTests {
     }
 
     /// The mapping's line for version 2's new attribute, with the rows it fills.
-    private static let addPinned = "add Note.pinned (3 rows take default boolean(false))"
+    private static let addPinned = "add Note.pinned (3 rows take default false)"
 
     private func run(_ arguments: String...) throws -> (status: Int32, out: String, err: String) {
         try ToolBinary.run(ToolBinary.objectgraph!, arguments)

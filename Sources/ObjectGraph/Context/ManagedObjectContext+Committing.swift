@@ -31,6 +31,12 @@ extension ManagedObjectContext {
             try resolveConflicts(&plan, storeRows: storeRows)
             try resolveConstraints(&plan, coordinator: coordinator)
             newIDs = try allocateIDs(for: plan.inserted, coordinator: coordinator)
+            // The plan and the new IDs are settled: read them through constants from here on.
+            // `id` runs for every row and every to-one value; reading the captured variables
+            // instead copied the whole plan out of its box (and checked exclusive access) on
+            // each call.
+            let plan = plan
+            let newIDs = newIDs
             func id(_ o: ManagedObject) -> ManagedObjectID {
                 let s = plan.survivor(o)
                 if !plan.takeovers.isEmpty, let id = plan.takeovers[ObjectIdentifier(s)] {

@@ -226,7 +226,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         -> StoreRow?
     {
         try locked {
-            guard let identifier = id.storeIdentifier,
+            guard let identifier = id.storeIdentifier else { return nil }
+            // Unpinned (the common case, once per updated object at save): ask the store
+            // directly, without making a reader of every store for one row.
+            guard let generation else {
+                return try stores.first(where: { $0.identifier == identifier })?.row(for: id)
+            }
+            guard
                 let reader = readers(at: generation).first(where: { $0.identifier == identifier })
             else {
                 return nil
@@ -240,7 +246,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         at generation: CoordinatorGeneration? = nil
     ) throws -> [ManagedObjectID] {
         try locked {
-            guard let identifier = id.storeIdentifier,
+            guard let identifier = id.storeIdentifier else { return [] }
+            guard let generation else {
+                return try stores.first(where: { $0.identifier == identifier })?
+                    .relatedObjectIDs(relationship, of: id) ?? []
+            }
+            guard
                 let reader = readers(at: generation).first(where: { $0.identifier == identifier })
             else {
                 return []

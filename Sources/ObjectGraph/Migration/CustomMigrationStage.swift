@@ -60,15 +60,18 @@ public final class CustomMigrationStage: MigrationStage, @unchecked Sendable {
     }
 
     /// Runs the stage over `table`: the will handler, the mapping, the did handler.
-    func run(_ table: RowTable, mapping: InferredMapping, manager: StagedMigrationManager)
+    func run(
+        _ table: consuming RowTable, mapping: InferredMapping, manager: StagedMigrationManager
+    )
         throws -> RowTable
     {
-        var rows = try InferredMapping(from: table.model, to: currentModel.resolvedModel)
-            .migrate(table)
+        let from = table.model
+        var rows = try InferredMapping(from: from, to: currentModel.resolvedModel)
+            .migrate(consume table)
         if let handler = willMigrateHandler {
             rows = try manager.withContainer(rows) { try handler(manager, self) }
         }
-        rows = try mapping.migrate(rows)
+        rows = try mapping.migrate(consume rows)
         if let handler = didMigrateHandler {
             rows = try manager.withContainer(rows) { try handler(manager, self) }
         }

@@ -25,7 +25,9 @@ extension InferredMapping {
                 switch from {
                 case .new:
                     let fill =
-                        (property as? AttributeDescription).map { "default \($0.defaultValue)" }
+                        (property as? AttributeDescription).map {
+                            "default \(Self.readable($0.defaultValue))"
+                        }
                         ?? "no targets"
                     lines.append("add \(entity.name).\(property.name) (\(rows) rows take \(fill))")
                 case .inverse(_, let source):
@@ -50,5 +52,27 @@ extension InferredMapping {
         }
         if lines.isEmpty { lines.append("no stored change (the model's rules change only)") }
         return lines
+    }
+
+    /// A value as a person reads it in a migration plan: `false`, `12.5`, `"text"`, `nil`, a
+    /// date in ISO 8601 (UTC), a UUID or URL as text, data by its size.
+    static func readable(_ value: AttributeValue) -> String {
+        switch value {
+        case .null: return "nil"
+        case .boolean(let b): return b ? "true" : "false"
+        case .integer(let i): return String(i)
+        case .decimal(let d): return d.description
+        case .double(let d): return d.description
+        case .float(let f): return f.description
+        case .string(let s): return FetchExpression.quoted(s)
+        case .date(let d):
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return formatter.string(from: d)
+        case .uuid(let u): return u.uuidString
+        case .uri(let u): return u.absoluteString
+        case .data(let d): return "\(d.count) bytes of data"
+        case .transformable(let d): return "\(d.count) bytes (transformable)"
+        }
     }
 }

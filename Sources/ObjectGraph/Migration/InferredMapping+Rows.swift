@@ -13,83 +13,113 @@ extension InferredMapping {
     /// The rows of `table` (of ``source``) as rows of ``destination``: same store identifier,
     /// primary keys, versions and relationship targets; primary-key counters carried over.
     ///
+    /// The rows are mapped in place (issue 20: migrating costs at most 1.5× compacting the
+    /// same file): each entity's storage (rows and key map) moves to its destination entity,
+    /// each row is retagged and its values moved, not copied, into their destination slots;
+    /// only the reverse index is built anew. A `table` whose storage is shared (the caller
+    /// keeps a copy) is copied on the first write, so the caller's copy never changes.
+    ///
     /// - Throws: `.migration` (134110) naming the rows that lack a value a required
     ///   destination attribute or to-one relationship needs (no default), or that hold several
     ///   targets of a to-many becoming to-one; `.migrationConstraintViolation` (134111) naming
     ///   rows that share the values of a new uniqueness constraint.
     /// - Complexity: O(rows + relationship targets).
-    package func migrate(_ table: RowTable) throws -> RowTable {
+    package func migrate(_ table: consuming RowTable) throws -> RowTable {
         let store = table.storeIdentifier
         var result = RowTable(model: destination, storeIdentifier: store)
-        func mapped(_ id: ManagedObjectID) -> ManagedObjectID? {
-            guard let entity = destinationOf[id.entity.index] else { return nil }
-            return ManagedObjectID(
-                entity: entity, storeIdentifier: store, primaryKey: id.primaryKey)
-        }
-        var rows: [StoreRow] = []
-        rows.reserveCapacity(table.totalRowCount)
-        for mapping in entities {
+        // Derived targets read other entities' rows: gathered before any storage moves.
+        let derived = entities.map { derivedTargets($0, table: table) }
+        for (m, mapping) in entities.enumerated() {
             guard let old = mapping.source else { continue }
             let entity = mapping.destination
-            let derived = derivedTargets(mapping, table: table)
+            let fills = SlotFill.plan(mapping)
             let count = entity.properties.count
-            // Row by row: each source row's values are read once, while in cache, and each
-            // destination row is built in one array (issue 20: migrating costs at most 1.5×
-            // compacting the same file).
-            var missing = Array(repeating: [ManagedObjectID](), count: mapping.properties.count)
+            var missing = Array(repeating: [ManagedObjectID](), count: fills.count)
             var several = missing
-            for row in table.rows(of: old) {
+            var storage = RowTable.EntityTable()
+            swap(&storage, &table.entityTables[old.index])
+            for i in storage.rows.indices {
+                guard var row = storage.rows[i].take() else { continue }
+                var source: [StoreValue] = []
+                swap(&source, &row.values)  // unique, so its values can move out
                 var values = [StoreValue](repeating: .notStored, count: count)
-                for (k, (property, from)) in mapping.properties.enumerated() {
-                    let value: StoreValue
-                    if let attribute = property as? AttributeDescription {
-                        var v = AttributeValue.null
-                        if case .property(let p) = from { v = row.values[p.index].attributeValue }
-                        if case .float(let f) = v, attribute.type == .double {
-                            v = .double(Double(f))
+                for k in fills.indices {
+                    // Fields read in place: no copy of the fill (nor retain of its payload).
+                    let slot = fills[k].slot
+                    switch fills[k].kind {
+                    case .attribute:
+                        if let from = fills[k].from {
+                            if fills[k].moves {
+                                swap(&values[slot], &source[from])
+                            } else {
+                                values[slot] = source[from]
+                            }
+                            if fills[k].widensFloat, case .attribute(.float(let f)) = values[slot] {
+                                values[slot] = .attribute(.double(Double(f)))
+                            } else if case .attribute = values[slot] {
+                            } else {
+                                values[slot] = .attribute(.null)
+                            }
+                            // Core Data's inferred mapping copies a nil as nil; nil in a
+                            // now-required attribute takes the default.
+                            guard case .attribute(.null) = values[slot], !fills[k].isOptional
+                            else { continue }
                         }
-                        // Core Data's inferred mapping copies a nil as nil; a new attribute,
-                        // or nil in a now-required one, takes the default.
-                        if v.isNull, !attribute.isOptional || !isMapped(from) {
-                            v = attribute.defaultValue
+                        // A new attribute takes its default.
+                        values[slot] = .attribute(fills[k].defaultValue)
+                        if fills[k].defaultValue.isNull, !fills[k].isOptional {
+                            missing[k].append(row.objectID)
                         }
-                        if v.isNull, !attribute.isOptional { missing[k].append(row.objectID) }
-                        value = .attribute(v)
-                    } else {
-                        let r = property as! RelationshipDescription
+                    case .toOne:
+                        // To-one to to-one, the common case: retagged in place, no array.
+                        let from = fills[k].from!
+                        if fills[k].moves {
+                            swap(&values[slot], &source[from])
+                        } else {
+                            values[slot] = source[from]
+                        }
+                        var target: ManagedObjectID?
+                        if case .toOne(let id?) = values[slot] { target = mapped(id, store) }
+                        if target == nil, !fills[k].isOptional { missing[k].append(row.objectID) }
+                        values[slot] = .toOne(target)
+                    case .relationship(let from, let relationship):
                         var targets: [ManagedObjectID]
                         switch from {
                         case .property(let p):
-                            let source = p as! RelationshipDescription
-                            if !r.isToMany, source.isStoredInRow, !source.isTransient,
-                                case .toOne(let id) = row.values[source.index]
-                            {
-                                // To-one to to-one, the common case: no array.
-                                let target = id.flatMap(mapped)
-                                if target == nil, !r.isOptional { missing[k].append(row.objectID) }
-                                values[property.index] = .toOne(target)
-                                continue
-                            }
-                            targets = Self.targets(source, of: row, in: table).compactMap(mapped)
+                            targets = Self.targets(
+                                p as! RelationshipDescription, of: row.objectID, values: source,
+                                in: table
+                            ).compactMap { mapped($0, store) }
                         case .inverse:
-                            targets = (derived[row.objectID] ?? []).compactMap(mapped)
+                            targets = (derived[m][row.objectID] ?? []).compactMap {
+                                mapped($0, store)
+                            }
                         case .new:
                             targets = []
                         }
-                        if r.isToMany {
-                            value = .toMany(targets)
+                        if relationship.isToMany {
+                            values[slot] = .toMany(targets)
                         } else {
                             if targets.count > 1 { several[k].append(row.objectID) }
-                            if targets.isEmpty, !r.isOptional { missing[k].append(row.objectID) }
-                            value = .toOne(targets.first)
+                            if targets.isEmpty, !fills[k].isOptional {
+                                missing[k].append(row.objectID)
+                            }
+                            values[slot] = .toOne(targets.first)
                         }
                     }
-                    values[property.index] = value
                 }
-                rows.append(
-                    StoreRow(objectID: mapped(row.objectID)!, version: row.version, values: values))
+                storage.rows[i] = StoreRow(
+                    objectID: ManagedObjectID(
+                        entity: entity, storeIdentifier: store, primaryKey: row.objectID.primaryKey),
+                    version: row.version, values: values)
             }
-            for (k, (property, _)) in mapping.properties.enumerated() {
+            for (k, fill) in fills.enumerated() {
+                // Rows in primary-key order, as the table lists them.
+                if !storage.isSorted {
+                    several[k].sort { $0.primaryKey < $1.primaryKey }
+                    missing[k].sort { $0.primaryKey < $1.primaryKey }
+                }
+                let property = entity.properties[fill.slot]
                 if !several[k].isEmpty {
                     throw MigrationErrors.severalTargets(
                         entity: entity.name, key: property.name, rows: several[k])
@@ -100,12 +130,12 @@ extension InferredMapping {
                         entity: entity.name, key: property.name, rows: missing[k])
                 }
             }
+            result.entityTables[entity.index] = storage
+            result.reservePrimaryKeys(
+                for: entity, upTo: storage.lastKey == .max ? .max : storage.lastKey + 1)
         }
-        try checkConstraints(rows)
-        if let duplicate = result.insertNew(rows) {
-            throw MigrationErrors.noMapping(
-                nil, ["two rows would share the ID \(rows[duplicate].objectID)"])
-        }
+        try checkConstraints(result)
+        result.rebuildReverseIndex()
         for (name, next) in table.primaryKeyCounters {
             guard let root = source.entitiesByName[name] else { continue }
             for entity in root.selfAndDescendants {
@@ -117,25 +147,83 @@ extension InferredMapping {
         return result
     }
 
-    /// The targets of `relationship` (of the source model) for `row`: read from the row
-    /// when the row stores them, else derived through the table (as
-    /// ``RowTable/relatedObjectIDs(_:of:)`` does, without looking the row up again).
+    /// `id` (of the source model) as an ID of the destination model, or `nil` when its entity
+    /// is removed.
+    private func mapped(_ id: ManagedObjectID, _ store: String) -> ManagedObjectID? {
+        guard let entity = destinationOf[id.entity.index] else { return nil }
+        return ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: id.primaryKey)
+    }
+
+    /// How one stored slot of a destination row is filled, decided once per entity (the
+    /// descriptions' properties read once, not per row).
+    private struct SlotFill {
+        enum Kind {
+            /// An attribute: from ``from`` (a source slot), else new (its default).
+            case attribute
+            /// A to-one from a stored to-one of the source: retagged.
+            case toOne
+            /// Any other relationship: targets gathered as ``InferredMapping/targets``.
+            case relationship(PropertySource, RelationshipDescription)
+        }
+
+        var kind: Kind
+        /// The destination slot.
+        var slot: Int
+        /// The source slot read, if any.
+        var from: Int?
+        /// Whether the value moves out of the source row (no other slot reads it).
+        var moves = false
+        /// Whether a float becomes a double.
+        var widensFloat = false
+        var isOptional: Bool
+        /// A new attribute's value, and a required one's for a nil.
+        var defaultValue = AttributeValue.null
+
+        /// One fill per entry of `mapping.properties`, in the same order.
+        static func plan(_ mapping: EntityMapping) -> [SlotFill] {
+            var reads: [Int: Int] = [:]
+            for case (_, .property(let p)) in mapping.properties { reads[p.index, default: 0] += 1 }
+            return mapping.properties.map { property, from in
+                var source: Int?
+                if case .property(let p) = from { source = p.index }
+                let moves = source.map { reads[$0] == 1 } ?? false
+                if let attribute = property as? AttributeDescription {
+                    return SlotFill(
+                        kind: .attribute, slot: property.index, from: source, moves: moves,
+                        widensFloat: attribute.type == .double,
+                        isOptional: attribute.isOptional, defaultValue: attribute.defaultValue)
+                }
+                let r = property as! RelationshipDescription
+                if !r.isToMany, case .property(let p) = from,
+                    let old = p as? RelationshipDescription,
+                    old.isStoredInRow, !old.isTransient, !old.isToMany
+                {
+                    return SlotFill(
+                        kind: .toOne, slot: property.index, from: source, moves: moves,
+                        isOptional: r.isOptional)
+                }
+                return SlotFill(
+                    kind: .relationship(from, r), slot: property.index, isOptional: r.isOptional)
+            }
+        }
+    }
+
+    /// The targets of `relationship` (of the source model) for the row of `objectID` holding
+    /// `values`: read from the values when the row stores them, else derived through the
+    /// table's reverse index (as ``RowTable/relatedObjectIDs(_:of:)`` does, without looking
+    /// the row up again).
     private static func targets(
-        _ relationship: RelationshipDescription, of row: StoreRow, in table: RowTable
+        _ relationship: RelationshipDescription, of objectID: ManagedObjectID,
+        values: [StoreValue], in table: RowTable
     ) -> [ManagedObjectID] {
         guard relationship.isStoredInRow, !relationship.isTransient else {
-            return table.relatedObjectIDs(relationship, of: row.objectID)
+            return table.relatedObjectIDs(relationship, of: objectID)
         }
-        switch row.values[relationship.index] {
+        switch values[relationship.index] {
         case .toOne(let id?): return [id]
         case .toMany(let ids): return ids
         default: return []
         }
-    }
-
-    private func isMapped(_ source: PropertySource) -> Bool {
-        if case .property = source { return true }
-        return false
     }
 
     /// For `.inverse` slots: source row → the sources whose relationship points at it.
@@ -155,32 +243,56 @@ extension InferredMapping {
         return result
     }
 
-    /// Checks the destination's uniqueness constraints over `rows`. Rows with a nil value in
-    /// the constraint do not clash (Core Data's constraints are SQLite `UNIQUE` indexes, and
-    /// SQLite treats NULLs as distinct: https://sqlite.org/lang_createindex.html#uniqueidx).
-    private func checkConstraints(_ rows: [StoreRow]) throws {
+    /// Checks the destination's uniqueness constraints over the rows of `table`. Rows with a
+    /// nil value in the constraint do not clash (Core Data's constraints are SQLite `UNIQUE`
+    /// indexes, and SQLite treats NULLs as distinct:
+    /// https://sqlite.org/lang_createindex.html#uniqueidx).
+    private func checkConstraints(_ table: RowTable) throws {
         for entity in destination.entities where !entity.uniquenessConstraints.isEmpty {
-            let family = Set(entity.selfAndDescendants.map(\.index))
+            let family = destination.entities.filter { $0.isKind(of: entity) }
             for constraint in entity.uniquenessConstraints {
                 let slots = constraint.compactMap { entity.propertiesByName[$0]?.index }
                 var seen: [[StoreValue]: ManagedObjectID] = [:]
                 var clashing: [ManagedObjectID] = []
-                for row in rows where family.contains(row.objectID.entity.index) {
-                    let key = slots.map { row.values[$0] }
-                    if key.contains(where: { $0 == .attribute(.null) || $0 == .toOne(nil) }) {
-                        continue
-                    }
-                    if let first = seen[key] {
-                        if !clashing.contains(first) { clashing.append(first) }
-                        clashing.append(row.objectID)
-                    } else {
-                        seen[key] = row.objectID
+                for member in family {
+                    for row in table.rows(of: member) {
+                        let key = slots.map { row.values[$0] }
+                        if key.contains(where: { $0 == .attribute(.null) || $0 == .toOne(nil) }) {
+                            continue
+                        }
+                        if let first = seen[key] {
+                            if !clashing.contains(first) { clashing.append(first) }
+                            clashing.append(row.objectID)
+                        } else {
+                            seen[key] = row.objectID
+                        }
                     }
                 }
                 if !clashing.isEmpty {
                     throw MigrationErrors.constraint(
                         entity: entity.name, constraint: constraint, rows: clashing)
                 }
+            }
+        }
+    }
+}
+
+extension RowTable {
+    /// Fills the reverse index from the rows (after a migration moved rows in without it):
+    /// each indexed to-one's sources added target by target, as ``insertNew(_:)`` adds them.
+    ///
+    /// - Complexity: O(rows with an indexed to-one).
+    fileprivate mutating func rebuildReverseIndex() {
+        for e in entityTables.indices {
+            for (key, slot) in indexedSlots[e] {
+                var pairs: [(target: Int64, source: ManagedObjectID)] = []
+                pairs.reserveCapacity(entityTables[e].liveCount)
+                for i in entityTables[e].rows.indices {
+                    if case .toOne(let target?)? = entityTables[e].rows[i]?.values[slot] {
+                        pairs.append((target.primaryKey, entityTables[e].rows[i]!.objectID))
+                    }
+                }
+                reverse[key]!.add(contentsOf: pairs)
             }
         }
     }

@@ -92,17 +92,18 @@ package struct MigrationPlan {
         }
     }
 
-    /// Runs every step over `table`, in memory.
+    /// Runs every step over `table`, in memory. A `table` the caller no longer holds is
+    /// mapped in place (``InferredMapping/migrate(_:)``); a shared one is copied first.
     ///
     /// - Throws: 134110, 134111 from a step, or what a custom stage's handler throws.
-    package func run(_ table: RowTable) throws -> RowTable {
-        var rows = table
+    package func run(_ table: consuming RowTable) throws -> RowTable {
+        var rows = consume table
         for step in steps {
             switch step {
             case .lightweight(let mapping):
-                rows = try mapping.migrate(rows)
+                rows = try mapping.migrate(consume rows)
             case .custom(let stage, let mapping, let manager):
-                rows = try stage.run(rows, mapping: mapping, manager: manager)
+                rows = try stage.run(consume rows, mapping: mapping, manager: manager)
             }
             // The kill campaign stops here after each step (nothing is written yet).
             PausePoints.reach("migrate.step")

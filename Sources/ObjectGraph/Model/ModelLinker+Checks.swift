@@ -155,6 +155,22 @@ extension ModelLinker {
         }
     }
 
+    /// Attributes of a type other than transformable that name a value transformer: Core Data
+    /// uses `valueTransformerName` only for transformable attributes (Apple's
+    /// `NSAttributeDescription.valueTransformerName`: "the name of the transformer to use to
+    /// transform the attribute value", for `NSTransformableAttributeType`), so the name has no
+    /// effect. Kept in the model, as Core Data keeps it; a warning, so a model with a type
+    /// changed by mistake does not silently lose its transformer.
+    func ignoredTransformerWarnings(of entity: EntityDescription) -> [String] {
+        entity.ownProperties.compactMap { property in
+            guard let a = property as? AttributeDescription, a.type != .transformable,
+                let name = a.valueTransformerName, !name.isEmpty
+            else { return nil }
+            return "\(entity.name).\(a.name) names the value transformer '\(name)' but its type is "
+                + "\(a.type.rawValue), not transformable: the transformer is not used"
+        }
+    }
+
     func checkConstraints(of entity: EntityDescription) throws {
         for constraint in entity.uniquenessConstraints {
             guard !constraint.isEmpty else {

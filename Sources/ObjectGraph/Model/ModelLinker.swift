@@ -155,6 +155,7 @@ struct ModelLinker {
                 "\($0.name) is abstract and has no concrete subentity, so it can hold no objects"
             } + model.entities.flatMap(mandatoryDestinationWarnings(of:))
             + model.entities.flatMap(unregisteredTransformerWarnings(of:))
+            + model.entities.flatMap(ignoredTransformerWarnings(of:))
     }
 
     private func resolve(_ relationship: RelationshipDescription, in entity: EntityDescription)

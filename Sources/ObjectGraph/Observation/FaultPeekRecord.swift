@@ -9,10 +9,14 @@ struct FaultPeekRecord: PredicateRecord {
     let object: ManagedObject
     /// The values of the row `object` was fetched with, when the fetch handed them over.
     let row: [StoreValue]?
+    /// Whether `row` is read even once `object` is no longer a fault (a placement recorded
+    /// after the fetch, by the values the object was fetched with).
+    let readsRowAlways: Bool
 
-    init(_ object: ManagedObject, row: [StoreValue]? = nil) {
+    init(_ object: ManagedObject, row: [StoreValue]? = nil, readsRowAlways: Bool = false) {
         self.object = object
         self.row = row
+        self.readsRowAlways = readsRowAlways
     }
 
     var recordEntity: EntityDescription { object.entity }
@@ -20,6 +24,7 @@ struct FaultPeekRecord: PredicateRecord {
 
     /// The row's values while `object` is an unfired fault.
     private var faultValues: [StoreValue]? {
+        if readsRowAlways, let row { return row }
         guard object.slots.isEmpty else { return nil }
         if let row { return row }
         if case .row(let values)? = object.faultSource { return values }

@@ -13,6 +13,9 @@ extension FetchedResultsController {
     ///   (the message names the index of the first object out of order, as Core Data's does);
     ///   any error of the fetch.
     /// - Complexity: The fetch, plus O(n) to record each object's sort keys and section.
+    ///   Without a section key path and with no delegate, that O(n) waits for the first
+    ///   read that needs positions (``indexPath(forObject:)``, ``sections``, a delegate set
+    ///   later); the objects are placed by the values they were fetched with.
     /// - Note: Mirrors `performFetch()`.
     public func performFetch() throws {
         managedObjectContext.checkQueue("FetchedResultsController.performFetch()")
@@ -23,13 +26,52 @@ extension FetchedResultsController {
         var rows: [StoreRow]?
         let objects = try managedObjectContext.fetch(fetchRequest, rows: &rows)
         if rows?.count != objects.count { rows = nil }
+        if let rows, plan.sectionKey == nil, delegate == nil, invalidationHandler == nil {
+            // One section and nobody tracking: the fetched array is the results, and each
+            // object's placement (by the row it was fetched with, so later edits do not move
+            // it) is recorded the first time something needs it (issue 19: performFetch()
+            // within 1.2× a plain fetch).
+            self.plan = plan
+            placementStore = nil
+            nextSequence = objects.count
+            cachedObjects = objects
+            pendingLayout = { [unowned self] in
+                let (layout, inFetchOrder) = Self.layout(
+                    of: objects, rows: rows, plan: plan, readsRowsAlways: true)
+                if !inFetchOrder { cachedObjects = nil }
+                return layout
+            }
+            updateTracking()
+            return
+        }
+        let (layout, inFetchOrder) = Self.layout(of: objects, rows: rows, plan: plan)
+        if plan.sectionKey != nil { try checkSectionOrder(layout.entries, plan) }
+        self.plan = plan
+        self.layout = layout
+        placementStore = nil
+        nextSequence = layout.entries.count
+        cachedObjects = inFetchOrder ? objects : nil
+        updateTracking()
+        // A tracking controller needs each object's placement at its first change: build the
+        // map now rather than in that change.
+        if delegate != nil || invalidationHandler != nil { _ = placements }
+    }
+
+    /// The layout of fetched `objects` (with the rows they were made from, when handed over),
+    /// and whether it keeps their fetch order (it always should: the fetch sorts by the same
+    /// descriptors).
+    private static func layout(
+        of objects: [Result], rows: [StoreRow]?, plan: FetchedResultsPlan<Result>,
+        readsRowsAlways: Bool = false
+    ) -> (FetchedResultsLayout, inFetchOrder: Bool) {
         var entries: [FetchedEntry] = []
         entries.reserveCapacity(objects.count)
         // By index: `enumerated()` over the generic results would look up its tuple's type
         // metadata at run time for every object.
         for i in objects.indices {
             let object: ManagedObject = objects[i]
-            let placement = plan.placement(of: object, row: rows?[i].values, sequence: i)
+            let placement = plan.placement(
+                of: object, row: rows?[i].values, sequence: i, readsRowAlways: readsRowsAlways)
             entries.append(FetchedEntry(object: object, placement: placement))
         }
         var layout = FetchedResultsLayout(
@@ -44,17 +86,8 @@ extension FetchedResultsController {
             // Never expected (the fetch sorts by the same descriptors); keeps the search sound.
             entries.sort { layout.precedes($0.placement, $1.placement) }
         }
-        if plan.sectionKey != nil { try checkSectionOrder(entries, plan) }
         layout.replaceAll(entries)
-        self.plan = plan
-        self.layout = layout
-        placementStore = nil
-        nextSequence = entries.count
-        cachedObjects = inFetchOrder ? objects : nil
-        updateTracking()
-        // A tracking controller needs each object's placement at its first change: build the
-        // map now rather than in that change.
-        if delegate != nil || invalidationHandler != nil { _ = placements }
+        return (layout, inFetchOrder)
     }
 
     /// Throws when a section name comes back after another one: the section key path does not

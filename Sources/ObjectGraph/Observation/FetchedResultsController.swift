@@ -55,7 +55,28 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
     }
 
     var plan: FetchedResultsPlan<Result>?
-    var layout: FetchedResultsLayout?
+    /// The results in order and in sections, or `nil` before ``performFetch()``; built from
+    /// ``pendingLayout`` the first time it is read after a fetch that deferred it.
+    var layout: FetchedResultsLayout? {
+        get {
+            if let pendingLayout {
+                self.pendingLayout = nil
+                layoutStore = pendingLayout()
+            }
+            return layoutStore
+        }
+        set {
+            pendingLayout = nil
+            layoutStore = newValue
+        }
+    }
+    private var layoutStore: FetchedResultsLayout?
+    /// Builds the layout of the last fetch when ``performFetch()`` left it for later (no
+    /// section key path and nobody tracking changes: the fetched array is the results).
+    var pendingLayout: (() -> FetchedResultsLayout)?
+    /// Whether there are results (``performFetch()`` ran, no `reset()` since), without
+    /// building a deferred layout.
+    var hasResults: Bool { pendingLayout != nil || layoutStore != nil }
     /// Each result's placement by object, or `nil` until first asked for (see ``placements``).
     var placementStore: [ObjectIdentifier: FetchedPlacement]?
     var nextSequence = 0
@@ -114,8 +135,9 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
     /// - Note: Mirrors `fetchedObjects`.
     public var fetchedObjects: [Result]? {
         managedObjectContext.checkQueue("FetchedResultsController.fetchedObjects")
-        guard let layout else { return nil }
+        guard hasResults else { return nil }
         if let cachedObjects { return cachedObjects }
+        guard let layout else { return nil }
         let objects = layout.entries.map { $0.object as! Result }
         cachedObjects = objects
         return objects
@@ -144,6 +166,11 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
     /// - Note: Mirrors `object(at:)`.
     public func object(at indexPath: IndexPath) -> Result {
         managedObjectContext.checkQueue("FetchedResultsController.object(at:)")
+        if pendingLayout != nil, let cachedObjects, indexPath.count == 2, indexPath[0] == 0,
+            cachedObjects.indices.contains(indexPath[1])
+        {
+            return cachedObjects[indexPath[1]]  // one section: the fetched array itself
+        }
         guard let layout, let index = layout.flatIndex(of: indexPath) else {
             preconditionFailure(
                 "FetchedResultsController.object(at:): no object at \(indexPath) "
@@ -217,7 +244,7 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
 
     /// Observes the context while there are results and someone to tell.
     func updateTracking() {
-        let wanted = layout != nil && (delegate != nil || invalidationHandler != nil)
+        let wanted = hasResults && (delegate != nil || invalidationHandler != nil)
         if wanted, observers.isEmpty {
             let reference = WeakControllerReference(self)
             let center = NotificationCenter.default

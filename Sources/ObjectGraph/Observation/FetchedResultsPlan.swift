@@ -64,11 +64,14 @@ struct FetchedResultsPlan<Result: ManagedObject> {
     }
 
     /// Where `object` goes, by its current values (by `row`'s, the values it was fetched
-    /// with, while it is a fault).
-    func placement(of object: ManagedObject, row: [StoreValue]? = nil, sequence: Int)
+    /// with, while it is a fault, or always when `readsRowAlways`).
+    func placement(
+        of object: ManagedObject, row: [StoreValue]? = nil, sequence: Int,
+        readsRowAlways: Bool = false
+    )
         -> FetchedPlacement
     {
-        let record = FaultPeekRecord(object, row: row)
+        let record = FaultPeekRecord(object, row: row, readsRowAlways: readsRowAlways)
         var keys: [AttributeValue] = []
         keys.reserveCapacity(sorts.count)
         for sort in sorts { keys.append(sort.value(of: record)) }

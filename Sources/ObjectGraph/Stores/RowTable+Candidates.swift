@@ -69,6 +69,9 @@ extension RowTable {
     ) -> [Int: [Int]]? {
         let tables = entityTables
         var keyed: [[KeyedSlot]] = Array(repeating: [], count: entities.count)
+        // Whether each entity's keys arrived strictly ascending: a target's sources are kept
+        // in key order, so with one passing target they are already in the scan's order.
+        var ascending = Array(repeating: true, count: entities.count)
         var total = 0
         for target in targets {
             guard let keys = index.sourceKeys(of: target) else { continue }
@@ -77,6 +80,9 @@ extension RowTable {
             for key in keys {
                 for (position, entity) in entities.enumerated() {
                     if let slot = tables[entity.index].slotByKey[key] {
+                        if let last = keyed[position].last, last.key >= key {
+                            ascending[position] = false
+                        }
                         keyed[position].append(KeyedSlot(key: key, slot: slot))
                     }
                 }
@@ -84,23 +90,40 @@ extension RowTable {
         }
         var result: [Int: [Int]] = [:]
         for (position, entity) in entities.enumerated() where !keyed[position].isEmpty {
-            result[entity.index] = inKeyOrder(keyed[position], entity: entity)
+            result[entity.index] =
+                ascending[position]
+                ? keyed[position].map(\.slot)
+                : inKeyOrder(keyed[position], entity: entity)
         }
         return result
     }
 
-    /// The slots of `keyed` in primary-key order, each once: marked in a byte map over the
-    /// hierarchy's key range when that range is small against the count, else sorted.
+    /// The slots of `keyed` in primary-key order, each once. In a table whose slots are in
+    /// key order (rows appended by ascending key) the slots are marked in a bit set and read
+    /// back in slot order; otherwise marked in a byte map over the hierarchy's key range when
+    /// that range is small against the count, else sorted.
     private func inKeyOrder(_ keyed: [KeyedSlot], entity: EntityDescription) -> [Int] {
         var slots: [Int] = []
         slots.reserveCapacity(keyed.count)
+        let table = entityTables[entity.index]
+        if table.isSorted {
+            var words = [UInt64](repeating: 0, count: (table.rows.count + 63) >> 6)
+            for k in keyed { words[k.slot >> 6] |= 1 << UInt64(k.slot & 63) }
+            for (w, word) in words.enumerated() where word != 0 {
+                var bits = word
+                while bits != 0 {
+                    slots.append(w << 6 | bits.trailingZeroBitCount)
+                    bits &= bits - 1
+                }
+            }
+            return slots
+        }
         let range = nextPrimaryKey[entity.rootEntity.index]
         if range > 0 && range / 64 <= Int64(keyed.count)
             && keyed.allSatisfy({ $0.key >= 0 && $0.key < range })
         {
             var marks = [UInt8](repeating: 0, count: Int(range))
             for k in keyed { marks[Int(k.key)] = 1 }
-            let table = entityTables[entity.index]
             for key in marks.indices where marks[key] != 0 {
                 if let slot = table.slotByKey[Int64(key)] { slots.append(slot) }
             }

@@ -182,6 +182,41 @@ import Testing
         store.close()
     }
 
+    /// The mapping moves the rows of a table it holds alone (issue 20's speed goal); a table
+    /// another holder keeps (a dry run, a custom stage's container) is copied on first write,
+    /// so that holder's rows stay as they were. The moved rows keep their keys and targets,
+    /// and the derived to-many is answered from the rebuilt reverse index.
+    @Test func migratingASharedTableLeavesTheOtherCopyUnchanged() throws {
+        let url = try file()
+        let v1 = try MigrationFixtures.v1()
+        try MigrationFixtures.seed(v1, at: url)
+        let store = try JSONLinesStore(model: v1, url: url)
+        defer { store.close() }
+        let before = v1.entities.map { store.table.rows(of: $0) }
+        let v2 = try MigrationFixtures.v1(streetExtras: [
+            AttributeDescription(name: "code", type: .string, isOptional: false, defaultValue: "x")
+        ])
+        let migrated = try InferredMapping(from: v1, to: v2).migrate(store.table)
+        #expect(v1.entities.map { store.table.rows(of: $0) } == before)
+        let streets = migrated.rows(of: v2[entityName: "Street"]!)
+        #expect(streets.map(\.objectID.primaryKey) == before[1].map(\.objectID.primaryKey))
+        #expect(streets.allSatisfy { $0.objectID.entity === v2[entityName: "Street"] })
+        #expect(streets.allSatisfy { $0["code"] == .attribute(.string("x")) })
+        let cities = migrated.rows(of: v2[entityName: "City"]!)
+        let streetsOfCity = v2[entityName: "City"]!.relationshipsByName["streets"]!
+        #expect(
+            cities.map { migrated.relatedObjectIDs(streetsOfCity, of: $0.objectID).count } == [
+                2, 1,
+            ])
+        #expect(
+            streets.allSatisfy {
+                if case .toOne(let city?) = $0["city"] {
+                    return city.entity === v2[entityName: "City"]
+                }
+                return false
+            })
+    }
+
     @Test func rowsBreakingANewUniquenessConstraintGive134111ListingThem() throws {
         let url = try file()
         let v1 = try MigrationFixtures.v1()

@@ -103,3 +103,19 @@ struct ModelVersionsTests {
         #expect(missing?.reason == .modelNotFound)
     }
 }
+
+/// How a migration plan shows the default an added attribute takes.
+@Suite struct MigrationPlanTextTests {
+    /// Regression: the plan printed defaults in their internal form (`boolean(false)`).
+    @Test func defaultsAreShownAsAPersonWritesThem() {
+        #expect(InferredMapping.readable(.boolean(false)) == "false")
+        #expect(InferredMapping.readable(.integer(-3)) == "-3")
+        #expect(InferredMapping.readable(.double(12.5)) == "12.5")
+        #expect(InferredMapping.readable(.string("a \"b\"")) == #""a \"b\"""#)
+        #expect(InferredMapping.readable(.null) == "nil")
+        #expect(
+            InferredMapping.readable(.date(Date(timeIntervalSinceReferenceDate: 0)))
+                == "2001-01-01T00:00:00.000Z")
+        #expect(InferredMapping.readable(.data(Data([1, 2, 3]))) == "3 bytes of data")
+    }
+}

@@ -263,6 +263,34 @@ import Testing
             ])
     }
 
+    /// Without sections or a delegate, performFetch() leaves the positions for the first read
+    /// that needs them (issue 19's speed goal). They are the values the objects were fetched
+    /// with: an edit made meanwhile is not tracked (Core Data tracks changes only while a
+    /// delegate is set) and moves nothing; a delegate set later sees the object move from
+    /// its fetched position at its next change.
+    @Test(arguments: StoreKind.all)
+    func positionsLeftForLaterAreTheFetchedOnes(_ kind: StoreKind) throws {
+        let f = try Fixture(
+            kind, sort: ["salary"], sections: nil,
+            staff: [("a", nil, 1), ("b", nil, 2), ("c", nil, 3)])
+        let a = try f.context.performAndWait {
+            let a = f.named("a")
+            f.frc.delegate = nil
+            try f.frc.performFetch()
+            a.salary = 10
+            f.context.processPendingChanges()
+            #expect(f.frc.fetchedObjects?.map(\.name) == ["a", "b", "c"])
+            #expect(f.frc.indexPath(forObject: a) == IndexPath(item: 0, section: 0))
+            #expect(f.frc.sections?.map(\.numberOfObjects) == [3])
+            #expect(f.frc.object(at: IndexPath(item: 2, section: 0)).name == "c")
+            f.frc.delegate = f.recorder
+            return a
+        }
+        let calls = f.event { a.salary = 11 }
+        #expect(calls == ["will", "move a 0.0->0.2", "did"])
+        #expect(f.context.performAndWait { f.frc.fetchedObjects?.map(\.name) } == ["b", "c", "a"])
+    }
+
     @Test(arguments: StoreKind.all)
     func aBatchUpdateMergedInMovesTheObjects(_ kind: StoreKind) throws {
         let f = try Fixture(

@@ -126,19 +126,29 @@ import Testing
         #expect(matched == (try fixture.reference(entity: item, predicate: ranked, sorts: [])))
     }
 
-    @Test(arguments: [false, true])
-    func candidatesFromTheReverseIndexComeInKeyOrder(farKey: Bool) throws {
+    /// The table states that take each way of putting candidates in key order: a table in
+    /// key order (sources of one target as they are, of several through a bit set over the
+    /// slots), one out of key order (a byte map over the keys), and one out of key order
+    /// with a far key (sorted).
+    enum CandidateTableState: CaseIterable, Sendable {
+        case inKeyOrder, reinserted, reinsertedWithAFarKey
+    }
+
+    @Test(arguments: CandidateTableState.allCases)
+    func candidatesFromTheReverseIndexComeInKeyOrder(state: CandidateTableState) throws {
         var fixture = try RowTableFixture(seed: 17)
         let item = fixture.model.entitiesByName["Item"]!
         let group = fixture.model.entitiesByName["Group"]!
         let rows = try fixture.table.fetch(StoreFetchRequest(entity: item))
         // Re-inserting rows puts the table out of key order; a far key makes the key range
         // too wide for a byte map, so candidates are sorted instead.
-        for row in rows.prefix(40) where row.objectID.primaryKey % 2 == 0 {
-            fixture.table.remove(row.objectID)
-            fixture.table.upsert(row)
+        if state != .inKeyOrder {
+            for row in rows.prefix(40) where row.objectID.primaryKey % 2 == 0 {
+                fixture.table.remove(row.objectID)
+                fixture.table.upsert(row)
+            }
         }
-        if farKey {
+        if state == .reinsertedWithAFarKey {
             var far = rows[1]
             far = StoreRow(
                 objectID: ManagedObjectID(
@@ -150,7 +160,8 @@ import Testing
         }
         for format in [
             "group.rank == 1", "group.rank == 1 AND score > 1",
-            "group.name == 'g4' OR group.name == 'g1'",
+            "group.name == 'g4' OR group.name == 'g1'", "group.name IN {'g4', 'g1', 'g2'}",
+            "group.name IN {'g4', 'g1'} AND score > 1",
         ] {
             let predicate = try FetchPredicate(format: format)
             let expected = try fixture.reference(entity: item, predicate: predicate, sorts: [])

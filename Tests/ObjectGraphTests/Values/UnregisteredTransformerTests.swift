@@ -101,4 +101,26 @@ import Testing
         let other = try TransformerModel.make(transformer: nil, transformablesAs: .string)
         #expect(throws: ObjectGraphError.self) { try JSONLinesStore(model: other, url: url) }
     }
+
+    /// Regression: a transformer named on an attribute that is not transformable was
+    /// accepted without a word. Core Data uses `valueTransformerName` only for transformable
+    /// attributes, so the model loads, keeps the name, and says it is not used.
+    @Test func aTransformerOnAnAttributeThatIsNotTransformableLoadsWithAWarning() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Note",
+                properties: [
+                    AttributeDescription(
+                        name: "body", type: .string, valueTransformerName: "SomeTransformer")
+                ])
+        ])
+        #expect(
+            model.entitiesByName["Note"]?.attributesByName["body"]?.valueTransformerName
+                == "SomeTransformer")
+        #expect(
+            model.loadWarnings == [
+                "Note.body names the value transformer 'SomeTransformer' but its type is string, "
+                    + "not transformable: the transformer is not used"
+            ])
+    }
 }

@@ -18,7 +18,11 @@ extension JSONLinesStore {
         let plan: MigrationPlan
         do {
             plan = try MigrationPlan.plan(from: stored, to: model, options: options, path: path)
-            table = try plan.run(table)
+            // The store gives up its rows so the migration maps them in place (issue 20); on
+            // a failure the open fails and the store is discarded.
+            let rows = table
+            table = RowTable(model: stored, storeIdentifier: identifier)
+            table = try plan.run(consume rows)
         } catch {
             throw MigrationErrors.located(error, path: path)
         }

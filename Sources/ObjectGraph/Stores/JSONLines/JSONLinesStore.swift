@@ -171,6 +171,8 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
         self.liveRowBytes = opened.loaded.replay.table.totalRowCount == 0 ? 0 : nil
         let version = opened.loaded.header.version
         if !opened.loaded.schemaDifferences.isEmpty {
+            // The store's copy of the rows is then the only one: migration maps it in place.
+            opened.loaded.replay.table = RowTable(model: model, storeIdentifier: identifier)
             do {
                 try migrateAtOpen(from: opened.loaded.model)
             } catch {
