@@ -9,12 +9,26 @@ package final class CLIOutput: @unchecked Sendable {
     private var outBuffer = ""
     private var errBuffer = ""
 
-    private init(capture: Bool) { self.capture = capture }
+    private let progressBars: ((_ label: String) -> ProgressBar)?
+
+    private init(capture: Bool, progressBars: ((_ label: String) -> ProgressBar)? = nil) {
+        self.capture = capture
+        self.progressBars = progressBars
+    }
 
     /// Writes to the process's standard output and error.
     package static var standard: CLIOutput { CLIOutput(capture: false) }
     /// Collects output in memory (``stdout``, ``stderr``), for tests.
     package static func capturing() -> CLIOutput { CLIOutput(capture: true) }
+
+    /// Collects output in memory like ``capturing()``, and gives commands the bars
+    /// `progressBars` makes (a fake width, clock and writer) as if standard error were a
+    /// terminal, for tests of what a command reports.
+    package static func capturing(progressBars: @escaping (_ label: String) -> ProgressBar)
+        -> CLIOutput
+    {
+        CLIOutput(capture: true, progressBars: progressBars)
+    }
 
     /// Writes a line (a newline is added) to standard output.
     package func out(_ text: String) {
@@ -37,6 +51,19 @@ package final class CLIOutput: @unchecked Sendable {
     /// Whether this output writes to the process's standard output and error (not a test's
     /// buffers): only then may a progress bar draw on the terminal.
     package var writesToProcess: Bool { !capture }
+
+    /// A progress bar labelled `label` counting `unit`, or `nil`: with `quiet`, or when
+    /// standard error is not a terminal, or for a test's buffers (unless the test gave a
+    /// bar maker to ``capturing(progressBars:)``).
+    package func progressBar(_ label: String, quiet: Bool, unit: String = "rows") -> ProgressBar? {
+        guard !quiet else { return nil }
+        if let progressBars {
+            let bar = progressBars(label)
+            bar.unit = unit
+            return bar
+        }
+        return capture ? nil : ProgressBar.onTerminal(label: label, quiet: quiet, unit: unit)
+    }
 
     /// Everything written to standard output (capturing outputs only).
     package var stdout: String { lock.withLock { outBuffer } }

@@ -6,8 +6,8 @@ import Foundation
     import Darwin
 #endif
 
-/// A one-line progress bar on standard error: rows done of total, rate and time left,
-/// redrawn in place (`\r`) and cleared at the end.
+/// A one-line progress bar on standard error: rows (or another ``unit``) done of total, rate
+/// and time left, redrawn in place (`\r`) and cleared at the end.
 ///
 /// ```
 /// import  [########............]  41,000/100,000 rows  20,500/s  0:03 left
@@ -24,6 +24,8 @@ package final class ProgressBar {
     package let label: String
     /// The terminal's width in columns; the line never exceeds it.
     package let width: Int
+    /// What is counted, plural (`rows`, `objects`), shown after the counts. Default `rows`.
+    package var unit = "rows"
     /// The least time between redraws, in seconds. Default 0.1.
     package var minimumInterval: TimeInterval = 0.1
     private let clock: () -> TimeInterval
@@ -50,12 +52,16 @@ package final class ProgressBar {
 
     /// A bar on this process's standard error, or `nil` when standard error is not a
     /// terminal or `quiet` is set.
-    package static func onTerminal(label: String, quiet: Bool) -> ProgressBar? {
+    package static func onTerminal(label: String, quiet: Bool, unit: String = "rows")
+        -> ProgressBar?
+    {
         guard !quiet, isatty(STDERR_FILENO) == 1 else { return nil }
-        return ProgressBar(
+        let bar = ProgressBar(
             label: label, width: terminalWidth(),
             clock: { ProcessInfo.processInfo.systemUptime },
             write: { FileHandle.standardError.write(Data($0.utf8)) })
+        bar.unit = unit
+        return bar
     }
 
     /// Records that `done` of `total` rows are done, redrawing when ``minimumInterval`` has
@@ -68,7 +74,8 @@ package final class ProgressBar {
         write(
             "\r"
                 + Self.render(
-                    label: label, done: done, total: total, elapsed: now - start, width: width)
+                    label: label, done: done, total: total, elapsed: now - start, width: width,
+                    unit: unit)
                 + "\u{1B}[K")
     }
 
@@ -88,14 +95,15 @@ package final class ProgressBar {
     }
 
     /// The bar's text for `done` of `total` after `elapsed` seconds, at most `width` columns:
-    /// the label, a bar (when it fits), the counts, the rate and the time left.
+    /// the label, a bar (when it fits), the counts in `unit`, the rate and the time left.
     package static func render(
-        label: String, done: Int, total: Int, elapsed: TimeInterval, width: Int
+        label: String, done: Int, total: Int, elapsed: TimeInterval, width: Int,
+        unit: String = "rows"
     ) -> String {
         let total = max(total, 0)
         let done = min(max(done, 0), total)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        var details = "\(grouped(done))/\(grouped(total)) rows"
+        var details = "\(grouped(done))/\(grouped(total)) \(unit)"
         if rate > 0 {
             details += "  \(grouped(Int(rate.rounded())))/s"
             details += "  \(clock(Double(total - done) / rate)) left"
@@ -109,6 +117,14 @@ package final class ProgressBar {
         let bar =
             String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled)
         return "\(label)  [\(bar)]  \(details)"
+    }
+
+    /// A closure reporting `done` of `total` to this bar, callable from the engine's
+    /// `@Sendable` progress parameters (``update(_:of:)`` runs on the caller's thread, which
+    /// is the command's own: the engine reports synchronously, before it returns).
+    package var sendableUpdate: @Sendable (_ done: Int, _ total: Int) -> Void {
+        let box = UncheckedBar(bar: self)
+        return { done, total in box.bar.update(done, of: total) }
     }
 
     /// `1,234,567`.
@@ -138,4 +154,10 @@ package final class ProgressBar {
         }
         return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
     }
+}
+
+/// A bar handed to a `@Sendable` progress closure that the engine calls synchronously on the
+/// command's thread (see ``ProgressBar/sendableUpdate``).
+private struct UncheckedBar: @unchecked Sendable {
+    let bar: ProgressBar
 }

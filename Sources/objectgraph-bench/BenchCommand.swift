@@ -3,12 +3,13 @@ import Foundation
 
 /// The command line: `--dataset FILE --mode memory|jsonl --dir DIR [--drop-caches]`, or
 /// `micro [--n N] [--repeat R] [--json] [--only CASE,...]`, or
-/// `ledger [--n N] [--repeat R] [--dir DIR] [--json] [--only WORKLOAD,...]`.
+/// `ledger [--n N] [--repeat R] [--dir DIR] [--json] [--only WORKLOAD,...]`, or
+/// `memory [--n N] [--json]`.
 enum BenchCommand {
     static let tool = CommandLineTool(
         name: "objectgraph-bench",
         summary: "The side-by-side benchmark (W0–W7), the micro-benchmarks and the ledger's goals.",
-        commands: [macro, micro, ledger])
+        commands: [macro, micro, ledger, memory])
 
     /// The default command: the workloads W0–W7 on one store.
     static let macro = Command<NoArguments>(
@@ -42,6 +43,19 @@ enum BenchCommand {
             """
     ) { (options: MicroOptions, _, output) in
         try MicroSuite(options: options, output: output).run()
+    }
+
+    /// `memory`: bytes per row and per registered object.
+    static let memory = Command<NoArguments>(
+        ["memory"], summary: "Measure bytes per row (RAM and file store) and per fetched object.",
+        details: """
+            Heap in use (glibc's mallinfo2, every arena) before and after: N synthetic expenses
+            committed to a RAM store (row.ram), a file of N expenses opened (row.file), N
+            expenses fetched into a context as faults (object.fault) and with their values
+            (object.filled). Prints bytes per item, or with --json one JSON line per case.
+            """
+    ) { (options: RunOptions, _, output) in
+        try MemoryRun(count: options.count, json: options.json, output: output).run()
     }
 
     /// `ledger`: the ledger's speed goals, through LedgerKit.

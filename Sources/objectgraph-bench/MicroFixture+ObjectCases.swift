@@ -9,7 +9,7 @@ extension MicroFixture {
         let groups: [[MicroCase]] = [
             objectCases(), saveCases(), queryCases(), storeCases(), fileCases(),
             compactionCases(), migrationCases(), controllerCases(), queueCases(),
-            generationCases(), remoteChangeCases(),
+            generationCases(), remoteChangeCases(), fileBatchCases(),
         ]
         return groups.flatMap { $0 }
     }

@@ -9,8 +9,10 @@ enum CompactCommand {
         details: """
             Takes the writer lock, so it fails while an application has the file open for writing.
             The new file replaces the old one atomically; transaction numbers keep counting.
+            On a terminal, a progress bar on standard error counts the rows written (--quiet:
+            none).
             """
-    ) { (args: StoreFileArguments, _, output) in
+    ) { (args: LongStoreFileArguments, _, output) in
         try StoreFileSupport.reportingCodes {
             let path = args.file
             let url = URL(fileURLWithPath: path)
@@ -25,7 +27,13 @@ enum CompactCommand {
             defer { store.close() }
             for notice in store.recoveryNotices { output.err("notice: \(notice)") }
             let before = try store.statistics()
-            try store.compact()
+            // A bar on a terminal (not with --quiet): the snapshot's rows written.
+            if let bar = output.progressBar("compact", quiet: args.quiet) {
+                defer { bar.finish() }
+                try store.compact { bar.update($0, of: $1) }
+            } else {
+                try store.compact()
+            }
             let after = try store.statistics()
             if args.json {
                 output.json(

@@ -16,6 +16,7 @@ enum MigrateCommand {
         @Flag("--dry-run", help: "print the mapping and row counts; change nothing") var dryRun:
             Bool
         @Flag("--json", help: "print JSON instead of text") var json: Bool
+        @Flag("--quiet", help: "no progress bar on standard error") var quiet: Bool
     }
 
     static let command = ToolCommand(
@@ -27,7 +28,9 @@ enum MigrateCommand {
             the old one is kept as FILE.pre-migration. The store's UUID, metadata and transaction
             numbering are kept. Exit 1 (with Core Data's code) when the mapping cannot be
             inferred (134140), a required value is missing (134110) or a uniqueness constraint
-            breaks (134111); the file is then unchanged.
+            breaks (134111); the file is then unchanged. On a terminal, a progress bar on
+            standard error counts the rows each step migrates, then the rows written (--quiet:
+            none).
             """
     ) { (args: Arguments, _, output) in
         try StoreFileSupport.reportingCodes {
@@ -49,7 +52,12 @@ enum MigrateCommand {
                 let stored = try JSONLinesStore.metadata(at: url)
                 options.modelVersions = [stored.model]
                 options.tracksHistory = stored.tracksHistory  // a tracked file stays tracked
+                // A bar on a terminal (not with --quiet): rows migrated per step, then written.
+                let bar = output.progressBar("migrate", quiet: args.quiet)
+                defer { bar?.finish() }
+                options.migrationProgress = bar?.sendableUpdate
                 let store = try JSONLinesStore(model: target, url: url, options: options)
+                bar?.finish()
                 defer { store.close() }
                 for notice in store.recoveryNotices { output.err("notice: \(notice)") }
                 migrated = true

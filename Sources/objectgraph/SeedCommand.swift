@@ -19,11 +19,15 @@ enum SeedCommand {
         var seed: UInt64 = 0
         @Option("--out", "FILE.jsonl", help: "the store file to write (must not exist)")
         var out: String
+        @Flag("--quiet", help: "no progress bar on standard error") var quiet: Bool
     }
 
     static let command = ToolCommand(
         ["seed"], summary: "Write a store file of valid generated data for a model.",
-        details: "The same model, counts and seed write byte-identical files."
+        details:
+            "The same model, counts and seed write byte-identical files. On a terminal, a progress "
+            + "bar on standard error counts the objects made: each twice, once on a scratch RAM "
+            + "store that checks the model, then in the file (--quiet: none)."
     ) { (args: Arguments, _, output) in
         let model = try loadModel(args.model)
         var counts: [String: Int] = [:]
@@ -32,10 +36,28 @@ enum SeedCommand {
         try StoreFileSupport.reportingCodes {
             var job = SeedJob(model: model, counts: counts, seed: args.seed)
             job.requiresNewFile = true
-            let result = try job.run(storeURL: out)
+            let result = try run(label: "seed", quiet: args.quiet, output) {
+                try job.run(storeURL: out, progress: $0)
+            } plain: {
+                try job.run(storeURL: out)
+            }
             close(result)
             output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
         }
+    }
+
+    /// Runs a job with a progress bar counting objects when standard error is a terminal and
+    /// `quiet` is off (`withProgress`), else without (`plain`).
+    private static func run(
+        label: String, quiet: Bool, _ output: CLIOutput,
+        withProgress: (@escaping (Int, Int) -> Void) throws -> StoreJobResult,
+        plain: () throws -> StoreJobResult
+    ) throws -> StoreJobResult {
+        guard let bar = output.progressBar(label, quiet: quiet, unit: "objects") else {
+            return try plain()
+        }
+        defer { bar.finish() }
+        return try withProgress { bar.update($0, of: $1) }
     }
 
     struct LoadArguments: ParsableArguments {
@@ -48,12 +70,15 @@ enum SeedCommand {
         var seed: UInt64 = 0
         @Option("--out", "FILE.jsonl", help: "the store file to write (must not exist)")
         var out: String
+        @Flag("--quiet", help: "no progress bar on standard error") var quiet: Bool
     }
 
     static let loadCommand = ToolCommand(
         ["load"], summary: "Write a store file from a JSON fixture, after checking it fully.",
         details:
-            "An invalid fixture writes nothing. Format: the FixturesAndSeeding article of the documentation."
+            "An invalid fixture writes nothing. Format: the FixturesAndSeeding article of the documentation. "
+            + "On a terminal, a progress bar on standard error counts the objects made: each twice, "
+            + "once on a scratch RAM store that checks the fixtures, then in the file (--quiet: none)."
     ) { (args: LoadArguments, _, output) in
         let model = try loadModel(args.model)
         guard !args.fixtures.isEmpty else { throw CLIError.usage("--fixtures F.json is required") }
@@ -64,7 +89,11 @@ enum SeedCommand {
             }
             var job = LoadJob(model: model, fixtures: sources, seed: args.seed)
             job.requiresNewFile = true
-            let result = try job.run(storeURL: out)
+            let result = try run(label: "load", quiet: args.quiet, output) {
+                try job.run(storeURL: out, progress: $0)
+            } plain: {
+                try job.run(storeURL: out)
+            }
             close(result)
             output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
         }

@@ -11,6 +11,14 @@ struct StoreFileArguments: ParsableArguments {
     @Flag("--json", help: "print JSON instead of text") var json: Bool
 }
 
+/// The arguments of the long commands on one store file (`compact`, `verify`):
+/// `FILE [--json] [--quiet]`.
+struct LongStoreFileArguments: ParsableArguments {
+    @Argument("FILE") var file: String
+    @Flag("--json", help: "print JSON instead of text") var json: Bool
+    @Flag("--quiet", help: "no progress bar on standard error") var quiet: Bool
+}
+
 /// What the store commands share: opening a file with its own model, printing notices, and
 /// formatting dates, sizes and statistics.
 enum StoreFileSupport {

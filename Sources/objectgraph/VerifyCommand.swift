@@ -12,12 +12,23 @@ enum VerifyCommand {
             transactions missing at the end, a leftover FILE.tmp), then the transactions, rows per
             entity, and live and dead bytes. Exits with 1 when anything is damaged (warnings alone
             exit 0); 'objectgraph repair FILE' keeps the good part of a damaged file, and
-            'objectgraph repair --salvage FILE' also the intact lines after the damage.
+            'objectgraph repair --salvage FILE' also the intact lines after the damage. On a
+            terminal, a progress bar on standard error shows the file being read, then the rows
+            whose references are checked (--quiet: none).
             """
-    ) { (args: StoreFileArguments, _, output) in
+    ) { (args: LongStoreFileArguments, _, output) in
         try StoreFileSupport.reportingCodes {
             let path = args.file
-            let report = JSONLinesStore.verify(at: URL(fileURLWithPath: path))
+            let url = URL(fileURLWithPath: path)
+            // A bar on a terminal (not with --quiet): reading the file, then the rows checked.
+            let report: JSONLinesStoreVerification
+            if let bar = output.progressBar("verify", quiet: args.quiet) {
+                defer { bar.finish() }
+                bar.status("reading \(url.lastPathComponent)")
+                report = JSONLinesStore.verify(at: url) { bar.update($0, of: $1) }
+            } else {
+                report = JSONLinesStore.verify(at: url)
+            }
             if args.json {
                 var members: [(String, JSONValue)] = [
                     ("file", .string(path)), ("healthy", .bool(report.isHealthy)),

@@ -96,4 +96,31 @@ import Testing
             #expect(ProgressBar.onTerminal(label: "x", quiet: false) == nil)
         }
     }
+
+    @Test func aBarCountsItsOwnUnit() {
+        #expect(
+            ProgressBar.render(
+                label: "seed", done: 500, total: 2_000, elapsed: 1, width: 100, unit: "objects"
+            ).contains("500/2,000 objects  500/s  0:03 left"))
+        let terminal = Terminal()
+        let bar = terminal.bar(width: 80)
+        bar.unit = "objects"
+        bar.update(1, of: 2)
+        #expect(terminal.writes[0].contains("1/2 objects"))
+    }
+
+    @Test func anOutputGivesABarOnlyWhenNotQuietAndOnATerminalOrATestsFake() {
+        let terminal = Terminal()
+        let faked = CLIOutput.capturing { _ in terminal.bar(width: 80) }
+        #expect(faked.progressBar("seed", quiet: true) == nil)
+        let bar = faked.progressBar("seed", quiet: false, unit: "objects")
+        #expect(bar?.unit == "objects")
+        #expect(CLIOutput.capturing().progressBar("seed", quiet: false) == nil)
+        if isatty(STDERR_FILENO) == 0 {
+            #expect(CLIOutput.standard.progressBar("seed", quiet: false) == nil)
+        }
+        // The engine's `@Sendable` progress parameters reach the bar.
+        bar?.sendableUpdate(3, 4)
+        #expect(terminal.writes.last?.contains("3/4 objects") == true)
+    }
 }

@@ -14,6 +14,13 @@ import Testing
             $0["id"] as? String
         }
         for id in ids { #expect(await sandbox.run(["clear", id]).code == 0) }
+        // A `clear` writes only the changed column (format version 5), and compaction keeps
+        // every transaction's history line: what it reclaims is row values overwritten or
+        // deleted, so a long note rewritten a few times gives it something to reclaim.
+        for round in 1...4 {
+            let note = String(repeating: "\(round)", count: 300)
+            #expect(await sandbox.run(["edit", ids[1], "--note", note]).code == 0)
+        }
         #expect(await sandbox.run(["delete", ids[0]]).code == 0)
         let before = try #require(try await sandbox.json(["list"]) as? [[String: Any]])
         let result = try #require(try await sandbox.json(["compact"]) as? [String: Any])

@@ -144,4 +144,24 @@ struct MigrateCommandTests {
             #expect(!FileManager.default.fileExists(atPath: file.path + ".pre-migration"))
         }
     }
+
+    /// The progress bar is for a terminal only: with standard error a pipe (and with
+    /// `--quiet`) a migration writes nothing there but its notice.
+    @Test func aMigrationWritesNoProgressWhenStandardErrorIsNotATerminal() throws {
+        let target = try version2()
+        let migrated = try ToolBinary.run(
+            ToolBinary.objectgraph!, ["migrate", file.path, "--to", target])
+        #expect(migrated.status == 0, "\(migrated.err)")
+        // Only the store's notice: no bar, no carriage return, no escape sequence.
+        #expect(
+            migrated.err.hasPrefix("notice: store ") && migrated.err.contains(" migrated from "))
+        #expect(migrated.err.split(separator: "\n").count == 1)
+        #expect(!migrated.err.contains("\r") && !migrated.err.contains("\u{1B}"))
+        #expect(migrated.out.hasSuffix("migrated (the old file is \(file.path).pre-migration)\n"))
+        let quiet = try ToolBinary.run(
+            ToolBinary.objectgraph!, ["migrate", file.path, "--to", target, "--quiet"])
+        #expect(quiet.status == 0 && !quiet.err.contains("\r"))
+        let help = try ToolBinary.run(ToolBinary.objectgraph!, ["migrate", "--help"])
+        #expect(help.out.contains("--quiet"))
+    }
 }

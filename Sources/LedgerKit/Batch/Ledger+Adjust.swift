@@ -27,8 +27,8 @@ extension Ledger {
     ///   - query: which transactions (predicate, category, dates; sort and limit are ignored).
     ///   - dryRun: compute and check only; write nothing.
     ///   - progress: told the rows checked of the rows selected.
-    /// - Returns: each selected amount before and after (after the update, as read back from
-    ///   the store).
+    /// - Returns: each selected amount before and after (after: the value the update wrote,
+    ///   computed with the request's own expression on the same rows).
     /// - Throws: ``LedgerError`` `.adjustmentRefused` (30) naming the transactions whose new
     ///   amount breaks a rule, `.unknownCategory`; a predicate's `ObjectGraphError`; the
     ///   store's errors (the file is unchanged).
@@ -44,7 +44,7 @@ extension Ledger {
         let (idSlot, amountSlot) = (selection.slot("id"), amount.index)
         let rows = selection.rows
         func after(_ row: StoreRow) -> AttributeValue {
-            compiled.value(for: LoneRowRecord(row: row)).attributeValue.coerced(to: amount.type)
+            compiled.value(forRow: row).attributeValue.coerced(to: amount.type)
                 ?? .null
         }
         // A new amount is a non-decreasing function of the old one (a factor above 0 or an
@@ -58,8 +58,8 @@ extension Ledger {
                 allDecimal = false
                 break
             }
-            if lowest.map({ value < $0.1 }) ?? true { lowest = (i, value) }
-            if highest.map({ value > $0.1 }) ?? true { highest = (i, value) }
+            if lowest.map({ DecimalParts.isLess(value, $0.1) }) ?? true { lowest = (i, value) }
+            if highest.map({ DecimalParts.isLess($0.1, value) }) ?? true { highest = (i, value) }
             if i % 4096 == 4095 { progress?(i + 1, rows.count) }
         }
         let extremesAllowed = [lowest?.0, highest?.0].allSatisfy { index in
@@ -108,29 +108,18 @@ extension Ledger {
         ManagedObjectContext.mergeChanges(
             fromRemoteContextSave: [NSUpdatedObjectsKey: ids], into: [context])
         if changes.isEmpty {
-            // The new amounts as the update wrote them, read back from the store.
-            let written = try savedAmounts()
+            // The new amounts as the update wrote them: the request's own compiled expression
+            // on the same saved rows, as the store evaluated it (no second read of the file's
+            // rows, no lookup by ID).
             changes = rows.map { row in
-                AmountChange(
+                let new = after(row)
+                return AmountChange(
                     id: BatchSelection.uuid(row, idSlot),
                     before: BatchSelection.decimal(row, amountSlot),
-                    after: written[row.objectID] ?? 0)
+                    after: Self.decimal(new) ?? 0)
             }
         }
         return LedgerAdjustment(changes: changes, isDryRun: false)
-    }
-
-    /// Every saved transaction's amount, by object ID.
-    private func savedAmounts() throws -> [ManagedObjectID: Decimal] {
-        try read { context in
-            guard let (rows, entity) = try savedRows("Transaction", in: context) else {
-                return [:]
-            }
-            let slot = entity.propertiesByName["amount"]!.index
-            return Dictionary(
-                rows.map { ($0.objectID, BatchSelection.decimal($0, slot)) },
-                uniquingKeysWith: { a, _ in a })
-        }
     }
 
     /// The rule of `attribute` that `value` breaks (`below the minimum 0.01`), or `nil`.

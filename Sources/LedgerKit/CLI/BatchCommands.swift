@@ -33,6 +33,15 @@ enum BatchCommands {
     /// How many changed transactions text output lists (JSON lists all).
     static let listed = 20
 
+    /// Progress for `bar`: the rows checked, then (once all are, when the command `writes`)
+    /// a status while the batch request writes its transaction line.
+    static func checkingThenWriting(_ bar: ProgressBar, writes: Bool) -> (Int, Int) -> Void {
+        { done, total in
+            bar.update(done, of: total)
+            if writes, done == total, total > 0 { bar.status("writing one transaction line") }
+        }
+    }
+
     static func adjust(_ environment: LedgerEnvironment) -> LedgerCommand {
         LedgerCommand(
             ["adjust"], summary: "multiply or add to many amounts at once",
@@ -58,7 +67,9 @@ enum BatchCommands {
             ) { ledger in
                 let result = try ledger.adjustAmounts(
                     adjustment, matching: query, dryRun: arguments.dryRun,
-                    progress: progress.map { bar in { bar.update($0, of: $1) } })
+                    progress: progress.map {
+                        Self.checkingThenWriting($0, writes: !arguments.dryRun)
+                    })
                 progress?.finish()
                 let shown = global.json ? [] : result.changes.prefix(listed).map(\.id)
                 return (result, try ledger.shortIDs(for: Array(shown)))
@@ -100,11 +111,17 @@ enum BatchCommands {
             var query = TransactionQuery()
             query.predicate = arguments.predicate
             query.category = arguments.category
+            let progress = global.progressBar("purge", output)
+            defer { progress?.finish() }
             let result = try LedgerSession.run(
                 global, environment, access: arguments.dryRun ? .read : .write, output: output
             ) { ledger in
-                try ledger.purge(
-                    before: arguments.before, matching: query, dryRun: arguments.dryRun)
+                defer { progress?.finish() }
+                return try ledger.purge(
+                    before: arguments.before, matching: query, dryRun: arguments.dryRun,
+                    progress: progress.map {
+                        Self.checkingThenWriting($0, writes: !arguments.dryRun)
+                    })
             }
             for notice in result.notices { output.err("ledger: notice: \(notice)") }
             if global.json {

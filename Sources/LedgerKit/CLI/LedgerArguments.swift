@@ -17,9 +17,9 @@ package struct LedgerGlobalOptions: ParsableArguments {
 
 extension LedgerGlobalOptions {
     /// A progress bar labelled `label` on standard error, or `nil` when standard error is not
-    /// a terminal, `--quiet` is given or `output` is a test's buffer.
-    func progressBar(_ label: String, _ output: CLIOutput) -> ProgressBar? {
-        output.writesToProcess ? ProgressBar.onTerminal(label: label, quiet: quiet) : nil
+    /// a terminal, `--quiet` is given or `output` is a test's buffer without a fake bar.
+    func progressBar(_ label: String, _ output: CLIOutput, unit: String = "rows") -> ProgressBar? {
+        output.progressBar(label, quiet: quiet, unit: unit)
     }
 }
 

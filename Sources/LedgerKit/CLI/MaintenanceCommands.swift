@@ -30,7 +30,13 @@ enum MaintenanceCommands {
                 if let days = arguments.keepHistory {
                     try ledger.deleteHistory(olderThanDays: days)
                 }
-                return (try ledger.compact(), ledger.configuration.storeURL.relativePath)
+                // A bar on a terminal: the snapshot's rows written.
+                let bar = global.progressBar("compact", output)
+                defer { bar?.finish() }
+                return (
+                    try ledger.compact(progress: bar.map { bar in { bar.update($0, of: $1) } }),
+                    ledger.configuration.storeURL.relativePath
+                )
             }
             if global.json {
                 try output.json([
@@ -56,7 +62,13 @@ enum MaintenanceCommands {
             var removed: [String] = []
             do {
                 let configuration = environment.configuration(file: global.file)
-                result = try Ledger.verify(configuration)
+                // A bar on a terminal: reading the file, then the rows checked.
+                let bar = global.progressBar("verify", output)
+                defer { bar?.finish() }
+                bar?.status("reading \(configuration.storeURL.lastPathComponent)")
+                result = try Ledger.verify(
+                    configuration, progress: bar.map { bar in { bar.update($0, of: $1) } })
+                bar?.finish()
                 if arguments.fix, result.isHealthy,
                     result.notices.contains(where: {
                         $0.hasPrefix("receipt file ")

@@ -49,7 +49,11 @@ extension Ledger {
     /// - Throws: ``LedgerError`` `.needsFile` for a RAM ledger; the store's `ObjectGraphError`s:
     ///   `.readOnlyStore` (134030) for one opened read-only, `.storeOperationFailed` (134070)
     ///   when writing fails (the old file is intact).
-    public func compact() throws -> LedgerCompaction {
+    /// - Parameter progress: told the rows written of the rows in the snapshot (see
+    ///   `JSONLinesStore.compact(progress:)`); `nil` reports nothing.
+    public func compact(progress: ((_ written: Int, _ total: Int) -> Void)? = nil) throws
+        -> LedgerCompaction
+    {
         guard
             let store = container.persistentStoreCoordinator.persistentStores.first
                 as? JSONLinesStore
@@ -57,7 +61,7 @@ extension Ledger {
             throw LedgerErrors.needsFile("compact")
         }
         let before = try store.statistics().fileBytes
-        try store.compact()
+        if let progress { try store.compact(progress: progress) } else { try store.compact() }
         return LedgerCompaction(bytesBefore: before, bytesAfter: try store.statistics().fileBytes)
     }
 
@@ -65,15 +69,23 @@ extension Ledger {
     /// and syntax, the replay, every reference, that the file holds this ledger's model, and
     /// that every receipt file exists.
     ///
+    /// - Parameter progress: told the rows whose references are checked of the rows the file
+    ///   holds, once the file is read and replayed (see `JSONLinesStore.verify(at:progress:)`);
+    ///   `nil` reports nothing.
     /// - Throws: ``LedgerError`` `.noLedger` when the file does not exist, `.needsFile` for the
     ///   RAM store; damage is reported in the result, not thrown.
-    public static func verify(_ configuration: LedgerConfiguration) throws -> LedgerVerification {
+    public static func verify(
+        _ configuration: LedgerConfiguration,
+        progress: ((_ checked: Int, _ total: Int) -> Void)? = nil
+    ) throws -> LedgerVerification {
         let url = configuration.storeURL
         guard !configuration.isInMemory else { throw LedgerErrors.needsFile("verify") }
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw LedgerErrors.missingFile(url.relativePath)
         }
-        let store = JSONLinesStore.verify(at: url)
+        let store =
+            progress.map { JSONLinesStore.verify(at: url, progress: $0) }
+            ?? JSONLinesStore.verify(at: url)
         var result = LedgerVerification(
             file: url.relativePath, problems: store.problems.map(\.description),
             notices: store.warnings.map(\.description),

@@ -48,6 +48,7 @@ extension ManagedObjectContext {
                 keys.flatMap { key -> [ManagedObjectID] in
                     let raw: [Any]
                     switch changes[key] {
+                    case let ids as [ManagedObjectID]: return ids  // no cast per element
                     case let array as [Any]: raw = array
                     case let set as Set<ManagedObjectID>: raw = Array(set)
                     case let set as Set<URL>: raw = Array(set)

@@ -92,13 +92,16 @@ package struct MigrationPlan {
         }
     }
 
-    /// Runs every step over `table`, in memory. A `table` the caller no longer holds is
-    /// mapped in place (``InferredMapping/migrate(_:)``); a shared one is copied first.
+    /// Runs every step over `table`, in memory, calling `afterStep` with the number of
+    /// steps done after each. A `table` the caller no longer holds is mapped in place
+    /// (``InferredMapping/migrate(_:)``); a shared one is copied first.
     ///
     /// - Throws: 134110, 134111 from a step, or what a custom stage's handler throws.
-    package func run(_ table: consuming RowTable) throws -> RowTable {
+    package func run(
+        _ table: consuming RowTable, afterStep: ((_ stepsDone: Int) -> Void)? = nil
+    ) throws -> RowTable {
         var rows = consume table
-        for step in steps {
+        for (done, step) in zip(1..., steps) {
             switch step {
             case .lightweight(let mapping):
                 rows = try mapping.migrate(consume rows)
@@ -107,6 +110,7 @@ package struct MigrationPlan {
             }
             // The kill campaign stops here after each step (nothing is written yet).
             PausePoints.reach("migrate.step")
+            afterStep?(done)
         }
         return rows
     }

@@ -44,6 +44,19 @@ public struct CompiledExpression {
     }
 }
 
+extension CompiledExpression {
+    /// The expression's value for a saved row on its own (its attributes; relationships
+    /// read as `nil`), as a batch update evaluates it: the same value the store writes.
+    ///
+    /// Not generic, so callers in other modules get the evaluator specialized for rows
+    /// (a generic call from another module runs unspecialized, several times slower).
+    ///
+    /// - Precondition: `row` is of ``entity`` or one of its subentities.
+    package func value(forRow row: StoreRow) -> ExpressionValue {
+        value(for: LoneRowRecord(row: row))
+    }
+}
+
 // A compiled expression carries a per-evaluation cache and stays on its thread.
 @available(*, unavailable)
 extension CompiledExpression: Sendable {}

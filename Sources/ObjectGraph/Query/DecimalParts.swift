@@ -45,6 +45,15 @@ package struct DecimalParts: Equatable, Sendable {
     /// Whether this Foundation's `Decimal` storage is the layout this code reads.
     package static var isReadable: Bool { DecimalLayout.isKnown }
 
+    /// Whether `a` is less than `b`, exactly: on the storage when both fit 64 bits, else
+    /// with Foundation's comparison (which costs hundreds of nanoseconds on Linux).
+    package static func isLess(_ a: Decimal, _ b: Decimal) -> Bool {
+        if let x = DecimalParts(a), let y = DecimalParts(b) {
+            return compare(x, y) == .ascending
+        }
+        return a < b
+    }
+
     /// Orders two decimals exactly.
     static func compare(_ a: DecimalParts, _ b: DecimalParts) -> PredicateOrder {
         if a.isNegative != b.isNegative { return a.isNegative ? .ascending : .descending }

@@ -13,6 +13,13 @@ enum PredicateArithmetic {
         return unary(function, args[0])
     }
 
+    /// ``apply(_:_:)`` for two arguments, without an array of them.
+    static func apply(_ function: FetchFunction, _ a: AttributeValue, _ b: AttributeValue)
+        -> AttributeValue
+    {
+        binary(function, a, b)
+    }
+
     private static func binary(_ function: FetchFunction, _ a: AttributeValue, _ b: AttributeValue)
         -> AttributeValue
     {
@@ -108,6 +115,7 @@ enum PredicateArithmetic {
     private static func decimal(_ function: FetchFunction, _ a: Decimal, _ b: Decimal)
         -> PredicateNumber?
     {
+        if let exact = DecimalArithmetic.exact(function, a, b) { return .decimal(exact) }
         switch function {
         case .add: return .decimal(a + b)
         case .subtract: return .decimal(a - b)
@@ -166,7 +174,9 @@ enum PredicateArithmetic {
             // A whole decimal prints as digits; one beyond Int64 stays a decimal.
             return Int64(r.description).map(PredicateNumber.integer) ?? .decimal(r)
         case .decimal(let v):
-            return .decimal(rounded(v, .plain, scale: places))
+            return .decimal(
+                DecimalArithmetic.roundedHalfAwayFromZero(v, places: places)
+                    ?? rounded(v, .plain, scale: places))
         case .double(let v):
             guard v.isFinite, places < 300 else { return x }
             guard places > -300 else { return .double(0) }

@@ -132,7 +132,12 @@ extension PredicateEvaluator {
         case .noIndex:
             return args.first ?? .scalar(.null)
         default:
+            // Two scalars (`amount * 1.2`, `round(x, 2)`): no array of them per evaluation.
+            if args.count == 2, case .scalar(let a) = args[0], case .scalar(let b) = args[1] {
+                return .scalar(PredicateArithmetic.apply(function, a, b))
+            }
             var scalars: [AttributeValue] = []
+            scalars.reserveCapacity(args.count)
             for a in args {
                 guard case .scalar(let v) = a else { return .scalar(.null) }
                 scalars.append(v)

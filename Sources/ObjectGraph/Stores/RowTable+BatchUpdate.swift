@@ -121,6 +121,27 @@ extension RowTable {
         return rows
     }
 
+    /// For each row `plan` matches (in its order), which updated slots get a value that differs
+    /// from the row's current one: bit `k` stands for `plan.slots[k]`. `nil` when the plan
+    /// updates more than 64 slots.
+    func changedSlotMasks(_ plan: RowBatchPlan) -> [UInt64]? {
+        guard plan.slots.count <= 64 else { return nil }
+        var masks: [UInt64] = []
+        masks.reserveCapacity(plan.refs.count)
+        for (i, ref) in plan.refs.enumerated() {
+            var mask: UInt64 = 0
+            for (k, slot) in plan.slots.enumerated() {
+                if entityTables[ref.entity].rows[ref.slot]!.values[slot]
+                    != .attribute(plan.columns[k][i])
+                {
+                    mask |= 1 << UInt64(k)
+                }
+            }
+            masks.append(mask)
+        }
+        return masks
+    }
+
     /// Writes `plan` into the rows in place: the new values and each row's version plus one.
     /// Only attributes change, so the reverse index stays as it is. Returns the updated IDs.
     mutating func apply(_ plan: RowBatchPlan) -> [ManagedObjectID] {

@@ -55,6 +55,16 @@ public struct StoreOptions: Sendable {
     public var stagedMigrationManager: StagedMigrationManager?
     /// Whether a migration keeps the old file as `FILE.pre-migration`. Default `true`.
     public var keepsPreMigrationFile = true
+    /// Told how far a migration at open has got, in rows: `done` of `total`, where each step
+    /// migrates every row once and writing the migrated file writes every row once more
+    /// (a reader only migrates). Called with `(0, total)` first, after each step, every
+    /// ``JSONLinesStore/compactionProgressInterval`` rows written, and with `(total, total)`
+    /// at the end, on the opening thread before the store's initializer returns; never
+    /// when no migration runs. Default `nil`.
+    ///
+    /// - Note: Mirrors `NSMigrationManager.migrationProgress`, as counts rather than a
+    ///   fraction (`Double(done) / Double(total)` is that fraction).
+    public var migrationProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
     /// Whether the store reports every write to it, so that its coordinator posts
     /// `Notification.Name.NSPersistentStoreRemoteChange` (see <doc:RemoteChange>). Default

@@ -65,6 +65,19 @@ public struct FixtureLoader: Sendable {
     public func load(_ sources: [FixtureSource], into coordinator: PersistentStoreCoordinator)
         throws -> FixtureReferences
     {
+        try load(sources, into: coordinator, progress: nil)
+    }
+
+    /// How many objects are given their attributes between two progress reports.
+    static let progressInterval = 4_096
+
+    /// The array form of `load(_:into:)`, telling `progress` how many of the parsed objects are made
+    /// (attributes set) of how many, every ``progressInterval`` objects and at the end,
+    /// before relationships and the save.
+    func load(
+        _ sources: [FixtureSource], into coordinator: PersistentStoreCoordinator,
+        progress: ((_ made: Int, _ total: Int) -> Void)?
+    ) throws -> FixtureReferences {
         precondition(
             coordinator.managedObjectModel === model,
             "FixtureLoader: the coordinator uses another model")
@@ -72,7 +85,7 @@ public struct FixtureLoader: Sendable {
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         context.name = "FixtureLoader"
         return try context.performAndWait {
-            let objects = try insert(parsed, into: context)
+            let objects = try insert(parsed, into: context, progress: progress)
             var paths: [ManagedObjectID: FixturePath] = [:]
             for (object, p) in zip(objects, parsed) { paths[object.objectID] = p.path }
             do {
@@ -85,16 +98,21 @@ public struct FixtureLoader: Sendable {
     }
 
     /// Inserts the objects, sets attributes then relationships, and checks both sides agree.
-    private func insert(_ parsed: [ParsedObject], into context: ManagedObjectContext) throws
-        -> [ManagedObject]
-    {
+    private func insert(
+        _ parsed: [ParsedObject], into context: ManagedObjectContext,
+        progress: ((Int, Int) -> Void)?
+    ) throws -> [ManagedObject] {
         let objects = parsed.map { context.insertNewObject(forEntityName: $0.entity.name) }
-        for (object, p) in zip(objects, parsed) {
+        for (i, (object, p)) in zip(objects, parsed).enumerated() {
             for (attribute, value) in p.attributes {
                 object.setAttributeValue(value, forKey: attribute.name)
             }
             DerivedPlaceholder.fill(object)
+            if let progress, i % Self.progressInterval == Self.progressInterval - 1 {
+                progress(i + 1, parsed.count)
+            }
         }
+        progress?(parsed.count, parsed.count)
         for (object, p) in zip(objects, parsed) {
             for (r, targets) in p.relationships {
                 if r.isToMany {

@@ -51,16 +51,53 @@ public struct LoadJob: Sendable {
     ///   (134080, 134100, 134030…), in which case the save wrote nothing and a store file this
     ///   run created is removed again.
     public func run(storeURL: URL) throws -> StoreJobResult {
+        try run(storeURL: storeURL, reporting: nil)
+    }
+
+    /// ``run(storeURL:)``, telling `progress` how many objects are made of how many: each
+    /// fixture object is made twice, on the scratch RAM store that checks the fixtures and
+    /// then in the store at `storeURL`, so `total` is twice the objects the fixtures hold.
+    /// Called every few thousand objects, after each pass, and with `(total, total)` once the
+    /// store is saved; on the calling thread, before this method returns. Nothing is reported
+    /// while the fixtures are parsed.
+    ///
+    /// - Parameters:
+    ///   - storeURL: As in ``run(storeURL:)``.
+    ///   - progress: Told the objects made of twice the fixtures' objects.
+    /// - Returns: As ``run(storeURL:)``.
+    /// - Throws: As ``run(storeURL:)``.
+    public func run(
+        storeURL: URL, progress: @escaping (_ done: Int, _ total: Int) -> Void
+    ) throws -> StoreJobResult {
+        try run(storeURL: storeURL, reporting: progress)
+    }
+
+    private func run(storeURL: URL, reporting progress: ((Int, Int) -> Void)?) throws
+        -> StoreJobResult
+    {
         let environment = DeterministicEnvironment(seed: seed)
         let loader = FixtureLoader(model: model)
-        _ = try loader.load(fixtures, into: environment.makeCoordinator(model: model))
+        var objects = 0
+        _ = try loader.load(
+            fixtures, into: environment.makeCoordinator(model: model),
+            progress: progress.map { report in
+                { made, total in
+                    objects = total
+                    report(made, 2 * total)
+                }
+            })
         var loaded: FixtureReferences?
         let coordinator = try StoreJobDestination.open(
             storeURL, model: model, options: storeOptions, requiresNewFile: requiresNewFile,
             environment: environment
         ) { coordinator in
-            loaded = try loader.load(fixtures, into: coordinator)
+            loaded = try loader.load(
+                fixtures, into: coordinator,
+                progress: progress.map { report in
+                    { made, _ in report(objects + made, 2 * objects) }
+                })
         }
+        progress?(2 * objects, 2 * objects)
         let references = loaded!
         var counts: [String: Int] = [:]
         for entity in model.entities where !references.objectIDs(of: entity.name).isEmpty {

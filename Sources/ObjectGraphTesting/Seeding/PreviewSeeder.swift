@@ -64,6 +64,15 @@ public struct PreviewSeeder: Sendable {
         counts: [String: Int], defaultCount: Int = 0,
         into coordinator: PersistentStoreCoordinator
     ) throws -> SeedResult {
+        try generate(counts: counts, defaultCount: defaultCount, into: coordinator, progress: nil)
+    }
+
+    /// ``generate(counts:defaultCount:into:)``, telling `progress` how many objects are
+    /// made (every attribute set) as it goes, before relationships, uniqueness and the save.
+    func generate(
+        counts: [String: Int], defaultCount: Int, into coordinator: PersistentStoreCoordinator,
+        progress: ((_ made: Int) -> Void)?
+    ) throws -> SeedResult {
         precondition(
             coordinator.managedObjectModel === model,
             "PreviewSeeder: the coordinator uses another model")
@@ -72,6 +81,7 @@ public struct PreviewSeeder: Sendable {
         context.name = "PreviewSeeder"
         return try context.performAndWait {
             let run = SeedRun(context: context, seed: seed, referenceDate: referenceDate)
+            run.progress = progress
             try run.checkPatterns(plan)
             try run.insertObjects(plan)
             try run.connectRelationships()
@@ -111,6 +121,12 @@ public struct PreviewSeeder: Sendable {
             counts: counts, defaultCount: objectsPerEntity,
             into: container.persistentStoreCoordinator)
         return container
+    }
+
+    /// How many objects ``generate(counts:defaultCount:into:)`` makes, or `nil` when it would
+    /// refuse the counts.
+    func objectCount(counts: [String: Int], defaultCount: Int) -> Int? {
+        (try? resolve(counts, defaultCount: defaultCount))?.reduce(0) { $0 + $1.1 }
     }
 
     /// The concrete entities in model order with their counts.

@@ -53,20 +53,48 @@ public struct SeedJob: Sendable {
     ///   naming the failed write), in which case the save wrote nothing and a store file this
     ///   run created is removed again.
     public func run(storeURL: URL) throws -> StoreJobResult {
+        try run(storeURL: storeURL, reporting: nil)
+    }
+
+    /// ``run(storeURL:)``, telling `progress` how many objects are made of how many: each
+    /// object is made twice, on the scratch RAM store that checks the model and then in the
+    /// store at `storeURL`, so `total` is twice the objects asked for. Called with `(0,
+    /// total)` first, every few thousand values, after each entity, and with `(total, total)`
+    /// once the store is saved; on the calling thread, before this method returns.
+    ///
+    /// - Parameters:
+    ///   - storeURL: As in ``run(storeURL:)``.
+    ///   - progress: Told the objects made of twice the objects asked for.
+    /// - Returns: As ``run(storeURL:)``.
+    /// - Throws: As ``run(storeURL:)``.
+    public func run(
+        storeURL: URL, progress: @escaping (_ done: Int, _ total: Int) -> Void
+    ) throws -> StoreJobResult {
+        try run(storeURL: storeURL, reporting: progress)
+    }
+
+    private func run(storeURL: URL, reporting progress: ((Int, Int) -> Void)?) throws
+        -> StoreJobResult
+    {
         let environment = DeterministicEnvironment(seed: seed)
         let seeder = PreviewSeeder(model: model, seed: seed, referenceDate: environment.startDate)
-        try seeder.generate(
+        let objects = seeder.objectCount(counts: counts, defaultCount: defaultCount) ?? 0
+        progress?(0, 2 * objects)
+        _ = try seeder.generate(
             counts: counts, defaultCount: defaultCount,
-            into: environment.makeCoordinator(model: model))
+            into: environment.makeCoordinator(model: model),
+            progress: progress.map { report in { report($0, 2 * objects) } })
         var written: [String: Int] = [:]
         let coordinator = try StoreJobDestination.open(
             storeURL, model: model, options: storeOptions, requiresNewFile: requiresNewFile,
             environment: environment
         ) { coordinator in
             written = try seeder.generate(
-                counts: counts, defaultCount: defaultCount, into: coordinator
+                counts: counts, defaultCount: defaultCount, into: coordinator,
+                progress: progress.map { report in { report(objects + $0, 2 * objects) } }
             ).counts
         }
+        progress?(2 * objects, 2 * objects)
         return StoreJobResult(coordinator: coordinator, counts: written)
     }
 }

@@ -13,6 +13,11 @@ final class SeedRun {
     private(set) var indexInEntity: [Int] = []
     /// The probability that an optional attribute is left `nil`.
     static let nilChance = 0.15
+    /// Told how many objects of the run are made (every attribute set), every
+    /// ``progressInterval`` values and at the end of each entity; `nil` by default.
+    var progress: ((_ made: Int) -> Void)?
+    /// How many values are set between two progress reports.
+    static let progressInterval = 4_096
 
     init(context: ManagedObjectContext, seed: UInt64, referenceDate: Date) {
         self.context = context
@@ -46,16 +51,22 @@ final class SeedRun {
                 objects.append(context.insertNewObject(forEntityName: entity.name))
                 indexInEntity.append(i)
             }
-            for attribute in Self.generatedAttributes(entity) {
+            let attributes = Self.generatedAttributes(entity)
+            for (a, attribute) in attributes.enumerated() {
                 var random = random("attribute:\(entity.name).\(attribute.name)")
                 for i in 0..<count {
                     let value = try generator.value(
                         for: attribute, of: entity, index: i, attempt: 0,
                         nilChance: Self.nilChance, random: &random)
                     objects[first + i].setAttributeValue(value, forKey: attribute.name)
+                    // Objects made so far: the share of this entity's values set.
+                    if let progress, i % Self.progressInterval == Self.progressInterval - 1 {
+                        progress(first + (a * count + i + 1) / attributes.count)
+                    }
                 }
             }
             for object in objects[first...] { DerivedPlaceholder.fill(object) }
+            progress?(objects.count)
         }
     }
 

@@ -43,6 +43,15 @@ extension JSONLinesStore {
     /// then `apply`s them to the rows; on a failed write nothing is applied. The caller holds
     /// `lock` and the writer lock, and has caught up with the other writers.
     func append(_ changes: StoreChangeSet, applying apply: (inout RowTable) -> Void) throws {
+        try append(changes, partial: partialUpdates(changes.updated), applying: apply)
+    }
+
+    /// ``append(_:applying:)`` writing the updated rows that `partial` gives slots for (one
+    /// entry per updated row, ``partialUpdates(_:)``) as partial rows.
+    func append(
+        _ changes: StoreChangeSet, partial changedSlots: [[Int]?]?,
+        applying apply: (inout RowTable) -> Void
+    ) throws {
         guard var file else { throw StoreFileErrors.closed(path) }
         try checkWriterLock()
         let counters = table.primaryKeyCounters
@@ -66,13 +75,26 @@ extension JSONLinesStore {
         let sizes = try TransactionLine.write(
             changes, number: file.lastTransaction + 1, keys: keys,
             codec: codec,
-            origin: history.map { ($0.bundleID, $0.processID) }, to: writer)
+            origin: history.map { ($0.bundleID, $0.processID) }, changedSlots: changedSlots,
+            to: writer)
         var liveDelta = 0
         if liveRowBytes != nil {
             liveDelta =
                 sizes.inserted + sizes.updated
-                - changes.updated.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
                 - changes.deleted.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
+            for (k, row) in changes.updated.enumerated() {
+                if let changed = changedSlots?[k] ?? nil, let old = table.row(for: row.objectID) {
+                    // A partial row: its snapshot line changes by its changed values only.
+                    let entityIndex = row.objectID.entity.index
+                    liveDelta +=
+                        codec.valueBytes(
+                            of: row, changed: changed, entityIndex: entityIndex, using: measurer)
+                        - codec.valueBytes(
+                            of: old, changed: changed, entityIndex: entityIndex, using: measurer)
+                } else {
+                    liveDelta -= snapshotSize(of: row.objectID)
+                }
+            }
         }
         do {
             try fileSystem.writeAll(
@@ -100,7 +122,37 @@ extension JSONLinesStore {
         reportWrites()
         PausePoints.reach("commit.synced")
         if let live = liveRowBytes { liveRowBytes = live + liveDelta }
-        compactAutomaticallyIfNeeded(liveAtLeast: sizes.inserted + sizes.updated)
+        compactAutomaticallyIfNeeded(
+            liveAtLeast: sizes.inserted + sizes.updated,
+            partiallyUpdated: changedSlots == nil ? [] : changes.updated)
+    }
+
+    /// For each updated row (checked against the current rows), the stored slots to write as a
+    /// partial row (<doc:StoreFileFormat#3-Transactions>, version 5): those whose values
+    /// differ from the current row, when they are fewer than half of the entity's stored
+    /// slots; `nil` to write the row complete. `nil` when every row is written complete.
+    /// The caller holds `lock`.
+    func partialUpdates(_ updated: [StoreRow]) -> [[Int]?]? {
+        guard !updated.isEmpty else { return nil }
+        var entities = EntityIndexMemo()
+        var anyPartial = false
+        var list: [[Int]?] = []
+        list.reserveCapacity(updated.count)
+        for row in updated {
+            let entityIndex = entities.index(of: row)
+            guard let old = table.row(for: row.objectID) else {
+                list.append(nil)
+                continue
+            }
+            let changed = codec.changedSlots(from: old, to: row, entityIndex: entityIndex)
+            if codec.writesPartially(changed: changed.count, entityIndex: entityIndex) {
+                anyPartial = true
+                list.append(changed)
+            } else {
+                list.append(nil)
+            }
+        }
+        return anyPartial ? list : nil
     }
 
     /// Records in the lock file where the file now ends
@@ -170,14 +222,23 @@ extension JSONLinesStore {
     }
 
     /// Compacts when more than half the file is dead bytes. `liveAtLeast` is a lower bound
-    /// of the live rows' snapshot size (the rows the last commit wrote, which are live): when
-    /// it already shows the file is at most half dead, the live size is not measured (which
-    /// would encode every row once after an open).
-    func compactAutomaticallyIfNeeded(liveAtLeast: Int) {
+    /// of the live rows' snapshot size (the rows the last commit wrote complete, which are
+    /// live), to which the rows of `partiallyUpdated` (live too) add a lower bound of their
+    /// sizes found without encoding them: when it already shows the file is at most half
+    /// dead, the live size is not measured (which would encode every row once after an open).
+    func compactAutomaticallyIfNeeded(liveAtLeast: Int, partiallyUpdated: [StoreRow] = []) {
         guard options.automaticCompaction, let file, file.length > options.compactionMinimumBytes,
             file.length >= compactionRetryLength
         else { return }
-        if liveRowBytes == nil && file.length - liveAtLeast <= file.length / 2 { return }
+        if liveRowBytes == nil {
+            var atLeast = liveAtLeast
+            var entities = EntityIndexMemo()
+            for row in partiallyUpdated {
+                atLeast += codec.snapshotSizeLowerBound(
+                    of: row, entityIndex: entities.index(of: row))
+            }
+            if file.length - atLeast <= file.length / 2 { return }
+        }
         // With history, the lines of the transactions it holds are kept by a compaction: only
         // what lies before the retention point counts as reclaimable.
         let live = liveBytes() + (historyLog?.keptBytes ?? 0)

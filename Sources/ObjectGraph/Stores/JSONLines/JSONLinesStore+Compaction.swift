@@ -25,23 +25,52 @@ extension JSONLinesStore {
         try locked { try compactHoldingLock() }
     }
 
+    /// ``compact()``, telling `progress` how many rows of the snapshot are written of how
+    /// many: `(0, total)` first, then every ``compactionProgressInterval`` rows, and
+    /// `(total, total)` once all are encoded, before the file is synced and renamed.
+    ///
+    /// `progress` runs on the calling thread, before this method returns. Core Data has no
+    /// counterpart (it has no compaction); the shape follows its migration manager's
+    /// `migrationProgress`, as counts rather than a fraction.
+    ///
+    /// ```swift
+    /// try store.compact { written, total in print("\(written) of \(total)") }
+    /// ```
+    ///
+    /// - Parameter progress: Told the rows written of the rows in the snapshot.
+    /// - Throws: As ``compact()``.
+    public func compact(progress: @escaping (_ written: Int, _ total: Int) -> Void) throws {
+        try locked { try compactHoldingLock(progress: progress) }
+    }
+
+    /// How many rows a compaction with progress writes between two reports.
+    public static let compactionProgressInterval = 65_536
+
     /// ``compact()`` for a caller that holds `lock`.
     ///
-    /// - Parameter keepingOldFileAs: A path to link the old file to just before the rename
-    ///   (a migration keeps it as `FILE.pre-migration`); a file already there is replaced.
-    func compactHoldingLock(keepingOldFileAs kept: String? = nil) throws {
+    /// - Parameters:
+    ///   - keepingOldFileAs: A path to link the old file to just before the rename
+    ///     (a migration keeps it as `FILE.pre-migration`); a file already there is replaced.
+    ///   - progress: Told the rows written of the snapshot's rows, as in ``compact(progress:)``.
+    func compactHoldingLock(
+        keepingOldFileAs kept: String? = nil, progress: ((Int, Int) -> Void)? = nil
+    ) throws {
         guard file != nil else { throw StoreFileErrors.closed(path) }
         if isReadOnly {
             throw StoreErrors.readOnly(url, "compact")
         }
         if isBroken { throw StoreFileErrors.unusable(path) }
         guard let writerLock else { return }
-        try writerLock.serializingWrites { try compactSharing(keepingOldFileAs: kept) }
+        try writerLock.serializingWrites {
+            try compactSharing(keepingOldFileAs: kept, progress: progress)
+        }
     }
 
-    /// ``compactHoldingLock()`` once no other store of this process that shares the writer
+    /// ``compactHoldingLock(keepingOldFileAs:progress:)`` once no other store of this process that shares the writer
     /// lock writes, and caught up with what they wrote.
-    private func compactSharing(keepingOldFileAs kept: String?) throws {
+    private func compactSharing(keepingOldFileAs kept: String?, progress: ((Int, Int) -> Void)?)
+        throws
+    {
         try catchUpWithSharers()
         guard let file else { throw StoreFileErrors.closed(path) }
         do { try checkWriterLock() } catch let e as ObjectGraphError {
@@ -53,7 +82,20 @@ extension JSONLinesStore {
         header.write(to: writer)
         let headerLength = writer.count
         do {
-            try codec.writeSnapshotLines(model.entities.flatMap { table.rows(of: $0) }, to: writer)
+            let rows = model.entities.flatMap { table.rows(of: $0) }
+            if let progress {
+                // In runs, each encoded across cores, with a report after each.
+                progress(0, rows.count)
+                var start = 0
+                while start < rows.count {
+                    let end = min(rows.count, start + Self.compactionProgressInterval)
+                    try codec.writeSnapshotLines(Array(rows[start..<end]), to: writer)
+                    start = end
+                    progress(end, rows.count)
+                }
+            } else {
+                try codec.writeSnapshotLines(rows, to: writer)
+            }
         } catch {
             throw StoreFileErrors.io(.storeOperationFailed, path, "encoding the snapshot", error)
         }

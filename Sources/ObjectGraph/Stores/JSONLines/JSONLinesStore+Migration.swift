@@ -16,13 +16,19 @@ extension JSONLinesStore {
     /// valid. A reader leaves the file as it is and reads the migrated rows.
     func migrateAtOpen(from stored: ManagedObjectModel) throws {
         let plan: MigrationPlan
+        // Progress in rows: each step migrates every row, then a writer writes every row.
+        let progress = options.migrationProgress
+        let rows = table.totalRowCount
         do {
             plan = try MigrationPlan.plan(from: stored, to: model, options: options, path: path)
+            let total = rows * (plan.steps.count + (isReadOnly ? 0 : 1))
+            progress?(0, total)
             // The store gives up its rows so the migration maps them in place (issue 20); on
             // a failure the open fails and the store is discarded.
-            let rows = table
+            let held = table
             table = RowTable(model: stored, storeIdentifier: identifier)
-            table = try plan.run(consume rows)
+            table = try plan.run(
+                consume held, afterStep: progress.map { report in { report(rows * $0, total) } })
         } catch {
             throw MigrationErrors.located(error, path: path)
         }
@@ -54,7 +60,18 @@ extension JSONLinesStore {
         }
         let kept = options.keepsPreMigrationFile ? path + ".pre-migration" : nil
         do {
-            try locked { try compactHoldingLock(keepingOldFileAs: kept) }
+            let migrated = rows * plan.steps.count
+            try locked {
+                try compactHoldingLock(
+                    keepingOldFileAs: kept,
+                    progress: progress.map { report in
+                        // Scaled to the rows counted before (a custom stage may change them).
+                        { written, snapshot in
+                            report(migrated + written * rows / max(snapshot, 1), migrated + rows)
+                        }
+                    })
+            }
+            progress?(migrated + rows, migrated + rows)
         } catch let e as ObjectGraphError {
             throw ObjectGraphError(
                 .migrationDestinationStoreFailed,

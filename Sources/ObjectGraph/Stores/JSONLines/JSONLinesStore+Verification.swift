@@ -50,7 +50,30 @@ extension JSONLinesStore {
         verify(at: url, fileSystem: PosixFileSystem())
     }
 
-    static func verify(at url: URL, fileSystem fs: any StoreFileSystem)
+    /// ``verify(at:)``, telling `progress` how many rows of the replayed file have had their
+    /// references checked, of how many: `(0, total)` once the file is read and replayed
+    /// (checksums, syntax, transactions), every ``verificationProgressInterval`` rows, and
+    /// `(total, total)` at the end. Not called when the file cannot be read or replayed.
+    ///
+    /// `progress` runs on the calling thread, before this method returns. Core Data has no
+    /// counterpart (it has no file verification).
+    ///
+    /// - Parameters:
+    ///   - url: The store file, as in ``verify(at:)``.
+    ///   - progress: Told the rows checked of the rows the file holds.
+    /// - Returns: As ``verify(at:)``.
+    public static func verify(
+        at url: URL, progress: @escaping (_ checked: Int, _ total: Int) -> Void
+    ) -> JSONLinesStoreVerification {
+        verify(at: url, fileSystem: PosixFileSystem(), progress: progress)
+    }
+
+    /// How many rows a verification with progress checks between two reports.
+    public static let verificationProgressInterval = 16_384
+
+    static func verify(
+        at url: URL, fileSystem fs: any StoreFileSystem, progress: ((Int, Int) -> Void)? = nil
+    )
         -> JSONLinesStoreVerification
     {
         func failed(_ error: any Error, metadata: JSONLinesStoreMetadata? = nil)
@@ -85,7 +108,7 @@ extension JSONLinesStore {
         defer { store.close() }
         do {
             let statistics = try store.statistics()
-            let problems = danglingReferences(in: try store.snapshot())
+            let problems = danglingReferences(in: try store.snapshot(), progress: progress)
             return JSONLinesStoreVerification(
                 problems: problems,
                 warnings: store.openingWarnings.map { .init(line: $0.line, message: $0.message) },
@@ -124,10 +147,15 @@ extension JSONLinesStore {
 
     /// References from stored relationships to rows that do not exist, and stored inverses
     /// that do not point back.
-    private static func danglingReferences(in table: RowTable)
+    private static func danglingReferences(in table: RowTable, progress: ((Int, Int) -> Void)?)
         -> [JSONLinesStoreVerification.Problem]
     {
         var problems: [JSONLinesStoreVerification.Problem] = []
+        let entities = table.model.entities.filter { !$0.isAbstract }
+        let total = progress == nil ? 0 : entities.reduce(0) { $0 + table.rows(of: $1).count }
+        var checked = 0
+        progress?(0, total)
+        defer { progress?(total, total) }
         func name(_ id: ManagedObjectID) -> String { "\(id.entity.name) p\(id.primaryKey)" }
         func targets(_ value: StoreValue) -> [ManagedObjectID] {
             switch value {
@@ -136,8 +164,12 @@ extension JSONLinesStore {
             default: []
             }
         }
-        for entity in table.model.entities where !entity.isAbstract {
+        for entity in entities {
             for row in table.rows(of: entity) {
+                if let progress {
+                    checked += 1
+                    if checked % verificationProgressInterval == 0 { progress(checked, total) }
+                }
                 for relationship in entity.relationships where relationship.isStoredInRow {
                     for target in targets(row.values[relationship.index]) {
                         guard let targetRow = table.row(for: target) else {

@@ -184,13 +184,35 @@ struct LogReplay {
                 replaced[id] = table.row(for: id)
             }
         }
+        // Each update, complete or partial, as the row it leaves (an object appears once in a
+        // transaction, so the row it updates is the one before the transaction).
+        var updated: [StoreRow] = []
+        updated.reserveCapacity(record.updated.count)
+        for update in record.updated {
+            guard let old = table.row(for: update.objectID) else {
+                throw fail("updates \(update.objectID), which does not exist")
+            }
+            guard update.version == old.version &+ 1 else {
+                throw fail(
+                    "updates \(update.objectID) to version \(update.version), but it is at version \(old.version)"
+                )
+            }
+            updated.append(update.applied(to: old))
+        }
         if history != nil {
             let changes = StoreChangeSet(
-                inserted: record.inserted, updated: record.updated,
+                inserted: record.inserted, updated: updated,
                 deleted: record.deleted.map { ($0, 0) }, author: record.author,
                 contextName: record.contextName, timestamp: record.timestamp)
             var entry = StoreHistoryTransaction(
                 committing: changes, number: record.number, oldRow: { table.row(for: $0) })
+            // A partial row's members are the update's changed properties.
+            for (k, update) in record.updated.enumerated() {
+                if case .partial(let partial) = update {
+                    entry.changes[record.deleted.count + k].updatedProperties =
+                        partial.propertyNames
+                }
+            }
             entry.bundleID = record.bundleID ?? ""
             entry.processID = record.processID ?? ""
             history?.append(entry, bytes: bytes)
@@ -201,17 +223,7 @@ struct LogReplay {
             }
             table.remove(id)
         }
-        for row in record.updated {
-            guard let old = table.row(for: row.objectID) else {
-                throw fail("updates \(row.objectID), which does not exist")
-            }
-            guard row.version == old.version &+ 1 else {
-                throw fail(
-                    "updates \(row.objectID) to version \(row.version), but it is at version \(old.version)"
-                )
-            }
-            table.upsert(row)
-        }
+        for row in updated { table.upsert(row) }
         if let clash = table.insertNew(record.inserted) {
             throw fail("inserts \(record.inserted[clash].objectID), which exists")
         }
@@ -226,7 +238,7 @@ struct LogReplay {
             StoreTransaction(
                 number: record.number, timestamp: record.timestamp, author: record.author,
                 contextName: record.contextName, inserted: record.inserted,
-                updated: record.updated, deleted: record.deleted, replaced: replaced))
+                updated: updated, deleted: record.deleted, replaced: replaced))
     }
 
     /// Records the rows `record` is about to touch, as they are, unless recorded already.

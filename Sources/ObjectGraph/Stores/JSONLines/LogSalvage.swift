@@ -113,14 +113,14 @@ struct LogSalvage {
 
     /// Applies updates (of rows that exist) then inserts (of rows that do not), listing the rest.
     private mutating func apply(
-        updated: [StoreRow], inserted: [StoreRow], line: Int, what: String
+        updated: [RowUpdate], inserted: [StoreRow], line: Int, what: String
     ) {
-        for row in updated {
-            if table.row(for: row.objectID) != nil {
-                table.upsert(row)
+        for update in updated {
+            if let old = table.row(for: update.objectID) {
+                table.upsert(update.applied(to: old))
             } else {
                 skipped.append(
-                    "line \(line): \(what) updates \(name(row.objectID)), which never arrived")
+                    "line \(line): \(what) updates \(name(update.objectID)), which never arrived")
             }
         }
         for row in inserted { insert(row, line: line, what: what) }

@@ -19,9 +19,13 @@ extension RowCodec {
     /// with their offsets in `w`. A run's checksum is computed (on the core that encoded it)
     /// only when its rows take at least ``RowRun/targetBytes``; a line that small carries no
     /// runs.
+    ///
+    /// When `changed` is given (one entry per row), a row whose entry is not `nil` is written as
+    /// a partial row carrying those slots only (``writePartial(_:changed:entityIndex:to:)``);
+    /// the returned size counts complete rows only.
     func write(
         _ rows: [StoreRow], to w: JSONByteWriter, runs: inout [RowRun], member: String?,
-        parallelAbove minimum: Int = ParallelChunks.threshold
+        changed: [[Int]?]? = nil, parallelAbove minimum: Int = ParallelChunks.threshold
     ) throws -> Int {
         let start = w.count
         let chunks = ParallelChunks.chunkCount(for: rows.count, minimum: minimum)
@@ -37,9 +41,15 @@ extension RowCodec {
                 for i in range {
                     if i > range.lowerBound { local.append(0x2C) }
                     if runStart < 0 { runStart = local.count }
-                    size +=
-                        try write(rows[i], entityIndex: entities.index(of: rows[i]), to: local)
-                        + LineFrame.snapshotRowOverhead
+                    let entityIndex = entities.index(of: rows[i])
+                    if let slots = changed?[i] ?? nil {
+                        try writePartial(
+                            rows[i], changed: slots, entityIndex: entityIndex, to: local)
+                    } else {
+                        size +=
+                            try write(rows[i], entityIndex: entityIndex, to: local)
+                            + LineFrame.snapshotRowOverhead
+                    }
                     if member != nil, local.count - runStart >= RowRun.targetBytes {
                         localRuns.append(
                             RowRun(
@@ -138,17 +148,21 @@ extension RowCodec {
     func readRows(_ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes)
         throws -> [StoreRow]
     {
-        if s.end - s.position >= minimum, let rows = readRowsAcrossCores(&s) { return rows }
+        if s.end - s.position >= minimum,
+            let rows = readAcrossCores(&s, { codec, s in try codec.read(&s) })
+        {
+            return rows
+        }
         var rows: [StoreRow] = []
         try s.forEachElement { s in rows.append(try read(&s)) }
         return rows
     }
 
-    private enum Segment: Sendable {
+    private enum Segment<Element: Sendable>: Sendable {
         /// Rows read up to the next worker's start (which this proves is a row boundary).
-        case reachedNext([StoreRow])
+        case reachedNext([Element])
         /// Rows read up to the array's `]`; the offset just after it.
-        case endedArray([StoreRow], Int)
+        case endedArray([Element], Int)
         /// Anything else: the caller reads the array again on one thread.
         case unusable
     }
@@ -156,7 +170,10 @@ extension RowCodec {
     /// Splits the array at `],["` sequences near equal offsets and reads the parts concurrently.
     /// A sequence inside a string is not a boundary; that is detected (the previous part does
     /// not end there) and the whole read falls back to one thread. Returns `nil` to fall back.
-    func readRowsAcrossCores(_ s: inout JSONScanner) -> [StoreRow]? {
+    func readAcrossCores<Element: Sendable>(
+        _ s: inout JSONScanner,
+        _ readOne: @Sendable (RowCodec, inout JSONScanner) throws -> Element
+    ) -> [Element]? {
         guard s.peek() == 0x5B else { return nil }
         let open = s.position
         let bytes = SharedBytes(bytes: s.bytes(in: 0..<s.end))
@@ -180,15 +197,15 @@ extension RowCodec {
         }
         guard starts.count > 1 else { return nil }
         let boundaries = (starts: starts, commas: commas)
-        let segments = ParallelChunks.map(boundaries.starts.count) { k -> Segment in
+        let segments = ParallelChunks.map(boundaries.starts.count) { k -> Segment<Element> in
             var scanner = JSONScanner(bytes.bytes)
             scanner.position = boundaries.starts[k]
             let stop = k < boundaries.commas.count ? boundaries.commas[k] : nil
             let codec = forOneThread()
-            var rows: [StoreRow] = []
+            var rows: [Element] = []
             do {
                 while true {
-                    rows.append(try codec.read(&scanner))
+                    rows.append(try readOne(codec, &scanner))
                     scanner.skipSpace()
                     if let stop, scanner.position >= stop {
                         return scanner.position == stop ? .reachedNext(rows) : .unusable
@@ -201,7 +218,7 @@ extension RowCodec {
                 return .unusable
             }
         }
-        var rows: [StoreRow] = []
+        var rows: [Element] = []
         for segment in segments {
             switch segment {
             case .reachedNext(let part): rows += part

@@ -5,9 +5,13 @@ extension RowCodec {
     ///
     /// - Throws: ``JSONScanError`` naming what is wrong and where.
     func read(_ s: inout JSONScanner) throws -> StoreRow {
+        try readValues(&s, try readHead(&s))
+    }
+
+    /// The start of a row: `[`, the entity, the primary key and the version.
+    func readHead(_ s: inout JSONScanner) throws -> (entityIndex: Int, pk: Int64, version: Int64) {
         try s.expect(0x5B)
         let entityIndex = try readEntity(&s)
-        let entity = entities[entityIndex]
         try s.expect(0x2C)
         let pk = try readKey(&s)
         try s.expect(0x2C)
@@ -16,6 +20,15 @@ extension RowCodec {
         guard version >= 1 else {
             throw JSONScanError(offset: start, message: "version \(version) is below 1")
         }
+        return (entityIndex, pk, version)
+    }
+
+    /// The rest of a complete row after ``readHead(_:)``: one value per stored slot, and `]`.
+    func readValues(
+        _ s: inout JSONScanner, _ head: (entityIndex: Int, pk: Int64, version: Int64)
+    ) throws -> StoreRow {
+        let (entityIndex, pk, version) = head
+        let entity = entities[entityIndex]
         let entitySlots = slots[entityIndex]
         // Each slot is initialised exactly once, in order: no placeholder values to copy over.
         let values = try [StoreValue](unsafeUninitializedCapacity: slotCounts[entityIndex]) {
@@ -49,7 +62,7 @@ extension RowCodec {
             version: version, values: values)
     }
 
-    private func readValue(_ s: inout JSONScanner, _ slot: Slot, entity: EntityDescription) throws
+    func readValue(_ s: inout JSONScanner, _ slot: Slot, entity: EntityDescription) throws
         -> StoreValue
     {
         switch slot.kind {

@@ -31,6 +31,9 @@ struct RowCodec: Sendable {
     private(set) var entities: [EntityDescription]
     /// `"Name"` with its quotes, by entity index.
     let quotedNames: [[UInt8]]
+    /// `"column"` with its quotes, by entity index, then by position in the entity's stored
+    /// slots (``slots``): the member names of partial rows.
+    let quotedColumns: [[[UInt8]]]
     /// The UTF-8 of each entity's name, by entity index.
     let names: [[UInt8]]
     /// The number of slots (stored or not) of each entity, by entity index.
@@ -81,6 +84,13 @@ struct RowCodec: Sendable {
             w.append(quoted: entity.name)
             return w.array
         }
+        self.quotedColumns = model.entities.map { entity in
+            Self.storedSlots(of: entity).map { property in
+                w.reset()
+                w.append(quoted: property.name)
+                return w.array
+            }
+        }
     }
 
     /// The slots a store keeps for `entity`, in slot order: non-transient attributes and
@@ -106,7 +116,6 @@ struct RowCodec: Sendable {
     @discardableResult
     func write(_ row: StoreRow, entityIndex: Int, to w: JSONByteWriter) throws -> Int {
         let start = w.count
-        let entity = row.objectID.entity
         w.append(0x5B)
         w.append(quotedNames[entityIndex])
         w.append(0x2C)
@@ -117,20 +126,25 @@ struct RowCodec: Sendable {
             w.append(0x2C)
             guard write(row.values[slot.index], slot, to: w) else {
                 w.truncate(to: start)
-                let property = entity.properties[slot.index]
-                if let attribute = property as? AttributeDescription {
-                    throw StoreFileErrors.rowValueMismatch(row, attribute, path: path)
-                }
-                throw StoreFileErrors.rowReferenceMismatch(
-                    row, property as! RelationshipDescription, path: path)
+                throw mismatch(row, slot: slot.index)
             }
         }
         w.append(0x5D)
         return w.count - start
     }
 
+    /// The error for a value of `row` that does not fit its slot `index`.
+    func mismatch(_ row: StoreRow, slot index: Int) -> ObjectGraphError {
+        let property = row.objectID.entity.properties[index]
+        if let attribute = property as? AttributeDescription {
+            return StoreFileErrors.rowValueMismatch(row, attribute, path: path)
+        }
+        return StoreFileErrors.rowReferenceMismatch(
+            row, property as! RelationshipDescription, path: path)
+    }
+
     /// Appends one slot's value; `false` when it does not fit the slot.
-    private func write(_ value: StoreValue, _ slot: Slot, to w: JSONByteWriter) -> Bool {
+    func write(_ value: StoreValue, _ slot: Slot, to w: JSONByteWriter) -> Bool {
         switch slot.kind {
         case .attribute:
             guard case .attribute(let v) = value else { return false }

@@ -4,7 +4,7 @@ extension RowRun {
     /// What a salvage reads back from a damaged transaction line through its row runs.
     struct Recovered {
         var inserted: [StoreRow] = []
-        var updated: [StoreRow] = []
+        var updated: [RowUpdate] = []
         /// Runs whose checksum held, of all the line lists.
         var intactRuns = 0
         var runs = 0
@@ -47,10 +47,17 @@ extension RowRun {
         for run in listed {
             let bytes = UnsafeRawBufferPointer(
                 rebasing: line[run.start..<(run.start + run.length)])
-            guard CRC32C.checksum(bytes) == run.crc, let rows = try? rows(in: bytes, codec: codec)
-            else { continue }
+            guard CRC32C.checksum(bytes) == run.crc else { continue }
+            if run.member == "ins" {
+                guard let rows = try? rows(in: bytes, codec: codec, { try $0.read(&$1) })
+                else { continue }
+                recovered.inserted += rows
+            } else {
+                guard let rows = try? rows(in: bytes, codec: codec, { try $0.readUpdate(&$1) })
+                else { continue }
+                recovered.updated += rows
+            }
             recovered.intactRuns += 1
-            if run.member == "ins" { recovered.inserted += rows } else { recovered.updated += rows }
         }
         var head = JSONScanner(line)
         if (try? head.expect(0x7B)) != nil, (try? head.readString()) == "t", head.consume(0x3A),
@@ -61,13 +68,14 @@ extension RowRun {
         return recovered
     }
 
-    /// The rows of one run: `ROW,ROW,…`.
-    private static func rows(in bytes: UnsafeRawBufferPointer, codec: RowCodec) throws
-        -> [StoreRow]
-    {
+    /// The rows of one run: `ROW,ROW,…` (complete rows, or `upd` entries).
+    private static func rows<Element>(
+        in bytes: UnsafeRawBufferPointer, codec: RowCodec,
+        _ readOne: (RowCodec, inout JSONScanner) throws -> Element
+    ) throws -> [Element] {
         var s = JSONScanner(bytes)
-        var rows: [StoreRow] = []
-        repeat { rows.append(try codec.read(&s)) } while s.consume(0x2C)
+        var rows: [Element] = []
+        repeat { rows.append(try readOne(codec, &s)) } while s.consume(0x2C)
         guard s.isAtEnd else { throw s.error("text after the rows") }
         return rows
     }

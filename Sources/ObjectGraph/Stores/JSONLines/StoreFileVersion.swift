@@ -7,10 +7,13 @@ import Foundation
 /// message saying so.
 enum StoreFileVersion {
     /// The version this library writes.
-    static let current = 4
+    static let current = 5
     /// The versions this library reads.
     static let readable = 1...current
 
+    /// Version 5 adds partial rows to a transaction's `upd`: `[entity, pk, version,
+    /// {column: value, …}]`, the changed stored slots only, applied to the row they update.
+    ///
     /// Version 4 adds persistent history: the header's `history` member, history lines
     /// (`h`) after the snapshot, retention lines (`retain`), and the `bundle` and `pid` members
     /// of transaction lines.

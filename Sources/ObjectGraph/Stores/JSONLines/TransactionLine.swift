@@ -10,7 +10,8 @@ struct TransactionRecord: Sendable {
     var bundleID: String?
     var processID: String?
     var inserted: [StoreRow] = []
-    var updated: [StoreRow] = []
+    /// Complete rows, or (version 5) partial rows holding the changed slots only.
+    var updated: [RowUpdate] = []
     var deleted: [ManagedObjectID] = []
     /// Root entity name → next free primary key.
     var keys: [(String, Int64)] = []
@@ -20,12 +21,17 @@ struct TransactionRecord: Sendable {
 enum TransactionLine {
     /// Appends the line committing `changes` as transaction `number`, LF included.
     ///
-    /// - Returns: The bytes the inserted and the updated rows would take in a snapshot.
+    /// `changedSlots`, when given, has one entry per updated row: the stored slots to write as
+    /// a partial row (version 5), or `nil` to write the row complete.
+    ///
+    /// - Returns: The bytes the inserted and the updated rows written complete would take in a
+    ///   snapshot.
     /// - Throws: `.storeWriteFailed` (134030) when a value does not fit its slot; `w` is then left
     ///   as it was.
     static func write(
         _ changes: StoreChangeSet, number: Int64, keys: [(String, Int64)], codec: RowCodec,
-        origin: (bundle: String, pid: String)? = nil, to w: JSONByteWriter
+        origin: (bundle: String, pid: String)? = nil, changedSlots: [[Int]?]? = nil,
+        to w: JSONByteWriter
     ) throws -> (inserted: Int, updated: Int) {
         let start = w.count
         var sizes = (inserted: 0, updated: 0)
@@ -58,7 +64,7 @@ enum TransactionLine {
             if !changes.updated.isEmpty {
                 w.append(ascii: ",\"upd\":[")
                 sizes.updated = try codec.write(
-                    changes.updated, to: w, runs: &runs, member: "upd")
+                    changes.updated, to: w, runs: &runs, member: "upd", changed: changedSlots)
                 w.append(0x5D)
             }
             if !changes.deleted.isEmpty {
@@ -113,7 +119,7 @@ enum TransactionLine {
             case "bundle": record.bundleID = try s.readString()
             case "pid": record.processID = try s.readString()
             case "ins": record.inserted = try codec.readRows(&s)
-            case "upd": record.updated = try codec.readRows(&s)
+            case "upd": record.updated = try codec.readUpdates(&s)
             case "del":
                 try s.forEachElement { s in record.deleted.append(try codec.readObjectKey(&s)) }
             case "keys":

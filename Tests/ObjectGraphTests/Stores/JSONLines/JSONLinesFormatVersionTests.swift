@@ -130,7 +130,7 @@ import Testing
         var tracked = options(readOnly: false)
         tracked.tracksHistory = true
         let writer = try JSONLinesStore(model: model, url: url, options: tracked)
-        #expect(try JSONLinesStore.metadata(at: url).formatVersion == 4)
+        #expect(try JSONLinesStore.metadata(at: url).formatVersion == StoreFileVersion.current)
         #expect(writer.tracksHistory)
         #expect(try writer.currentHistoryTransactionNumber() == 2)
         #expect(try writer.history(after: nil).isEmpty)

@@ -51,7 +51,7 @@ import Testing
         let bytes = w.array
         try bytes.withUnsafeBytes { raw in
             var split = JSONScanner(raw)
-            let acrossCores = codec.readRowsAcrossCores(&split)
+            let acrossCores = codec.readAcrossCores(&split, { codec, s in try codec.read(&s) })
             if ProcessInfo.processInfo.activeProcessorCount > 1 {
                 #expect(acrossCores == sample, "the split read succeeds on ordinary rows")
             }
