@@ -112,16 +112,23 @@ struct RowCodec: Sendable {
         try write(row, entityIndex: row.objectID.entity.index, to: w)
     }
 
-    /// ``write(_:to:)`` for a row whose entity's index the caller knows.
-    @discardableResult
-    func write(_ row: StoreRow, entityIndex: Int, to w: JSONByteWriter) throws -> Int {
-        let start = w.count
+    /// The start of a row, complete or partial: `[`, the entity's name, the primary key and
+    /// the version, each but the last followed by a comma.
+    @inline(__always)
+    func writeHead(_ row: StoreRow, entityIndex: Int, to w: JSONByteWriter) {
         w.append(0x5B)
         w.append(quotedNames[entityIndex])
         w.append(0x2C)
         w.append(integer: row.objectID.primaryKey)
         w.append(0x2C)
         w.append(integer: row.version)
+    }
+
+    /// ``write(_:to:)`` for a row whose entity's index the caller knows.
+    @discardableResult
+    func write(_ row: StoreRow, entityIndex: Int, to w: JSONByteWriter) throws -> Int {
+        let start = w.count
+        writeHead(row, entityIndex: entityIndex, to: w)
         for slot in slots[entityIndex] {
             w.append(0x2C)
             guard write(row.values[slot.index], slot, to: w) else {

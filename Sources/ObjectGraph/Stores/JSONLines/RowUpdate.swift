@@ -93,12 +93,7 @@ extension RowCodec {
         throws -> Int
     {
         let start = w.count
-        w.append(0x5B)
-        w.append(quotedNames[entityIndex])
-        w.append(0x2C)
-        w.append(integer: row.objectID.primaryKey)
-        w.append(0x2C)
-        w.append(integer: row.version)
+        writeHead(row, entityIndex: entityIndex, to: w)
         w.append(ascii: ",{")
         let entitySlots = slots[entityIndex]
         var next = 0
