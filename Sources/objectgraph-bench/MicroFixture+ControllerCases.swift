@@ -22,6 +22,16 @@ extension MicroFixture {
         return request
     }
 
+    /// Expenses by category name, then newest first: the sections' order.
+    private func byCategory() -> FetchRequest<Expense> {
+        let request = FetchRequest<Expense>(entityName: "Expense")
+        request.sortDescriptors = [
+            FetchSortDescriptor(key: "category.name", ascending: true),
+            FetchSortDescriptor(key: "date", ascending: false),
+        ]
+        return request
+    }
+
     func controllerCases() -> [MicroCase] {
         let n = count
         return [
@@ -54,6 +64,31 @@ extension MicroFixture {
                     let controller = FetchedResultsController(
                         fetchRequest: byDate(), managedObjectContext: context,
                         sectionNameKeyPath: nil, cacheName: nil)
+                    let delegate = QuietDelegate()
+                    controller.delegate = delegate
+                    let outcome = try timed(n) { try controller.performFetch() }
+                    blackHole(delegate.calls)
+                    return outcome
+                }
+            },
+            MicroCase(
+                name: "frc.fetch.plain.sectioned", unit: "objects",
+                explains: "the request frc.performFetch.sectioned runs, as a plain fetch"
+            ) { [self] in
+                try inContext { context in
+                    try timed(n) { blackHole(try context.fetch(byCategory()).count) }
+                }
+            },
+            MicroCase(
+                name: "frc.performFetch.sectioned", unit: "objects",
+                explains:
+                    "a controller's first fetch of N expenses in sections by category.name, "
+                    + "with a delegate (goal: ≤ 1.2× frc.fetch.plain.sectioned)"
+            ) { [self] in
+                try inContext { context in
+                    let controller = FetchedResultsController(
+                        fetchRequest: byCategory(), managedObjectContext: context,
+                        sectionNameKeyPath: "category.name", cacheName: nil)
                     let delegate = QuietDelegate()
                     controller.delegate = delegate
                     let outcome = try timed(n) { try controller.performFetch() }
