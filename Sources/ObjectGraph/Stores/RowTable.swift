@@ -167,7 +167,7 @@ public struct RowTable: Sendable {
     /// - Throws: ``ObjectGraphError`` `.storeSaveConflict` (134050) naming the first row
     ///   whose version differs or that exists already / no longer exists;
     ///   `.danglingReference` (1550) for a written relationship whose target row will not exist (see
-    ///   `checkReferences(_:)`).
+    ///   `ReferenceCheck`), after every version check.
     public func check(_ changes: StoreChangeSet) throws {
         var shapes = ShapeMemo()
         for row in changes.inserted {
@@ -176,6 +176,11 @@ public struct RowTable: Sendable {
                 throw StoreErrors.conflict(row.objectID, "already exists")
             }
         }
+        var references = ReferenceCheck(changes)
+        // An update's references are checked against the row its version check reads (one
+        // read per row); the first dangling one waits until every version is checked, since a
+        // conflict is reported first, and until the inserted rows' references are checked.
+        var danglingUpdate: (any Error)?
         for row in changes.updated {
             _ = try shapes.entityIndex(of: row, in: self)
             guard let current = self.row(for: row.objectID) else {
@@ -184,6 +189,13 @@ public struct RowTable: Sendable {
             guard current.version == row.version - 1 else {
                 throw StoreErrors.conflict(
                     row.objectID, "is at version \(current.version), not \(row.version - 1)")
+            }
+            if danglingUpdate == nil {
+                do {
+                    try references.checkUpdated(row, current: current, in: self)
+                } catch {
+                    danglingUpdate = error
+                }
             }
         }
         for (id, version) in changes.deleted {
@@ -194,7 +206,8 @@ public struct RowTable: Sendable {
                 throw StoreErrors.conflict(id, "is at version \(current.version), not \(version)")
             }
         }
-        try checkReferences(changes)
+        try references.checkInserted(in: self)
+        if let danglingUpdate { throw danglingUpdate }
     }
 
     /// Remembers the last entity whose rows passed ``checkShape(_:)``, so a run of rows of one
