@@ -81,7 +81,7 @@ struct ReferenceCheck {
     private mutating func exists(_ target: ManagedObjectID, in table: RowTable) -> Bool {
         if target == lastFound { return true }
         let found: Bool
-        if table.row(for: target) != nil {
+        if table.containsRow(target) {
             found = deleted.isEmpty || !deleted.contains(target)
         } else {
             if inserted == nil { inserted = Set(insertedRows.lazy.map(\.objectID)) }

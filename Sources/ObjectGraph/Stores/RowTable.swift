@@ -90,6 +90,15 @@ public struct RowTable: Sendable {
         return entityTables[objectID.entity.index].rows[slot]
     }
 
+    /// Whether `objectID` has a row here; reads no row (``row(for:)`` copies the one it finds).
+    func containsRow(_ objectID: ManagedObjectID) -> Bool {
+        guard objectID.storeIdentifier == storeIdentifier,
+            let slot = entityTables[objectID.entity.index].slotByKey[objectID.primaryKey]
+        else { return false }
+        if case .none = entityTables[objectID.entity.index].rows[slot] { return false }
+        return true
+    }
+
     /// Every live row of `entity` alone, in primary-key order.
     public func rows(of entity: EntityDescription) -> [StoreRow] {
         sortedTable(entity.index).rows.compactMap { $0 }
