@@ -59,10 +59,13 @@ struct ReverseIndex: Sendable {
         sources[target]?.members ?? []
     }
 
-    /// The primary keys of the sources pointing at `target`, in primary-key order; `nil`
-    /// when none ever did (fetch candidates read only these).
-    func sourceKeys(of target: Int64) -> [Int64]? {
-        sources[target]?.memberKeys
+    /// Calls `body` with the entity index and primary key of each source pointing at
+    /// `target`, in primary-key order, without copying the list. With `entity`, every source
+    /// is known to be of that entity and the sources' IDs are not read.
+    func forEachSource(
+        of target: Int64, entity: Int?, _ body: (_ entity: Int, _ key: Int64) -> Void
+    ) {
+        sources[target]?.forEachMember(entity: entity, body)
     }
 }
 
@@ -82,13 +85,21 @@ struct SourceList: Sendable {
         holes == 0 ? ids.map { $0! } : ids.compactMap { $0 }
     }
 
-    /// The sources' primary keys, in order.
-    var memberKeys: [Int64] {
-        guard holes > 0 else { return keys }
-        var live: [Int64] = []
-        live.reserveCapacity(keys.count - holes)
-        for i in keys.indices where ids[i] != nil { live.append(keys[i]) }
-        return live
+    /// Calls `body` with each source's entity index (`entity` when given, without reading the
+    /// IDs) and key, in order.
+    func forEachMember(entity: Int?, _ body: (_ entity: Int, _ key: Int64) -> Void) {
+        keys.withUnsafeBufferPointer { keys in
+            ids.withUnsafeBufferPointer { ids in
+                if let entity, holes == 0 {
+                    for key in keys { body(entity, key) }
+                    return
+                }
+                for i in keys.indices {
+                    guard let id = ids[i] else { continue }
+                    body(entity ?? id.entity.index, keys[i])
+                }
+            }
+        }
     }
 
     mutating func reserveCapacity(_ n: Int) {
