@@ -32,7 +32,9 @@ extension RowCodec {
         typealias Part = (bytes: FilledWriter, size: Int, runs: [RowRun])
         let parts = ParallelChunks.map(chunks) { k -> Result<Part, any Error> in
             let range = ParallelChunks.range(k, of: chunks, count: rows.count)
-            let local = JSONByteWriter(capacity: range.count * 192)
+            // Room for complete rows of a few columns, or partial rows of one or two (a
+            // writer grows when rows are wider).
+            let local = JSONByteWriter(capacity: range.count * (changed == nil ? 192 : 64))
             var size = 0
             var entities = EntityIndexMemo()
             var localRuns: [RowRun] = []
