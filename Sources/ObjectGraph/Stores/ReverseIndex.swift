@@ -70,8 +70,8 @@ struct ReverseIndex: Sendable {
 /// One target's sources in primary-key order, with holes where sources were removed.
 ///
 /// A source is kept as its key and its entity (16 bytes; the store is the table's), not as a
-/// whole ``ManagedObjectID`` (40 bytes with its optional): the index of a to-one every row
-/// has held one entry per row.
+/// whole ``ManagedObjectID`` (32 bytes, optional or not): a to-one that every row sets puts
+/// one entry per row in its index.
 struct SourceList: Sendable {
     /// Ascending primary keys, holes included.
     private var keys: [Int64] = []
