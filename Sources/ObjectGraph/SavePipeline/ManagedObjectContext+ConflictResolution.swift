@@ -10,14 +10,19 @@ extension ManagedObjectContext {
     /// - A deletion of a row changed elsewhere goes ahead under every policy but `.error`.
     ///
     /// - Throws: `.mergeConflict` (133020) listing every conflict under the error policy.
-    /// - Complexity: O(c × p) for c conflicts of p properties.
-    func resolveConflicts(_ plan: inout SavePlan, storeRows: [ObjectIdentifier: StoreRow?]) throws {
+    /// `conflicting` holds, for each updated or deleted object whose store row is missing or
+    /// at another version than its snapshot, that row (`nil`: deleted); objects not in it
+    /// have no conflict.
+    ///
+    /// - Complexity: O(o + c × p) for o updated and deleted objects and c conflicts of p
+    ///   properties.
+    func resolveConflicts(_ plan: inout SavePlan, conflicting: [ObjectIdentifier: StoreRow?])
+        throws
+    {
+        guard !conflicting.isEmpty else { return }
         var conflicts: [(ManagedObject, StoreRow?)] = []
         for object in plan.updated + plan.deleted {
-            let row = storeRows[ObjectIdentifier(object)] ?? nil
-            if row == nil || row?.version != object.snapshotVersion {
-                conflicts.append((object, row))
-            }
+            if let row = conflicting[ObjectIdentifier(object)] { conflicts.append((object, row)) }
         }
         guard !conflicts.isEmpty else { return }
         if mergePolicy == .error {
