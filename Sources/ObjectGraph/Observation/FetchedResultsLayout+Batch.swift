@@ -19,19 +19,20 @@ extension FetchedResultsLayout {
         // (entries are then in order when each object's keys do not sort after the next's;
         // the sequence breaks ties), without copying placements back out of the array.
         let checksAsRead = sorts.count <= 2
-        var previous: (first: AttributeValue, second: AttributeValue)?
+        var previousFirst = AttributeValue.null
+        var previousSecond = AttributeValue.null
         var inFetchOrder = true
         for i in objects.indices {
             let object = objects[i]
             let placement = rowReader.placement(
                 of: object, row: rows?[i].values, sequence: i, readsRowAlways: readsRowsAlways)
             if checksAsRead {
-                if inFetchOrder, let previous {
-                    switch sorts[0].compareValues(previous.first, placement.first) {
+                if i > 0, inFetchOrder {
+                    switch sorts[0].compareValues(previousFirst, placement.first) {
                     case .orderedDescending: inFetchOrder = false
                     case .orderedSame:
                         if sorts.count > 1,
-                            sorts[1].compareValues(previous.second, placement.second)
+                            sorts[1].compareValues(previousSecond, placement.second)
                                 == .orderedDescending
                         {
                             inFetchOrder = false
@@ -39,7 +40,8 @@ extension FetchedResultsLayout {
                     case .orderedAscending: break
                     }
                 }
-                previous = (placement.first, placement.second)
+                previousFirst = placement.first
+                if sorts.count > 1 { previousSecond = placement.second }
             }
             entries.append(FetchedEntry(object: object, placement: placement))
         }
