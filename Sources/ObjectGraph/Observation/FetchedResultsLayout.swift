@@ -18,15 +18,6 @@ struct FetchedPlacement {
     /// Breaks ties between equal keys: fetch order, then arrival order.
     var sequence: Int
 
-    /// A placement by the keys of sort descriptors `0..<keys.count` (at least one).
-    init(keys: [AttributeValue], section: String, sequence: Int) {
-        first = keys[0]
-        second = keys.count > 1 ? keys[1] : .null
-        more = keys.count > 2 ? Array(keys[2...]) : []
-        self.section = section
-        self.sequence = sequence
-    }
-
     /// A placement by `first`, `second` (`.null` with one sort descriptor) and `more`.
     init(
         first: AttributeValue, second: AttributeValue = .null, more: [AttributeValue] = [],
