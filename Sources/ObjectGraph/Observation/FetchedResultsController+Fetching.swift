@@ -36,7 +36,7 @@ extension FetchedResultsController {
             nextSequence = objects.count
             cachedObjects = objects
             pendingLayout = { [unowned self] in
-                let (layout, inFetchOrder) = Self.layout(
+                let (layout, inFetchOrder) = makeLayout(
                     of: objects, rows: rows, plan: plan, readsRowsAlways: true)
                 if !inFetchOrder { cachedObjects = nil }
                 return layout
@@ -44,7 +44,7 @@ extension FetchedResultsController {
             updateTracking()
             return
         }
-        let (layout, inFetchOrder) = Self.layout(of: objects, rows: rows, plan: plan)
+        let (layout, inFetchOrder) = makeLayout(of: objects, rows: rows, plan: plan)
         if plan.sectionKey != nil { try checkSectionOrder(layout.entries, plan) }
         self.plan = plan
         self.layout = layout
@@ -60,7 +60,7 @@ extension FetchedResultsController {
     /// The layout of fetched `objects` (with the rows they were made from, when handed over),
     /// and whether it keeps their fetch order (it always should: the fetch sorts by the same
     /// descriptors).
-    private static func layout(
+    private func makeLayout(
         of objects: [Result], rows: [StoreRow]?, plan: FetchedResultsPlan<Result>,
         readsRowsAlways: Bool = false
     ) -> (FetchedResultsLayout, inFetchOrder: Bool) {
@@ -68,7 +68,7 @@ extension FetchedResultsController {
         // per-object work then runs in non-generic code (an upcast would copy the array).
         FetchedResultsLayout.fetched(
             unsafeBitCast(objects, to: [ManagedObject].self), rows: rows, reader: plan.keyReader,
-            readsRowsAlways: readsRowsAlways)
+            context: managedObjectContext, readsRowsAlways: readsRowsAlways)
     }
 
     /// Throws when a section name comes back after another one: the section key path does not

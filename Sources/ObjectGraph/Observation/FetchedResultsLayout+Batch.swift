@@ -1,45 +1,52 @@
 import Foundation
 
 extension FetchedResultsLayout {
-    /// The layout of fetched `objects` (with the rows they were made from, when handed over),
-    /// and whether it keeps their fetch order (it always should: the fetch sorts by the same
-    /// descriptors).
+    /// The layout of `objects` fetched in `context` (with the rows they were made from, when
+    /// handed over), and whether it keeps their fetch order (it always should: the fetch sorts
+    /// by the same descriptors).
     ///
-    /// - Complexity: O(n) reads of the sort keys, plus O(n log n) if the order does not hold.
+    /// - Complexity: O(n) reads of the sort keys (a key path through a to-one read once per
+    ///   destination, see ``FetchedRowKeyReader``), plus O(n log n) if the order does not hold.
     static func fetched(
         _ objects: [ManagedObject], rows: [StoreRow]?, reader: FetchedKeyReader,
-        readsRowsAlways: Bool
+        context: ManagedObjectContext, readsRowsAlways: Bool
     ) -> (FetchedResultsLayout, inFetchOrder: Bool) {
         var entries: [FetchedEntry] = []
         entries.reserveCapacity(objects.count)
-        // With one sort descriptor, the fetch order is checked as the keys are read (entries
-        // are then in order when each key does not sort after the next; the sequence breaks
-        // ties), without copying placements back out of the array.
-        let sort = reader.sorts.count == 1 ? reader.sorts[0] : nil
-        var previous: AttributeValue?
+        var rowReader = FetchedRowKeyReader(reader, context: context)
+        let sorts = reader.sorts
+        // With one or two sort descriptors, the fetch order is checked as the keys are read
+        // (entries are then in order when each object's keys do not sort after the next's;
+        // the sequence breaks ties), without copying placements back out of the array.
+        let checksAsRead = sorts.count <= 2
+        var previousFirst = AttributeValue.null
+        var previousSecond = AttributeValue.null
         var inFetchOrder = true
         for i in objects.indices {
             let object = objects[i]
-            let row = rows?[i].values
-            let placement =
-                row.flatMap {
-                    reader.fetchedPlacement(
-                        of: object, row: $0, sequence: i, readsRowAlways: readsRowsAlways)
+            let placement = rowReader.placement(
+                of: object, row: rows?[i].values, sequence: i, readsRowAlways: readsRowsAlways)
+            if checksAsRead {
+                if i > 0, inFetchOrder {
+                    switch sorts[0].compareValues(previousFirst, placement.first) {
+                    case .orderedDescending: inFetchOrder = false
+                    case .orderedSame:
+                        if sorts.count > 1,
+                            sorts[1].compareValues(previousSecond, placement.second)
+                                == .orderedDescending
+                        {
+                            inFetchOrder = false
+                        }
+                    case .orderedAscending: break
+                    }
                 }
-                ?? reader.placement(
-                    of: object, row: row, sequence: i, readsRowAlways: readsRowsAlways)
-            if let sort {
-                if let previous, sort.compareValues(previous, placement.first) == .orderedDescending
-                {
-                    inFetchOrder = false
-                }
-                previous = placement.first
+                previousFirst = placement.first
+                if sorts.count > 1 { previousSecond = placement.second }
             }
             entries.append(FetchedEntry(object: object, placement: placement))
         }
-        var layout = FetchedResultsLayout(
-            sorts: reader.sorts, isSingleSection: reader.sectionKey == nil)
-        if sort == nil {
+        var layout = FetchedResultsLayout(sorts: sorts, isSingleSection: reader.sectionKey == nil)
+        if !checksAsRead {
             inFetchOrder = entries.withUnsafeBufferPointer { buffer in
                 buffer.indices.dropFirst().allSatisfy {
                     layout.precedes(buffer[$0 - 1].placement, buffer[$0].placement)

@@ -8,16 +8,30 @@ import Foundation
 struct FetchedPlacement {
     /// The first sort key (a controller's request has at least one sort descriptor).
     var first: AttributeValue
-    /// The sort keys after the first, one per further sort descriptor: empty, so nothing is
-    /// allocated per object, for the usual single descriptor.
-    var rest: [AttributeValue]
+    /// The second sort key, or `.null` (unread) with a single sort descriptor.
+    var second: AttributeValue
+    /// The sort keys after the second, one per further sort descriptor: empty, so nothing is
+    /// allocated per object, for the usual one or two descriptors.
+    var more: [AttributeValue]
     /// The section name (`""` without a section key path or for a nil value).
     var section: String
     /// Breaks ties between equal keys: fetch order, then arrival order.
     var sequence: Int
 
+    /// A placement by `first`, `second` (`.null` with one sort descriptor) and `more`.
+    init(
+        first: AttributeValue, second: AttributeValue = .null, more: [AttributeValue] = [],
+        section: String, sequence: Int
+    ) {
+        self.first = first
+        self.second = second
+        self.more = more
+        self.section = section
+        self.sequence = sequence
+    }
+
     /// The sort key of sort descriptor `i`.
-    func key(_ i: Int) -> AttributeValue { i == 0 ? first : rest[i - 1] }
+    func key(_ i: Int) -> AttributeValue { i == 0 ? first : i == 1 ? second : more[i - 2] }
 }
 
 /// One fetched object and its placement.
@@ -55,9 +69,13 @@ struct FetchedResultsLayout {
     func precedes(_ a: FetchedPlacement, _ b: FetchedPlacement) -> Bool {
         let order = sorts[0].compareValues(a.first, b.first)
         if order != .orderedSame { return order == .orderedAscending }
-        for i in a.rest.indices {
-            let order = sorts[i + 1].compareValues(a.rest[i], b.rest[i])
+        if sorts.count > 1 {
+            let order = sorts[1].compareValues(a.second, b.second)
             if order != .orderedSame { return order == .orderedAscending }
+            for i in a.more.indices {
+                let order = sorts[i + 2].compareValues(a.more[i], b.more[i])
+                if order != .orderedSame { return order == .orderedAscending }
+            }
         }
         return a.sequence < b.sequence
     }
@@ -212,13 +230,24 @@ struct FetchedResultsLayout {
             sections = [SectionRun(name: "", start: 0, count: entries.count)]
             return
         }
-        sections = []
-        for (i, entry) in entries.enumerated() {
-            if let last = sections.last, last.name == entry.placement.section {
-                sections[sections.count - 1].count += 1
-            } else {
-                sections.append(SectionRun(name: entry.placement.section, start: i, count: 1))
+        var runs: [SectionRun] = []
+        // Through a buffer, reading only the names: iterating the array copies each entry.
+        entries.withUnsafeBufferPointer { buffer in
+            var start = 0
+            for i in buffer.indices.dropFirst()
+            where buffer[i].placement.section != buffer[start].placement.section {
+                runs.append(
+                    SectionRun(
+                        name: buffer[start].placement.section, start: start, count: i - start))
+                start = i
+            }
+            if !buffer.isEmpty {
+                runs.append(
+                    SectionRun(
+                        name: buffer[start].placement.section, start: start,
+                        count: buffer.count - start))
             }
         }
+        sections = runs
     }
 }

@@ -95,27 +95,15 @@ struct FetchedKeyReader {
     {
         let record = FaultPeekRecord(object, row: row, readsRowAlways: readsRowAlways)
         let first = sorts[0].value(of: record)
-        var rest: [AttributeValue] = []
-        if sorts.count > 1 {
-            rest.reserveCapacity(sorts.count - 1)
-            for sort in sorts.dropFirst() { rest.append(sort.value(of: record)) }
+        let second = sorts.count > 1 ? sorts[1].value(of: record) : .null
+        var more: [AttributeValue] = []
+        if sorts.count > 2 {
+            more.reserveCapacity(sorts.count - 2)
+            for sort in sorts.dropFirst(2) { more.append(sort.value(of: record)) }
         }
         let section = sectionKey.map { Self.sectionName($0.value(of: record)) } ?? ""
-        return FetchedPlacement(first: first, rest: rest, section: section, sequence: sequence)
-    }
-
-    /// Where `object`, fetched with `row`, goes, read straight from the row (as
-    /// ``placement(of:row:sequence:readsRowAlways:)`` reads it) when the row holds the single
-    /// sort key as an attribute of the fetched entity (no key path, no section): the common
-    /// list's case, without a record per object. `nil` when that does not apply.
-    func fetchedPlacement(
-        of object: ManagedObject, row: [StoreValue], sequence: Int, readsRowAlways: Bool
-    ) -> FetchedPlacement? {
-        guard sorts.count == 1, sectionKey == nil, sorts[0].relationships.isEmpty,
-            readsRowAlways || object.slots.isEmpty, row.indices.contains(sorts[0].slot),
-            case .attribute(let value) = row[sorts[0].slot]
-        else { return nil }
-        return FetchedPlacement(first: value, rest: [], section: "", sequence: sequence)
+        return FetchedPlacement(
+            first: first, second: second, more: more, section: section, sequence: sequence)
     }
 
     /// A section key value as a section name: strings as they are, nil as `""`, other values

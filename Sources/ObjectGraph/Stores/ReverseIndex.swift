@@ -54,46 +54,71 @@ struct ReverseIndex: Sendable {
         sources[target]?.remove(source.primaryKey)
     }
 
-    /// The sources pointing at `target`, in primary-key order.
-    subscript(target: Int64) -> [ManagedObjectID] {
-        sources[target]?.members ?? []
+    /// The sources pointing at `target`, in primary-key order, as IDs of the store
+    /// `storeIdentifier` (the table's: sources and targets live in one store).
+    func sources(of target: Int64, store storeIdentifier: String) -> [ManagedObjectID] {
+        sources[target]?.members(store: storeIdentifier) ?? []
     }
 
-    /// The primary keys of the sources pointing at `target`, in primary-key order; `nil`
-    /// when none ever did (fetch candidates read only these).
-    func sourceKeys(of target: Int64) -> [Int64]? {
-        sources[target]?.memberKeys
+    /// Calls `body` with the entity index and primary key of each source pointing at
+    /// `target`, in primary-key order, without copying the list. With `entity`, every source
+    /// is known to be of that entity and the sources' IDs are not read.
+    func forEachSource(
+        of target: Int64, entity: Int?, _ body: (_ entity: Int, _ key: Int64) -> Void
+    ) {
+        sources[target]?.forEachMember(entity: entity, body)
     }
 }
 
 /// One target's sources in primary-key order, with holes where sources were removed.
+///
+/// A source is kept as its key and its entity (16 bytes; the store is the table's), not as a
+/// whole ``ManagedObjectID`` (32 bytes, optional or not): a to-one that every row sets puts
+/// one entry per row in its index.
 struct SourceList: Sendable {
     /// Ascending primary keys, holes included.
     private var keys: [Int64] = []
-    /// The source of each key, `nil` for a hole.
-    private var ids: [ManagedObjectID?] = []
+    /// The entity of each key's source, `nil` for a hole.
+    private var entities: [EntityDescription?] = []
     private var holes = 0
 
     /// The number of slots, holes included.
     var count: Int { keys.count }
 
-    /// The sources, in primary-key order.
-    var members: [ManagedObjectID] {
-        holes == 0 ? ids.map { $0! } : ids.compactMap { $0 }
+    /// The sources, in primary-key order, as IDs of the store `storeIdentifier`.
+    func members(store storeIdentifier: String) -> [ManagedObjectID] {
+        var result: [ManagedObjectID] = []
+        result.reserveCapacity(keys.count - holes)
+        for i in keys.indices {
+            if let entity = entities[i] {
+                result.append(
+                    ManagedObjectID(
+                        entity: entity, storeIdentifier: storeIdentifier, primaryKey: keys[i]))
+            }
+        }
+        return result
     }
 
-    /// The sources' primary keys, in order.
-    var memberKeys: [Int64] {
-        guard holes > 0 else { return keys }
-        var live: [Int64] = []
-        live.reserveCapacity(keys.count - holes)
-        for i in keys.indices where ids[i] != nil { live.append(keys[i]) }
-        return live
+    /// Calls `body` with each source's entity index (`entity` when given, without reading the
+    /// entities) and key, in order.
+    func forEachMember(entity: Int?, _ body: (_ entity: Int, _ key: Int64) -> Void) {
+        keys.withUnsafeBufferPointer { keys in
+            entities.withUnsafeBufferPointer { entities in
+                if let entity, holes == 0 {
+                    for key in keys { body(entity, key) }
+                    return
+                }
+                for i in keys.indices {
+                    guard let source = entities[i] else { continue }
+                    body(entity ?? source.index, keys[i])
+                }
+            }
+        }
     }
 
     mutating func reserveCapacity(_ n: Int) {
         keys.reserveCapacity(n)
-        ids.reserveCapacity(n)
+        entities.reserveCapacity(n)
     }
 
     /// Adds `id`, or replaces the source with its key.
@@ -101,16 +126,16 @@ struct SourceList: Sendable {
         let pk = id.primaryKey
         if keys.isEmpty || keys[keys.count - 1] < pk {
             keys.append(pk)
-            ids.append(id)
+            entities.append(id.entity)
             return
         }
         let j = position(of: pk)
         if keys[j] == pk {
-            if ids[j] == nil { holes -= 1 }
-            ids[j] = id
+            if entities[j] == nil { holes -= 1 }
+            entities[j] = id.entity
         } else {
             keys.insert(pk, at: j)
-            ids.insert(id, at: j)
+            entities.insert(id.entity, at: j)
         }
     }
 
@@ -118,8 +143,8 @@ struct SourceList: Sendable {
     mutating func remove(_ pk: Int64) {
         guard !keys.isEmpty else { return }
         let j = position(of: pk)
-        guard j < keys.count, keys[j] == pk, ids[j] != nil else { return }
-        ids[j] = nil
+        guard j < keys.count, keys[j] == pk, entities[j] != nil else { return }
+        entities[j] = nil
         holes += 1
         if holes * 2 > keys.count { squeeze() }
     }
@@ -137,13 +162,13 @@ struct SourceList: Sendable {
 
     private mutating func squeeze() {
         var kept = 0
-        for i in keys.indices where ids[i] != nil {
+        for i in keys.indices where entities[i] != nil {
             keys[kept] = keys[i]
-            ids.swapAt(kept, i)
+            entities.swapAt(kept, i)
             kept += 1
         }
         keys.removeSubrange(kept...)
-        ids.removeSubrange(kept...)
+        entities.removeSubrange(kept...)
         holes = 0
     }
 }

@@ -47,6 +47,17 @@ final class RowFilter {
             table: reader.table, scannedRows: scannedRows)
         test = builder.make(predicate.root)
     }
+
+    private init(test: @escaping (RowPointer) -> Bool, builder: RowFilterBuilder) {
+        self.test = test
+        self.builder = builder
+    }
+
+    /// A filter testing only `node`, a part of this filter's predicate (the conjuncts left
+    /// once candidates have decided one).
+    func narrowed(to node: PredicateNode) -> RowFilter {
+        RowFilter(test: builder.make(node), builder: builder)
+    }
 }
 
 /// Runs the nodes a ``RowFilter`` has no in-place form for, on a copy of the row.

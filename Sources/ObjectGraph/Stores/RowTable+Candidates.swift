@@ -1,5 +1,15 @@
 import Foundation
 
+/// The rows a fetch needs to read, found through a reverse index, and the rest of the
+/// predicate they must still pass.
+struct IndexedCandidates {
+    /// The slots by entity index, each list in primary-key order (the scan's order).
+    let slots: [Int: [Int]]
+    /// The predicate without the conjunct the candidates decide: every candidate passes
+    /// that conjunct, and every row passing it is a candidate. `nil` when nothing remains.
+    let remaining: PredicateNode?
+}
+
 extension RowTable {
     /// The only rows that can match `predicate`, found through the reverse index of a to-one,
     /// or `nil` to scan every row.
@@ -7,22 +17,23 @@ extension RowTable {
     /// Applies when the predicate is (or is an `AND` containing) a to-one key path test that
     /// is false for a nil destination, like `category.name == 'Food'`, and the to-one's
     /// inverse is a derived to-many (so the table indexes each destination's sources). The
-    /// destinations are tested once each; the candidates are the sources of those that pass,
-    /// by entity index, each list of slots in primary-key order (the scan's order). Every
-    /// candidate still goes through the whole filter, so the index narrows the scan and never
-    /// decides a match. Used only when the destinations are few against the rows to scan and
+    /// destinations are tested once each; the candidates are the sources of those that pass
+    /// whose to-one holds that very destination (entity and key), by entity index, each list of
+    /// slots in primary-key order (the scan's order). So the candidates are exactly the rows
+    /// passing that conjunct, and only the other conjuncts (``IndexedCandidates/remaining``)
+    /// are left to test. Used only when the destinations are few against the rows to scan and
     /// the candidates at most half of them.
     func indexedCandidates(
         _ predicate: CompiledPredicate, filter: RowFilter, entities: [EntityDescription],
         scannedRows: Int
-    ) -> [Int: [Int]]? {
+    ) -> IndexedCandidates? {
         let conjuncts: [PredicateNode]
         if case .and(let nodes) = predicate.root {
             conjuncts = nodes
         } else {
             conjuncts = [predicate.root]
         }
-        for node in conjuncts {
+        for (position, node) in conjuncts.enumerated() {
             guard case .toOne(let slot, let inner, false, _) = node,
                 slot < predicate.entity.properties.count,
                 let relationship = predicate.entity.properties[slot] as? RelationshipDescription,
@@ -33,60 +44,86 @@ extension RowTable {
             let targetRows = targets.reduce(0) { $0 + entityTables[$1.index].liveCount }
             guard targetRows <= scannedRows / 8 else { continue }
             let passing = primaryKeys(of: targets, passing: filter.builder.make(inner))
-            return candidates(
-                pointingAt: passing, index: index, entities: entities, limit: scannedRows / 2)
+            guard
+                let slots = candidates(
+                    pointingAt: passing, through: slot, index: index, entities: entities,
+                    limit: scannedRows / 2, destinationHasSubentities: targets.count > 1)
+            else { return nil }
+            var others = conjuncts
+            others.remove(at: position)
+            let remaining: PredicateNode? =
+                others.isEmpty ? nil : others.count == 1 ? others[0] : .and(others)
+            return IndexedCandidates(slots: slots, remaining: remaining)
         }
         return nil
     }
 
     /// The primary keys of the rows of `entities` that pass `test`.
     private func primaryKeys(of entities: [EntityDescription], passing test: (RowPointer) -> Bool)
-        -> [Int64]
+        -> [DestinationKey]
     {
-        var keys: [Int64] = []
+        var keys: [DestinationKey] = []
         for entity in entities {
             entityTables[entity.index].rows.withUnsafeBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return }
                 for slot in buffer.indices {
                     let row = base + slot
                     if case .none = row.pointee { continue }
-                    if test(row) { keys.append(row.live.pointee.objectID.primaryKey) }
+                    if test(row) {
+                        keys.append(
+                            DestinationKey(
+                                entity: entity.index, key: row.live.pointee.objectID.primaryKey))
+                    }
                 }
             }
         }
         return keys
     }
 
-    /// The slots, by entity index, of the rows of `entities` that the index lists as sources
-    /// of `targets`, in primary-key order; `nil` when there are more than `limit`.
+    /// The slots, by entity index, of the rows of `entities` whose to-one in `slot` holds one
+    /// of `targets`, in primary-key order; `nil` when the index lists more than `limit`.
     ///
-    /// The sources are of the to-one's entity hierarchy, whose primary keys are unique, so a
-    /// key names one row among the fetched entities (every row with the key is taken, and
-    /// each once, so a table breaking that rule still yields a superset of the matches).
+    /// The index lists each source by entity and key under its target's key; a source is
+    /// looked up only in its own entity's table. When the destination has subentities a key
+    /// alone does not name the target, so each listed row's to-one is read to check that it
+    /// holds that very target (same entity and key): either way the candidates are exactly the
+    /// rows pointing at a passing target, each once.
     private func candidates(
-        pointingAt targets: [Int64], index: ReverseIndex, entities: [EntityDescription],
-        limit: Int
+        pointingAt targets: [DestinationKey], through slot: Int, index: ReverseIndex,
+        entities: [EntityDescription], limit: Int, destinationHasSubentities: Bool
     ) -> [Int: [Int]]? {
         let tables = entityTables
+        // A to-one whose entity has no sub- or superentities has sources of that entity alone.
+        let owner = (entities.first?.properties[slot] as? RelationshipDescription)?.entity
+        let soleSourceEntity =
+            owner.flatMap { $0.superentity == nil && $0.subentities.isEmpty ? $0.index : nil }
+        var position = [Int](repeating: -1, count: tables.count)
+        for (p, entity) in entities.enumerated() { position[entity.index] = p }
         var keyed: [[KeyedSlot]] = Array(repeating: [], count: entities.count)
         // Whether each entity's keys arrived strictly ascending: a target's sources are kept
         // in key order, so with one passing target they are already in the scan's order.
         var ascending = Array(repeating: true, count: entities.count)
         var total = 0
         for target in targets {
-            guard let keys = index.sourceKeys(of: target) else { continue }
-            total += keys.count
-            if total > limit { return nil }
-            for key in keys {
-                for (position, entity) in entities.enumerated() {
-                    if let slot = tables[entity.index].slotByKey[key] {
-                        if let last = keyed[position].last, last.key >= key {
-                            ascending[position] = false
-                        }
-                        keyed[position].append(KeyedSlot(key: key, slot: slot))
-                    }
+            var overflow = false
+            index.forEachSource(of: target.key, entity: soleSourceEntity) { e, key in
+                guard !overflow else { return }
+                total += 1
+                if total > limit {
+                    overflow = true
+                    return
                 }
+                let p = position[e]
+                guard p >= 0, let found = tables[e].slotByKey[key] else { return }
+                if destinationHasSubentities
+                    && !Self.holds(target, tables[e].rows, at: found, slot: slot)
+                {
+                    return
+                }
+                if let last = keyed[p].last, last.key >= key { ascending[p] = false }
+                keyed[p].append(KeyedSlot(key: key, slot: found))
             }
+            if overflow { return nil }
         }
         var result: [Int: [Int]] = [:]
         for (position, entity) in entities.enumerated() where !keyed[position].isEmpty {
@@ -96,6 +133,14 @@ extension RowTable {
                 : inKeyOrder(keyed[position], entity: entity)
         }
         return result
+    }
+
+    /// Whether the row at `found` holds `target` in its to-one `slot`.
+    private static func holds(
+        _ target: DestinationKey, _ rows: [StoreRow?], at found: Int, slot: Int
+    ) -> Bool {
+        guard case .toOne(let id?) = rows[found]?.values[slot] else { return false }
+        return id.primaryKey == target.key && id.entity.index == target.entity
     }
 
     /// The slots of `keyed` in primary-key order, each once. In a table whose slots are in
@@ -134,6 +179,12 @@ extension RowTable {
         }
         return slots
     }
+}
+
+/// A destination row that passed the to-one's test: its entity index and primary key.
+private struct DestinationKey {
+    let entity: Int
+    let key: Int64
 }
 
 /// A row's primary key and slot, for putting candidates in key order.

@@ -37,11 +37,15 @@ extension RowTable {
         let sorts = try request.sortDescriptors.map { try $0.compile(for: request.entity) }
         let reader = RowTableReader(table: self)
         let scanned = entities.reduce(0) { $0 + entityTables[$1.index].liveCount }
-        let filter = predicate.map { RowFilter($0, reader: reader, scannedRows: scanned) }
+        var filter = predicate.map { RowFilter($0, reader: reader, scannedRows: scanned) }
         var candidates: [Int: [Int]]?
-        if let predicate, let filter {
-            candidates = indexedCandidates(
-                predicate, filter: filter, entities: entities, scannedRows: scanned)
+        if let predicate, let whole = filter,
+            let indexed = indexedCandidates(
+                predicate, filter: whole, entities: entities, scannedRows: scanned)
+        {
+            // The candidates decide one conjunct exactly: test only the others.
+            candidates = indexed.slots
+            filter = indexed.remaining.map { whole.narrowed(to: $0) }
         }
         let offset = max(0, request.fetchOffset)
         // Offset + limit rows are enough (saturating: huge limits are "all").

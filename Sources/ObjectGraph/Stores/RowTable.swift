@@ -111,7 +111,7 @@ public struct RowTable: Sendable {
         guard let owner = inverse.entity,
             let index = reverse[SlotKey(entity: owner.index, slot: inverse.index)]
         else { return nil }
-        return index[target.primaryKey]
+        return index.sources(of: target.primaryKey, store: storeIdentifier)
     }
 
     /// The destinations of `relationship` from `objectID`: stored in the row, or derived.

@@ -25,7 +25,7 @@ public struct LoadJob: Sendable {
     /// Options for opening the store (durability, lock timeout…); the store UUID and clock
     /// are replaced by ``seed``'s.
     public var storeOptions: StoreOptions
-    /// Whether the store file must be new. When `true`, ``run(storeURL:)`` writes the store
+    /// Whether the store file must be new. When `true`, ``run(storeURL:progress:)`` writes the store
     /// in a staging directory beside it and links the finished file into place, so the path
     /// only ever holds a complete store (a full disk or a `kill -9` leaves no file there),
     /// and a file that exists meanwhile is refused (134080) untouched. Default `false`: the
@@ -43,38 +43,27 @@ public struct LoadJob: Sendable {
         self.storeOptions = storeOptions
     }
 
-    /// Checks the fixtures on a RAM store, then loads them into the store at `storeURL`.
+    /// Checks the fixtures on a RAM store, then loads them into the store at `storeURL`,
+    /// optionally reporting progress.
     ///
+    /// Each fixture object is made twice, on the scratch RAM store that checks the fixtures
+    /// and then in the store at `storeURL`, so the `total` told to `progress` is twice the
+    /// objects the fixtures hold. `progress` is called every few thousand objects, after each
+    /// pass, and with `(total, total)` once the store is saved; on the calling thread, before
+    /// this method returns. Nothing is reported while the fixtures are parsed.
+    ///
+    /// - Parameters:
+    ///   - storeURL: The store file to create and fill.
+    ///   - progress: Told the objects made of twice the fixtures' objects; `nil` (the
+    ///     default) reports nothing.
     /// - Returns: What was written, and the coordinator holding the open store.
     /// - Throws: The loader's ``ObjectGraphError`` (134060 format errors, validation codes,
     ///   133021), before the store is opened; or the store's errors on opening or saving
     ///   (134080, 134100, 134030…), in which case the save wrote nothing and a store file this
     ///   run created is removed again.
-    public func run(storeURL: URL) throws -> StoreJobResult {
-        try run(storeURL: storeURL, reporting: nil)
-    }
-
-    /// ``run(storeURL:)``, telling `progress` how many objects are made of how many: each
-    /// fixture object is made twice, on the scratch RAM store that checks the fixtures and
-    /// then in the store at `storeURL`, so `total` is twice the objects the fixtures hold.
-    /// Called every few thousand objects, after each pass, and with `(total, total)` once the
-    /// store is saved; on the calling thread, before this method returns. Nothing is reported
-    /// while the fixtures are parsed.
-    ///
-    /// - Parameters:
-    ///   - storeURL: As in ``run(storeURL:)``.
-    ///   - progress: Told the objects made of twice the fixtures' objects.
-    /// - Returns: As ``run(storeURL:)``.
-    /// - Throws: As ``run(storeURL:)``.
     public func run(
-        storeURL: URL, progress: @escaping (_ done: Int, _ total: Int) -> Void
+        storeURL: URL, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> StoreJobResult {
-        try run(storeURL: storeURL, reporting: progress)
-    }
-
-    private func run(storeURL: URL, reporting progress: ((Int, Int) -> Void)?) throws
-        -> StoreJobResult
-    {
         let environment = DeterministicEnvironment(seed: seed)
         let loader = FixtureLoader(model: model)
         var objects = 0

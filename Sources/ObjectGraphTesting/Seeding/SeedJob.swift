@@ -26,7 +26,7 @@ public struct SeedJob: Sendable {
     public var seed: UInt64
     /// Options for opening the store; the store UUID and clock are replaced by ``seed``'s.
     public var storeOptions: StoreOptions
-    /// Whether the store file must be new. When `true`, ``run(storeURL:)`` writes the store
+    /// Whether the store file must be new. When `true`, ``run(storeURL:progress:)`` writes the store
     /// in a staging directory beside it and links the finished file into place, so the path
     /// only ever holds a complete store (a full disk or a `kill -9` leaves no file there),
     /// and a file that exists meanwhile is refused (134080) untouched. Default `false`: the
@@ -45,37 +45,27 @@ public struct SeedJob: Sendable {
         self.storeOptions = storeOptions
     }
 
-    /// Generates into a RAM store, then into the store at `storeURL`.
+    /// Generates into a RAM store, then into the store at `storeURL`, optionally reporting
+    /// progress.
     ///
+    /// Each object is made twice, on the scratch RAM store that checks the model and then in
+    /// the store at `storeURL`, so the `total` told to `progress` is twice the objects asked
+    /// for. `progress` is called with `(0, total)` first, every few thousand values, after
+    /// each entity, and with `(total, total)` once the store is saved; on the calling thread,
+    /// before this method returns.
+    ///
+    /// - Parameters:
+    ///   - storeURL: The store file to create and fill.
+    ///   - progress: Told the objects made of twice the objects asked for; `nil` (the
+    ///     default) reports nothing.
     /// - Returns: What was written, and the coordinator holding the open store.
     /// - Throws: ``PreviewSeeder``'s ``ObjectGraphError`` (134060 naming the rule), before the
     ///   store is opened; or the store's errors on opening or saving (134030 for a full disk,
     ///   naming the failed write), in which case the save wrote nothing and a store file this
     ///   run created is removed again.
-    public func run(storeURL: URL) throws -> StoreJobResult {
-        try run(storeURL: storeURL, reporting: nil)
-    }
-
-    /// ``run(storeURL:)``, telling `progress` how many objects are made of how many: each
-    /// object is made twice, on the scratch RAM store that checks the model and then in the
-    /// store at `storeURL`, so `total` is twice the objects asked for. Called with `(0,
-    /// total)` first, every few thousand values, after each entity, and with `(total, total)`
-    /// once the store is saved; on the calling thread, before this method returns.
-    ///
-    /// - Parameters:
-    ///   - storeURL: As in ``run(storeURL:)``.
-    ///   - progress: Told the objects made of twice the objects asked for.
-    /// - Returns: As ``run(storeURL:)``.
-    /// - Throws: As ``run(storeURL:)``.
     public func run(
-        storeURL: URL, progress: @escaping (_ done: Int, _ total: Int) -> Void
+        storeURL: URL, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> StoreJobResult {
-        try run(storeURL: storeURL, reporting: progress)
-    }
-
-    private func run(storeURL: URL, reporting progress: ((Int, Int) -> Void)?) throws
-        -> StoreJobResult
-    {
         let environment = DeterministicEnvironment(seed: seed)
         let seeder = PreviewSeeder(model: model, seed: seed, referenceDate: environment.startDate)
         let objects = seeder.objectCount(counts: counts, defaultCount: defaultCount) ?? 0

@@ -11,7 +11,7 @@ import Testing
     private final class Token {}
 
     private func placement(_ sequence: Int) -> FetchedPlacement {
-        FetchedPlacement(first: .string("k\(sequence)"), rest: [], section: "", sequence: sequence)
+        FetchedPlacement(first: .string("k\(sequence)"), section: "", sequence: sequence)
     }
 
     @Test func answersAsADictionaryThroughSeededInsertsOverwritesAndRemovals() {

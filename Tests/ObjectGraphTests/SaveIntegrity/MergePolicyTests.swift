@@ -195,6 +195,54 @@ extension SaveIntegrity {
             }
         }
 
+        /// A save of many objects of which one was changed elsewhere conflicts on that one
+        /// alone: Core Data's conflict list holds an `NSMergeConflict` per object whose store
+        /// version moved (developer.apple.com/documentation/coredata/nsmergeconflict), and
+        /// the others are written. The save reads every row's version but keeps only the
+        /// conflicting rows (W7's peak held all of them).
+        @Test(arguments: StoreKind.all)
+        func onlyTheObjectChangedElsewhereIsAConflict(_ kind: StoreKind) throws {
+            let stack = try Stack(IntegrityModels.people(), on: kind)
+            for i in 0..<5 { _ = try stack.seed("Person", ["name": "P\(i)", "age": Int64(i)]) }
+            let request = FetchRequest<ManagedObject>(entityName: "Person")
+            request.sortDescriptors = [FetchSortDescriptor(key: "age", ascending: true)]
+            let a = stack.context()
+            let b = stack.context()
+            let mine = try b.performAndWait {
+                let people = try b.fetch(request)
+                for p in people {
+                    p.setValue((p.value(forKey: "age") as! Int64) + 10, forKey: "age")
+                }
+                return people
+            }
+            try a.performAndWait {
+                try a.fetch(request)[3].setValue("Changed", forKey: "name")
+                try a.save()
+            }
+            try b.performAndWait {
+                let error = try #require(expectNSError { try b.save() })
+                #expect(error.code == NSManagedObjectMergeError)
+                let list = try #require(
+                    error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any])
+                #expect(list.count == 1)
+                #expect((list.first as? MergeConflict)?.sourceObject === mine[3])
+                b.mergePolicy = .mergeByPropertyObjectTrump
+                try b.save()
+            }
+            let stored = try stack.rows("Person").map {
+                ($0["name"]?.attributeValue, $0["age"]?.attributeValue)
+            }
+            #expect(stored.count == 5)
+            for (name, age) in stored {
+                guard case .string(let n) = name, case .integer(let v) = age else {
+                    Issue.record("unexpected row \(String(describing: name))")
+                    continue
+                }
+                #expect(v >= 10)
+                #expect(n == (v == 13 ? "Changed" : "P\(v - 10)"))
+            }
+        }
+
         /// B36: a deletion committed by another context wins; nothing is resurrected.
         @Test(arguments: StoreKind.all)
         func aSaveOfAnObjectDeletedMeanwhileNeverResurrectsIt(_ kind: StoreKind) throws {

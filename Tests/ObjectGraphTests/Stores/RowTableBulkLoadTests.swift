@@ -175,15 +175,19 @@ import Testing
         #expect(table.totalRowCount == 40)
     }
 
+    /// Sources of a hierarchy (odd keys are Notes, a subentity of Item): the index keeps each
+    /// source's key and entity, and gives back IDs of the table's store.
     @Test func theReverseIndexKeepsSourcesInKeyOrderThroughAddsAndRemoves() {
         var random = SeededRandomNumberGenerator(seed: 3)
         var index = ReverseIndex()
         var expected: [Int64: Set<Int64>] = [:]
         let item = model[entityName: "Item"]!
+        let note = model[entityName: "Note"]!
+        func entity(_ pk: Int64) -> EntityDescription { pk % 2 == 1 ? note : item }
         for step in 0..<20_000 {
             let target = Int64(random.next() % 5)
             let pk = Int64(random.next() % 300 + 1)
-            let source = ManagedObjectID(entity: item, storeIdentifier: "S", primaryKey: pk)
+            let source = ManagedObjectID(entity: entity(pk), storeIdentifier: "S", primaryKey: pk)
             if random.next() % 3 == 0 {
                 index.remove(source, from: target)
                 expected[target]?.remove(pk)
@@ -194,7 +198,8 @@ import Testing
                     let t = Int64(random.next() % 40)
                     let k = Int64(random.next() % 300 + 1)
                     pairs.append(
-                        (t, ManagedObjectID(entity: item, storeIdentifier: "S", primaryKey: k)))
+                        (t, ManagedObjectID(entity: entity(k), storeIdentifier: "S", primaryKey: k))
+                    )
                     expected[t, default: []].insert(k)
                 }
                 index.add(contentsOf: pairs)
@@ -204,12 +209,19 @@ import Testing
             }
             if step % 97 == 0 {
                 for t in 0..<Int64(40) {
-                    #expect(index[t].map(\.primaryKey) == (expected[t] ?? []).sorted())
+                    #expect(
+                        index.sources(of: t, store: "S").map(\.primaryKey)
+                            == (expected[t] ?? []).sorted())
                 }
             }
         }
         for t in 0..<Int64(40) {
-            #expect(index[t].map(\.primaryKey) == (expected[t] ?? []).sorted())
+            let sources = index.sources(of: t, store: "S")
+            #expect(sources.map(\.primaryKey) == (expected[t] ?? []).sorted())
+            #expect(
+                sources.allSatisfy {
+                    $0.entity === entity($0.primaryKey) && $0.storeIdentifier == "S"
+                })
         }
     }
 }

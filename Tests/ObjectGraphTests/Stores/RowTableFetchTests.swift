@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraphTesting
 import Testing
 
 @testable import ObjectGraph
@@ -210,5 +211,122 @@ import Testing
             limited.map(\.objectID)
                 == Array(rows.filter { $0["score"] != .attribute(.null) }.prefix(3).map(\.objectID))
         )
+    }
+
+    /// Candidates from the reverse index decide their to-one conjunct without the filter
+    /// testing it again, so they must be exactly the rows pointing at a passing destination.
+    /// A crafted table may give a SubGroup the key of a Group (the index lists sources by the
+    /// target's key alone): items pointing at the SubGroup must not count as pointing at the
+    /// Group.
+    @Test func candidatesTellDestinationsOfTheSameKeyApart() throws {
+        var fixture = try RowTableFixture(seed: 23)
+        let item = fixture.model.entitiesByName["Item"]!
+        let subGroup = fixture.model.entitiesByName["SubGroup"]!
+        let twin = ManagedObjectID(entity: subGroup, storeIdentifier: "FIXTURE", primaryKey: 2)
+        fixture.table.upsert(
+            RowTableFixture.row(
+                twin, ["rank": .attribute(.integer(7)), "name": .attribute(.string("twin"))]))
+        let items = try fixture.table.fetch(StoreFetchRequest(entity: item))
+        for row in items.prefix(60) where row.objectID.primaryKey % 3 == 0 {
+            var moved = row
+            moved.values[item.propertiesByName["group"]!.index] = .toOne(twin)
+            fixture.table.upsert(moved)
+        }
+        for format in [
+            "group.name == 'g2'", "group.name == 'twin'", "group.rank == 7 AND score > 1",
+            "score > 1 AND group.name == 'g2'",
+        ] {
+            let predicate = try FetchPredicate(format: format)
+            let expected = try fixture.reference(entity: item, predicate: predicate, sorts: [])
+            #expect(!expected.isEmpty, "\(format)")
+            #expect(
+                try fixture.table.fetch(StoreFetchRequest(entity: item, predicate: predicate)).map(
+                    \.objectID) == expected, "\(format)")
+        }
+    }
+
+    /// A to-one between entities without sub- or superentities takes the candidates' fast
+    /// path (the sources' keys alone): the answers must equal the general evaluator's with
+    /// sources removed (holes in the index), re-pointed, and re-inserted out of key order.
+    @Test func candidatesOfAFlatToOneEqualTheGeneralEvaluator() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Category",
+                properties: [
+                    AttributeDescription(name: "name", type: .string),
+                    AttributeDescription(name: "rank", type: .integer64),
+                    RelationshipDescription(
+                        name: "expenses", destination: "Expense", inverse: "category",
+                        isToMany: true),
+                ]),
+            EntityDescription(
+                name: "Expense",
+                properties: [
+                    AttributeDescription(name: "amount", type: .integer64),
+                    RelationshipDescription(
+                        name: "category", destination: "Category", inverse: "expenses"),
+                ]),
+        ])
+        var fixture = RowTableFixture(model: model, storeIdentifier: "FIXTURE")
+        let category = model.entitiesByName["Category"]!
+        let expense = model.entitiesByName["Expense"]!
+        var categories: [ManagedObjectID] = []
+        for pk in 1...8 as ClosedRange<Int64> {
+            let id = ManagedObjectID(entity: category, storeIdentifier: "FIXTURE", primaryKey: pk)
+            categories.append(id)
+            fixture.table.upsert(
+                RowTableFixture.row(
+                    id,
+                    ["name": .attribute(.string("c\(pk)")), "rank": .attribute(.integer(pk % 3))]))
+        }
+        var random = SeededRandomNumberGenerator(seed: 29)
+        for pk in 1...400 as ClosedRange<Int64> {
+            let id = ManagedObjectID(entity: expense, storeIdentifier: "FIXTURE", primaryKey: pk)
+            let roll = random.next()
+            fixture.table.upsert(
+                RowTableFixture.row(
+                    id,
+                    [
+                        "amount": .attribute(.integer(Int64(roll % 10))),
+                        "category": .toOne(
+                            roll % 13 == 0 ? nil : categories[Int(random.next() % 8)]),
+                    ]))
+        }
+        let slot = expense.propertiesByName["category"]!.index
+        let rows = try fixture.table.fetch(StoreFetchRequest(entity: expense))
+        for row in rows where row.objectID.primaryKey % 5 == 0 {
+            fixture.table.remove(row.objectID)
+        }
+        for row in rows where row.objectID.primaryKey % 7 == 1 {
+            var moved = row
+            moved.values[slot] = .toOne(categories[Int(row.objectID.primaryKey % 8)])
+            fixture.table.upsert(moved)
+        }
+        for row in rows.prefix(30) where row.objectID.primaryKey % 5 != 0 {
+            fixture.table.remove(row.objectID)
+            fixture.table.upsert(row)
+        }
+        for format in [
+            "category.name == 'c1'", "category.rank == 1 AND amount > 3",
+            "amount > 3 AND category.name IN {'c1', 'c2'}",
+            "category.name == 'c3' AND category.rank == 0", "category.rank == 2",
+        ] {
+            let predicate = try FetchPredicate(format: format)
+            let sorts = [FetchSortDescriptor(key: "amount", ascending: false)]
+            let expected = try fixture.reference(
+                entity: expense, predicate: predicate, sorts: sorts)
+            #expect(expected.count > 10, "\(format)")
+            #expect(
+                try fixture.table.fetch(StoreFetchRequest(entity: expense, predicate: predicate))
+                    .map(\.objectID)
+                    == (try fixture.reference(entity: expense, predicate: predicate, sorts: [])),
+                "\(format)")
+            #expect(
+                try fixture.table.fetch(
+                    StoreFetchRequest(
+                        entity: expense, predicate: predicate, sortDescriptors: sorts,
+                        fetchLimit: 9)
+                ).map(\.objectID) == Array(expected.prefix(9)), "\(format) limit 9")
+        }
     }
 }

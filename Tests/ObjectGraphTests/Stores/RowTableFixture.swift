@@ -46,6 +46,12 @@ struct RowTableFixture {
         ],
     ]
 
+    /// An empty table of `model`, for tests that fill their own.
+    init(model: ManagedObjectModel, storeIdentifier: String) {
+        self.model = model
+        table = RowTable(model: model, storeIdentifier: storeIdentifier)
+    }
+
     init(seed: UInt64) throws {
         model = try ManagedObjectModel(entities: [
             EntityDescription(

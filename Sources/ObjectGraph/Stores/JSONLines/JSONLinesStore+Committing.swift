@@ -138,13 +138,17 @@ extension JSONLinesStore {
         var anyPartial = false
         var list: [[Int]?] = []
         list.reserveCapacity(updated.count)
+        // Rows changing the same slots share one array (a save editing one field of many
+        // objects kept one small array per row, ≈ 50 bytes each, alive during the write).
+        var last: [Int] = []
         for row in updated {
             let entityIndex = entities.index(of: row)
             guard let old = table.row(for: row.objectID) else {
                 list.append(nil)
                 continue
             }
-            let changed = codec.changedSlots(from: old, to: row, entityIndex: entityIndex)
+            var changed = codec.changedSlots(from: old, to: row, entityIndex: entityIndex)
+            if changed == last { changed = last } else { last = changed }
             if codec.writesPartially(changed: changed.count, entityIndex: entityIndex) {
                 anyPartial = true
                 list.append(changed)

@@ -29,10 +29,12 @@ extension RowCodec {
     ) throws -> Int {
         let start = w.count
         let chunks = ParallelChunks.chunkCount(for: rows.count, minimum: minimum)
-        typealias Part = (bytes: [UInt8], size: Int, runs: [RowRun])
+        typealias Part = (bytes: FilledWriter, size: Int, runs: [RowRun])
         let parts = ParallelChunks.map(chunks) { k -> Result<Part, any Error> in
             let range = ParallelChunks.range(k, of: chunks, count: rows.count)
-            let local = JSONByteWriter(capacity: range.count * 192)
+            // Room for complete rows of a few columns, or partial rows of one or two (a
+            // writer grows when rows are wider).
+            let local = JSONByteWriter(capacity: range.count * (changed == nil ? 192 : 64))
             var size = 0
             var entities = EntityIndexMemo()
             var localRuns: [RowRun] = []
@@ -73,16 +75,17 @@ extension RowCodec {
                             rebasing: local.bytes[run.start..<(run.start + run.length)]))
                 }
             }
-            return .success((local.array, size, localRuns))
+            return .success((FilledWriter(local), size, localRuns))
         }
         var total = 0
         var collected: [RowRun] = []
         do {
+            try w.reserve(parts.reduce(parts.count) { try $0 + $1.get().bytes.count })
             for (k, part) in parts.enumerated() {
                 let (bytes, size, partRuns) = try part.get()
                 if k > 0 { w.append(0x2C) }
                 let offset = w.count
-                w.append(bytes)
+                bytes.moveOut(to: w)
                 total += size
                 collected += partRuns.map { run in
                     var run = run
@@ -116,7 +119,7 @@ extension RowCodec {
         parallelAbove minimum: Int = ParallelChunks.threshold
     ) throws {
         let chunks = ParallelChunks.chunkCount(for: rows.count, minimum: minimum)
-        let parts = ParallelChunks.map(chunks) { k -> Result<[UInt8], any Error> in
+        let parts = ParallelChunks.map(chunks) { k -> Result<FilledWriter, any Error> in
             let range = ParallelChunks.range(k, of: chunks, count: rows.count)
             let local = JSONByteWriter(capacity: range.count * 192)
             var entities = EntityIndexMemo()
@@ -130,11 +133,12 @@ extension RowCodec {
             } catch {
                 return .failure(error)
             }
-            return .success(local.array)
+            return .success(FilledWriter(local))
         }
         let start = w.count
         do {
-            for part in parts { w.append(try part.get()) }
+            try w.reserve(parts.reduce(0) { try $0 + $1.get().count })
+            for part in parts { try part.get().moveOut(to: w) }
         } catch {
             w.truncate(to: start)
             throw error
@@ -247,5 +251,26 @@ struct EntityIndexMemo {
             index = current.index
         }
         return index
+    }
+}
+
+/// A chunk's writer, filled by one worker of ``ParallelChunks/map(_:_:)`` and handed to the
+/// caller, which copies its bytes into the line once and frees its storage at once (the
+/// parts used to be copied into arrays first: a third copy of a large save's line, alive
+/// until the end of the encoding).
+struct FilledWriter: @unchecked Sendable {
+    // Sendable: only the worker that fills the writer touches it until `ParallelChunks.map`
+    // returns; after that only the caller does.
+    private let writer: JSONByteWriter
+
+    init(_ writer: JSONByteWriter) { self.writer = writer }
+
+    /// The number of bytes written.
+    var count: Int { writer.count }
+
+    /// Appends the bytes to `w`, then frees the writer's storage.
+    func moveOut(to w: JSONByteWriter) {
+        w.append(writer.bytes)
+        writer.reset(keepingCapacity: 0)
     }
 }
