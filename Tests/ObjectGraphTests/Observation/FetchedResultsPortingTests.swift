@@ -1,0 +1,515 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+// Core Data list code ported with the README's renames only (NSFetchedResultsController ->
+// FetchedResultsController, NSFetchRequest -> FetchRequest, NSPredicate -> FetchPredicate, …).
+// Apple's documentation cited below: developer.apple.com/documentation/coredata/
+// nsfetchedresultscontroller (and its object(at:), indexPath(forObject:), sectionIndexTitles,
+// section(forSectionIndexTitle:at:) pages), nsfetchedresultscontrollerdelegate ("Typical use"),
+// nsfetchedresultssectioninfo.
+
+/// A table view's state as UIKit keeps it: rows per section, changed in batches between
+/// `beginUpdates()` and `endUpdates()` the way `UITableView` applies them (deletions at old
+/// index paths, then insertions at new ones; a reload changes no structure).
+final class PortedTableView {
+    private(set) var rows: [[String]] = []
+    private(set) var reloaded: [String] = []
+    private var updating = false
+    private var deletedSections = IndexSet()
+    private var insertedSections = IndexSet()
+    private var deletedRows: [IndexPath] = []
+    private var insertedRows: [IndexPath] = []
+    private var reloadRows: [IndexPath] = []
+    var cellText: (IndexPath) -> String = { _ in "" }
+
+    /// `reloadData()`: asks the data source for everything.
+    func reloadData(sections: Int, rowsIn: (Int) -> Int) {
+        rows = (0..<sections).map { s in
+            (0..<rowsIn(s)).map { cellText(IndexPath(item: $0, section: s)) }
+        }
+    }
+
+    func beginUpdates() {
+        updating = true
+        deletedSections = []
+        insertedSections = []
+        deletedRows = []
+        insertedRows = []
+        reloadRows = []
+        reloaded = []
+    }
+    func insertSections(_ s: IndexSet) { insertedSections.formUnion(s) }
+    func deleteSections(_ s: IndexSet) { deletedSections.formUnion(s) }
+    func insertRows(at paths: [IndexPath]) { insertedRows += paths }
+    func deleteRows(at paths: [IndexPath]) { deletedRows += paths }
+    func reloadRows(at paths: [IndexPath]) { reloadRows += paths }
+
+    func endUpdates() {
+        precondition(updating)
+        updating = false
+        for path in deletedRows.sorted(by: >) where !deletedSections.contains(path.section) {
+            rows[path.section].remove(at: path.item)
+        }
+        for s in deletedSections.reversed() { rows.remove(at: s) }
+        for s in insertedSections { rows.insert([], at: s) }
+        for path in insertedRows.sorted() {
+            rows[path.section].insert(cellText(path), at: path.item)
+        }
+        // UIKit's reloadRows takes index paths from before the update.
+        reloaded = reloadRows.map { "\($0.section).\($0.item)" }
+    }
+}
+
+/// Apple's "Typical use" of NSFetchedResultsControllerDelegate, ported: begin updates in
+/// `controllerWillChangeContent`, section and row changes in the two `didChange` methods,
+/// end updates in `controllerDidChangeContent`.
+final class PortedStaffListController: FetchedResultsControllerDelegate {
+    let tableView = PortedTableView()
+    let fetchedResultsController: FetchedResultsController<Employee>
+    var messages: [String] = []
+
+    init(
+        context: ManagedObjectContext, request: FetchRequest<Employee>, sectionNameKeyPath: String?
+    ) {
+        fetchedResultsController = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context,
+            sectionNameKeyPath: sectionNameKeyPath, cacheName: "Staff")
+        fetchedResultsController.delegate = self
+        tableView.cellText = { [unowned self] in
+            self.fetchedResultsController.object(at: $0).name ?? ""
+        }
+    }
+
+    // MARK: data source
+
+    func numberOfSections() -> Int { fetchedResultsController.sections?.count ?? 0 }
+
+    func numberOfRows(inSection section: Int) -> Int {
+        guard let sections = fetchedResultsController.sections else { return 0 }
+        let sectionInfo = sections[section]
+        return sectionInfo.numberOfObjects
+    }
+
+    func titleForHeader(inSection section: Int) -> String? {
+        guard let sectionInfo = fetchedResultsController.sections?[section] else { return nil }
+        return sectionInfo.name
+    }
+
+    func sectionIndexTitles() -> [String]? { fetchedResultsController.sectionIndexTitles }
+
+    func section(forSectionIndexTitle title: String, at index: Int) -> Int {
+        fetchedResultsController.section(forSectionIndexTitle: title, at: index)
+    }
+
+    func reload() {
+        tableView.reloadData(sections: numberOfSections(), rowsIn: numberOfRows(inSection:))
+    }
+
+    /// What the table should show: the controller's sections read through the data source.
+    func expectedRows() -> [[String]] {
+        (0..<numberOfSections()).map { s in
+            (0..<numberOfRows(inSection: s)).map {
+                fetchedResultsController.object(at: IndexPath(item: $0, section: s)).name ?? ""
+            }
+        }
+    }
+
+    // MARK: NSFetchedResultsControllerDelegate
+
+    func controllerWillChangeContent(_ controller: FetchedResultsControllerBase) {
+        messages.append("will")
+        tableView.beginUpdates()
+    }
+
+    func controller(
+        _ controller: FetchedResultsControllerBase,
+        didChange sectionInfo: any FetchedResultsSectionInfo,
+        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
+    ) {
+        messages.append("section \(type.rawValue) \(sectionIndex)")
+        switch type {
+        case .insert: tableView.insertSections(IndexSet(integer: sectionIndex))
+        case .delete: tableView.deleteSections(IndexSet(integer: sectionIndex))
+        default: return
+        }
+    }
+
+    func controller(
+        _ controller: FetchedResultsControllerBase, didChange anObject: Any,
+        at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
+        messages.append("object \(type.rawValue) \((anObject as? Employee)?.name ?? "?")")
+        switch type {
+        case .insert: tableView.insertRows(at: [newIndexPath!])
+        case .delete: tableView.deleteRows(at: [indexPath!])
+        case .update: tableView.reloadRows(at: [indexPath!])
+        case .move:
+            tableView.deleteRows(at: [indexPath!])
+            tableView.insertRows(at: [newIndexPath!])
+        @unknown default: fatalError()
+        }
+    }
+
+    func controllerDidChangeContent(_ controller: FetchedResultsControllerBase) {
+        messages.append("did")
+        tableView.endUpdates()
+    }
+}
+
+/// `NSDiffableDataSourceSnapshot` delegate form, ported.
+final class PortedSnapshotDelegate: FetchedResultsControllerSnapshotDelegate {
+    var snapshots: [FetchedResultsSnapshot] = []
+    var perChange = 0
+    func controller(
+        _ controller: FetchedResultsControllerBase,
+        didChangeContentWith snapshot: FetchedResultsSnapshot
+    ) {
+        snapshots.append(snapshot)
+    }
+    func controllerWillChangeContent(_ controller: FetchedResultsControllerBase) { perChange += 1 }
+}
+
+/// The `CollectionDifference<NSManagedObjectID>` delegate form, ported.
+final class PortedDifferenceDelegate: FetchedResultsControllerDifferenceDelegate {
+    var differences: [CollectionDifference<ManagedObjectID>] = []
+    var perChange = 0
+    func controller(
+        _ controller: FetchedResultsControllerBase,
+        didChangeContentWith diff: CollectionDifference<ManagedObjectID>
+    ) {
+        differences.append(diff)
+    }
+    func controllerWillChangeContent(_ controller: FetchedResultsControllerBase) { perChange += 1 }
+}
+
+@Suite struct FetchedResultsPortingTests {
+    /// Two teams and four employees, saved.
+    static func seed(_ context: ManagedObjectContext) throws -> (eng: Team, sales: Team) {
+        try context.performAndWait {
+            let eng = Team(context: context)
+            eng.name = "Eng"
+            let sales = Team(context: context)
+            sales.name = "sales"
+            for (name, team, salary) in [
+                ("Ann", eng, 5), ("Bob", eng, 7), ("Cid", sales, 3), ("Dee", sales, 9),
+            ] {
+                StaffFixture.employee(context, name, team: nil, salary: Int32(salary)).unit = team
+            }
+            try context.save()
+            return (eng, sales)
+        }
+    }
+
+    static func staffRequest() -> FetchRequest<Employee> {
+        let request = Employee.fetchRequest()
+        request.sortDescriptors = [
+            FetchSortDescriptor(key: "unit.name", ascending: true),
+            FetchSortDescriptor(key: "name", ascending: true),
+        ]
+        request.fetchBatchSize = 20
+        return request
+    }
+
+    // NSFetchedResultsController: sectionNameKeyPath "unit.name" names each section; sections
+    // give name, indexTitle, numberOfObjects, objects (NSFetchedResultsSectionInfo); the default
+    // index title is the capitalised first letter of the name (sectionIndexTitle(forSectionName:));
+    // section(forSectionIndexTitle:at:) gives the section for an index title.
+    @Test(arguments: StoreKind.all)
+    func aTableDataSourceReadsSectionsRowsAndIndexTitles(_ kind: StoreKind) throws {
+        let context = try StaffFixture.context(kind)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let list = PortedStaffListController(
+                context: context, request: Self.staffRequest(), sectionNameKeyPath: "unit.name")
+            try list.fetchedResultsController.performFetch()
+            let frc = list.fetchedResultsController
+            #expect(frc.cacheName == "Staff")
+            #expect(frc.sectionNameKeyPath == "unit.name")
+            #expect(list.numberOfSections() == 2)
+            #expect(list.numberOfRows(inSection: 0) == 2)
+            #expect(list.titleForHeader(inSection: 0) == "Eng")
+            #expect(list.titleForHeader(inSection: 1) == "sales")
+            #expect(list.sectionIndexTitles() == ["E", "S"])
+            #expect(frc.sections?[1].indexTitle == "S")
+            #expect(list.section(forSectionIndexTitle: "S", at: 1) == 1)
+            #expect(frc.object(at: IndexPath(item: 1, section: 1)).name == "Dee")
+            let dee = frc.object(at: IndexPath(item: 1, section: 1))
+            #expect(frc.indexPath(forObject: dee) == IndexPath(item: 1, section: 1))
+            #expect((frc.sections?[0].objects as? [Employee])?.map(\.name) == ["Ann", "Bob"])
+            #expect(frc.fetchedObjects?.map(\.name) == ["Ann", "Bob", "Cid", "Dee"])
+            // Not in the results: nil (Apple: indexPath(forObject:) returns nil since iOS 3.2).
+            let outsider = StaffFixture.employee(context, "Zed", team: nil)
+            #expect(frc.indexPath(forObject: outsider) == nil)
+            context.rollback()
+        }
+    }
+
+    // NSFetchedResultsControllerDelegate, "Typical use": will -> section/object changes ->
+    // did; applying deletes at old index paths and inserts at new ones between beginUpdates and
+    // endUpdates leaves the table equal to the controller's sections.
+    @Test(arguments: StoreKind.all)
+    func appleSampleDelegateKeepsATableInStepAcrossInsertsDeletesMovesAndUpdates(_ kind: StoreKind)
+        throws
+    {
+        let context = try StaffFixture.context(kind)
+        let (eng, _) = try Self.seed(context)
+        try context.performAndWait {
+            let list = PortedStaffListController(
+                context: context, request: Self.staffRequest(), sectionNameKeyPath: "unit.name")
+            try list.fetchedResultsController.performFetch()
+            list.reload()
+            let frc = list.fetchedResultsController
+            func step(_ change: () throws -> Void) throws {
+                list.messages = []
+                try change()
+                try context.save()
+                #expect(list.tableView.rows == list.expectedRows())
+            }
+            // A new team: a section insert and a row insert.
+            try step {
+                let ops = Team(context: context)
+                ops.name = "Ops"
+                StaffFixture.employee(context, "Eve", team: nil).unit = ops
+            }
+            #expect(list.messages == ["will", "section 1 1", "object 1 Eve", "did"])
+            #expect(list.titleForHeader(inSection: 1) == "Ops")
+            // Renaming so the position changes: a move.
+            try step { frc.object(at: IndexPath(item: 0, section: 0)).name = "Zoe" }
+            #expect(list.messages == ["will", "object 3 Zoe", "did"])
+            // A non-sort key: an update, reloaded at its index path.
+            try step { frc.object(at: IndexPath(item: 0, section: 0)).salary = 99 }
+            #expect(list.messages == ["will", "object 4 Bob", "did"])
+            #expect(list.tableView.reloaded == ["0.0"])
+            // Moving between sections through the to-one: a move.
+            try step { frc.object(at: IndexPath(item: 0, section: 2)).unit = eng }
+            #expect(list.messages.contains("object 3 Cid"))
+            // Deleting the last object of a section deletes the section.
+            try step { context.delete(frc.object(at: IndexPath(item: 0, section: 1))) }
+            #expect(list.messages == ["will", "section 2 1", "object 2 Eve", "did"])
+            #expect(list.numberOfSections() == 2)
+        }
+    }
+
+    // NSFetchedResultsController: "if you want to modify the fetch request, you must … invoke
+    // performFetch()" — changing the predicate and fetching again refetches.
+    @Test func performFetchAfterChangingThePredicateRefetches() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let list = PortedStaffListController(
+                context: context, request: Self.staffRequest(), sectionNameKeyPath: "unit.name")
+            let frc = list.fetchedResultsController
+            try frc.performFetch()
+            #expect(frc.fetchedObjects?.count == 4)
+            frc.fetchRequest.predicate = try FetchPredicate(format: "salary > %d", 5)
+            try frc.performFetch()
+            #expect(frc.fetchedObjects?.map(\.name) == ["Bob", "Dee"])
+            // Edits keep following the new predicate.
+            list.reload()
+            list.messages = []
+            frc.fetchedObjects?.first?.salary = 1
+            try context.save()
+            // Bob stops matching and was alone in "Eng": the section goes first (Apple's note:
+            // sections are reported before objects), then the row.
+            #expect(list.messages == ["will", "section 2 0", "object 2 Bob", "did"])
+            #expect(frc.fetchedObjects?.map(\.name) == ["Dee"])
+            #expect(list.tableView.rows == list.expectedRows())
+        }
+    }
+
+    // coredata-semantics.md (l): after the context's reset() the controller is invalidated
+    // without a delegate message; the app fetches again.
+    @Test func contextResetInvalidatesWithoutAMessageUntilTheNextFetch() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let list = PortedStaffListController(
+                context: context, request: Self.staffRequest(), sectionNameKeyPath: "unit.name")
+            let frc = list.fetchedResultsController
+            try frc.performFetch()
+            list.messages = []
+            context.reset()
+            #expect(list.messages.isEmpty)
+            #expect(frc.fetchedObjects == nil)
+            try frc.performFetch()
+            #expect(frc.fetchedObjects?.count == 4)
+            #expect(list.numberOfSections() == 2)
+        }
+    }
+
+    // NSManagedObjectContext.automaticallyMergesChangesFromParent: a sibling (background)
+    // context's save merges into the view context, and the controller reports it.
+    @Test func aBackgroundSaveMergedAutomaticallyReachesTheDelegate() async throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        context.automaticallyMergesChangesFromParent = true
+        // DifferencesFromCoreData: a root context gets its coordinator at init.
+        let background = ManagedObjectContext(
+            concurrencyType: .privateQueueConcurrencyType,
+            coordinator: try #require(context.persistentStoreCoordinator))
+        let list = try context.performAndWait {
+            let list = PortedStaffListController(
+                context: context, request: Self.staffRequest(), sectionNameKeyPath: "unit.name")
+            try list.fetchedResultsController.performFetch()
+            list.reload()
+            list.messages = []
+            return UncheckedSendable(list)
+        }
+        try await background.perform {
+            let request = Team.fetchRequest()
+            request.predicate = try FetchPredicate(format: "name == %@", "Eng")
+            let eng = try background.fetch(request)[0]
+            StaffFixture.employee(background, "Abe", team: nil).unit = eng
+            try background.save()
+        }
+        try await context.perform {}  // the merge queued on the view context has run
+        try context.performAndWait {
+            #expect(list.value.messages == ["will", "object 1 Abe", "did"])
+            #expect(list.value.tableView.rows == list.value.expectedRows())
+            #expect(list.value.tableView.rows.first == ["Abe", "Ann", "Bob"])
+            _ = try context.count(for: Employee.fetchRequest())
+        }
+    }
+
+    // NSFetchedResultsControllerDelegate: controller(_:didChangeContentWith:) with a snapshot
+    // replaces the per-change calls; the CollectionDifference form works only without
+    // sections.
+    @Test func theSnapshotAndDifferenceFormsReplaceThePerChangeCalls() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let snapshotFRC = FetchedResultsController(
+                fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                sectionNameKeyPath: "unit.name", cacheName: nil)
+            let snapshotDelegate = PortedSnapshotDelegate()
+            snapshotFRC.delegate = snapshotDelegate
+            try snapshotFRC.performFetch()
+            let plainRequest = Self.staffRequest()
+            plainRequest.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
+            let differenceFRC = FetchedResultsController(
+                fetchRequest: plainRequest, managedObjectContext: context,
+                sectionNameKeyPath: nil, cacheName: nil)
+            let differenceDelegate = PortedDifferenceDelegate()
+            differenceFRC.delegate = differenceDelegate
+            try differenceFRC.performFetch()
+
+            let abe = StaffFixture.employee(context, "Abe", team: nil, salary: 1)
+            abe.unit = snapshotFRC.object(at: IndexPath(item: 0, section: 0)).unit
+            // As with Core Data, a snapshot holds the IDs the objects have when the changes are
+            // processed (at the start of save): obtain permanent IDs first, as diffable-data-
+            // source code does (newbe.dev "How to get a diffable snapshot from an
+            // NSFetchResultsController in iOS 13": "the snapshot must not contain temporary
+            // object IDs").
+            try context.obtainPermanentIDs(for: [abe])
+            try context.save()
+            #expect(snapshotDelegate.perChange == 0)
+            #expect(differenceDelegate.perChange == 0)
+            let snapshot = try #require(snapshotDelegate.snapshots.last)
+            #expect(snapshot.sectionIdentifiers == ["Eng", "sales"])
+            #expect(snapshot.itemIdentifiers(inSection: "Eng")?.first == abe.objectID)
+            let diff = try #require(differenceDelegate.differences.last)
+            #expect(diff.insertions.count == 1)
+            #expect(diff.removals.isEmpty)
+        }
+    }
+
+    // Bad input. NSFetchedResultsController: "the fetch request must have at least one sort
+    // descriptor"; Core Data raises NSInvalidArgumentException. Here performFetch() throws
+    // 134060 (DifferencesFromCoreData).
+    @Test func aRequestWithoutSortDescriptorsIsRefusedByPerformFetch() throws {
+        let context = try StaffFixture.context(.inMemory)
+        try context.performAndWait {
+            let frc = FetchedResultsController(
+                fetchRequest: Employee.fetchRequest(), managedObjectContext: context,
+                sectionNameKeyPath: nil, cacheName: nil)
+            let error = try #require(throws: ObjectGraphError.self) { try frc.performFetch() }
+            #expect(error.code == 134060)
+            #expect(error.localizedDescription.localizedCaseInsensitiveContains("sort"))
+            #expect(frc.fetchedObjects == nil)
+        }
+    }
+
+    @Test func aSectionKeyPathThatDoesNotExistIsRefusedNamingIt() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let frc = FetchedResultsController(
+                fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                sectionNameKeyPath: "unit.nmae", cacheName: nil)
+            let error = try #require(throws: ObjectGraphError.self) { try frc.performFetch() }
+            #expect(error.localizedDescription.contains("unit.nmae"))
+            #expect(frc.fetchedObjects == nil)
+        }
+    }
+
+    @Test func aSectionKeyPathThroughAToManyIsRefusedNamingIt() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let frc = FetchedResultsController(
+                fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                sectionNameKeyPath: "unit.members.name", cacheName: nil)
+            let error = try #require(throws: ObjectGraphError.self) { try frc.performFetch() }
+            #expect(error.localizedDescription.contains("unit.members"))
+        }
+    }
+
+    // NSFetchedResultsController.sectionNameKeyPath: the key path must give the same relative
+    // order as the first sort descriptor; when it does not, performFetch() throws naming where.
+    @Test func sectionsOutOfOrderAreRefusedNamingTheObjectIndex() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let request = Self.staffRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
+            let frc = FetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: "unit.name", cacheName: nil)
+            // By name: Abe(sales) Ann(Eng) Bob(Eng) Cid(sales) Dee(sales): "sales" comes back
+            // at index 3 after "Eng", which Core Data reports as "The fetched object at index 3
+            // has an out of order section name".
+            StaffFixture.employee(context, "Abe", team: nil).unit = frc.managedObjectContext
+                .registeredObjects.compactMap { $0 as? Team }.first { $0.name == "sales" }
+            try context.save()
+            let error = try #require(throws: ObjectGraphError.self) { try frc.performFetch() }
+            #expect(error.code == 134060)
+            #expect(error.localizedDescription.contains("index 3"))
+            #expect(frc.fetchedObjects == nil)
+        }
+    }
+
+    // NSFetchedResultsController.deleteCache(withName:) is a class method; accepted here.
+    @Test func deleteCacheIsAcceptedAsAClassMethod() {
+        FetchedResultsController<Employee>.deleteCache(withName: "Staff")
+        FetchedResultsController<Employee>.deleteCache(withName: nil)
+    }
+
+    // object(at:): "If indexPath does not describe a valid index path in the fetch results, an
+    // exception is raised." Here: a trap (Swift cannot raise a catchable exception).
+    @Test func anOutOfRangeIndexPathTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let context = try StaffFixture.context(.inMemory)
+            _ = try Self.seed(context)
+            try context.performAndWait {
+                let frc = FetchedResultsController(
+                    fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                    sectionNameKeyPath: "unit.name", cacheName: nil)
+                try frc.performFetch()
+                _ = frc.object(at: IndexPath(item: 2, section: 0))
+            }
+        }
+    }
+
+    // Used off its context's queue it traps, as the context does.
+    @Test func useFromTheWrongQueueTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let context = try StaffFixture.context(.inMemory)
+            _ = try Self.seed(context)
+            let frc = FetchedResultsController(
+                fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                sectionNameKeyPath: "unit.name", cacheName: nil)
+            try frc.performFetch()
+        }
+    }
+}
