@@ -479,6 +479,61 @@ final class PortedDifferenceDelegate: FetchedResultsControllerDifferenceDelegate
         }
     }
 
+    // A subclass overriding sectionIndexTitles and sectionIndexTitle(forSectionName:), as
+    // Apple's pages for both suggest, and a table's section-index lookup against it.
+    @Test func aSubclassOverridesTheSectionIndexAndTheLookupLandsOnTheNextSection() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let frc = AlphabetIndexController(
+                fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                sectionNameKeyPath: "unit.name", cacheName: nil)
+            try frc.performFetch()
+            #expect(frc.sectionIndexTitles == ["A", "B", "E", "Q", "S", "Z"])
+            #expect(frc.sections?.map(\.indexTitle) == ["E", "S"])
+            #expect(frc.section(forSectionIndexTitle: "E", at: 2) == 0)
+            #expect(frc.section(forSectionIndexTitle: "S", at: 4) == 1)
+            #expect(frc.section(forSectionIndexTitle: "Q", at: 3) == 1)
+            #expect(frc.section(forSectionIndexTitle: "A", at: 0) == 0)
+            #expect(frc.section(forSectionIndexTitle: "Z", at: 5) == 1)
+        }
+    }
+
+    // NSFetchedResultsControllerDelegate.controller(_:sectionIndexTitleForSectionName:): the
+    // delegate's title is used when it implements the method.
+    @Test func aDelegateTitlesTheSectionIndex() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let frc = FetchedResultsController(
+                fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                sectionNameKeyPath: "unit.name", cacheName: nil)
+            let delegate = TitlingDelegate()
+            frc.delegate = delegate
+            try frc.performFetch()
+            #expect(frc.sectionIndexTitles == ["#Eng", "#sales"])
+            #expect(frc.sections?.map(\.indexTitle) == ["#Eng", "#sales"])
+            #expect(frc.section(forSectionIndexTitle: "#sales", at: 1) == 1)
+        }
+    }
+
+    // NSFetchedResultsController.sections is [any NSFetchedResultsSectionInfo]?; code that
+    // stores it under that type keeps compiling.
+    @Test func sectionsConvertToTheSectionInfoProtocolType() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let frc = FetchedResultsController(
+                fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                sectionNameKeyPath: "unit.name", cacheName: nil)
+            try frc.performFetch()
+            let sections: [any FetchedResultsSectionInfo] = frc.sections ?? []
+            #expect(sections.map(\.numberOfObjects) == [2, 2])
+            #expect(sections.map(\.name) == ["Eng", "sales"])
+            #expect(sections[1].objects?.count == 2)
+        }
+    }
+
     // NSFetchedResultsController.deleteCache(withName:) is a class method; accepted here.
     @Test func deleteCacheIsAcceptedAsAClassMethod() {
         FetchedResultsController<Employee>.deleteCache(withName: "Staff")
@@ -487,29 +542,58 @@ final class PortedDifferenceDelegate: FetchedResultsControllerDifferenceDelegate
 
     // object(at:): "If indexPath does not describe a valid index path in the fetch results, an
     // exception is raised." Here: a trap (Swift cannot raise a catchable exception).
-    @Test func anOutOfRangeIndexPathTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let context = try StaffFixture.context(.inMemory)
-            _ = try Self.seed(context)
-            try context.performAndWait {
+    @Test func anOutOfRangeIndexPathTrapsNamingThePathAndTheSections() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let context = try StaffFixture.context(.inMemory)
+                _ = try Self.seed(context)
+                try context.performAndWait {
+                    let frc = FetchedResultsController(
+                        fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                        sectionNameKeyPath: "unit.name", cacheName: nil)
+                    try frc.performFetch()
+                    _ = frc.object(at: IndexPath(item: 2, section: 0))
+                }
+            })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("object(at:)"))
+        #expect(message.contains("[0, 2]"))
+        #expect(message.contains("[2, 2]"))
+    }
+
+    // Used off its context's queue it traps, as the context does.
+    @Test func useFromTheWrongQueueTrapsNamingTheCall() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let context = try StaffFixture.context(.inMemory)
+                _ = try Self.seed(context)
                 let frc = FetchedResultsController(
                     fetchRequest: Self.staffRequest(), managedObjectContext: context,
                     sectionNameKeyPath: "unit.name", cacheName: nil)
                 try frc.performFetch()
-                _ = frc.object(at: IndexPath(item: 2, section: 0))
-            }
-        }
+            })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("performFetch()"))
     }
+}
 
-    // Used off its context's queue it traps, as the context does.
-    @Test func useFromTheWrongQueueTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let context = try StaffFixture.context(.inMemory)
-            _ = try Self.seed(context)
-            let frc = FetchedResultsController(
-                fetchRequest: Self.staffRequest(), managedObjectContext: context,
-                sectionNameKeyPath: "unit.name", cacheName: nil)
-            try frc.performFetch()
-        }
+/// A controller subclass as Core Data code writes one: its own section index (Apple:
+/// sectionIndexTitles, "You should override this method if you want to return a different
+/// array for the section index"; sectionIndexTitle(forSectionName:), "override this method if
+/// you need a different way to convert from a section name to its name in the section index").
+final class AlphabetIndexController: FetchedResultsController<Employee> {
+    override var sectionIndexTitles: [String] { ["A", "B", "E", "Q", "S", "Z"] }
+    override func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+        sectionName.first.map { String($0).uppercased() }
+    }
+}
+
+/// A delegate that titles the index itself (controller(_:sectionIndexTitleForSectionName:)).
+final class TitlingDelegate: FetchedResultsControllerDelegate {
+    func controller(
+        _ controller: FetchedResultsControllerBase,
+        sectionIndexTitleForSectionName sectionName: String
+    ) -> String? {
+        "#" + sectionName
     }
 }
