@@ -13,7 +13,10 @@ import Testing
 /// `beginUpdates()` and `endUpdates()` the way `UITableView` applies them (deletions at old
 /// index paths, then insertions at new ones; a reload changes no structure).
 final class PortedTableView {
-    private(set) var rows: [[String]] = []
+    /// The cells: each row's object and the text it shows.
+    private var cells: [[(id: ObjectIdentifier, text: String)]] = []
+    /// The text of each row.
+    var rows: [[String]] { cells.map { $0.map(\.text) } }
     private(set) var reloaded: [String] = []
     private var updating = false
     private var deletedSections = IndexSet()
@@ -21,12 +24,14 @@ final class PortedTableView {
     private var deletedRows: [IndexPath] = []
     private var insertedRows: [IndexPath] = []
     private var reloadRows: [IndexPath] = []
-    var cellText: (IndexPath) -> String = { _ in "" }
+    var cell: (IndexPath) -> (id: ObjectIdentifier, text: String) = { _ in
+        (ObjectIdentifier(PortedTableView.self), "")
+    }
 
     /// `reloadData()`: asks the data source for everything.
     func reloadData(sections: Int, rowsIn: (Int) -> Int) {
-        rows = (0..<sections).map { s in
-            (0..<rowsIn(s)).map { cellText(IndexPath(item: $0, section: s)) }
+        cells = (0..<sections).map { s in
+            (0..<rowsIn(s)).map { cell(IndexPath(item: $0, section: s)) }
         }
     }
 
@@ -48,15 +53,24 @@ final class PortedTableView {
     func endUpdates() {
         precondition(updating)
         updating = false
+        // UIKit's reloadRows takes index paths from before the update; the reloaded cell is
+        // asked for again wherever its row ends up.
+        let reloadedIDs = reloadRows.map { cells[$0.section][$0.item].id }
         for path in deletedRows.sorted(by: >) where !deletedSections.contains(path.section) {
-            rows[path.section].remove(at: path.item)
+            cells[path.section].remove(at: path.item)
         }
-        for s in deletedSections.reversed() { rows.remove(at: s) }
-        for s in insertedSections { rows.insert([], at: s) }
+        for s in deletedSections.reversed() { cells.remove(at: s) }
+        for s in insertedSections { cells.insert([], at: s) }
         for path in insertedRows.sorted() {
-            rows[path.section].insert(cellText(path), at: path.item)
+            cells[path.section].insert(cell(path), at: path.item)
         }
-        // UIKit's reloadRows takes index paths from before the update.
+        for id in reloadedIDs {
+            for s in cells.indices {
+                if let i = cells[s].firstIndex(where: { $0.id == id }) {
+                    cells[s][i] = cell(IndexPath(item: i, section: s))
+                }
+            }
+        }
         reloaded = reloadRows.map { "\($0.section).\($0.item)" }
     }
 }
@@ -76,8 +90,9 @@ final class PortedStaffListController: FetchedResultsControllerDelegate {
             fetchRequest: request, managedObjectContext: context,
             sectionNameKeyPath: sectionNameKeyPath, cacheName: "Staff")
         fetchedResultsController.delegate = self
-        tableView.cellText = { [unowned self] in
-            self.fetchedResultsController.object(at: $0).name ?? ""
+        tableView.cell = { [unowned self] in
+            let employee = self.fetchedResultsController.object(at: $0)
+            return (ObjectIdentifier(employee), employee.name ?? "")
         }
     }
 
@@ -288,6 +303,25 @@ final class PortedDifferenceDelegate: FetchedResultsControllerDifferenceDelegate
             try step { context.delete(frc.object(at: IndexPath(item: 0, section: 1))) }
             #expect(list.messages == ["will", "section 2 1", "object 2 Eve", "did"])
             #expect(list.numberOfSections() == 2)
+            // Several changes in one event: a rename (move), a delete, an insert into a new
+            // team, and a move to that team.
+            try step {
+                let hr = Team(context: context)
+                hr.name = "HR"
+                frc.object(at: IndexPath(item: 0, section: 0)).name = "Yan"
+                context.delete(frc.object(at: IndexPath(item: 1, section: 0)))
+                StaffFixture.employee(context, "Fay", team: nil).unit = hr
+                frc.object(at: IndexPath(item: 0, section: 1)).unit = hr
+            }
+            // Sections first (deletions, then insertions), then objects: deletions, insertions,
+            // moves, updates. Bob -> Yan keeps index path 0.0 (Cid, after it, is deleted), so it
+            // is an update, and the table re-reads the row.
+            #expect(
+                list.messages == [
+                    "will", "section 2 1", "section 1 1", "object 2 Cid", "object 1 Fay",
+                    "object 3 Dee", "object 4 Yan", "did",
+                ])
+            #expect(list.titleForHeader(inSection: 1) == "HR")
         }
     }
 
@@ -531,6 +565,54 @@ final class PortedDifferenceDelegate: FetchedResultsControllerDifferenceDelegate
             #expect(sections.map(\.numberOfObjects) == [2, 2])
             #expect(sections.map(\.name) == ["Eng", "sales"])
             #expect(sections[1].objects?.count == 2)
+        }
+    }
+
+    // NSFetchedResultsController overview, "No tracking: the delegate is set to nil. The
+    // controller simply provides access to the data as it was when the fetch was executed."
+    @Test func withoutADelegateTheResultsStayAsFetched() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let frc = FetchedResultsController(
+                fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                sectionNameKeyPath: "unit.name", cacheName: nil)
+            try frc.performFetch()
+            StaffFixture.employee(context, "Abe", team: nil).unit = frc.fetchedObjects?[0].unit
+            try context.save()
+            #expect(frc.fetchedObjects?.map(\.name) == ["Ann", "Bob", "Cid", "Dee"])
+            try frc.performFetch()
+            #expect(frc.fetchedObjects?.first?.name == "Abe")
+        }
+    }
+
+    // A section key path to a number: the section name is the value's description.
+    @Test func aNumericSectionKeyPathNamesSectionsByTheValue() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let request = Self.staffRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "salary", ascending: true)]
+            let frc = FetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: "salary", cacheName: nil)
+            try frc.performFetch()
+            #expect(frc.sections?.map(\.name) == ["3", "5", "7", "9"])
+        }
+    }
+
+    @Test func aSortKeyThatDoesNotExistIsRefusedNamingIt() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let request = Self.staffRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "nmae", ascending: true)]
+            let frc = FetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: nil, cacheName: nil)
+            let error = try #require(throws: ObjectGraphError.self) { try frc.performFetch() }
+            #expect(error.localizedDescription.contains("nmae"))
+            #expect(frc.fetchedObjects == nil)
         }
     }
 
