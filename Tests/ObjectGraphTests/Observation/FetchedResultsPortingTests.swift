@@ -198,6 +198,64 @@ final class PortedDifferenceDelegate: FetchedResultsControllerDifferenceDelegate
     func controllerWillChangeContent(_ controller: FetchedResultsControllerBase) { perChange += 1 }
 }
 
+/// Xcode's Master-Detail template (Core Data), ported: a lazily made controller without
+/// sections, newest first, cache "Master", batch size 20; its delegate moves rows with
+/// `moveRow(at:to:)`.
+final class PortedMasterViewController: FetchedResultsControllerDelegate {
+    let managedObjectContext: ManagedObjectContext
+    private var _fetchedResultsController: FetchedResultsController<Employee>?
+    var calls: [String] = []
+
+    init(context: ManagedObjectContext) { managedObjectContext = context }
+
+    var fetchedResultsController: FetchedResultsController<Employee> {
+        if _fetchedResultsController != nil {
+            return _fetchedResultsController!
+        }
+        let fetchRequest: FetchRequest<Employee> = Employee.fetchRequest()
+        fetchRequest.fetchBatchSize = 20
+        let sortDescriptor = FetchSortDescriptor(key: "hired", ascending: false)
+        fetchRequest.sortDescriptors = [sortDescriptor]
+        let aFetchedResultsController = FetchedResultsController(
+            fetchRequest: fetchRequest, managedObjectContext: self.managedObjectContext,
+            sectionNameKeyPath: nil, cacheName: "Master")
+        aFetchedResultsController.delegate = self
+        _fetchedResultsController = aFetchedResultsController
+        do {
+            try _fetchedResultsController!.performFetch()
+        } catch {
+            let nserror = error as NSError
+            fatalError("Unresolved error \(nserror), \(nserror.userInfo)")
+        }
+        return _fetchedResultsController!
+    }
+
+    func insertNewObject(hired: Date) throws {
+        let context = self.fetchedResultsController.managedObjectContext
+        let newEvent = Employee(context: context)
+        newEvent.hired = hired
+        try context.save()
+    }
+
+    func commitDelete(forRowAt indexPath: IndexPath) throws {
+        let context = fetchedResultsController.managedObjectContext
+        context.delete(fetchedResultsController.object(at: indexPath))
+        try context.save()
+    }
+
+    func controller(
+        _ controller: FetchedResultsControllerBase, didChange anObject: Any,
+        at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
+        switch type {
+        case .insert: calls.append("insertRows \(newIndexPath!.item)")
+        case .delete: calls.append("deleteRows \(indexPath!.item)")
+        case .update: calls.append("configureCell \(indexPath!.item)")
+        case .move: calls.append("moveRow \(indexPath!.item) \(newIndexPath!.item)")
+        }
+    }
+}
+
 @Suite struct FetchedResultsPortingTests {
     /// Two teams and four employees, saved.
     static func seed(_ context: ManagedObjectContext) throws -> (eng: Team, sales: Team) {
@@ -565,6 +623,31 @@ final class PortedDifferenceDelegate: FetchedResultsControllerDifferenceDelegate
             #expect(sections.map(\.numberOfObjects) == [2, 2])
             #expect(sections.map(\.name) == ["Eng", "sales"])
             #expect(sections[1].objects?.count == 2)
+        }
+    }
+
+    // Xcode's Master-Detail template: the new object goes to the top (newest first), a row
+    // deleted by the table is deleted at its index path, a re-dated row moves.
+    @Test func theMasterDetailTemplatePortsWithRenamesOnly() throws {
+        let context = try StaffFixture.context(.inMemory)
+        try context.performAndWait {
+            let master = PortedMasterViewController(context: context)
+            #expect(master.fetchedResultsController.cacheName == "Master")
+            #expect(master.fetchedResultsController.sections?.count == 1)
+            #expect(master.fetchedResultsController.sections?[0].numberOfObjects == 0)
+            for day in 0..<3 {
+                try master.insertNewObject(hired: Date(timeIntervalSince1970: Double(day) * 86_400))
+            }
+            #expect(master.calls == ["insertRows 0", "insertRows 0", "insertRows 0"])
+            master.calls = []
+            try master.commitDelete(forRowAt: IndexPath(item: 1, section: 0))
+            #expect(master.calls == ["deleteRows 1"])
+            master.calls = []
+            master.fetchedResultsController.object(at: IndexPath(item: 1, section: 0)).hired =
+                Date(timeIntervalSince1970: 10 * 86_400)
+            try context.save()
+            #expect(master.calls == ["moveRow 1 0"])
+            #expect(master.fetchedResultsController.fetchedObjects?.count == 2)
         }
     }
 
