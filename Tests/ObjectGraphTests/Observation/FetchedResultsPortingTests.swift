@@ -499,7 +499,32 @@ final class PortedMasterViewController: FetchedResultsControllerDelegate {
             #expect(differenceDelegate.perChange == 0)
             let snapshot = try #require(snapshotDelegate.snapshots.last)
             #expect(snapshot.sectionIdentifiers == ["Eng", "sales"])
-            #expect(snapshot.itemIdentifiers(inSection: "Eng")?.first == abe.objectID)
+            #expect(snapshot.itemIdentifiers(inSection: "Eng").first == abe.objectID)
+            // NSDiffableDataSourceSnapshot's queries, as snapshot-applying code uses them
+            // (comparing an item's index in the old and new snapshot to decide a reload).
+            #expect(snapshot.numberOfItems(inSection: "Eng") == 3)
+            #expect(snapshot.indexOfSection("sales") == 1)
+            #expect(snapshot.indexOfSection("Ops") == nil)
+            #expect(snapshot.indexOfItem(abe.objectID) == 0)
+            let dee = snapshotFRC.object(at: IndexPath(item: 1, section: 1))
+            #expect(snapshot.indexOfItem(dee.objectID) == 4)
+            #expect(snapshot.sectionIdentifier(containingItem: dee.objectID) == "sales")
+            // Core Data hands the snapshot delegate the results at performFetch() too: apps
+            // rely on it ("always call itemController.performFetch which will end up calling
+            // this function", Pocket/pocket-ios PR 504; "animatingDifferences:
+            // !self.performingFetch", newbe.dev answer cited above).
+            #expect(snapshotDelegate.snapshots.count == 2)
+            let first = try #require(snapshotDelegate.snapshots.first)
+            #expect(first.indexOfItem(abe.objectID) == nil)
+            #expect(first.numberOfItems == 4)
+            #expect(first.reloadedItemIdentifiers.isEmpty)
+            #expect(snapshot.numberOfItems == 5)
+            // After a predicate change, the refetch's snapshot is the new list.
+            snapshotFRC.fetchRequest.predicate = try FetchPredicate(format: "salary > %d", 5)
+            try snapshotFRC.performFetch()
+            #expect(snapshotDelegate.snapshots.count == 3)
+            #expect(snapshotDelegate.snapshots.last?.numberOfItems == 2)
+            #expect(differenceDelegate.differences.count == 1)
             let diff = try #require(differenceDelegate.differences.last)
             #expect(diff.insertions.count == 1)
             #expect(diff.removals.isEmpty)
@@ -724,6 +749,30 @@ final class PortedMasterViewController: FetchedResultsControllerDelegate {
         #expect(message.contains("object(at:)"))
         #expect(message.contains("[0, 2]"))
         #expect(message.contains("[2, 2]"))
+    }
+
+    // NSDiffableDataSourceSnapshot raises for a section it does not hold; so does this one,
+    // naming the section.
+    @Test func askingASnapshotForAMissingSectionTrapsNamingIt() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let context = try StaffFixture.context(.inMemory)
+                _ = try Self.seed(context)
+                try context.performAndWait {
+                    let frc = FetchedResultsController(
+                        fetchRequest: Self.staffRequest(), managedObjectContext: context,
+                        sectionNameKeyPath: "unit.name", cacheName: nil)
+                    let delegate = PortedSnapshotDelegate()
+                    frc.delegate = delegate
+                    try frc.performFetch()
+                    StaffFixture.employee(context, "Abe", team: nil).unit =
+                        frc.fetchedObjects?[0].unit
+                    try context.save()
+                    _ = delegate.snapshots[0].itemIdentifiers(inSection: "Ops")
+                }
+            })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("no section named 'Ops'"))
     }
 
     // Used off its context's queue it traps, as the context does.
