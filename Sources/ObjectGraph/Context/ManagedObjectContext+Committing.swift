@@ -23,78 +23,25 @@ extension ManagedObjectContext {
         var plan = SavePlan(written)
         var newIDs: [ObjectIdentifier: ManagedObjectID] = [:]
         try coordinator.locked {
-            // Only the rows that conflict are kept: a save of N unchanged-elsewhere objects
-            // holds no second reference table of N rows (W7's peak held one, ≈ 90 bytes an
-            // object).
-            var conflicting: [ObjectIdentifier: StoreRow?] = [:]
-            for object in plan.updated + plan.deleted {
-                let row = try coordinator.row(for: object.objectID)
-                if row?.version != object.snapshotVersion {
-                    conflicting[ObjectIdentifier(object)] = .some(row)
+            // Optimistic locking: each updated or deleted object's row must still be at the
+            // version the object read. Only the rows that differ are kept (most saves have
+            // none): keeping every row in a dictionary cost a hash and a copy per object, and
+            // held a second reference table of N rows at W7's peak (≈ 90 bytes an object).
+            var conflicts: [(object: ManagedObject, row: StoreRow?)] = []
+            for objects in [plan.updated, plan.deleted] {
+                for object in objects {
+                    let row = try coordinator.row(for: object.objectID)
+                    if row?.version != object.snapshotVersion { conflicts.append((object, row)) }
                 }
             }
-            try resolveConflicts(&plan, conflicting: conflicting)
+            try resolveConflicts(&plan, conflicts: conflicts)
             try resolveConstraints(&plan, coordinator: coordinator)
             newIDs = try allocateIDs(for: plan.inserted, coordinator: coordinator)
-            // The plan and the new IDs are settled: read them through constants from here on.
-            // `id` runs for every row and every to-one value; reading the captured variables
-            // instead copied the whole plan out of its box (and checked exclusive access) on
-            // each call.
-            let plan = plan
-            let newIDs = newIDs
-            func id(_ o: ManagedObject) -> ManagedObjectID {
-                let s = plan.survivor(o)
-                if !plan.takeovers.isEmpty, let id = plan.takeovers[ObjectIdentifier(s)] {
-                    return id
-                }
-                return s.objectID.isTemporaryID
-                    ? newIDs[ObjectIdentifier(s)] ?? s.objectID : s.objectID
-            }
-            var sets: [String: StoreChangeSet] = [:]
-            let now = coordinator.clock()
-            let empty = StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)
-            func add(_ id: ManagedObjectID, _ apply: (inout StoreChangeSet) -> Void) {
-                apply(&sets[id.storeIdentifier ?? "", default: empty])  // in place: no copy per row
-            }
-            // Inserts come in runs for one store: append each run at once, not row by row.
-            var run: (store: String, rows: [StoreRow])?
-            for object in plan.inserted {
-                let row = StoreRow(
-                    objectID: id(object), version: 1,
-                    values: storeValues(plan.values(of: object), object.entity, id))
-                let store = row.objectID.storeIdentifier ?? ""
-                if run?.store != store {
-                    if let run { add(run.rows[0].objectID) { $0.inserted += run.rows } }
-                    run = (store, [])
-                }
-                run?.rows.append(row)
-            }
-            if let run { add(run.rows[0].objectID) { $0.inserted += run.rows } }
-            // Room for every updated row in the first one's store (most saves touch one store):
-            // appending a large save's rows one by one kept up to twice their array alive.
-            if let first = plan.updated.first {
-                add(id(first)) { $0.updated.reserveCapacity(plan.updated.count) }
-            }
-            for object in plan.updated {
-                let values = plan.values(of: object)
-                var stored = storeValues(values, object.entity, id)
-                if values.indices.contains(where: {
-                    isUnloadedStoredToMany(values, object.entity, $0)
-                }),
-                    let current = try conflicting[ObjectIdentifier(object)]
-                        ?? coordinator.row(for: id(object))
-                {
-                    for i in stored.indices where isUnloadedStoredToMany(values, object.entity, i) {
-                        stored[i] = current.values[i]
-                    }
-                }
-                let row = StoreRow(
-                    objectID: id(object), version: plan.expected(object) + 1, values: stored)
-                add(row.objectID) { $0.updated.append(row) }
-            }
-            for object in plan.deleted {
-                add(object.objectID) { $0.deleted.append((object.objectID, plan.expected(object))) }
-            }
+            // The plan and the new IDs are settled: the rows are built by a function that
+            // borrows them (reading them here, through the closure's captures, copied the
+            // whole plan out of its box once per row).
+            let id = Self.permanentID(plan, newIDs)
+            let sets = try changeSets(plan, id: id, coordinator: coordinator)
             do {
                 try coordinator.commit(sets)
             } catch let error as ObjectGraphError
@@ -111,6 +58,97 @@ extension ManagedObjectContext {
             inserted: plan.inserted, updated: plan.updated + transientOnly, deleted: plan.deleted)
     }
 
+    /// The ID each saved object's row is written under: its survivor's after constraint
+    /// merges, the row it takes over, or its new permanent ID. Made once per save and passed
+    /// around as one closure that captures only the two tables it reads: calling a method of
+    /// a captured plan copied the whole plan at every call.
+    private static func permanentID(
+        _ plan: SavePlan, _ newIDs: [ObjectIdentifier: ManagedObjectID]
+    ) -> (ManagedObject) -> ManagedObjectID {
+        let survivorOf = plan.survivorOf
+        let takeovers = plan.takeovers
+        return { o in
+            let s = SavePlan.survivor(o, survivorOf)
+            if !takeovers.isEmpty, let id = takeovers[ObjectIdentifier(s)] { return id }
+            return s.objectID.isTemporaryID
+                ? newIDs[ObjectIdentifier(s)] ?? s.objectID : s.objectID
+        }
+    }
+
+    /// The rows a settled plan writes, one change set per store; call holding the
+    /// coordinator's lock.
+    private func changeSets(
+        _ plan: SavePlan, id: (ManagedObject) -> ManagedObjectID,
+        coordinator: PersistentStoreCoordinator
+    ) throws -> [String: StoreChangeSet] {
+        var sets: [String: StoreChangeSet] = [:]
+        let now = coordinator.clock()
+        let empty = StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)
+        func add(_ store: String, _ apply: (inout StoreChangeSet) -> Void) {
+            apply(&sets[store, default: empty])  // in place: no copy per row
+        }
+        // Rows come in runs for one store: add each run at once, not row by row (each
+        // `sets` lookup hashes the store's identifier and copies the empty change set).
+        // A run's array is handed to an empty change set as it is (no copy), and a run of
+        // updates starts with room for every updated row (most saves touch one store):
+        // growing or copying a large save's rows kept up to twice their array alive.
+        func adopt(_ rows: [StoreRow], into list: inout [StoreRow]) {
+            if list.isEmpty { list = rows } else { list += rows }
+        }
+        var run: (store: String, rows: [StoreRow])?
+        for object in plan.inserted {
+            let row = StoreRow(
+                objectID: id(object), version: 1,
+                values: storeValues(plan.values(of: object), object.entity, id))
+            let store = row.objectID.storeIdentifier ?? ""
+            if run?.store != store {
+                if let run { add(run.store) { adopt(run.rows, into: &$0.inserted) } }
+                run = (store, [])
+            }
+            run?.rows.append(row)
+        }
+        if let run { add(run.store) { adopt(run.rows, into: &$0.inserted) } }
+        run = nil
+        var reserveUpdates = true
+        for object in plan.updated {
+            let values = plan.values(of: object)
+            var stored = storeValues(values, object.entity, id)
+            if values.indices.contains(where: {
+                isUnloadedStoredToMany(values, object.entity, $0)
+            }),
+                let current = try coordinator.row(for: id(object))
+            {
+                for i in stored.indices where isUnloadedStoredToMany(values, object.entity, i) {
+                    stored[i] = current.values[i]
+                }
+            }
+            let row = StoreRow(
+                objectID: id(object), version: plan.expected(object) + 1, values: stored)
+            let store = row.objectID.storeIdentifier ?? ""
+            if run?.store != store {
+                if let run { add(run.store) { adopt(run.rows, into: &$0.updated) } }
+                run = (store, [])
+                if reserveUpdates {
+                    run?.rows.reserveCapacity(plan.updated.count)
+                    reserveUpdates = false
+                }
+            }
+            run?.rows.append(row)
+        }
+        if let run { add(run.store) { adopt(run.rows, into: &$0.updated) } }
+        var deletions: (store: String, rows: [(objectID: ManagedObjectID, version: Int64)])?
+        for object in plan.deleted {
+            let store = object.objectID.storeIdentifier ?? ""
+            if deletions?.store != store {
+                if let deletions { add(deletions.store) { $0.deleted += deletions.rows } }
+                deletions = (store, [])
+            }
+            deletions?.rows.append((object.objectID, plan.expected(object)))
+        }
+        if let deletions { add(deletions.store) { $0.deleted += deletions.rows } }
+        return sets
+    }
+
     /// Permanent IDs for the inserted objects that still have temporary ones, entity by entity.
     private func allocateIDs(for objects: [ManagedObject], coordinator: PersistentStoreCoordinator)
         throws
@@ -118,13 +156,24 @@ extension ManagedObjectContext {
     {
         var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
         var entityOrder: [EntityDescription] = []
-        for object in objects where object.objectID.isTemporaryID {
-            if byEntity[ObjectIdentifier(object.entity)] == nil {
-                entityOrder.append(object.entity)
-            }
-            byEntity[ObjectIdentifier(object.entity), default: []].append(object)
+        // Inserts come in runs of one entity: group a run at once, not object by object.
+        var run: (entity: EntityDescription, objects: [ManagedObject])?
+        func close(_ run: (entity: EntityDescription, objects: [ManagedObject])) {
+            if byEntity[ObjectIdentifier(run.entity)] == nil { entityOrder.append(run.entity) }
+            byEntity[ObjectIdentifier(run.entity), default: []] += run.objects
         }
+        var count = 0
+        for object in objects where object.objectID.isTemporaryID {
+            count += 1
+            if run?.entity !== object.entity {
+                if let run { close(run) }
+                run = (object.entity, [])
+            }
+            run?.objects.append(object)
+        }
+        if let run { close(run) }
         var result: [ObjectIdentifier: ManagedObjectID] = [:]
+        result.reserveCapacity(count)
         for entity in entityOrder {
             let group = byEntity[ObjectIdentifier(entity)]!
             let ids = try coordinator.permanentIDs(for: entity, count: group.count)

@@ -79,16 +79,21 @@ extension ManagedObjectContext {
     /// Marks everything saved, calls `didSave()` and posts did-save.
     private func finishSave(_ changes: SaveChanges) {
         let deletedIDs = changes.deleted.map(\.objectID)
-        for object in changes.inserted + changes.updated {
-            object.snapshot = object.slots
-            object.changedSlots = SlotSet()
-            object.state.clearLifecycle()
+        // Arrays of the kinds, not their concatenation: no copy of every object reference.
+        for objects in [changes.inserted, changes.updated] {
+            for object in objects {
+                object.snapshot = object.slots
+                object.changedSlots = SlotSet()
+                object.state.clearLifecycle()
+            }
         }
         for object in changes.deleted { registry.removeValue(forKey: object.objectID) }
         registry.noteWork(pending.objects.count)
         pending.removeAll()
         undoBaselines.removeAll()  // the snapshots now hold what they held
-        for object in changes.inserted + changes.updated + changes.deleted { object.didSave() }
+        for objects in [changes.inserted, changes.updated, changes.deleted] {
+            for object in objects { object.didSave() }
+        }
         for object in changes.deleted {
             object.state.clearLifecycle()
             object.managedObjectContext = nil
@@ -96,8 +101,8 @@ extension ManagedObjectContext {
         let info: [String: Any] = [
             NSInsertedObjectsKey: Set(changes.inserted), NSUpdatedObjectsKey: Set(changes.updated),
             NSDeletedObjectsKey: Set(changes.deleted),
-            NSInsertedObjectIDsKey: Set(changes.inserted.map(\.objectID)),
-            NSUpdatedObjectIDsKey: Set(changes.updated.map(\.objectID)),
+            NSInsertedObjectIDsKey: Self.objectIDs(of: changes.inserted),
+            NSUpdatedObjectIDsKey: Self.objectIDs(of: changes.updated),
             NSDeletedObjectIDsKey: Set(deletedIDs),
         ]
         NotificationCenter.default.post(
@@ -109,6 +114,13 @@ extension ManagedObjectContext {
         ]
         NotificationCenter.default.post(
             name: Self.didSaveObjectIDsNotification, object: self, userInfo: idInfo)
+    }
+
+    /// The IDs of `objects` as a set, made without an array of them first.
+    private static func objectIDs(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
+        var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
+        for object in objects { ids.insert(object.objectID) }
+        return ids
     }
 
     // MARK: Child save

@@ -331,8 +331,14 @@ struct RelatedObjects {
 
     /// Drops the holes and renumbers the members.
     private mutating func squeeze() {
-        let members = objects
-        ordered = members
-        for (position, o) in members.enumerated() { positions[ObjectIdentifier(o)] = position }
+        // Built as `[ManagedObject?]` directly: assigning a `[ManagedObject]` converted it
+        // element by element through a dynamic cast (most of a squeeze's cost).
+        var packed: [ManagedObject?] = []
+        packed.reserveCapacity(positions.count)
+        for case let o? in ordered {
+            positions[ObjectIdentifier(o)] = packed.count
+            packed.append(o)
+        }
+        ordered = packed
     }
 }

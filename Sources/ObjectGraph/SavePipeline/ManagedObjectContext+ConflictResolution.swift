@@ -1,29 +1,20 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Finds optimistic-locking conflicts (rows changed or deleted in the store since their
-    /// objects were read) among the updated and deleted objects, and plans their resolution
-    /// by ``mergePolicy``, property by property. Changes no object.
+    /// Plans the resolution of optimistic-locking conflicts by ``mergePolicy``, property by
+    /// property: `conflicts` are the updated and deleted objects whose rows changed or were
+    /// deleted in the store since they were read, each with its current row (`nil`: deleted),
+    /// in the save's order. Changes no object.
     ///
     /// - A row deleted elsewhere wins under every policy but `.error`: the object's changes
     ///   are dropped and it leaves the context after the save; it is never recreated.
     /// - A deletion of a row changed elsewhere goes ahead under every policy but `.error`.
     ///
     /// - Throws: `.mergeConflict` (133020) listing every conflict under the error policy.
-    /// `conflicting` holds, for each updated or deleted object whose store row is missing or
-    /// at another version than its snapshot, that row (`nil`: deleted); objects not in it
-    /// have no conflict.
-    ///
-    /// - Complexity: O(o + c × p) for o updated and deleted objects and c conflicts of p
-    ///   properties.
-    func resolveConflicts(_ plan: inout SavePlan, conflicting: [ObjectIdentifier: StoreRow?])
-        throws
-    {
-        guard !conflicting.isEmpty else { return }
-        var conflicts: [(ManagedObject, StoreRow?)] = []
-        for object in plan.updated + plan.deleted {
-            if let row = conflicting[ObjectIdentifier(object)] { conflicts.append((object, row)) }
-        }
+    /// - Complexity: O(c × p) for c conflicts of p properties.
+    func resolveConflicts(
+        _ plan: inout SavePlan, conflicts: [(object: ManagedObject, row: StoreRow?)]
+    ) throws {
         guard !conflicts.isEmpty else { return }
         if mergePolicy == .error {
             throw SaveErrors.mergeConflict(conflicts.map { makeConflict($0.0, $0.1) })

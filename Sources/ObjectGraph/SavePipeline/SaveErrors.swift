@@ -67,7 +67,7 @@ enum SaveErrors {
 
 extension SaveErrors {
     /// A store's 1550 "Dangling reference to an invalid object" (see
-    /// `RowTable.checkReferences(_:)`), with the saving context's objects attached as Core
+    /// `ReferenceCheck`), with the saving context's objects attached as Core
     /// Data attaches them: the source object under `NSValidationObjectErrorKey` and the
     /// target object, when the context has it, under `NSValidationValueErrorKey`.
     static func danglingReference(

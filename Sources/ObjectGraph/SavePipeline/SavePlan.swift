@@ -56,6 +56,13 @@ struct SavePlan {
 
     /// The object standing for `object` after merges (itself when not merged).
     func survivor(_ object: ManagedObject) -> ManagedObject {
+        Self.survivor(object, survivorOf)
+    }
+
+    /// The object standing for `object` after the merges `survivorOf` records.
+    static func survivor(
+        _ object: ManagedObject, _ survivorOf: [ObjectIdentifier: ManagedObject]
+    ) -> ManagedObject {
         if survivorOf.isEmpty { return object }
         var current = object
         while let next = survivorOf[ObjectIdentifier(current)] { current = next }

@@ -1,72 +1,93 @@
 import Foundation
 
-extension RowTable {
-    /// Checks that every relationship target a change set writes names a row that exists
-    /// once the change set is applied: a row of the table that the change set does not
-    /// delete, or a row it inserts.
-    ///
-    /// Inserted rows are checked in full. An updated row is checked where it changes a
-    /// reference (a new to-one target, new to-many members) and wherever it points at a row
-    /// this change set deletes; a reference it keeps unchanged to a row that was already
-    /// missing (left by a batch delete, which applies no delete rules) is not the save's
-    /// doing and is left to `verify` to report. Deleted rows write no references.
-    ///
-    /// - Throws: ``ObjectGraphError`` `.danglingReference` (1550), "Dangling reference to an invalid
-    ///   object", naming the source row (entity and ``ObjectGraphError/objectID``), the
-    ///   relationship (``ObjectGraphError/key``) and the missing target (under
-    ///   `NSValidationValueErrorKey`, a ``ManagedObjectID``).
-    /// - Complexity: O(references written), plus O(deleted) once when anything is deleted.
-    func checkReferences(_ changes: StoreChangeSet) throws {
-        let deleted = Set(changes.deleted.lazy.map(\.objectID))
-        var inserted: Set<ManagedObjectID>?
-        var lastFound: ManagedObjectID?
-        func exists(_ target: ManagedObjectID) -> Bool {
-            if target == lastFound { return true }
-            let found: Bool
-            if row(for: target) != nil {
-                found = deleted.isEmpty || !deleted.contains(target)
-            } else {
-                if inserted == nil { inserted = Set(changes.inserted.lazy.map(\.objectID)) }
-                found = inserted!.contains(target)
-            }
-            if found { lastFound = target }
-            return found
-        }
-        func check(_ row: StoreRow, _ slot: Int, _ target: ManagedObjectID) throws {
-            guard !exists(target) else { return }
-            throw StoreErrors.danglingReference(row.objectID, slot: slot, target: target)
-        }
-        for row in changes.inserted {
+/// Checks that every relationship target a change set writes names a row that exists once
+/// the change set is applied: a row of the table that the change set does not delete, or a
+/// row it inserts.
+///
+/// Inserted rows are checked in full. An updated row is checked where it changes a reference
+/// (a new to-one target, new to-many members) and wherever it points at a row this change
+/// set deletes; a reference it keeps unchanged to a row that was already missing (left by a
+/// batch delete, which applies no delete rules) is not the save's doing and is left to
+/// `verify` to report. Deleted rows write no references. ``RowTable/check(_:)`` runs it,
+/// handing each updated row the current row it read for the version check, so an update
+/// reads its row once.
+///
+/// Each check throws ``ObjectGraphError`` `.danglingReference` (1550), "Dangling reference to
+/// an invalid object", naming the source row (entity and ``ObjectGraphError/objectID``), the
+/// relationship (``ObjectGraphError/key``) and the missing target (under
+/// `NSValidationValueErrorKey`, a ``ManagedObjectID``). O(references written), plus
+/// O(deleted) once when anything is deleted.
+struct ReferenceCheck {
+    private let deleted: Set<ManagedObjectID>
+    private let insertedRows: [StoreRow]
+    /// The inserted rows' IDs, made on the first target not found in the table.
+    private var inserted: Set<ManagedObjectID>?
+    /// The last target found: a run of rows pointing at one target looks it up once.
+    private var lastFound: ManagedObjectID?
+
+    init(_ changes: StoreChangeSet) {
+        deleted = Set(changes.deleted.lazy.map(\.objectID))
+        insertedRows = changes.inserted
+    }
+
+    /// Checks every reference the inserted rows write.
+    mutating func checkInserted(in table: RowTable) throws {
+        for row in insertedRows {
             for (slot, value) in row.values.enumerated() {
                 switch value {
-                case .toOne(let target?): try check(row, slot, target)
-                case .toMany(let targets): for target in targets { try check(row, slot, target) }
-                default: continue
-                }
-            }
-        }
-        for row in changes.updated {
-            var current: StoreRow??  // read only for rows that hold references
-            for (slot, value) in row.values.enumerated() {
-                switch value {
-                case .toOne(nil), .attribute, .notStored: continue
-                default: break
-                }
-                if current == nil { current = .some(self.row(for: row.objectID)) }
-                let old = current??.values[slot]
-                switch value {
-                case .toOne(let target?):
-                    if old != value || deleted.contains(target) { try check(row, slot, target) }
+                case .toOne(let target?): try check(row, slot, target, in: table)
                 case .toMany(let targets):
-                    guard old != value || !deleted.isEmpty else { continue }
-                    var kept = Set<ManagedObjectID>()
-                    if case .toMany(let before)? = old { kept = Set(before) }
-                    for target in targets where !kept.contains(target) || deleted.contains(target) {
-                        try check(row, slot, target)
-                    }
+                    for target in targets { try check(row, slot, target, in: table) }
                 default: continue
                 }
             }
         }
+    }
+
+    /// Checks the references `row` changes against `current`, the row it replaces, and those
+    /// it keeps to rows the change set deletes.
+    mutating func checkUpdated(_ row: StoreRow, current: StoreRow, in table: RowTable) throws {
+        for slot in row.values.indices {
+            switch row.values[slot] {
+            case .toOne(let target?):
+                // Compared in place: copying the old value cost more than the comparison.
+                var kept = false
+                if slot < current.values.count, case .toOne(let before?) = current.values[slot] {
+                    kept = before == target
+                }
+                if !kept || (!deleted.isEmpty && deleted.contains(target)) {
+                    try check(row, slot, target, in: table)
+                }
+            case .toMany(let targets):
+                let old = slot < current.values.count ? current.values[slot] : nil
+                guard old != row.values[slot] || !deleted.isEmpty else { continue }
+                var kept = Set<ManagedObjectID>()
+                if case .toMany(let before)? = old { kept = Set(before) }
+                for target in targets where !kept.contains(target) || deleted.contains(target) {
+                    try check(row, slot, target, in: table)
+                }
+            default: continue
+            }
+        }
+    }
+
+    private mutating func check(
+        _ row: StoreRow, _ slot: Int, _ target: ManagedObjectID, in table: RowTable
+    ) throws {
+        guard !exists(target, in: table) else { return }
+        throw StoreErrors.danglingReference(row.objectID, slot: slot, target: target)
+    }
+
+    private mutating func exists(_ target: ManagedObjectID, in table: RowTable) -> Bool {
+        if target == lastFound { return true }
+        let found: Bool
+        if table.containsRow(target) {
+            found = deleted.isEmpty || !deleted.contains(target)
+        } else {
+            if inserted == nil { inserted = Set(insertedRows.lazy.map(\.objectID)) }
+            found = inserted!.contains(target)
+        }
+        if found { lastFound = target }
+        return found
     }
 }

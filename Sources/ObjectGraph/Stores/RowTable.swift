@@ -90,6 +90,15 @@ public struct RowTable: Sendable {
         return entityTables[objectID.entity.index].rows[slot]
     }
 
+    /// Whether `objectID` has a row here; reads no row (``row(for:)`` copies the one it finds).
+    func containsRow(_ objectID: ManagedObjectID) -> Bool {
+        guard objectID.storeIdentifier == storeIdentifier,
+            let slot = entityTables[objectID.entity.index].slotByKey[objectID.primaryKey]
+        else { return false }
+        if case .none = entityTables[objectID.entity.index].rows[slot] { return false }
+        return true
+    }
+
     /// Every live row of `entity` alone, in primary-key order.
     public func rows(of entity: EntityDescription) -> [StoreRow] {
         sortedTable(entity.index).rows.compactMap { $0 }
@@ -167,7 +176,7 @@ public struct RowTable: Sendable {
     /// - Throws: ``ObjectGraphError`` `.storeSaveConflict` (134050) naming the first row
     ///   whose version differs or that exists already / no longer exists;
     ///   `.danglingReference` (1550) for a written relationship whose target row will not exist (see
-    ///   `checkReferences(_:)`).
+    ///   `ReferenceCheck`), after every version check.
     public func check(_ changes: StoreChangeSet) throws {
         var shapes = ShapeMemo()
         for row in changes.inserted {
@@ -176,6 +185,11 @@ public struct RowTable: Sendable {
                 throw StoreErrors.conflict(row.objectID, "already exists")
             }
         }
+        var references = ReferenceCheck(changes)
+        // An update's references are checked against the row its version check reads (one
+        // read per row); the first dangling one waits until every version is checked, since a
+        // conflict is reported first, and until the inserted rows' references are checked.
+        var danglingUpdate: (any Error)?
         for row in changes.updated {
             _ = try shapes.entityIndex(of: row, in: self)
             guard let current = self.row(for: row.objectID) else {
@@ -184,6 +198,13 @@ public struct RowTable: Sendable {
             guard current.version == row.version - 1 else {
                 throw StoreErrors.conflict(
                     row.objectID, "is at version \(current.version), not \(row.version - 1)")
+            }
+            if danglingUpdate == nil {
+                do {
+                    try references.checkUpdated(row, current: current, in: self)
+                } catch {
+                    danglingUpdate = error
+                }
             }
         }
         for (id, version) in changes.deleted {
@@ -194,7 +215,8 @@ public struct RowTable: Sendable {
                 throw StoreErrors.conflict(id, "is at version \(current.version), not \(version)")
             }
         }
-        try checkReferences(changes)
+        try references.checkInserted(in: self)
+        if let danglingUpdate { throw danglingUpdate }
     }
 
     /// Remembers the last entity whose rows passed ``checkShape(_:)``, so a run of rows of one

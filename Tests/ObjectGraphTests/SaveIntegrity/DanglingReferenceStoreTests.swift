@@ -116,6 +116,50 @@ import Testing
         #expect(tagError?.key == "tags")
     }
 
+    /// An update that keeps its to-one pointing at a row the same change set deletes writes
+    /// a dangling reference, though the reference itself did not change.
+    @Test(arguments: StoreKind.all)
+    func anUpdateKeepingAReferenceToARowTheSameSaveDeletesIsRefused(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let (inbox, note) = (try s.id(s.folder), try s.id(s.note))
+        try s.commit(inserted: [s.folderRow(inbox, "Inbox"), s.noteRow(note, folder: inbox)])
+        let error = try s.refused(
+            updated: [s.noteRow(note, folder: inbox, version: 2, title: "renamed")],
+            deleted: [(inbox, 1)])
+        #expect(error?.reason == .danglingReference)
+        #expect(error?.key == "folder")
+        #expect(error?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == inbox)
+    }
+
+    /// The store checks every version before any reference: a change set with a dangling
+    /// update and a stale row elsewhere reports the conflict (134050), as it did when the
+    /// references were checked in a pass of their own after the versions.
+    @Test(arguments: StoreKind.all)
+    func aStaleVersionIsReportedBeforeAnotherUpdatesDanglingReference(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let (inbox, gone) = (try s.id(s.folder), try s.id(s.folder))
+        let (first, second) = (try s.id(s.note), try s.id(s.note))
+        try s.commit(
+            inserted: [
+                s.folderRow(inbox, "Inbox"), s.folderRow(gone, "Gone"),
+                s.noteRow(first, folder: inbox), s.noteRow(second, folder: inbox),
+            ])
+        try s.commit(deleted: [(gone, 1)])
+        let error = try s.refused(updated: [
+            s.noteRow(first, folder: gone, version: 2),
+            s.noteRow(second, folder: inbox, version: 3, title: "stale"),
+        ])
+        #expect(error?.reason == .storeSaveConflict)
+        #expect(error?.objectID == second)
+        // With the versions right, the same dangling update is what fails.
+        let dangling = try s.refused(updated: [
+            s.noteRow(first, folder: gone, version: 2),
+            s.noteRow(second, folder: inbox, version: 2, title: "fresh"),
+        ])
+        #expect(dangling?.reason == .danglingReference)
+        #expect(dangling?.objectID == first)
+    }
+
     @Test(arguments: StoreKind.all)
     func referencesToRowsInsertedByTheSameSaveAreAccepted(_ kind: StoreKind) throws {
         let s = try Stack(kind)
