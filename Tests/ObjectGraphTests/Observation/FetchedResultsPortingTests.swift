@@ -694,6 +694,28 @@ final class PortedMasterViewController: FetchedResultsControllerDelegate {
         }
     }
 
+    // Code that sets the delegate after the first fetch (a view controller that fetches in
+    // viewDidLoad and becomes delegate in viewWillAppear) gets the changes from then on
+    // (Apple's overview: tracking is on while the delegate is non-nil).
+    @Test func aDelegateSetAfterTheFetchReceivesLaterChanges() throws {
+        let context = try StaffFixture.context(.inMemory)
+        _ = try Self.seed(context)
+        try context.performAndWait {
+            let request = Self.staffRequest()
+            request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
+            let frc = FetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: nil, cacheName: nil)
+            try frc.performFetch()
+            let recorder = ControllerRecorder()
+            frc.delegate = recorder
+            StaffFixture.employee(context, "Bea", team: nil)
+            try context.save()
+            #expect(recorder.take() == ["will", "insert Bea nil->0.1", "did"])
+            #expect(frc.fetchedObjects?.map(\.name) == ["Ann", "Bea", "Bob", "Cid", "Dee"])
+        }
+    }
+
     // A section key path to a number: the section name is the value's description.
     @Test func aNumericSectionKeyPathNamesSectionsByTheValue() throws {
         let context = try StaffFixture.context(.inMemory)
