@@ -5,7 +5,10 @@ extension FetchedResultsController {
     ///
     /// The request's predicate, sort descriptors, `fetchLimit`, `fetchOffset`,
     /// `includesPendingChanges`, `fetchBatchSize` and Foundation `swiftPredicate` apply as in
-    /// ``ManagedObjectContext/fetch(_:)``. On error the previous results stay.
+    /// ``ManagedObjectContext/fetch(_:)``. On error the previous results stay. A
+    /// ``FetchedResultsControllerSnapshotDelegate`` receives the fetched results as a snapshot
+    /// (with no reloaded items) before this returns, as Core Data's controller does; the other
+    /// delegate forms get no call.
     ///
     /// - Throws: ``ObjectGraphError`` `.coreData` (134060) when the request has no sort
     ///   descriptor (Core Data raises), uses Swift `SortDescriptor`s, does not return managed
@@ -55,6 +58,11 @@ extension FetchedResultsController {
         // A tracking controller needs each object's placement at its first change: build the
         // map now rather than in that change.
         if delegate != nil || invalidationHandler != nil { _ = placements }
+        // Core Data hands a snapshot delegate the fetched results at each performFetch()
+        // (apps apply it to their data source without animation; issue 19 QA).
+        if let delegate = delegate as? any FetchedResultsControllerSnapshotDelegate {
+            delegate.controller(self, didChangeContentWith: snapshot(reloaded: []))
+        }
     }
 
     /// The layout of fetched `objects` (with the rows they were made from, when handed over),

@@ -187,8 +187,12 @@ open class FetchedResultsController<Result: ManagedObject>: FetchedResultsContro
 
     /// The index titles of the sections, in order, each once.
     ///
+    /// Override it in a subclass to show another index (a full alphabet, say), as Apple's
+    /// documentation suggests; pair it with ``section(forSectionIndexTitle:at:)``, which
+    /// leads a title no section has to the next section.
+    ///
     /// - Note: Mirrors `sectionIndexTitles`.
-    public var sectionIndexTitles: [String] {
+    open var sectionIndexTitles: [String] {
         managedObjectContext.checkQueue("FetchedResultsController.sectionIndexTitles")
         var titles: [String] = []
         for run in layout?.sections ?? [] {

@@ -100,7 +100,9 @@ extension FetchedResultsControllerDelegate {
 ///
 /// A delegate conforming to this protocol gets no other change calls (no will/did-change,
 /// no per-object or per-section calls). It wins over
-/// ``FetchedResultsControllerDifferenceDelegate``.
+/// ``FetchedResultsControllerDifferenceDelegate``. Each
+/// ``FetchedResultsController/performFetch()`` also hands it the fetched results, as Core
+/// Data's does, so applying every snapshot it receives keeps a list current.
 ///
 /// - Note: Mirrors `controller(_:didChangeContentWith:)` with an
 ///   `NSDiffableDataSourceSnapshot`, which is UIKit/AppKit; ``FetchedResultsSnapshot`` stands
