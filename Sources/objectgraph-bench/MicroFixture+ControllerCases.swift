@@ -47,12 +47,7 @@ extension MicroFixture {
                 name: "frc.performFetch", unit: "objects",
                 explains: "a controller's first fetch of N expenses (goal: ≤ 1.2× frc.fetch.plain)"
             ) { [self] in
-                try inContext { context in
-                    let controller = FetchedResultsController(
-                        fetchRequest: byDate(), managedObjectContext: context,
-                        sectionNameKeyPath: nil, cacheName: nil)
-                    return try timed(n) { try controller.performFetch() }
-                }
+                try firstFetch(byDate(), sectionNameKeyPath: nil, withDelegate: false)
             },
             MicroCase(
                 name: "frc.performFetch.delegate", unit: "objects",
@@ -60,16 +55,7 @@ extension MicroFixture {
                     "a controller's first fetch of N expenses with a no-op delegate set first "
                     + "(goal: ≤ 1.2× frc.fetch.plain)"
             ) { [self] in
-                try inContext { context in
-                    let controller = FetchedResultsController(
-                        fetchRequest: byDate(), managedObjectContext: context,
-                        sectionNameKeyPath: nil, cacheName: nil)
-                    let delegate = QuietDelegate()
-                    controller.delegate = delegate
-                    let outcome = try timed(n) { try controller.performFetch() }
-                    blackHole(delegate.calls)
-                    return outcome
-                }
+                try firstFetch(byDate(), sectionNameKeyPath: nil, withDelegate: true)
             },
             MicroCase(
                 name: "frc.fetch.plain.sectioned", unit: "objects",
@@ -85,16 +71,8 @@ extension MicroFixture {
                     "a controller's first fetch of N expenses in sections by category.name, "
                     + "with a delegate (goal: ≤ 1.2× frc.fetch.plain.sectioned)"
             ) { [self] in
-                try inContext { context in
-                    let controller = FetchedResultsController(
-                        fetchRequest: byCategory(), managedObjectContext: context,
-                        sectionNameKeyPath: "category.name", cacheName: nil)
-                    let delegate = QuietDelegate()
-                    controller.delegate = delegate
-                    let outcome = try timed(n) { try controller.performFetch() }
-                    blackHole(delegate.calls)
-                    return outcome
-                }
+                try firstFetch(
+                    byCategory(), sectionNameKeyPath: "category.name", withDelegate: true)
             },
             changeCase("frc.insert", "insert one expense, end the event (goal: ≤ 1 ms)") {
                 context, _, i in
@@ -112,6 +90,23 @@ extension MicroFixture {
                     timeIntervalSinceReferenceDate: Double((i * 104_729) % 1_000_000))
             },
         ]
+    }
+
+    /// Times a controller's first `performFetch()` of `request` over the N expenses, with a
+    /// no-op delegate set first when `withDelegate`.
+    private func firstFetch(
+        _ request: FetchRequest<Expense>, sectionNameKeyPath: String?, withDelegate: Bool
+    ) throws -> (operations: Int, seconds: Double) {
+        try inContext { context in
+            let controller = FetchedResultsController(
+                fetchRequest: request, managedObjectContext: context,
+                sectionNameKeyPath: sectionNameKeyPath, cacheName: nil)
+            let delegate = withDelegate ? QuietDelegate() : nil
+            controller.delegate = delegate
+            let outcome = try timed(count) { try controller.performFetch() }
+            blackHole(delegate?.calls ?? 0)
+            return outcome
+        }
     }
 
     /// 100 events of one change each against a controller holding the N expenses; the figure

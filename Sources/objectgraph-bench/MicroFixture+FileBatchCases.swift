@@ -25,19 +25,7 @@ extension MicroFixture {
                     let context = ManagedObjectContext(
                         concurrencyType: .privateQueue, coordinator: coordinator)
                     return try context.performAndWait {
-                        let update = BatchUpdateRequest(entityName: "Expense")
-                        update.propertiesToUpdate = [
-                            "amount": try FetchExpression(format: "amount * 1.2")
-                        ]
-                        update.resultType = .updatedObjectsCountResultType
-                        var updated = 0
-                        let (_, seconds) = try timed(0) {
-                            updated = try context.execute(update).result as? Int ?? 0
-                        }
-                        guard updated == n else {
-                            throw BenchError("batch update changed \(updated) rows")
-                        }
-                        return (updated, seconds)
+                        try timedAmountUpdate(in: context)
                     }
                 }
             }

@@ -91,19 +91,7 @@ extension MicroFixture {
                     "W4: BatchUpdateRequest amount = amount * 1.2 on every expense, one commit"
             ) { [self] in
                 try inContext { context in
-                    let update = BatchUpdateRequest(entityName: "Expense")
-                    update.propertiesToUpdate = [
-                        "amount": try FetchExpression(format: "amount * 1.2")
-                    ]
-                    update.resultType = .updatedObjectsCountResultType
-                    var updated = 0
-                    let (_, seconds) = try timed(0) {
-                        updated = try context.execute(update).result as? Int ?? 0
-                    }
-                    guard updated == n else {
-                        throw BenchError("batch update changed \(updated) rows")
-                    }
-                    return (updated, seconds)
+                    try timedAmountUpdate(in: context)
                 }
             },
             MicroCase(
@@ -147,6 +135,22 @@ extension MicroFixture {
     }
 
     /// N expense rows and 20 category rows, as a store commits them.
+    /// Times W4's batch update (`amount = amount * 1.2` on every expense, one commit) in
+    /// `context`; throws unless it changed all N rows.
+    func timedAmountUpdate(in context: ManagedObjectContext) throws -> (Int, Double) {
+        let update = BatchUpdateRequest(entityName: "Expense")
+        update.propertiesToUpdate = ["amount": try FetchExpression(format: "amount * 1.2")]
+        update.resultType = .updatedObjectsCountResultType
+        var updated = 0
+        let (_, seconds) = try timed(0) {
+            updated = try context.execute(update).result as? Int ?? 0
+        }
+        guard updated == count else {
+            throw BenchError("batch update changed \(updated) rows")
+        }
+        return (updated, seconds)
+    }
+
     func insertChangeSet(store: any PersistentStore, expenses: Int) throws -> StoreChangeSet {
         guard let expense = model.entitiesByName["Expense"],
             let category = model.entitiesByName["Category"]
