@@ -84,33 +84,38 @@ extension ManagedObjectContext {
         var sets: [String: StoreChangeSet] = [:]
         let now = coordinator.clock()
         let empty = StoreChangeSet(author: transactionAuthor, contextName: name, timestamp: now)
-        func add(_ store: String, _ apply: (inout StoreChangeSet) -> Void) {
-            apply(&sets[store, default: empty])  // in place: no copy per row
+        // Rows come in runs for one store (most saves touch one): each run is added at once,
+        // not row by row (each `sets` lookup hashes the store's identifier and copies the
+        // empty change set), and a save's whole array is handed to an empty change set as it
+        // is, without a copy that would keep twice a large save's rows alive.
+        func add<Row>(
+            _ rows: [Row], _ list: WritableKeyPath<StoreChangeSet, [Row]>,
+            store: (Row) -> String
+        ) {
+            var start = 0
+            while start < rows.count {
+                let key = store(rows[start])
+                var end = start + 1
+                while end < rows.count && store(rows[end]) == key { end += 1 }
+                let run = start == 0 && end == rows.count ? rows : Array(rows[start..<end])
+                if sets[key] == nil {
+                    var set = empty
+                    set[keyPath: list] = run
+                    sets[key] = set
+                } else {
+                    sets[key]![keyPath: list] += run
+                }
+                start = end
+            }
         }
-        // Rows come in runs for one store: add each run at once, not row by row (each
-        // `sets` lookup hashes the store's identifier and copies the empty change set).
-        // A run's array is handed to an empty change set as it is (no copy), and a run of
-        // updates starts with room for every updated row (most saves touch one store):
-        // growing or copying a large save's rows kept up to twice their array alive.
-        func adopt(_ rows: [StoreRow], into list: inout [StoreRow]) {
-            if list.isEmpty { list = rows } else { list += rows }
-        }
-        var run: (store: String, rows: [StoreRow])?
-        for object in plan.inserted {
-            let row = StoreRow(
+        let storeOf = { (row: StoreRow) in row.objectID.storeIdentifier ?? "" }
+        let inserted = plan.inserted.map { object in
+            StoreRow(
                 objectID: id(object), version: 1,
                 values: storeValues(plan.values(of: object), object.entity, id))
-            let store = row.objectID.storeIdentifier ?? ""
-            if run?.store != store {
-                if let run { add(run.store) { adopt(run.rows, into: &$0.inserted) } }
-                run = (store, [])
-            }
-            run?.rows.append(row)
         }
-        if let run { add(run.store) { adopt(run.rows, into: &$0.inserted) } }
-        run = nil
-        var reserveUpdates = true
-        for object in plan.updated {
+        add(inserted, \.inserted, store: storeOf)
+        let updated = try plan.updated.map { object in
             let values = plan.values(of: object)
             var stored = storeValues(values, object.entity, id)
             if values.indices.contains(where: {
@@ -122,30 +127,12 @@ extension ManagedObjectContext {
                     stored[i] = current.values[i]
                 }
             }
-            let row = StoreRow(
+            return StoreRow(
                 objectID: id(object), version: plan.expected(object) + 1, values: stored)
-            let store = row.objectID.storeIdentifier ?? ""
-            if run?.store != store {
-                if let run { add(run.store) { adopt(run.rows, into: &$0.updated) } }
-                run = (store, [])
-                if reserveUpdates {
-                    run?.rows.reserveCapacity(plan.updated.count)
-                    reserveUpdates = false
-                }
-            }
-            run?.rows.append(row)
         }
-        if let run { add(run.store) { adopt(run.rows, into: &$0.updated) } }
-        var deletions: (store: String, rows: [(objectID: ManagedObjectID, version: Int64)])?
-        for object in plan.deleted {
-            let store = object.objectID.storeIdentifier ?? ""
-            if deletions?.store != store {
-                if let deletions { add(deletions.store) { $0.deleted += deletions.rows } }
-                deletions = (store, [])
-            }
-            deletions?.rows.append((object.objectID, plan.expected(object)))
-        }
-        if let deletions { add(deletions.store) { $0.deleted += deletions.rows } }
+        add(updated, \.updated, store: storeOf)
+        let deleted = plan.deleted.map { ($0.objectID, plan.expected($0)) }
+        add(deleted, \.deleted) { $0.objectID.storeIdentifier ?? "" }
         return sets
     }
 
