@@ -46,8 +46,8 @@ extension RowTable {
             let passing = primaryKeys(of: targets, passing: filter.builder.make(inner))
             guard
                 let slots = candidates(
-                    pointingAt: passing, through: slot, index: index, entities: entities,
-                    limit: scannedRows / 2, destinationHasSubentities: targets.count > 1)
+                    pointingAt: passing, through: relationship, index: index,
+                    entities: entities, limit: scannedRows / 2)
             else { return nil }
             var others = conjuncts
             others.remove(at: position)
@@ -80,8 +80,8 @@ extension RowTable {
         return keys
     }
 
-    /// The slots, by entity index, of the rows of `entities` whose to-one in `slot` holds one
-    /// of `targets`, in primary-key order; `nil` when the index lists more than `limit`.
+    /// The slots, by entity index, of the rows of `entities` whose to-one `relationship` holds
+    /// one of `targets`, in primary-key order; `nil` when the index lists more than `limit`.
     ///
     /// The index lists each source by entity and key under its target's key; a source is
     /// looked up only in its own entity's table. When the destination has subentities a key
@@ -89,14 +89,17 @@ extension RowTable {
     /// holds that very target (same entity and key): either way the candidates are exactly the
     /// rows pointing at a passing target, each once.
     private func candidates(
-        pointingAt targets: [DestinationKey], through slot: Int, index: ReverseIndex,
-        entities: [EntityDescription], limit: Int, destinationHasSubentities: Bool
+        pointingAt targets: [DestinationKey], through relationship: RelationshipDescription,
+        index: ReverseIndex, entities: [EntityDescription], limit: Int
     ) -> [Int: [Int]]? {
         let tables = entityTables
+        let slot = relationship.index
+        let destinationHasSubentities =
+            !(relationship.destinationEntity?.subentities.isEmpty ?? true)
         // A to-one whose entity has no sub- or superentities has sources of that entity alone.
-        let owner = (entities.first?.properties[slot] as? RelationshipDescription)?.entity
-        let soleSourceEntity =
-            owner.flatMap { $0.superentity == nil && $0.subentities.isEmpty ? $0.index : nil }
+        let soleSourceEntity = relationship.entity.flatMap {
+            $0.superentity == nil && $0.subentities.isEmpty ? $0.index : nil
+        }
         var position = [Int](repeating: -1, count: tables.count)
         for (p, entity) in entities.enumerated() { position[entity.index] = p }
         var keyed: [[KeyedSlot]] = Array(repeating: [], count: entities.count)
