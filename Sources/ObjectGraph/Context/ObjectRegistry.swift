@@ -48,6 +48,41 @@ final class ObjectRegistry {
         entries.removeValue(forKey: id)
     }
 
+    /// Moves objects whose IDs changed (a save's inserted objects, from their temporary IDs to
+    /// their permanent ones) to their current IDs: for each, the entry under `from` is removed
+    /// if it is that object, and the object is registered under its `objectID`, replacing
+    /// what was registered there; as `removeValue(forKey:)` then `register(_:as:)` for each
+    /// in turn.
+    ///
+    /// When the moves are a large part of the table (a save of many inserts), the table is
+    /// rebuilt once instead: removing a key from a Swift dictionary shifts and re-hashes the
+    /// entries after it, which made re-keying a fifth of an insert save.
+    func move(_ moves: [(object: ManagedObject, from: ManagedObjectID)]) {
+        guard moves.count >= 64, moves.count * 4 >= entries.count else {
+            for (object, from) in moves {
+                if let previous = entries.removeValue(forKey: from), previous !== object {
+                    entries[from] = previous
+                }
+                register(object, as: object.objectID)
+            }
+            return
+        }
+        for (object, _) in moves { object.state.isMoving = true }
+        var rebuilt = [ManagedObjectID: ManagedObject](minimumCapacity: entries.count + moves.count)
+        for (id, object) in entries {
+            // A moving object's entry is the one under an ID it no longer has (its old one).
+            if object.state.isMoving, id != object.objectID { continue }
+            rebuilt[id] = object
+        }
+        for (object, _) in moves {
+            object.state.isMoving = false
+            rebuilt[object.objectID] = object
+        }
+        entries = rebuilt
+        work &+= moves.count
+        if entries.count >= sweepAt { sweep() }
+    }
+
     /// Every registered object, in no particular order.
     var values: [ManagedObject] { Array(entries.values) }
 
