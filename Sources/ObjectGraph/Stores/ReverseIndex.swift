@@ -55,12 +55,15 @@ struct ReverseIndex: Sendable {
         for entry in lists { sources[entry.target] = entry.list }
     }
 
+    /// Up to this many distinct targets in one batch of removals are found by a linear scan.
+    private static let linearTargets = 16
+
     mutating func remove(_ source: ManagedObjectID, from target: Int64) {
         sources[target]?.remove(source.primaryKey)
     }
 
     /// Removes many sources at once (a save's deleted rows), each given by its key: as
-    /// ``add(contentsOf:)`` does, each target's list is taken out of the dictionary once, not
+    /// ``add(contentsOf:entity:)`` does, each target's list is taken out of the dictionary once, not
     /// looked up (hashed, moved out and back) per source.
     mutating func remove(contentsOf pairs: [(target: Int64, source: Int64)]) {
         var lists: [(target: Int64, list: SourceList)] = []
