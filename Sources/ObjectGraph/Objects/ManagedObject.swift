@@ -27,7 +27,9 @@ open class ManagedObject: CustomStringConvertible {
     /// The object's entity.
     public let entity: EntityDescription
     /// The object's ID: temporary until its first save to a store, then permanent.
-    public internal(set) var objectID: ManagedObjectID
+    // Unchecked exclusivity: set only on the context's queue (registration, re-keying at
+    // save), never during another access; the runtime check cost more than the read.
+    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object lives in; `nil` once deleted and saved, or after `reset()`.
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
