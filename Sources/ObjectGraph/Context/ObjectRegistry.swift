@@ -75,6 +75,23 @@ final class ObjectRegistry {
         return remove(at: slot)
     }
 
+    /// Moves objects whose IDs changed (a save's inserted objects, from their temporary IDs to
+    /// their permanent ones) to their current IDs: for each, the entry under `from` is removed
+    /// if it is that object, and the object is registered under its `objectID`, replacing
+    /// what was registered there; as `removeValue(forKey:)` then `register(_:as:)` for each
+    /// in turn.
+    ///
+    /// The table is grown once for all the moves; each removal shifts at most the rest of
+    /// its probe run (a `Dictionary` re-hashed the entries after a removed key, which made
+    /// re-keying a fifth of an insert save and had this rebuild the table for large saves).
+    func move(_ moves: [(object: ManagedObject, from: ManagedObjectID)]) {
+        if (count + moves.count) * 2 > entities.count { resize(toHold: count + moves.count) }
+        for (object, from) in moves {
+            if let slot = slot(of: from), objects[slot] === object { _ = remove(at: slot) }
+            register(object, as: object.objectID)
+        }
+    }
+
     /// Every registered object, in no particular order.
     var values: [ManagedObject] {
         var result: [ManagedObject] = []

@@ -17,7 +17,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model of every store the coordinator opens.
     public let managedObjectModel: ManagedObjectModel
     let lock = NSRecursiveLock()
-    private var stores: [any PersistentStore] = []
+    private(set) var stores: [any PersistentStore] = []
     private var clockOverride: (@Sendable () -> Date)?
     private var warnings: [String] = []
     private var scheduler: (any ContextScheduler)?

@@ -29,6 +29,13 @@ struct EntityLayout: Sendable {
     let defaultAttributeValues: [AttributeValue]
     /// Slots of attributes that have model rules beyond "may be nil".
     let attributesToValidate: [AttributeDescription]
+    /// The slots of ``attributesToValidate``.
+    let ruledAttributeSlots: SlotSet
+    /// The slots of attributes whose only rule is "not nil" (no limits, lengths, pattern or
+    /// predicates): validating one is a test for `.null`, without ``ValidationRules``.
+    let mandatoryOnlySlots: SlotSet
+    /// Each slot's property name (the key the per-key validation hook receives).
+    let names: [String]
     /// Relationships that have rules at save (mandatory, counts, deny).
     let relationshipsToValidate: [RelationshipDescription]
     /// Whether this entity or an ancestor declares a uniqueness constraint.
@@ -69,6 +76,13 @@ struct EntityLayout: Sendable {
                 || a.maxLength != nil
                 || a.pattern != nil || !a.validationPredicates.isEmpty
         }
+        self.ruledAttributeSlots = SlotSet(attributesToValidate.map(\.index))
+        self.mandatoryOnlySlots = SlotSet(
+            attributesToValidate.filter { a in
+                a.minValue == nil && a.maxValue == nil && a.minLength == nil && a.maxLength == nil
+                    && a.pattern == nil && a.validationPredicates.isEmpty
+            }.map(\.index))
+        self.names = entity.properties.map(\.name)
         self.relationshipsToValidate = relationshipList.filter { r in
             !r.isOptional || r.minCount > 0 || r.maxCount > 0 || r.deleteRule == .deny
         }
@@ -99,6 +113,9 @@ struct EntityLayout: Sendable {
         self.relationshipList = []
         self.defaultAttributeValues = []
         self.attributesToValidate = []
+        self.ruledAttributeSlots = SlotSet()
+        self.mandatoryOnlySlots = SlotSet()
+        self.names = []
         self.relationshipsToValidate = []
         self.hasUniquenessConstraints = false
         self.derivedAttributes = []

@@ -230,13 +230,16 @@ extension ManagedObject {
 
     /// Default values for a new object: attribute defaults, empty relationships.
     static func initialSlots(for entity: EntityDescription) -> [ObjectValue] {
-        let layout = entity.layout
+        // The two arrays, not the whole layout: binding the layout copied it (a retain and
+        // release of each of its arrays) for every new object.
+        let kinds = entity.layout.kinds
+        let defaults = entity.layout.defaultAttributeValues
         var slots: [ObjectValue] = []
-        slots.reserveCapacity(layout.kinds.count)
-        for (i, kind) in layout.kinds.enumerated() {
+        slots.reserveCapacity(kinds.count)
+        for (i, kind) in kinds.enumerated() {
             switch kind {
             case .attribute, .transientAttribute:
-                slots.append(.attribute(layout.defaultAttributeValues[i]))
+                slots.append(.attribute(defaults[i]))
             case .toOne, .transientToOne: slots.append(.toOne(nil))
             case .toManyStored, .toManyDerived, .transientToMany:
                 slots.append(.toMany(RelatedObjects()))

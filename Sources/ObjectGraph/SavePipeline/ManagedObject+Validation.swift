@@ -48,11 +48,99 @@ extension ManagedObject {
     func validateProperties() throws {
         if slots.isEmpty { fireFault() }
         let hooked: Set<String>? = type(of: self) == ManagedObject.self ? [] : Self.validatedKeys
-        let layout = entity.layout
-        if hooked?.isEmpty == true, layout.kinds.count == entity.properties.count {
-            try validateRules(layout)
+        let entity = self.entity
+        guard entity.layout.kinds.count == entity.properties.count else {
+            return try validatePropertiesByDescription(hooked)
+        }
+        if hooked?.isEmpty == true {
+            try validateRules()
             return
         }
+        // Slot by slot from the layout: no cast of each description, and an attribute whose
+        // only rule is "not nil" is tested for `.null` in place (`ValidationRules` is for the
+        // others). The hook still sees every property the class asks for (all by default:
+        // Swift cannot tell whether a subclass overrides it), as Core Data's
+        // `validateForUpdate()` validates every property. The layout's arrays are read one by
+        // one: binding the whole layout copied it (a retain and release of each of its arrays).
+        var errors: [any Error] = []
+        let kinds = entity.layout.kinds
+        let names = entity.layout.names
+        let attributes = entity.layout.attributes
+        let relationships = entity.layout.relationships
+        let ruled = entity.layout.ruledAttributeSlots
+        let mandatoryOnly = entity.layout.mandatoryOnlySlots
+        for i in kinds.indices {
+            let callsHook = hooked?.contains(names[i]) ?? true
+            let value: Any?
+            switch kinds[i] {
+            case .attribute, .transientAttribute:
+                if ruled.contains(i) {
+                    let failure: ObjectGraphError?
+                    if mandatoryOnly.contains(i) {
+                        if case .attribute(.null) = slots[i] {
+                            failure = ValidationErrors.missing(self, names[i])
+                        } else {
+                            failure = nil
+                        }
+                    } else {
+                        failure = ValidationRules.check(
+                            slots[i].attributeValue, attributes[i].unsafelyUnwrapped, self)
+                    }
+                    if let failure {
+                        errors.append(failure)
+                        continue
+                    }
+                }
+                guard callsHook else { continue }
+                value = attributes[i].unsafelyUnwrapped.publicValue(
+                    of: slots[i].attributeValue)
+            case .toOne, .transientToOne:
+                let r = relationships[i].unsafelyUnwrapped
+                if !r.isOptional {
+                    let target = toOne(r)
+                    if target == nil || target!.isDeleted {
+                        errors.append(ValidationErrors.missing(self, names[i]))
+                        continue
+                    }
+                    guard callsHook else { continue }
+                    value = target
+                } else {
+                    guard callsHook else { continue }
+                    value = toOne(r)
+                }
+            case .toManyStored, .toManyDerived, .transientToMany:
+                let r = relationships[i].unsafelyUnwrapped
+                guard let members = toManyToValidate(r, callsHook: callsHook, &errors) else {
+                    continue
+                }
+                value = members
+            }
+            do { try validate(value, forKey: names[i]) } catch { errors.append(error) }
+        }
+        if let error = ObjectGraphError.combining(errors) { throw error }
+    }
+
+    /// A to-many's count rules; returns the value to hand the hook, or `nil` when the rule
+    /// failed (the error is appended) or the hook is not called. An unloaded to-many without
+    /// rules is not loaded for the hook.
+    private func toManyToValidate(
+        _ r: RelationshipDescription, callsHook: Bool, _ errors: inout [any Error]
+    ) -> Any? {
+        let hasRule = !r.isOptional || r.minCount > 0 || r.maxCount > 0
+        if !hasRule, !callsHook { return nil }
+        if case .toMany(nil) = slots[r.index], !hasRule { return nil }
+        let members = related(r).filter { !$0.isDeleted }
+        if let error = countError(r, members.count) {
+            errors.append(error)
+            return nil
+        }
+        guard callsHook else { return nil }
+        return r.isOrdered ? members as Any : Set(members) as Any
+    }
+
+    /// ``validateProperties()`` for an entity whose layout is not built (a model being
+    /// linked): the same checks, property by property from the descriptions.
+    private func validatePropertiesByDescription(_ hooked: Set<String>?) throws {
         var errors: [any Error] = []
         for property in entity.properties {
             let value: Any?
@@ -67,16 +155,10 @@ extension ManagedObject {
                 guard callsHook else { continue }
                 value = a.publicValue(of: stored)
             case let r as RelationshipDescription where r.isToMany:
-                let hasRule = !r.isOptional || r.minCount > 0 || r.maxCount > 0
-                if !hasRule, !callsHook { continue }
-                if case .toMany(nil) = slots[r.index], !hasRule { continue }
-                let members = related(r).filter { !$0.isDeleted }
-                if let error = countError(r, members.count) {
-                    errors.append(error)
+                guard let members = toManyToValidate(r, callsHook: callsHook, &errors) else {
                     continue
                 }
-                guard callsHook else { continue }
-                value = r.isOrdered ? members as Any : Set(members) as Any
+                value = members
             case let r as RelationshipDescription:
                 let target = toOne(r)
                 if !r.isOptional && (target == nil || target!.isDeleted) {
@@ -96,10 +178,11 @@ extension ManagedObject {
     /// The model's rules alone (no per-key hook), on the properties that have any, in slot
     /// order: what ``validateProperties()`` checks when the hook is called for no key. A
     /// property without rules always passes, so it is not visited.
-    private func validateRules(_ layout: EntityLayout) throws {
+    private func validateRules() throws {
         var errors: [any Error] = []
-        let attributes = layout.attributesToValidate
-        let relationships = layout.relationshipsToValidate
+        // Read one by one: binding the whole layout copies it.
+        let attributes = entity.layout.attributesToValidate
+        let relationships = entity.layout.relationshipsToValidate
         var a = 0
         var r = 0
         while a < attributes.count || r < relationships.count {

@@ -25,12 +25,19 @@ extension ManagedObjectContext {
             // An object outside the save only had references moved to a survivor.
             if !object.hasChanges { object.snapshot = values }
         }
-        // Each inserted object moves to its permanent ID: make room once, not by doubling.
+        // Each inserted object moves to its permanent ID: make room once, not by doubling, and
+        // move the registry's entries together (see `ObjectRegistry.move(_:)`).
         permanentIDs.reserveCapacity(permanentIDs.count + newIDs.count)
+        var moves: [(object: ManagedObject, from: ManagedObjectID)] = []
+        moves.reserveCapacity(newIDs.count)
         for object in plan.inserted {
-            adoptID(object, newIDs[ObjectIdentifier(object)] ?? object.objectID)
             object.snapshotVersion = 1
+            guard let id = newIDs[ObjectIdentifier(object)], id != object.objectID else { continue }
+            moves.append((object, object.objectID))
+            permanentIDs[object.objectID] = id
+            object.objectID = id
         }
+        registry.move(moves)
         for object in plan.updated {
             if let id = plan.takeovers[ObjectIdentifier(object)] {
                 if let previous = registry[id], previous !== object { detach(previous, as: id) }

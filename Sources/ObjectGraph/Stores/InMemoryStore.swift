@@ -115,6 +115,11 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         locked { table.row(for: objectID) }
     }
 
+    /// See ``RowVersionReadingStore/rowVersions(of:)``.
+    func rowVersions(of ids: [ManagedObjectID]) throws -> [Int64?] {
+        locked { ids.map { table.version(of: $0) } }
+    }
+
     /// See ``PersistentStore/relatedObjectIDs(_:of:)``.
     public func relatedObjectIDs(
         _ relationship: RelationshipDescription, of objectID: ManagedObjectID

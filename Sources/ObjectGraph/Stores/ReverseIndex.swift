@@ -54,6 +54,39 @@ struct ReverseIndex: Sendable {
         sources[target]?.remove(source.primaryKey)
     }
 
+    /// Removes many sources at once (a save's deleted rows), each given by its key: as
+    /// ``add(contentsOf:)`` does, each target's list is taken out of the dictionary once, not
+    /// looked up (hashed, moved out and back) per source.
+    mutating func remove(contentsOf pairs: [(target: Int64, source: Int64)]) {
+        var lists: [(target: Int64, list: SourceList)] = []
+        var position: [Int64: Int] = [:]
+        for pair in pairs {
+            var i = -1
+            if lists.count <= Self.linearTargets {
+                for k in lists.indices where lists[k].target == pair.target {
+                    i = k
+                    break
+                }
+            } else {
+                i = position[pair.target] ?? -1
+            }
+            if i < 0 {
+                guard let list = sources.removeValue(forKey: pair.target) else { continue }
+                i = lists.count
+                lists.append((pair.target, list))
+                if lists.count > Self.linearTargets {
+                    if position.isEmpty {
+                        for (k, entry) in lists.enumerated() { position[entry.target] = k }
+                    } else {
+                        position[pair.target] = i
+                    }
+                }
+            }
+            lists[i].list.remove(pair.source)
+        }
+        for entry in lists { sources[entry.target] = entry.list }
+    }
+
     /// The sources pointing at `target`, in primary-key order, as IDs of the store
     /// `storeIdentifier` (the table's: sources and targets live in one store).
     func sources(of target: Int64, store storeIdentifier: String) -> [ManagedObjectID] {

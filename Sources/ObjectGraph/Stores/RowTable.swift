@@ -90,6 +90,15 @@ public struct RowTable: Sendable {
         return entityTables[objectID.entity.index].rows[slot]
     }
 
+    /// The version of `objectID`'s row, or `nil`; reads the version in place (``row(for:)``
+    /// copies the row).
+    func version(of objectID: ManagedObjectID) -> Int64? {
+        guard objectID.storeIdentifier == storeIdentifier,
+            let slot = entityTables[objectID.entity.index].slotByKey[objectID.primaryKey]
+        else { return nil }
+        return entityTables[objectID.entity.index].rows[slot]?.version
+    }
+
     /// Whether `objectID` has a row here; reads no row (``row(for:)`` copies the one it finds).
     func containsRow(_ objectID: ManagedObjectID) -> Bool {
         guard objectID.storeIdentifier == storeIdentifier,
@@ -261,7 +270,7 @@ public struct RowTable: Sendable {
 
     /// Applies a change set already checked (log replay uses this).
     public mutating func applyUnchecked(_ changes: StoreChangeSet) {
-        for (id, _) in changes.deleted { remove(id) }
+        remove(contentsOf: changes.deleted)
         for row in changes.updated { replace(row) }
         if insertNew(changes.inserted) != nil {
             // not checked after all: replace the clashes
@@ -375,13 +384,53 @@ public struct RowTable: Sendable {
     private mutating func replace(_ row: StoreRow) {
         let e = row.objectID.entity.index
         guard let slot = entityTables[e].slotByKey[row.objectID.primaryKey],
-            let old = entityTables[e].rows[slot]
+            case .some = entityTables[e].rows[slot]
         else {
             insert(row)
             return
         }
-        reindex(from: old, to: row)
+        // Re-index where a to-one changed target (most updates move nothing: re-indexing every
+        // update was a third of a batch update). The old row's targets are read in place by
+        // primary key: binding the old row and each target's ID copied them.
+        for (key, index) in indexedSlots[e] {
+            let before = entityTables[e].rows[slot].unsafelyUnwrapped.values[index].toOneKey
+            let after = row.values[index].toOneKey
+            if before == after { continue }
+            if let before { reverse[key]!.remove(row.objectID, from: before) }
+            if let after { reverse[key]!.add(row.objectID, to: after) }
+        }
         entityTables[e].rows[slot] = row
+    }
+
+    /// Removes the rows of `deleted` that are present: the table ends up as after
+    /// ``remove(_:)`` of each in turn, but each to-one's reverse index is updated once for all
+    /// the rows (looking the index and the target's list up per row was most of a delete).
+    mutating func remove(contentsOf deleted: [(objectID: ManagedObjectID, version: Int64)]) {
+        if deleted.count < 2 {
+            for (id, _) in deleted { remove(id) }
+            return
+        }
+        // The sources leaving each indexed to-one, by the to-one (a save has few).
+        var leaving: [(key: SlotKey, pairs: [(target: Int64, source: Int64)])] = []
+        for (id, _) in deleted {
+            let e = id.entity.index
+            guard let slot = entityTables[e].slotByKey.removeValue(forKey: id.primaryKey),
+                case .some = entityTables[e].rows[slot]
+            else { continue }
+            for (key, index) in indexedSlots[e] {
+                guard
+                    let target = entityTables[e].rows[slot].unsafelyUnwrapped.values[index]
+                        .toOneKey
+                else { continue }
+                if let i = leaving.firstIndex(where: { $0.key == key }) {
+                    leaving[i].pairs.append((target, id.primaryKey))
+                } else {
+                    leaving.append((key, [(target, id.primaryKey)]))
+                }
+            }
+            removeRow(at: slot, of: e)
+        }
+        for (key, pairs) in leaving { reverse[key]!.remove(contentsOf: pairs) }
     }
 
     /// Removes a row if present.
@@ -391,26 +440,19 @@ public struct RowTable: Sendable {
             let old = entityTables[e].rows[slot]
         else { return }
         index(old, adding: false)
+        removeRow(at: slot, of: e)
+    }
+
+    /// Empties the row slot `slot` of entity `e`, whose key is out of the key map already,
+    /// compacting the table once most of its slots are empty; the reverse index is the
+    /// caller's.
+    private mutating func removeRow(at slot: Int, of e: Int) {
         entityTables[e].rows[slot] = nil
         entityTables[e].liveCount -= 1
         if entityTables[e].rows.count > 64
             && entityTables[e].liveCount * 2 < entityTables[e].rows.count
         {
             entityTables[e] = sortedTable(e)
-        }
-    }
-
-    /// Moves an updated row in the reverse index only where its to-one changed target (most
-    /// updates move nothing: re-indexing every update was a third of a batch update).
-    private mutating func reindex(from old: StoreRow, to new: StoreRow) {
-        for (key, slot) in indexedSlots[new.objectID.entity.index] {
-            let before: ManagedObjectID?
-            let after: ManagedObjectID?
-            if case .toOne(let id) = old.values[slot] { before = id } else { before = nil }
-            if case .toOne(let id) = new.values[slot] { after = id } else { after = nil }
-            if before?.primaryKey == after?.primaryKey { continue }
-            if let before { reverse[key]!.remove(old.objectID, from: before.primaryKey) }
-            if let after { reverse[key]!.add(new.objectID, to: after.primaryKey) }
         }
     }
 

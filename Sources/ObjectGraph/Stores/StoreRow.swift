@@ -18,6 +18,11 @@ public enum StoreValue: Sendable, Hashable {
     public var attributeValue: AttributeValue {
         if case .attribute(let v) = self { v } else { .null }
     }
+
+    /// The primary key of a to-one's destination; `nil` for no destination and other cases.
+    var toOneKey: Int64? {
+        if case .toOne(let id?) = self { id.primaryKey } else { nil }
+    }
 }
 
 /// An object's persistent state as a store keeps it: its ID, its version for optimistic

@@ -115,6 +115,60 @@ import Testing
         }
     }
 
+    /// A save's deletions are removed together (`remove(contentsOf:)`, the reverse index
+    /// updated once per to-one): the table must end up exactly as removing them one by one
+    /// leaves it, with rows missing from the table or named twice, sources without a
+    /// destination, and more destinations than the index's linear scan covers.
+    @Test func bulkRemovalLeavesTheSameTableAsRemovingRowByRow() {
+        var random = SeededRandomNumberGenerator(seed: 11)
+        for round in 0..<20 {
+            var bulk = RowTable(model: model, storeIdentifier: "S")
+            var single = RowTable(model: model, storeIdentifier: "S")
+            let rows = batch(&random, keys: Array(1...120))
+            #expect(bulk.insertNew(rows) == nil)
+            #expect(single.insertNew(rows) == nil)
+            var deleted: [(objectID: ManagedObjectID, version: Int64)] = []
+            for row in rows where random.next() % 3 != 0 { deleted.append((row.objectID, 1)) }
+            deleted.append((id("Item", 500), 1))
+            if round % 2 == 0 { deleted.append(deleted[0]) }
+            deleted.shuffle(using: &random)
+            bulk.remove(contentsOf: deleted)
+            for (id, _) in deleted { single.remove(id) }
+            #expect(contents(bulk, keys: 1...125) == contents(single, keys: 1...125))
+            #expect(bulk.totalRowCount == single.totalRowCount)
+        }
+    }
+
+    /// Removing many sources at once (`ReverseIndex.remove(contentsOf:)`) leaves each target
+    /// listing the sources that remain, in key order, over up to 40 targets.
+    @Test func theReverseIndexRemovesABatchOfSourcesAsOneByOne() {
+        var random = SeededRandomNumberGenerator(seed: 5)
+        let item = model[entityName: "Item"]!
+        for _ in 0..<20 {
+            var bulk = ReverseIndex()
+            var single = ReverseIndex()
+            var pairs: [(target: Int64, source: ManagedObjectID)] = []
+            for k in 1...Int64(400) {
+                let source = ManagedObjectID(entity: item, storeIdentifier: "S", primaryKey: k)
+                pairs.append((Int64(random.next() % 40), source))
+            }
+            bulk.add(contentsOf: pairs)
+            single.add(contentsOf: pairs)
+            var removed: [(target: Int64, source: Int64)] = []
+            for pair in pairs where random.next() % 2 == 0 {
+                removed.append((pair.target, pair.source.primaryKey))
+                single.remove(pair.source, from: pair.target)
+            }
+            removed.append((99, 1))  // a target with no list
+            removed.shuffle(using: &random)
+            bulk.remove(contentsOf: removed)
+            for t in 0..<Int64(41) {
+                #expect(bulk.sources(of: t, store: "S") == single.sources(of: t, store: "S"))
+            }
+            #expect(bulk.sources(of: 99, store: "S").isEmpty)
+        }
+    }
+
     /// An update re-indexes only a to-one that changed target; every kind of change must
     /// still leave each folder listing exactly its items, in key order.
     @Test func updatesMoveSourcesOnlyWhereTheirToOneChanged() throws {

@@ -23,6 +23,14 @@ extension JSONLinesStore {
         }
     }
 
+    /// See ``RowVersionReadingStore/rowVersions(of:)``.
+    func rowVersions(of ids: [ManagedObjectID]) throws -> [Int64?] {
+        try locked {
+            try refreshIfNeeded()
+            return ids.map { table.version(of: $0) }
+        }
+    }
+
     /// See ``PersistentStore/relatedObjectIDs(_:of:)``.
     public func relatedObjectIDs(
         _ relationship: RelationshipDescription, of objectID: ManagedObjectID
