@@ -56,7 +56,7 @@ extension ManagedObjectContext {
             let found = try objects(query, rows: &handedOver)
             try prefetch(request.relationshipKeyPathsForPrefetching, for: found)
             keepForEvent(found)
-            results = found
+            return try typed(found, request, entity)
         }
         var typed: [Result] = []
         typed.reserveCapacity(results.count)
@@ -66,6 +66,33 @@ extension ManagedObjectContext {
                     "\(request)", gives: type(of: item), wanted: Result.self, entity: entity.name)
             }
             typed.append(value)
+        }
+        return typed
+    }
+
+    /// Fetched objects as `Result`s: an object whose class is `Result` itself is passed on
+    /// as it is, any other through a dynamic cast (a subentity's class, a protocol), which
+    /// throws when it fails. The cast is what converting to `Result` costs otherwise, for
+    /// every object of a large fetch.
+    private func typed<Result>(
+        _ objects: [ManagedObject], _ request: FetchRequest<Result>, _ entity: EntityDescription
+    ) throws -> [Result] {
+        if Result.self == ManagedObject.self {
+            return unsafeBitCast(objects, to: [Result].self)
+        }
+        let exact = ObjectIdentifier(Result.self)
+        var typed: [Result] = []
+        typed.reserveCapacity(objects.count)
+        for object in objects {
+            if ObjectIdentifier(type(of: object)) == exact {
+                typed.append(unsafeBitCast(object, to: Result.self))
+            } else if let value = object as? Result {
+                typed.append(value)
+            } else {
+                throw FetchErrors.resultTypeMismatch(
+                    "\(request)", gives: type(of: object), wanted: Result.self,
+                    entity: entity.name)
+            }
         }
         return typed
     }

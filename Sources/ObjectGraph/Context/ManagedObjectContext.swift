@@ -53,7 +53,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// (`true`, the default) rather than trapping with code 133000.
     public var shouldDeleteInaccessibleFaults = true
     /// How long fetched values stay fresh, in seconds; negative means forever (the default).
-    /// Values are always re-read when a fault fires, so this is a hint only.
+    ///
+    /// A fault a fetch returned fires from the row that fetch read, as Core Data's row cache
+    /// fulfils it with the default (infinite) staleness: a save by another context is seen
+    /// after a merge, a refresh or a refetch. Other faults read the parent or store when
+    /// they fire. Other values of the interval are recorded but not applied.
     public var stalenessInterval: TimeInterval = -1
     /// Whether delete rules run when pending changes are processed, at the end of each event
     /// (`true`, the default), or only at save (`false`).

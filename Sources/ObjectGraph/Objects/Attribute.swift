@@ -162,12 +162,16 @@ enum PropertyKeys {
     ///
     /// - Precondition: The entity has the attribute; the message names `wrapper` and the key.
     static func attributeSlot(
-        _ storage: AnyKeyPath, key: String?, of object: ManagedObject, wrapper: String
+        _ storage: AnyKeyPath, key: @autoclosure () -> String?, of object: ManagedObject,
+        wrapper: String
     ) -> Int? {
-        guard let slot = slot(storage, explicitKey: key, entity: object.entity, relationship: false)
+        // `key` reads the wrapper through its key path (a runtime projection costing more
+        // than the cached lookup): only on the first use of a property, or on failure.
+        guard
+            let slot = slot(storage, explicitKey: key(), entity: object.entity, relationship: false)
         else {
             if object.entity.keyPathProbe != nil { return nil }
-            let key = key ?? name(of: storage)
+            let key = key() ?? name(of: storage)
             preconditionFailure(
                 "ObjectGraph: \(wrapper) \(key): entity \(object.entity.name) has no attribute '\(key)'"
             )

@@ -254,9 +254,6 @@ struct ObjectState {
     /// The object is among the inserted, updated or deleted objects waiting for the next
     /// objects-did-change notification (kept by `ChangeAnnouncement`).
     var isUnannounced = false
-    /// The object is moving to a new ID in its context's registry (set and cleared by
-    /// `ObjectRegistry.move(_:)`).
-    var isMoving = false
 
     /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
     mutating func clearLifecycle() {

@@ -109,6 +109,9 @@ struct ReverseIndex: Sendable {
     ) {
         sources[target]?.forEachMember(entity: entity, body)
     }
+
+    /// How many sources `target` lists at most (removed ones may still be counted).
+    func sourceCount(of target: Int64) -> Int { sources[target]?.count ?? 0 }
 }
 
 /// One target's sources in primary-key order, with holes where sources were removed.

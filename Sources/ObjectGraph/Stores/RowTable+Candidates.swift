@@ -102,6 +102,11 @@ extension RowTable {
         }
         var position = [Int](repeating: -1, count: tables.count)
         for (p, entity) in entities.enumerated() { position[entity.index] = p }
+        if let sole = soleSourceEntity, !destinationHasSubentities, position[sole] >= 0 {
+            return candidates(
+                ofSole: sole, pointingAt: targets, index: index,
+                entity: entities[position[sole]], limit: limit)
+        }
         var keyed: [[KeyedSlot]] = Array(repeating: [], count: entities.count)
         // Whether each entity's keys arrived strictly ascending: a target's sources are kept
         // in key order, so with one passing target they are already in the scan's order.
@@ -136,6 +141,41 @@ extension RowTable {
                 : inKeyOrder(keyed[position], entity: entity)
         }
         return result
+    }
+
+    /// ``candidates(pointingAt:through:index:entities:limit:)`` for a to-one whose sources are
+    /// all of one entity, `entity` (index `e`), and whose destination has no subentities: each
+    /// listed key names its row, so the keys are looked up in that entity's key map alone, into
+    /// one list reserved for every listed source.
+    private func candidates(
+        ofSole e: Int, pointingAt targets: [DestinationKey], index: ReverseIndex,
+        entity: EntityDescription, limit: Int
+    ) -> [Int: [Int]]? {
+        let map = entityTables[e].slotByKey
+        var keyed: [KeyedSlot] = []
+        keyed.reserveCapacity(
+            Swift.min(targets.reduce(0) { $0 + index.sourceCount(of: $1.key) }, limit + 1))
+        var ascending = true
+        var lastKey = Int64.min
+        var total = 0
+        for target in targets {
+            var overflow = false
+            index.forEachSource(of: target.key, entity: e) { _, key in
+                guard !overflow else { return }
+                total += 1
+                if total > limit {
+                    overflow = true
+                    return
+                }
+                guard let found = map[key] else { return }
+                if lastKey >= key { ascending = false }
+                lastKey = key
+                keyed.append(KeyedSlot(key: key, slot: found))
+            }
+            if overflow { return nil }
+        }
+        if keyed.isEmpty { return [:] }
+        return [e: ascending ? keyed.map(\.slot) : inKeyOrder(keyed, entity: entity)]
     }
 
     /// Whether the row at `found` holds `target` in its to-one `slot`.

@@ -1,0 +1,87 @@
+import Foundation
+import ObjectGraphTesting
+import Testing
+
+@testable import ObjectGraph
+
+/// The registry's own hash table: lookups, replacement, removal (by backward shift), growth
+/// and sweeps agree with a `Dictionary` keyed by `ManagedObjectID` under random operations,
+/// with IDs that differ only by store or only by entity.
+@Suite struct ObjectRegistryTests {
+    private static func entities() throws -> (EntityDescription, EntityDescription) {
+        let model = try ExpenseModel.make()
+        return (model.entitiesByName["Category"]!, model.entitiesByName["Transaction"]!)
+    }
+
+    @Test func randomOperationsAgreeWithADictionary() throws {
+        let (category, transaction) = try Self.entities()
+        let registry = ObjectRegistry()
+        registry.retainsAll = true
+        var model: [ManagedObjectID: ManagedObject] = [:]
+        var random = SeededRandomNumberGenerator(seed: 25)
+        // Few keys, two entities, two stores and temporary IDs: many IDs share a key.
+        func randomID() -> ManagedObjectID {
+            let entity = random.next() % 2 == 0 ? category : transaction
+            let key = Int64(random.next() % 300)
+            switch random.next() % 3 {
+            case 0: return ManagedObjectID(entity: entity, storeIdentifier: "A", primaryKey: key)
+            case 1: return ManagedObjectID(entity: entity, storeIdentifier: "B", primaryKey: key)
+            default: return .temporary(for: entity)
+            }
+        }
+        for step in 0..<20_000 {
+            let id = randomID()
+            switch random.next() % 4 {
+            case 0, 1:
+                let object = ManagedObject(entity: id.entity, insertInto: nil)
+                registry.register(object, as: id)
+                model[id] = object
+            case 2:
+                #expect(registry.removeValue(forKey: id) === model.removeValue(forKey: id))
+            default:
+                #expect(registry[id] === model[id])
+            }
+            if step % 1000 == 0 {
+                for (id, object) in model { #expect(registry[id] === object) }
+                #expect(registry.count == model.count)
+            }
+        }
+        #expect(registry.count == model.count)
+        for (id, object) in model { #expect(registry[id] === object) }
+        let values = Set(registry.values.map(ObjectIdentifier.init))
+        #expect(values == Set(model.values.map(ObjectIdentifier.init)))
+    }
+
+    /// One in ten held (the sweep rebuilds the table from the few that stay) and nine in ten
+    /// held (it removes the few that go, one by one).
+    @Test(arguments: [1, 9])
+    func aSweepKeepsExactlyTheObjectsReferencedElsewhere(heldPerTen: Int) throws {
+        let (category, _) = try Self.entities()
+        let registry = ObjectRegistry()
+        var held: [ManagedObject] = []
+        var ids: [ManagedObjectID] = []
+        let isHeld = { (key: Int) in key % 10 < heldPerTen }
+        registry.reserveCapacity(3000)  // no sweep while filling
+        for key in 0..<3000 {
+            let id = ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
+            let object = ManagedObject(entity: category, insertInto: nil)
+            registry.register(object, as: id)
+            ids.append(id)
+            if isHeld(key) { held.append(object) }
+        }
+        registry.sweep()
+        #expect(registry.count == held.count)
+        let kept = Set(held.map(ObjectIdentifier.init))
+        for (key, id) in ids.enumerated() {
+            if isHeld(key) {
+                #expect(registry[id].map { kept.contains(ObjectIdentifier($0)) } == true)
+            } else {
+                #expect(registry[id] == nil)
+            }
+        }
+        held.removeAll()
+        registry.sweep()
+        #expect(registry.count == 0)
+        #expect(registry.values.isEmpty)
+    }
+}
