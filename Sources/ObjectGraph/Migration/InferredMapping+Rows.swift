@@ -285,14 +285,15 @@ extension RowTable {
     fileprivate mutating func rebuildReverseIndex() {
         for e in entityTables.indices {
             for (key, slot) in indexedSlots[e] {
-                var pairs: [(target: Int64, source: ManagedObjectID)] = []
+                var pairs: [(target: Int64, source: Int64)] = []
                 pairs.reserveCapacity(entityTables[e].liveCount)
                 for i in entityTables[e].rows.indices {
                     if case .toOne(let target?)? = entityTables[e].rows[i]?.values[slot] {
-                        pairs.append((target.primaryKey, entityTables[e].rows[i]!.objectID))
+                        pairs.append(
+                            (target.primaryKey, entityTables[e].rows[i]!.objectID.primaryKey))
                     }
                 }
-                reverse[key]!.add(contentsOf: pairs)
+                reverse[key]!.add(contentsOf: pairs, entity: model.entities[e])
             }
         }
     }

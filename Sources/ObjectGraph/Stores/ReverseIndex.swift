@@ -14,41 +14,46 @@ struct ReverseIndex: Sendable {
         sources[target, default: SourceList()].add(source)
     }
 
-    /// Adds many sources at once: each target's list is taken out of the dictionary once,
-    /// filled, and put back (found among the first targets by a linear scan, past
-    /// ``linearTargets`` of them through a dictionary of positions).
-    mutating func add(contentsOf pairs: [(target: Int64, source: ManagedObjectID)]) {
+    /// Adds many sources of one entity at once (each pair a target's key and a source's key):
+    /// each target's list is taken out of the dictionary once, filled, and put back. A target
+    /// is found through a dense array of positions while keys are small (stores hand out keys
+    /// from 1), else through a dictionary of positions.
+    mutating func add(
+        contentsOf pairs: [(target: Int64, source: Int64)], entity: EntityDescription
+    ) {
         var lists: [(target: Int64, list: SourceList)] = []
+        // Target key → its position in `lists` + 1 (0: not seen yet).
+        var dense: [Int32] = []
         var position: [Int64: Int] = [:]
+        let denseLimit = Int64(max(4096, pairs.count * 4))
         for pair in pairs {
-            var i = -1
-            if lists.count <= Self.linearTargets {
-                for k in lists.indices where lists[k].target == pair.target {
-                    i = k
-                    break
+            var i: Int
+            if pair.target >= 0 && pair.target < denseLimit {
+                let t = Int(pair.target)
+                if t >= dense.count {
+                    dense.append(
+                        contentsOf: repeatElement(0, count: max(t + 1 - dense.count, dense.count)))
+                }
+                i = Int(dense[t]) - 1
+                if i < 0 {
+                    i = lists.count
+                    dense[t] = Int32(i + 1)
                 }
             } else {
                 i = position[pair.target] ?? -1
-            }
-            if i < 0 {
-                i = lists.count
-                lists.append(
-                    (pair.target, sources.removeValue(forKey: pair.target) ?? SourceList()))
-                if lists.count > Self.linearTargets {
-                    if position.isEmpty {
-                        for (k, entry) in lists.enumerated() { position[entry.target] = k }
-                    } else {
-                        position[pair.target] = i
-                    }
+                if i < 0 {
+                    i = lists.count
+                    position[pair.target] = i
                 }
             }
-            lists[i].list.add(pair.source)
+            if i == lists.count {
+                lists.append(
+                    (pair.target, sources.removeValue(forKey: pair.target) ?? SourceList()))
+            }
+            lists[i].list.add(key: pair.source, entity: entity)
         }
         for entry in lists { sources[entry.target] = entry.list }
     }
-
-    /// Up to this many distinct targets in one batch are found by a linear scan.
-    private static let linearTargets = 16
 
     mutating func remove(_ source: ManagedObjectID, from target: Int64) {
         sources[target]?.remove(source.primaryKey)
@@ -156,19 +161,23 @@ struct SourceList: Sendable {
 
     /// Adds `id`, or replaces the source with its key.
     mutating func add(_ id: ManagedObjectID) {
-        let pk = id.primaryKey
+        add(key: id.primaryKey, entity: id.entity)
+    }
+
+    /// Adds the source of key `pk` and entity `entity`, or replaces the source with its key.
+    mutating func add(key pk: Int64, entity: EntityDescription) {
         if keys.isEmpty || keys[keys.count - 1] < pk {
             keys.append(pk)
-            entities.append(id.entity)
+            entities.append(entity)
             return
         }
         let j = position(of: pk)
         if keys[j] == pk {
             if entities[j] == nil { holes -= 1 }
-            entities[j] = id.entity
+            entities[j] = entity
         } else {
             keys.insert(pk, at: j)
-            entities.insert(id.entity, at: j)
+            entities.insert(entity, at: j)
         }
     }
 

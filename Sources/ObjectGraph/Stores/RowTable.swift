@@ -113,6 +113,21 @@ public struct RowTable: Sendable {
         sortedTable(entity.index).rows.compactMap { $0 }
     }
 
+    /// Every live row, entity by entity in the model's order, each entity's in primary-key
+    /// order: what a snapshot holds. One array, reserved once (each entity's rows used to be
+    /// copied into an array of their own, then into the whole).
+    func allRows() -> [StoreRow] {
+        var result: [StoreRow] = []
+        result.reserveCapacity(totalRowCount)
+        for e in entityTables.indices {
+            let table = sortedTable(e)
+            table.rows.withUnsafeBufferPointer { rows in
+                for case let row? in rows { result.append(row) }
+            }
+        }
+        return result
+    }
+
     /// The sources whose to-one `inverse` points at `target`, in primary-key order.
     func sources(of inverse: RelationshipDescription, pointingAt target: ManagedObjectID)
         -> [ManagedObjectID]?
@@ -302,29 +317,40 @@ public struct RowTable: Sendable {
     /// - Complexity: O(`rows.count`).
     mutating func insertNew(_ rows: [StoreRow]) -> Int? {
         guard !rows.isEmpty else { return nil }
+        return rows.withUnsafeBufferPointer { insertNew($0) }
+    }
+
+    /// ``insertNew(_:)`` over rows read in place.
+    private mutating func insertNew(_ rows: UnsafeBufferPointer<StoreRow>) -> Int? {
+        // Each row's entity index, read once: the passes below compare integers, not entities
+        // (and never copy a row's ID, whose two references a copy would retain).
         var counts = [Int](repeating: 0, count: entityTables.count)
-        var lastEntity: EntityDescription?
-        var lastIndex = 0
-        for i in rows.indices {
-            let entity = rows[i].objectID.entity
-            if entity !== lastEntity {
-                lastEntity = entity
-                lastIndex = entity.index
+        let entityOf = [Int32](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
+            var lastEntity: EntityDescription?
+            var lastIndex = 0
+            for i in 0..<rows.count {
+                let entity = rows[i].objectID.entity
+                if entity !== lastEntity {
+                    lastEntity = entity
+                    lastIndex = entity.index
+                }
+                buffer[i] = Int32(truncatingIfNeeded: lastIndex)
+                counts[lastIndex] += 1
             }
-            counts[lastIndex] += 1
+            initialized = rows.count
         }
         // Each entity's table is moved out while it fills (unique, so never copied).
         typealias Before = (count: Int, live: Int, sorted: Bool, lastKey: Int64)
         var filled: [(entity: Int, table: EntityTable, before: Before, maxKey: Int64)] = []
         var clash: Int?
         for e in counts.indices where counts[e] > 0 {
-            let entity = model.entities[e]
             var table = entityTables[e]
             entityTables[e] = EntityTable()
             let before: Before = (table.rows.count, table.liveCount, table.isSorted, table.lastKey)
             table.rows.reserveCapacity(table.rows.count + counts[e])
             var maxKey: Int64 = 0
-            for i in rows.indices where rows[i].objectID.entity === entity {
+            let tag = Int32(truncatingIfNeeded: e)
+            for i in 0..<rows.count where entityOf[i] == tag {
                 let pk = rows[i].objectID.primaryKey
                 if table.slotByKey[pk] != nil {
                     clash = min(clash ?? i, i)
@@ -354,15 +380,19 @@ public struct RowTable: Sendable {
             entityTables[e] = table
             let entity = model.entities[e]
             reservePrimaryKeys(for: entity, upTo: maxKey == .max ? maxKey : maxKey + 1)
+            let tag = Int32(truncatingIfNeeded: e)
             for (key, slot) in indexedSlots[e] {
-                var pairs: [(target: Int64, source: ManagedObjectID)] = []
+                // Keys only: every source is of `entity`, and the store is the table's.
+                var pairs: [(target: Int64, source: Int64)] = []
                 pairs.reserveCapacity(counts[e])
-                for i in rows.indices where rows[i].objectID.entity === entity {
-                    if case .toOne(let target?) = rows[i].values[slot] {
-                        pairs.append((target.primaryKey, rows[i].objectID))
+                for i in 0..<rows.count where entityOf[i] == tag {
+                    let target = rows[i].values.withUnsafeBufferPointer { values -> Int64? in
+                        if case .toOne(let target?) = values[slot] { return target.primaryKey }
+                        return nil
                     }
+                    if let target { pairs.append((target, rows[i].objectID.primaryKey)) }
                 }
-                reverse[key]!.add(contentsOf: pairs)
+                reverse[key]!.add(contentsOf: pairs, entity: entity)
             }
         }
         return nil

@@ -229,6 +229,49 @@ import Testing
         #expect(table.totalRowCount == 40)
     }
 
+    /// Targets of any key: small ones are found through dense positions, large or far-apart
+    /// ones (past four times the batch, or near `Int64.max`) through a dictionary; both give
+    /// each target exactly its sources in key order, added to what the index held.
+    @Test func aBatchFindsTargetsOfAnyKey() {
+        var random = SeededRandomNumberGenerator(seed: 41)
+        let item = model[entityName: "Item"]!
+        let targets: [Int64] = [1, 2, 4095, 4096, 5_000, 1 << 20, 1 << 40, .max - 1, .max]
+        var index = ReverseIndex()
+        var expected: [Int64: [Int64]] = [:]
+        for t in targets {
+            index.add(ManagedObjectID(entity: item, storeIdentifier: "S", primaryKey: 1), to: t)
+            expected[t] = [1]
+        }
+        for round in 0..<3 {
+            var pairs: [(target: Int64, source: Int64)] = []
+            for k in 0..<Int64(500) {
+                let t = targets[Int(random.next() % UInt64(targets.count))]
+                let source = 2 + Int64(round) * 1_000 + k
+                pairs.append((t, source))
+                expected[t, default: []].append(source)
+            }
+            index.add(contentsOf: pairs, entity: item)
+        }
+        for t in targets {
+            #expect(index.sources(of: t, store: "S").map(\.primaryKey) == expected[t], "\(t)")
+            #expect(index.sources(of: t, store: "S").allSatisfy { $0.entity === item })
+        }
+        #expect(index.sources(of: 3, store: "S").isEmpty)
+    }
+
+    /// A table's rows in snapshot order (entity by entity, each in key order), whether or not
+    /// an entity's rows were inserted in key order.
+    @Test func allRowsListsEveryEntityInKeyOrder() {
+        var random = SeededRandomNumberGenerator(seed: 12)
+        var table = RowTable(model: model, storeIdentifier: "S")
+        _ = table.insertNew(batch(&random, keys: Array(1...60).shuffled(using: &random)))
+        table.remove(id("Item", 7))
+        table.remove(id("Note", 8))
+        let expected = model.entities.flatMap { table.rows(of: $0) }
+        #expect(table.allRows() == expected)
+        #expect(table.allRows().count == table.totalRowCount)
+    }
+
     /// Sources of a hierarchy (odd keys are Notes, a subentity of Item): the index keeps each
     /// source's key and entity, and gives back IDs of the table's store.
     @Test func theReverseIndexKeepsSourcesInKeyOrderThroughAddsAndRemoves() {
@@ -246,17 +289,17 @@ import Testing
                 index.remove(source, from: target)
                 expected[target]?.remove(pk)
             } else if step % 500 == 0 {
-                // A batch over up to 40 targets (past the linear scan's 16), keys in any order.
-                var pairs: [(target: Int64, source: ManagedObjectID)] = []
+                // Batches (one per entity) over up to 40 targets, keys in any order.
+                var items: [(target: Int64, source: Int64)] = []
+                var notes: [(target: Int64, source: Int64)] = []
                 for _ in 0..<Int(random.next() % 200) {
                     let t = Int64(random.next() % 40)
                     let k = Int64(random.next() % 300 + 1)
-                    pairs.append(
-                        (t, ManagedObjectID(entity: entity(k), storeIdentifier: "S", primaryKey: k))
-                    )
+                    if k % 2 == 1 { notes.append((t, k)) } else { items.append((t, k)) }
                     expected[t, default: []].insert(k)
                 }
-                index.add(contentsOf: pairs)
+                index.add(contentsOf: items, entity: item)
+                index.add(contentsOf: notes, entity: note)
             } else {
                 index.add(source, to: target)
                 expected[target, default: []].insert(pk)

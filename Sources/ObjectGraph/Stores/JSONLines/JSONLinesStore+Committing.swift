@@ -200,7 +200,7 @@ extension JSONLinesStore {
         if liveRowBytes == nil {
             // Encode every row once (across cores when there are many) to measure it.
             let scratch = JSONByteWriter(capacity: 1 << 16)
-            let rows = model.entities.flatMap { table.rows(of: $0) }
+            let rows = table.allRows()
             liveRowBytes = (try? codec.write(rows, to: scratch)) ?? 0
         }
         measurer.reset()

@@ -82,7 +82,7 @@ extension JSONLinesStore {
         header.write(to: writer)
         let headerLength = writer.count
         do {
-            let rows = model.entities.flatMap { table.rows(of: $0) }
+            let rows = table.allRows()
             if let progress {
                 // In runs, each encoded across cores, with a report after each.
                 progress(0, rows.count)

@@ -58,7 +58,7 @@ extension JSONLinesStore {
             snapshot.compacted = access.options.clock()
             let w = JSONByteWriter(capacity: bytes.count + 4096)
             snapshot.write(to: w)
-            let rows = codec.model.entities.flatMap { salvage.table.rows(of: $0) }
+            let rows = salvage.table.allRows()
             do {
                 try codec.writeSnapshotLines(rows, to: w)
             } catch {

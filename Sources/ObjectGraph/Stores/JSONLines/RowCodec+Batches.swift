@@ -223,11 +223,15 @@ extension RowCodec {
             }
         }
         var rows: [Element] = []
+        // The first part becomes the result (no copy); the others are appended to it.
+        func adopt(_ part: [Element]) {
+            if rows.isEmpty { rows = part } else { rows += part }
+        }
         for segment in segments {
             switch segment {
-            case .reachedNext(let part): rows += part
+            case .reachedNext(let part): adopt(part)
             case .endedArray(let part, let end):
-                rows += part
+                adopt(part)
                 s.position = end
                 return rows
             case .unusable: return nil

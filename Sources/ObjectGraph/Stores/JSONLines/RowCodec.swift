@@ -129,12 +129,20 @@ struct RowCodec: Sendable {
     func write(_ row: StoreRow, entityIndex: Int, to w: JSONByteWriter) throws -> Int {
         let start = w.count
         writeHead(row, entityIndex: entityIndex, to: w)
-        for slot in slots[entityIndex] {
-            w.append(0x2C)
-            guard write(row.values[slot.index], slot, to: w) else {
-                w.truncate(to: start)
-                throw mismatch(row, slot: slot.index)
+        // The values are read in place: passing `row.values[i]` copied each one (its payload's
+        // references retained, then released), a third of a compaction's instructions.
+        let failed = row.values.withUnsafeBufferPointer { values -> Int? in
+            slots[entityIndex].withUnsafeBufferPointer { entitySlots -> Int? in
+                for slot in entitySlots {
+                    w.append(0x2C)
+                    guard write(values, slot, to: w) else { return slot.index }
+                }
+                return nil
             }
+        }
+        if let failed {
+            w.truncate(to: start)
+            throw mismatch(row, slot: failed)
         }
         w.append(0x5D)
         return w.count - start
@@ -152,24 +160,42 @@ struct RowCodec: Sendable {
 
     /// Appends one slot's value; `false` when it does not fit the slot.
     func write(_ value: StoreValue, _ slot: Slot, to w: JSONByteWriter) -> Bool {
+        withUnsafePointer(to: value) {
+            write(UnsafeBufferPointer(start: $0, count: 1), slot, at: 0, to: w)
+        }
+    }
+
+    /// Appends the value of `slot` (`values[slot.index]`, read in place); `false` when it does
+    /// not fit the slot.
+    @inline(__always)
+    func write(_ values: UnsafeBufferPointer<StoreValue>, _ slot: Slot, to w: JSONByteWriter)
+        -> Bool
+    {
+        write(values, slot, at: slot.index, to: w)
+    }
+
+    private func write(
+        _ values: UnsafeBufferPointer<StoreValue>, _ slot: Slot, at index: Int, to w: JSONByteWriter
+    ) -> Bool {
         switch slot.kind {
         case .attribute:
-            guard case .attribute(let v) = value else { return false }
+            guard case .attribute(let v) = values[index] else { return false }
             return v.writeCanonicalJSON(as: slot.type, to: w)
         case .toOne:
-            guard case .toOne(let target) = value else { return false }
+            guard case .toOne(let target) = values[index] else { return false }
             guard let target else {
                 w.append(ascii: "null")
                 return true
             }
-            return writeReference(target, destination: model.entities[slot.destination], to: w)
+            return writeReference(target, destination: slot.destination, to: w)
         case .toMany:
-            guard case .toMany(let targets) = value else { return false }
+            guard case .toMany(let targets) = values[index] else { return false }
             w.append(0x5B)
             for (i, target) in targets.enumerated() {
                 if i > 0 { w.append(0x2C) }
-                guard writeReference(target, destination: model.entities[slot.destination], to: w)
-                else { return false }
+                guard writeReference(target, destination: slot.destination, to: w) else {
+                    return false
+                }
             }
             w.append(0x5D)
             return true
@@ -177,18 +203,28 @@ struct RowCodec: Sendable {
     }
 
     /// Appends a reference: the bare key for the destination entity itself, else `[entity, pk]`.
-    private func writeReference(
-        _ id: ManagedObjectID, destination: EntityDescription, to w: JSONByteWriter
-    ) -> Bool {
-        guard id.storeIdentifier == storeIdentifier, id.entity.isKind(of: destination),
-            id.entity.managedObjectModel === model
-        else { return false }
-        if id.entity === destination {
+    private func writeReference(_ id: ManagedObjectID, destination: Int, to w: JSONByteWriter)
+        -> Bool
+    {
+        guard sameStore(id) else { return false }
+        let target = entities[destination]
+        // The destination is this model's, so an ID of that very entity needs no model check
+        // (reading the entity's model is an unowned reference's strong load).
+        if id.entity === target {
             w.append(integer: id.primaryKey)
-        } else {
-            writeKey(id, to: w)
+            return true
         }
+        guard id.entity.isKind(of: target), id.entity.managedObjectModel === model else {
+            return false
+        }
+        writeKey(id, to: w)
         return true
+    }
+
+    /// Whether `id` is of this codec's store.
+    @inline(__always)
+    private func sameStore(_ id: ManagedObjectID) -> Bool {
+        id.storeIdentifier == storeIdentifier
     }
 
     /// Appends `[entity, pk]` (the form of deletes and of references to subentities).

@@ -57,7 +57,7 @@ struct StoreFileWriter {
         header.write(to: writer)
         try io("encoding the rows") {
             try RowCodec(model: model, storeIdentifier: table.storeIdentifier, path: path)
-                .writeSnapshotLines(model.entities.flatMap { table.rows(of: $0) }, to: writer)
+                .writeSnapshotLines(table.allRows(), to: writer)
         }
         try io("writing the file") {
             try StoreFileReplacer(path: path, fileSystem: fs, synchronous: options.synchronous)

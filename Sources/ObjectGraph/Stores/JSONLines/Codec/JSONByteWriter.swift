@@ -123,23 +123,40 @@ package final class JSONByteWriter {
     package func append(integer value: Int64) {
         reserve(20)
         var magnitude = value.magnitude
+        var out = base + count
         if value < 0 {
-            base[count] = UInt8(ascii: "-")
-            count &+= 1
+            out.pointee = UInt8(ascii: "-")
+            out += 1
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
-        let length = withUnsafeMutableBytes(of: &digits) { scratch -> Int in
-            var i = 24
-            repeat {
-                i &-= 1
-                scratch[i] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
-                magnitude /= 10
-            } while magnitude != 0
-            UnsafeMutableRawPointer(base + count).copyMemory(
-                from: scratch.baseAddress! + i, byteCount: 24 - i)
-            return 24 - i
+        // The digits are written from the last, two at a time, straight into the buffer: the
+        // number of digits is counted first (a few comparisons), so no scratch copy is needed.
+        var length = 1
+        var power: UInt64 = 10
+        while length < 20 && magnitude >= power {
+            length &+= 1
+            power = power &* 10
         }
-        count &+= length
+        var end = out + length
+        decimalPairs.withUnsafeBufferPointer { pairs in
+            while magnitude >= 100 {
+                let quotient = magnitude / 100
+                end -= 2
+                UnsafeMutableRawPointer(end).storeBytes(
+                    of: pairs[Int(truncatingIfNeeded: magnitude &- quotient &* 100)],
+                    as: UInt16.self)
+                magnitude = quotient
+            }
+            if magnitude >= 10 {
+                end -= 2
+                UnsafeMutableRawPointer(end).storeBytes(
+                    of: pairs[Int(truncatingIfNeeded: magnitude)], as: UInt16.self)
+            } else {
+                end -= 1
+                end.pointee = UInt8(truncatingIfNeeded: magnitude) &+ 0x30
+            }
+        }
+        out += length
+        count = base.distance(to: out)
     }
 
     /// Appends `value` as eight lowercase hexadecimal digits.
@@ -168,32 +185,47 @@ package final class JSONByteWriter {
     private func appendShortDecimal(_ value: Double) -> Bool {
         let magnitude = value.magnitude
         guard magnitude >= 0.001, magnitude < 9_007_199_254_740_992 else { return false }
-        var scale = 1.0
-        for k in 0...6 {
-            let scaled = (magnitude * scale).rounded()
-            if (k == 0 || scaled < 1e15) && scaled / scale == magnitude {
-                let digits = UInt64(scaled)
-                let power = Self.powersOfTen[k]
-                reserve(24)
-                if value < 0 { append(0x2D) }
-                append(integer: Int64(digits / power))
-                append(0x2E)
-                if k == 0 {
-                    append(0x30)
-                } else {
-                    var fraction = digits % power
-                    let out = base + count
-                    for i in stride(from: k - 1, through: 0, by: -1) {
-                        out[i] = UInt8(truncatingIfNeeded: fraction % 10) &+ 0x30
-                        fraction /= 10
-                    }
-                    count &+= k
+        // Conversions to integers truncate, and rounding through them spares a call to libm's
+        // `round` per try (x86-64 has no inline rounding instruction before SSE 4.1): below
+        // 2^53 truncation tells an integer exactly, and below 10^16 adding ½ is exact or
+        // lands at or above 10^15, which is refused either way.
+        let whole = UInt64(magnitude)
+        var k = 0
+        var digits = whole
+        if Double(whole) != magnitude {
+            var scale = 1.0
+            k = -1
+            for tried in 1...6 {
+                scale *= 10
+                let scaled = magnitude * scale
+                guard scaled < 1e16 else { return false }
+                let rounded = UInt64(scaled + 0.5)
+                guard rounded < 1_000_000_000_000_000 else { return false }
+                if Double(rounded) / scale == magnitude {
+                    k = tried
+                    digits = rounded
+                    break
                 }
-                return true
             }
-            scale *= 10
+            guard k > 0 else { return false }
         }
-        return false
+        let power = Self.powersOfTen[k]
+        reserve(24)
+        if value < 0 { append(0x2D) }
+        append(integer: Int64(digits / power))
+        append(0x2E)
+        if k == 0 {
+            append(0x30)
+        } else {
+            var fraction = digits % power
+            let out = base + count
+            for i in stride(from: k - 1, through: 0, by: -1) {
+                out[i] = UInt8(truncatingIfNeeded: fraction % 10) &+ 0x30
+                fraction /= 10
+            }
+            count &+= k
+        }
+        return true
     }
 
     private static let powersOfTen: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
@@ -207,36 +239,25 @@ package final class JSONByteWriter {
     /// Appends 16 bytes as an uppercase UUID string in quotes: `"XXXXXXXX-XXXX-…"`.
     package func append(quotedUUID uuid: UUID) {
         reserve(38)
-        let out = base + count
-        // Both halves as little-endian words: byte k of the UUID is bits 8k… of its half.
-        let (first, second) = withUnsafeBytes(of: uuid.uuid) { raw in
-            (
-                UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
-                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            )
+        let out = UnsafeMutableRawPointer(base + count)
+        // Each byte's two digits come from a table as one 16-bit store.
+        uppercaseHexPairs.withUnsafeBufferPointer { pairs in
+            withUnsafeBytes(of: uuid.uuid) { raw in
+                out.storeBytes(of: 0x22, as: UInt8.self)
+                var o = 1
+                for k in 0..<16 {
+                    // Dashes before bytes 4, 6, 8 and 10.
+                    if k == 4 || k == 6 || k == 8 || k == 10 {
+                        out.storeBytes(of: 0x2D, toByteOffset: o, as: UInt8.self)
+                        o &+= 1
+                    }
+                    out.storeBytes(of: pairs[Int(raw[k])], toByteOffset: o, as: UInt16.self)
+                    o &+= 2
+                }
+                out.storeBytes(of: 0x22, toByteOffset: 37, as: UInt8.self)
+            }
         }
-        out[0] = 0x22
-        for k in 0..<16 {
-            let byte = UInt8(truncatingIfNeeded: (k < 8 ? first : second) &>> UInt64((k & 7) &* 8))
-            // Dashes before bytes 4, 6, 8 and 10.
-            let o =
-                1 &+ 2 &* k &+ (k >= 4 ? 1 : 0) &+ (k >= 6 ? 1 : 0) &+ (k >= 8 ? 1 : 0)
-                &+ (k >= 10 ? 1 : 0)
-            out[o] = Self.upperHex(byte &>> 4)
-            out[o &+ 1] = Self.upperHex(byte & 0xF)
-        }
-        out[9] = 0x2D
-        out[14] = 0x2D
-        out[19] = 0x2D
-        out[24] = 0x2D
-        out[37] = 0x22
         count &+= 38
-    }
-
-    /// The uppercase hex digit of `nibble` (0–15), without a branch or a table.
-    @inline(__always)
-    private static func upperHex(_ nibble: UInt8) -> UInt8 {
-        0x30 &+ nibble &+ 7 &* ((9 &- nibble) &>> 7)
     }
 
     /// Appends bytes as a quoted base64 string (RFC 4648 §4, padded).
@@ -325,3 +346,18 @@ private let lowBits: UInt64 = 0x0101_0101_0101_0101
 
 /// Lowercase hexadecimal digits by value.
 let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+/// The two ASCII decimal digits of 0–99, as one little-endian 16-bit store writes them.
+private let decimalPairs: [UInt16] = (0..<100).map { (n: Int) -> UInt16 in
+    let tens = UInt16(0x30 + n / 10)
+    let ones = UInt16(0x30 + n % 10)
+    return tens | ones << 8
+}
+
+/// The two uppercase hex digits of each byte, as one little-endian 16-bit store writes them.
+private let uppercaseHexPairs: [UInt16] = (0..<256).map { (b: Int) -> UInt16 in
+    let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    let high = UInt16(digits[b >> 4])
+    let low = UInt16(digits[b & 0xF])
+    return high | low << 8
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ObjectGraphTesting
+import Testing
+
+@testable import ObjectGraph
+
+/// The writer's integers (two digits at a time, straight into the buffer) and a long line's
+/// checksum (in parts across cores) give exactly what the plain definitions give.
+@Suite struct ByteWriterIntegerTests {
+    private func written(_ v: Int64) -> String {
+        let w = JSONByteWriter(capacity: 64)
+        w.append(integer: v)
+        return w.string
+    }
+
+    @Test func integersAreWrittenAsTheirDecimalDescription() {
+        var samples: [Int64] = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, .max, .min, .min + 1]
+        // Every power of ten and its neighbours, both signs: each digit count's boundaries.
+        var power: Int64 = 1
+        for _ in 0...18 {
+            samples += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+            if power <= Int64.max / 10 { power *= 10 }
+        }
+        var random = SeededRandomNumberGenerator(seed: 17)
+        for _ in 0..<20_000 {
+            let bits = random.next()
+            // Magnitudes of every length: shift a random word right by 0–63 bits.
+            samples.append(Int64(bitPattern: bits >> (random.next() % 64)))
+        }
+        for v in samples { #expect(written(v) == String(v), "\(v)") }
+    }
+
+    @Test func integersFollowWhatTheWriterHeld() {
+        let w = JSONByteWriter(capacity: 64)
+        w.append(ascii: "[")
+        for v: Int64 in [7, -12, 345, 0, 1_000_000_007] {
+            w.append(integer: v)
+            w.append(0x2C)
+        }
+        #expect(w.string == "[7,-12,345,0,1000000007,")
+    }
+
+    @Test func aLongLinesChecksumIsTheSameInPartsAsInOnePass() {
+        var random = SeededRandomNumberGenerator(seed: 23)
+        for length in [LineFrame.parallelBytes - 1, LineFrame.parallelBytes, 5_000_003] {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            bytes.withUnsafeBytes { raw in
+                #expect(LineFrame.checksum(raw) == CRC32C.checksum(raw), "\(length) bytes")
+            }
+        }
+    }
+
+    @Test func aLongLineIsCheckedAndItsDamageFound() {
+        // A line of about 5 MB: `{"t":1,"x":"aaaa…"}` framed with its checksum.
+        let w = JSONByteWriter(capacity: 64)
+        w.append(ascii: "{\"t\":1,\"x\":\"")
+        w.append(Array(repeating: UInt8(ascii: "a"), count: 5_000_000))
+        w.append(ascii: "\"")
+        LineFrame.finish(w, bodyStart: 0)
+        var line = Array(w.bytes.dropLast())  // without its LF
+        #expect(line.withUnsafeBytes { LineFrame.problem($0) } == nil)
+        line[4_000_000] = UInt8(ascii: "b")
+        let problem = line.withUnsafeBytes { LineFrame.problem($0) }
+        #expect(problem?.contains("checksum mismatch") == true)
+    }
+}
