@@ -92,6 +92,10 @@ struct ReverseIndex: Sendable {
         for entry in lists { sources[entry.target] = entry.list }
     }
 
+    /// Up to this many distinct targets in one ``remove(contentsOf:)`` batch are found by a
+    /// linear scan, past them through a dictionary of positions.
+    private static let linearTargets = 16
+
     /// The sources pointing at `target`, in primary-key order, as IDs of the store
     /// `storeIdentifier` (the table's: sources and targets live in one store).
     func sources(of target: Int64, store storeIdentifier: String) -> [ManagedObjectID] {

@@ -152,8 +152,9 @@ import Testing
                 let source = ManagedObjectID(entity: item, storeIdentifier: "S", primaryKey: k)
                 pairs.append((Int64(random.next() % 40), source))
             }
-            bulk.add(contentsOf: pairs)
-            single.add(contentsOf: pairs)
+            let keyed = pairs.map { (target: $0.target, source: $0.source.primaryKey) }
+            bulk.add(contentsOf: keyed, entity: item)
+            single.add(contentsOf: keyed, entity: item)
             var removed: [(target: Int64, source: Int64)] = []
             for pair in pairs where random.next() % 2 == 0 {
                 removed.append((pair.target, pair.source.primaryKey))
