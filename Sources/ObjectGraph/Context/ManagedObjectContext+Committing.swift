@@ -94,12 +94,8 @@ extension ManagedObjectContext {
             _ rows: [Row], _ list: WritableKeyPath<StoreChangeSet, [Row]>,
             store: (Row) -> String
         ) {
-            var start = 0
-            while start < rows.count {
-                let key = store(rows[start])
-                var end = start + 1
-                while end < rows.count && store(rows[end]) == key { end += 1 }
-                let run = start == 0 && end == rows.count ? rows : Array(rows[start..<end])
+            rows.forEachRun(by: store) { key, range in
+                let run = range.count == rows.count ? rows : Array(rows[range])
                 if sets[key] == nil {
                     var set = empty
                     set[keyPath: list] = run
@@ -107,7 +103,6 @@ extension ManagedObjectContext {
                 } else {
                     sets[key]![keyPath: list] += run
                 }
-                start = end
             }
         }
         let storeOf = { (row: StoreRow) in row.objectID.storeIdentifier ?? "" }
@@ -146,23 +141,14 @@ extension ManagedObjectContext {
         var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
         var entityOrder: [EntityDescription] = []
         // Inserts come in runs of one entity: group a run at once, not object by object.
-        var run: (entity: EntityDescription, objects: [ManagedObject])?
-        func close(_ run: (entity: EntityDescription, objects: [ManagedObject])) {
-            if byEntity[ObjectIdentifier(run.entity)] == nil { entityOrder.append(run.entity) }
-            byEntity[ObjectIdentifier(run.entity), default: []] += run.objects
+        let temporary = objects.filter { $0.objectID.isTemporaryID }
+        let entityOf = { (object: ManagedObject) in ObjectIdentifier(object.entity) }
+        temporary.forEachRun(by: entityOf) { entity, range in
+            if byEntity[entity] == nil { entityOrder.append(temporary[range.lowerBound].entity) }
+            byEntity[entity, default: []] += temporary[range]
         }
-        var count = 0
-        for object in objects where object.objectID.isTemporaryID {
-            count += 1
-            if run?.entity !== object.entity {
-                if let run { close(run) }
-                run = (object.entity, [])
-            }
-            run?.objects.append(object)
-        }
-        if let run { close(run) }
         var result: [ObjectIdentifier: ManagedObjectID] = [:]
-        result.reserveCapacity(count)
+        result.reserveCapacity(temporary.count)
         for entity in entityOrder {
             let group = byEntity[ObjectIdentifier(entity)]!
             let ids = try coordinator.permanentIDs(for: entity, count: group.count)

@@ -142,14 +142,12 @@ extension ManagedObjectContext {
     }
 
     func objectValues(_ row: [StoreValue], of entity: EntityDescription) -> [ObjectValue] {
-        // Built in one allocation of the exact size: appending to a reserved array still
-        // re-allocated it on the way (a third of a filled fetch's cost per object).
-        Array(unsafeUninitializedCapacity: row.count) { buffer, initialized in
-            for i in row.indices {
-                buffer.initializeElement(at: i, to: objectValue(row[i], at: i, of: entity))
-                initialized = i + 1
-            }
-        }
+        // Reserved, then appended: `Array(unsafeUninitializedCapacity:)` took the standard
+        // library's unspecialised path here (fetch.all.filled 75.6 M against 69.5 M).
+        var values: [ObjectValue] = []
+        values.reserveCapacity(row.count)
+        for i in row.indices { values.append(objectValue(row[i], at: i, of: entity)) }
+        return values
     }
 
     /// The object's value for one slot of a row.

@@ -19,20 +19,14 @@ extension PersistentStoreCoordinator {
         try locked {
             var versions: [Int64?] = []
             versions.reserveCapacity(objects.count)
-            var start = 0
-            while start < objects.count {
-                let identifier = objects[start].objectID.storeIdentifier
-                var end = start + 1
-                while end < objects.count && objects[end].objectID.storeIdentifier == identifier {
-                    end += 1
-                }
-                let run = objects[start..<end]
-                start = end
+            let storeOf = { (object: ManagedObject) in object.objectID.storeIdentifier }
+            try objects.forEachRun(by: storeOf) { identifier, range in
+                let run = objects[range]
                 guard let identifier,
                     let store = stores.first(where: { $0.identifier == identifier })
                 else {
                     versions.append(contentsOf: repeatElement(nil, count: run.count))
-                    continue
+                    return
                 }
                 if let bulk = store as? any RowVersionReadingStore {
                     versions += try bulk.rowVersions(of: run.map(\.objectID))

@@ -26,9 +26,12 @@ import Foundation
 open class ManagedObject: CustomStringConvertible {
     /// The object's entity.
     public let entity: EntityDescription
-    /// The object's ID: temporary until its first save to a store, then permanent.
     // Confined to the context's queue like the hot state below; unchecked because a save reads
     // it several times per object (a dynamic exclusivity check each, ≈ 76 instructions).
+    /// The object's ID: temporary until its first save to a store, then permanent.
+    ///
+    /// Read it on the context's queue; pass it (it is `Sendable`) to other queues.
+    /// - Note: Mirrors `NSManagedObject.objectID`.
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object lives in; `nil` once deleted and saved, or after `reset()`.
     public internal(set) weak var managedObjectContext: ManagedObjectContext?

@@ -54,13 +54,10 @@ extension ManagedObjectContext {
     /// Gives `object` its final ID, remembering the old one for children that still use it.
     private func adoptID(_ object: ManagedObject, _ id: ManagedObjectID) {
         guard id != object.objectID else { return }
-        // One hash for the old key: take the entry out, and put back another object's.
-        if let previous = registry.removeValue(forKey: object.objectID), previous !== object {
-            registry.register(previous, as: object.objectID)
-        }
-        permanentIDs[object.objectID] = id
+        let from = object.objectID
+        permanentIDs[from] = id
         object.objectID = id
-        registry.register(object, as: id)
+        registry.move([(object, from)])
     }
 
     /// Takes a merged-away object out of the context; its ID becomes the survivor's.

@@ -14,12 +14,34 @@ struct ReverseIndex: Sendable {
         sources[target, default: SourceList()].add(source)
     }
 
-    /// Adds many sources of one entity at once (each pair a target's key and a source's key):
-    /// each target's list is taken out of the dictionary once, filled, and put back. A target
-    /// is found through a dense array of positions while keys are small (stores hand out keys
-    /// from 1), else through a dictionary of positions.
+    /// Adds many sources of one entity at once (each pair a target's key and a source's key),
+    /// as ``add(_:to:)`` of each in turn.
     mutating func add(
         contentsOf pairs: [(target: Int64, source: Int64)], entity: EntityDescription
+    ) {
+        withLists(of: pairs, creating: true) { list, source in
+            list.add(key: source, entity: entity)
+        }
+    }
+
+    mutating func remove(_ source: ManagedObjectID, from target: Int64) {
+        sources[target]?.remove(source.primaryKey)
+    }
+
+    /// Removes many sources at once (a save's deleted rows), each given by its key, as
+    /// ``remove(_:from:)`` of each in turn.
+    mutating func remove(contentsOf pairs: [(target: Int64, source: Int64)]) {
+        withLists(of: pairs, creating: false) { list, source in list.remove(source) }
+    }
+
+    /// Calls `body` with each pair's target list and source: each target's list is taken out
+    /// of the dictionary once and put back at the end, not looked up (hashed, moved out and
+    /// back) per pair. A target is found through a dense array of positions while keys are
+    /// small (stores hand out keys from 1), else through a dictionary of positions. A target
+    /// without a list gets an empty one when `creating`; otherwise its pairs are skipped.
+    private mutating func withLists(
+        of pairs: [(target: Int64, source: Int64)], creating: Bool,
+        _ body: (inout SourceList, Int64) -> Void
     ) {
         var lists: [(target: Int64, list: SourceList)] = []
         // Target key → its position in `lists` + 1 (0: not seen yet).
@@ -27,70 +49,32 @@ struct ReverseIndex: Sendable {
         var position: [Int64: Int] = [:]
         let denseLimit = Int64(max(4096, pairs.count * 4))
         for pair in pairs {
+            let isDense = pair.target >= 0 && pair.target < denseLimit
             var i: Int
-            if pair.target >= 0 && pair.target < denseLimit {
+            if isDense {
                 let t = Int(pair.target)
                 if t >= dense.count {
                     dense.append(
                         contentsOf: repeatElement(0, count: max(t + 1 - dense.count, dense.count)))
                 }
                 i = Int(dense[t]) - 1
-                if i < 0 {
-                    i = lists.count
-                    dense[t] = Int32(i + 1)
-                }
-            } else {
-                i = position[pair.target] ?? -1
-                if i < 0 {
-                    i = lists.count
-                    position[pair.target] = i
-                }
-            }
-            if i == lists.count {
-                lists.append(
-                    (pair.target, sources.removeValue(forKey: pair.target) ?? SourceList()))
-            }
-            lists[i].list.add(key: pair.source, entity: entity)
-        }
-        for entry in lists { sources[entry.target] = entry.list }
-    }
-
-    /// Up to this many distinct targets in one batch of removals are found by a linear scan.
-    private static let linearTargets = 16
-
-    mutating func remove(_ source: ManagedObjectID, from target: Int64) {
-        sources[target]?.remove(source.primaryKey)
-    }
-
-    /// Removes many sources at once (a save's deleted rows), each given by its key: as
-    /// ``add(contentsOf:entity:)`` does, each target's list is taken out of the dictionary once, not
-    /// looked up (hashed, moved out and back) per source.
-    mutating func remove(contentsOf pairs: [(target: Int64, source: Int64)]) {
-        var lists: [(target: Int64, list: SourceList)] = []
-        var position: [Int64: Int] = [:]
-        for pair in pairs {
-            var i = -1
-            if lists.count <= Self.linearTargets {
-                for k in lists.indices where lists[k].target == pair.target {
-                    i = k
-                    break
-                }
             } else {
                 i = position[pair.target] ?? -1
             }
             if i < 0 {
-                guard let list = sources.removeValue(forKey: pair.target) else { continue }
+                guard
+                    let list = sources.removeValue(forKey: pair.target)
+                        ?? (creating ? SourceList() : nil)
+                else { continue }
                 i = lists.count
                 lists.append((pair.target, list))
-                if lists.count > Self.linearTargets {
-                    if position.isEmpty {
-                        for (k, entry) in lists.enumerated() { position[entry.target] = k }
-                    } else {
-                        position[pair.target] = i
-                    }
+                if isDense {
+                    dense[Int(pair.target)] = Int32(i + 1)
+                } else {
+                    position[pair.target] = i
                 }
             }
-            lists[i].list.remove(pair.source)
+            body(&lists[i].list, pair.source)
         }
         for entry in lists { sources[entry.target] = entry.list }
     }
