@@ -21,7 +21,8 @@ import Foundation
 /// entity's identity and its primary key, mixed by two multiplications, where hashing a
 /// `ManagedObjectID` through `Hasher` cost more than the rest of a lookup (a fetch of
 /// 20,000 objects looks up 40,000 IDs). Entities and keys sit in plain arrays, so probing
-/// touches no reference counts; the store identifier is compared only on a match of both.
+/// touches no reference counts; the IDs' shared scopes (entity and store) are compared only on
+/// a match of both.
 ///
 /// - Note: Plays the part of Core Data's registered-object table with
 ///   `retainsRegisteredObjects == false` (the default) or `true`.
@@ -173,10 +174,9 @@ final class ObjectRegistry {
         while true {
             let e = entities[slot]
             if e == 0 { return nil }
-            if e == entity && keys[slot] == key
-                && ids[slot].unsafelyUnwrapped.storeIdentifier == id.storeIdentifier
-            {
-                return slot
+            if e == entity && keys[slot] == key {
+                let scope = ids[slot].unsafelyUnwrapped.scope
+                if scope === id.scope || scope.isEquivalent(to: id.scope) { return slot }
             }
             slot = (slot + 1) & mask
         }

@@ -119,6 +119,7 @@ extension PersistentStoreCoordinator {
             var updated: [ManagedObjectID: StoreRow] = [:]
             var updateOrder: [ManagedObjectID] = []
             var result: [ManagedObjectID] = []
+            let scope = ObjectIDScope.of(entity, store: store.identifier)
             for values in given {
                 let key = constraint.map { c in c.map { values[$0] ?? .null } }
                 if let key, !key.contains(where: \.isNull), let match = existing[key] {
@@ -138,8 +139,7 @@ extension PersistentStoreCoordinator {
                     continue
                 }
                 let pk = try store.allocatePrimaryKeys(for: entity, count: 1)[0]
-                let id = ManagedObjectID(
-                    entity: entity, storeIdentifier: store.identifier, primaryKey: pk)
+                let id = ManagedObjectID(scope: scope, primaryKey: pk)
                 let slots: [StoreValue] = entity.layout.kinds.enumerated().map { i, kind in
                     switch kind {
                     case .attribute:

@@ -292,9 +292,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func permanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
         try locked {
             let store = try store(for: entity)
-            return try store.allocatePrimaryKeys(for: entity, count: count).map {
-                ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: $0)
-            }
+            let keys = try store.allocatePrimaryKeys(for: entity, count: count)
+            let scope = ObjectIDScope.of(entity, store: store.identifier)
+            return keys.map { ManagedObjectID(scope: scope, primaryKey: $0) }
         }
     }
 

@@ -27,6 +27,7 @@ extension InferredMapping {
     package func migrate(_ table: consuming RowTable) throws -> RowTable {
         let store = table.storeIdentifier
         var result = RowTable(model: destination, storeIdentifier: store)
+        let scopes = result.idScopes
         // Derived targets read other entities' rows: gathered before any storage moves.
         let derived = entities.map { derivedTargets($0, table: table) }
         for (m, mapping) in entities.enumerated() {
@@ -79,7 +80,7 @@ extension InferredMapping {
                             values[slot] = source[from]
                         }
                         var target: ManagedObjectID?
-                        if case .toOne(let id?) = values[slot] { target = mapped(id, store) }
+                        if case .toOne(let id?) = values[slot] { target = mapped(id, scopes) }
                         if target == nil, !fills[k].isOptional { missing[k].append(row.objectID) }
                         values[slot] = .toOne(target)
                     case .relationship(let from, let relationship):
@@ -89,10 +90,10 @@ extension InferredMapping {
                             targets = Self.targets(
                                 p as! RelationshipDescription, of: row.objectID, values: source,
                                 in: table
-                            ).compactMap { mapped($0, store) }
+                            ).compactMap { mapped($0, scopes) }
                         case .inverse:
                             targets = (derived[m][row.objectID] ?? []).compactMap {
-                                mapped($0, store)
+                                mapped($0, scopes)
                             }
                         case .new:
                             targets = []
@@ -110,7 +111,7 @@ extension InferredMapping {
                 }
                 storage.rows[i] = StoreRow(
                     objectID: ManagedObjectID(
-                        entity: entity, storeIdentifier: store, primaryKey: row.objectID.primaryKey),
+                        scope: scopes[entity.index], primaryKey: row.objectID.primaryKey),
                     version: row.version, values: values)
             }
             for (k, fill) in fills.enumerated() {
@@ -147,11 +148,11 @@ extension InferredMapping {
         return result
     }
 
-    /// `id` (of the source model) as an ID of the destination model, or `nil` when its entity
-    /// is removed.
-    private func mapped(_ id: ManagedObjectID, _ store: String) -> ManagedObjectID? {
+    /// `id` (of the source model) as an ID of the destination model (`scopes`, by destination
+    /// entity index), or `nil` when its entity is removed.
+    private func mapped(_ id: ManagedObjectID, _ scopes: [ObjectIDScope]) -> ManagedObjectID? {
         guard let entity = destinationOf[id.entity.index] else { return nil }
-        return ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: id.primaryKey)
+        return ManagedObjectID(scope: scopes[entity.index], primaryKey: id.primaryKey)
     }
 
     /// How one stored slot of a destination row is filled, decided once per entity (the

@@ -33,6 +33,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     let declaredClass: ManagedObject.Type
     /// The subclass bound to the entity by name after the model was built, if any.
     let binding = ClassBinding()
+    /// The shared records of this entity's object IDs, per store (see ``ObjectIDScope``).
+    let idScopes = ObjectIDScopes()
     /// Whether the entity is abstract (no instances of its own).
     public let isAbstract: Bool
     /// The name of the superentity, if any.

@@ -105,6 +105,12 @@ public final class ManagedObjectModel: @unchecked Sendable {
         entityVersionHashesByName = Dictionary(
             uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })
         versionHash = VersionHasher.hash(entityHashes: entityVersionHashesByName)
+        for entity in entities { entity.idScopes.open(for: ObjectIdentifier(self)) }
+    }
+
+    deinit {
+        // An ID scope holds its entity and the entity its scopes: the cycle ends with the model.
+        for entity in entities { entity.idScopes.retire(for: ObjectIdentifier(self)) }
     }
 
     /// Whether a store written with these entity version hashes holds data this model reads

@@ -95,9 +95,10 @@ private struct ValueRecord: PredicateRecord {
     }()
 
     var recordEntity: EntityDescription { Self.entity }
-    var recordObjectID: ManagedObjectID {
-        ManagedObjectID(entity: Self.entity, storeIdentifier: "value", primaryKey: 0)
-    }
+    var recordObjectID: ManagedObjectID { Self.objectID }
+    /// Made once: the entity's model is gone, so its ID scope is not kept for it.
+    private static let objectID = ManagedObjectID(
+        entity: entity, storeIdentifier: "value", primaryKey: 0)
     func attributeValue(at index: Int) -> AttributeValue { .null }
     func toOneRecord(at index: Int) -> ValueRecord? { nil }
     func toManyRecords(at index: Int) -> [ValueRecord] { [] }

@@ -79,10 +79,10 @@ struct ReverseIndex: Sendable {
         for entry in lists { sources[entry.target] = entry.list }
     }
 
-    /// The sources pointing at `target`, in primary-key order, as IDs of the store
-    /// `storeIdentifier` (the table's: sources and targets live in one store).
-    func sources(of target: Int64, store storeIdentifier: String) -> [ManagedObjectID] {
-        sources[target]?.members(store: storeIdentifier) ?? []
+    /// The sources pointing at `target`, in primary-key order, as IDs of the scopes `scopes`
+    /// (the table's, by entity index: sources and targets live in one store).
+    func sources(of target: Int64, scopes: [ObjectIDScope]) -> [ManagedObjectID] {
+        sources[target]?.members(scopes: scopes) ?? []
     }
 
     /// Calls `body` with the entity index and primary key of each source pointing at
@@ -113,15 +113,13 @@ struct SourceList: Sendable {
     /// The number of slots, holes included.
     var count: Int { keys.count }
 
-    /// The sources, in primary-key order, as IDs of the store `storeIdentifier`.
-    func members(store storeIdentifier: String) -> [ManagedObjectID] {
+    /// The sources, in primary-key order, as IDs of `scopes` (a table's, by entity index).
+    func members(scopes: [ObjectIDScope]) -> [ManagedObjectID] {
         var result: [ManagedObjectID] = []
         result.reserveCapacity(keys.count - holes)
         for i in keys.indices {
             if let entity = entities[i] {
-                result.append(
-                    ManagedObjectID(
-                        entity: entity, storeIdentifier: storeIdentifier, primaryKey: keys[i]))
+                result.append(ManagedObjectID(scope: scopes[entity.index], primaryKey: keys[i]))
             }
         }
         return result

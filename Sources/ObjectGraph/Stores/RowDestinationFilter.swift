@@ -13,22 +13,22 @@ final class RowDestinationFilter {
 
     private let test: (RowPointer) -> Bool
     private let table: RowTable
-    private let storeIdentifier: String
     /// Per entity index: remembered answers by primary key (0 unknown, 1 true, 2 false, 3 missing).
     @exclusivity(unchecked) private var dense: [[UInt8]]
     /// The dense memo's size per entity index, decided on first use (0 = use `sparse`).
     private var denseSize: [Int]
     private var sparse: [ManagedObjectID: UInt8] = [:]
     private let scannedRows: Int
-    /// The entity last seen and its index (reading `EntityDescription.index` is checked for
-    /// exclusive access; comparing identities is not).
-    @exclusivity(unchecked) private var lastEntity: ObjectIdentifier?
+    /// The ID scope last seen, its entity's index, and whether it is of the table's store
+    /// (reading `EntityDescription.index` is checked for exclusive access, and comparing
+    /// store identifiers costs more than comparing identities).
+    @exclusivity(unchecked) private var lastScope: ObjectIdentifier?
     @exclusivity(unchecked) private var lastIndex = 0
+    @exclusivity(unchecked) private var lastInStore = false
 
     init(_ test: @escaping (RowPointer) -> Bool, table: RowTable, scannedRows: Int) {
         self.test = test
         self.table = table
-        self.storeIdentifier = table.storeIdentifier
         self.scannedRows = scannedRows
         self.dense = Array(repeating: [], count: table.entityTables.count)
         self.denseSize = Array(repeating: -1, count: table.entityTables.count)
@@ -37,14 +37,15 @@ final class RowDestinationFilter {
     /// Whether the destination `id` passes the inner test; `nil` when it is not in the table.
     @inline(__always)
     func decide(_ id: ManagedObjectID) -> Bool? {
-        let entity = ObjectIdentifier(id.entity)
-        if entity != lastEntity {
-            lastEntity = entity
+        let scope = ObjectIdentifier(id.scope)
+        if scope != lastScope {
+            lastScope = scope
             lastIndex = id.entity.index
+            lastInStore = table.holds(id)
         }
         let e = lastIndex
         let pk = id.primaryKey
-        guard e >= 0 && e < dense.count, id.storeIdentifier == storeIdentifier else { return nil }
+        guard e >= 0 && e < dense.count, lastInStore else { return nil }
         if pk >= 0 && pk < Int64(dense[e].count) {
             let known = dense[e][Int(pk)]
             if known != 0 { return Self.answer(known) }

@@ -17,6 +17,9 @@ public struct RowTable: Sendable {
     public let model: ManagedObjectModel
     /// The store identifier written into permanent IDs.
     public let storeIdentifier: String
+    /// The ID scope of each entity in this store, by entity index: the table's IDs are made
+    /// from these, and an ID is the table's when it holds its entity's.
+    let idScopes: [ObjectIDScope]
     var entityTables: [EntityTable]
     /// Next free primary key per root entity (by entity index).
     var nextPrimaryKey: [Int64]
@@ -45,6 +48,7 @@ public struct RowTable: Sendable {
     public init(model: ManagedObjectModel, storeIdentifier: String) {
         self.model = model
         self.storeIdentifier = storeIdentifier
+        self.idScopes = ObjectIDScope.of(model, store: storeIdentifier)
         self.entityTables = Array(repeating: EntityTable(), count: model.entities.count)
         self.nextPrimaryKey = Array(repeating: 1, count: model.entities.count)
         var reverse: [SlotKey: ReverseIndex] = [:]
@@ -84,7 +88,7 @@ public struct RowTable: Sendable {
 
     /// The row of `objectID`, or `nil`.
     public func row(for objectID: ManagedObjectID) -> StoreRow? {
-        guard objectID.storeIdentifier == storeIdentifier,
+        guard holds(objectID),
             let slot = entityTables[objectID.entity.index].slotByKey[objectID.primaryKey]
         else { return nil }
         return entityTables[objectID.entity.index].rows[slot]
@@ -93,7 +97,7 @@ public struct RowTable: Sendable {
     /// The version of `objectID`'s row, or `nil`; reads the version in place (``row(for:)``
     /// copies the row).
     func version(of objectID: ManagedObjectID) -> Int64? {
-        guard objectID.storeIdentifier == storeIdentifier,
+        guard holds(objectID),
             let slot = entityTables[objectID.entity.index].slotByKey[objectID.primaryKey]
         else { return nil }
         return entityTables[objectID.entity.index].rows[slot]?.version
@@ -101,11 +105,20 @@ public struct RowTable: Sendable {
 
     /// Whether `objectID` has a row here; reads no row (``row(for:)`` copies the one it finds).
     func containsRow(_ objectID: ManagedObjectID) -> Bool {
-        guard objectID.storeIdentifier == storeIdentifier,
+        guard holds(objectID),
             let slot = entityTables[objectID.entity.index].slotByKey[objectID.primaryKey]
         else { return false }
         if case .none = entityTables[objectID.entity.index].rows[slot] { return false }
         return true
+    }
+
+    /// Whether `id` is of this table's store: its scope is the table's (the usual case, one
+    /// comparison of references) or names the same store.
+    @inline(__always)
+    func holds(_ id: ManagedObjectID) -> Bool {
+        let e = id.entity.index
+        return (e >= 0 && e < idScopes.count && id.scope === idScopes[e])
+            || id.storeIdentifier == storeIdentifier
     }
 
     /// Every live row of `entity` alone, in primary-key order.
@@ -135,7 +148,7 @@ public struct RowTable: Sendable {
         guard let owner = inverse.entity,
             let index = reverse[SlotKey(entity: owner.index, slot: inverse.index)]
         else { return nil }
-        return index.sources(of: target.primaryKey, store: storeIdentifier)
+        return index.sources(of: target.primaryKey, scopes: idScopes)
     }
 
     /// The destinations of `relationship` from `objectID`: stored in the row, or derived.
@@ -254,9 +267,7 @@ public struct RowTable: Sendable {
         /// Checks `row`'s shape; returns its entity's index.
         mutating func entityIndex(of row: StoreRow, in table: RowTable) throws -> Int {
             if let entity, entity === row.objectID.entity {
-                if row.values.count == slots
-                    && row.objectID.storeIdentifier == table.storeIdentifier
-                {
+                if row.values.count == slots && table.holds(row.objectID) {
                     return index
                 }
             }
@@ -269,7 +280,7 @@ public struct RowTable: Sendable {
     }
 
     private func checkShape(_ row: StoreRow) throws {
-        guard row.objectID.storeIdentifier == storeIdentifier,
+        guard holds(row.objectID),
             row.objectID.entity.managedObjectModel === model,
             row.values.count == row.objectID.entity.properties.count
         else {

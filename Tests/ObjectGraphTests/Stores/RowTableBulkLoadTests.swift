@@ -9,6 +9,8 @@ import Testing
 /// through any mix of adds and removes.
 @Suite struct RowTableBulkLoadTests {
     let model: ManagedObjectModel
+    /// The ID scopes of the model's entities in the store "S", by entity index.
+    var inS: [ObjectIDScope] { ObjectIDScope.of(model, store: "S") }
 
     init() throws {
         model = try ManagedObjectModel(entities: [
@@ -164,9 +166,9 @@ import Testing
             removed.shuffle(using: &random)
             bulk.remove(contentsOf: removed)
             for t in 0..<Int64(41) {
-                #expect(bulk.sources(of: t, store: "S") == single.sources(of: t, store: "S"))
+                #expect(bulk.sources(of: t, scopes: inS) == single.sources(of: t, scopes: inS))
             }
-            #expect(bulk.sources(of: 99, store: "S").isEmpty)
+            #expect(bulk.sources(of: 99, scopes: inS).isEmpty)
         }
     }
 
@@ -254,10 +256,10 @@ import Testing
             index.add(contentsOf: pairs, entity: item)
         }
         for t in targets {
-            #expect(index.sources(of: t, store: "S").map(\.primaryKey) == expected[t], "\(t)")
-            #expect(index.sources(of: t, store: "S").allSatisfy { $0.entity === item })
+            #expect(index.sources(of: t, scopes: inS).map(\.primaryKey) == expected[t], "\(t)")
+            #expect(index.sources(of: t, scopes: inS).allSatisfy { $0.entity === item })
         }
-        #expect(index.sources(of: 3, store: "S").isEmpty)
+        #expect(index.sources(of: 3, scopes: inS).isEmpty)
     }
 
     /// A table's rows in snapshot order (entity by entity, each in key order), whether or not
@@ -308,13 +310,13 @@ import Testing
             if step % 97 == 0 {
                 for t in 0..<Int64(40) {
                     #expect(
-                        index.sources(of: t, store: "S").map(\.primaryKey)
+                        index.sources(of: t, scopes: inS).map(\.primaryKey)
                             == (expected[t] ?? []).sorted())
                 }
             }
         }
         for t in 0..<Int64(40) {
-            let sources = index.sources(of: t, store: "S")
+            let sources = index.sources(of: t, scopes: inS)
             #expect(sources.map(\.primaryKey) == (expected[t] ?? []).sorted())
             #expect(
                 sources.allSatisfy {

@@ -51,8 +51,7 @@ extension RowCodec {
                 "\(entity.name) rows have \(entitySlots.count) values; expected ']'\(s.foundText)")
         }
         return StoreRow(
-            objectID: ManagedObjectID(
-                entity: entity, storeIdentifier: storeIdentifier, primaryKey: pk),
+            objectID: ManagedObjectID(scope: idScopes[entityIndex], primaryKey: pk),
             version: version, values: values)
     }
 
@@ -88,19 +87,18 @@ extension RowCodec {
     /// Reads `[entity, pk]`.
     func readObjectKey(_ s: inout JSONScanner) throws -> ManagedObjectID {
         try s.expect(0x5B)
-        let entity = entities[try readEntity(&s)]
+        let entityIndex = try readEntity(&s)
         try s.expect(0x2C)
         let pk = try readKey(&s)
         try s.expect(0x5D)
-        return ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: pk)
+        return ManagedObjectID(scope: idScopes[entityIndex], primaryKey: pk)
     }
 
     private func readReference(_ s: inout JSONScanner, destination: EntityDescription) throws
         -> ManagedObjectID
     {
         if s.peek() != 0x5B {
-            return ManagedObjectID(
-                entity: destination, storeIdentifier: storeIdentifier, primaryKey: try readKey(&s))
+            return ManagedObjectID(scope: idScopes[destination.index], primaryKey: try readKey(&s))
         }
         let start = s.position
         let id = try readObjectKey(&s)

@@ -22,8 +22,11 @@ struct RowCodec: Sendable {
     var formatVersion: Int
     /// Whether `date` values read are seconds since 1970 (version 1), not since 2001.
     var readsDatesSince1970: Bool { StoreFileVersion.datesSince1970(formatVersion) }
-    /// Written once per reading thread (``forOneThread()``), never otherwise.
-    private(set) var storeIdentifier: String
+    /// The store identifier of the IDs read and written.
+    let storeIdentifier: String
+    /// The ID scope of each entity in this store, by entity index: IDs read are made from
+    /// these, with no interning per ID.
+    let idScopes: [ObjectIDScope]
     let path: String
     /// Stored slots by entity index (copied for each reading thread, see ``forOneThread()``).
     private(set) var slots: [[Slot]]
@@ -41,13 +44,12 @@ struct RowCodec: Sendable {
     /// Whether each entity is abstract, by entity index.
     let abstract: [Bool]
 
-    /// A copy whose store identifier and tables have storage of their own, for rows decoded
-    /// on another thread: every decoded ID retains the identifier's buffer and every row
-    /// reads its entity's slot table, and threads retaining one shared buffer contend for its
-    /// reference count (a cache line bounced between the cores).
+    /// A copy whose tables have storage of their own, for rows decoded on another thread:
+    /// every row reads its entity's slot table, and threads retaining one shared buffer
+    /// contend for its reference count (a cache line bounced between the cores). (Decoded IDs
+    /// retain their entity's shared ``ObjectIDScope``, as they retained the entity before.)
     func forOneThread() -> RowCodec {
         var copy = self
-        copy.storeIdentifier = String(decoding: Array(storeIdentifier.utf8), as: UTF8.self)
         copy.slots = slots.map { $0.map { $0 } }
         copy.entities = entities.map { $0 }
         return copy
@@ -60,6 +62,7 @@ struct RowCodec: Sendable {
         self.model = model
         self.formatVersion = formatVersion
         self.storeIdentifier = storeIdentifier
+        self.idScopes = ObjectIDScope.of(model, store: storeIdentifier)
         self.path = path
         self.entities = model.entities
         self.slots = model.entities.map { entity in
@@ -224,7 +227,7 @@ struct RowCodec: Sendable {
     /// Whether `id` is of this codec's store.
     @inline(__always)
     private func sameStore(_ id: ManagedObjectID) -> Bool {
-        id.storeIdentifier == storeIdentifier
+        id.scope === idScopes[id.entity.index] || id.storeIdentifier == storeIdentifier
     }
 
     /// Appends `[entity, pk]` (the form of deletes and of references to subentities).

@@ -222,8 +222,7 @@ extension RowCodec {
         found.sort { $0.slot < $1.slot }
         return .partial(
             PartialRow(
-                objectID: ManagedObjectID(
-                    entity: entity, storeIdentifier: storeIdentifier, primaryKey: head.pk),
+                objectID: ManagedObjectID(scope: idScopes[head.entityIndex], primaryKey: head.pk),
                 version: head.version, slots: found.map(\.slot), values: found.map(\.value)))
     }
 
