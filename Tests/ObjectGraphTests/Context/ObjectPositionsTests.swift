@@ -21,7 +21,8 @@ import Testing
                 #expect(inserted == (reference[key] == nil))
                 if inserted { reference[key] = step }
             case 2:
-                #expect(table.removeValue(for: object) == reference.removeValue(forKey: key))
+                let removed = table.removeValue(for: object)
+                #expect(removed == reference.removeValue(forKey: key))
             default:
                 if reference[key] != nil {
                     table.update(object, to: -step)
@@ -39,14 +40,20 @@ import Testing
         let objects = (0..<257).map { _ in ManagedObject(entity: Self.entity, insertInto: nil) }
         var table = ObjectPositions()
         table.reserveCapacity(10)
-        for (i, object) in objects.enumerated() { #expect(table.insert(object, at: i)) }
+        for (i, object) in objects.enumerated() {
+            let inserted = table.insert(object, at: i)
+            #expect(inserted)
+        }
         for (i, object) in objects.enumerated().reversed() where i % 2 == 0 {
-            #expect(table.removeValue(for: object) == i)
+            let removed = table.removeValue(for: object)
+            #expect(removed == i)
         }
         for (i, object) in objects.enumerated() where i % 2 == 1 {
             #expect(table[object] == i)
-            #expect(table.removeValue(for: object) == i)
-            #expect(table.removeValue(for: object) == nil)
+            let removed = table.removeValue(for: object)
+            let again = table.removeValue(for: object)
+            #expect(removed == i)
+            #expect(again == nil)
         }
         #expect(table.count == 0)
         #expect(objects.allSatisfy { table[$0] == nil })
