@@ -112,22 +112,15 @@ extension ManagedObjectContext {
                 values: storeValues(plan.values(of: object), object.entity, id))
         }
         add(inserted, \.inserted, store: storeOf)
-        let updated = try plan.updated.map { object in
-            let values = plan.values(of: object)
-            var stored = storeValues(values, object.entity, id)
-            if values.indices.contains(where: {
-                isUnloadedStoredToMany(values, object.entity, $0)
-            }),
-                let current = try coordinator.row(for: id(object))
-            {
-                for i in stored.indices where isUnloadedStoredToMany(values, object.entity, i) {
-                    stored[i] = current.values[i]
-                }
-            }
-            return StoreRow(
-                objectID: id(object), version: plan.expected(object) + 1, values: stored)
+        // Updates go as patches of the slots they change: the store changes those in place,
+        // and the save holds no second complete row per updated object (a store that does not
+        // accept patches gets complete rows from the coordinator).
+        var lastSlots: [Int] = []
+        var scratch: [Int] = []
+        let patched = plan.updated.map { object in
+            patch(of: object, plan, id, shared: &lastSlots, scratch: &scratch)
         }
-        add(updated, \.updated, store: storeOf)
+        add(patched, \.patched) { $0.objectID.storeIdentifier ?? "" }
         let deleted = plan.deleted.map { ($0.objectID, plan.expected($0)) }
         add(deleted, \.deleted) { $0.objectID.storeIdentifier ?? "" }
         return sets
@@ -157,11 +150,37 @@ extension ManagedObjectContext {
         return result
     }
 
-    private func isUnloadedStoredToMany(
-        _ values: [ObjectValue], _ entity: EntityDescription, _ index: Int
-    ) -> Bool {
-        guard case .toMany(nil) = values[index] else { return false }
-        return entity.layout.kinds[index] == .toManyStored
+    /// An updated object's patch: the stored slots it changed (every stored slot when the
+    /// plan gives it new values: a conflict merge or a constraint merge), with their values
+    /// as the store keeps them. A to-many not loaded is left out: it did not change, and the
+    /// row keeps its members. Consecutive patches of the same slots share `shared`'s array.
+    private func patch(
+        of object: ManagedObject, _ plan: SavePlan, _ id: (ManagedObject) -> ManagedObjectID,
+        shared: inout [Int], scratch: inout [Int]
+    ) -> StoreRowPatch {
+        let values = plan.values(of: object)
+        let kinds = object.entity.layout.kinds
+        scratch.removeAll(keepingCapacity: true)
+        func add(_ i: Int) {
+            guard i < values.count else { return }
+            switch (kinds[i], values[i]) {
+            case (.attribute, .attribute), (.toOne, .toOne), (.toManyStored, .toMany(_?)):
+                scratch.append(i)
+            default: break
+            }
+        }
+        if plan.hasValues(for: object) {
+            for i in kinds.indices { add(i) }
+        } else {
+            object.changedSlots.forEachSlot(add)
+        }
+        if scratch != shared { shared = scratch }
+        var stored: [StoreValue] = []
+        stored.reserveCapacity(shared.count)
+        for i in shared { stored.append(storeValue(values[i], kinds[i], id)) }
+        return StoreRowPatch(
+            objectID: id(object), version: plan.expected(object) + 1, slots: shared,
+            values: stored)
     }
 
     /// Slot values as the store keeps them, with related objects named by `id` (duplicates
@@ -173,21 +192,26 @@ extension ManagedObjectContext {
         let kinds = entity.layout.kinds
         var stored: [StoreValue] = []
         stored.reserveCapacity(kinds.count)
-        for (i, value) in values.enumerated() {
-            switch (kinds[i], value) {
-            case (.attribute, .attribute(let v)): stored.append(.attribute(v))
-            case (.toOne, .toOne(let o)): stored.append(.toOne(o.map(id)))
-            case (.toManyStored, .toMany(let m?)):
-                var seen = Set<ManagedObjectID>()
-                stored.append(
-                    .toMany(
-                        m.objects.filter { !$0.state.isDeleted }.map(id).filter {
-                            seen.insert($0).inserted
-                        }))
-            default: stored.append(.notStored)
-            }
-        }
+        for (i, value) in values.enumerated() { stored.append(storeValue(value, kinds[i], id)) }
         return stored
+    }
+
+    /// One slot's value as the store keeps it (see ``storeValues(_:_:_:)``).
+    @inline(__always)
+    private func storeValue(
+        _ value: ObjectValue, _ kind: EntityLayout.Kind, _ id: (ManagedObject) -> ManagedObjectID
+    ) -> StoreValue {
+        switch (kind, value) {
+        case (.attribute, .attribute(let v)): return .attribute(v)
+        case (.toOne, .toOne(let o)): return .toOne(o.map(id))
+        case (.toManyStored, .toMany(let m?)):
+            var seen = Set<ManagedObjectID>()
+            return .toMany(
+                m.objects.filter { !$0.state.isDeleted }.map(id).filter {
+                    seen.insert($0).inserted
+                })
+        default: return .notStored
+        }
     }
 
     /// Makes temporary IDs permanent now, without saving; the objects stay inserted.

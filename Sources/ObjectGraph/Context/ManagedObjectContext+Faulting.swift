@@ -83,7 +83,7 @@ extension ManagedObjectContext {
                 """)
         }
         object.slots = ManagedObject.emptySlots(for: object.entity)
-        object.snapshot = object.slots
+        object.snapshot = Snapshot()
         object.faultSource = nil
         object.state.isDeleted = true
     }
@@ -106,8 +106,10 @@ extension ManagedObjectContext {
     /// Sets an object's values and snapshot from a row's values and version.
     func fill(_ object: ManagedObject, values row: [StoreValue], version: Int64) {
         let values = objectValues(row, of: object.entity)
+        // The slots alone hold the values (a snapshot sharing them made the first write copy
+        // every slot): the snapshot keeps old values from the first write on.
         object.slots = values
-        object.snapshot = values
+        object.snapshot = Snapshot()
         object.snapshotVersion = version
         object.changedSlots = SlotSet()
         object.faultSource = nil
@@ -121,17 +123,24 @@ extension ManagedObjectContext {
     func reload(_ object: ManagedObject, from row: StoreRow) {
         let fresh = objectValues(from: row)
         var merged = fresh
-        var snapshot = fresh
+        // Only the changed and the transient slots can hold other than the fresh values: the
+        // snapshot keeps those slots' committed values where they differ.
+        var kept = Snapshot()
         let transient = object.entity.layout.transientSlots
         if !object.slots.isEmpty {
             for index in object.changedSlots { merged[index] = object.slots[index] }
+            for index in transient { merged[index] = object.slots[index] }
+            for index in object.changedSlots where !transient.contains(index) {
+                if !fresh[index].isSame(as: merged[index]) { kept.keep(index, fresh[index]) }
+            }
             for index in transient {
-                merged[index] = object.slots[index]
-                if let old = object.snapshot { snapshot[index] = old[index] }
+                let committed =
+                    object.snapshot != nil ? object.committedValue(at: index) : fresh[index]
+                if !committed.isSame(as: merged[index]) { kept.keep(index, committed) }
             }
         }
         object.slots = merged
-        object.snapshot = snapshot
+        object.snapshot = kept
         object.snapshotVersion = row.version
         object.faultSource = nil
         announceRefreshed(object)

@@ -118,7 +118,7 @@ extension ManagedObjectContext {
         if object.slots.isEmpty {
             // Its row is gone: it keeps no values, as a fault whose row is missing would.
             object.slots = ManagedObject.emptySlots(for: object.entity)
-            object.snapshot = object.slots
+            object.snapshot = Snapshot()
             object.faultSource = nil
         }
         // Loaded relationships of other objects that pointed at it lose it, as in Core Data
@@ -183,12 +183,11 @@ extension ManagedObject {
     func unlinkMerged(_ r: RelationshipDescription, _ object: ManagedObject) {
         switch slots[r.index] {
         case .toOne(let o) where o === object:
+            // The committed value goes too: a kept one is replaced, else it is the slot's.
             slots[r.index] = .toOne(nil)
-            if var snap = snapshot {
-                snap[r.index] = .toOne(nil)
-                snapshot = snap
-            }
+            snapshot?.replaceKept(r.index, with: .toOne(nil))
         case .toMany(var m?):
+            keepCommittedValue(r.index)
             slots[r.index] = .toMany(nil)
             m.remove(object)
             slots[r.index] = .toMany(m)

@@ -81,8 +81,8 @@ extension ManagedObjectContext {
                 object.managedObjectContext = nil
                 continue
             }
-            if let snapshot = object.snapshot {
-                object.slots = snapshot.enumerated().map { i, v in
+            if let committed = object.committedSlots {
+                object.slots = committed.enumerated().map { i, v in
                     // A to-many's snapshot may be stale: reload it (a transient one is never
                     // stored, so its snapshot is the value to go back to).
                     if let r = object.entity.properties[i] as? RelationshipDescription, r.isToMany,
@@ -92,6 +92,8 @@ extension ManagedObjectContext {
                     }
                     return v
                 }
+                // The reloaded to-manys' committed values stay the kept ones.
+                object.setSnapshot(committed: committed)
             }
             object.changedSlots = SlotSet()
             object.state.clearLifecycle()

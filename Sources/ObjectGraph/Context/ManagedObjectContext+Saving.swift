@@ -82,7 +82,9 @@ extension ManagedObjectContext {
         // Arrays of the kinds, not their concatenation: no copy of every object reference.
         for objects in [changes.inserted, changes.updated] {
             for object in objects {
-                object.snapshot = object.slots
+                // The current values are the committed ones now: nothing kept (the kept old
+                // values, if any, are freed here).
+                object.snapshot = Snapshot()
                 object.changedSlots = SlotSet()
                 object.state.clearLifecycle()
             }
@@ -231,6 +233,7 @@ extension ManagedObjectContext {
             case .toMany(let ids): value = .toMany(RelatedObjects(ids.map(registeredOrFault)))
             case .notStored: continue
             }
+            object.keepCommittedValue(index)
             object.slots[index] = value
             if marking.contains(index) || !object.state.isInserted {
                 object.markChanged(index)

@@ -298,13 +298,19 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Commits change sets, one per store, under the lock.
+    /// Commits change sets, one per store, under the lock. A store that does not accept
+    /// patches gets each patch as the complete row it leaves, read from the store under the
+    /// same lock (see ``PersistentStore/acceptsRowPatches``).
     func commit(_ changes: [String: StoreChangeSet]) throws {
         try locked {
             for (identifier, changeSet) in changes.sorted(by: { $0.key < $1.key })
             where !changeSet.isEmpty {
                 guard let store = persistentStore(forIdentifier: identifier) else {
                     throw SaveErrors.noStore("store \(identifier) is no longer open")
+                }
+                if !changeSet.patched.isEmpty && !store.acceptsRowPatches {
+                    try store.commit(changeSet.completingPatches(reading: store.row(for:)))
+                    continue
                 }
                 try store.commit(changeSet)
             }

@@ -58,7 +58,9 @@ public struct StoreHistoryTransaction: Sendable, Hashable {
         oldRow: (ManagedObjectID) -> StoreRow?
     ) {
         var list: [StoreHistoryChange] = []
-        list.reserveCapacity(changes.deleted.count + changes.updated.count + changes.inserted.count)
+        list.reserveCapacity(
+            changes.deleted.count + changes.updated.count + changes.patched.count
+                + changes.inserted.count)
         for (id, _) in changes.deleted {
             list.append(
                 StoreHistoryChange(
@@ -72,6 +74,15 @@ public struct StoreHistoryTransaction: Sendable, Hashable {
                     updatedProperties: oldRow(row.objectID).map {
                         StoreHistoryChange.changedProperties(from: $0, to: row)
                     } ?? row.objectID.entity.properties.map(\.name)))
+        }
+        // A patch's slots the row keeps as they were are not changes, as with complete rows.
+        for patch in changes.patched {
+            list.append(
+                StoreHistoryChange(
+                    objectID: patch.objectID, changeType: .update,
+                    updatedProperties: oldRow(patch.objectID).map {
+                        patch.changedProperties(from: $0)
+                    } ?? patch.objectID.entity.properties.map(\.name)))
         }
         for row in changes.inserted {
             list.append(StoreHistoryChange(objectID: row.objectID, changeType: .insert))

@@ -90,6 +90,7 @@ extension ManagedObject {
             m.objects.map(ObjectIdentifier.init) != objects.map(ObjectIdentifier.init)
         {
             m = RelatedObjects(objects)
+            keepCommittedValue(r.index)
             slots[r.index] = .toMany(m)
             markChanged(r.index)
         }
@@ -119,12 +120,14 @@ extension ManagedObject {
         _ = read(r.index, "\(entity.name).\(r.name)")
         if r.isToMany {
             guard let object, case .toMany(var m?) = slots[r.index] else { return }
+            keepCommittedValue(r.index)
             slots[r.index] = .toMany(nil)
             let changed = m.insert(object)
             slots[r.index] = .toMany(m)
             if changed { markChanged(r.index) }
         } else {
             if case .toOne(let o) = slots[r.index], o === object { return }
+            keepCommittedValue(r.index)
             slots[r.index] = .toOne(object)
             markChanged(r.index)
         }
@@ -135,11 +138,13 @@ extension ManagedObject {
         _ = read(r.index, "\(entity.name).\(r.name)")
         if r.isToMany {
             guard case .toMany(var m?) = slots[r.index] else { return }
+            keepCommittedValue(r.index)
             slots[r.index] = .toMany(nil)
             let changed = m.remove(object)
             slots[r.index] = .toMany(m)
             if changed { markChanged(r.index) }
         } else if case .toOne(let o) = slots[r.index], o === object {
+            keepCommittedValue(r.index)
             slots[r.index] = .toOne(nil)
             markChanged(r.index)
         }
@@ -161,6 +166,8 @@ extension ManagedObject {
     func loadToMany(_ index: Int) {
         guard let r = entity.properties[index] as? RelationshipDescription else { return }
         let members = managedObjectContext?.loadRelated(r, of: self) ?? []
+        // The snapshot keeps the relationship fault (`.toMany(nil)`), as a whole copy did.
+        keepCommittedValue(index)
         slots[index] = .toMany(RelatedObjects(members))
     }
 }

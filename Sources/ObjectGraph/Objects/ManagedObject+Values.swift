@@ -137,12 +137,13 @@ extension ManagedObject {
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         managedObjectContext?.checkQueue("committedValues(forKeys:)")
         if slots.isEmpty && !state.isInserted { fireFault() }
-        guard let snapshot else { return [:] }
+        guard snapshot != nil else { return [:] }
         var result: [String: Any] = [:]
         for property in entity.properties where keys?.contains(property.name) ?? true {
             if property.isTransient { continue }
             if let r = property as? RelationshipDescription, r.isToMany { continue }
-            result[property.name] = bridged(snapshot[property.index], property) ?? NSNull()
+            result[property.name] =
+                bridged(committedValue(at: property.index), property) ?? NSNull()
         }
         return result
     }
@@ -195,6 +196,7 @@ extension ManagedObject {
         if case .attribute(let old) = slots[index], case .attribute(let new) = value, old == new {
             return
         }
+        keepCommittedValue(index)
         slots[index] = value
         markChanged(index)
     }

@@ -43,8 +43,9 @@ open class ManagedObject: CustomStringConvertible {
     // (they cost more than the work on every property access); no access overlaps another.
     /// Current values, one per slot; empty while the object is a fault.
     @exclusivity(unchecked) var slots: [ObjectValue] = []
-    /// The values last read from (or saved to) the parent; `nil` for an unsaved insert.
-    @exclusivity(unchecked) var snapshot: [ObjectValue]?
+    /// The values last read from (or saved to) the parent, kept as the old values of the
+    /// slots written since (see ``Snapshot``); `nil` for an unsaved insert and a fault.
+    @exclusivity(unchecked) var snapshot: Snapshot?
     /// The row version the snapshot came from (optimistic locking).
     @exclusivity(unchecked) var snapshotVersion: Int64 = 0
     /// Slots changed since the snapshot.

@@ -42,6 +42,17 @@ struct SlotSet: Sequence, Sendable, Equatable {
         high.removeAll()
     }
 
+    /// Calls `body` with each slot, ascending, without the iterator's allocation.
+    @inline(__always)
+    func forEachSlot(_ body: (Int) throws -> Void) rethrows {
+        var mask = low
+        while mask != 0 {
+            try body(mask.trailingZeroBitCount)
+            mask &= mask - 1
+        }
+        for i in high { try body(i) }
+    }
+
     func makeIterator() -> AnyIterator<Int> {
         var mask = low
         var rest = high.makeIterator()

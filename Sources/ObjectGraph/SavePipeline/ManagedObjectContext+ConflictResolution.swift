@@ -29,12 +29,13 @@ extension ManagedObjectContext {
             plan.expectedVersion[ObjectIdentifier(object)] = row.version
             if object.state.isDeleted { continue }
             let store = objectValues(from: row)
+            let committed = object.committedSlots
             var merged = store
             for index in merged.indices {
                 let mine = object.slots[index]
                 let changedHere = object.changedSlots.contains(index)
                 let changedThere =
-                    !(object.snapshot.map { sameValue($0[index], store[index]) } ?? false)
+                    !(committed.map { sameValue($0[index], store[index]) } ?? false)
                 switch mergePolicy {
                 case .overwrite: merged[index] = mine
                 case .mergeByPropertyObjectTrump: if changedHere { merged[index] = mine }
@@ -60,7 +61,8 @@ extension ManagedObjectContext {
         var keys: [String] = []
         var local: [String: String] = [:]
         var stored: [String: String] = [:]
-        if let storeValues, let snapshot = object.snapshot {
+        let snapshot = object.committedSlots
+        if let storeValues, let snapshot {
             for index in object.changedSlots.sorted()
             where !sameValue(snapshot[index], storeValues[index]) {
                 let name = object.entity.properties[index].name
@@ -71,7 +73,7 @@ extension ManagedObjectContext {
         }
         return MergeConflict(
             source: object,
-            objectSnapshot: object.snapshot.map { snapshotDictionary($0, object.entity) },
+            objectSnapshot: snapshot.map { snapshotDictionary($0, object.entity) },
             cachedSnapshot: storeValues.map { snapshotDictionary($0, object.entity) },
             newVersion: row?.version ?? 0, oldVersion: object.snapshotVersion,
             conflictingKeys: keys, localValues: local, storeValues: stored)

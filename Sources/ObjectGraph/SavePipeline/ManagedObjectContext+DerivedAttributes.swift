@@ -30,6 +30,7 @@ extension ManagedObjectContext {
                     let value = expression.value(for: object, now: now).coerced(to: attribute.type)
                 else { continue }
                 if object.slots[attribute.index].attributeValue != value {
+                    object.keepCommittedValue(attribute.index)
                     object.slots[attribute.index] = .attribute(value)
                     object.markChanged(attribute.index)
                 }

@@ -15,15 +15,19 @@ extension ManagedObjectContext {
         }
         for (object, values) in plan.rolledBack {
             object.slots = values
-            object.snapshot = values
+            object.snapshot = Snapshot()
             object.snapshotVersion = plan.expected(object)
             object.changedSlots = SlotSet()
             announceRefreshed(object)
         }
         for (object, values) in plan.slots.values {
-            object.slots = values
             // An object outside the save only had references moved to a survivor.
-            if !object.hasChanges { object.snapshot = values }
+            if !object.hasChanges {
+                object.slots = values
+                object.snapshot = Snapshot()
+            } else {
+                object.replaceSlots(with: values)
+            }
         }
         // Each inserted object moves to its permanent ID: make room once, not by doubling, and
         // move the registry's entries together (see `ObjectRegistry.move(_:)`).

@@ -146,7 +146,7 @@ extension ManagedObjectContext {
             databaseSnapshot: row.map(rowDictionary),
             conflictingObjects: clash.objects,
             conflictingSnapshots: clash.objects.map { o in
-                o.snapshot.map { snapshotDictionary($0, o.entity) } ?? [:]
+                o.committedSlots.map { snapshotDictionary($0, o.entity) } ?? [:]
             })
     }
 

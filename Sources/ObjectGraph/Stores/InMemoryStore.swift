@@ -157,6 +157,9 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         }
     }
 
+    /// `true`: updates given as patches change the rows' slots in place.
+    public var acceptsRowPatches: Bool { true }
+
     /// See ``PersistentStore/currentHistoryTransactionNumber()``.
     public func currentHistoryTransactionNumber() throws -> Int64 {
         guard tracksHistory else { throw HistoryErrors.notTracked(self) }

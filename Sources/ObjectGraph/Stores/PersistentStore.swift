@@ -61,6 +61,15 @@ public protocol PersistentStore: AnyObject, Sendable {
     ///   read-only. Build them with
     ///   ``ObjectGraphError/init(_:_:entityName:key:value:objectID:file:line:column:underlying:userInfo:)``.
     func commit(_ changes: StoreChangeSet) throws
+    /// Whether ``commit(_:)`` takes updates as patches (``StoreChangeSet/patched``) besides
+    /// complete rows. The default is `false`: the coordinator then turns every patch into the
+    /// complete row before committing (``StoreChangeSet/completingPatches(reading:)``), so a
+    /// store that only knows complete rows never sees one.
+    ///
+    /// A store that says `true` checks a patch as an update (its row exists at
+    /// `version - 1`; the references it changes, and those the row keeps to rows the change
+    /// set deletes, name rows that will exist) and leaves the row's other slots as they are.
+    var acceptsRowPatches: Bool { get }
     /// Releases what the store holds (files, locks) as ``PersistentStoreCoordinator/remove(_:)``
     /// takes it out of `coordinator`; the store is not used afterwards. The default does
     /// nothing.
@@ -121,6 +130,9 @@ extension PersistentStore {
 }
 
 extension PersistentStore {
+    /// `false`: a store is handed complete rows unless it says it takes patches.
+    public var acceptsRowPatches: Bool { false }
+
     /// Does nothing: a store without files or locks has nothing to release.
     public func willRemove(from coordinator: PersistentStoreCoordinator?) throws {}
 
@@ -178,12 +190,18 @@ public struct StoreFetchRequest: Sendable {
 /// One save's changes, as a store commits them: all or nothing.
 ///
 /// Updated rows carry their *new* version (the old one plus one); deleted IDs carry the
-/// version the saver last saw. The store checks both against its current rows.
+/// version the saver last saw. The store checks both against its current rows. An update
+/// comes either as a complete row (``updated``) or, to a store that accepts them
+/// (``PersistentStore/acceptsRowPatches``), as the slots it changes (``patched``); an
+/// object is updated once in a change set.
 public struct StoreChangeSet: Sendable {
     /// New rows, with permanent IDs and version 1.
     public var inserted: [StoreRow]
     /// Changed rows, complete, with their new versions.
     public var updated: [StoreRow]
+    /// Changed rows given as the slots they change, with their new versions; applied after
+    /// ``updated``. Empty for a store that does not accept patches.
+    public var patched: [StoreRowPatch]
     /// Deleted objects and the version each had when the saver read it.
     public var deleted: [(objectID: ManagedObjectID, version: Int64)]
     /// The saving context's `transactionAuthor`.
@@ -197,10 +215,12 @@ public struct StoreChangeSet: Sendable {
     public init(
         inserted: [StoreRow] = [], updated: [StoreRow] = [],
         deleted: [(objectID: ManagedObjectID, version: Int64)] = [],
+        patched: [StoreRowPatch] = [],
         author: String? = nil, contextName: String? = nil, timestamp: Date
     ) {
         self.inserted = inserted
         self.updated = updated
+        self.patched = patched
         self.deleted = deleted
         self.author = author
         self.contextName = contextName
@@ -208,5 +228,30 @@ public struct StoreChangeSet: Sendable {
     }
 
     /// Whether there is nothing to commit.
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    public var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && patched.isEmpty
+    }
+
+    /// The change set with every patch made the complete row it leaves (appended to
+    /// ``updated``, in order): what a store that does not accept patches commits.
+    ///
+    /// - Parameter row: The current row of an ID (a store's ``PersistentStore/row(for:)``).
+    /// - Throws: ``ObjectGraphError`` `.storeSaveConflict` (134050) when a patched row no
+    ///   longer exists, as a store's own check would; whatever `row` throws.
+    /// - Complexity: O(patches × slots), one read per patch.
+    public func completingPatches(reading row: (ManagedObjectID) throws -> StoreRow?) throws
+        -> StoreChangeSet
+    {
+        guard !patched.isEmpty else { return self }
+        var complete = self
+        complete.patched = []
+        complete.updated.reserveCapacity(updated.count + patched.count)
+        for patch in patched {
+            guard let current = try row(patch.objectID) else {
+                throw StoreErrors.conflict(patch.objectID, "was deleted by another save")
+            }
+            complete.updated.append(patch.applied(to: current))
+        }
+        return complete
+    }
 }

@@ -35,9 +35,9 @@ struct ReferenceCheck {
         for row in insertedRows {
             for (slot, value) in row.values.enumerated() {
                 switch value {
-                case .toOne(let target?): try check(row, slot, target, in: table)
+                case .toOne(let target?): try check(row.objectID, slot, target, in: table)
                 case .toMany(let targets):
-                    for target in targets { try check(row, slot, target, in: table) }
+                    for target in targets { try check(row.objectID, slot, target, in: table) }
                 default: continue
                 }
             }
@@ -48,34 +48,45 @@ struct ReferenceCheck {
     /// it keeps to rows the change set deletes.
     mutating func checkUpdated(_ row: StoreRow, current: StoreRow, in table: RowTable) throws {
         for slot in row.values.indices {
-            switch row.values[slot] {
-            case .toOne(let target?):
-                // Compared in place: copying the old value cost more than the comparison.
-                var kept = false
-                if slot < current.values.count, case .toOne(let before?) = current.values[slot] {
-                    kept = before == target
-                }
-                if !kept || (!deleted.isEmpty && deleted.contains(target)) {
-                    try check(row, slot, target, in: table)
-                }
-            case .toMany(let targets):
-                let old = slot < current.values.count ? current.values[slot] : nil
-                guard old != row.values[slot] || !deleted.isEmpty else { continue }
-                var kept = Set<ManagedObjectID>()
-                if case .toMany(let before)? = old { kept = Set(before) }
-                for target in targets where !kept.contains(target) || deleted.contains(target) {
-                    try check(row, slot, target, in: table)
-                }
-            default: continue
+            try checkChanged(
+                row.values[slot], old: slot < current.values.count ? current.values[slot] : nil,
+                source: row.objectID, slot: slot, in: table)
+        }
+    }
+
+    /// Whether the change set deletes any row (a kept reference may then dangle).
+    var hasDeletions: Bool { !deleted.isEmpty }
+
+    /// Checks one slot's new value against its old one (`nil`: the row had no such slot):
+    /// the references it adds, and those it keeps to rows the change set deletes.
+    mutating func checkChanged(
+        _ value: StoreValue, old: StoreValue?, source: ManagedObjectID, slot: Int,
+        in table: RowTable
+    ) throws {
+        switch value {
+        case .toOne(let target?):
+            // Compared in place: copying the old value cost more than the comparison.
+            var kept = false
+            if case .toOne(let before?)? = old { kept = before == target }
+            if !kept || (!deleted.isEmpty && deleted.contains(target)) {
+                try check(source, slot, target, in: table)
             }
+        case .toMany(let targets):
+            guard old != value || !deleted.isEmpty else { return }
+            var kept = Set<ManagedObjectID>()
+            if case .toMany(let before)? = old { kept = Set(before) }
+            for target in targets where !kept.contains(target) || deleted.contains(target) {
+                try check(source, slot, target, in: table)
+            }
+        default: return
         }
     }
 
     private mutating func check(
-        _ row: StoreRow, _ slot: Int, _ target: ManagedObjectID, in table: RowTable
+        _ source: ManagedObjectID, _ slot: Int, _ target: ManagedObjectID, in table: RowTable
     ) throws {
         guard !exists(target, in: table) else { return }
-        throw StoreErrors.danglingReference(row.objectID, slot: slot, target: target)
+        throw StoreErrors.danglingReference(source, slot: slot, target: target)
     }
 
     private mutating func exists(_ target: ManagedObjectID, in table: RowTable) -> Bool {

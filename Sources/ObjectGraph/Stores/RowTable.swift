@@ -231,6 +231,7 @@ public struct RowTable: Sendable {
                 }
             }
         }
+        try checkPatches(changes.patched, references: &references, dangling: &danglingUpdate)
         for (id, version) in changes.deleted {
             guard let current = self.row(for: id) else {
                 throw StoreErrors.conflict(id, "was deleted by another save")
@@ -268,7 +269,7 @@ public struct RowTable: Sendable {
         }
     }
 
-    private func checkShape(_ row: StoreRow) throws {
+    func checkShape(_ row: StoreRow) throws {
         guard row.objectID.storeIdentifier == storeIdentifier,
             row.objectID.entity.managedObjectModel === model,
             row.values.count == row.objectID.entity.properties.count
@@ -287,6 +288,7 @@ public struct RowTable: Sendable {
     public mutating func applyUnchecked(_ changes: StoreChangeSet) {
         remove(contentsOf: changes.deleted)
         for row in changes.updated { replace(row) }
+        for patch in changes.patched { self.patch(patch) }
         if insertNew(changes.inserted) != nil {
             // not checked after all: replace the clashes
             for row in changes.inserted { upsert(row) }
@@ -298,7 +300,7 @@ public struct RowTable: Sendable {
         if self.row(for: row.objectID) != nil { replace(row) } else { insert(row) }
     }
 
-    private mutating func insert(_ row: StoreRow) {
+    mutating func insert(_ row: StoreRow) {
         let e = row.objectID.entity.index
         let pk = row.objectID.primaryKey
         Self.append(row, to: &entityTables[e])

@@ -50,3 +50,61 @@ public struct StoreRow: Sendable, Hashable {
         return values[p.index]
     }
 }
+
+/// An update of one row given as the slots it changes: the built-in stores patch the row in
+/// place rather than replacing it with a complete copy.
+///
+/// A saving context hands a store its updates this way when the store says it accepts them
+/// (``PersistentStore/acceptsRowPatches``); another store receives complete rows, made by
+/// ``StoreChangeSet/completingPatches(reading:)`` from its current rows.
+///
+/// ```swift
+/// let patch = StoreRowPatch(objectID: id, version: 3, slots: [amount.index],
+///                           values: [.attribute(.double(12.5))])
+/// let row = patch.applied(to: current)   // `current` is at version 2
+/// ```
+///
+/// - Note: Core Data's save request hands an incremental store the updated objects, whose
+///   `changedValues()` a store may read; this is that set of changed values as row slots.
+public struct StoreRowPatch: Sendable, Hashable {
+    /// The updated object's permanent ID.
+    public var objectID: ManagedObjectID
+    /// The version the update leaves the row at: the version the saver read, plus one.
+    public var version: Int64
+    /// The changed slots (indexes in the entity's ``EntityDescription/properties``, stored
+    /// ones only), ascending.
+    public var slots: [Int]
+    /// Each changed slot's new value, in the order of ``slots``.
+    public var values: [StoreValue]
+
+    /// Creates a patch; `slots` ascending, one value per slot.
+    public init(objectID: ManagedObjectID, version: Int64, slots: [Int], values: [StoreValue]) {
+        self.objectID = objectID
+        self.version = version
+        self.slots = slots
+        self.values = values
+    }
+
+    /// The complete row the update leaves: `old`'s values with the patch's over them, at the
+    /// patch's version.
+    ///
+    /// - Precondition: `old` is a row of the same entity (a slot out of its range traps).
+    public func applied(to old: StoreRow) -> StoreRow {
+        var row = old
+        row.version = version
+        for (slot, value) in zip(slots, values) { row.values[slot] = value }
+        return row
+    }
+
+    /// The names of the patched slots whose values differ from `old`'s: what persistent
+    /// history records as the update's changed properties.
+    func changedProperties(from old: StoreRow) -> [String] {
+        let properties = objectID.entity.properties
+        var names: [String] = []
+        for (slot, value) in zip(slots, values) where slot < old.values.count {
+            if case .notStored = value { continue }
+            if old.values[slot] != value { names.append(properties[slot].name) }
+        }
+        return names
+    }
+}

@@ -77,7 +77,7 @@ extension ManagedObjectContext {
         if object.state.isInserted {
             return newcomers.contains(ObjectIdentifier(object)) ? UndoState(absent: object) : nil
         }
-        guard let snapshot = object.snapshot else { return nil }
+        guard object.snapshot != nil else { return nil }
         var slots = object.slots
         for index in object.changedSlots {
             if let r = object.entity.properties[index] as? RelationshipDescription, r.isToMany,
@@ -85,7 +85,7 @@ extension ManagedObjectContext {
             {
                 slots[index] = .toMany(RelatedObjects(loadRelated(r, of: object)))
             } else {
-                slots[index] = snapshot[index]
+                slots[index] = object.committedValue(at: index)
             }
         }
         return UndoState(existence: .present, slots: slots)
@@ -138,9 +138,12 @@ extension ManagedObjectContext {
             }
         }
         if let slots, !object.slots.isEmpty {
-            for index in slots { object.slots[index] = state.slots[index] }
+            for index in slots {
+                object.keepCommittedValue(index)
+                object.slots[index] = state.slots[index]
+            }
         } else {
-            object.slots = state.slots
+            object.replaceSlots(with: state.slots)
         }
         object.faultSource = nil
         object.changedSlots = changedSlots(of: object)
@@ -175,7 +178,7 @@ extension ManagedObjectContext {
     private func changedSlots(of object: ManagedObject) -> SlotSet {
         let reference =
             object.state.isInserted
-            ? ManagedObject.initialSlots(for: object.entity) : object.snapshot
+            ? ManagedObject.initialSlots(for: object.entity) : object.committedSlots
         guard let reference else { return SlotSet(object.slots.indices) }
         return SlotSet(object.slots.indices.filter { !object.slots[$0].isSame(as: reference[$0]) })
     }

@@ -50,6 +50,9 @@ struct RowTableGenerations {
         var before: [ManagedObjectID: StoreRow?] = [:]
         for (id, _) in changes.deleted { before[id] = .some(table.row(for: id)) }
         for row in changes.updated { before[row.objectID] = .some(table.row(for: row.objectID)) }
+        for patch in changes.patched {
+            before[patch.objectID] = .some(table.row(for: patch.objectID))
+        }
         for row in changes.inserted { before[row.objectID] = .some(table.row(for: row.objectID)) }
         for entry in live { entry.generation?.keep(before) }
     }

@@ -61,6 +61,7 @@ extension JSONLinesStore {
             else { return nil }
             return (entity.name, next)
         }
+        let patchWrites = patchWrites(changes.patched)
         writer.reset()
         guard file.lastTransaction < .max else {
             throw StoreFileErrors.failed(
@@ -76,7 +77,7 @@ extension JSONLinesStore {
             changes, number: file.lastTransaction + 1, keys: keys,
             codec: codec,
             origin: history.map { ($0.bundleID, $0.processID) }, changedSlots: changedSlots,
-            to: writer)
+            patchWrites: patchWrites, to: writer)
         var liveDelta = 0
         if liveRowBytes != nil {
             liveDelta =
@@ -94,6 +95,20 @@ extension JSONLinesStore {
                 } else {
                     liveDelta -= snapshotSize(of: row.objectID)
                 }
+            }
+            for (patch, write) in zip(changes.patched, patchWrites) {
+                guard write.complete == nil, let old = table.row(for: patch.objectID) else {
+                    liveDelta -= snapshotSize(of: patch.objectID)
+                    continue
+                }
+                let entityIndex = patch.objectID.entity.index
+                liveDelta +=
+                    codec.valueBytes(
+                        changed: write.changed, entityIndex: entityIndex, using: measurer,
+                        value: { patch.value(at: $0) })
+                    - codec.valueBytes(
+                        of: old, changed: write.changed, entityIndex: entityIndex,
+                        using: measurer)
             }
         }
         do {
@@ -124,7 +139,11 @@ extension JSONLinesStore {
         if let live = liveRowBytes { liveRowBytes = live + liveDelta }
         compactAutomaticallyIfNeeded(
             liveAtLeast: sizes.inserted + sizes.updated,
-            partiallyUpdated: changedSlots == nil ? [] : changes.updated)
+            partiallyUpdated: changedSlots == nil ? [] : changes.updated,
+            patched: options.automaticCompaction
+                ? zip(changes.patched, patchWrites).filter { $0.1.complete == nil }.map(
+                    \.0.objectID)
+                : [])
     }
 
     /// For each updated row (checked against the current rows), the stored slots to write as a
@@ -227,10 +246,12 @@ extension JSONLinesStore {
 
     /// Compacts when more than half the file is dead bytes. `liveAtLeast` is a lower bound
     /// of the live rows' snapshot size (the rows the last commit wrote complete, which are
-    /// live), to which the rows of `partiallyUpdated` (live too) add a lower bound of their
-    /// sizes found without encoding them: when it already shows the file is at most half
+    /// live), to which the rows of `partiallyUpdated` and `patched` (live too) add a lower
+    /// bound of their sizes found without encoding them: when it already shows the file is at most half
     /// dead, the live size is not measured (which would encode every row once after an open).
-    func compactAutomaticallyIfNeeded(liveAtLeast: Int, partiallyUpdated: [StoreRow] = []) {
+    func compactAutomaticallyIfNeeded(
+        liveAtLeast: Int, partiallyUpdated: [StoreRow] = [], patched: [ManagedObjectID] = []
+    ) {
         guard options.automaticCompaction, let file, file.length > options.compactionMinimumBytes,
             file.length >= compactionRetryLength
         else { return }
@@ -238,6 +259,13 @@ extension JSONLinesStore {
             var atLeast = liveAtLeast
             var entities = EntityIndexMemo()
             for row in partiallyUpdated {
+                atLeast += codec.snapshotSizeLowerBound(
+                    of: row, entityIndex: entities.index(of: row))
+            }
+            // Rows patched and written partially are live too (read as the commit left them;
+            // those written complete are in `liveAtLeast` already).
+            for id in patched {
+                guard let row = table.row(for: id) else { continue }
                 atLeast += codec.snapshotSizeLowerBound(
                     of: row, entityIndex: entities.index(of: row))
             }

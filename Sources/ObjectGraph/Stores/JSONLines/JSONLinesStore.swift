@@ -220,6 +220,10 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     /// progress), transactions missing at the end (the file ends before the end recorded in
     /// `FILE.lock`), a leftover `FILE.tmp`, an upgrade of the format version.
     public var recoveryNotices: [String] { locked { notices } }
+    /// `true`: an update given as a patch is written as a partial row of the slots it
+    /// changes (or complete, when it changes half of them or more) and changes the row's
+    /// slots in place.
+    public var acceptsRowPatches: Bool { true }
 
     /// Closes the file and releases the writer lock; later operations throw `.storeOperationFailed`
     /// (134070). With ``SynchronousMode/normal`` the file is synced first. Stops reporting writes

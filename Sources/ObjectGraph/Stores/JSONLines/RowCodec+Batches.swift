@@ -27,14 +27,37 @@ extension RowCodec {
         _ rows: [StoreRow], to w: JSONByteWriter, runs: inout [RowRun], member: String?,
         changed: [[Int]?]? = nil, parallelAbove minimum: Int = ParallelChunks.threshold
     ) throws -> Int {
+        // Room for complete rows of a few columns, or partial rows of one or two (a writer
+        // grows when rows are wider).
+        try writeEntries(
+            count: rows.count, bytesEach: changed == nil ? 192 : 64, to: w, runs: &runs,
+            member: member, parallelAbove: minimum
+        ) { i, local, entities in
+            let entityIndex = entities.index(of: rows[i].objectID)
+            if let slots = changed?[i] ?? nil {
+                try writePartial(rows[i], changed: slots, entityIndex: entityIndex, to: local)
+                return 0
+            }
+            return try write(rows[i], entityIndex: entityIndex, to: local)
+                + LineFrame.snapshotRowOverhead
+        }
+    }
+
+    /// The core of ``write(_:to:runs:member:changed:parallelAbove:)``: appends `count`
+    /// entries separated by commas, each written by `encode` (given its position, the chunk's
+    /// writer and an entity memo), which returns the bytes the entry counts toward the
+    /// snapshot size; returns their sum. Cuts the entries into runs as that function says.
+    func writeEntries(
+        count: Int, bytesEach: Int, to w: JSONByteWriter, runs: inout [RowRun],
+        member: String?, parallelAbove minimum: Int = ParallelChunks.threshold,
+        encode: @Sendable (Int, JSONByteWriter, inout EntityIndexMemo) throws -> Int
+    ) throws -> Int {
         let start = w.count
-        let chunks = ParallelChunks.chunkCount(for: rows.count, minimum: minimum)
+        let chunks = ParallelChunks.chunkCount(for: count, minimum: minimum)
         typealias Part = (bytes: FilledWriter, size: Int, runs: [RowRun])
         let parts = ParallelChunks.map(chunks) { k -> Result<Part, any Error> in
-            let range = ParallelChunks.range(k, of: chunks, count: rows.count)
-            // Room for complete rows of a few columns, or partial rows of one or two (a
-            // writer grows when rows are wider).
-            let local = JSONByteWriter(capacity: range.count * (changed == nil ? 192 : 64))
+            let range = ParallelChunks.range(k, of: chunks, count: count)
+            let local = JSONByteWriter(capacity: range.count * bytesEach)
             var size = 0
             var entities = EntityIndexMemo()
             var localRuns: [RowRun] = []
@@ -43,15 +66,7 @@ extension RowCodec {
                 for i in range {
                     if i > range.lowerBound { local.append(0x2C) }
                     if runStart < 0 { runStart = local.count }
-                    let entityIndex = entities.index(of: rows[i])
-                    if let slots = changed?[i] ?? nil {
-                        try writePartial(
-                            rows[i], changed: slots, entityIndex: entityIndex, to: local)
-                    } else {
-                        size +=
-                            try write(rows[i], entityIndex: entityIndex, to: local)
-                            + LineFrame.snapshotRowOverhead
-                    }
+                    size += try encode(i, local, &entities)
                     if member != nil, local.count - runStart >= RowRun.targetBytes {
                         localRuns.append(
                             RowRun(
@@ -248,8 +263,10 @@ struct EntityIndexMemo {
     private var entity: EntityDescription?
     private var index = 0
 
-    mutating func index(of row: StoreRow) -> Int {
-        let current = row.objectID.entity
+    mutating func index(of row: StoreRow) -> Int { index(of: row.objectID) }
+
+    mutating func index(of id: ManagedObjectID) -> Int {
+        let current = id.entity
         if current !== entity {
             entity = current
             index = current.index

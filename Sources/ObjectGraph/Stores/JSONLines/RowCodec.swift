@@ -116,12 +116,18 @@ struct RowCodec: Sendable {
     /// the version, each but the last followed by a comma.
     @inline(__always)
     func writeHead(_ row: StoreRow, entityIndex: Int, to w: JSONByteWriter) {
+        writeHead(row.objectID, version: row.version, entityIndex: entityIndex, to: w)
+    }
+
+    /// ``writeHead(_:entityIndex:to:)`` for a row given by its ID and version.
+    @inline(__always)
+    func writeHead(_ id: ManagedObjectID, version: Int64, entityIndex: Int, to w: JSONByteWriter) {
         w.append(0x5B)
         w.append(quotedNames[entityIndex])
         w.append(0x2C)
-        w.append(integer: row.objectID.primaryKey)
+        w.append(integer: id.primaryKey)
         w.append(0x2C)
-        w.append(integer: row.version)
+        w.append(integer: version)
     }
 
     /// ``write(_:to:)`` for a row whose entity's index the caller knows.

@@ -92,8 +92,21 @@ extension RowCodec {
     func writePartial(_ row: StoreRow, changed: [Int], entityIndex: Int, to w: JSONByteWriter)
         throws -> Int
     {
+        try writePartial(
+            row.objectID, version: row.version, changed: changed, entityIndex: entityIndex,
+            to: w, value: { row.values[$0] }, mismatch: { mismatch(row, slot: $0) })
+    }
+
+    /// ``writePartial(_:changed:entityIndex:to:)`` with each changed slot's new value read
+    /// through `value` (a patch's), and the error of a value that does not fit made by
+    /// `mismatch`.
+    func writePartial(
+        _ id: ManagedObjectID, version: Int64, changed: [Int], entityIndex: Int,
+        to w: JSONByteWriter, value: (Int) -> StoreValue,
+        mismatch: (Int) -> ObjectGraphError
+    ) throws -> Int {
         let start = w.count
-        writeHead(row, entityIndex: entityIndex, to: w)
+        writeHead(id, version: version, entityIndex: entityIndex, to: w)
         w.append(ascii: ",{")
         let entitySlots = slots[entityIndex]
         var next = 0
@@ -103,14 +116,14 @@ extension RowCodec {
                 w.truncate(to: start)
                 throw StoreFileErrors.failed(
                     .invalidStoreRow, path,
-                    "cannot write slot \(index) of \(row.objectID): it is not stored")
+                    "cannot write slot \(index) of \(id): it is not stored")
             }
             if k > 0 { w.append(0x2C) }
             w.append(quotedColumns[entityIndex][next])
             w.append(0x3A)
-            guard write(row.values[index], entitySlots[next], to: w) else {
+            guard write(value(index), entitySlots[next], to: w) else {
                 w.truncate(to: start)
-                throw mismatch(row, slot: index)
+                throw mismatch(index)
             }
         }
         w.append(ascii: "}]")
@@ -147,12 +160,20 @@ extension RowCodec {
     func valueBytes(of row: StoreRow, changed: [Int], entityIndex: Int, using w: JSONByteWriter)
         -> Int
     {
+        valueBytes(changed: changed, entityIndex: entityIndex, using: w) { row.values[$0] }
+    }
+
+    /// ``valueBytes(of:changed:entityIndex:using:)`` with each slot's value read through
+    /// `value`.
+    func valueBytes(
+        changed: [Int], entityIndex: Int, using w: JSONByteWriter, value: (Int) -> StoreValue
+    ) -> Int {
         let bySlot = slots[entityIndex]
         var total = 0
         for index in changed {
             guard let slot = bySlot.first(where: { $0.index == index }) else { continue }
             w.reset()
-            _ = write(row.values[index], slot, to: w)
+            _ = write(value(index), slot, to: w)
             total += w.count
         }
         return total

@@ -31,7 +31,7 @@ enum TransactionLine {
     static func write(
         _ changes: StoreChangeSet, number: Int64, keys: [(String, Int64)], codec: RowCodec,
         origin: (bundle: String, pid: String)? = nil, changedSlots: [[Int]?]? = nil,
-        to w: JSONByteWriter
+        patchWrites: [PatchWrite] = [], to w: JSONByteWriter
     ) throws -> (inserted: Int, updated: Int) {
         let start = w.count
         var sizes = (inserted: 0, updated: 0)
@@ -61,10 +61,19 @@ enum TransactionLine {
                     changes.inserted, to: w, runs: &runs, member: "ins")
                 w.append(0x5D)
             }
-            if !changes.updated.isEmpty {
+            if !changes.updated.isEmpty || !changes.patched.isEmpty {
+                // Complete rows, then patches (each as a partial or a complete row): one
+                // `upd` array, as the file format has it.
                 w.append(ascii: ",\"upd\":[")
-                sizes.updated = try codec.write(
-                    changes.updated, to: w, runs: &runs, member: "upd", changed: changedSlots)
+                if !changes.updated.isEmpty {
+                    sizes.updated = try codec.write(
+                        changes.updated, to: w, runs: &runs, member: "upd", changed: changedSlots)
+                }
+                if !changes.patched.isEmpty {
+                    if !changes.updated.isEmpty { w.append(0x2C) }
+                    sizes.updated += try codec.write(
+                        changes.patched, writes: patchWrites, to: w, runs: &runs, member: "upd")
+                }
                 w.append(0x5D)
             }
             if !changes.deleted.isEmpty {

@@ -1,0 +1,84 @@
+import Foundation
+
+/// An object's last fetched or saved values, kept sparsely: the old value of each slot
+/// written since then; every other slot's committed value is its current one.
+///
+/// Copying every slot at an object's first write (the snapshot used to be a whole
+/// `[ObjectValue]` sharing the slots' storage until then) cost an array per edited object,
+/// 176 bytes for six slots at W4b's peak, and freeing it at save; an edit usually writes one
+/// or two slots. Whatever writes a slot of an object that has a snapshot calls
+/// ``ManagedObject/keepCommittedValue(_:)`` first, so the committed values read exactly as
+/// a whole copy did (Core Data's snapshots: `committedValues(forKeys:)`, conflicts,
+/// rollback, undo).
+struct Snapshot {
+    /// The committed value of each slot written since, in first-write order; a slot appears
+    /// at most once. Empty until the first write (no allocation).
+    private(set) var kept: [(slot: Int, value: ObjectValue)] = []
+
+    init() {}
+
+    /// The committed value of `slot` if it was kept, else `nil` (the current value is it).
+    @inline(__always)
+    func value(at slot: Int) -> ObjectValue? {
+        for entry in kept where entry.slot == slot { return entry.value }
+        return nil
+    }
+
+    /// Keeps `value` as the committed value of `slot`, unless one is kept already.
+    @inline(__always)
+    mutating func keep(_ slot: Int, _ value: ObjectValue) {
+        for entry in kept where entry.slot == slot { return }
+        kept.append((slot, value))
+    }
+
+    /// Changes the committed value of `slot` where one is kept (else the slot's current
+    /// value is the committed one, and the caller changes that).
+    mutating func replaceKept(_ slot: Int, with value: ObjectValue) {
+        guard let i = kept.firstIndex(where: { $0.slot == slot }) else { return }
+        kept[i].value = value
+    }
+}
+
+extension ManagedObject {
+    /// Keeps slot `index`'s committed value before the slot is written: call before every
+    /// write of a slot that is not meant to change the snapshot too. Does nothing without a
+    /// snapshot (an insert, a fault) or when the slot's committed value is kept already.
+    @inline(__always)
+    func keepCommittedValue(_ index: Int) {
+        if snapshot != nil { snapshot!.keep(index, slots[index]) }
+    }
+
+    /// The committed value of slot `index`. Only meaningful when the object has a snapshot.
+    func committedValue(at index: Int) -> ObjectValue {
+        snapshot?.value(at: index) ?? slots[index]
+    }
+
+    /// Every slot's committed value, or `nil` without a snapshot (an unsaved insert, a fault).
+    var committedSlots: [ObjectValue]? {
+        guard let snapshot else { return nil }
+        var values = slots
+        for (slot, value) in snapshot.kept { values[slot] = value }
+        return values
+    }
+
+    /// Sets the snapshot so that the committed values are `committed` (one per slot), over
+    /// the current slots: only the slots whose values differ are kept. O(slots).
+    func setSnapshot(committed: [ObjectValue]) {
+        var fresh = Snapshot()
+        for i in committed.indices where i >= slots.count || !committed[i].isSame(as: slots[i]) {
+            fresh.keep(i, committed[i])
+        }
+        snapshot = fresh
+    }
+
+    /// Replaces every slot with `values`, keeping the committed value of each slot that
+    /// changes (the snapshot stays what it was).
+    func replaceSlots(with values: [ObjectValue]) {
+        if snapshot != nil, slots.count == values.count {
+            for i in values.indices where !slots[i].isSame(as: values[i]) {
+                snapshot!.keep(i, slots[i])
+            }
+        }
+        slots = values
+    }
+}
