@@ -101,7 +101,8 @@ extension SaveIntegrity {
                     let expected = (0..<90).filter { $0 % 3 == f && $0 % 2 == 1 }.map(Int64.init)
                     #expect(numbers(folder) == expected)
                 }
-                #expect(try files(check).count == 45)
+                let remaining = try files(check).count
+                #expect(remaining == 45)
             }
         }
 
@@ -133,11 +134,10 @@ extension SaveIntegrity {
             }
             let check = stack.context()
             try check.performAndWait {
-                #expect(
-                    try files(check).map { $0.value(forKey: "number") as? Int64 } == [
-                        1, 2, 4, 5, 7, 8, 10, 11,
-                    ])
-                #expect(try folders(check).count == 2)
+                let numbers = try files(check).map { $0.value(forKey: "number") as? Int64 }
+                let folderCount = try folders(check).count
+                #expect(numbers == [1, 2, 4, 5, 7, 8, 10, 11])
+                #expect(folderCount == 2)
             }
         }
 
@@ -167,7 +167,8 @@ extension SaveIntegrity {
                 #expect(recorder.deletedIDs.isEmpty)
             }
             let check = stack.context()
-            try check.performAndWait { #expect(try files(check).count == 8) }
+            let remaining = try check.performAndWait { try files(check).count }
+            #expect(remaining == 8)
         }
 
         @Test(arguments: StoreKind.all)
@@ -191,7 +192,8 @@ extension SaveIntegrity {
             }
             let check = stack.context()
             try check.performAndWait {
-                #expect(try files(check).count == 15)
+                let remaining = try files(check).count
+                #expect(remaining == 15)
                 #expect(numbers(try folders(check)[0]) == [15, 18, 21, 24, 27])
             }
         }
