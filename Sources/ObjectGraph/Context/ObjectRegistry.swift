@@ -242,8 +242,12 @@ final class ObjectRegistry {
     /// Re-lays the table at `size` slots with the entries whose object passes `keep`.
     private func rebuild(size: Int, keeping keep: (inout ManagedObject) -> Bool) {
         let oldEntities = entities
-        let oldIDs = ids
+        // The old IDs and objects are moved out (`take()`), not copied: a copy retained each
+        // ID's references and the object, and freeing the old arrays released them again
+        // (a growing table rebuilds at every doubling: a twelfth of inserting an object).
+        var oldIDs = ids
         var oldObjects = objects
+        ids = []
         objects = []  // so that `keep` sees the old table's reference as the only one
         entities = Array(repeating: 0, count: size)
         keys = Array(repeating: 0, count: size)
@@ -252,8 +256,10 @@ final class ObjectRegistry {
         shift = 64 - UInt64(size.trailingZeroBitCount)
         count = 0
         for slot in oldEntities.indices where oldEntities[slot] != 0 {
-            guard var object = oldObjects[slot].take() else { continue }
-            if keep(&object) { insertNew(oldIDs[slot].unsafelyUnwrapped, object) }
+            guard var object = oldObjects[slot].take(), let id = oldIDs[slot].take() else {
+                continue
+            }
+            if keep(&object) { insertNew(id, object) }
         }
     }
 }

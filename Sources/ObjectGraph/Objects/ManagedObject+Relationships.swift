@@ -72,7 +72,10 @@ extension ManagedObject {
         {
             previous.unlink(r, newValue)
         }
-        link(r, newValue)
+        // `toOne(r)` above loaded the slot and the unlinks touched only other objects: write it
+        // directly (`link` would read it again), as `link` does.
+        slots[r.index] = .toOne(newValue)
+        markChanged(r.index)
         if let newValue, let inverse { newValue.link(inverse, self) }
     }
 
@@ -145,6 +148,18 @@ extension ManagedObject {
             slots[r.index] = .toOne(nil)
             markChanged(r.index)
         }
+    }
+
+    /// Removes `objects` from the to-many `r` on this side only (no inverse): as `unlink` of
+    /// each in turn, with the relationship taken out of its slot once.
+    func unlink(_ r: RelationshipDescription, _ objects: [ManagedObject]) {
+        _ = read(r.index, "\(entity.name).\(r.name)")
+        guard case .toMany(var m?) = slots[r.index] else { return }
+        slots[r.index] = .toMany(nil)
+        var changed = false
+        for object in objects where m.remove(object) { changed = true }
+        slots[r.index] = .toMany(m)
+        if changed { markChanged(r.index) }
     }
 
     /// Loads a to-many relationship fault from the context's parent.

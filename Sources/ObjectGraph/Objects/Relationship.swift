@@ -9,6 +9,17 @@ public protocol RelationshipConvertible {
     static func fromRelatedObjects(_ objects: [ManagedObject]) -> Self
     /// The objects the value holds.
     var relatedObjects: [ManagedObject] { get }
+    /// The one object a to-one value holds, or `nil`; the first of ``relatedObjects`` by
+    /// default.
+    ///
+    /// `@Relationship`'s setter reads a to-one's new value through it, so that setting a
+    /// to-one does not build an array of its one object.
+    var relatedObject: ManagedObject? { get }
+}
+
+extension RelationshipConvertible {
+    /// The first of ``relatedObjects``.
+    public var relatedObject: ManagedObject? { relatedObjects.first }
 }
 
 extension Optional: RelationshipConvertible where Wrapped: ManagedObject {
@@ -20,6 +31,8 @@ extension Optional: RelationshipConvertible where Wrapped: ManagedObject {
     }
     /// The object, if any.
     public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
+    /// The object, if any.
+    public var relatedObject: ManagedObject? { self }
 }
 
 extension Set: RelationshipConvertible where Element: ManagedObject {
@@ -92,7 +105,8 @@ public struct Relationship<Value: RelationshipConvertible> {
             if r.isToMany {
                 object.setRelated(r, newValue.relatedObjects)
             } else {
-                object.setToOne(r, newValue.relatedObjects.first)
+                // Without building an array of the one object (a third of setting a to-one).
+                object.setToOne(r, newValue.relatedObject)
             }
         }
     }

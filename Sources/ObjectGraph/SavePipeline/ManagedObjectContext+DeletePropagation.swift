@@ -11,20 +11,34 @@ extension ManagedObjectContext {
     /// keeps a reference to an object that will never exist.
     func propagateDeletes() {
         // Round by round (cascades add to the next round), so each deletion costs O(1) to take.
+        var nullified = DeferredRemovals()
         while !unprocessedDeletes.isEmpty {
             let round = unprocessedDeletes
             unprocessedDeletes = []
-            for object in round { processDeletion(of: object) }
+            for object in round { processDeletion(of: object, &nullified) }
+            nullified.flush()
         }
     }
 
-    private func processDeletion(of object: ManagedObject) {
+    private func processDeletion(of object: ManagedObject, _ nullified: inout DeferredRemovals) {
         guard object.state.isDeleted, !object.state.deletionProcessed else { return }
         object.state.deletionProcessed = true
         let discarded = object.state.isInserted
         for relationship in object.entity.relationships {
             var rule = relationship.deleteRule
             if discarded && rule != .cascade { rule = .nullify }
+            // Nullifying a to-one takes the object out of its target's to-many later, in bulk
+            // with the others of the round; anything that reads a to-many or runs user code
+            // (a cascade's `prepareForDeletion()`) first sees the removals made.
+            if rule == .nullify, !relationship.isToMany,
+                let inverse = relationship.inverseRelationship, inverse.isToMany
+            {
+                if let target = object.toOne(relationship) {
+                    nullified.add(object, from: inverse, of: target)
+                }
+                continue
+            }
+            if rule == .nullify || rule == .cascade { nullified.flush() }
             apply(rule, of: relationship, to: object)
         }
         if discarded {
@@ -54,5 +68,53 @@ extension ManagedObjectContext {
                 for target in targets { target.unlink(inverse, object) }
             }
         }
+    }
+}
+
+/// Removals from to-many relationships that delete propagation's nullify rule makes, kept
+/// for one round and made per target at once (see `ManagedObject.unlink(_:_:)`): deleting
+/// half of 100,000 expenses in 20 categories took each category's to-many out of its slot
+/// and back once per expense.
+///
+/// Targets keep the order in which they were first reached, so the objects they make
+/// pending (and the save's updated rows) come in the same order as removing one by one.
+private struct DeferredRemovals {
+    /// Per target and to-many: the objects leaving it, in order, and the index of the same
+    /// target's next group (another of its to-manys), or -1.
+    private var groups:
+        [(
+            target: ManagedObject, inverse: RelationshipDescription, objects: [ManagedObject],
+            next: Int
+        )] = []
+    /// Each target's first group.
+    private var first = ObjectPositions()
+
+    /// Records that `object` leaves `target`'s to-many `inverse`.
+    mutating func add(
+        _ object: ManagedObject, from inverse: RelationshipDescription, of target: ManagedObject
+    ) {
+        guard var g = first[target] else {
+            _ = first.insert(target, at: groups.count)
+            groups.append((target, inverse, [object], -1))
+            return
+        }
+        while groups[g].inverse !== inverse {
+            if groups[g].next < 0 {
+                groups[g].next = groups.count
+                groups.append((target, inverse, [object], -1))
+                return
+            }
+            g = groups[g].next
+        }
+        groups[g].objects.append(object)
+    }
+
+    /// Makes the recorded removals.
+    mutating func flush() {
+        guard !groups.isEmpty else { return }
+        let made = groups
+        groups = []
+        first = ObjectPositions()
+        for group in made { group.target.unlink(group.inverse, group.objects) }
     }
 }

@@ -1,0 +1,140 @@
+/// A map from objects (by identity) to positions: the index of a to-many's members.
+///
+/// An open-addressing hash table (linear probing, at most half full, deletion by backward
+/// shift, as `ObjectRegistry`'s): an object's address is mixed by one multiplication, where
+/// a `[ObjectIdentifier: Int]` hashed it through `Hasher` (about 750 instructions to insert a
+/// member of a large to-many, most of setting an expense's category). Entries are (address,
+/// position) pairs in one array; address 0 marks a free slot. The table holds no references.
+struct ObjectPositions {
+    /// (object address, position) per slot, address 0 for a free slot; then one last entry
+    /// whose key is the count. Empty until the first insert.
+    ///
+    /// One array and nothing else, so the index is one word: `RelatedObjects` sits in every
+    /// to-many's `ObjectValue`, and a larger payload made every slot copy go through the
+    /// enum's outlined value witnesses (a third more instructions to set an attribute).
+    private var entries: [(key: UInt, position: Int)] = []
+
+    /// The number of objects in the table.
+    var count: Int {
+        entries.isEmpty ? 0 : Int(bitPattern: entries[entries.count - 1].key)
+    }
+
+    /// The number of slots (a power of two), 0 before the first insert.
+    @inline(__always)
+    private var size: Int { Swift.max(entries.count - 1, 0) }
+
+    private mutating func setCount(_ count: Int) {
+        entries[entries.count - 1].key = UInt(bitPattern: count)
+    }
+
+    /// Room for `capacity` objects without growing.
+    mutating func reserveCapacity(_ capacity: Int) {
+        if capacity * 2 > size { resize(toHold: capacity) }
+    }
+
+    /// The position of `object`, or `nil`.
+    @inline(__always)
+    subscript(object: ManagedObject) -> Int? {
+        guard count > 0 else { return nil }
+        let key = Self.key(object)
+        let mask = size - 1
+        var slot = home(key)
+        while true {
+            let k = entries[slot].key
+            if k == key { return entries[slot].position }
+            if k == 0 { return nil }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Adds `object` at `position`; returns `false` (and changes nothing) when it is there.
+    mutating func insert(_ object: ManagedObject, at position: Int) -> Bool {
+        let count = self.count
+        if (count + 1) * 2 > size { resize(toHold: count + 1) }
+        let key = Self.key(object)
+        let mask = size - 1
+        var slot = home(key)
+        while true {
+            let k = entries[slot].key
+            if k == key { return false }
+            if k == 0 { break }
+            slot = (slot + 1) & mask
+        }
+        entries[slot] = (key, position)
+        setCount(count + 1)
+        return true
+    }
+
+    /// Changes the position of `object`, which is in the table.
+    mutating func update(_ object: ManagedObject, to position: Int) {
+        let key = Self.key(object)
+        let mask = size - 1
+        var slot = home(key)
+        while entries[slot].key != key { slot = (slot + 1) & mask }
+        entries[slot].position = position
+    }
+
+    /// Removes `object`; returns its position, or `nil` when it was not there.
+    mutating func removeValue(for object: ManagedObject) -> Int? {
+        let count = self.count
+        guard count > 0 else { return nil }
+        let key = Self.key(object)
+        let mask = size - 1
+        var slot = home(key)
+        while true {
+            let k = entries[slot].key
+            if k == key { break }
+            if k == 0 { return nil }
+            slot = (slot + 1) & mask
+        }
+        let position = entries[slot].position
+        // Move later entries of the probe run back, so every entry stays reachable from its
+        // home without tombstones.
+        var hole = slot
+        var next = slot
+        while true {
+            next = (next + 1) & mask
+            let k = entries[next].key
+            if k == 0 { break }
+            let h = home(k)
+            // The entry at `next` may fill the hole unless its home lies cyclically in
+            // (hole, next].
+            let stays = hole <= next ? (hole < h && h <= next) : (hole < h || h <= next)
+            if stays { continue }
+            entries[hole] = entries[next]
+            hole = next
+        }
+        entries[hole] = (0, 0)
+        setCount(count - 1)
+        return position
+    }
+
+    // MARK: The table
+
+    @inline(__always)
+    private static func key(_ object: ManagedObject) -> UInt {
+        UInt(bitPattern: ObjectIdentifier(object))
+    }
+
+    /// The home slot of `key`: the top bits of its product with a 64-bit odd constant.
+    @inline(__always)
+    private func home(_ key: UInt) -> Int {
+        let shift = UInt64(64 - size.trailingZeroBitCount)
+        return Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    private mutating func resize(toHold capacity: Int) {
+        var newSize = 8
+        while newSize < capacity * 2 { newSize *= 2 }
+        let count = self.count
+        let old = entries.dropLast()
+        entries = Array(repeating: (0, 0), count: newSize + 1)
+        setCount(count)
+        let mask = newSize - 1
+        for entry in old where entry.key != 0 {
+            var slot = home(entry.key)
+            while entries[slot].key != 0 { slot = (slot + 1) & mask }
+            entries[slot] = entry
+        }
+    }
+}
