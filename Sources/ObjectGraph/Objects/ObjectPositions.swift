@@ -36,15 +36,8 @@ struct ObjectPositions {
     @inline(__always)
     subscript(object: ManagedObject) -> Int? {
         guard count > 0 else { return nil }
-        let key = Self.key(object)
-        let mask = size - 1
-        var slot = home(key)
-        while true {
-            let k = entries[slot].key
-            if k == key { return entries[slot].position }
-            if k == 0 { return nil }
-            slot = (slot + 1) & mask
-        }
+        let (slot, found) = probe(Self.key(object))
+        return found ? entries[slot].position : nil
     }
 
     /// Adds `object` at `position`; returns `false` (and changes nothing) when it is there.
@@ -52,14 +45,8 @@ struct ObjectPositions {
         let count = self.count
         if (count + 1) * 2 > size { resize(toHold: count + 1) }
         let key = Self.key(object)
-        let mask = size - 1
-        var slot = home(key)
-        while true {
-            let k = entries[slot].key
-            if k == key { return false }
-            if k == 0 { break }
-            slot = (slot + 1) & mask
-        }
+        let (slot, found) = probe(key)
+        if found { return false }
         entries[slot] = (key, position)
         setCount(count + 1)
         return true
@@ -67,10 +54,8 @@ struct ObjectPositions {
 
     /// Changes the position of `object`, which is in the table.
     mutating func update(_ object: ManagedObject, to position: Int) {
-        let key = Self.key(object)
-        let mask = size - 1
-        var slot = home(key)
-        while entries[slot].key != key { slot = (slot + 1) & mask }
+        let (slot, found) = probe(Self.key(object))
+        precondition(found, "ObjectPositions.update: the object is not in the table")
         entries[slot].position = position
     }
 
@@ -78,15 +63,9 @@ struct ObjectPositions {
     mutating func removeValue(for object: ManagedObject) -> Int? {
         let count = self.count
         guard count > 0 else { return nil }
-        let key = Self.key(object)
+        let (slot, found) = probe(Self.key(object))
+        guard found else { return nil }
         let mask = size - 1
-        var slot = home(key)
-        while true {
-            let k = entries[slot].key
-            if k == key { break }
-            if k == 0 { return nil }
-            slot = (slot + 1) & mask
-        }
         let position = entries[slot].position
         // Move later entries of the probe run back, so every entry stays reachable from its
         // home without tombstones.
@@ -114,6 +93,21 @@ struct ObjectPositions {
     @inline(__always)
     private static func key(_ object: ManagedObject) -> UInt {
         UInt(bitPattern: ObjectIdentifier(object))
+    }
+
+    /// The slot holding `key` (`found`), or else the free slot that ends its probe run.
+    ///
+    /// The table must have slots (at least one insert since it was made).
+    @inline(__always)
+    private func probe(_ key: UInt) -> (slot: Int, found: Bool) {
+        let mask = size - 1
+        var slot = home(key)
+        while true {
+            let k = entries[slot].key
+            if k == key { return (slot, true) }
+            if k == 0 { return (slot, false) }
+            slot = (slot + 1) & mask
+        }
     }
 
     /// The home slot of `key`: the top bits of its product with a 64-bit odd constant.
