@@ -129,6 +129,13 @@ extension ManagedObjectContext {
 
     /// Pushes changes one level up, into the parent's memory.
     private func push(_ changes: SaveChanges, into parent: ManagedObjectContext) throws {
+        // A to-many that deleted members left while it was a fault (`unlinkDeleted`) goes up
+        // with its members, as a loaded one does: the parent takes the list as the change.
+        for object in changes.updated {
+            for index in object.changedSlots {
+                if case .toMany(nil) = object.slots[index] { object.loadToMany(index) }
+            }
+        }
         let inserted = changes.inserted.map {
             ($0.objectID, $0.entity, $0.currentRow(), $0.changedSlots)
         }

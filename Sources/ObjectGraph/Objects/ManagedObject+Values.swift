@@ -122,6 +122,8 @@ extension ManagedObject {
         var result: [String: Any] = [:]
         let transient = entity.layout.transientSlots
         for index in changedSlots where !transient.contains(index) {
+            // A to-many that deleted members left while it was a fault (`unlinkDeleted`).
+            if case .toMany(nil) = slots[index] { loadToMany(index) }
             let property = entity.properties[index]
             result[property.name] = bridged(slots[index], property) ?? NSNull()
         }

@@ -149,7 +149,9 @@ open class ManagedObject: CustomStringConvertible {
     /// failures become one 1560 as Core Data does.
     ///
     /// A to-many relationship that is not loaded and has no count rule is skipped without
-    /// being loaded: nothing in it can have changed.
+    /// being loaded (your per-key hook is not called for it): adding or removing members
+    /// through it loads it, and the only change it takes unloaded is losing members deleted
+    /// in this context, whose delete rules already ran.
     ///
     /// - Throws: the single failure itself (1570, 1580, 1590, 1610–1680, 1550, or your own
     ///   error unchanged), or ``ObjectGraphError`` `.multipleValidationErrors` (1560) with

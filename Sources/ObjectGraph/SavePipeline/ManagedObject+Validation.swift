@@ -122,7 +122,8 @@ extension ManagedObject {
 
     /// A to-many's count rules; returns the value to hand the hook, or `nil` when the rule
     /// failed (the error is appended) or the hook is not called. An unloaded to-many without
-    /// rules is not loaded for the hook.
+    /// rules is not loaded for the hook (it is unloaded only when unchanged, or when its
+    /// change is members deleted here: `unlinkDeleted`).
     private func toManyToValidate(
         _ r: RelationshipDescription, callsHook: Bool, _ errors: inout [any Error]
     ) -> Any? {

@@ -115,6 +115,6 @@ private struct DeferredRemovals {
         let made = groups
         groups = []
         first = ObjectPositions()
-        for group in made { group.target.unlink(group.inverse, group.objects) }
+        for group in made { group.target.unlinkDeleted(group.inverse, group.objects) }
     }
 }
