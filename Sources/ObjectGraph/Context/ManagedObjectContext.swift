@@ -255,4 +255,13 @@ extension ManagedObject: Hashable {
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
     /// Hashes the object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// The object's hash in a `Set` or `Dictionary` whose seed is `seed`: its identity mixed
+    /// without `Hasher` (see `IdentityHash`), as cheap as an identity can be hashed.
+    ///
+    /// The standard library's hashing entry point for sets and dictionaries (an underscored
+    /// requirement of `Hashable`, which its own integer types implement the same way);
+    /// ``hash(into:)`` still serves hashes of values that contain an object.
+    public func _rawHashValue(seed: Int) -> Int {
+        IdentityHash.mix(IdentityHash.bits(self), seed: seed)
+    }
 }
