@@ -119,6 +119,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var eventObjects: [ManagedObject] = []
     /// For a main-queue context: whether the end of the current main-queue turn is scheduled.
     @exclusivity(unchecked) var endOfTurnScheduled = false
+    /// While a save runs: the inserted and updated objects its objects-did-change announced,
+    /// with the sets it posted, for the did-save notification to reuse (see `finishSave`).
+    /// `nil` outside a save, so the sets never keep objects alive past it.
+    @exclusivity(unchecked) var announcedDuringSave: AnnouncedSets?
     var mergeObserver: (any NSObjectProtocol)?
     /// Permanent IDs given at save to objects that had temporary ones (for children that
     /// still hold the temporary ID).
