@@ -11,7 +11,7 @@ extension PersistentStoreCoordinator {
                 throw BatchErrors.notAnAttribute("update", entity, key)
             }
             if let e = value as? FetchExpression {
-                updates.append((attribute, .expression(try e.compile(for: entity))))
+                updates.append((attribute, .expression(RowExpression(try e.compile(for: entity)))))
             } else {
                 updates.append((attribute, .constant(try? attribute.storedValue(for: value))))
             }

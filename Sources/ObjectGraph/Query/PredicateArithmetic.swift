@@ -20,6 +20,11 @@ enum PredicateArithmetic {
         binary(function, a, b)
     }
 
+    /// ``apply(_:_:)`` for one argument, without an array of it.
+    static func apply(_ function: FetchFunction, _ a: AttributeValue) -> AttributeValue {
+        unary(function, a)
+    }
+
     private static func binary(_ function: FetchFunction, _ a: AttributeValue, _ b: AttributeValue)
         -> AttributeValue
     {

@@ -215,14 +215,18 @@ extension InMemoryStore: RowBatchUpdatingStore {
             var before: [ManagedObjectID: StoreRow?] = [:]
             var record: StoreHistoryTransaction?
             if generations.isPinned || tracksHistory {
-                let rows = table.updatedRows(plan)
+                // The updates as patches, only when something keeps a record of them: the
+                // rows are written in place from the plan either way.
+                let patches = table.patches(plan)
                 if generations.isPinned {
-                    for row in rows { before[row.objectID] = .some(table.row(for: row.objectID)) }
+                    for patch in patches {
+                        before[patch.objectID] = .some(table.row(for: patch.objectID))
+                    }
                 }
                 if tracksHistory {
                     record = StoreHistoryTransaction(
                         committing: StoreChangeSet(
-                            updated: rows, author: update.author,
+                            patched: patches, author: update.author,
                             contextName: update.contextName, timestamp: update.timestamp),
                         number: historyLog.last + 1, oldRow: { table.row(for: $0) })
                 }

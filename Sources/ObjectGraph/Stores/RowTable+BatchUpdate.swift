@@ -4,15 +4,16 @@ import Foundation
 /// attribute's new value, a constant or an expression evaluated on the row alone.
 ///
 /// The coordinator builds it once from a ``BatchUpdateRequest`` (names resolved, constants
-/// converted, expressions compiled) and hands it to each ``RowBatchUpdatingStore``.
+/// converted, expressions compiled into a ``RowExpression``) and hands it to each
+/// ``RowBatchUpdatingStore``.
 struct RowBatchUpdate {
     /// An updated attribute's new value.
     enum Value {
         /// The same value for every row, in the attribute's stored form; `nil` when the
         /// request's value does not fit the attribute (the update then fails on its first row).
         case constant(AttributeValue?)
-        /// An expression evaluated on each row's own attributes (``LoneRowRecord``).
-        case expression(CompiledExpression)
+        /// An expression evaluated on each row's own attributes, planned once.
+        case expression(RowExpression)
     }
 
     /// The entity named by the request.
@@ -38,9 +39,7 @@ struct RowBatchUpdate {
         let computed: AttributeValue?
         switch update.value {
         case .constant(let v): computed = v
-        case .expression(let e):
-            computed = e.value(for: LoneRowRecord(row: row)).attributeValue.coerced(
-                to: update.attribute.type)
+        case .expression(let e): computed = e.value(for: row).coerced(to: update.attribute.type)
         }
         guard let computed else {
             throw BatchErrors.invalidValue(
@@ -51,14 +50,19 @@ struct RowBatchUpdate {
 }
 
 /// A batch update worked out against a table before anything changes: the rows it touches
-/// (in the stable order of a fetch) and, column by column, their new values.
+/// (in the stable order of a fetch) and their new values.
+///
+/// The values sit in one flat array, row by row, so that planning 100,000 rows makes one
+/// array rather than one per row; applying the plan writes them into the rows where they
+/// are (each row's values array mutated in place, not a new row per match).
 struct RowBatchPlan {
     /// Where the matching rows are.
     var refs: [RowRef] = []
-    /// The slots of the updated attributes.
+    /// The stored slots the update writes, ascending (transient attributes are evaluated, so
+    /// that a value that does not fit still fails the update, but a store keeps none).
     var slots: [Int] = []
-    /// `columns[k][i]`: the new value of `slots[k]` in the row at `refs[i]`.
-    var columns: [[AttributeValue]] = []
+    /// `values[i * slots.count + k]`: the new value of `slots[k]` in the row at `refs[i]`.
+    var values: [StoreValue] = []
 
     /// Whether no row matches.
     var isEmpty: Bool { refs.isEmpty }
@@ -90,76 +94,62 @@ extension RowTable {
             StoreFetchRequest(
                 entity: update.entity, predicate: update.predicate,
                 includesSubentities: update.includesSubentities))
-        plan.slots = update.updates.map(\.attribute.index)
-        plan.columns = update.updates.map { _ in
-            var column: [AttributeValue] = []
-            column.reserveCapacity(plan.refs.count)
-            return column
-        }
-        for ref in plan.refs {
-            let row = entityTables[ref.entity].rows[ref.slot]!
-            for (k, attribute) in update.updates.enumerated() {
-                plan.columns[k].append(try update.newValue(attribute, for: row))
+        // Where each updated attribute's value goes in a row's run of `plan.values`; `nil`
+        // for a transient one.
+        let stored = update.updates.indices.filter { !update.updates[$0].attribute.isTransient }
+            .sorted { update.updates[$0].attribute.index < update.updates[$1].attribute.index }
+        plan.slots = stored.map { update.updates[$0].attribute.index }
+        var position = [Int?](repeating: nil, count: update.updates.count)
+        for (k, u) in stored.enumerated() { position[u] = k }
+        let width = plan.slots.count
+        plan.values = [StoreValue](repeating: .notStored, count: plan.refs.count * width)
+        try plan.values.withUnsafeMutableBufferPointer { values in
+            for (i, ref) in plan.refs.enumerated() {
+                let row = entityTables[ref.entity].rows[ref.slot].unsafelyUnwrapped
+                for (u, attribute) in update.updates.enumerated() {
+                    let value = try update.newValue(attribute, for: row)
+                    if let k = position[u] { values[i * width + k] = .attribute(value) }
+                }
             }
         }
         return plan
     }
 
-    /// The rows as `plan` leaves them: each matching row with its new values and its
-    /// version plus one (for a change set, or the file's transaction line).
-    func updatedRows(_ plan: RowBatchPlan) -> [StoreRow] {
-        var rows: [StoreRow] = []
-        rows.reserveCapacity(plan.refs.count)
+    /// The updates `plan` makes, as patches of the rows as they are now (each at its version
+    /// plus one, with every planned slot): for a change set (the file's transaction line,
+    /// history, a pinned query generation's before-images).
+    func patches(_ plan: RowBatchPlan) -> [StoreRowPatch] {
+        let width = plan.slots.count
+        var patches: [StoreRowPatch] = []
+        patches.reserveCapacity(plan.refs.count)
         for (i, ref) in plan.refs.enumerated() {
-            var row = entityTables[ref.entity].rows[ref.slot]!
-            row.version += 1
-            for (k, slot) in plan.slots.enumerated() {
-                row.values[slot] = .attribute(plan.columns[k][i])
-            }
-            rows.append(row)
+            let row = entityTables[ref.entity].rows[ref.slot].unsafelyUnwrapped
+            patches.append(
+                StoreRowPatch(
+                    objectID: row.objectID, version: row.version + 1, slots: plan.slots,
+                    values: Array(plan.values[i * width..<(i + 1) * width])))
         }
-        return rows
-    }
-
-    /// For each row `plan` matches (in its order), which updated slots get a value that differs
-    /// from the row's current one: bit `k` stands for `plan.slots[k]`. `nil` when the plan
-    /// updates more than 64 slots.
-    func changedSlotMasks(_ plan: RowBatchPlan) -> [UInt64]? {
-        guard plan.slots.count <= 64 else { return nil }
-        var masks: [UInt64] = []
-        masks.reserveCapacity(plan.refs.count)
-        for (i, ref) in plan.refs.enumerated() {
-            var mask: UInt64 = 0
-            for (k, slot) in plan.slots.enumerated() {
-                if entityTables[ref.entity].rows[ref.slot]!.values[slot]
-                    != .attribute(plan.columns[k][i])
-                {
-                    mask |= 1 << UInt64(k)
-                }
-            }
-            masks.append(mask)
-        }
-        return masks
+        return patches
     }
 
     /// Writes `plan` into the rows in place: the new values and each row's version plus one.
     /// Only attributes change, so the reverse index stays as it is. Returns the updated IDs.
+    ///
+    /// A row's values array is mutated where it sits; only a row shared with a copy of the
+    /// table (a snapshot, a pinned query generation) is copied first.
     mutating func apply(_ plan: RowBatchPlan) -> [ManagedObjectID] {
+        let width = plan.slots.count
         var ids: [ManagedObjectID] = []
         ids.reserveCapacity(plan.refs.count)
-        for (i, ref) in plan.refs.enumerated() {
-            entityTables[ref.entity].rows[ref.slot]!.version += 1
-            for (k, slot) in plan.slots.enumerated() {
-                entityTables[ref.entity].rows[ref.slot]!.values[slot] = .attribute(
-                    plan.columns[k][i])
+        plan.values.withUnsafeBufferPointer { values in
+            for (i, ref) in plan.refs.enumerated() {
+                entityTables[ref.entity].rows[ref.slot]!.version += 1
+                for (k, slot) in plan.slots.enumerated() {
+                    entityTables[ref.entity].rows[ref.slot]!.values[slot] = values[i * width + k]
+                }
+                ids.append(entityTables[ref.entity].rows[ref.slot]!.objectID)
             }
-            ids.append(entityTables[ref.entity].rows[ref.slot]!.objectID)
         }
         return ids
-    }
-
-    /// Puts `rows`, made by ``updatedRows(_:)`` from `plan`, in the places `plan` found them.
-    mutating func replace(_ rows: [StoreRow], planned plan: RowBatchPlan) {
-        for (row, ref) in zip(rows, plan.refs) { entityTables[ref.entity].rows[ref.slot] = row }
     }
 }

@@ -120,4 +120,65 @@ import Testing
             #expect(error?.reason == .readOnlyStore)
         }
     }
+
+    @Test(arguments: StoreKind.all)
+    func aTransientAttributeIsEvaluatedButNoStoreKeepsIt(kind: StoreKind) throws {
+        let model = try FileStoreFixtures.model()
+        let store = try kind.open(model)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(store)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let id = try context.performAndWait {
+            let category = context.insertNewObject(forEntityName: "Category")
+            category.setValue("Food", forKey: "name")
+            try context.save()
+            return category.objectID
+        }
+        let count = try context.performAndWait {
+            let update = BatchUpdateRequest(entityName: "Category")
+            update.propertiesToUpdate = ["scratch": "x", "name": "Meals"]
+            update.resultType = .count
+            return try context.execute(update).result as? Int
+        }
+        #expect(count == 1)
+        let inPlace = try #require(try store.row(for: id))
+        let reopened = try #require(try kind.reopen(store, model).row(for: id))
+        for row in [inPlace, reopened] {
+            #expect(row["name"] == .attribute(.string("Meals")))
+            #expect(row["scratch"] == .notStored)
+            #expect(row.version == 2)
+        }
+    }
+
+    @Test(arguments: HistoryStack.Kind.allCases)
+    func historyRecordsEachRowsChangedPropertiesExactly(_ kind: HistoryStack.Kind) throws {
+        // The rows are written in place and the line carries patches: history still names,
+        // per object, the updated attributes whose values changed and no other.
+        let stack = try HistoryStack(kind)
+        let ids = try stack.insert(["a", "b", "c"])
+        let context = stack.context(author: "batch")
+        let updated = try context.performAndWait {
+            let first = BatchUpdateRequest(entityName: "Item")
+            first.predicate = try FetchPredicate(format: "name == 'a'")
+            first.propertiesToUpdate = ["note": "a"]
+            _ = try context.execute(first)
+            let second = BatchUpdateRequest(entityName: "Item")
+            second.propertiesToUpdate = [
+                "note": FetchExpression(forKeyPath: "name"),
+                "count": try FetchExpression(format: "count * 2 + 1"),
+            ]
+            second.resultType = .objectIDs
+            return try context.execute(second).result as? [ManagedObjectID]
+        }
+        #expect(updated == ids)
+        let last = try #require(try stack.transactions(after: nil).last)
+        #expect(last.author == "batch")
+        let changes = try #require(last.changes)
+        #expect(changes.map(\.changedObjectID) == ids)
+        #expect(changes.map(\.changeType) == [.update, .update, .update])
+        #expect(
+            changes.map(\.updatedPropertyNames) == [
+                ["count"], ["count", "note"], ["count", "note"],
+            ])
+    }
 }

@@ -54,6 +54,10 @@ extension JSONLinesStore {
     ) throws {
         guard var file else { throw StoreFileErrors.closed(path) }
         try checkWriterLock()
+        // One copy of the codec for the whole append: each method call on the stored `var`
+        // copied the struct (a retain and a release of each of its arrays), twice per updated
+        // row in the live-byte count below.
+        let codec = self.codec
         let counters = table.primaryKeyCounters
         let keys = model.entities.compactMap { entity -> (String, Int64)? in
             guard entity.superentity == nil, let next = counters[entity.name],
@@ -160,6 +164,7 @@ extension JSONLinesStore {
         // Rows changing the same slots share one array (a save editing one field of many
         // objects kept one small array per row, ≈ 50 bytes each, alive during the write).
         var last: [Int] = []
+        let codec = self.codec  // one copy, not one per row (see `append`)
         for row in updated {
             let entityIndex = entities.index(of: row)
             guard let old = table.row(for: row.objectID) else {

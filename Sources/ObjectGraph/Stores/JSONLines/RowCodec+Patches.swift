@@ -72,6 +72,7 @@ extension JSONLinesStore {
         var entities = EntityIndexMemo()
         var last: [Int] = []
         var changed: [Int] = []
+        let codec = self.codec  // one copy, not one per patch (see `append`)
         for patch in patches {
             let entityIndex = entities.index(of: patch.objectID)
             guard let old = table.row(for: patch.objectID) else {

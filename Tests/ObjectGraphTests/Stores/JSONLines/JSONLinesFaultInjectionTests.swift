@@ -66,6 +66,38 @@ import Testing
         #expect(reopened.recoveryNotices.isEmpty)
     }
 
+    @Test(arguments: 0..<saveFaults.count)
+    func aBatchUpdateWhoseWriteFailsChangesNoRowNorByteAndARetrySucceeds(_ index: Int) throws {
+        // The rows are updated in place only after the line is written and synced: a failed
+        // write leaves every row (values and versions) as it was.
+        let store = try seeded()
+        let fileBefore = try Data(contentsOf: url)
+        let rowsBefore = try FileStoreFixtures.allRows(store)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(store)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let update = BatchUpdateRequest(entityName: "Expense")
+        update.propertiesToUpdate = [
+            "ratio": try FetchExpression(format: "ratio * 1.2"), "title": "changed",
+        ]
+        let (kind, fault) = Self.saveFaults[index]
+        fs.failNext(kind, fault)
+        context.performAndWait {
+            #expect { try context.execute(update) } throws: {
+                ($0 as? ObjectGraphError)?.reason == .storeWriteFailed
+            }
+        }
+        #expect(try Data(contentsOf: url) == fileBefore, "the file is truncated back")
+        #expect(try FileStoreFixtures.allRows(store) == rowsBefore)
+        try context.performAndWait { _ = try context.execute(update) }
+        let rowsAfter = try FileStoreFixtures.allRows(store)
+        let expense = try #require(rowsAfter[rows.id("Expense", 1)])
+        #expect(expense.version == 3 && expense["title"] == .attribute(.string("changed")))
+        store.close()
+        let reopened = try open()
+        #expect(try FileStoreFixtures.allRows(reopened) == rowsAfter)
+    }
+
     @Test func aSaveWhoseRollbackAlsoFailsRefusesLaterSaves() throws {
         let store = try seeded()
         fs.failNext(.write, .partialThenFail(20, ENOSPC))

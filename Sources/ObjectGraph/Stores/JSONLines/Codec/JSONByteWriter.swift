@@ -192,7 +192,23 @@ package final class JSONByteWriter {
         let whole = UInt64(magnitude)
         var k = 0
         var digits = whole
-        if Double(whole) != magnitude {
+        if Double(whole) != magnitude, magnitude < 1e9 {
+            // Below 10^9 one try at six places stands for the six tries below: a decimal
+            // d / 10^k (k ≤ 6) that reads back as `magnitude` is D = d · 10^(6−k) < 10^15 at
+            // six places, `magnitude · 10^6` lies within 0.22 of D (two roundings of at most
+            // 2^-53 each), so adding ½ and truncating gives D, and D / 10^6 is correctly
+            // rounded; dropping D's trailing zeros gives the shortest d. A value that fails
+            // here fails every try (products such as `amount * 1.2`, one ulp off a short
+            // decimal, went through all six tries before reaching `description`).
+            let rounded = UInt64(magnitude * 1e6 + 0.5)
+            guard Double(rounded) / 1e6 == magnitude else { return false }
+            k = 6
+            digits = rounded
+            while digits % 10 == 0 {
+                digits /= 10
+                k -= 1
+            }
+        } else if Double(whole) != magnitude {
             var scale = 1.0
             k = -1
             for tried in 1...6 {

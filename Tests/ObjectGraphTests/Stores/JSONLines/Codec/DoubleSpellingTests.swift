@@ -34,6 +34,30 @@ import Testing
         }
     }
 
+    @Test func productsAndNeighboursOfShortDecimalsMatchDescriptionAndReadBack() {
+        // A batch update's `amount * 1.2` lands on a short decimal or one ulp beside it; the
+        // shortcut's single try at six places must take the first and refuse the second,
+        // at every magnitude around its 10^9 bound and at every number of places.
+        var random = SeededRandomNumberGenerator(seed: 25)
+        var samples: [Double] = [
+            628.14, 628.14.nextUp, 628.14.nextDown, 999_999_999.999999, 1e9.nextDown, 1e9,
+            1e9.nextUp, 0.001, 0.001.nextUp, 0.000999999, 123.4560001, 0.1 + 0.2,
+        ]
+        for _ in 0..<100_000 {
+            let cents = Double(random.next() % 100_000_000) / 100
+            samples.append(cents * 1.2)
+            let places = Int(random.next() % 7)
+            let short =
+                Double(random.next() % 1_000_000_000_000_000)
+                / [1, 10, 100, 1e3, 1e4, 1e5, 1e6][places]
+            samples += [short, short.nextUp, short.nextDown]
+        }
+        for v in samples where v.isFinite {
+            #expect(written(v) == v.description, "\(v)")
+            #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v)")
+        }
+    }
+
     @Test func anyFiniteBitPatternMatchesDescription() {
         var random = SeededRandomNumberGenerator(seed: 8)
         var samples: [Double] = [
