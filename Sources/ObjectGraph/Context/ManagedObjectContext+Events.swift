@@ -118,14 +118,24 @@ extension ManagedObjectContext {
             info[NSInvalidatedAllObjectsKey] = true
         } else {
             guard !changes.isEmpty else { return }
-            func put(_ key: String, _ objects: [ManagedObject]) {
-                if !objects.isEmpty { info[key] = Set(objects) }
+            func put(_ key: String, _ objects: [ManagedObject]) -> Set<ManagedObject>? {
+                if objects.isEmpty { return nil }
+                let set = Set(objects)
+                info[key] = set
+                return set
             }
-            put(NSInsertedObjectsKey, changes.announcedInserts(in: self))
-            put(NSUpdatedObjectsKey, changes.announcedUpdates())
-            put(NSDeletedObjectsKey, changes.announcedDeletions())
-            put(NSRefreshedObjectsKey, changes.refreshed)
-            put(NSInvalidatedObjectsKey, changes.invalidated)
+            let inserts = changes.announcedInserts(in: self)
+            let insertSet = put(NSInsertedObjectsKey, inserts)
+            let updates = changes.announcedUpdates()
+            let updateSet = put(NSUpdatedObjectsKey, updates)
+            if announcedDuringSave != nil {
+                // A save under way: its did-save may reuse these sets (see `finishSave`).
+                if let insertSet { announcedDuringSave!.inserted = (inserts, insertSet) }
+                if let updateSet { announcedDuringSave!.updated = (updates, updateSet) }
+            }
+            _ = put(NSDeletedObjectsKey, changes.announcedDeletions())
+            _ = put(NSRefreshedObjectsKey, changes.refreshed)
+            _ = put(NSInvalidatedObjectsKey, changes.invalidated)
             guard !info.isEmpty else { return }
         }
         NotificationCenter.default.post(
@@ -181,5 +191,27 @@ struct ChangeAnnouncement {
         guard deletions.contains(where: \.state.isInserted) else { return deletions }
         let newcomers = Set(inserted.map(ObjectIdentifier.init))
         return deletions.filter { !newcomers.contains(ObjectIdentifier($0)) }
+    }
+}
+
+/// The inserted and updated objects a save's objects-did-change notifications announced,
+/// each with the set posted for them.
+struct AnnouncedSets {
+    var inserted: (objects: [ManagedObject], set: Set<ManagedObject>)?
+    var updated: (objects: [ManagedObject], set: Set<ManagedObject>)?
+
+    /// The set announced for exactly `objects` (the same objects in the same order), if any;
+    /// else a new set of them. A save writes the objects its announcement named, in the same
+    /// first-change order, unless `willSave()` or the delete rules changed more.
+    static func set(
+        of objects: [ManagedObject],
+        reusing announced: (objects: [ManagedObject], set: Set<ManagedObject>)?
+    ) -> Set<ManagedObject> {
+        if let announced, announced.objects.count == objects.count,
+            zip(announced.objects, objects).allSatisfy({ $0 === $1 })
+        {
+            return announced.set
+        }
+        return Set(objects)
     }
 }

@@ -29,6 +29,8 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `NSManagedObjectContext.save()`.
     public func save() throws {
         checkQueue("save()")
+        announcedDuringSave = AnnouncedSets()
+        defer { announcedDuringSave = nil }
         processPendingChanges()
         guard pending.objects.contains(where: \.hasChanges) else {
             // A pinned root context moves to the current generation on any save.
@@ -101,7 +103,12 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         let info: [String: Any] = [
-            NSInsertedObjectsKey: Set(changes.inserted), NSUpdatedObjectsKey: Set(changes.updated),
+            // The sets the save's objects-did-change posted, when they hold the same objects:
+            // each object is hashed once per save.
+            NSInsertedObjectsKey: AnnouncedSets.set(
+                of: changes.inserted, reusing: announcedDuringSave?.inserted),
+            NSUpdatedObjectsKey: AnnouncedSets.set(
+                of: changes.updated, reusing: announcedDuringSave?.updated),
             NSDeletedObjectsKey: Set(changes.deleted),
             NSInsertedObjectIDsKey: Self.objectIDs(of: changes.inserted),
             NSUpdatedObjectIDsKey: Self.objectIDs(of: changes.updated),

@@ -119,6 +119,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var eventObjects: [ManagedObject] = []
     /// For a main-queue context: whether the end of the current main-queue turn is scheduled.
     @exclusivity(unchecked) var endOfTurnScheduled = false
+    /// While a save runs: the inserted and updated objects its objects-did-change announced,
+    /// with the sets it posted, for the did-save notification to reuse (see `finishSave`).
+    /// `nil` outside a save, so the sets never keep objects alive past it.
+    @exclusivity(unchecked) var announcedDuringSave: AnnouncedSets?
     var mergeObserver: (any NSObjectProtocol)?
     /// Permanent IDs given at save to objects that had temporary ones (for children that
     /// still hold the temporary ID).
@@ -255,4 +259,13 @@ extension ManagedObject: Hashable {
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
     /// Hashes the object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// The object's hash in a `Set` or `Dictionary` whose seed is `seed`: its identity mixed
+    /// without `Hasher` (see `IdentityHash`), as cheap as an identity can be hashed.
+    ///
+    /// The standard library's hashing entry point for sets and dictionaries (an underscored
+    /// requirement of `Hashable`, which its own integer types implement the same way);
+    /// ``hash(into:)`` still serves hashes of values that contain an object.
+    public func _rawHashValue(seed: Int) -> Int {
+        IdentityHash.mix(IdentityHash.bits(self), seed: seed)
+    }
 }

@@ -5,6 +5,9 @@ import Foundation
 /// Built in: the integer types, `Double`, `Float`, `Decimal`, `Bool`, `String`, `Date`,
 /// `Data`, `UUID`, `URL`, and `Optional` of any of them. A non-optional property reads a
 /// missing value as ``nullValue`` (0, `false`, `""`, …), as Core Data's scalar accessors do.
+///
+/// The built-in conformances are inlinable: ``Attribute``'s accessors, specialised in the
+/// caller's module, convert without a call through the protocol.
 public protocol AttributeConvertible {
     /// The value from a stored value, or `nil` when the stored value has another type.
     static func fromAttributeValue(_ value: AttributeValue) -> Self?
@@ -16,30 +19,30 @@ public protocol AttributeConvertible {
 
 extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
     /// `nil` for `.null`, else the wrapped conversion.
-    public static func fromAttributeValue(_ value: AttributeValue) -> Self? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> Self? {
         if value.isNull { return .some(nil) }
         return Wrapped.fromAttributeValue(value).map { .some($0) }
     }
     /// `.null` for `nil`.
-    public var attributeValue: AttributeValue { self?.attributeValue ?? .null }
+    @inlinable public var attributeValue: AttributeValue { self?.attributeValue ?? .null }
     /// `nil`.
-    public static var nullValue: Self { nil }
+    @inlinable public static var nullValue: Self { nil }
 }
 
 extension String: AttributeConvertible {
     /// The string of a `.string` value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> String? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> String? {
         if case .string(let s) = value { s } else { nil }
     }
     /// `.string`.
-    public var attributeValue: AttributeValue { .string(self) }
+    @inlinable public var attributeValue: AttributeValue { .string(self) }
     /// `""`.
-    public static var nullValue: String { "" }
+    @inlinable public static var nullValue: String { "" }
 }
 
 extension Bool: AttributeConvertible {
     /// The Boolean of a `.boolean` value (or an integer 0/1).
-    public static func fromAttributeValue(_ value: AttributeValue) -> Bool? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> Bool? {
         switch value {
         case .boolean(let b): b
         case .integer(let i): i != 0
@@ -47,14 +50,14 @@ extension Bool: AttributeConvertible {
         }
     }
     /// `.boolean`.
-    public var attributeValue: AttributeValue { .boolean(self) }
+    @inlinable public var attributeValue: AttributeValue { .boolean(self) }
     /// `false`.
-    public static var nullValue: Bool { false }
+    @inlinable public static var nullValue: Bool { false }
 }
 
 extension Decimal: AttributeConvertible {
     /// The decimal of a `.decimal` (or `.integer`) value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> Decimal? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> Decimal? {
         switch value {
         case .decimal(let d): d
         case .integer(let i): Decimal(i)
@@ -62,14 +65,14 @@ extension Decimal: AttributeConvertible {
         }
     }
     /// `.decimal`.
-    public var attributeValue: AttributeValue { .decimal(self) }
+    @inlinable public var attributeValue: AttributeValue { .decimal(self) }
     /// 0.
-    public static var nullValue: Decimal { 0 }
+    @inlinable public static var nullValue: Decimal { 0 }
 }
 
 extension Double: AttributeConvertible {
     /// The number of a `.double`, `.float` or `.integer` value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> Double? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> Double? {
         switch value {
         case .double(let d): d
         case .float(let f): Double(f)
@@ -78,14 +81,14 @@ extension Double: AttributeConvertible {
         }
     }
     /// `.double`.
-    public var attributeValue: AttributeValue { .double(self) }
+    @inlinable public var attributeValue: AttributeValue { .double(self) }
     /// 0.
-    public static var nullValue: Double { 0 }
+    @inlinable public static var nullValue: Double { 0 }
 }
 
 extension Float: AttributeConvertible {
     /// The number of a `.float` value (or a `.double`, narrowed).
-    public static func fromAttributeValue(_ value: AttributeValue) -> Float? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> Float? {
         switch value {
         case .float(let f): f
         case .double(let d): Float(d)
@@ -94,58 +97,58 @@ extension Float: AttributeConvertible {
         }
     }
     /// `.float`.
-    public var attributeValue: AttributeValue { .float(self) }
+    @inlinable public var attributeValue: AttributeValue { .float(self) }
     /// 0.
-    public static var nullValue: Float { 0 }
+    @inlinable public static var nullValue: Float { 0 }
 }
 
 extension Date: AttributeConvertible {
     /// The date of a `.date` value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> Date? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> Date? {
         if case .date(let d) = value { d } else { nil }
     }
     /// `.date`.
-    public var attributeValue: AttributeValue { .date(self) }
+    @inlinable public var attributeValue: AttributeValue { .date(self) }
     /// 1970-01-01T00:00:00Z.
-    public static var nullValue: Date { Date(timeIntervalSince1970: 0) }
+    @inlinable public static var nullValue: Date { Date(timeIntervalSince1970: 0) }
 }
 
 extension Data: AttributeConvertible {
     /// The bytes of a `.data` or `.transformable` value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> Data? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> Data? {
         switch value {
         case .data(let d), .transformable(let d): d
         default: nil
         }
     }
     /// `.data`.
-    public var attributeValue: AttributeValue { .data(self) }
+    @inlinable public var attributeValue: AttributeValue { .data(self) }
     /// Empty data.
-    public static var nullValue: Data { Data() }
+    @inlinable public static var nullValue: Data { Data() }
 }
 
 extension UUID: AttributeConvertible {
     /// The UUID of a `.uuid` value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> UUID? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> UUID? {
         if case .uuid(let u) = value { u } else { nil }
     }
     /// `.uuid`.
-    public var attributeValue: AttributeValue { .uuid(self) }
+    @inlinable public var attributeValue: AttributeValue { .uuid(self) }
     /// The all-zero UUID.
-    public static var nullValue: UUID {
+    @inlinable public static var nullValue: UUID {
         UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     }
 }
 
 extension URL: AttributeConvertible {
     /// The URL of a `.uri` value.
-    public static func fromAttributeValue(_ value: AttributeValue) -> URL? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> URL? {
         if case .uri(let u) = value { u } else { nil }
     }
     /// `.uri`.
-    public var attributeValue: AttributeValue { .uri(self) }
+    @inlinable public var attributeValue: AttributeValue { .uri(self) }
     /// `about:blank`.
-    public static var nullValue: URL { URL(string: "about:blank")! }
+    @inlinable public static var nullValue: URL { URL(string: "about:blank")! }
 }
 
 /// Integer conformances share one implementation, range-checked on read.
@@ -153,14 +156,14 @@ public protocol IntegerAttribute: AttributeConvertible, FixedWidthInteger {}
 
 extension IntegerAttribute {
     /// The integer of an `.integer` value, when it fits this type.
-    public static func fromAttributeValue(_ value: AttributeValue) -> Self? {
+    @inlinable public static func fromAttributeValue(_ value: AttributeValue) -> Self? {
         if case .integer(let i) = value { return Self(exactly: i) }
         return nil
     }
     /// `.integer`.
-    public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
     /// 0.
-    public static var nullValue: Self { 0 }
+    @inlinable public static var nullValue: Self { 0 }
 }
 
 extension Int: IntegerAttribute {}

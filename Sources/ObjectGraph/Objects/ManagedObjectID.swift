@@ -87,4 +87,15 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(primaryKey)
         hasher.combine(ObjectIdentifier(scope.entity))
     }
+
+    /// The ID's hash in a `Set` or `Dictionary` whose seed is `seed`: the key and the entity
+    /// (what ``hash(into:)`` combines) mixed without `Hasher` (see `IdentityHash`).
+    ///
+    /// The standard library's hashing entry point for sets and dictionaries (an underscored
+    /// requirement of `Hashable`); a save's notifications build sets of every ID it wrote.
+    public func _rawHashValue(seed: Int) -> Int {
+        IdentityHash.mix(
+            UInt64(bitPattern: primaryKey) &+ IdentityHash.bits(scope.entity)
+                &* 0xC2B2_AE3D_27D4_EB4F, seed: seed)
+    }
 }

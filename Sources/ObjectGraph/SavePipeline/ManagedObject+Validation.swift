@@ -69,9 +69,10 @@ extension ManagedObject {
         let relationships = entity.layout.relationships
         let ruled = entity.layout.ruledAttributeSlots
         let mandatoryOnly = entity.layout.mandatoryOnlySlots
+        // `nil` (the default) calls the hook for every key: no lookup of each name.
+        let everyKey = hooked == nil
         for i in kinds.indices {
-            let callsHook = hooked?.contains(names[i]) ?? true
-            let value: Any?
+            let callsHook = everyKey || hooked.unsafelyUnwrapped.contains(names[i])
             switch kinds[i] {
             case .attribute, .transientAttribute:
                 if ruled.contains(i) {
@@ -92,32 +93,57 @@ extension ManagedObject {
                     }
                 }
                 guard callsHook else { continue }
-                value = attributes[i].unsafelyUnwrapped.publicValue(
-                    of: slots[i].attributeValue)
+                // Boxed only here, for the hook, straight from the slot (see `hookAttribute`).
+                do {
+                    try hookAttribute(i, attributes[i].unsafelyUnwrapped, names[i])
+                } catch { errors.append(error) }
             case .toOne, .transientToOne:
                 let r = relationships[i].unsafelyUnwrapped
-                if !r.isOptional {
-                    let target = toOne(r)
-                    if target == nil || target!.isDeleted {
-                        errors.append(ValidationErrors.missing(self, names[i]))
-                        continue
-                    }
-                    guard callsHook else { continue }
-                    value = target
-                } else {
-                    guard callsHook else { continue }
-                    value = toOne(r)
+                // The slot read in place (the object's fault fired above; a to-one is never a
+                // relationship fault).
+                let target: ManagedObject?
+                if case .toOne(let o) = slots[i] { target = o } else { target = nil }
+                if !r.isOptional, target == nil || target.unsafelyUnwrapped.isDeleted {
+                    errors.append(ValidationErrors.missing(self, names[i]))
+                    continue
                 }
+                guard callsHook else { continue }
+                do { try validate(target, forKey: names[i]) } catch { errors.append(error) }
             case .toManyStored, .toManyDerived, .transientToMany:
                 let r = relationships[i].unsafelyUnwrapped
                 guard let members = toManyToValidate(r, callsHook: callsHook, &errors) else {
                     continue
                 }
-                value = members
+                do { try validate(members, forKey: names[i]) } catch { errors.append(error) }
             }
-            do { try validate(value, forKey: names[i]) } catch { errors.append(error) }
         }
         if let error = ObjectGraphError.combining(errors) { throw error }
+    }
+
+    /// Calls the per-key hook with attribute slot `i`'s value as `value(forKey:)` gives it.
+    ///
+    /// The common types are boxed case by case from the slot, so the box's type is known
+    /// where it is made and freed (through ``AttributeDescription/publicValue(of:)`` the
+    /// value was copied out of the slot, boxed behind a call, and freed through the box's
+    /// value witnesses); integers (whose Swift type depends on the attribute's width) and
+    /// transformable values take the general path.
+    @inline(__always)
+    private func hookAttribute(_ i: Int, _ attribute: AttributeDescription, _ key: String)
+        throws
+    {
+        guard case .attribute(let stored) = slots[i] else {
+            return try validate(nil, forKey: key)
+        }
+        switch stored {
+        case .null: try validate(nil, forKey: key)
+        case .string(let v): try validate(v, forKey: key)
+        case .double(let v): try validate(v, forKey: key)
+        case .date(let v): try validate(v, forKey: key)
+        case .uuid(let v): try validate(v, forKey: key)
+        case .boolean(let v): try validate(v, forKey: key)
+        case .decimal(let v): try validate(v, forKey: key)
+        default: try validate(attribute.publicValue(of: stored), forKey: key)
+        }
     }
 
     /// A to-many's count rules; returns the value to hand the hook, or `nil` when the rule
