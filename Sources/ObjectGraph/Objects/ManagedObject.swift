@@ -148,10 +148,10 @@ open class ManagedObject: CustomStringConvertible {
     /// error and yours, and throw ``ObjectGraphError/combining(_:)`` of them, so several
     /// failures become one 1560 as Core Data does.
     ///
-    /// A to-many relationship that is not loaded and has no count rule is skipped without
-    /// being loaded (your per-key hook is not called for it): adding or removing members
-    /// through it loads it, and the only change it takes unloaded is losing members deleted
-    /// in this context, whose delete rules already ran.
+    /// A to-many relationship that is not loaded, unchanged and without a count rule is
+    /// skipped without being loaded (your per-key hook is not called for it). One that lost
+    /// members deleted in this context while unloaded is loaded when your hook is called for
+    /// its key (see ``validatedKeys``), and the hook sees the members left.
     ///
     /// - Throws: the single failure itself (1570, 1580, 1590, 1610–1680, 1550, or your own
     ///   error unchanged), or ``ObjectGraphError`` `.multipleValidationErrors` (1560) with

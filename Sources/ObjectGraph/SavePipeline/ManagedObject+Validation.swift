@@ -147,15 +147,18 @@ extension ManagedObject {
     }
 
     /// A to-many's count rules; returns the value to hand the hook, or `nil` when the rule
-    /// failed (the error is appended) or the hook is not called. An unloaded to-many without
-    /// rules is not loaded for the hook (it is unloaded only when unchanged, or when its
-    /// change is members deleted here: `unlinkDeleted`).
+    /// failed (the error is appended) or the hook is not called. An unloaded, unchanged
+    /// to-many without rules is not loaded for the hook; one that lost members deleted here
+    /// while unloaded (`unlinkDeleted`) is loaded when the hook is called for it, so the hook
+    /// sees the members left, as it did when the deletions loaded it.
     private func toManyToValidate(
         _ r: RelationshipDescription, callsHook: Bool, _ errors: inout [any Error]
     ) -> Any? {
         let hasRule = !r.isOptional || r.minCount > 0 || r.maxCount > 0
         if !hasRule, !callsHook { return nil }
-        if case .toMany(nil) = slots[r.index], !hasRule { return nil }
+        if case .toMany(nil) = slots[r.index], !hasRule, !changedSlots.contains(r.index) {
+            return nil
+        }
         let members = related(r).filter { !$0.isDeleted }
         if let error = countError(r, members.count) {
             errors.append(error)

@@ -311,6 +311,82 @@ extension SaveIntegrity {
                 #expect(numbers(first) == [21, 24, 27])
             }
         }
+
+        /// A shelf whose per-key hook refuses an empty `books` (a rule in code, not a
+        /// minimum count in the model).
+        final class GuardedShelf: ManagedObject {
+            override func validate(_ value: Any?, forKey key: String) throws {
+                guard key == "books" else { return }
+                let members = value as? Set<ManagedObject> ?? []
+                if members.isEmpty {
+                    throw NSError(
+                        domain: "GuardedShelf", code: 7,
+                        userInfo: [NSLocalizedDescriptionKey: "a shelf keeps a book"])
+                }
+            }
+        }
+
+        /// Regression (the lead's review of the `flt` merge): deleting every book of a shelf
+        /// whose `books` was never loaded skipped the shelf's per-key hook for `books`, so a
+        /// save that the hook refuses went through; before `unlinkDeleted` the deletions
+        /// loaded `books` and the hook saw it empty. `validateForUpdate()` iterates all of the
+        /// object's properties through `validateValue(_:forKey:)`, which calls the per-key
+        /// rule (developer.apple.com/documentation/coredata/nsmanagedobject/validateforupdate()
+        /// and .../validatevalue(_:forkey:); ../shared/reference/coredata-semantics.md (c)).
+        @Test(arguments: StoreKind.all)
+        func theHookSeesTheBooksLeftAfterDeletionsFromAnUnloadedShelf(kind: StoreKind) throws {
+            let model = try ManagedObjectModel(entities: [
+                EntityDescription(
+                    name: "Shelf", managedObjectClass: GuardedShelf.self,
+                    properties: [
+                        AttributeDescription(name: "name", type: .string),
+                        RelationshipDescription(
+                            name: "books", destination: "Book", inverse: "shelf",
+                            isToMany: true, deleteRule: .nullify),
+                    ]),
+                EntityDescription(
+                    name: "Book",
+                    properties: [
+                        AttributeDescription(name: "number", type: .integer64),
+                        RelationshipDescription(
+                            name: "shelf", destination: "Shelf", inverse: "books",
+                            deleteRule: .nullify),
+                    ]),
+            ])
+            let stack = try Stack(model, on: kind)
+            let setup = stack.context()
+            try setup.performAndWait {
+                let shelf = setup.insertNewObject(forEntityName: "Shelf")
+                shelf.setValue("s0", forKey: "name")
+                for i in 0..<3 {
+                    let book = setup.insertNewObject(forEntityName: "Book")
+                    book.setValue(Int64(i), forKey: "number")
+                    book.setValue(shelf, forKey: "shelf")
+                }
+                try setup.save()
+            }
+            let context = stack.context()
+            try context.performAndWait {
+                let books = try books(context)
+                let shelf = try #require(books.first?.value(forKey: "shelf") as? ManagedObject)
+                for book in books { context.delete(book) }
+                context.processPendingChanges()
+                // The deletions left `books` unloaded (the path under test).
+                #expect(booksAreAFault(shelf))
+                var refusal: NSError?
+                do { try context.save() } catch let error as NSError { refusal = error }
+                #expect(refusal?.domain == "GuardedShelf")
+                #expect(refusal?.code == 7)
+                context.rollback()
+                for book in books.dropLast() { context.delete(book) }
+                try context.save()
+            }
+            let check = stack.context()
+            try check.performAndWait {
+                let shelf = try shelves(check)[0]
+                #expect(numbers(shelf) == [2])
+            }
+        }
     }
 }
 
