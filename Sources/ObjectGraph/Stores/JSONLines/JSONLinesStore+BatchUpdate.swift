@@ -65,9 +65,10 @@ extension JSONLinesStore {
         return ids
     }
 
-    /// How much the live rows' snapshot size changes by `plan`'s rows written partially, and
-    /// minus the old size of those written complete (whose new size the line's writing
-    /// counts). The caller holds `lock`; the rows are as before the update.
+    /// How much the live rows' snapshot size changes by `plan`'s rows written partially (their
+    /// changed values and their version, one higher), and minus the old size of those
+    /// written complete (whose new size the line's writing counts). The caller holds `lock`;
+    /// the rows are as before the update.
     private func liveDelta(of plan: RowBatchPlan, codec: RowCodec) -> Int {
         var delta = 0
         var entities = EntityIndexMemo()
@@ -86,6 +87,7 @@ extension JSONLinesStore {
                     value: { k, _ in plan.value(row: i, position: change.positions[k]) })
                 - codec.valueBytes(
                     of: old, changed: change.slots, entityIndex: entityIndex, using: measurer)
+                + Self.versionGrowth(from: old.version, to: old.version + 1)
         }
         return delta
     }

@@ -157,7 +157,8 @@ extension JSONLinesStore {
     }
 
     /// ``appendLine``'s `liveDelta` for a change set: deleted rows' sizes off, and updated
-    /// rows' changes (a partial row by its changed values, a complete one by its old size).
+    /// rows' changes (a partial row by its changed values and its version's length, a
+    /// complete one by its old size).
     private func liveDelta(
         of changes: StoreChangeSet, partial changedSlots: [[Int]?]?, patchWrites: [PatchWrite],
         codec: RowCodec
@@ -172,6 +173,7 @@ extension JSONLinesStore {
                         of: row, changed: changed, entityIndex: entityIndex, using: measurer)
                     - codec.valueBytes(
                         of: old, changed: changed, entityIndex: entityIndex, using: measurer)
+                    + Self.versionGrowth(from: old.version, to: row.version)
             } else {
                 liveDelta -= snapshotSize(of: row.objectID)
             }
@@ -188,8 +190,16 @@ extension JSONLinesStore {
                     value: { _, slot in patch.value(at: slot) })
                 - codec.valueBytes(
                     of: old, changed: write.changed, entityIndex: entityIndex, using: measurer)
+                + Self.versionGrowth(from: old.version, to: patch.version)
         }
         return liveDelta
+    }
+
+    /// How many bytes a row's snapshot line gains when its version goes from `old` to `new`
+    /// (9 → 10 adds a digit): the part of a partially written row's size change that is not
+    /// in its values.
+    static func versionGrowth(from old: Int64, to new: Int64) -> Int {
+        JSONByteWriter.decimalLength(of: new) - JSONByteWriter.decimalLength(of: old)
     }
 
     /// For each updated row (checked against the current rows), the stored slots to write as a

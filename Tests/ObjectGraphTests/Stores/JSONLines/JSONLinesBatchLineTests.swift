@@ -137,4 +137,64 @@ import Testing
         }
         #expect(kept == measured, "the live-byte count stays exact")
     }
+
+    /// Regression (the lead's review of `bw`): a partially written row's snapshot line holds
+    /// its version, so when the version gains a digit (9 → 10) the line grows by a byte that
+    /// the live-byte count left out, for batch updates and for saved patches and rows alike.
+    /// Nine alternating one-slot updates take every row from version 1 to 10.
+    @Test(arguments: ["batch", "patch", "row"])
+    func theLiveByteCountFollowsAVersionGainingADigit(_ path: String) throws {
+        let url = directory.appendingPathComponent("digits-\(path).jsonl")
+        try seed(url, history: false)
+        let store = try JSONLinesStore(model: model, url: url, options: options(history: false))
+        defer { store.close() }
+        _ = store.locked { store.liveBytes() }
+        let entity = try #require(model[entityName: "Expense"])
+        let title = try #require(entity.attributesByName["title"])
+        for n in 0..<9 {
+            let value = AttributeValue.string(n.isMultiple(of: 2) ? "a" : "b")
+            let current = try store.fetch(StoreFetchRequest(entity: entity))
+            switch path {
+            case "batch":
+                _ = try store.batchUpdate(
+                    RowBatchUpdate(
+                        entity: entity, predicate: nil, includesSubentities: false,
+                        updates: [(title, .constant(value))], author: nil, contextName: nil,
+                        timestamp: Date(timeIntervalSince1970: 9)))
+            case "patch":
+                try store.commit(
+                    StoreChangeSet(
+                        patched: current.map {
+                            StoreRowPatch(
+                                objectID: $0.objectID, version: $0.version + 1,
+                                slots: [title.index], values: [.attribute(value)])
+                        }, timestamp: Date(timeIntervalSince1970: 9)))
+            default:
+                try store.commit(
+                    StoreChangeSet(
+                        updated: current.map {
+                            var row = $0
+                            row.version += 1
+                            row.values[title.index] = .attribute(value)
+                            return row
+                        }, timestamp: Date(timeIntervalSince1970: 9)))
+            }
+        }
+        let rows = try store.fetch(StoreFetchRequest(entity: entity))
+        #expect(rows.allSatisfy { $0.version == 10 })
+        let kept = store.locked { store.liveBytes() }
+        let measured = store.locked {
+            store.liveRowBytes = nil
+            return store.liveBytes()
+        }
+        #expect(kept == measured)
+    }
+
+    @Test func decimalLengthCountsWhatTheWriterWrites() {
+        for value: Int64 in [0, 9, 10, 99, 100, -1, -10, 12_345, .max, .min, 1_000_000_000] {
+            let writer = JSONByteWriter()
+            writer.append(integer: value)
+            #expect(JSONByteWriter.decimalLength(of: value) == writer.count, "\(value)")
+        }
+    }
 }

@@ -43,6 +43,53 @@ import Testing
         #expect(w.string == "prefix", "a failed encoding leaves the writer as it was")
     }
 
+    /// The lead's review of `bw`: a batch update's line written from its plan across cores
+    /// (partial rows of one changed slot, then complete rows of eight) is the line one thread
+    /// writes, with the same runs and the same complete rows' sizes.
+    @Test func aBatchPlansLineAcrossCoresIsTheLineOneThreadWrites() throws {
+        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("plan.jsonl")
+        let store = try JSONLinesStore(
+            model: model, url: url, options: FileStoreFixtures.options(identifier: "S"))
+        defer { store.close() }
+        let category = rows.row("Category", 1, ["name": .attribute(.string("c"))])
+        try store.commit(
+            StoreChangeSet(
+                inserted: [category] + sample, timestamp: Date(timeIntervalSince1970: 1)))
+        let entity = try #require(model[entityName: "Expense"])
+        let updates: [[(String, AttributeValue)]] = [
+            [("title", .string("new \"title\" é"))],
+            [
+                ("amount", .decimal(7)), ("count16", .integer(1)), ("count32", .integer(2)),
+                ("count64", .integer(3)), ("date", .date(Date(timeIntervalSince1970: 5))),
+                ("ratio", .double(0.1 * 3)), ("title", .string("t")), ("weight", .float(0.5)),
+            ],
+        ]
+        for values in updates {
+            let update = RowBatchUpdate(
+                entity: entity, predicate: nil, includesSubentities: true,
+                updates: values.map { (entity.attributesByName[$0.0]!, .constant($0.1)) },
+                author: nil, contextName: nil, timestamp: Date(timeIntervalSince1970: 2))
+            try store.locked {
+                let plan = try store.table.plan(update, findingChanges: true)
+                #expect(plan.refs.count == 100)
+                let one = JSONByteWriter()
+                let many = JSONByteWriter()
+                var runsOne: [RowRun] = []
+                var runsMany: [RowRun] = []
+                let size1 = try store.codec.write(
+                    plan, of: store.table, to: one, runs: &runsOne, member: nil,
+                    parallelAbove: .max)
+                let size2 = try store.codec.write(
+                    plan, of: store.table, to: many, runs: &runsMany, member: nil,
+                    parallelAbove: 1)
+                #expect(one.array == many.array)
+                #expect(size1 == size2)
+                #expect(runsOne == runsMany)
+                #expect(values.count == 1 ? size1 == 0 : size1 > 0)
+            }
+        }
+    }
+
     @Test func readingAcrossCoresGivesTheSameRows() throws {
         let w = JSONByteWriter()
         w.append(0x5B)

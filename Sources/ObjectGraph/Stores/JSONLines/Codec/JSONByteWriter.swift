@@ -119,6 +119,18 @@ package final class JSONByteWriter {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
+    /// How many bytes ``append(integer:)`` writes for `value` (its digits, and a minus sign
+    /// when negative).
+    package static func decimalLength(of value: Int64) -> Int {
+        var length = value < 0 ? 2 : 1
+        var magnitude = value.magnitude
+        while magnitude >= 10 {
+            length &+= 1
+            magnitude /= 10
+        }
+        return length
+    }
+
     /// Appends a signed integer in decimal.
     package func append(integer value: Int64) {
         reserve(20)
