@@ -21,7 +21,7 @@ extension ManagedObjectContext {
             transientOnly = changes.updated.filter { !$0.hasPersistentChangedValues }
         }
         var plan = SavePlan(written)
-        var newIDs: [ObjectIdentifier: ManagedObjectID] = [:]
+        var newIDs = NewObjectIDs()
         try coordinator.locked {
             // Optimistic locking: each updated or deleted object's row must still be at the
             // version the object read. Only the rows that differ are kept (most saves have
@@ -65,15 +65,14 @@ extension ManagedObjectContext {
     /// around as one closure that captures only the two tables it reads: calling a method of
     /// a captured plan copied the whole plan at every call.
     private static func permanentID(
-        _ plan: SavePlan, _ newIDs: [ObjectIdentifier: ManagedObjectID]
+        _ plan: SavePlan, _ newIDs: NewObjectIDs
     ) -> (ManagedObject) -> ManagedObjectID {
         let survivorOf = plan.survivorOf
         let takeovers = plan.takeovers
         return { o in
             let s = SavePlan.survivor(o, survivorOf)
             if !takeovers.isEmpty, let id = takeovers[ObjectIdentifier(s)] { return id }
-            return s.objectID.isTemporaryID
-                ? newIDs[ObjectIdentifier(s)] ?? s.objectID : s.objectID
+            return s.objectID.isTemporaryID ? newIDs[s] ?? s.objectID : s.objectID
         }
     }
 
@@ -126,10 +125,10 @@ extension ManagedObjectContext {
         return sets
     }
 
-    /// Permanent IDs for the inserted objects that still have temporary ones, entity by entity.
+    /// Permanent IDs for the inserted objects that still have temporary ones, entity by entity
+    /// (each entity's keys in one request, in the order its objects were inserted).
     private func allocateIDs(for objects: [ManagedObject], coordinator: PersistentStoreCoordinator)
-        throws
-        -> [ObjectIdentifier: ManagedObjectID]
+        throws -> NewObjectIDs
     {
         var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
         var entityOrder: [EntityDescription] = []
@@ -140,12 +139,12 @@ extension ManagedObjectContext {
             if byEntity[entity] == nil { entityOrder.append(temporary[range.lowerBound].entity) }
             byEntity[entity, default: []] += temporary[range]
         }
-        var result: [ObjectIdentifier: ManagedObjectID] = [:]
+        var result = NewObjectIDs()
         result.reserveCapacity(temporary.count)
         for entity in entityOrder {
             let group = byEntity[ObjectIdentifier(entity)]!
             let ids = try coordinator.permanentIDs(for: entity, count: group.count)
-            for (object, id) in zip(group, ids) { result[ObjectIdentifier(object)] = id }
+            for (object, id) in zip(group, ids) { result.append(object, id) }
         }
         return result
     }

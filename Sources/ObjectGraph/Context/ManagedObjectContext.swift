@@ -125,8 +125,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var announcedDuringSave: AnnouncedSets?
     var mergeObserver: (any NSObjectProtocol)?
     /// Permanent IDs given at save to objects that had temporary ones (for children that
-    /// still hold the temporary ID).
-    var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// still hold the temporary ID). Queue-confined as the state above: an insert save writes
+    /// one entry per object, and a dynamic exclusivity check cost ≈ 40 instructions each.
+    @exclusivity(unchecked) var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
     /// The undo manager recording each event's changes; `nil` (the default) records nothing.
     ///
     /// See <doc:UndoAndRedo>. Setting it (or `nil`) starts recording from the current state.

@@ -87,9 +87,17 @@ final class ObjectRegistry {
     /// re-keying a fifth of an insert save and had this rebuild the table for large saves).
     func move(_ moves: [(object: ManagedObject, from: ManagedObjectID)]) {
         if (count + moves.count) * 2 > entities.count { resize(toHold: count + moves.count) }
+        work &+= moves.count
         for (object, from) in moves {
             if let slot = slot(of: from), objects[slot] === object { _ = remove(at: slot) }
-            register(object, as: object.objectID)
+            // As `register(_:as:)`, without its sweep: the table was sized for the moves above,
+            // and a sweep between two moves would walk the whole table for nothing.
+            let id = object.objectID
+            if let slot = slot(of: id) {
+                objects[slot] = object
+            } else {
+                insertNew(id, object)
+            }
         }
     }
 
@@ -242,24 +250,55 @@ final class ObjectRegistry {
     /// Re-lays the table at `size` slots with the entries whose object passes `keep`.
     private func rebuild(size: Int, keeping keep: (inout ManagedObject) -> Bool) {
         let oldEntities = entities
-        // The old IDs and objects are moved out (`take()`), not copied: a copy retained each
-        // ID's references and the object, and freeing the old arrays released them again
-        // (a growing table rebuilds at every doubling: a twelfth of inserting an object).
+        let oldKeys = keys
         var oldIDs = ids
         var oldObjects = objects
         ids = []
         objects = []  // so that `keep` sees the old table's reference as the only one
-        entities = Array(repeating: 0, count: size)
-        keys = Array(repeating: 0, count: size)
-        ids = Array(repeating: nil, count: size)
-        objects = Array(repeating: nil, count: size)
+        var newEntities = [UInt](repeating: 0, count: size)
+        var newKeys = [Int64](repeating: 0, count: size)
+        var newIDs = [ManagedObjectID?](repeating: nil, count: size)
+        var newObjects = [ManagedObject?](repeating: nil, count: size)
         shift = 64 - UInt64(size.trailingZeroBitCount)
-        count = 0
-        for slot in oldEntities.indices where oldEntities[slot] != 0 {
-            guard var object = oldObjects[slot].take(), let id = oldIDs[slot].take() else {
-                continue
+        let mask = size - 1
+        var kept = 0
+        // Each kept entry's ID and object are moved from the old arrays into the new ones
+        // through their buffers, the old element left `nil`: no retain and release of the ID's
+        // scope and of the object per entry (copying, or `take()` into a local that is then
+        // stored, cost both), and no uniqueness check per store. A growing table rebuilds at
+        // every doubling, which made this most of registering an inserted object.
+        newEntities.withUnsafeMutableBufferPointer { entities in
+            newKeys.withUnsafeMutableBufferPointer { keys in
+                newIDs.withUnsafeMutableBufferPointer { ids in
+                    newObjects.withUnsafeMutableBufferPointer { objects in
+                        oldIDs.withUnsafeMutableBufferPointer { oldIDs in
+                            oldObjects.withUnsafeMutableBufferPointer { oldObjects in
+                                for old in oldEntities.indices where oldEntities[old] != 0 {
+                                    guard var object = oldObjects[old].take() else { continue }
+                                    guard keep(&object) else { continue }
+                                    let entity = oldEntities[old]
+                                    let key = oldKeys[old]
+                                    var slot = home(entity, key)
+                                    while entities[slot] != 0 { slot = (slot + 1) & mask }
+                                    entities[slot] = entity
+                                    keys[slot] = key
+                                    // Over `nil`: nothing to release.
+                                    (ids.baseAddress.unsafelyUnwrapped + slot).initialize(
+                                        to: oldIDs[old].take())
+                                    (objects.baseAddress.unsafelyUnwrapped + slot).initialize(
+                                        to: consume object)
+                                    kept += 1
+                                }
+                            }
+                        }
+                    }
+                }
             }
-            if keep(&object) { insertNew(id, object) }
         }
+        entities = newEntities
+        keys = newKeys
+        ids = newIDs
+        objects = newObjects
+        count = kept
     }
 }

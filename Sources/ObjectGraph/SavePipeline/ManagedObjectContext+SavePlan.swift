@@ -3,7 +3,7 @@ import Foundation
 extension ManagedObjectContext {
     /// Brings objects in line with a committed plan: merged values, permanent and taken-over
     /// IDs, merged-away objects detached, versions advanced.
-    func apply(_ plan: SavePlan, newIDs: [ObjectIdentifier: ManagedObjectID]) {
+    func apply(_ plan: SavePlan, newIDs: NewObjectIDs) {
         for object in plan.vanished {
             object.changedSlots = SlotSet()
             object.state.isDeleted = true
@@ -34,9 +34,9 @@ extension ManagedObjectContext {
         permanentIDs.reserveCapacity(permanentIDs.count + newIDs.count)
         var moves: [(object: ManagedObject, from: ManagedObjectID)] = []
         moves.reserveCapacity(newIDs.count)
-        for object in plan.inserted {
-            object.snapshotVersion = 1
-            guard let id = newIDs[ObjectIdentifier(object)], id != object.objectID else { continue }
+        for object in plan.inserted { object.snapshotVersion = 1 }
+        // The new IDs in allocation order, read without a lookup per object.
+        for (object, id) in zip(newIDs.objects, newIDs.ids) where id != object.objectID {
             moves.append((object, object.objectID))
             permanentIDs[object.objectID] = id
             object.objectID = id
@@ -51,7 +51,7 @@ extension ManagedObjectContext {
         }
         for loser in plan.losers where loser.managedObjectContext === self {
             let survivor = plan.survivor(loser)
-            detach(loser, as: newIDs[ObjectIdentifier(survivor)] ?? survivor.objectID)
+            detach(loser, as: newIDs[survivor] ?? survivor.objectID)
         }
     }
 

@@ -85,3 +85,45 @@ import Testing
         #expect(registry.values.isEmpty)
     }
 }
+
+/// The registry's growth moves its entries into the larger table: every object stays
+/// registered and alive while only the registry holds it, and is freed once let go, neither
+/// kept by a stray reference nor released twice.
+@Suite struct ObjectRegistryGrowthTests {
+    @Test func growingKeepsEveryObjectAndFreesEachOnceLetGo() throws {
+        let model = try ExpenseModel.make()
+        let category = model.entitiesByName["Category"]!
+        let registry = ObjectRegistry()
+        registry.retainsAll = true
+        var watched: [() -> ManagedObject?] = []
+        var ids: [ManagedObjectID] = []
+        // 5,000 entries grow the table from 16 slots through nine doublings.
+        for key in 1...5000 {
+            let id = ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
+            let object = ManagedObject(entity: category, insertInto: nil)
+            registry.register(object, as: id)
+            weak let weakObject = object
+            watched.append { weakObject }
+            ids.append(id)
+        }
+        #expect(registry.count == 5000)
+        for (id, object) in zip(ids, watched) {
+            #expect(object() != nil)
+            #expect(registry[id] === object())
+        }
+        // A sweep that keeps a tenth rebuilds the table from the few that stay.
+        registry.retainsAll = false
+        var held = stride(from: 0, to: 5000, by: 10).compactMap { watched[$0]() }
+        registry.sweep()
+        #expect(registry.count == held.count)
+        for (index, object) in watched.enumerated() {
+            #expect((object() != nil) == (index % 10 == 0))
+        }
+        for (index, id) in ids.enumerated() where index % 10 == 0 {
+            #expect(registry[id] === watched[index]())
+        }
+        held.removeAll()
+        registry.removeAll()
+        #expect(watched.allSatisfy { $0() == nil })
+    }
+}

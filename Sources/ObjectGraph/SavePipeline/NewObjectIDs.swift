@@ -1,0 +1,41 @@
+/// The permanent IDs a root save gives the inserted objects that still have temporary ones:
+/// each object with its new ID, found by the object's identity.
+///
+/// Built once per save by `allocateIDs`, read once per written row and once per reference to
+/// an inserted object while the rows are built, then walked in order to re-key the objects.
+/// An identity table (``ObjectPositions``: the object's address mixed by one multiplication)
+/// indexes the two arrays; the `[ObjectIdentifier: ManagedObjectID]` it replaces hashed every
+/// object through `Hasher` three times per save (filled, read per row, read again to re-key).
+/// The table holds no references: the objects are kept alive by ``objects``.
+struct NewObjectIDs {
+    /// The objects given new IDs, in allocation order.
+    private(set) var objects: [ManagedObject] = []
+    /// Each object's new ID, at the object's position in ``objects``.
+    private(set) var ids: [ManagedObjectID] = []
+    /// Each object's position in ``objects``.
+    private var positions = ObjectPositions()
+
+    /// The number of objects given new IDs.
+    var count: Int { ids.count }
+
+    /// Room for `capacity` objects without growing.
+    mutating func reserveCapacity(_ capacity: Int) {
+        objects.reserveCapacity(capacity)
+        ids.reserveCapacity(capacity)
+        positions.reserveCapacity(capacity)
+    }
+
+    /// Records `id` as `object`'s new ID; an object recorded already keeps its first ID.
+    mutating func append(_ object: ManagedObject, _ id: ManagedObjectID) {
+        guard positions.insert(object, at: ids.count) else { return }
+        objects.append(object)
+        ids.append(id)
+    }
+
+    /// The new ID of `object`, or `nil` when it was given none.
+    @inline(__always)
+    subscript(object: ManagedObject) -> ManagedObjectID? {
+        guard let position = positions[object] else { return nil }
+        return ids[position]
+    }
+}
