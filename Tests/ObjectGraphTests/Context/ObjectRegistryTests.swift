@@ -31,7 +31,13 @@ import Testing
         }
         for step in 0..<20_000 {
             let id = randomID()
-            switch random.next() % 4 {
+            switch random.next() % 5 {
+            case 4:
+                // Found: the registered object, `make` not called; else `make`'s, registered.
+                let made = ManagedObject(entity: id.entity, insertInto: nil)
+                let expected = model[id] ?? made
+                #expect(registry.object(for: id) { made } === expected)
+                model[id] = expected
             case 0, 1:
                 let object = ManagedObject(entity: id.entity, insertInto: nil)
                 registry.register(object, as: id)
@@ -50,6 +56,32 @@ import Testing
         for (id, object) in model { #expect(registry[id] === object) }
         let values = Set(registry.values.map(ObjectIdentifier.init))
         #expect(values == Set(model.values.map(ObjectIdentifier.init)))
+    }
+
+    /// A `make` that registers other objects (moving entries, growing the table) leaves its
+    /// own object registered under the ID asked for, and the others found.
+    @Test func anObjectMadeWhileTheTableChangesIsStillRegistered() throws {
+        let (category, _) = try Self.entities()
+        let registry = ObjectRegistry()
+        registry.retainsAll = true
+        func id(_ key: Int64) -> ManagedObjectID {
+            ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: key)
+        }
+        for key in 0..<7 {
+            registry.register(ManagedObject(entity: category, insertInto: nil), as: id(Int64(key)))
+        }
+        let others = (100..<140).map { _ in ManagedObject(entity: category, insertInto: nil) }
+        let made = ManagedObject(entity: category, insertInto: nil)
+        let got = registry.object(for: id(50)) {
+            for (i, other) in others.enumerated() {
+                registry.register(other, as: id(Int64(100 + i)))
+            }
+            return made
+        }
+        #expect(got === made)
+        #expect(registry[id(50)] === made)
+        for (i, other) in others.enumerated() { #expect(registry[id(Int64(100 + i))] === other) }
+        #expect(registry.count == 7 + others.count + 1)
     }
 
     /// One in ten held (the sweep rebuilds the table from the few that stay) and nine in ten
