@@ -58,30 +58,44 @@ import Testing
         #expect(values == Set(model.values.map(ObjectIdentifier.init)))
     }
 
-    /// A `make` that registers other objects (moving entries, growing the table) leaves its
-    /// own object registered under the ID asked for, and the others found.
-    @Test func anObjectMadeWhileTheTableChangesIsStillRegistered() throws {
+    /// A `make` that registers other objects (moving entries, growing the table) or removes
+    /// some (leaving holes before the free slot the probe found) leaves its own object
+    /// registered under the ID asked for, and the others as they were. Many trials: where an
+    /// ID's probe run lies depends on the entity's address.
+    @Test(arguments: [false, true])
+    func anObjectMadeWhileTheTableChangesIsStillRegistered(removing: Bool) throws {
         let (category, _) = try Self.entities()
-        let registry = ObjectRegistry()
-        registry.retainsAll = true
-        func id(_ key: Int64) -> ManagedObjectID {
-            ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: key)
+        func id(_ key: Int) -> ManagedObjectID {
+            ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
         }
-        for key in 0..<7 {
-            registry.register(ManagedObject(entity: category, insertInto: nil), as: id(Int64(key)))
-        }
-        let others = (100..<140).map { _ in ManagedObject(entity: category, insertInto: nil) }
-        let made = ManagedObject(entity: category, insertInto: nil)
-        let got = registry.object(for: id(50)) {
-            for (i, other) in others.enumerated() {
-                registry.register(other, as: id(Int64(100 + i)))
+        for trial in 0..<200 {
+            let registry = ObjectRegistry()
+            registry.retainsAll = true
+            let base = trial * 100
+            for key in base..<base + 7 {
+                registry.register(ManagedObject(entity: category, insertInto: nil), as: id(key))
             }
-            return made
+            let others = (0..<40).map { _ in ManagedObject(entity: category, insertInto: nil) }
+            let made = ManagedObject(entity: category, insertInto: nil)
+            let got = registry.object(for: id(base + 50)) {
+                if removing {
+                    for key in base..<base + 7 { registry.removeValue(forKey: id(key)) }
+                } else {
+                    for (i, other) in others.enumerated() {
+                        registry.register(other, as: id(base + 60 + i))
+                    }
+                }
+                return made
+            }
+            #expect(got === made)
+            #expect(registry[id(base + 50)] === made)
+            if !removing {
+                for (i, other) in others.enumerated() {
+                    #expect(registry[id(base + 60 + i)] === other)
+                }
+            }
+            #expect(registry.count == (removing ? 1 : 7 + others.count + 1))
         }
-        #expect(got === made)
-        #expect(registry[id(50)] === made)
-        for (i, other) in others.enumerated() { #expect(registry[id(Int64(100 + i))] === other) }
-        #expect(registry.count == 7 + others.count + 1)
     }
 
     /// One in ten held (the sweep rebuilds the table from the few that stay) and nine in ten
