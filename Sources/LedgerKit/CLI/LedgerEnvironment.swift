@@ -27,7 +27,7 @@ package struct LedgerEnvironment: Sendable {
     package init(variables: [String: String], currentDirectory: URL) {
         self.variables = variables
         self.currentDirectory = currentDirectory
-        self.newID = { UUID() }
+        self.newID = { RandomUUIDSource.shared.next() }
         self.today = { Date() }
         self.storeOptions = StoreOptions()
         self.interruption = LedgerInterruption.signals

@@ -29,7 +29,7 @@ public struct LedgerConfiguration: Sendable {
     public init(storeURL: URL) {
         self.storeURL = storeURL
         self.receiptsDirectory = nil
-        self.newID = { UUID() }
+        self.newID = { RandomUUIDSource.shared.next() }
         self.today = { Date() }
         self.storeOptions = StoreOptions()
     }

@@ -82,4 +82,59 @@ enum DecimalArithmetic {
                 isNegative: x.isNegative && quotient != 0, mantissa: UInt128(quotient),
                 exponent: -places))
     }
+
+    /// `a × b` as Foundation computes it, or NaN where Foundation's product would fall
+    /// below the smallest exponent (−128).
+    ///
+    /// Foundation's `Decimal` multiplication on Linux stops the process (an illegal
+    /// instruction in `Decimal._multiply(by:roundingMode:)`) when the product's exponent,
+    /// after its significand is reduced to 128 bits, is below −128: `1e-64 * 1e-65` does.
+    /// Division reports the same underflow as NaN, so this does too. Where the exponents'
+    /// sum is below −128, `a` is scaled up by the difference first (exact: only its exponent
+    /// changes), Foundation multiplies, and the product is scaled back; when that would take
+    /// its exponent below −128 the result is NaN. Elsewhere it is Foundation's `a * b`.
+    static func product(_ a: Decimal, _ b: Decimal) -> Decimal {
+        if a.isNaN || b.isNaN { return .nan }
+        if a.isZero || b.isZero { return a * b }
+        let sum = a.exponent + b.exponent
+        guard sum < Self.minimumExponent else { return a * b }
+        let lift = Self.minimumExponent - sum
+        let scaled = Decimal(sign: a.sign, exponent: a.exponent + lift, significand: a.significand)
+        let product = scaled * b
+        guard !product.isNaN, product.exponent - lift >= Self.minimumExponent else { return .nan }
+        return Decimal(
+            sign: product.sign, exponent: product.exponent - lift,
+            significand: product.significand)
+    }
+
+    /// `a` raised to the whole power `n` (0 or more), or NaN where the result or a step
+    /// towards it overflows or falls below the smallest exponent (see ``product(_:_:)``).
+    ///
+    /// Foundation's `pow(_:_:)` is used where no step can fall below the smallest exponent
+    /// (a base of magnitude 1 or more, zero, or a result of 10⁻⁸⁵ or more: each step's value
+    /// is then at least the result's, and a significand of 39 digits at most keeps its
+    /// exponent at −124 or above); elsewhere the same square-and-multiply runs on
+    /// ``product(_:_:)``.
+    static func power(_ a: Decimal, _ n: Int) -> Decimal {
+        precondition(n >= 0, "power(_:_:) takes a whole exponent of 0 or more")
+        if a.isNaN { return .nan }
+        if n <= 1 || a.isZero { return Foundation.pow(a, n) }
+        let magnitude = Swift.abs(NSDecimalNumber(decimal: a).doubleValue)
+        if magnitude >= 1 || Foundation.log10(magnitude) * Double(n) >= -85 {
+            return Foundation.pow(a, n)
+        }
+        var result = Decimal(1)
+        var base = a
+        var remaining = n
+        while remaining > 0 {
+            if remaining & 1 == 1 { result = product(result, base) }
+            remaining >>= 1
+            if remaining > 0 { base = product(base, base) }
+            if result.isNaN || base.isNaN { return .nan }
+        }
+        return result
+    }
+
+    /// The smallest exponent Foundation's `Decimal` arithmetic produces.
+    private static let minimumExponent = -128
 }

@@ -76,7 +76,7 @@ enum PredicateArithmetic {
             guard let a = x.decimalValue, let b = y.decimalValue else { return nil }
             if function == .power {
                 if case .integer(let e) = y, e >= 0, e <= 256 {
-                    return .decimal(Foundation.pow(a, Int(e)))
+                    return .decimal(DecimalArithmetic.power(a, Int(e)))
                 }
                 return .double(Foundation.pow(x.doubleValue, y.doubleValue))
             }
@@ -124,7 +124,7 @@ enum PredicateArithmetic {
         switch function {
         case .add: return .decimal(a + b)
         case .subtract: return .decimal(a - b)
-        case .multiply: return .decimal(a * b)
+        case .multiply: return .decimal(DecimalArithmetic.product(a, b))
         case .divide: return b.isZero ? nil : .decimal(a / b)
         case .modulus:
             guard !b.isZero else { return nil }

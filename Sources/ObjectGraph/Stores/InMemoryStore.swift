@@ -209,30 +209,19 @@ extension InMemoryStore: RowBatchUpdatingStore {
     /// is recorded as the next history transaction, like a commit.
     func batchUpdate(_ update: RowBatchUpdate) throws -> [ManagedObjectID] {
         try locked {
-            let plan = try table.plan(update)
+            // Which slots each row changes is worked out only for history; the before-images
+            // only when a generation is pinned.
+            let plan = try table.plan(update, findingChanges: tracksHistory)
             if plan.isEmpty { return [] }
             if isReadOnly { throw StoreErrors.readOnly(url) }
-            var before: [ManagedObjectID: StoreRow?] = [:]
-            var record: StoreHistoryTransaction?
-            if generations.isPinned || tracksHistory {
-                // The updates as patches, only when something keeps a record of them: the
-                // rows are written in place from the plan either way.
-                let patches = table.patches(plan)
-                if generations.isPinned {
-                    for patch in patches {
-                        before[patch.objectID] = .some(table.row(for: patch.objectID))
-                    }
-                }
-                if tracksHistory {
-                    record = StoreHistoryTransaction(
-                        committing: StoreChangeSet(
-                            patched: patches, author: update.author,
-                            contextName: update.contextName, timestamp: update.timestamp),
-                        number: historyLog.last + 1, oldRow: { table.row(for: $0) })
-                }
-            }
+            let record =
+                tracksHistory
+                ? StoreHistoryTransaction(
+                    number: historyLog.last + 1, timestamp: update.timestamp,
+                    author: update.author, contextName: update.contextName,
+                    changes: table.historyChanges(plan)) : nil
+            generations.didChange(before: table.beforeImages(of: plan))
             let ids = table.apply(plan)
-            generations.didChange(before: before)
             if let record { historyLog.append(record) }
             transactionCount += 1
             reporting?.advance(to: transactionCount, store: identifier, url: url)

@@ -55,7 +55,22 @@ struct RowBatchUpdate {
 /// The values sit in one flat array, row by row, so that planning 100,000 rows makes one
 /// array rather than one per row; applying the plan writes them into the rows where they
 /// are (each row's values array mutated in place, not a new row per match).
+///
+/// Planned with `findingChanges`, the plan also says which planned slots each row really
+/// changes (its new value differs from the current one): what the file store's line carries
+/// as a partial row and history records as the update's properties. Rows that change the
+/// same slots share one entry of ``changes``, so a batch that changes the same attributes of
+/// every row keeps one small array, not one per row.
 struct RowBatchPlan {
+    /// The slots one or more rows change, in two forms.
+    struct Change {
+        /// The changed slots, ascending (a subset of ``RowBatchPlan/slots``).
+        var slots: [Int]
+        /// Where each of them is in ``RowBatchPlan/slots`` (so in a row's run of
+        /// ``RowBatchPlan/values``).
+        var positions: [Int]
+    }
+
     /// Where the matching rows are.
     var refs: [RowRef] = []
     /// The stored slots the update writes, ascending (transient attributes are evaluated, so
@@ -63,9 +78,30 @@ struct RowBatchPlan {
     var slots: [Int] = []
     /// `values[i * slots.count + k]`: the new value of `slots[k]` in the row at `refs[i]`.
     var values: [StoreValue] = []
+    /// The distinct sets of changed slots (empty unless planned with `findingChanges`).
+    var changes: [Change] = []
+    /// `changes[changeOf[i]]`: the slots the row at `refs[i]` changes (empty unless planned
+    /// with `findingChanges`).
+    var changeOf: [Int32] = []
 
     /// Whether no row matches.
     var isEmpty: Bool { refs.isEmpty }
+
+    /// The new value at `position` (an index in ``slots``) of the `i`th row.
+    func value(row i: Int, position: Int) -> StoreValue {
+        values[i * slots.count + position]
+    }
+
+    /// The complete row the update leaves of `old`, the `i`th row: every planned slot's new
+    /// value over it, at its version plus one.
+    func applied(row i: Int, to old: StoreRow) -> StoreRow {
+        var row = old
+        row.version += 1
+        for (k, slot) in slots.enumerated() where slot < row.values.count {
+            row.values[slot] = value(row: i, position: k)
+        }
+        return row
+    }
 }
 
 /// A store that runs a ``RowBatchUpdate`` on its own rows, without copying them out and back
@@ -82,13 +118,14 @@ protocol RowBatchUpdatingStore: PersistentStore {
 }
 
 extension RowTable {
-    /// Finds the rows `update` matches and computes their new values, changing nothing.
+    /// Finds the rows `update` matches and computes their new values, changing nothing; with
+    /// `findingChanges`, also which planned slots each row changes (``RowBatchPlan/changes``).
     ///
     /// - Throws: a predicate error; ``ObjectGraphError`` `.batchInvalidValue` (134060) for the
     ///   first row and attribute (in name order) whose new value does not fit the attribute.
     /// - Complexity: O(n) in the rows of the entity (less when an index narrows the predicate),
     ///   plus O(m × k) for m matching rows and k updated attributes.
-    func plan(_ update: RowBatchUpdate) throws -> RowBatchPlan {
+    func plan(_ update: RowBatchUpdate, findingChanges: Bool = false) throws -> RowBatchPlan {
         var plan = RowBatchPlan()
         plan.refs = try select(
             StoreFetchRequest(
@@ -103,6 +140,8 @@ extension RowTable {
         for (k, u) in stored.enumerated() { position[u] = k }
         let width = plan.slots.count
         plan.values = [StoreValue](repeating: .notStored, count: plan.refs.count * width)
+        var changes = ChangeSets()
+        if findingChanges { plan.changeOf.reserveCapacity(plan.refs.count) }
         try plan.values.withUnsafeMutableBufferPointer { values in
             for (i, ref) in plan.refs.enumerated() {
                 let row = entityTables[ref.entity].rows[ref.slot].unsafelyUnwrapped
@@ -110,26 +149,55 @@ extension RowTable {
                     let value = try update.newValue(attribute, for: row)
                     if let k = position[u] { values[i * width + k] = .attribute(value) }
                 }
+                guard findingChanges else { continue }
+                // A planned slot whose value stays is not a change (not in the line's
+                // partial row, nor in history's updated properties).
+                changes.scratch.removeAll(keepingCapacity: true)
+                for (k, slot) in plan.slots.enumerated()
+                where slot < row.values.count && row.values[slot] != values[i * width + k] {
+                    changes.scratch.append(k)
+                }
+                plan.changeOf.append(changes.index(of: plan.slots))
             }
         }
+        plan.changes = changes.list
         return plan
     }
 
-    /// The updates `plan` makes, as patches of the rows as they are now (each at its version
-    /// plus one, with every planned slot): for a change set (the file's transaction line,
-    /// history, a pinned query generation's before-images).
-    func patches(_ plan: RowBatchPlan) -> [StoreRowPatch] {
-        let width = plan.slots.count
-        var patches: [StoreRowPatch] = []
-        patches.reserveCapacity(plan.refs.count)
+    /// History's record of `plan`'s updates, one change per row in the plan's order: the
+    /// names of the slots each row changes. `plan` must have been planned with
+    /// `findingChanges`, on the rows as they are now.
+    func historyChanges(_ plan: RowBatchPlan) -> [StoreHistoryChange] {
+        var list: [StoreHistoryChange] = []
+        list.reserveCapacity(plan.refs.count)
+        // The names of the last (change, entity) pair: one array for every row alike.
+        var last: (change: Int32, entity: Int, names: [String]) = (-1, -1, [])
         for (i, ref) in plan.refs.enumerated() {
-            let row = entityTables[ref.entity].rows[ref.slot].unsafelyUnwrapped
-            patches.append(
-                StoreRowPatch(
-                    objectID: row.objectID, version: row.version + 1, slots: plan.slots,
-                    values: Array(plan.values[i * width..<(i + 1) * width])))
+            let id = entityTables[ref.entity].rows[ref.slot].unsafelyUnwrapped.objectID
+            let change = plan.changeOf[i]
+            if change != last.change || ref.entity != last.entity {
+                let properties = id.entity.properties
+                last = (
+                    change, ref.entity, plan.changes[Int(change)].slots.map { properties[$0].name }
+                )
+            }
+            list.append(
+                StoreHistoryChange(objectID: id, changeType: .update, updatedProperties: last.names)
+            )
         }
-        return patches
+        return list
+    }
+
+    /// The rows `plan` updates as they are now: the before-images a pinned query generation
+    /// keeps.
+    func beforeImages(of plan: RowBatchPlan) -> [ManagedObjectID: StoreRow?] {
+        var before: [ManagedObjectID: StoreRow?] = [:]
+        before.reserveCapacity(plan.refs.count)
+        for ref in plan.refs {
+            let row = entityTables[ref.entity].rows[ref.slot].unsafelyUnwrapped
+            before[row.objectID] = .some(row)
+        }
+        return before
     }
 
     /// Writes `plan` into the rows in place: the new values and each row's version plus one.
@@ -151,5 +219,28 @@ extension RowTable {
             }
         }
         return ids
+    }
+}
+
+/// The distinct sets of changed positions found while planning, and the one being built.
+private struct ChangeSets {
+    /// The positions (in the plan's slots) the current row changes.
+    var scratch: [Int] = []
+    var list: [RowBatchPlan.Change] = []
+    private var byPositions: [[Int]: Int32] = [:]
+    private var last: Int32 = -1
+
+    /// The index in ``list`` of ``scratch``'s set, added when new. Consecutive rows changing
+    /// the same slots (the common case) cost one comparison; others a hash.
+    mutating func index(of slots: [Int]) -> Int32 {
+        if last >= 0, list[Int(last)].positions == scratch { return last }
+        if let known = byPositions[scratch] {
+            last = known
+            return known
+        }
+        last = Int32(list.count)
+        list.append(RowBatchPlan.Change(slots: scratch.map { slots[$0] }, positions: scratch))
+        byPositions[scratch] = last
+        return last
     }
 }

@@ -9,15 +9,16 @@ extension SaveIntegrity {
     /// leaves the deleted members out when it is read, before and after the save, in this
     /// context, its parent and a context that merges the save.
     @Suite struct UnloadedToManyDeleteTests {
-        /// `Shelf(name)` with an unordered to-many `books` (derived from `Book.shelf`, delete
-        /// rule `shelfRule`, at least `minimum` members) ⟷ `Book(number)` with the to-one
-        /// `shelf` (nullify).
-        private func model(shelfRule: DeleteRule = .nullify, minimum: Int = 0) throws
-            -> ManagedObjectModel
-        {
+        /// `Shelf(name)` (of class `shelfClass`) with an unordered to-many `books` (derived
+        /// from `Book.shelf`, delete rule `shelfRule`, at least `minimum` members) ⟷
+        /// `Book(number)` with the to-one `shelf` (nullify).
+        private func model(
+            shelfRule: DeleteRule = .nullify, minimum: Int = 0,
+            shelfClass: ManagedObject.Type = ManagedObject.self
+        ) throws -> ManagedObjectModel {
             try ManagedObjectModel(entities: [
                 EntityDescription(
-                    name: "Shelf",
+                    name: "Shelf", managedObjectClass: shelfClass,
                     properties: [
                         AttributeDescription(name: "name", type: .string),
                         RelationshipDescription(
@@ -95,6 +96,18 @@ extension SaveIntegrity {
             (0..<books).filter { $0 % 3 == shelf && keep($0) }.map(Int64.init)
         }
 
+        /// Expects each shelf (in name order) to hold exactly the books `keep` accepts.
+        private func expectBooks(
+            on shelves: [ManagedObject], keep: (Int) -> Bool,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            for (s, shelf) in shelves.enumerated() {
+                #expect(
+                    numbers(shelf) == expected(shelf: s, keep: keep), sourceLocation: sourceLocation
+                )
+            }
+        }
+
         @Test(arguments: StoreKind.all, [false, true])
         func deletedBooksLeaveTheirShelvesWhetherOrNotTheShelvesLoadedThem(
             kind: StoreKind, loadedFirst: Bool
@@ -119,21 +132,15 @@ extension SaveIntegrity {
                 #expect(context.updatedObjects == Set(shelves))
                 // A deleted book keeps its own to-one, as under Core Data's nullify.
                 #expect(books[0].value(forKey: "shelf") as? ManagedObject === shelves[0])
-                for (s, shelf) in shelves.enumerated() {
-                    #expect(numbers(shelf) == expected(shelf: s) { $0 % 2 == 1 })
-                }
+                expectBooks(on: shelves) { $0 % 2 == 1 }
                 try context.save()
                 #expect(recorder.updatedIDs == Set(shelves.map(\.objectID)))
                 #expect(recorder.deletedIDs == Set(deleted))
-                for (s, shelf) in shelves.enumerated() {
-                    #expect(numbers(shelf) == expected(shelf: s) { $0 % 2 == 1 })
-                }
+                expectBooks(on: shelves) { $0 % 2 == 1 }
             }
             let check = try stack.reopen().context()
             try check.performAndWait {
-                for (s, shelf) in try shelves(check).enumerated() {
-                    #expect(numbers(shelf) == expected(shelf: s) { $0 % 2 == 1 })
-                }
+                expectBooks(on: try shelves(check)) { $0 % 2 == 1 }
             }
         }
 
@@ -186,9 +193,7 @@ extension SaveIntegrity {
                 #expect(numbers(shelves[2]) == expected(shelf: 2) { $0 % 2 == 1 })
                 context.undo()
                 #expect(books.allSatisfy { !$0.isDeleted })
-                for (s, shelf) in shelves.enumerated() {
-                    #expect(numbers(shelf) == expected(shelf: s) { _ in true })
-                }
+                expectBooks(on: shelves) { _ in true }
                 context.redo()
                 for (s, shelf) in shelves.enumerated() {
                     #expect(numbers(shelf) == expected(shelf: s) { $0 % 2 == 1 })
@@ -198,9 +203,7 @@ extension SaveIntegrity {
             }
             let check = stack.context()
             try check.performAndWait {
-                for (s, shelf) in try shelves(check).enumerated() {
-                    #expect(numbers(shelf) == expected(shelf: s) { $0 % 2 == 1 })
-                }
+                expectBooks(on: try shelves(check)) { $0 % 2 == 1 }
             }
         }
 
@@ -224,9 +227,7 @@ extension SaveIntegrity {
             let note = try #require(saved.last)
             other.performAndWait {
                 other.mergeChanges(fromContextDidSave: note)
-                for (s, shelf) in otherShelves.enumerated() {
-                    #expect(numbers(shelf) == expected(shelf: s) { $0 % 2 == 1 })
-                }
+                expectBooks(on: otherShelves) { $0 % 2 == 1 }
             }
         }
 
@@ -335,25 +336,7 @@ extension SaveIntegrity {
         /// and .../validatevalue(_:forkey:); ../shared/reference/coredata-semantics.md (c)).
         @Test(arguments: StoreKind.all)
         func theHookSeesTheBooksLeftAfterDeletionsFromAnUnloadedShelf(kind: StoreKind) throws {
-            let model = try ManagedObjectModel(entities: [
-                EntityDescription(
-                    name: "Shelf", managedObjectClass: GuardedShelf.self,
-                    properties: [
-                        AttributeDescription(name: "name", type: .string),
-                        RelationshipDescription(
-                            name: "books", destination: "Book", inverse: "shelf",
-                            isToMany: true, deleteRule: .nullify),
-                    ]),
-                EntityDescription(
-                    name: "Book",
-                    properties: [
-                        AttributeDescription(name: "number", type: .integer64),
-                        RelationshipDescription(
-                            name: "shelf", destination: "Shelf", inverse: "books",
-                            deleteRule: .nullify),
-                    ]),
-            ])
-            let stack = try Stack(model, on: kind)
+            let stack = try Stack(try model(shelfClass: GuardedShelf.self), on: kind)
             let setup = stack.context()
             try setup.performAndWait {
                 let shelf = setup.insertNewObject(forEntityName: "Shelf")

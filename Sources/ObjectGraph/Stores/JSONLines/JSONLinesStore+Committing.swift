@@ -52,11 +52,60 @@ extension JSONLinesStore {
         _ changes: StoreChangeSet, partial changedSlots: [[Int]?]?,
         applying apply: (inout RowTable) -> Void
     ) throws {
+        let patchWrites = patchWrites(changes.patched)
+        try appendLine(
+            timestamp: changes.timestamp, author: changes.author, contextName: changes.contextName,
+            history: { number in
+                StoreHistoryTransaction(
+                    committing: changes, number: number, oldRow: { table.row(for: $0) })
+            },
+            members: { codec, w, runs in
+                try TransactionLine.writeMembers(
+                    changes, codec: codec, changedSlots: changedSlots, patchWrites: patchWrites,
+                    to: w, runs: &runs)
+            },
+            liveDelta: { codec in
+                liveDelta(
+                    of: changes, partial: changedSlots, patchWrites: patchWrites, codec: codec)
+            },
+            willApply: { generations.willApply(changes, to: table) },
+            applying: apply,
+            compacting: { sizes in
+                compactAutomaticallyIfNeeded(
+                    liveAtLeast: sizes.inserted + sizes.updated,
+                    partiallyUpdated: changedSlots == nil ? [] : changes.updated,
+                    patched: options.automaticCompaction
+                        ? zip(changes.patched, patchWrites).filter { $0.1.complete == nil }.map(
+                            \.0.objectID)
+                        : [])
+            })
+    }
+
+    /// The core of every append: writes one transaction line whose change members `members`
+    /// writes (returning the snapshot sizes of the rows it wrote complete, inserted and
+    /// updated), writes it at the end of the file and syncs it, then `apply`s the change to
+    /// the rows; on a failed write or sync the file is truncated back and nothing is applied.
+    ///
+    /// The other closures are called only when needed: `history` (given the transaction's
+    /// number) when the store tracks history, before the write, on the rows as they were;
+    /// `liveDelta` when the live rows' size is known, before the write (how much it changes
+    /// beyond the complete rows' sizes); `willApply` just before `apply`; `compacting` (given
+    /// the sizes) last. The caller holds `lock` and the writer lock, and has caught up with
+    /// the other writers.
+    func appendLine(
+        timestamp: Date, author: String?, contextName: String?,
+        history: (Int64) -> StoreHistoryTransaction,
+        members: (RowCodec, JSONByteWriter, inout [RowRun]) throws -> (inserted: Int, updated: Int),
+        liveDelta: (RowCodec) -> Int,
+        willApply: () -> Void,
+        applying apply: (inout RowTable) -> Void,
+        compacting: ((inserted: Int, updated: Int)) -> Void
+    ) throws {
         guard var file else { throw StoreFileErrors.closed(path) }
         try checkWriterLock()
         // One copy of the codec for the whole append: each method call on the stored `var`
         // copied the struct (a retain and a release of each of its arrays), twice per updated
-        // row in the live-byte count below.
+        // row in the live-byte count.
         let codec = self.codec
         let counters = table.primaryKeyCounters
         let keys = model.entities.compactMap { entity -> (String, Int64)? in
@@ -65,56 +114,19 @@ extension JSONLinesStore {
             else { return nil }
             return (entity.name, next)
         }
-        let patchWrites = patchWrites(changes.patched)
         writer.reset()
         guard file.lastTransaction < .max else {
             throw StoreFileErrors.failed(
                 .storeWriteFailed, path, "has used up its transaction numbers; compact the file"
             )
         }
-        let history = historyLog.map { _ in
-            StoreHistoryTransaction(
-                committing: changes, number: file.lastTransaction + 1,
-                oldRow: { table.row(for: $0) })
-        }
+        let record = historyLog.map { _ in history(file.lastTransaction + 1) }
         let sizes = try TransactionLine.write(
-            changes, number: file.lastTransaction + 1, keys: keys,
-            codec: codec,
-            origin: history.map { ($0.bundleID, $0.processID) }, changedSlots: changedSlots,
-            patchWrites: patchWrites, to: writer)
-        var liveDelta = 0
-        if liveRowBytes != nil {
-            liveDelta =
-                sizes.inserted + sizes.updated
-                - changes.deleted.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
-            for (k, row) in changes.updated.enumerated() {
-                if let changed = changedSlots?[k] ?? nil, let old = table.row(for: row.objectID) {
-                    // A partial row: its snapshot line changes by its changed values only.
-                    let entityIndex = row.objectID.entity.index
-                    liveDelta +=
-                        codec.valueBytes(
-                            of: row, changed: changed, entityIndex: entityIndex, using: measurer)
-                        - codec.valueBytes(
-                            of: old, changed: changed, entityIndex: entityIndex, using: measurer)
-                } else {
-                    liveDelta -= snapshotSize(of: row.objectID)
-                }
-            }
-            for (patch, write) in zip(changes.patched, patchWrites) {
-                guard write.complete == nil, let old = table.row(for: patch.objectID) else {
-                    liveDelta -= snapshotSize(of: patch.objectID)
-                    continue
-                }
-                let entityIndex = patch.objectID.entity.index
-                liveDelta +=
-                    codec.valueBytes(
-                        changed: write.changed, entityIndex: entityIndex, using: measurer,
-                        value: { patch.value(at: $0) })
-                    - codec.valueBytes(
-                        of: old, changed: write.changed, entityIndex: entityIndex,
-                        using: measurer)
-            }
-        }
+            number: file.lastTransaction + 1, timestamp: timestamp, author: author,
+            contextName: contextName, keys: keys,
+            origin: record.map { ($0.bundleID, $0.processID) }, to: writer
+        ) { w, runs in try members(codec, w, &runs) }
+        let delta = liveRowBytes == nil ? 0 : sizes.inserted + sizes.updated + liveDelta(codec)
         do {
             try fileSystem.writeAll(
                 file.fd, writer.bytes, at: file.length, midway: "commit.midWrite")
@@ -132,22 +144,52 @@ extension JSONLinesStore {
         file.lastTransaction += 1
         file.transactionLines += 1
         self.file = file
-        generations.willApply(changes, to: table)
+        willApply()
         apply(&table)
-        if let history { historyLog?.append(history, bytes: writer.count) }
+        if let record { historyLog?.append(record, bytes: writer.count) }
         recordedCounters = table.primaryKeyCounters
         seenWrites = writerLock?.noteWrite() ?? seenWrites
         recordEnd()
         reportWrites()
         PausePoints.reach("commit.synced")
-        if let live = liveRowBytes { liveRowBytes = live + liveDelta }
-        compactAutomaticallyIfNeeded(
-            liveAtLeast: sizes.inserted + sizes.updated,
-            partiallyUpdated: changedSlots == nil ? [] : changes.updated,
-            patched: options.automaticCompaction
-                ? zip(changes.patched, patchWrites).filter { $0.1.complete == nil }.map(
-                    \.0.objectID)
-                : [])
+        if let live = liveRowBytes { liveRowBytes = live + delta }
+        compacting(sizes)
+    }
+
+    /// ``appendLine``'s `liveDelta` for a change set: deleted rows' sizes off, and updated
+    /// rows' changes (a partial row by its changed values, a complete one by its old size).
+    private func liveDelta(
+        of changes: StoreChangeSet, partial changedSlots: [[Int]?]?, patchWrites: [PatchWrite],
+        codec: RowCodec
+    ) -> Int {
+        var liveDelta = -changes.deleted.reduce(0) { $0 + snapshotSize(of: $1.objectID) }
+        for (k, row) in changes.updated.enumerated() {
+            if let changed = changedSlots?[k] ?? nil, let old = table.row(for: row.objectID) {
+                // A partial row: its snapshot line changes by its changed values only.
+                let entityIndex = row.objectID.entity.index
+                liveDelta +=
+                    codec.valueBytes(
+                        of: row, changed: changed, entityIndex: entityIndex, using: measurer)
+                    - codec.valueBytes(
+                        of: old, changed: changed, entityIndex: entityIndex, using: measurer)
+            } else {
+                liveDelta -= snapshotSize(of: row.objectID)
+            }
+        }
+        for (patch, write) in zip(changes.patched, patchWrites) {
+            guard write.complete == nil, let old = table.row(for: patch.objectID) else {
+                liveDelta -= snapshotSize(of: patch.objectID)
+                continue
+            }
+            let entityIndex = patch.objectID.entity.index
+            liveDelta +=
+                codec.valueBytes(
+                    changed: write.changed, entityIndex: entityIndex, using: measurer,
+                    value: { _, slot in patch.value(at: slot) })
+                - codec.valueBytes(
+                    of: old, changed: write.changed, entityIndex: entityIndex, using: measurer)
+        }
+        return liveDelta
     }
 
     /// For each updated row (checked against the current rows), the stored slots to write as a
@@ -257,11 +299,8 @@ extension JSONLinesStore {
     func compactAutomaticallyIfNeeded(
         liveAtLeast: Int, partiallyUpdated: [StoreRow] = [], patched: [ManagedObjectID] = []
     ) {
-        guard options.automaticCompaction, let file, file.length > options.compactionMinimumBytes,
-            file.length >= compactionRetryLength
-        else { return }
-        if liveRowBytes == nil {
-            var atLeast = liveAtLeast
+        compactAutomaticallyIfNeeded(liveAtLeast: liveAtLeast) {
+            var atLeast = 0
             var entities = EntityIndexMemo()
             for row in partiallyUpdated {
                 atLeast += codec.snapshotSizeLowerBound(
@@ -274,6 +313,19 @@ extension JSONLinesStore {
                 atLeast += codec.snapshotSizeLowerBound(
                     of: row, entityIndex: entities.index(of: row))
             }
+            return atLeast
+        }
+    }
+
+    /// ``compactAutomaticallyIfNeeded(liveAtLeast:partiallyUpdated:patched:)`` with the lower
+    /// bound of the other live rows' size given by `alsoLive`, called only when the live size
+    /// is not known.
+    func compactAutomaticallyIfNeeded(liveAtLeast: Int, alsoLive: () -> Int) {
+        guard options.automaticCompaction, let file, file.length > options.compactionMinimumBytes,
+            file.length >= compactionRetryLength
+        else { return }
+        if liveRowBytes == nil {
+            let atLeast = liveAtLeast + alsoLive()
             if file.length - atLeast <= file.length / 2 { return }
         }
         // With history, the lines of the transactions it holds are kept by a compaction: only

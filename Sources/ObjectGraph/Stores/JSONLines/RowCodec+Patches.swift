@@ -36,7 +36,7 @@ extension RowCodec {
             let patch = patches[i]
             _ = try writePartial(
                 patch.objectID, version: patch.version, changed: writes[i].changed,
-                entityIndex: entityIndex, to: local, value: { patch.value(at: $0) },
+                entityIndex: entityIndex, to: local, value: { _, slot in patch.value(at: slot) },
                 mismatch: { mismatch(patch.sparseRow, slot: $0) })
             return 0
         }

@@ -94,15 +94,15 @@ extension RowCodec {
     {
         try writePartial(
             row.objectID, version: row.version, changed: changed, entityIndex: entityIndex,
-            to: w, value: { row.values[$0] }, mismatch: { mismatch(row, slot: $0) })
+            to: w, value: { _, slot in row.values[slot] }, mismatch: { mismatch(row, slot: $0) })
     }
 
     /// ``writePartial(_:changed:entityIndex:to:)`` with each changed slot's new value read
-    /// through `value` (a patch's), and the error of a value that does not fit made by
-    /// `mismatch`.
+    /// through `value` (given its position in `changed` and the slot: a patch's, a batch
+    /// plan's), and the error of a value that does not fit made by `mismatch`.
     func writePartial(
         _ id: ManagedObjectID, version: Int64, changed: [Int], entityIndex: Int,
-        to w: JSONByteWriter, value: (Int) -> StoreValue,
+        to w: JSONByteWriter, value: (_ position: Int, _ slot: Int) -> StoreValue,
         mismatch: (Int) -> ObjectGraphError
     ) throws -> Int {
         let start = w.count
@@ -121,7 +121,7 @@ extension RowCodec {
             if k > 0 { w.append(0x2C) }
             w.append(quotedColumns[entityIndex][next])
             w.append(0x3A)
-            guard write(value(index), entitySlots[next], to: w) else {
+            guard write(value(k, index), entitySlots[next], to: w) else {
                 w.truncate(to: start)
                 throw mismatch(index)
             }
@@ -160,20 +160,23 @@ extension RowCodec {
     func valueBytes(of row: StoreRow, changed: [Int], entityIndex: Int, using w: JSONByteWriter)
         -> Int
     {
-        valueBytes(changed: changed, entityIndex: entityIndex, using: w) { row.values[$0] }
+        valueBytes(changed: changed, entityIndex: entityIndex, using: w) { _, slot in
+            row.values[slot]
+        }
     }
 
     /// ``valueBytes(of:changed:entityIndex:using:)`` with each slot's value read through
-    /// `value`.
+    /// `value` (given its position in `changed` and the slot).
     func valueBytes(
-        changed: [Int], entityIndex: Int, using w: JSONByteWriter, value: (Int) -> StoreValue
+        changed: [Int], entityIndex: Int, using w: JSONByteWriter,
+        value: (_ position: Int, _ slot: Int) -> StoreValue
     ) -> Int {
         let bySlot = slots[entityIndex]
         var total = 0
-        for index in changed {
+        for (k, index) in changed.enumerated() {
             guard let slot = bySlot.first(where: { $0.index == index }) else { continue }
             w.reset()
-            _ = write(value(index), slot, to: w)
+            _ = write(value(k, index), slot, to: w)
             total += w.count
         }
         return total

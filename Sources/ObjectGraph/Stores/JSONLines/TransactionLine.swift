@@ -33,6 +33,28 @@ enum TransactionLine {
         origin: (bundle: String, pid: String)? = nil, changedSlots: [[Int]?]? = nil,
         patchWrites: [PatchWrite] = [], to w: JSONByteWriter
     ) throws -> (inserted: Int, updated: Int) {
+        try write(
+            number: number, timestamp: changes.timestamp, author: changes.author,
+            contextName: changes.contextName, keys: keys, origin: origin, to: w
+        ) { w, runs in
+            try writeMembers(
+                changes, codec: codec, changedSlots: changedSlots, patchWrites: patchWrites,
+                to: w, runs: &runs)
+        }
+    }
+
+    /// Appends a transaction line whose change members (`"ins"`, `"upd"`, `"del"`, each with
+    /// its leading comma) `members` writes, returning the snapshot sizes of the inserted and
+    /// updated rows it wrote complete, and cutting its rows into `runs`; the line's head
+    /// (number, time, author, context, origin) comes before them, the keys, runs and checksum
+    /// after. Returns what `members` returned.
+    ///
+    /// - Throws: what `members` throws; `w` is then left as it was.
+    static func write(
+        number: Int64, timestamp: Date, author: String?, contextName: String?,
+        keys: [(String, Int64)], origin: (bundle: String, pid: String)?, to w: JSONByteWriter,
+        members: (JSONByteWriter, inout [RowRun]) throws -> (inserted: Int, updated: Int)
+    ) throws -> (inserted: Int, updated: Int) {
         let start = w.count
         var sizes = (inserted: 0, updated: 0)
         var runs: [RowRun] = []
@@ -40,14 +62,14 @@ enum TransactionLine {
             w.append(ascii: "{\"t\":")
             w.append(integer: number)
             w.append(ascii: ",\"at\":")
-            StoreFileVersion.write(changes.timestamp, version: StoreFileVersion.current, to: w)
-            if let author = changes.author {
+            StoreFileVersion.write(timestamp, version: StoreFileVersion.current, to: w)
+            if let author {
                 w.append(ascii: ",\"author\":")
                 w.append(quoted: author)
             }
-            if let context = changes.contextName {
+            if let contextName {
                 w.append(ascii: ",\"context\":")
-                w.append(quoted: context)
+                w.append(quoted: contextName)
             }
             if let origin {
                 w.append(ascii: ",\"bundle\":")
@@ -55,35 +77,7 @@ enum TransactionLine {
                 w.append(ascii: ",\"pid\":")
                 w.append(quoted: origin.pid)
             }
-            if !changes.inserted.isEmpty {
-                w.append(ascii: ",\"ins\":[")
-                sizes.inserted = try codec.write(
-                    changes.inserted, to: w, runs: &runs, member: "ins")
-                w.append(0x5D)
-            }
-            if !changes.updated.isEmpty || !changes.patched.isEmpty {
-                // Complete rows, then patches (each as a partial or a complete row): one
-                // `upd` array, as the file format has it.
-                w.append(ascii: ",\"upd\":[")
-                if !changes.updated.isEmpty {
-                    sizes.updated = try codec.write(
-                        changes.updated, to: w, runs: &runs, member: "upd", changed: changedSlots)
-                }
-                if !changes.patched.isEmpty {
-                    if !changes.updated.isEmpty { w.append(0x2C) }
-                    sizes.updated += try codec.write(
-                        changes.patched, writes: patchWrites, to: w, runs: &runs, member: "upd")
-                }
-                w.append(0x5D)
-            }
-            if !changes.deleted.isEmpty {
-                w.append(ascii: ",\"del\":[")
-                for (i, (id, _)) in changes.deleted.enumerated() {
-                    if i > 0 { w.append(0x2C) }
-                    codec.writeKey(id, to: w)
-                }
-                w.append(0x5D)
-            }
+            sizes = try members(w, &runs)
             if !keys.isEmpty {
                 w.append(ascii: ",\"keys\":{")
                 for (i, (name, next)) in keys.enumerated() {
@@ -100,6 +94,44 @@ enum TransactionLine {
             throw error
         }
         LineFrame.finish(w, bodyStart: start, runs: runs)
+        return sizes
+    }
+
+    /// The change members of the line committing `changes` (see
+    /// ``write(_:number:keys:codec:origin:changedSlots:patchWrites:to:)``).
+    static func writeMembers(
+        _ changes: StoreChangeSet, codec: RowCodec, changedSlots: [[Int]?]?,
+        patchWrites: [PatchWrite], to w: JSONByteWriter, runs: inout [RowRun]
+    ) throws -> (inserted: Int, updated: Int) {
+        var sizes = (inserted: 0, updated: 0)
+        if !changes.inserted.isEmpty {
+            w.append(ascii: ",\"ins\":[")
+            sizes.inserted = try codec.write(changes.inserted, to: w, runs: &runs, member: "ins")
+            w.append(0x5D)
+        }
+        if !changes.updated.isEmpty || !changes.patched.isEmpty {
+            // Complete rows, then patches (each as a partial or a complete row): one
+            // `upd` array, as the file format has it.
+            w.append(ascii: ",\"upd\":[")
+            if !changes.updated.isEmpty {
+                sizes.updated = try codec.write(
+                    changes.updated, to: w, runs: &runs, member: "upd", changed: changedSlots)
+            }
+            if !changes.patched.isEmpty {
+                if !changes.updated.isEmpty { w.append(0x2C) }
+                sizes.updated += try codec.write(
+                    changes.patched, writes: patchWrites, to: w, runs: &runs, member: "upd")
+            }
+            w.append(0x5D)
+        }
+        if !changes.deleted.isEmpty {
+            w.append(ascii: ",\"del\":[")
+            for (i, (id, _)) in changes.deleted.enumerated() {
+                if i > 0 { w.append(0x2C) }
+                codec.writeKey(id, to: w)
+            }
+            w.append(0x5D)
+        }
         return sizes
     }
 
