@@ -139,13 +139,21 @@ extension ManagedObjectContext {
         object.awakeFromInsert()
     }
 
+    /// The object registered under `id`, or a new fault of it, registered now. The table is
+    /// probed once for both, and the fault is made with `id` (no temporary ID drawn and
+    /// replaced): a fetch of faults does this per row.
     func registeredOrFault(_ id: ManagedObjectID) -> ManagedObject {
-        if let object = registry[id] { return object }
-        let object = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
-        object.objectID = id
-        object.managedObjectContext = self
-        registry.register(object, as: id)
-        return object
+        registry.object(for: id) {
+            let entity = id.entity
+            let object = FaultIdentity.offering(id) {
+                entity.managedObjectClass.init(entity: entity, insertInto: nil)
+            }
+            // A subclass's initialiser that made another object of the entity first gave
+            // that one the ID: this one still gets it.
+            if object.objectID != id { object.objectID = id }
+            object.managedObjectContext = self
+            return object
+        }
     }
 
     /// Called by objects when a slot changes and the object is not yet pending, or not yet

@@ -44,6 +44,9 @@ final class ObjectRegistry {
     @exclusivity(unchecked) private var sweepAt = 1024
     /// Objects registered, handed out or let go by the context since the last sweep.
     @exclusivity(unchecked) private var work = 0
+    /// Counts changes to the table's layout (entries added, removed, moved), so that
+    /// ``object(for:orRegister:)`` can tell whether the slot it found is still the one.
+    @exclusivity(unchecked) private var changes = 0
 
     /// Whether every registered object is kept until unregistered (`retainsRegisteredObjects`).
     @exclusivity(unchecked) var retainsAll = false
@@ -67,6 +70,53 @@ final class ObjectRegistry {
         }
         if (count + 1) * 2 > entities.count { resize(toHold: count + 1) }
         insertNew(id, object)
+    }
+
+    /// The object registered under `id`, or the one `make` returns, registered under `id`:
+    /// one probe for both (``subscript(_:)`` then ``register(_:as:)`` probed and hashed the
+    /// ID three times for a new entry).
+    ///
+    /// The new entry goes into the free slot the probe ended on, which is where
+    /// ``register(_:as:)`` would put it, unless the table is due to sweep or grow, or `make`
+    /// changed the table (an initialiser that registers objects): then it is registered as
+    /// ``register(_:as:)`` does.
+    @inline(__always)
+    func object(for id: ManagedObjectID, orRegister make: () -> ManagedObject) -> ManagedObject {
+        guard count < sweepAt, (count + 1) * 2 <= entities.count else {
+            if let object = self[id] { return object }
+            let object = make()
+            register(object, as: id)
+            return object
+        }
+        let entity = UInt(bitPattern: ObjectIdentifier(id.entity))
+        let key = id.primaryKey
+        let mask = entities.count - 1
+        var slot = home(entity, key)
+        while true {
+            let e = entities[slot]
+            if e == 0 { break }
+            if e == entity && keys[slot] == key {
+                let scope = ids[slot].unsafelyUnwrapped.scope
+                if scope === id.scope || scope.isEquivalent(to: id.scope) {
+                    return objects[slot].unsafelyUnwrapped
+                }
+            }
+            slot = (slot + 1) & mask
+        }
+        let before = changes
+        let object = make()
+        guard changes == before else {
+            register(object, as: id)
+            return object
+        }
+        work &+= 1
+        entities[slot] = entity
+        keys[slot] = key
+        ids[slot] = id
+        objects[slot] = object
+        count += 1
+        changes &+= 1
+        return object
     }
 
     /// Unregisters the object under `id`; returns it.
@@ -118,6 +168,7 @@ final class ObjectRegistry {
     }
 
     func removeAll() {
+        changes &+= 1
         entities = []
         keys = []
         ids = []
@@ -201,6 +252,7 @@ final class ObjectRegistry {
         ids[slot] = id
         objects[slot] = object
         count += 1
+        changes &+= 1
     }
 
     /// Empties `slot` and moves later entries of its probe run back, so that every entry
@@ -229,6 +281,7 @@ final class ObjectRegistry {
         ids[hole] = nil
         objects[hole] = nil
         count -= 1
+        changes &+= 1
         return removed
     }
 
@@ -247,6 +300,18 @@ final class ObjectRegistry {
         rebuild(size: entities.count) { object in !isKnownUniquelyReferenced(&object) }
     }
 
+    /// `size` nils, zero-filled: a nil object reference is a null pointer, and so is a nil
+    /// ID's (its scope reference). `Array(repeating: nil, count:)` stored them one by one,
+    /// with a call to retain each (a sixth of re-laying the table for a large fetch).
+    private static func nils<T>(_ size: Int) -> [T?] {
+        let array = [T?](unsafeUninitializedCapacity: size) { buffer, initialized in
+            if let base = buffer.baseAddress { memset(base, 0, size * MemoryLayout<T?>.stride) }
+            initialized = size
+        }
+        assert(array.allSatisfy { $0 == nil }, "ObjectRegistry: zeroed slots are not nil")
+        return array
+    }
+
     /// Re-lays the table at `size` slots with the entries whose object passes `keep`.
     private func rebuild(size: Int, keeping keep: (inout ManagedObject) -> Bool) {
         let oldEntities = entities
@@ -257,8 +322,9 @@ final class ObjectRegistry {
         objects = []  // so that `keep` sees the old table's reference as the only one
         var newEntities = [UInt](repeating: 0, count: size)
         var newKeys = [Int64](repeating: 0, count: size)
-        var newIDs = [ManagedObjectID?](repeating: nil, count: size)
-        var newObjects = [ManagedObject?](repeating: nil, count: size)
+        var newIDs: [ManagedObjectID?] = Self.nils(size)
+        var newObjects: [ManagedObject?] = Self.nils(size)
+        changes &+= 1
         shift = 64 - UInt64(size.trailingZeroBitCount)
         let mask = size - 1
         var kept = 0

@@ -172,6 +172,10 @@ extension ManagedObject {
     ///
     /// Under an undo manager the to-many is loaded as before: undo restores states slot by
     /// slot and compares them with the committed ones, which a fault cannot tell apart.
+    ///
+    /// When none of `deleted` is a member one level up any more (their rows there point
+    /// elsewhere, or are gone: another context's save this one has not merged), nothing
+    /// changes: the to-many it would load does not list them.
     func unlinkDeleted(_ r: RelationshipDescription, _ deleted: [ManagedObject]) {
         if slots.isEmpty { fireFault() }
         if case .toMany(nil) = slots[r.index], !r.isStoredInRow, !r.isTransient,
@@ -181,6 +185,14 @@ extension ManagedObject {
         {
             if ConcurrencyCheck.isEnabled {
                 managedObjectContext?.checkQueue("\(entity.name).\(r.name)")
+            }
+            // Only members the parent or store still lists change it: a stale context may
+            // hold a to-one that another context's save has since moved elsewhere, and the
+            // to-many it names lost nothing.
+            if let context = managedObjectContext, let toOne = r.inverseRelationship,
+                !context.anyListedUpstream(deleted, via: toOne, pointingAt: self)
+            {
+                return
             }
             keepCommittedValue(r.index)
             markChanged(r.index)

@@ -67,7 +67,13 @@ open class ManagedObject: CustomStringConvertible {
         precondition(
             !entity.isAbstract, "ManagedObject: cannot instantiate abstract entity \(entity.name)")
         self.entity = entity
-        self.objectID = .temporary(for: entity)
+        // A fault a context is making starts with its own ID (see `FaultIdentity`); any other
+        // object with a new temporary one.
+        if context == nil, let id = FaultIdentity.take(for: entity) {
+            self.objectID = id
+        } else {
+            self.objectID = .temporary(for: entity)
+        }
         if let context { context.insertNew(self) }
     }
 

@@ -31,7 +31,13 @@ import Testing
         }
         for step in 0..<20_000 {
             let id = randomID()
-            switch random.next() % 4 {
+            switch random.next() % 5 {
+            case 4:
+                // Found: the registered object, `make` not called; else `make`'s, registered.
+                let made = ManagedObject(entity: id.entity, insertInto: nil)
+                let expected = model[id] ?? made
+                #expect(registry.object(for: id) { made } === expected)
+                model[id] = expected
             case 0, 1:
                 let object = ManagedObject(entity: id.entity, insertInto: nil)
                 registry.register(object, as: id)
@@ -50,6 +56,46 @@ import Testing
         for (id, object) in model { #expect(registry[id] === object) }
         let values = Set(registry.values.map(ObjectIdentifier.init))
         #expect(values == Set(model.values.map(ObjectIdentifier.init)))
+    }
+
+    /// A `make` that registers other objects (moving entries, growing the table) or removes
+    /// some (leaving holes before the free slot the probe found) leaves its own object
+    /// registered under the ID asked for, and the others as they were. Many trials: where an
+    /// ID's probe run lies depends on the entity's address.
+    @Test(arguments: [false, true])
+    func anObjectMadeWhileTheTableChangesIsStillRegistered(removing: Bool) throws {
+        let (category, _) = try Self.entities()
+        func id(_ key: Int) -> ManagedObjectID {
+            ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
+        }
+        for trial in 0..<200 {
+            let registry = ObjectRegistry()
+            registry.retainsAll = true
+            let base = trial * 100
+            for key in base..<base + 7 {
+                registry.register(ManagedObject(entity: category, insertInto: nil), as: id(key))
+            }
+            let others = (0..<40).map { _ in ManagedObject(entity: category, insertInto: nil) }
+            let made = ManagedObject(entity: category, insertInto: nil)
+            let got = registry.object(for: id(base + 50)) {
+                if removing {
+                    for key in base..<base + 7 { registry.removeValue(forKey: id(key)) }
+                } else {
+                    for (i, other) in others.enumerated() {
+                        registry.register(other, as: id(base + 60 + i))
+                    }
+                }
+                return made
+            }
+            #expect(got === made)
+            #expect(registry[id(base + 50)] === made)
+            if !removing {
+                for (i, other) in others.enumerated() {
+                    #expect(registry[id(base + 60 + i)] === other)
+                }
+            }
+            #expect(registry.count == (removing ? 1 : 7 + others.count + 1))
+        }
     }
 
     /// One in ten held (the sweep rebuilds the table from the few that stay) and nine in ten
