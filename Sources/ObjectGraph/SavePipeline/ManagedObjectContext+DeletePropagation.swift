@@ -52,8 +52,9 @@ extension ManagedObjectContext {
     /// `target` in this context) still points at `target` one level up: in the store for a
     /// root context, in the parent for a child. An object whose row is at the version it was
     /// read, with `toOne` unchanged here, points where it points here; any other has its row
-    /// read. When the store cannot be read the answer is yes (the to-many counts as changed,
-    /// as it did before this check).
+    /// read (at the context's query generation when it is pinned to one). When the store
+    /// cannot be read the answer is yes (the to-many counts as changed, as it did before this
+    /// check).
     ///
     /// - Complexity: Stops at the first object still listed: usually the first, so one
     ///   version read per target (reading every object's version cost 350 instructions per
@@ -64,8 +65,12 @@ extension ManagedObjectContext {
     ) -> Bool {
         let coordinator = parent == nil ? persistentStoreCoordinator : nil
         if parent == nil && coordinator == nil { return true }
+        // The version shortcut reads the store as it is now; a context pinned to a query
+        // generation reads its rows at that generation instead (`upstreamRow`), where a
+        // member another context has since deleted is still listed.
+        let readsCurrentRows = coordinator != nil && readGeneration() == nil
         for object in objects {
-            if let coordinator {
+            if let coordinator, readsCurrentRows {
                 guard let versions = try? coordinator.rowVersions(of: [object]) else {
                     return true
                 }

@@ -51,4 +51,35 @@ import Testing
             #expect(inserted.objectID.isTemporaryID)
         }
     }
+
+    /// A shelf that remembers the ID it had when its initialiser returned.
+    final class IDRecordingShelf: ManagedObject {
+        private(set) var idAtInit: ManagedObjectID?
+        required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+            super.init(entity: entity, insertInto: context)
+            idAtInit = objectID
+        }
+    }
+
+    /// The handoff itself (the lead's review of `ftc`: the test above passes without it, as
+    /// faults ended with their store IDs before too): a fetched fault already has its store
+    /// ID inside its class's initialiser, where it used to have a temporary one.
+    @Test(arguments: StoreKind.all)
+    func aFetchedFaultHasItsStoreIDInsideItsInitialiser(kind: StoreKind) throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Shelf", managedObjectClass: IDRecordingShelf.self,
+                properties: [AttributeDescription(name: "name", type: .string)])
+        ])
+        let stack = try Stack(model, on: kind)
+        let saved = try stack.seed("Shelf", ["name": "a"])
+        let context = stack.context()
+        try context.performAndWait {
+            let fetched = try context.fetch(FetchRequest<IDRecordingShelf>(entityName: "Shelf"))
+            #expect(fetched.map(\.idAtInit) == [saved])
+            let inserted = IDRecordingShelf(
+                entity: model.entitiesByName["Shelf"]!, insertInto: context)
+            #expect(inserted.idAtInit?.isTemporaryID == true)
+        }
+    }
 }

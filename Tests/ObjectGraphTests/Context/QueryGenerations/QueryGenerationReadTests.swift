@@ -135,4 +135,30 @@ import Testing
             try child.performAndWait { try child.setQueryGenerationFrom(.current) }
         }
     }
+
+    /// Regression (the lead's review of `ftc`): deleting, in a pinned context, an object that
+    /// another context has since deleted must still take it out of its target's unloaded
+    /// to-many as the pinned context reads it. The check that a deleted member is still
+    /// listed read the store's current rows, found none, and left the target unmarked, so
+    /// the deleted transaction came back in `Food.transactions`.
+    @Test(arguments: StoreKind.all)
+    func aPinnedContextsDeletionLeavesTheTargetsToManyAtItsGeneration(_ kind: StoreKind) throws {
+        let stack = try GenerationStack(kind)
+        let pinned = try stack.pinnedContext()
+        try pinned.performAndWait {
+            // Registers the category as a fault through the transaction's to-one.
+            _ = try G.first(Transaction.self, "note", "bread", in: pinned).category
+        }
+        try stack.save { other in
+            other.delete(try G.first(Transaction.self, "note", "bread", in: other))
+        }
+        try pinned.performAndWait {
+            let bread = try G.first(Transaction.self, "note", "bread", in: pinned)
+            let food = try #require(bread.category)
+            pinned.delete(bread)
+            pinned.processPendingChanges()
+            #expect(food.isUpdated)
+            #expect(food.transactions.compactMap(\.note).sorted() == ["milk"])
+        }
+    }
 }
