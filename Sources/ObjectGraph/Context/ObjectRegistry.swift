@@ -88,21 +88,8 @@ final class ObjectRegistry {
             register(object, as: id)
             return object
         }
-        let entity = UInt(bitPattern: ObjectIdentifier(id.entity))
-        let key = id.primaryKey
-        let mask = entities.count - 1
-        var slot = home(entity, key)
-        while true {
-            let e = entities[slot]
-            if e == 0 { break }
-            if e == entity && keys[slot] == key {
-                let scope = ids[slot].unsafelyUnwrapped.scope
-                if scope === id.scope || scope.isEquivalent(to: id.scope) {
-                    return objects[slot].unsafelyUnwrapped
-                }
-            }
-            slot = (slot + 1) & mask
-        }
+        let (slot, found) = probe(id)
+        if found { return objects[slot].unsafelyUnwrapped }
         let before = changes
         let object = make()
         guard changes == before else {
@@ -110,8 +97,8 @@ final class ObjectRegistry {
             return object
         }
         work &+= 1
-        entities[slot] = entity
-        keys[slot] = key
+        entities[slot] = UInt(bitPattern: ObjectIdentifier(id.entity))
+        keys[slot] = id.primaryKey
         ids[slot] = id
         objects[slot] = object
         count += 1
@@ -226,16 +213,24 @@ final class ObjectRegistry {
     @inline(__always)
     private func slot(of id: ManagedObjectID) -> Int? {
         guard count > 0 else { return nil }
+        let (slot, found) = probe(id)
+        return found ? slot : nil
+    }
+
+    /// Where the probe for `id` ends: the slot holding it (`found`), or the free slot a new
+    /// entry for it would take. The table has a free slot (it is at most half full).
+    @inline(__always)
+    private func probe(_ id: ManagedObjectID) -> (slot: Int, found: Bool) {
         let entity = UInt(bitPattern: ObjectIdentifier(id.entity))
         let key = id.primaryKey
         let mask = entities.count - 1
         var slot = home(entity, key)
         while true {
             let e = entities[slot]
-            if e == 0 { return nil }
+            if e == 0 { return (slot, false) }
             if e == entity && keys[slot] == key {
                 let scope = ids[slot].unsafelyUnwrapped.scope
-                if scope === id.scope || scope.isEquivalent(to: id.scope) { return slot }
+                if scope === id.scope || scope.isEquivalent(to: id.scope) { return (slot, true) }
             }
             slot = (slot + 1) & mask
         }

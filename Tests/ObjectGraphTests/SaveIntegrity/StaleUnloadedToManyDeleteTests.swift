@@ -9,32 +9,9 @@ extension SaveIntegrity {
     /// inverse to-many is not loaded: the old target loses nothing, so it is not updated
     /// (no pending change, no did-save entry, no new row version).
     @Suite struct StaleUnloadedToManyDeleteTests {
-        /// `Shelf(name)` ⟷ `Book(number)`, the shelf's `books` derived from `Book.shelf`
-        /// (nullify both ways).
-        private func model() throws -> ManagedObjectModel {
-            try ManagedObjectModel(entities: [
-                EntityDescription(
-                    name: "Shelf",
-                    properties: [
-                        AttributeDescription(name: "name", type: .string),
-                        RelationshipDescription(
-                            name: "books", destination: "Book", inverse: "shelf",
-                            isToMany: true, deleteRule: .nullify),
-                    ]),
-                EntityDescription(
-                    name: "Book",
-                    properties: [
-                        AttributeDescription(name: "number", type: .integer64),
-                        RelationshipDescription(
-                            name: "shelf", destination: "Shelf", inverse: "books",
-                            deleteRule: .nullify),
-                    ]),
-            ])
-        }
-
         /// Shelves `s0` and `s1`, books 0–5, book `i` on shelf `i % 2`, saved.
         private func stack(_ kind: StoreKind) throws -> Stack {
-            let stack = try Stack(try model(), on: kind)
+            let stack = try Stack(try UnloadedToManyDeleteTests.model(), on: kind)
             let context = stack.context()
             try context.performAndWait {
                 let shelves = (0..<2).map { i in

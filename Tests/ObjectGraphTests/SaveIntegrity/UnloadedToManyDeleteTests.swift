@@ -11,8 +11,9 @@ extension SaveIntegrity {
     @Suite struct UnloadedToManyDeleteTests {
         /// `Shelf(name)` (of class `shelfClass`) with an unordered to-many `books` (derived
         /// from `Book.shelf`, delete rule `shelfRule`, at least `minimum` members) ⟷
-        /// `Book(number)` with the to-one `shelf` (nullify).
-        private func model(
+        /// `Book(number)` with the to-one `shelf` (nullify). Also the model of
+        /// ``StaleUnloadedToManyDeleteTests``.
+        static func model(
             shelfRule: DeleteRule = .nullify, minimum: Int = 0,
             shelfClass: ManagedObject.Type = ManagedObject.self
         ) throws -> ManagedObjectModel {
@@ -41,7 +42,7 @@ extension SaveIntegrity {
             _ kind: StoreKind, books: Int = 30, shelfRule: DeleteRule = .nullify,
             minimum: Int = 0
         ) throws -> Stack {
-            let stack = try Stack(try model(shelfRule: shelfRule, minimum: minimum), on: kind)
+            let stack = try Stack(try Self.model(shelfRule: shelfRule, minimum: minimum), on: kind)
             let context = stack.context()
             try context.performAndWait {
                 let shelves = (0..<3).map { i in
@@ -336,7 +337,7 @@ extension SaveIntegrity {
         /// and .../validatevalue(_:forkey:); ../shared/reference/coredata-semantics.md (c)).
         @Test(arguments: StoreKind.all)
         func theHookSeesTheBooksLeftAfterDeletionsFromAnUnloadedShelf(kind: StoreKind) throws {
-            let stack = try Stack(try model(shelfClass: GuardedShelf.self), on: kind)
+            let stack = try Stack(try Self.model(shelfClass: GuardedShelf.self), on: kind)
             let setup = stack.context()
             try setup.performAndWait {
                 let shelf = setup.insertNewObject(forEntityName: "Shelf")
