@@ -73,23 +73,26 @@ extension JSONLinesStore {
         var last: [Int] = []
         var changed: [Int] = []
         let codec = self.codec  // one copy, not one per patch (see `append`)
-        for patch in patches {
-            let entityIndex = entities.index(of: patch.objectID)
-            guard let old = table.row(for: patch.objectID) else {
-                // Not checked (a caller's own change set): written as it came.
-                writes.append(PatchWrite(changed: patch.slots, complete: nil))
-                continue
-            }
-            changed.removeAll(keepingCapacity: true)
-            for (slot, value) in zip(patch.slots, patch.values)
-            where slot < old.values.count && old.values[slot] != value {
-                changed.append(slot)
-            }
-            if changed != last { last = changed }
-            if codec.writesPartially(changed: last.count, entityIndex: entityIndex) {
-                writes.append(PatchWrite(changed: last, complete: nil))
-            } else {
-                writes.append(PatchWrite(changed: last, complete: patch.applied(to: old)))
+        // The patches and the rows are read in place: iterating the array copied each patch,
+        // and `table.row(for:)` each row, only to compare a few values.
+        let table = self.table  // one copy of the table's arrays' references, not one per patch
+        patches.withUnsafeBufferPointer { patches in
+            for i in patches.indices {
+                let patch = patches[i]
+                let entityIndex = entities.index(of: patch.objectID)
+                changed.removeAll(keepingCapacity: true)
+                guard table.differingSlots(of: patch, into: &changed) else {
+                    // Not checked (a caller's own change set): written as it came.
+                    writes.append(PatchWrite(changed: patch.slots, complete: nil))
+                    continue
+                }
+                if changed != last { last = changed }
+                if codec.writesPartially(changed: last.count, entityIndex: entityIndex) {
+                    writes.append(PatchWrite(changed: last, complete: nil))
+                } else {
+                    let old = table.row(for: patch.objectID).unsafelyUnwrapped
+                    writes.append(PatchWrite(changed: last, complete: patch.applied(to: old)))
+                }
             }
         }
         return writes
