@@ -229,6 +229,44 @@ extension SaveIntegrity {
             #expect(try world.base.row(for: world.panels[0]) != nil)
         }
 
+        /// In a change set that deletes nothing, a patch of attributes alone is committed
+        /// without a reference check, but one that also writes a to-one is still checked:
+        /// a target that does not exist is refused (1550) and the row stays as it was.
+        @Test(arguments: StoreKind.all)
+        func aPatchWritingAMissingTargetIsRefusedWhenNothingIsDeleted(_ kind: StoreKind)
+            throws
+        {
+            let world = try World(kind, patches: true)
+            let before = try world.row()
+            let panel = try #require(world.model.entitiesByName["Panel"])
+            let missing = ManagedObjectID(
+                entity: panel, storeIdentifier: world.base.identifier, primaryKey: 999)
+            let dangling = expectNSError {
+                try world.base.commit(
+                    StoreChangeSet(
+                        patched: [
+                            StoreRowPatch(
+                                objectID: world.gauge, version: 2, slots: [0, 3],
+                                values: [.attribute(.string("n")), .toOne(missing)])
+                        ], timestamp: Date()))
+            }
+            #expect(dangling?.code == 1550)
+            #expect(dangling?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == missing)
+            #expect(try world.row() == before)
+            try world.base.commit(
+                StoreChangeSet(
+                    patched: [
+                        StoreRowPatch(
+                            objectID: world.gauge, version: 2, slots: [0, 1],
+                            values: [.attribute(.string("n")), .attribute(.integer(7))])
+                    ], timestamp: Date()))
+            let after = try world.row()
+            #expect(after.version == 2)
+            #expect(after.values[0] == .attribute(.string("n")))
+            #expect(after.values[1] == .attribute(.integer(7)))
+            #expect(after.values[3] == before.values[3])
+        }
+
         /// The file store writes a patch of few slots as a partial row and of many as a
         /// complete one; both read back as the rows the saves left.
         @Test func theFileStoreWritesPatchesAsPartialOrCompleteRows() throws {
