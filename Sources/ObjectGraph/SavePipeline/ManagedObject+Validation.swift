@@ -110,56 +110,26 @@ extension ManagedObject {
     /// Calls the per-key hook with attribute slot `i`'s value as `value(forKey:)` gives it.
     ///
     /// The common types are boxed case by case from the slot, so the box's type is known
-    /// where it is made (through ``AttributeDescription/publicValue(of:)`` the value was
-    /// copied out of the slot and boxed behind a call); integers (whose Swift type depends on
-    /// the attribute's width) and transformable values take the general path. Values without
-    /// references go through ``hookTrivial(_:_:)``.
+    /// where it is made and freed (through ``AttributeDescription/publicValue(of:)`` the
+    /// value was copied out of the slot, boxed behind a call, and freed through the box's
+    /// value witnesses); integers (whose Swift type depends on the attribute's width) and
+    /// transformable values take the general path.
     @inline(__always)
     private func hookAttribute(_ i: Int, _ attribute: AttributeDescription, _ key: String)
         throws
     {
-        switch slots[i] {
-        case .attribute(.double(let v)): try hookTrivial(v, key)
-        case .attribute(.date(let v)): try hookTrivial(v, key)
-        case .attribute(.uuid(let v)): try hookTrivial(v, key)
-        case .attribute(.boolean(let v)): try hookTrivial(v, key)
-        case .attribute(.decimal(let v)): try hookTrivial(v, key)
-        case .attribute(.string(let v)): try validate(v, forKey: key)
-        case .attribute(.null), .toOne, .toMany: try hookNil(key)
-        case .attribute(let stored):
-            try validate(attribute.publicValue(of: stored), forKey: key)
+        guard case .attribute(let stored) = slots[i] else {
+            return try validate(nil, forKey: key)
         }
-    }
-
-    /// Calls the per-key hook with `value`, a value without references (a number, a date, a
-    /// UUID), boxed in a temporary `Any?` that is not destroyed afterwards.
-    ///
-    /// Such a box holds nothing to free (the value is stored inside the box, three words at
-    /// most), but destroying an `Any?` goes through the box's value witnesses: about 37
-    /// instructions a call, a fifth of what validating an attribute cost. The hook receives
-    /// the box as any `Any?` argument (borrowed, as Swift passes arguments); copying it out
-    /// copies the value.
-    @inline(__always)
-    private func hookTrivial<T>(_ value: T, _ key: String) throws {
-        // Constant after specialisation: a value with references, or one too large for the
-        // box's inline buffer (which would be boxed on the heap), is boxed as usual.
-        guard _isPOD(T.self), MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size,
-            MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment
-        else { return try validate(value, forKey: key) }
-        try withUnsafeTemporaryAllocation(of: Any?.self, capacity: 1) { box in
-            let slot = box.baseAddress.unsafelyUnwrapped
-            slot.initialize(to: value)
-            try validate(slot.pointee, forKey: key)
-        }
-    }
-
-    /// Calls the per-key hook with `nil` (nothing to box or free).
-    @inline(__always)
-    private func hookNil(_ key: String) throws {
-        try withUnsafeTemporaryAllocation(of: Any?.self, capacity: 1) { box in
-            let slot = box.baseAddress.unsafelyUnwrapped
-            slot.initialize(to: nil)
-            try validate(slot.pointee, forKey: key)
+        switch stored {
+        case .null: try validate(nil, forKey: key)
+        case .string(let v): try validate(v, forKey: key)
+        case .double(let v): try validate(v, forKey: key)
+        case .date(let v): try validate(v, forKey: key)
+        case .uuid(let v): try validate(v, forKey: key)
+        case .boolean(let v): try validate(v, forKey: key)
+        case .decimal(let v): try validate(v, forKey: key)
+        default: try validate(attribute.publicValue(of: stored), forKey: key)
         }
     }
 
