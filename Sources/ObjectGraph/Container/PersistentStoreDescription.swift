@@ -81,6 +81,12 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
 
     /// The model configuration whose entities the store holds (`nil`: all).
     ///
+    /// New objects are saved to the first writable store whose configuration has their
+    /// entity, unless ``ManagedObjectContext/assign(_:to:)`` chose one (<doc:SeveralStores>).
+    /// Adding the store throws `.invalidConfiguration` (134060) when the model has no
+    /// configuration of this name (`"Default"` and
+    /// ``PersistentStoreCoordinator/defaultConfigurationName`` mean every entity).
+    ///
     /// - Note: Mirrors `configuration`.
     public var configuration: String? {
         get { locked { $0.configuration } }

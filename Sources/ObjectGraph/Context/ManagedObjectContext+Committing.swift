@@ -49,13 +49,26 @@ extension ManagedObjectContext {
             } catch let error as ObjectGraphError
                 where error.reason == .danglingReference && error.objectID != nil
             {
-                let target = error.userInfo[NSValidationValueErrorKey]
-                throw SaveErrors.danglingReference(
-                    error, source: plan.written.first { id($0) == error.objectID },
-                    target: (target as? ManagedObjectID).flatMap { registry[$0] })
+                let target = error.userInfo[NSValidationValueErrorKey] as? ManagedObjectID
+                let source = plan.written.first { id($0) == error.objectID }
+                // The target is registered, or new in this save (under its temporary ID).
+                let targetObject = target.flatMap { target in
+                    registry[target]
+                        ?? newIDs.ids.firstIndex(of: target).map { newIDs.objects[$0] }
+                }
+                if let target, let sourceID = error.objectID,
+                    let targetStore = target.storeIdentifier,
+                    targetStore != sourceID.storeIdentifier
+                {
+                    throw SaveErrors.crossStoreReference(
+                        error, source: source, target: targetObject, targetStore: targetStore)
+                }
+                throw SaveErrors.danglingReference(error, source: source, target: targetObject)
             }
         }
         apply(plan, newIDs: newIDs)
+        // Every inserted object's ID is permanent now: the stores chosen for them are spent.
+        assignedStores.removeAll()
         return SaveChanges(
             inserted: plan.inserted, updated: plan.updated + transientOnly, deleted: plan.deleted)
     }
@@ -142,11 +155,61 @@ extension ManagedObjectContext {
         var result = NewObjectIDs()
         result.reserveCapacity(temporary.count)
         for entity in entityOrder {
-            let group = byEntity[ObjectIdentifier(entity)]!
-            let ids = try coordinator.permanentIDs(for: entity, count: group.count)
-            for (object, id) in zip(group, ids) { result.append(object, id) }
+            for (store, group) in byAssignedStore(byEntity[ObjectIdentifier(entity)]!) {
+                let ids = try coordinator.permanentIDs(
+                    for: entity, count: group.count, assigned: store)
+                for (object, id) in zip(group, ids) { result.append(object, id) }
+            }
         }
         return result
+    }
+
+    /// `objects` (of one entity) split by the store ``assign(_:to:)`` chose for them (`nil`:
+    /// the coordinator chooses), each part in the objects' order; one part when nothing was
+    /// assigned.
+    private func byAssignedStore(_ objects: [ManagedObject]) -> [(String?, [ManagedObject])] {
+        if assignedStores.isEmpty { return [(nil, objects)] }
+        var parts: [(String?, [ManagedObject])] = []
+        for object in objects {
+            let store = assignedStores[object.objectID]
+            if let index = parts.firstIndex(where: { $0.0 == store }) {
+                parts[index].1.append(object)
+            } else {
+                parts.append((store, [object]))
+            }
+        }
+        return parts
+    }
+
+    /// Chooses the store a new object is saved to, where more than one store could take it.
+    ///
+    /// Without it, the save puts a new object in the first writable store whose
+    /// configuration has its entity (``PersistentStoreDescription/configuration``, in the
+    /// order the stores were added). A child context hands the choice to its parent when it
+    /// saves. The choice holds until the object's ID becomes permanent (a save of the root
+    /// context, or ``obtainPermanentIDs(for:)``), and is dropped by ``rollback()`` and
+    /// ``reset()``. A store that has been removed, is read-only or whose configuration leaves
+    /// the entity out fails that save with `.noPersistentStore` (134030), naming the store;
+    /// nothing is saved.
+    ///
+    /// - Precondition: `object` is in this context and not saved yet (its ID is temporary),
+    ///   and `store` is one of the coordinator's stores.
+    /// - Note: Mirrors `assign(_:to:)`.
+    public func assign(_ object: ManagedObject, to store: any PersistentStore) {
+        checkQueue("assign(_:to:)")
+        precondition(
+            object.managedObjectContext === self,
+            "ObjectGraph: assign(_:to:) of \(object), which belongs to another context")
+        precondition(
+            object.objectID.isTemporaryID,
+            "ObjectGraph: assign(_:to:) of \(object), which is saved already: its store is "
+                + "\(object.objectID.storeIdentifier ?? "?") and objects do not move between stores"
+        )
+        precondition(
+            persistentStoreCoordinator?.persistentStore(forIdentifier: store.identifier) != nil,
+            "ObjectGraph: assign(_:to:) to store \(store.identifier), which is not one of the "
+                + "context's coordinator's stores")
+        assignedStores[object.objectID] = store.identifier
     }
 
     /// An updated object's patch: the stored slots it changed (every stored slot when the
@@ -228,11 +291,15 @@ extension ManagedObjectContext {
             byEntity[ObjectIdentifier(object.entity), default: []].append(object)
         }
         var assignments: [(ManagedObject, ManagedObjectID)] = []
-        for group in byEntity.values {
-            let ids = try coordinator.permanentIDs(for: group[0].entity, count: group.count)
-            assignments += zip(group, ids).map { ($0, $1) }
+        for entityGroup in byEntity.values {
+            for (store, group) in byAssignedStore(entityGroup) {
+                let ids = try coordinator.permanentIDs(
+                    for: group[0].entity, count: group.count, assigned: store)
+                assignments += zip(group, ids).map { ($0, $1) }
+            }
         }
         for (object, id) in assignments {
+            assignedStores.removeValue(forKey: object.objectID)
             registry.removeValue(forKey: object.objectID)
             permanentIDs[object.objectID] = id
             object.objectID = id

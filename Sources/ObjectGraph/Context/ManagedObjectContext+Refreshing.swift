@@ -62,6 +62,7 @@ extension ManagedObjectContext {
         unannounced = ChangeAnnouncement()
         eventObjects.removeAll()
         permanentIDs.removeAll()
+        assignedStores.removeAll()
         forgetUndo()
         advanceQueryGeneration()
         postObjectsDidChange(invalidatedAll: true)
@@ -102,6 +103,7 @@ extension ManagedObjectContext {
         registry.noteWork(pending.objects.count)
         pending.removeAll()
         unprocessedDeletes.removeAll()
+        assignedStores.removeAll()
         forgetUndo()
         postObjectsDidChange(invalidatedAll: false)
     }

@@ -148,7 +148,11 @@ extension ManagedObjectContext {
         }
         let updated = changes.updated.map { ($0.objectID, $0.currentRow(), Array($0.changedSlots)) }
         let deleted = changes.deleted.map(\.objectID)
+        // The stores `assign(_:to:)` chose go up with the objects (they are inserted there now).
+        let assigned = assignedStores
+        assignedStores.removeAll()
         parent.performAndWait {
+            if !assigned.isEmpty { parent.assignedStores.merge(assigned) { _, child in child } }
             parent.registry.reserveCapacity(parent.registry.count + inserted.count)
             // The parent's object for each insert: registered already, or made now.
             var targets: [(object: ManagedObject, isNew: Bool)] = []

@@ -128,6 +128,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// still hold the temporary ID). Queue-confined as the state above: an insert save writes
     /// one entry per object, and a dynamic exclusivity check cost ≈ 40 instructions each.
     @exclusivity(unchecked) var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// The stores ``assign(_:to:)`` chose for inserted objects, by their temporary IDs (store
+    /// identifiers). Read by the insert save and `obtainPermanentIDs(for:)`, handed to the
+    /// parent by a child's save, emptied when the IDs become permanent, by `rollback()` and by
+    /// `reset()`.
+    var assignedStores: [ManagedObjectID: String] = [:]
     /// The undo manager recording each event's changes; `nil` (the default) records nothing.
     ///
     /// See <doc:UndoAndRedo>. Setting it (or `nil`) starts recording from the current state.

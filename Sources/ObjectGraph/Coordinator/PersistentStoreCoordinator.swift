@@ -93,6 +93,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         guard let factory = StoreTypes.factory(for: type) else {
             throw CoordinatorErrors.unknownStoreType(type, url: settings.url)
         }
+        if let name = settings.configuration ?? options.configurationName {
+            try checkConfiguration(name, url: settings.url)
+            options.configurationName = name
+        }
         let store = try factory(managedObjectModel, settings.url, options)
         locked {
             stores.append(store)
@@ -120,6 +124,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///   a store whose model is not the coordinator's
     ///   (`NSPersistentStoreIncompatibleVersionHashError`).
     public func addPersistentStore(_ store: any PersistentStore) throws {
+        try checkConfiguration(store.configurationName, url: store.url)
         guard store.model === managedObjectModel else {
             throw CoordinatorErrors.modelMismatch(
                 storeType: store.type,
@@ -182,6 +187,21 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
+    /// The name of the default configuration, `"PF_DEFAULT_CONFIGURATION_NAME"`: a store of it
+    /// holds every entity of the model. `"Default"` (Xcode's name for it) is taken as the same
+    /// unless the model defines a configuration of that name.
+    ///
+    /// - Note: Mirrors the `configurationName` of a store added with a `nil` configuration.
+    public static let defaultConfigurationName = "PF_DEFAULT_CONFIGURATION_NAME"
+
+    /// The open store at `url`, or `nil` (a RAM store added with a URL is found by it too).
+    ///
+    /// - Note: Mirrors `persistentStore(for:)`.
+    public func persistentStore(for url: URL) -> (any PersistentStore)? {
+        let path = url.standardizedFileURL.path
+        return locked { stores.first { $0.url?.standardizedFileURL.path == path } }
+    }
+
     /// The store holding objects of `id`'s store identifier, or `nil`.
     ///
     /// - Note: Mirrors `persistentStore(for:)` (by URL in Core Data).
@@ -211,13 +231,77 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return try body()
     }
 
-    /// The store new objects of `entity` go to: the first whose model has it.
-    func store(for entity: EntityDescription) throws -> any PersistentStore {
-        guard let store = locked({ stores.first }) else {
+    /// The store new objects of `entity` go to: `assigned` (a store identifier from
+    /// ``ManagedObjectContext/assign(_:to:)``) when given, else the first writable store whose
+    /// configuration has the entity.
+    ///
+    /// - Throws: `.noPersistentStore` (134030) when no store qualifies, or the assigned store
+    ///   is no longer open, is read-only or does not hold the entity, naming the stores.
+    func store(for entity: EntityDescription, assigned: String? = nil) throws
+        -> any PersistentStore
+    {
+        try locked {
+            if stores.isEmpty {
+                throw SaveErrors.noStore(
+                    "the coordinator has no persistent store; load one first", entity: entity.name)
+            }
+            if let assigned {
+                guard let store = stores.first(where: { $0.identifier == assigned }) else {
+                    throw SaveErrors.noStore(
+                        "a new \(entity.name) was assigned to store \(assigned), which is no "
+                            + "longer open", entity: entity.name)
+                }
+                if let problem = refusal(of: store, for: entity) {
+                    throw SaveErrors.noStore(
+                        "a new \(entity.name) was assigned to store \(assigned), which \(problem)",
+                        entity: entity.name)
+                }
+                return store
+            }
+            if let store = stores.first(where: { refusal(of: $0, for: entity) == nil }) {
+                return store
+            }
+            let reasons = stores.map { "\($0.identifier) \(refusal(of: $0, for: entity)!)" }
             throw SaveErrors.noStore(
-                "the coordinator has no persistent store; load one first", entity: entity.name)
+                "no store can take a new \(entity.name): "
+                    + reasons.joined(separator: "; "), entity: entity.name)
         }
-        return store
+    }
+
+    /// Why `store` cannot take new objects of `entity` (read-only, or its configuration
+    /// leaves the entity out), or `nil` when it can.
+    private func refusal(of store: any PersistentStore, for entity: EntityDescription) -> String? {
+        if store.isReadOnly { return "is read-only" }
+        if !holds(store, entity) {
+            return
+                "holds configuration '\(store.configurationName)', which leaves \(entity.name) out"
+        }
+        return nil
+    }
+
+    /// Whether `store`'s configuration has `entity`: every entity for the default
+    /// configuration (or `"Default"` where the model defines no configuration of that name).
+    func holds(_ store: any PersistentStore, _ entity: EntityDescription) -> Bool {
+        let name = store.configurationName
+        guard let members = managedObjectModel.configurations[name] else {
+            return name == Self.defaultConfigurationName || name == "Default"
+        }
+        return members.contains(entity.name)
+    }
+
+    /// Throws unless `name` is the default configuration or one of the model's.
+    private func checkConfiguration(_ name: String, url: URL?) throws {
+        let known = managedObjectModel.configurations
+        guard known[name] == nil, name != Self.defaultConfigurationName, name != "Default"
+        else { return }
+        let names = known.keys.sorted()
+        throw ObjectGraphError(
+            .invalidConfiguration,
+            "addPersistentStore: the model has no configuration '\(EchoedText.capped(name))' ("
+                + (names.isEmpty
+                    ? "it defines none; leave the description's configuration nil"
+                    : "it has " + names.map { "'\($0)'" }.joined(separator: ", "))
+                + "); nothing was added", file: url?.path)
     }
 
     /// The saved row of `id`: the store's current one, or (with `generation`) the one of the
@@ -288,10 +372,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Permanent IDs for new objects of `entity`, from the store they will be saved to.
-    func permanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
+    /// Permanent IDs for new objects of `entity`, from the store they will be saved to
+    /// (`assigned`, a store identifier, when ``ManagedObjectContext/assign(_:to:)`` chose it).
+    func permanentIDs(for entity: EntityDescription, count: Int, assigned: String? = nil) throws
+        -> [ManagedObjectID]
+    {
         try locked {
-            let store = try store(for: entity)
+            let store = try store(for: entity, assigned: assigned)
             let keys = try store.allocatePrimaryKeys(for: entity, count: count)
             let scope = ObjectIDScope.of(entity, store: store.identifier)
             return keys.map { ManagedObjectID(scope: scope, primaryKey: $0) }
@@ -301,8 +388,24 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Commits change sets, one per store, under the lock. A store that does not accept
     /// patches gets each patch as the complete row it leaves, read from the store under the
     /// same lock (see ``PersistentStore/acceptsRowPatches``).
+    ///
+    /// With more than one store open, every reference written is checked first to name an
+    /// object of the same store (a relationship cannot cross stores), so that such a save
+    /// fails before any store has committed.
+    ///
+    /// - Throws: `.danglingReference` (1550) for a reference to another store's object (the
+    ///   context rewords it), before any commit; the stores' commit errors.
     func commit(_ changes: [String: StoreChangeSet]) throws {
         try locked {
+            if stores.count > 1 {
+                for (identifier, changeSet) in changes {
+                    if let (source, slot, target) = changeSet.firstReference(
+                        outside: identifier)
+                    {
+                        throw StoreErrors.danglingReference(source, slot: slot, target: target)
+                    }
+                }
+            }
             for (identifier, changeSet) in changes.sorted(by: { $0.key < $1.key })
             where !changeSet.isEmpty {
                 guard let store = persistentStore(forIdentifier: identifier) else {
@@ -315,5 +418,35 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 try store.commit(changeSet)
             }
         }
+    }
+}
+
+extension StoreChangeSet {
+    /// The first reference the change set writes to an object of another store than
+    /// `storeIdentifier` (temporary IDs never reach a store): its source, slot and target.
+    /// O(references written).
+    func firstReference(outside storeIdentifier: String)
+        -> (ManagedObjectID, Int, ManagedObjectID)?
+    {
+        func foreign(_ value: StoreValue) -> ManagedObjectID? {
+            switch value {
+            case .toOne(let target?) where target.storeIdentifier != storeIdentifier:
+                return target
+            case .toMany(let targets):
+                return targets.first { $0.storeIdentifier != storeIdentifier }
+            default: return nil
+            }
+        }
+        for row in inserted + updated {
+            for (slot, value) in row.values.enumerated() {
+                if let target = foreign(value) { return (row.objectID, slot, target) }
+            }
+        }
+        for patch in patched {
+            for (slot, value) in zip(patch.slots, patch.values) {
+                if let target = foreign(value) { return (patch.objectID, slot, target) }
+            }
+        }
+        return nil
     }
 }

@@ -19,7 +19,7 @@ extension ManagedObject {
         removeRelated(r, object)
     }
 
-    private func toManyRelationship(_ key: String, _ call: String) -> RelationshipDescription {
+    func toManyRelationship(_ key: String, _ call: String) -> RelationshipDescription {
         guard let r = entity.relationshipsByName[key], r.isToMany else {
             preconditionFailure(
                 "ObjectGraph: \(call): \(entity.name).\(key) is not a to-many relationship")

@@ -79,6 +79,25 @@ extension SaveErrors {
         return error.relocated(message: error.message, file: error.file, userInfo: extra)
     }
 
+    /// A relationship whose target is saved to another store than its source: `error` is the
+    /// store's dangling-reference error (1550), reworded to say why and what to do.
+    static func crossStoreReference(
+        _ error: ObjectGraphError, source: ManagedObject?, target: ManagedObject?,
+        targetStore: String
+    ) -> ObjectGraphError {
+        var extra: [String: Any] = [:]
+        if let source { extra[NSValidationObjectErrorKey] = source }
+        if let target { extra[NSValidationValueErrorKey] = target }
+        let sourceStore = error.objectID?.storeIdentifier ?? "?"
+        let message =
+            "save: \(error.entityName ?? "an object").\(error.key ?? "?") in store "
+            + "\(sourceStore) points to an object in store \(targetStore); a relationship "
+            + "cannot cross stores (keep related entities in one configuration, or assign(_:to:) "
+            + "both objects to one store; link stores with a fetched property or a stored ID). "
+            + "Nothing was saved"
+        return error.relocated(message: message, file: error.file, userInfo: extra)
+    }
+
     /// A root save with no store: no coordinator, or none loaded.
     static func noStore(_ what: String, entity: String? = nil) -> ObjectGraphError {
         ObjectGraphError(.noPersistentStore, "save: \(what)", entityName: entity)

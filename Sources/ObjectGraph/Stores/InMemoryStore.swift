@@ -26,6 +26,9 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     public let model: ManagedObjectModel
     /// Whether commits are refused.
     public let isReadOnly: Bool
+    /// The model configuration the store holds (``StoreOptions/configurationName``), or
+    /// ``PersistentStoreCoordinator/defaultConfigurationName``.
+    public let configurationName: String
     /// Always empty: nothing to recover.
     public var recoveryNotices: [String] { [] }
 
@@ -56,6 +59,8 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.url = url
         self.model = model
         self.isReadOnly = options.isReadOnly
+        self.configurationName =
+            options.configurationName ?? PersistentStoreCoordinator.defaultConfigurationName
         self.postsRemoteChangeNotifications = options.postsRemoteChangeNotifications
         self.tracksHistory = options.tracksHistory
         self.table = RowTable(model: model, storeIdentifier: identifier)
@@ -90,6 +95,8 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.url = url
         self.model = table.model
         self.isReadOnly = options.isReadOnly
+        self.configurationName =
+            options.configurationName ?? PersistentStoreCoordinator.defaultConfigurationName
         self.postsRemoteChangeNotifications = options.postsRemoteChangeNotifications
         self.tracksHistory = options.tracksHistory
         self.table = table

@@ -25,6 +25,12 @@ public protocol PersistentStore: AnyObject, Sendable {
     var model: ManagedObjectModel { get }
     /// Whether the store refuses commits.
     var isReadOnly: Bool { get }
+    /// The name of the model configuration whose entities the store holds, or
+    /// ``PersistentStoreCoordinator/defaultConfigurationName`` for every entity (the default
+    /// implementation's answer).
+    ///
+    /// - Note: Mirrors `NSPersistentStore.configurationName`.
+    var configurationName: String { get }
     /// Messages about what opening the store repaired or noticed (a torn last line, …).
     var recoveryNotices: [String] { get }
 
@@ -130,6 +136,10 @@ extension PersistentStore {
 }
 
 extension PersistentStore {
+    /// ``PersistentStoreCoordinator/defaultConfigurationName``: a store holds every entity
+    /// unless it says otherwise.
+    public var configurationName: String { PersistentStoreCoordinator.defaultConfigurationName }
+
     /// `false`: a store is handed complete rows unless it says it takes patches.
     public var acceptsRowPatches: Bool { false }
 

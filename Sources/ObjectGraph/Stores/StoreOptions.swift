@@ -13,6 +13,20 @@ public struct StoreOptions: Sendable {
     public var isReadOnly: Bool = false
     /// The UUID to give a *new* store; `nil` draws a random one. Existing stores keep theirs.
     public var storeIdentifier: String?
+    /// The model configuration whose entities the store holds; `nil`, the default, for the
+    /// default configuration (every entity of the model).
+    ///
+    /// The coordinator saves a new object to the first writable store whose configuration has
+    /// its entity, unless ``ManagedObjectContext/assign(_:to:)`` chose one; a store is not
+    /// refused rows of other entities (Core Data's SQLite store makes tables for the
+    /// configuration's entities only, but reading and writing through the coordinator never
+    /// sends it others). The name must be one of the model's
+    /// ``ManagedObjectModel/configurations`` (or `"Default"`, or
+    /// ``PersistentStoreCoordinator/defaultConfigurationName``).
+    ///
+    /// - Note: Mirrors the `configurationName` parameter of
+    ///   `addPersistentStore(ofType:configurationName:at:options:)`.
+    public var configurationName: String?
     /// The clock for transaction and creation timestamps. Default: the system clock.
     public var clock: @Sendable () -> Date = { Date() }
     /// When a file store's writes reach the disk. Default `.full`.

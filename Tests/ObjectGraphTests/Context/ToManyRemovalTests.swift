@@ -6,8 +6,9 @@ import Testing
 /// this) is O(1) each and keeps the order of the members that stay (issue 25: a linear search
 /// and a shift per removal made deleting half of 100,000 objects quadratic per category).
 @Suite struct ToManyRemovalTests {
-    private func context() throws -> ManagedObjectContext {
-        let model = try ManagedObjectModel(entities: [
+    /// Playlist ⟷ Song: an ordered to-many, and a to-one back; songs have a `number`.
+    static func playlistAndSong() -> [EntityDescription] {
+        [
             EntityDescription(
                 name: "Playlist",
                 properties: [
@@ -24,7 +25,11 @@ import Testing
                         name: "playlist", destination: "Playlist", inverse: "songs",
                         deleteRule: .nullify),
                 ]),
-        ])
+        ]
+    }
+
+    private func context() throws -> ManagedObjectContext {
+        let model = try ManagedObjectModel(entities: Self.playlistAndSong())
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(InMemoryStore(model: model))
         return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)

@@ -44,6 +44,11 @@ public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
     public let model: ManagedObjectModel
     /// Whether the store is a reader that refuses commits.
     public let isReadOnly: Bool
+    /// The model configuration the store holds (``StoreOptions/configurationName``), or
+    /// ``PersistentStoreCoordinator/defaultConfigurationName``.
+    public var configurationName: String {
+        options.configurationName ?? PersistentStoreCoordinator.defaultConfigurationName
+    }
     /// Whether opening the store created its file (it did not exist, and this writer made it
     /// while holding the lock). See ``closeRemovingCreatedFile()``.
     public let didCreateFile: Bool
