@@ -37,20 +37,56 @@ extension Ledger {
         _ adjustment: AmountAdjustment, matching query: TransactionQuery, dryRun: Bool = false,
         progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> LedgerAdjustment {
+        let checked = try checkedChanges(
+            adjustment, matching: query, dryRun: dryRun, progress: progress)
+        guard !dryRun, checked.count > 0 else {
+            return LedgerAdjustment(changes: checked.changes, isDryRun: dryRun)
+        }
+        // The selected rows are gone by now (see `checkedChanges`), so the store's own rows
+        // are no longer shared and the update writes their values in place.
+        let ids: [ManagedObjectID] = try context.performAndWait {
+            let update = BatchUpdateRequest(entityName: "Transaction")
+            update.predicate = checked.predicate
+            update.propertiesToUpdate = ["amount": adjustment.expression]
+            update.resultType = .updatedObjectIDsResultType
+            // The transaction line records the command, for `ledger undo`.
+            context.name = LedgerUndo.contextName("adjust")
+            defer { context.name = "ledger" }
+            return try context.execute(update).result as? [ManagedObjectID] ?? []
+        }
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: [NSUpdatedObjectsKey: ids], into: [context])
+        return LedgerAdjustment(changes: checked.changes, isDryRun: false)
+    }
+
+    /// The rows `query` selects, each with its new amount, checked against the model's rules
+    /// for `amount`, before anything is written: the predicate the batch update then runs, how
+    /// many rows it selects, and each one's amount before and after.
+    ///
+    /// The new amounts are computed with the plan of the request's own expression
+    /// (`RowExpression`, as the store's batch update runs it) on the same saved rows, so they
+    /// are the values the update writes. The rows themselves are dropped on return, before the
+    /// update: a row this function still held would share its values with the store's, and
+    /// the store would copy every row's values to update it.
+    ///
+    /// - Throws: ``LedgerError`` `.adjustmentRefused` naming the transactions whose new amount
+    ///   breaks a rule; the selection's errors.
+    private func checkedChanges(
+        _ adjustment: AmountAdjustment, matching query: TransactionQuery, dryRun: Bool,
+        progress: ((_ done: Int, _ total: Int) -> Void)?
+    ) throws -> (predicate: FetchPredicate?, count: Int, changes: [AmountChange]) {
         let selection = try batchSelection(query)
-        let expression = adjustment.expression
         let amount = selection.entity.attributesByName["amount"]!
-        let compiled = try expression.compile(for: selection.entity)
+        let plan = RowExpression(try adjustment.expression.compile(for: selection.entity))
         let (idSlot, amountSlot) = (selection.slot("id"), amount.index)
         let rows = selection.rows
         func after(_ row: StoreRow) -> AttributeValue {
-            compiled.value(forRow: row).attributeValue.coerced(to: amount.type)
-                ?? .null
+            plan.value(for: row).coerced(to: amount.type) ?? .null
         }
         // A new amount is a non-decreasing function of the old one (a factor above 0 or an
         // added amount, then rounding), so when the smallest and the largest old amounts give
-        // allowed new ones, every row does: only they are evaluated before the update (all
-        // rows are for a dry run's totals, or to name the rows when one breaks a rule).
+        // allowed new ones, every row does: only they are checked (every row is for a dry
+        // run, or to name the rows when one breaks a rule).
         var (lowest, highest): ((Int, Decimal)?, (Int, Decimal)?) = (nil, nil)
         var allDecimal = true
         for (i, row) in rows.enumerated() {
@@ -66,8 +102,18 @@ extension Ledger {
             index.map { Self.brokenRule(after(rows[$0]), amount) == nil } ?? true
         }
         var changes: [AmountChange] = []
-        if dryRun || !allDecimal || !extremesAllowed {
-            changes.reserveCapacity(rows.count)
+        changes.reserveCapacity(rows.count)
+        if !dryRun && allDecimal && extremesAllowed {
+            // Every new amount is allowed: each row's change, the new amount as the update
+            // writes it.
+            for row in rows {
+                changes.append(
+                    AmountChange(
+                        id: BatchSelection.uuid(row, idSlot),
+                        before: BatchSelection.decimal(row, amountSlot),
+                        after: Self.decimal(after(row)) ?? 0))
+            }
+        } else {
             var broken: [(id: UUID, before: Decimal, after: AttributeValue, rule: String)] = []
             for row in rows {
                 let (id, before, new) = (
@@ -92,34 +138,7 @@ extension Ledger {
             }
         }
         progress?(rows.count, rows.count)
-        guard !dryRun, !rows.isEmpty else {
-            return LedgerAdjustment(changes: changes, isDryRun: dryRun)
-        }
-        let ids: [ManagedObjectID] = try context.performAndWait {
-            let update = BatchUpdateRequest(entityName: "Transaction")
-            update.predicate = selection.predicate
-            update.propertiesToUpdate = [amount.name: expression]
-            update.resultType = .updatedObjectIDsResultType
-            // The transaction line records the command, for `ledger undo`.
-            context.name = LedgerUndo.contextName("adjust")
-            defer { context.name = "ledger" }
-            return try context.execute(update).result as? [ManagedObjectID] ?? []
-        }
-        ManagedObjectContext.mergeChanges(
-            fromRemoteContextSave: [NSUpdatedObjectsKey: ids], into: [context])
-        if changes.isEmpty {
-            // The new amounts as the update wrote them: the request's own compiled expression
-            // on the same saved rows, as the store evaluated it (no second read of the file's
-            // rows, no lookup by ID).
-            changes = rows.map { row in
-                let new = after(row)
-                return AmountChange(
-                    id: BatchSelection.uuid(row, idSlot),
-                    before: BatchSelection.decimal(row, amountSlot),
-                    after: Self.decimal(new) ?? 0)
-            }
-        }
-        return LedgerAdjustment(changes: changes, isDryRun: false)
+        return (selection.predicate, rows.count, changes)
     }
 
     /// The rule of `attribute` that `value` breaks (`below the minimum 0.01`), or `nil`.

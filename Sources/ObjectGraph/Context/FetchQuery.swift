@@ -16,6 +16,8 @@ struct FetchQuery {
     /// Whether registered objects take the fetched rows' values
     /// (`shouldRefreshRefetchedObjects`).
     var refreshesRefetchedObjects = false
+    /// The identifiers of the stores read (`affectedStores`); `nil` for every store.
+    var stores: Set<String>?
 
     init<R>(_ request: FetchRequest<R>, entity: EntityDescription) {
         self.entity = entity
@@ -29,9 +31,10 @@ struct FetchQuery {
         self.fetchBatchSize = max(0, request.fetchBatchSize)
         self.includesPropertyValues = request.includesPropertyValues
         self.refreshesRefetchedObjects = request.shouldRefreshRefetchedObjects
+        self.stores = request.affectedStores.map { Set($0.map(\.identifier)) }
     }
 
-    init(request: StoreFetchRequest) {
+    init(request: StoreFetchRequest, stores: Set<String>? = nil) {
         self.entity = request.entity
         self.predicate = request.predicate
         self.sortDescriptors = request.sortDescriptors
@@ -39,6 +42,7 @@ struct FetchQuery {
         self.fetchOffset = request.fetchOffset
         self.includesSubentities = request.includesSubentities
         self.includesPendingChanges = true
+        self.stores = stores
     }
 
     var storeRequest: StoreFetchRequest {

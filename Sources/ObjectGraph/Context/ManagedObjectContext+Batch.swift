@@ -47,7 +47,7 @@ extension ManagedObjectContext {
         case let insert as BatchInsertRequest:
             let ids = try coordinator.batchInsert(
                 try insert.rows(for: entity), entity: entity, author: author,
-                contextName: contextName)
+                contextName: contextName, stores: insert.affectedStoreIdentifiers)
             return BatchInsertResult(
                 result: Self.batchResult(ids, insert.resultType), resultType: insert.resultType)
         default:

@@ -186,9 +186,9 @@ extension ManagedObjectContext {
     /// Without it, the save puts a new object in the first writable store whose
     /// configuration has its entity (``PersistentStoreDescription/configuration``, in the
     /// order the stores were added). A child context hands the choice to its parent when it
-    /// saves. The choice holds until the object's ID becomes permanent (a save of the root
-    /// context, or ``obtainPermanentIDs(for:)``), and is dropped by ``rollback()`` and
-    /// ``reset()``. A store that has been removed, is read-only or whose configuration leaves
+    /// saves, and keeps it for its own ``obtainPermanentIDs(for:)``. The choice holds until
+    /// the object's ID becomes permanent (a save of the root context, or
+    /// ``obtainPermanentIDs(for:)``), and is dropped by ``rollback()`` and ``reset()``. A store that has been removed, is read-only or whose configuration leaves
     /// the entity out fails that save with `.noPersistentStore` (134030), naming the store;
     /// nothing is saved.
     ///

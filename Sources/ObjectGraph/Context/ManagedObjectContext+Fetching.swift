@@ -51,7 +51,8 @@ extension ManagedObjectContext {
         case .managedObjectIDResultType:
             results = try matchingIDs(query)
         case .dictionaryResultType:
-            results = try DictionaryFetch(request, entity: entity).run(storeReader())
+            results = try DictionaryFetch(request, entity: entity).run(
+                storeReader(request.affectedStores))
         case .managedObjectResultType:
             let found = try objects(query, rows: &handedOver)
             try prefetch(request.relationshipKeyPathsForPrefetching, for: found)
@@ -182,8 +183,10 @@ extension ManagedObjectContext {
         let entity = try resolveEntity(request)
         if request.entity == nil { request.entity = entity }
         if request.resultType == .dictionaryResultType {
-            return try DictionaryFetch(request, entity: entity).run(storeReader())
-                .count
+            return try DictionaryFetch(request, entity: entity).run(
+                storeReader(request.affectedStores)
+            )
+            .count
         }
         return try count(FetchQuery(request, entity: entity))
     }
@@ -217,7 +220,21 @@ extension ManagedObjectContext {
     /// Pending objects of the fetched entities (changed, inserted or deleted here).
     private func pendingObjects(_ q: FetchQuery) -> [ManagedObject] {
         guard q.includesPendingChanges else { return [] }
-        return pending.objects.filter { q.matchesEntity($0.entity) && $0.hasChanges }
+        guard let stores = q.stores else {
+            return pending.objects.filter { q.matchesEntity($0.entity) && $0.hasChanges }
+        }
+        return pending.objects.filter {
+            q.matchesEntity($0.entity) && $0.hasChanges
+                && storeIdentifier(of: $0).map(stores.contains) == true
+        }
+    }
+
+    /// The store `object` lives in, or for an unsaved one the store it will be saved to
+    /// (``assign(_:to:)``'s choice, else the coordinator's now); `nil` when none would take it.
+    func storeIdentifier(of object: ManagedObject) -> String? {
+        if let identifier = object.objectID.storeIdentifier { return identifier }
+        if let assigned = assignedStores[object.objectID] { return assigned }
+        return (try? persistentStoreCoordinator?.store(for: object.entity))?.identifier
     }
 
     /// The matching rows one level up, as seen from here: store rows for a root context,
@@ -230,18 +247,19 @@ extension ManagedObjectContext {
         }
         if let parent {
             return try parent.performAndWait {
-                try parent.rowsForChild(request, includesPendingChanges: q.includesPendingChanges)
+                try parent.rowsForChild(
+                    request, includesPendingChanges: q.includesPendingChanges, stores: q.stores)
             }
         }
         guard let coordinator = persistentStoreCoordinator else { return [] }
-        return try coordinator.fetch(request, at: readGeneration())
+        return try coordinator.fetch(request, at: readGeneration(), stores: q.stores)
     }
 
-    /// This context's answer for a child's fetch, as rows.
-    func rowsForChild(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws
-        -> [StoreRow]
-    {
-        var q = FetchQuery(request: request)
+    /// This context's answer for a child's fetch, as rows (of `stores` only, when given).
+    func rowsForChild(
+        _ request: StoreFetchRequest, includesPendingChanges: Bool, stores: Set<String>? = nil
+    ) throws -> [StoreRow] {
+        var q = FetchQuery(request: request, stores: stores)
         q.includesPendingChanges = includesPendingChanges
         return try objects(q).map { $0.currentRow() }
     }
@@ -291,7 +309,7 @@ extension ManagedObjectContext {
 
     private func count(_ q: FetchQuery) throws -> Int {
         if pendingObjects(q).isEmpty, parent == nil, let coordinator = persistentStoreCoordinator {
-            return try coordinator.count(q.storeRequest, at: readGeneration())
+            return try coordinator.count(q.storeRequest, at: readGeneration(), stores: q.stores)
         }
         return try objects(q).count
     }

@@ -148,9 +148,9 @@ extension ManagedObjectContext {
         }
         let updated = changes.updated.map { ($0.objectID, $0.currentRow(), Array($0.changedSlots)) }
         let deleted = changes.deleted.map(\.objectID)
-        // The stores `assign(_:to:)` chose go up with the objects (they are inserted there now).
+        // The stores `assign(_:to:)` chose go up with the objects (they are inserted there
+        // now); the child keeps them too, for its own `obtainPermanentIDs(for:)`.
         let assigned = assignedStores
-        assignedStores.removeAll()
         parent.performAndWait {
             if !assigned.isEmpty { parent.assignedStores.merge(assigned) { _, child in child } }
             parent.registry.reserveCapacity(parent.registry.count + inserted.count)

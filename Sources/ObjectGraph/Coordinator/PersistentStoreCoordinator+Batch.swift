@@ -22,7 +22,7 @@ extension PersistentStoreCoordinator {
                 includesSubentities: request.includesSubentities, updates: updates,
                 author: author, contextName: contextName, timestamp: clock())
             var ids: [ManagedObjectID] = []
-            for store in persistentStores {
+            for store in affected(persistentStores, request) {
                 if let store = store as? any RowBatchUpdatingStore {
                     ids += try store.batchUpdate(update)
                 } else {
@@ -72,7 +72,7 @@ extension PersistentStoreCoordinator {
             var sets: [String: StoreChangeSet] = [:]
             var deleted: [ManagedObjectID] = []
             let now = clock()
-            for store in persistentStores {
+            for store in affected(persistentStores, request) {
                 let rows: [StoreRow]
                 if let ids = request.objectIDs {
                     rows = try ids.filter { $0.storeIdentifier == store.identifier }.compactMap {
@@ -96,13 +96,13 @@ extension PersistentStoreCoordinator {
 
     func batchInsert(
         _ given: [[Int: AttributeValue]], entity: EntityDescription, author: String?,
-        contextName: String?
+        contextName: String?, stores: Set<String>? = nil
     ) throws -> [ManagedObjectID] {
         guard !entity.isAbstract else {
             throw BatchErrors.abstractEntity(entity)
         }
         return try locked {
-            let store = try store(for: entity)
+            let store = try store(for: entity, among: stores)
             let constraint = entity.constraintsInHierarchy.first?.1.compactMap {
                 entity.attributesByName[$0]?.index
             }
@@ -186,4 +186,14 @@ package struct LoneRowRecord: PredicateRecord {
     package func toOneRecord(at index: Int) -> LoneRowRecord? { nil }
     /// Always empty: related rows are not seen.
     package func toManyRecords(at index: Int) -> [LoneRowRecord] { [] }
+}
+
+extension PersistentStoreCoordinator {
+    /// `stores`, less those `request.affectedStores` leaves out.
+    fileprivate func affected(_ stores: [any PersistentStore], _ request: PersistentStoreRequest)
+        -> [any PersistentStore]
+    {
+        guard let only = request.affectedStoreIdentifiers else { return stores }
+        return stores.filter { only.contains($0.identifier) }
+    }
 }

@@ -73,8 +73,12 @@ extension PersistentStoreCoordinator {
 
     /// Where reads go: every open store now or, at `generation`, the pinned generation of each
     /// open store it tracks (stores added since, and stores removed since, are not read).
-    func readers(at generation: CoordinatorGeneration?) -> [StoreRowSource] {
-        let open = persistentStores
+    /// With `only` (store identifiers), only those stores are read.
+    func readers(at generation: CoordinatorGeneration?, only: Set<String>? = nil)
+        -> [StoreRowSource]
+    {
+        var open = persistentStores
+        if let only { open = open.filter { only.contains($0.identifier) } }
         guard let generation else { return open.map(StoreRowSource.init) }
         return open.compactMap { store in generation.generation(of: store).map(StoreRowSource.init)
         }

@@ -111,13 +111,15 @@ extension PersistentStoreCoordinator {
     /// - Parameters:
     ///   - store: A store open in this coordinator (a RAM or file store).
     ///   - url: Where the new store goes (recorded only for a RAM store).
-    ///   - options: Options the new store is opened with.
+    ///   - options: Options the new store is opened with; without a
+    ///     ``StoreOptions/configurationName`` the new store keeps `store`'s configuration.
     ///   - type: ``JSONLinesStore/storeType`` or ``InMemoryStore/storeType``.
     /// - Returns: The new store.
     /// - Throws: ``ObjectGraphError`` — `.storeOperation` (134070) when `store` is not open in
     ///   this coordinator or writing fails; `.storeOpen` (134080) when a file exists at `url`;
     ///   `.storeTimeout` (134090) when a writer holds it; `.storeInvalidType` (134000) for
-    ///   another store type.
+    ///   another store type; `.invalidConfiguration` (134060) for a configuration the model
+    ///   does not have.
     /// - Complexity: O(rows of the store).
     /// - Note: Mirrors `migratePersistentStore(_:to:options:type:)`.
     @discardableResult
@@ -125,6 +127,14 @@ extension PersistentStoreCoordinator {
         _ store: any PersistentStore, to url: URL, options: StoreOptions = StoreOptions(),
         type: String
     ) throws -> any PersistentStore {
+        // The new store holds the same configuration unless the options name another.
+        var options = options
+        if options.configurationName == nil,
+            store.configurationName != Self.defaultConfigurationName
+        {
+            options.configurationName = store.configurationName
+        }
+        if let name = options.configurationName { try checkConfiguration(name, url: url) }
         guard persistentStores.contains(where: { $0 === store }) else {
             throw ObjectGraphError(
                 .storeOperationFailed,

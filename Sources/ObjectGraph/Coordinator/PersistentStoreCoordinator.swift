@@ -237,13 +237,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///
     /// - Throws: `.noPersistentStore` (134030) when no store qualifies, or the assigned store
     ///   is no longer open, is read-only or does not hold the entity, naming the stores.
-    func store(for entity: EntityDescription, assigned: String? = nil) throws
-        -> any PersistentStore
-    {
+    func store(
+        for entity: EntityDescription, assigned: String? = nil, among: Set<String>? = nil
+    ) throws -> any PersistentStore {
         try locked {
+            let stores =
+                among.map { only in self.stores.filter { only.contains($0.identifier) } }
+                ?? self.stores
             if stores.isEmpty {
                 throw SaveErrors.noStore(
-                    "the coordinator has no persistent store; load one first", entity: entity.name)
+                    among == nil
+                        ? "the coordinator has no persistent store; load one first"
+                        : "none of the request's affectedStores is open", entity: entity.name)
             }
             if let assigned {
                 guard let store = stores.first(where: { $0.identifier == assigned }) else {
@@ -290,7 +295,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// Throws unless `name` is the default configuration or one of the model's.
-    private func checkConfiguration(_ name: String, url: URL?) throws {
+    func checkConfiguration(_ name: String, url: URL?) throws {
         let known = managedObjectModel.configurations
         guard known[name] == nil, name != Self.defaultConfigurationName, name != "Default"
         else { return }
@@ -344,13 +349,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Rows from every store (at `generation`, for a pinned context); with several stores,
-    /// sorted and windowed across all of them.
-    func fetch(_ request: StoreFetchRequest, at generation: CoordinatorGeneration? = nil) throws
-        -> [StoreRow]
-    {
+    /// Rows from every store, or from `stores` (identifiers; a fetch request's
+    /// `affectedStores`), at `generation` for a pinned context; with several stores, sorted and
+    /// windowed across all of them.
+    func fetch(
+        _ request: StoreFetchRequest, at generation: CoordinatorGeneration? = nil,
+        stores: Set<String>? = nil
+    ) throws -> [StoreRow] {
         try locked {
-            let readers = readers(at: generation)
+            let readers = readers(at: generation, only: stores)
+            if readers.isEmpty { return [] }
             if readers.count == 1 { return try readers[0].fetch(request) }
             var unwindowed = request
             unwindowed.fetchLimit = 0
@@ -362,13 +370,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    func count(_ request: StoreFetchRequest, at generation: CoordinatorGeneration? = nil) throws
-        -> Int
-    {
+    func count(
+        _ request: StoreFetchRequest, at generation: CoordinatorGeneration? = nil,
+        stores: Set<String>? = nil
+    ) throws -> Int {
         try locked {
-            let readers = readers(at: generation)
+            let readers = readers(at: generation, only: stores)
+            if readers.isEmpty { return 0 }
             if readers.count == 1 { return try readers[0].count(request) }
-            return try fetch(request, at: generation).count
+            return try fetch(request, at: generation, stores: stores).count
         }
     }
 
@@ -397,6 +407,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///   context rewords it), before any commit; the stores' commit errors.
     func commit(_ changes: [String: StoreChangeSet]) throws {
         try locked {
+            // Every store written must be open and writable before any commits: finding out
+            // in the loop below would leave the stores committed before it written.
+            for (identifier, changeSet) in changes where !changeSet.isEmpty {
+                guard let store = persistentStore(forIdentifier: identifier) else {
+                    throw SaveErrors.noStore("store \(identifier) is no longer open")
+                }
+                if store.isReadOnly { throw StoreErrors.readOnly(store.url) }
+            }
             if stores.count > 1 {
                 for (identifier, changeSet) in changes {
                     if let (source, slot, target) = changeSet.firstReference(

@@ -46,6 +46,24 @@ extension ManagedObject {
         checkDestination(r, object)
         return object
     }
+
+    /// The loaded members of the to-many `r` (loading it if it is a fault): counts and
+    /// membership in O(1).
+    fileprivate func members(_ r: RelationshipDescription) -> RelatedObjects {
+        if case .toMany(let members?) = read(r.index, "\(entity.name).\(r.name)") {
+            return members
+        }
+        return RelatedObjects()
+    }
+
+    /// Whether `member` is a member of the to-many `r` (`false` for anything else, of any
+    /// type, entity or context).
+    fileprivate func isMember(_ member: Any, of r: RelationshipDescription) -> ManagedObject? {
+        guard let member = member as? ManagedObject, members(r).contains(member) else {
+            return nil
+        }
+        return member
+    }
 }
 
 /// The members of a to-many relationship as a mutable set that writes through to the object.
@@ -70,19 +88,17 @@ public final class RelationshipMutableSet: Sequence {
     /// The current members, in no particular order.
     public var allObjects: [ManagedObject] { object.related(relationship) }
     /// How many members there are.
-    public var count: Int { allObjects.count }
+    public var count: Int { object.members(relationship).count }
     /// Whether `member` is one of the members (compared by identity).
-    public func contains(_ member: Any) -> Bool {
-        guard let member = member as? ManagedObject else { return false }
-        return allObjects.contains { $0 === member }
-    }
+    public func contains(_ member: Any) -> Bool { object.isMember(member, of: relationship) != nil }
     /// Adds `member` (nothing happens when it is one already), updating the inverse.
     public func add(_ member: Any) {
         object.insertRelated(relationship, object.member(member, of: relationship, "add(_:)"))
     }
-    /// Removes `member` (nothing happens when it is not one), updating the inverse.
+    /// Removes `member` (nothing happens when it is not one, whatever it is), updating the
+    /// inverse.
     public func remove(_ member: Any) {
-        guard let member = member as? ManagedObject else { return }
+        guard let member = object.isMember(member, of: relationship) else { return }
         object.removeRelated(relationship, member)
     }
     /// Adds each of `members`.
@@ -111,7 +127,7 @@ public final class RelationshipMutableSet: Sequence {
 /// `Sendable`: use it on the object's context's queue.
 ///
 /// - Note: Mirrors the `NSMutableOrderedSet` that `mutableOrderedSetValue(forKey:)` returns.
-public final class RelationshipMutableOrderedSet: RandomAccessCollection {
+public final class RelationshipMutableOrderedSet: Sequence {
     /// The object whose relationship this is.
     public let object: ManagedObject
     /// The relationship.
@@ -122,29 +138,27 @@ public final class RelationshipMutableOrderedSet: RandomAccessCollection {
         self.relationship = relationship
     }
 
-    /// The current members, in order.
+    /// The current members, in order (a copy: read it once to walk them).
     public var array: [ManagedObject] { object.related(relationship) }
-    /// 0.
-    public var startIndex: Int { 0 }
     /// The number of members.
-    public var endIndex: Int { array.count }
-    /// The member at `position`.
+    public var count: Int { object.members(relationship).count }
+    /// The member at `position` (O(n): take ``array`` once to read many).
     public subscript(position: Int) -> ManagedObject { array[position] }
-    /// The member at `index`.
+    /// The member at `index` (O(n), as the subscript).
     public func object(at index: Int) -> ManagedObject { array[index] }
     /// The position of `member`, or `NSNotFound`.
     public func index(of member: Any) -> Int {
-        guard let member = member as? ManagedObject else { return NSNotFound }
+        guard let member = object.isMember(member, of: relationship) else { return NSNotFound }
         return array.firstIndex { $0 === member } ?? NSNotFound
     }
     /// Whether `member` is one of the members (compared by identity).
-    public func contains(_ member: Any) -> Bool { index(of: member) != NSNotFound }
+    public func contains(_ member: Any) -> Bool { object.isMember(member, of: relationship) != nil }
+    /// Iterates over a copy of the current members, in order.
+    public func makeIterator() -> IndexingIterator<[ManagedObject]> { array.makeIterator() }
 
     /// Appends `member` (nothing happens when it is one already), updating the inverse.
     public func add(_ member: Any) {
-        let member = object.member(member, of: relationship, "add(_:)")
-        guard !contains(member) else { return }
-        write(array + [member])
+        object.insertRelated(relationship, object.member(member, of: relationship, "add(_:)"))
     }
     /// Inserts `member` at `index` (nothing happens when it is one already).
     public func insert(_ member: Any, at index: Int) {
@@ -154,11 +168,11 @@ public final class RelationshipMutableOrderedSet: RandomAccessCollection {
         members.insert(member, at: index)
         write(members)
     }
-    /// Removes `member` (nothing happens when it is not one), updating the inverse.
+    /// Removes `member` (nothing happens when it is not one, whatever it is), updating the
+    /// inverse.
     public func remove(_ member: Any) {
-        let position = index(of: member)
-        guard position != NSNotFound else { return }
-        removeObject(at: position)
+        guard let member = object.isMember(member, of: relationship) else { return }
+        object.removeRelated(relationship, member)
     }
     /// Removes the member at `index`, updating its inverse.
     public func removeObject(at index: Int) {

@@ -245,7 +245,8 @@ open class ManagedObject: CustomStringConvertible {
     /// override class var validatedKeys: Set<String>? { ["name"] }
     /// ```
     ///
-    /// ``validateValue(_:forKey:)`` always calls the hook, for any key.
+    /// ``validateValue(_:forKey:)`` always calls the hook, for any key. A save asks each
+    /// class for its keys once (with the first of its objects it validates), not per object.
     ///
     /// - Note: Stands for Core Data calling `validate<Key>:error:` only for the keys that
     ///   have such a method.
@@ -321,6 +322,30 @@ struct RelatedObjects {
     var objects: [ManagedObject] { ordered.compactMap { $0 } }
     var count: Int { positions.count }
     func contains(_ o: ManagedObject) -> Bool { positions[o] != nil }
+
+    // What validation reads (deleted members do not count), each in one pass over the
+    // members: `objects` and a filter made two arrays, and a set a third copy.
+    /// How many members are not deleted.
+    var liveCount: Int {
+        var live = 0
+        for case let o? in ordered where !o.state.isDeleted { live += 1 }
+        return live
+    }
+
+    /// The members not deleted, in order.
+    var liveObjects: [ManagedObject] {
+        var live: [ManagedObject] = []
+        live.reserveCapacity(positions.count)
+        for case let o? in ordered where !o.state.isDeleted { live.append(o) }
+        return live
+    }
+
+    /// The members not deleted, as the set the per-key validation hook receives.
+    var liveSet: Set<ManagedObject> {
+        var live = Set<ManagedObject>(minimumCapacity: positions.count)
+        for case let o? in ordered where !o.state.isDeleted { live.insert(o) }
+        return live
+    }
 
     @discardableResult
     mutating func insert(_ o: ManagedObject) -> Bool {

@@ -13,26 +13,38 @@ enum DecimalArithmetic {
     /// `a + b`, `a - b` or `a * b` exactly, or `nil` (see the type's summary).
     static func exact(_ function: FetchFunction, _ a: Decimal, _ b: Decimal) -> Decimal? {
         guard DecimalLayout.isKnown, let x = DecimalLayout.parts64(a),
-            let y = DecimalLayout.parts64(b)
+            let y = DecimalLayout.parts64(b), let parts = exactParts(function, x, y)
         else { return nil }
+        return DecimalLayout.make(parts)
+    }
+
+    /// A decimal's sign, 64-bit significand and exponent (``DecimalLayout/parts64(_:)``).
+    typealias Parts64 = (isNegative: Bool, mantissa: UInt64, exponent: Int)
+
+    /// `x + y`, `x - y` or `x * y` exactly, not yet normalised (trailing zeros may remain in
+    /// the significand); `nil` for another function or when aligning the exponents of a sum
+    /// overflows 128 bits.
+    @inline(__always)
+    static func exactParts(_ function: FetchFunction, _ x: Parts64, _ y: Parts64)
+        -> DecimalLayout.Parts?
+    {
         switch function {
         case .multiply:
             let product = x.mantissa.multipliedFullWidth(by: y.mantissa)
-            return DecimalLayout.make(
-                .init(
-                    isNegative: x.isNegative != y.isNegative,
-                    mantissa: UInt128(product.high) << 64 | UInt128(product.low),
-                    exponent: x.exponent + y.exponent))
+            return .init(
+                isNegative: x.isNegative != y.isNegative,
+                mantissa: UInt128(product.high) << 64 | UInt128(product.low),
+                exponent: x.exponent + y.exponent)
         case .add: return sum(x, y, negatingSecond: false)
         case .subtract: return sum(x, y, negatingSecond: true)
         default: return nil
         }
     }
 
-    private typealias Parts64 = (isNegative: Bool, mantissa: UInt64, exponent: Int)
-
     /// `x + y` (or `x - y`), aligned to the smaller exponent; `nil` when aligning overflows.
-    private static func sum(_ x: Parts64, _ y: Parts64, negatingSecond: Bool) -> Decimal? {
+    private static func sum(_ x: Parts64, _ y: Parts64, negatingSecond: Bool)
+        -> DecimalLayout.Parts?
+    {
         let yNegative = y.mantissa != 0 && (y.isNegative != negatingSecond)
         let exponent = min(x.exponent, y.exponent)
         guard let a = scaled(x.mantissa, by: x.exponent - exponent),
@@ -41,13 +53,42 @@ enum DecimalArithmetic {
         if x.isNegative == yNegative {
             let (total, overflow) = a.addingReportingOverflow(b)
             guard !overflow else { return nil }
-            return DecimalLayout.make(
-                .init(isNegative: x.isNegative, mantissa: total, exponent: exponent))
+            return .init(isNegative: x.isNegative, mantissa: total, exponent: exponent)
         }
         // Opposite signs: the larger magnitude's sign, the difference of magnitudes.
         let (magnitude, negative) = a >= b ? (a - b, x.isNegative) : (b - a, yNegative)
+        return .init(
+            isNegative: negative && magnitude != 0, mantissa: magnitude, exponent: exponent)
+    }
+
+    /// `round(x ⊕ y, places)` as the evaluator computes it in two steps (``exact(_:_:_:)``,
+    /// then ``roundedHalfAwayFromZero(_:places:)``), in one, without building the
+    /// intermediate decimal; `nil` where the two steps would not both take their fast paths
+    /// (a result significand wider than 64 bits, an exponent outside −128…127, a function
+    /// other than `+ − ×`), so the caller evaluates it in the two steps.
+    ///
+    /// Rounding half away from zero gives the same value whatever the representation of the
+    /// exact result (trailing zeros or not), and ``DecimalLayout/make(_:)`` normalises, so
+    /// the bytes are the two steps' bytes. `places` is already clamped to ±400.
+    @inline(__always)
+    static func roundedExact(_ function: FetchFunction, _ x: Parts64, _ y: Parts64, places: Int)
+        -> Decimal?
+    {
+        guard let exact = exactParts(function, x, y), exact.exponent >= -128,
+            exact.exponent <= 127, let m = UInt64(exactly: exact.mantissa)
+        else { return nil }
+        let drop = -places - exact.exponent  // digits to drop
+        guard drop > 0 else { return DecimalLayout.make(exact) }  // already within `places`
+        // 10^20 exceeds every 64-bit significand: the value rounds to zero.
+        guard drop <= 19 else { return DecimalLayout.make(.init()) }
+        var power: UInt64 = 1
+        for _ in 0..<drop { power &*= 10 }
+        var quotient = m / power
+        if m - quotient &* power >= power / 2 { quotient += 1 }
         return DecimalLayout.make(
-            .init(isNegative: negative && magnitude != 0, mantissa: magnitude, exponent: exponent))
+            .init(
+                isNegative: exact.isNegative && quotient != 0, mantissa: UInt128(quotient),
+                exponent: -places))
     }
 
     /// `m × 10^e` in 128 bits, or `nil` when it overflows.

@@ -11,8 +11,11 @@ import Foundation
 /// same operands, and the double fast path is that arithmetic's double branch, taken only
 /// when the operand is a double (any other value goes through `PredicateArithmetic`).
 ///
+/// LedgerKit's `adjust` computes the amounts it reports with the plan of the request's own
+/// expression, so they are the values the store wrote.
+///
 /// - Note: Confined to one thread, like the ``CompiledExpression`` it falls back on.
-struct RowExpression {
+package struct RowExpression {
     private enum Plan {
         /// A closure tree.
         case tree((StoreRow) -> AttributeValue)
@@ -24,7 +27,7 @@ struct RowExpression {
 
     /// The plan for `expression`: a closure tree when every node has one, else the general
     /// evaluator.
-    init(_ expression: CompiledExpression) {
+    package init(_ expression: CompiledExpression) {
         if let tree = Self.scalar(expression.root) {
             plan = .tree(tree)
         } else {
@@ -41,7 +44,7 @@ struct RowExpression {
     /// The expression's value for `row`, as ``CompiledExpression/value(forRow:)`` gives it
     /// (its ``ExpressionValue/attributeValue``).
     @inline(__always)
-    func value(for row: StoreRow) -> AttributeValue {
+    package func value(for row: StoreRow) -> AttributeValue {
         switch plan {
         case .tree(let f): f(row)
         case .general(let e): e.value(forRow: row).attributeValue
@@ -70,6 +73,11 @@ struct RowExpression {
     private static func function(_ function: FetchFunction, _ arguments: [ExpressionNode])
         -> ((StoreRow) -> AttributeValue)?
     {
+        if function == .round, arguments.count == 2,
+            let fused = decimalRounding(arguments[0], arguments[1])
+        {
+            return fused
+        }
         switch function {
         case .noIndex:
             guard arguments.count == 1 else { return nil }
@@ -88,6 +96,71 @@ struct RowExpression {
             // Collections (`sum`, `count`, …), indexing, `now` and casts have their own
             // evaluation: left to the general evaluator.
             return nil
+        }
+    }
+
+    /// Whether `node` is `round(attribute ⊕ decimal, places)`, planned as one step on the
+    /// decimal's storage (for tests).
+    static func roundsDecimalsInOneStep(_ node: ExpressionNode) -> Bool {
+        guard case .function(.round, let arguments) = node, arguments.count == 2 else {
+            return false
+        }
+        return decimalRounding(arguments[0], arguments[1]) != nil
+    }
+
+    /// `round(attribute ⊕ decimal, places)` or `round(decimal ⊕ attribute, places)` (⊕ one of
+    /// `+ - *`, the decimal and the places constants; `ledger adjust`'s
+    /// `round(amount * 1.01, 2)`): when the row's value is a decimal and the exact result
+    /// and its rounding fit in 64 bits, computed in one step on the storage
+    /// (``DecimalArithmetic/roundedExact(_:_:_:places:)``), which gives the bytes the two
+    /// steps give; anything else (another value, a wide significand, an exponent out of
+    /// range, a decimal `round` would leave to Foundation) is the two steps themselves.
+    private static func decimalRounding(_ operation: ExpressionNode, _ scale: ExpressionNode)
+        -> ((StoreRow) -> AttributeValue)?
+    {
+        guard DecimalLayout.isKnown, case .constant(.value(.integer(let s))) = scale,
+            case .function(let function, let operands) = operation,
+            [.add, .subtract, .multiply].contains(function), operands.count == 2
+        else { return nil }
+        let slot: Int
+        let constant: DecimalArithmetic.Parts64
+        let attributeFirst: Bool
+        switch (operands[0], operands[1]) {
+        case (
+            .path(base: .evaluatedObject, let steps, collection: nil),
+            .constant(.value(.decimal(let c)))
+        ):
+            guard steps.count == 1, case .attribute(let a) = steps[0],
+                let parts = DecimalLayout.parts64(c)
+            else { return nil }
+            (slot, constant, attributeFirst) = (a, parts, true)
+        case (
+            .constant(.value(.decimal(let c))),
+            .path(base: .evaluatedObject, let steps, collection: nil)
+        ):
+            guard steps.count == 1, case .attribute(let a) = steps[0],
+                let parts = DecimalLayout.parts64(c)
+            else { return nil }
+            (slot, constant, attributeFirst) = (a, parts, false)
+        default:
+            return nil
+        }
+        // The two steps, as `function` plans them without this shortcut.
+        guard let first = scalar(operation), let places = scalar(scale) else { return nil }
+        let general = { (row: StoreRow) in
+            PredicateArithmetic.apply(.round, first(row), places(row))
+        }
+        // `round` clamps its places to ±400 (beyond them no decimal changes, or all become 0).
+        let clamped = Int(Swift.max(-400, Swift.min(400, s)))
+        return { row in
+            guard case .attribute(.decimal(let v)) = row.values[slot],
+                let x = DecimalLayout.parts64(v),
+                let result =
+                    attributeFirst
+                    ? DecimalArithmetic.roundedExact(function, x, constant, places: clamped)
+                    : DecimalArithmetic.roundedExact(function, constant, x, places: clamped)
+            else { return general(row) }
+            return .decimal(result)
         }
     }
 

@@ -13,7 +13,18 @@ public class PersistentStoreRequest: CustomStringConvertible {
     /// The entity the request changes.
     public let entityName: String
 
+    /// The stores the request changes; `nil` (the default) for every store of the coordinator.
+    ///
+    /// A batch update or delete changes matching rows of these stores only; a batch insert
+    /// goes to the first of them that is writable and holds the entity (<doc:SeveralStores>).
+    ///
+    /// - Note: Mirrors `affectedStores`.
+    public var affectedStores: [any PersistentStore]?
+
     init(entityName: String) { self.entityName = entityName }
+
+    /// The identifiers of ``affectedStores``, or `nil` for every store.
+    var affectedStoreIdentifiers: Set<String>? { affectedStores.map { Set($0.map(\.identifier)) } }
 
     /// The request's kind and entity.
     public var description: String { "\(type(of: self))(\(entityName))" }
@@ -110,6 +121,7 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
             entityName: name ?? ManagedObjectModel.unqualifiedName(of: R.self))
         self.predicate = fetchRequest.predicate
         self.includesSubentities = fetchRequest.includesSubentities
+        self.affectedStores = fetchRequest.affectedStores
     }
 
     /// A request deleting the given objects.

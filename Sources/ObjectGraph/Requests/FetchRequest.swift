@@ -59,6 +59,16 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// context's pending inserts, updates or deletes, nor, in a child context, its parent's
     /// unsaved changes.
     public var includesPendingChanges = true
+
+    /// The stores the request reads; `nil` (the default) for every store of the coordinator.
+    ///
+    /// Rows of other stores are left out, and so are this context's pending objects that
+    /// live in, or will be saved to, another store (an unsaved object's store is the one
+    /// ``ManagedObjectContext/assign(_:to:)`` chose, else the one the coordinator would choose
+    /// now). A store that is no longer open is read as empty. See <doc:SeveralStores>.
+    ///
+    /// - Note: Mirrors `affectedStores`.
+    public var affectedStores: [any PersistentStore]?
     /// Whether the fetch reads the matching objects' values along with their IDs. Default
     /// `true`.
     ///
@@ -152,6 +162,7 @@ public final class FetchRequest<Result>: CustomStringConvertible {
         copy.resultType = resultType
         copy.includesSubentities = includesSubentities
         copy.includesPendingChanges = includesPendingChanges
+        copy.affectedStores = affectedStores
         copy.includesPropertyValues = includesPropertyValues
         copy.returnsObjectsAsFaults = returnsObjectsAsFaults
         copy.shouldRefreshRefetchedObjects = shouldRefreshRefetchedObjects

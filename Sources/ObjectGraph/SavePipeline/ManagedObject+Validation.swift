@@ -47,74 +47,61 @@ extension ManagedObject {
     /// Runs the model's rules, then the per-key hook, on every property; throws what fails.
     func validateProperties() throws {
         if slots.isEmpty { fireFault() }
-        let hooked: Set<String>? = type(of: self) == ManagedObject.self ? [] : Self.validatedKeys
-        let entity = self.entity
-        guard entity.layout.kinds.count == entity.properties.count else {
+        guard let plan = ValidationPlans.plan(for: self) else {
+            let hooked: Set<String>? =
+                type(of: self) == ManagedObject.self ? [] : Self.validatedKeys
             return try validatePropertiesByDescription(hooked)
         }
-        if hooked?.isEmpty == true {
-            try validateRules()
-            return
-        }
-        // Slot by slot from the layout: no cast of each description, and an attribute whose
-        // only rule is "not nil" is tested for `.null` in place (`ValidationRules` is for the
-        // others). The hook still sees every property the class asks for (all by default:
-        // Swift cannot tell whether a subclass overrides it), as Core Data's
-        // `validateForUpdate()` validates every property. The layout's arrays are read one by
-        // one: binding the whole layout copied it (a retain and release of each of its arrays).
+        // Slot by slot from the save's plan for this entity and class: no cast of each
+        // description, no look-up of each key, and an attribute whose only rule is "not nil"
+        // is tested for `.null` in place (`ValidationRules` is for the others). The hook still
+        // sees every property the class asks for (all by default: Swift cannot tell whether a
+        // subclass overrides it), as Core Data's `validateForUpdate()` validates every
+        // property; a slot without rules that the hook skips is not in the plan.
         var errors: [any Error] = []
-        let kinds = entity.layout.kinds
-        let names = entity.layout.names
-        let attributes = entity.layout.attributes
-        let relationships = entity.layout.relationships
-        let ruled = entity.layout.ruledAttributeSlots
-        let mandatoryOnly = entity.layout.mandatoryOnlySlots
-        // `nil` (the default) calls the hook for every key: no lookup of each name.
-        let everyKey = hooked == nil
-        for i in kinds.indices {
-            let callsHook = everyKey || hooked.unsafelyUnwrapped.contains(names[i])
-            switch kinds[i] {
-            case .attribute, .transientAttribute:
-                if ruled.contains(i) {
-                    let failure: ObjectGraphError?
-                    if mandatoryOnly.contains(i) {
-                        if case .attribute(.null) = slots[i] {
-                            failure = ValidationErrors.missing(self, names[i])
-                        } else {
-                            failure = nil
-                        }
-                    } else {
-                        failure = ValidationRules.check(
-                            slots[i].attributeValue, attributes[i].unsafelyUnwrapped, self)
+        for step in plan.steps {
+            let i = step.slot
+            switch step.check {
+            case .attribute(let rule):
+                switch rule {
+                case .none:
+                    break
+                case .mandatoryOnly:
+                    if case .attribute(.null) = slots[i] {
+                        errors.append(ValidationErrors.missing(self, step.key))
+                        continue
                     }
-                    if let failure {
+                case .full:
+                    if let failure = ValidationRules.check(
+                        slots[i].attributeValue, step.attribute.unsafelyUnwrapped, self)
+                    {
                         errors.append(failure)
                         continue
                     }
                 }
-                guard callsHook else { continue }
+                guard step.callsHook else { continue }
                 // Boxed only here, for the hook, straight from the slot (see `hookAttribute`).
                 do {
-                    try hookAttribute(i, attributes[i].unsafelyUnwrapped, names[i])
+                    try hookAttribute(i, step.attribute.unsafelyUnwrapped, step.key)
                 } catch { errors.append(error) }
-            case .toOne, .transientToOne:
-                let r = relationships[i].unsafelyUnwrapped
+            case .toOne(let mandatory):
                 // The slot read in place (the object's fault fired above; a to-one is never a
                 // relationship fault).
                 let target: ManagedObject?
                 if case .toOne(let o) = slots[i] { target = o } else { target = nil }
-                if !r.isOptional, target == nil || target.unsafelyUnwrapped.isDeleted {
-                    errors.append(ValidationErrors.missing(self, names[i]))
+                if mandatory, target == nil || target.unsafelyUnwrapped.isDeleted {
+                    errors.append(ValidationErrors.missing(self, step.key))
                     continue
                 }
-                guard callsHook else { continue }
-                do { try validate(target, forKey: names[i]) } catch { errors.append(error) }
-            case .toManyStored, .toManyDerived, .transientToMany:
-                let r = relationships[i].unsafelyUnwrapped
-                guard let members = toManyToValidate(r, callsHook: callsHook, &errors) else {
-                    continue
-                }
-                do { try validate(members, forKey: names[i]) } catch { errors.append(error) }
+                guard step.callsHook else { continue }
+                do { try validate(target, forKey: step.key) } catch { errors.append(error) }
+            case .toMany(let ruled):
+                guard
+                    let members = toManyToValidate(
+                        step.relationship.unsafelyUnwrapped, ruled: ruled,
+                        callsHook: step.callsHook, &errors)
+                else { continue }
+                do { try validate(members, forKey: step.key) } catch { errors.append(error) }
             }
         }
         if let error = ObjectGraphError.combining(errors) { throw error }
@@ -150,22 +137,41 @@ extension ManagedObject {
     /// failed (the error is appended) or the hook is not called. An unloaded, unchanged
     /// to-many without rules is not loaded for the hook; one that lost members deleted here
     /// while unloaded (`unlinkDeleted`) is loaded when the hook is called for it, so the hook
-    /// sees the members left, as it did when the deletions loaded it.
+    /// sees the members left, as it did when the deletions loaded it. `ruled`: the
+    /// relationship is mandatory or has a count rule.
     private func toManyToValidate(
-        _ r: RelationshipDescription, callsHook: Bool, _ errors: inout [any Error]
+        _ r: RelationshipDescription, ruled: Bool, callsHook: Bool, _ errors: inout [any Error]
     ) -> Any? {
-        let hasRule = !r.isOptional || r.minCount > 0 || r.maxCount > 0
-        if !hasRule, !callsHook { return nil }
-        if case .toMany(nil) = slots[r.index], !hasRule, !changedSlots.contains(r.index) {
+        if !ruled, !callsHook { return nil }
+        let i = r.index
+        if case .toMany(nil) = slots[i], !ruled, !changedSlots.contains(i) { return nil }
+        // Loads the relationship fault; the members are read from it in one pass (the set
+        // the hook receives is built straight from them, not through two arrays).
+        guard case .toMany(let loaded) = read(i, "\(entity.name).\(r.name)"), let members = loaded
+        else {
+            if let error = countError(r, 0) { errors.append(error) }
             return nil
         }
-        let members = related(r).filter { !$0.isDeleted }
-        if let error = countError(r, members.count) {
+        guard callsHook else {
+            if let error = countError(r, members.liveCount) { errors.append(error) }
+            return nil
+        }
+        let value: Any
+        let count: Int
+        if r.isOrdered {
+            let live = members.liveObjects
+            count = live.count
+            value = live
+        } else {
+            let live = members.liveSet
+            count = live.count
+            value = live
+        }
+        if let error = countError(r, count) {
             errors.append(error)
             return nil
         }
-        guard callsHook else { return nil }
-        return r.isOrdered ? members as Any : Set(members) as Any
+        return value
     }
 
     /// ``validateProperties()`` for an entity whose layout is not built (a model being
@@ -185,9 +191,11 @@ extension ManagedObject {
                 guard callsHook else { continue }
                 value = a.publicValue(of: stored)
             case let r as RelationshipDescription where r.isToMany:
-                guard let members = toManyToValidate(r, callsHook: callsHook, &errors) else {
-                    continue
-                }
+                let ruled = !r.isOptional || r.minCount > 0 || r.maxCount > 0
+                guard
+                    let members = toManyToValidate(
+                        r, ruled: ruled, callsHook: callsHook, &errors)
+                else { continue }
                 value = members
             case let r as RelationshipDescription:
                 let target = toOne(r)
@@ -201,47 +209,6 @@ extension ManagedObject {
                 continue
             }
             do { try validate(value, forKey: property.name) } catch { errors.append(error) }
-        }
-        if let error = ObjectGraphError.combining(errors) { throw error }
-    }
-
-    /// The model's rules alone (no per-key hook), on the properties that have any, in slot
-    /// order: what ``validateProperties()`` checks when the hook is called for no key. A
-    /// property without rules always passes, so it is not visited.
-    private func validateRules() throws {
-        var errors: [any Error] = []
-        // Read one by one: binding the whole layout copies it.
-        let attributes = entity.layout.attributesToValidate
-        let relationships = entity.layout.relationshipsToValidate
-        var a = 0
-        var r = 0
-        while a < attributes.count || r < relationships.count {
-            if r == relationships.count
-                || (a < attributes.count && attributes[a].index < relationships[r].index)
-            {
-                let attribute = attributes[a]
-                a += 1
-                if let error = ValidationRules.check(
-                    slots[attribute.index].attributeValue, attribute, self)
-                {
-                    errors.append(error)
-                }
-            } else {
-                let relationship = relationships[r]
-                r += 1
-                if relationship.isToMany {
-                    guard
-                        !relationship.isOptional || relationship.minCount > 0
-                            || relationship.maxCount > 0
-                    else { continue }
-                    let live = related(relationship).lazy.filter { !$0.isDeleted }.count
-                    if let error = countError(relationship, live) { errors.append(error) }
-                } else if !relationship.isOptional,
-                    toOne(relationship).map({ !$0.isDeleted }) != true
-                {
-                    errors.append(ValidationErrors.missing(self, relationship.name))
-                }
-            }
         }
         if let error = ObjectGraphError.combining(errors) { throw error }
     }

@@ -49,28 +49,60 @@ extension ManagedObjectContext {
         for group in [plan.deleted, plan.vanished, plan.losers] {
             for object in group where constrained(object) { excluded.insert(object.objectID) }
         }
+        // A constraint holds within one store, as each SQLite file enforces its own: with
+        // several stores, the objects are checked store by store, against that store's rows.
+        let byStore = coordinator.persistentStores.count > 1
         var clashes: [ConstraintClash] = []
         for (owner, constraint) in constraints {
             let slots = constraint.map { owner.propertiesByName[$0]!.index }
-            var groups = ClashGroups(
-                owner: owner, constraint: constraint, expected: candidates.count)
-            var mayClashWithStore = false
-            for object in candidates where isKind(object, of: owner) {
-                guard let key = constraintKey(plan.values(of: object), slots, plan) else {
-                    continue
+            let parts: [(store: String?, objects: [ManagedObject])] =
+                byStore
+                ? partitionByStore(candidates.filter { isKind($0, of: owner) }, plan)
+                : [(nil, candidates)]
+            for part in parts {
+                var groups = ClashGroups(
+                    owner: owner, constraint: constraint, expected: part.objects.count)
+                var mayClashWithStore = false
+                for object in part.objects where isKind(object, of: owner) {
+                    guard let key = constraintKey(plan.values(of: object), slots, plan) else {
+                        continue
+                    }
+                    groups.add(key, object)
+                    if !mayClashWithStore {
+                        mayClashWithStore = mayHaveNewValues(object, slots, plan)
+                    }
                 }
-                groups.add(key, object)
-                if !mayClashWithStore { mayClashWithStore = mayHaveNewValues(object, slots, plan) }
-            }
-            if mayClashWithStore {
-                for row in try coordinator.fetch(StoreFetchRequest(entity: owner))
-                where !excluded.contains(row.objectID) {
-                    if let key = rowKey(row, slots) { groups.add(key, row) }
+                if mayClashWithStore {
+                    let rows = try coordinator.fetch(
+                        StoreFetchRequest(entity: owner), stores: part.store.map { [$0] })
+                    for row in rows where !excluded.contains(row.objectID) {
+                        if let key = rowKey(row, slots) { groups.add(key, row) }
+                    }
                 }
+                clashes += groups.clashes
             }
-            clashes += groups.clashes
         }
         return clashes
+    }
+
+    /// `objects` grouped by the store each is saved to (its planned ID's, or for a new object
+    /// the store ``assign(_:to:)`` or the coordinator chose), in first-seen order.
+    private func partitionByStore(_ objects: [ManagedObject], _ plan: SavePlan)
+        -> [(store: String?, objects: [ManagedObject])]
+    {
+        var parts: [(store: String?, objects: [ManagedObject])] = []
+        var index: [String: Int] = [:]
+        for object in objects {
+            let planned = plan.plannedID(object)
+            let store = planned.storeIdentifier ?? storeIdentifier(of: object) ?? ""
+            if let i = index[store] {
+                parts[i].objects.append(object)
+            } else {
+                index[store] = parts.count
+                parts.append((store, [object]))
+            }
+        }
+        return parts
     }
 
     /// Whether `object`'s constrained values (in `slots`) may differ from what the store

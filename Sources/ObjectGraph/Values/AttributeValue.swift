@@ -73,7 +73,16 @@ extension AttributeValue: Hashable {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.integer(let a), .integer(let b)): a == b
-        case (.decimal(let a), .decimal(let b)): a == b && a.description == b.description
+        case (.decimal(let a), .decimal(let b)):
+            // Two values that differ read from storage differ for Foundation too, without its
+            // comparison (hundreds of nanoseconds on Linux: a batch update compares every
+            // row's old and new amount); equal ones still compare as before.
+            if let x = DecimalParts(a), let y = DecimalParts(b), DecimalParts.compare(x, y) != .same
+            {
+                false
+            } else {
+                a == b && a.description == b.description
+            }
         case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
         case (.float(let a), .float(let b)): a.bitPattern == b.bitPattern
         case (.string(let a), .string(let b)): a == b

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ObjectGraphTesting
 import Testing
 
 @testable import LedgerKit
@@ -46,6 +47,47 @@ import Testing
             defer { reopened.close() }
             #expect(try reopened.transactions(food).map(\.amount) == [dec("11.50"), dec("0.06")])
         }
+    }
+
+    /// Foundation's `round(before × factor, 2)`, halves away from zero.
+    private func rounded(_ before: Decimal, times factor: Decimal) -> Decimal {
+        var product = before * factor
+        var result = Decimal()
+        NSDecimalRound(&result, &product, 2, .plain)
+        return result
+    }
+
+    @Test func theReportedChangesAreTheSavedAmountsAndUndoRestoresThem() throws {
+        let sandbox = try LedgerSandbox()
+        defer { sandbox.remove() }
+        let ledger = try Ledger(sandbox.configuration(sandbox.url("l.jsonl")), access: .create)
+        // Amounts whose products end in a half cent (0.10 × 1.15 = 0.115), and seeded ones.
+        var amounts = ["0.10", "0.30", "0.50", "0.70", "0.90", "0.01", "1999.99"].map(dec)
+        var random = SeededRandomNumberGenerator(seed: 41)
+        for _ in 0..<113 { amounts.append(Decimal(Int(random.next() % 200_000) + 1) / 100) }
+        for (i, amount) in amounts.enumerated() {
+            _ = try ledger.addTransaction(
+                TransactionDraft(amount: amount, date: day("2026-01-05"), note: "t\(i)"))
+        }
+        let beforeByID = Dictionary(
+            uniqueKeysWithValues: try ledger.transactions().map { ($0.id, $0.amount) })
+        let factor = dec("1.15")
+        let result = try ledger.adjustAmounts(.multiply(factor), matching: TransactionQuery())
+        #expect(result.count == amounts.count)
+        for change in result.changes {
+            #expect(change.before == beforeByID[change.id], "\(change.id)")
+            #expect(change.after == rounded(change.before, times: factor), "\(change.before)")
+        }
+        #expect(result.changes.contains { $0.before == dec("0.10") && $0.after == dec("0.12") })
+        let afterByID = Dictionary(uniqueKeysWithValues: result.changes.map { ($0.id, $0.after) })
+        // The context sees what the result reports, and so does a reader of the file.
+        #expect(try ledger.transactions().allSatisfy { afterByID[$0.id] == $0.amount })
+        let reader = try Ledger(sandbox.configuration(sandbox.url("l.jsonl")), access: .read)
+        #expect(try reader.transactions().allSatisfy { afterByID[$0.id] == $0.amount })
+        reader.close()
+        #expect(try ledger.undo().command == "adjust")
+        #expect(try ledger.transactions().allSatisfy { beforeByID[$0.id] == $0.amount })
+        ledger.close()
     }
 
     @Test func aDryRunComputesTheTotalsAndWritesNothing() throws {

@@ -153,13 +153,21 @@ import Testing
         }
     }
 
-    @Test func aChildContextsAssignmentGoesUpWithItsSave() throws {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
+    /// A parent over two RAM stores, a child of it, and the second store.
+    static func childOverTwoStores() throws -> (
+        parent: ManagedObjectContext, child: ManagedObjectContext, second: any PersistentStore
+    ) {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try model())
         _ = try coordinator.addPersistentStore(with: Kind.ram.description())
         let second = try coordinator.addPersistentStore(with: Kind.ram.description())
         let parent = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let child = ManagedObjectContext(concurrencyType: .privateQueue)
         child.parent = parent
+        return (parent, child, second)
+    }
+
+    @Test func aChildContextsAssignmentGoesUpWithItsSave() throws {
+        let (parent, child, second) = try Self.childOverTwoStores()
         let id = try child.performAndWait {
             let book = insert("Book", "title", "Up", child)
             child.assign(book, to: second)
@@ -171,7 +179,113 @@ import Testing
             let saved = try parent.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
             #expect(saved.count == 1)
             #expect(saved.first?.objectID.storeIdentifier == second.identifier)
-            #expect(id.isTemporaryID)
+            #expect(saved.first?.objectID != id)
+        }
+    }
+
+    /// Review finding: the child forgot its choice when its save handed it up, so making the
+    /// child's object permanent there took a key from the first store.
+    @Test func aChildKeepsItsAssignmentAfterItsSaveForObtainPermanentIDs() throws {
+        let (_, child, second) = try Self.childOverTwoStores()
+        let store = try child.performAndWait {
+            let book = insert("Book", "title", "Kept", child)
+            child.assign(book, to: second)
+            try child.save()
+            try child.obtainPermanentIDs(for: [book])
+            return book.objectID.storeIdentifier
+        }
+        #expect(store == second.identifier)
+    }
+
+    /// Review finding: a save writing to two stores, one of them read-only, wrote the other
+    /// (its identifier sorts first) before the read-only one refused, and a retry wrote it again.
+    @Test func aSaveTouchingAReadOnlyStoreWritesNoStore() throws {
+        let model = try Self.model()
+        let catalogURL = TemporaryStoreFiles.next("catalog")
+        let book = model.entitiesByName["Book"]!
+        do {
+            var options = StoreOptions()
+            options.storeIdentifier = "FFFFFFFF-0000-4000-8000-000000000009"
+            let writer = try JSONLinesStore(model: model, url: catalogURL, options: options)
+            try writer.commit(
+                StoreChangeSet(
+                    inserted: [
+                        StoreRow(
+                            objectID: ManagedObjectID(
+                                entity: book, storeIdentifier: writer.identifier,
+                                primaryKey: try writer.allocatePrimaryKeys(for: book, count: 1)[0]),
+                            version: 1,
+                            values: [.attribute(.string("Old")), .toMany([])])
+                    ], timestamp: Date(timeIntervalSinceReferenceDate: 0)))
+            writer.close()
+        }
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let catalog = PersistentStoreDescription(url: catalogURL)
+        catalog.isReadOnly = true
+        let readOnly = try coordinator.addPersistentStore(with: catalog)
+        let userDescription = Kind.ram.description()
+        userDescription.storeOptions.storeIdentifier = "00000000-0000-4000-8000-000000000009"
+        let user = try coordinator.addPersistentStore(with: userDescription)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        try context.performAndWait {
+            let old = try #require(
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Book")).first)
+            old.setValue("Edited", forKey: "title")
+            let note = insert("Feedback", "bookTitle", "New", context)
+            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error.reason == .readOnlyStore)
+            #expect(note.objectID.isTemporaryID)
+            #expect(try user.fetch(StoreFetchRequest(entity: note.entity)).isEmpty)
+            #expect(
+                try readOnly.fetch(StoreFetchRequest(entity: book)).first?["title"]
+                    == .attribute(.string("Old")))
+        }
+    }
+
+    /// Review finding: a store moved with `migratePersistentStore` lost its configuration and
+    /// took every entity.
+    @Test func aMigratedStoreKeepsItsConfiguration() throws {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
+        let feedback = try coordinator.addPersistentStore(
+            with: Kind.ram.description(configuration: "Feedback"))
+        let books = try coordinator.addPersistentStore(
+            with: Kind.ram.description(configuration: "Books"))
+        let moved = try coordinator.migratePersistentStore(
+            feedback, to: TemporaryStoreFiles.next("moved"), type: JSONLinesStore.storeType)
+        #expect(moved.configurationName == "Feedback")
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        try context.performAndWait {
+            let book = insert("Book", "title", "Where", context)
+            try context.save()
+            #expect(book.objectID.storeIdentifier == books.identifier)
+        }
+    }
+
+    /// Uniqueness constraints hold within a store, as each Core Data SQLite file enforces its
+    /// own: the same name in two stores is no clash, in one store it is (review finding: the
+    /// check read every store's rows).
+    @Test func aUniquenessConstraintHoldsWithinEachStore() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Label", properties: [AttributeDescription(name: "name", type: .string)],
+                uniquenessConstraints: [["name"]])
+        ])
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let first = try coordinator.addPersistentStore(with: Kind.ram.description())
+        let second = try coordinator.addPersistentStore(with: Kind.ram.description())
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        try context.performAndWait {
+            _ = insert("Label", "name", "x", context)
+            try context.save()
+            let elsewhere = insert("Label", "name", "x", context)
+            context.assign(elsewhere, to: second)
+            try context.save()
+            #expect(elsewhere.objectID.storeIdentifier == second.identifier)
+            let same = insert("Label", "name", "x", context)
+            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error.code == 133021)
+            #expect(same.objectID.isTemporaryID)
+            #expect(try first.fetch(StoreFetchRequest(entity: same.entity)).count == 1)
         }
     }
 
@@ -256,10 +370,11 @@ import Testing
         }
     }
 
-    /// A relationship between objects of two stores fails the save with 1550 before either
-    /// store commits: nothing is written to either.
+    /// A relationship between objects of two stores (both sides stored) fails the save with
+    /// 1550, and nothing is written to either store (the one-way test below is the one that
+    /// needs the coordinator's check before any commit).
     @Test(arguments: Kind.allCases)
-    func aRelationshipAcrossStoresFailsTheSaveBeforeAnyStoreCommits(_ kind: Kind) throws {
+    func aRelationshipAcrossStoresFailsTheSave(_ kind: Kind) throws {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
         let first = try coordinator.addPersistentStore(with: kind.description())
         let second = try coordinator.addPersistentStore(with: kind.description())
@@ -317,6 +432,70 @@ import Testing
             #expect(try stores[0].fetch(StoreFetchRequest(entity: book.entity)).isEmpty)
             #expect(try stores[1].fetch(StoreFetchRequest(entity: note.entity)).isEmpty)
             #expect(book.objectID.isTemporaryID && note.objectID.isTemporaryID)
+        }
+    }
+
+    /// `affectedStores` restricts fetches (objects, counts, dictionaries, pending objects)
+    /// and batch requests to the stores it lists (Core Data: "Restricts the request to the
+    /// listed stores", `NSPersistentStoreRequest.affectedStores`).
+    @Test(arguments: Kind.allCases)
+    func affectedStoresRestrictFetchesAndBatchRequests(_ kind: Kind) throws {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
+        let first = try coordinator.addPersistentStore(with: kind.description())
+        let second = try coordinator.addPersistentStore(with: kind.description())
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        try context.performAndWait {
+            for (title, store) in [("a1", first), ("a2", first), ("b1", second)] {
+                context.assign(insert("Book", "title", title, context), to: store)
+            }
+            try context.save()
+            // Pending: one more in each store, unsaved.
+            context.assign(insert("Book", "title", "b2", context), to: second)
+            _ = insert("Book", "title", "a3", context)
+            func titles(_ stores: [any PersistentStore]?) throws -> [String] {
+                let request = FetchRequest<ManagedObject>(entityName: "Book")
+                request.affectedStores = stores
+                request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
+                #expect(try context.count(for: request) == context.fetch(request).count)
+                return try context.fetch(request).map { $0.value(forKey: "title") as! String }
+            }
+            #expect(try titles(nil) == ["a1", "a2", "a3", "b1", "b2"])
+            #expect(try titles([first]) == ["a1", "a2", "a3"])
+            #expect(try titles([second]) == ["b1", "b2"])
+            let names = FetchRequest<[String: Any]>(entityName: "Book")
+            names.resultType = .dictionaryResultType
+            names.propertiesToFetch = ["title"]
+            names.affectedStores = [second]
+            #expect(try context.fetch(names).compactMap { $0["title"] as? String } == ["b1"])
+            try context.save()
+
+            let update = BatchUpdateRequest(entityName: "Book")
+            update.propertiesToUpdate = ["title": "changed"]
+            update.affectedStores = [second]
+            update.resultType = .updatedObjectIDsResultType
+            let updated = try context.execute(update).result as? [ManagedObjectID] ?? []
+            #expect(updated.count == 2)
+            #expect(updated.allSatisfy { $0.storeIdentifier == second.identifier })
+            let firstRows = try first.fetch(
+                StoreFetchRequest(entity: coordinator.managedObjectModel.entitiesByName["Book"]!))
+            #expect(firstRows.allSatisfy { $0["title"] != .attribute(.string("changed")) })
+
+            let fetch = FetchRequest<ManagedObject>(entityName: "Book")
+            fetch.affectedStores = [first]
+            let delete = BatchDeleteRequest(fetchRequest: fetch)
+            delete.resultType = .resultTypeCount
+            #expect(try context.execute(delete).result as? Int == 3)
+            #expect(
+                try first.fetch(StoreFetchRequest(entity: firstRows[0].objectID.entity)).isEmpty)
+            #expect(
+                try second.fetch(StoreFetchRequest(entity: firstRows[0].objectID.entity)).count == 2
+            )
+
+            let batchInsert = BatchInsertRequest(entityName: "Book", objects: [["title": "bulk"]])
+            batchInsert.affectedStores = [second]
+            batchInsert.resultType = .objectIDs
+            let inserted = try context.execute(batchInsert).result as? [ManagedObjectID] ?? []
+            #expect(inserted.count == 1 && inserted[0].storeIdentifier == second.identifier)
         }
     }
 

@@ -116,11 +116,14 @@ extension ManagedObjectContext {
     }
 
     /// Where this context's store reads go: the root context's coordinator, at the root
-    /// context's generation.
-    func storeReader() -> StoreReader? {
-        if let parent { return parent.performAndWait { parent.storeReader() } }
+    /// context's generation; with `affected` (a request's `affectedStores`), fetches read only
+    /// those stores.
+    func storeReader(_ affected: [any PersistentStore]? = nil) -> StoreReader? {
+        if let parent { return parent.performAndWait { parent.storeReader(affected) } }
         guard let coordinator = persistentStoreCoordinator else { return nil }
-        return StoreReader(coordinator: coordinator, generation: readGeneration())
+        return StoreReader(
+            coordinator: coordinator, generation: readGeneration(),
+            stores: affected.map { Set($0.map(\.identifier)) })
     }
 
     /// Traps when automatic merging is turned on while pinned to a generation no longer current.
@@ -147,9 +150,12 @@ extension ManagedObjectContext {
 struct StoreReader {
     let coordinator: PersistentStoreCoordinator
     let generation: CoordinatorGeneration?
+    /// The stores a dictionary fetch reads (its `affectedStores`); `nil` for all. Rows it
+    /// follows through relationships are read wherever they are.
+    var stores: Set<String>? = nil
 
     func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
-        try coordinator.fetch(request, at: generation)
+        try coordinator.fetch(request, at: generation, stores: stores)
     }
 
     func row(for id: ManagedObjectID) throws -> StoreRow? {

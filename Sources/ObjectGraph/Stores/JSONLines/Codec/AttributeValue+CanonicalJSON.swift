@@ -60,7 +60,7 @@ extension AttributeValue {
         case .decimal(let v):
             guard type == .decimal else { return false }
             w.append(0x22)
-            w.append(raw: DecimalText.text(v))
+            DecimalText.write(v, to: w)
             w.append(0x22)
         case .double(let v):
             guard type == .double else { return false }

@@ -19,6 +19,65 @@ enum DecimalText {
         return format(DecimalLayout.parts(value))
     }
 
+    /// Appends the canonical text of `value` (``text(_:)``'s) to `w`, without building a
+    /// `String` when its significand fits in 64 bits (a batch update writes one per row).
+    static func write(_ value: Decimal, to w: JSONByteWriter) {
+        guard usesLayout, let x = DecimalLayout.parts64(value) else {
+            w.append(raw: text(value))
+            return
+        }
+        var (m, e) = (x.mantissa, x.exponent)
+        if m == 0 {
+            w.append(0x30)
+            return
+        }
+        while m % 10 == 0 {
+            m /= 10
+            e += 1
+        }
+        var length = 1  // digits of m
+        var power: UInt64 = 10
+        while length < 20 && m >= power {
+            length += 1
+            power = power &* 10
+        }
+        // At most a sign, "0." and 128 zeros before 20 digits, or 20 digits and 146 zeros.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 192) { buffer in
+            var n = 0
+            func put(_ byte: UInt8) {
+                buffer[n] = byte
+                n += 1
+            }
+            /// `v`'s last `width` digits, zero-padded.
+            func digits(_ v: UInt64, width: Int) {
+                var v = v
+                for i in stride(from: n + width - 1, through: n, by: -1) {
+                    buffer[i] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+                    v /= 10
+                }
+                n += width
+            }
+            if x.isNegative { put(0x2D) }
+            if e >= 0 {
+                digits(m, width: length)
+                for _ in 0..<e { put(0x30) }
+            } else if length > -e {
+                // Fewer than 20 fractional digits: 10^-e fits in 64 bits.
+                var scale: UInt64 = 1
+                for _ in 0..<(-e) { scale *= 10 }
+                digits(m / scale, width: length + e)
+                put(0x2E)
+                digits(m % scale, width: -e)
+            } else {
+                put(0x30)
+                put(0x2E)
+                for _ in 0..<(-e - length) { put(0x30) }
+                digits(m, width: length)
+            }
+            w.append(UnsafeRawBufferPointer(start: buffer.baseAddress, count: n))
+        }
+    }
+
     /// The decimal that `bytes` spell (`-`? digits (`.` digits)? (`e` `-`? digits)?, or `NaN`),
     /// or `nil` when the syntax is wrong or the value does not fit a `Decimal`.
     static func parse(_ bytes: UnsafeRawBufferPointer) -> Decimal? {
