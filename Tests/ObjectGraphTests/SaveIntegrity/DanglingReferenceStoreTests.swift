@@ -71,6 +71,34 @@ import Testing
         }
     }
 
+    /// A patch (the update save's form) adding a to-many member that does not exist is
+    /// refused in a change set that deletes nothing, where attribute-only patches skip the
+    /// reference check (review of `upd`: no test wrote a to-many through a patch).
+    @Test(arguments: StoreKind.all)
+    func aPatchAddingAMissingToManyMemberIsRefused(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let (inbox, note, tag) = (try s.id(s.folder), try s.id(s.note), try s.id(s.tag))
+        try s.commit(inserted: [
+            s.folderRow(inbox, "Inbox"), s.noteRow(note, folder: inbox, tags: [tag]),
+            s.tagRow(tag, notes: [note]),
+        ])
+        let missing = ManagedObjectID(
+            entity: s.tag, storeIdentifier: s.store.identifier, primaryKey: 999)
+        let before = try s.store.row(for: note)
+        let error = expectNSError {
+            try s.store.commit(
+                StoreChangeSet(
+                    patched: [
+                        StoreRowPatch(
+                            objectID: note, version: 2, slots: [2],
+                            values: [.toMany([tag, missing])])
+                    ], timestamp: Date(timeIntervalSinceReferenceDate: 0)))
+        }
+        #expect(error?.code == 1550)
+        #expect(error?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == missing)
+        #expect(try s.store.row(for: note) == before)
+    }
+
     @Test(arguments: StoreKind.all)
     func anInsertPointingAtARowTheSameSaveDeletesIsRefused(_ kind: StoreKind) throws {
         let s = try Stack(kind)
