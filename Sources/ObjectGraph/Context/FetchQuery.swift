@@ -31,7 +31,7 @@ struct FetchQuery {
         self.fetchBatchSize = max(0, request.fetchBatchSize)
         self.includesPropertyValues = request.includesPropertyValues
         self.refreshesRefetchedObjects = request.shouldRefreshRefetchedObjects
-        self.stores = request.affectedStores.map { Set($0.map(\.identifier)) }
+        self.stores = identifiers(of: request.affectedStores)
     }
 
     init(request: StoreFetchRequest, stores: Set<String>? = nil) {

@@ -167,18 +167,11 @@ extension ManagedObjectContext {
     /// `objects` (of one entity) split by the store ``assign(_:to:)`` chose for them (`nil`:
     /// the coordinator chooses), each part in the objects' order; one part when nothing was
     /// assigned.
-    private func byAssignedStore(_ objects: [ManagedObject]) -> [(String?, [ManagedObject])] {
+    private func byAssignedStore(_ objects: [ManagedObject]) -> [(
+        key: String?, elements: [ManagedObject]
+    )] {
         if assignedStores.isEmpty { return [(nil, objects)] }
-        var parts: [(String?, [ManagedObject])] = []
-        for object in objects {
-            let store = assignedStores[object.objectID]
-            if let index = parts.firstIndex(where: { $0.0 == store }) {
-                parts[index].1.append(object)
-            } else {
-                parts.append((store, [object]))
-            }
-        }
-        return parts
+        return objects.grouped { assignedStores[$0.objectID] }
     }
 
     /// Chooses the store a new object is saved to, where more than one store could take it.
@@ -188,9 +181,9 @@ extension ManagedObjectContext {
     /// order the stores were added). A child context hands the choice to its parent when it
     /// saves, and keeps it for its own ``obtainPermanentIDs(for:)``. The choice holds until
     /// the object's ID becomes permanent (a save of the root context, or
-    /// ``obtainPermanentIDs(for:)``), and is dropped by ``rollback()`` and ``reset()``. A store that has been removed, is read-only or whose configuration leaves
-    /// the entity out fails that save with `.noPersistentStore` (134030), naming the store;
-    /// nothing is saved.
+    /// ``obtainPermanentIDs(for:)``), and is dropped by ``rollback()`` and ``reset()``. A
+    /// store that has been removed, is read-only or whose configuration leaves the entity out
+    /// fails that save with `.noPersistentStore` (134030), naming the store; nothing is saved.
     ///
     /// - Precondition: `object` is in this context and not saved yet (its ID is temporary),
     ///   and `store` is one of the coordinator's stores.

@@ -14,4 +14,21 @@ extension Array {
             start = end
         }
     }
+
+    /// The elements grouped by `key`, groups in the order their first element comes, each
+    /// group's elements in order: how a save splits new objects by the store they go to.
+    func grouped<Key: Hashable>(by key: (Element) -> Key) -> [(key: Key, elements: [Element])] {
+        var groups: [(key: Key, elements: [Element])] = []
+        var position: [Key: Int] = [:]
+        for element in self {
+            let k = key(element)
+            if let i = position[k] {
+                groups[i].elements.append(element)
+            } else {
+                position[k] = groups.count
+                groups.append((k, [element]))
+            }
+        }
+        return groups
+    }
 }

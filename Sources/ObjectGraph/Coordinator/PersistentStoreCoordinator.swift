@@ -407,28 +407,24 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///   context rewords it), before any commit; the stores' commit errors.
     func commit(_ changes: [String: StoreChangeSet]) throws {
         try locked {
-            // Every store written must be open and writable before any commits: finding out
-            // in the loop below would leave the stores committed before it written.
-            for (identifier, changeSet) in changes where !changeSet.isEmpty {
-                guard let store = persistentStore(forIdentifier: identifier) else {
-                    throw SaveErrors.noStore("store \(identifier) is no longer open")
-                }
-                if store.isReadOnly { throw StoreErrors.readOnly(store.url) }
-            }
-            if stores.count > 1 {
-                for (identifier, changeSet) in changes {
-                    if let (source, slot, target) = changeSet.firstReference(
-                        outside: identifier)
-                    {
-                        throw StoreErrors.danglingReference(source, slot: slot, target: target)
-                    }
-                }
-            }
+            // Every store written is found, and must be writable, before any commits: finding
+            // out one by one while committing would leave the stores committed before it
+            // written.
+            var targets: [(store: any PersistentStore, changes: StoreChangeSet)] = []
             for (identifier, changeSet) in changes.sorted(by: { $0.key < $1.key })
             where !changeSet.isEmpty {
                 guard let store = persistentStore(forIdentifier: identifier) else {
                     throw SaveErrors.noStore("store \(identifier) is no longer open")
                 }
+                if store.isReadOnly { throw StoreErrors.readOnly(store.url) }
+                if stores.count > 1,
+                    let (source, slot, target) = changeSet.firstReference(outside: identifier)
+                {
+                    throw StoreErrors.danglingReference(source, slot: slot, target: target)
+                }
+                targets.append((store, changeSet))
+            }
+            for (store, changeSet) in targets {
                 if !changeSet.patched.isEmpty && !store.acceptsRowPatches {
                     try store.commit(changeSet.completingPatches(reading: store.row(for:)))
                     continue

@@ -66,15 +66,17 @@ extension ManagedObject {
     }
 }
 
-/// The members of a to-many relationship as a mutable set that writes through to the object.
+/// What the mutable views of a to-many relationship share: the object and relationship,
+/// counting, membership, adding and removing (each keeping the inverse in step), and
+/// iterating in the relationship's order.
 ///
-/// Made by ``ManagedObject/mutableSetValue(forKey:)``. Members are `Any` in the methods that
-/// take them, as `NSMutableSet`'s are, so ported code compiles unchanged; anything other than
-/// a managed object of the destination entity traps. Not `Sendable`: use it on the object's
-/// context's queue.
-///
-/// - Note: Mirrors the `NSMutableSet` that `mutableSetValue(forKey:)` returns.
-public final class RelationshipMutableSet: Sequence {
+/// Use ``RelationshipMutableSet`` or ``RelationshipMutableOrderedSet``, which
+/// ``ManagedObject/mutableSetValue(forKey:)`` and ``ManagedObject/mutableOrderedSetValue(forKey:)``
+/// make. Members are `Any` in the methods that take them, as `NSMutableSet`'s are, so ported
+/// code compiles unchanged; adding anything other than a managed object of the destination
+/// entity traps, removing it does nothing. Not `Sendable`: use it on the object's context's
+/// queue.
+public class RelationshipMutableView: Sequence {
     /// The object whose relationship this is.
     public let object: ManagedObject
     /// The relationship.
@@ -85,13 +87,12 @@ public final class RelationshipMutableSet: Sequence {
         self.relationship = relationship
     }
 
-    /// The current members, in no particular order.
-    public var allObjects: [ManagedObject] { object.related(relationship) }
-    /// How many members there are.
+    /// How many members there are (O(1)).
     public var count: Int { object.members(relationship).count }
-    /// Whether `member` is one of the members (compared by identity).
+    /// Whether `member` is one of the members (compared by identity; O(1)).
     public func contains(_ member: Any) -> Bool { object.isMember(member, of: relationship) != nil }
-    /// Adds `member` (nothing happens when it is one already), updating the inverse.
+    /// Adds `member` (at the end when ordered; nothing happens when it is one already),
+    /// updating the inverse.
     public func add(_ member: Any) {
         object.insertRelated(relationship, object.member(member, of: relationship, "add(_:)"))
     }
@@ -101,47 +102,46 @@ public final class RelationshipMutableSet: Sequence {
         guard let member = object.isMember(member, of: relationship) else { return }
         object.removeRelated(relationship, member)
     }
-    /// Adds each of `members`.
+    /// Adds each of `members`, in order.
     public func addObjects(from members: [Any]) { for member in members { add(member) } }
     /// Removes every member, updating each one's inverse.
     public func removeAllObjects() {
-        for member in allObjects { object.removeRelated(relationship, member) }
+        for member in object.related(relationship) { object.removeRelated(relationship, member) }
     }
+    /// Iterates over a copy of the current members (in order, when ordered).
+    public func makeIterator() -> IndexingIterator<[ManagedObject]> {
+        object.related(relationship).makeIterator()
+    }
+}
+
+/// The members of a to-many relationship as a mutable set that writes through to the object.
+///
+/// Made by ``ManagedObject/mutableSetValue(forKey:)``; see ``RelationshipMutableView`` for
+/// counting, membership, adding and removing.
+///
+/// - Note: Mirrors the `NSMutableSet` that `mutableSetValue(forKey:)` returns.
+public final class RelationshipMutableSet: RelationshipMutableView {
+    /// The current members, in no particular order.
+    public var allObjects: [ManagedObject] { object.related(relationship) }
+    /// The members as a Swift set.
+    public var set: Set<ManagedObject> { Set(allObjects) }
     /// Adds every member of `other`.
     public func union(_ other: Set<ManagedObject>) { for member in other { add(member) } }
     /// Removes every member of `other`.
     public func minus(_ other: Set<ManagedObject>) { for member in other { remove(member) } }
-    /// The members as a Swift set.
-    public var set: Set<ManagedObject> { Set(allObjects) }
-    /// Iterates over a copy of the current members.
-    public func makeIterator() -> IndexingIterator<[ManagedObject]> {
-        allObjects.makeIterator()
-    }
 }
 
 /// The members of an ordered to-many relationship as a mutable ordered set that writes
 /// through to the object.
 ///
-/// Made by ``ManagedObject/mutableOrderedSetValue(forKey:)``. Indexes are positions in the
-/// relationship's order; an index out of range traps, as `NSMutableOrderedSet` raises. Not
-/// `Sendable`: use it on the object's context's queue.
+/// Made by ``ManagedObject/mutableOrderedSetValue(forKey:)``; see ``RelationshipMutableView``
+/// for counting, membership, appending and removing. Indexes are positions in the
+/// relationship's order; an index out of range traps, as `NSMutableOrderedSet` raises.
 ///
 /// - Note: Mirrors the `NSMutableOrderedSet` that `mutableOrderedSetValue(forKey:)` returns.
-public final class RelationshipMutableOrderedSet: Sequence {
-    /// The object whose relationship this is.
-    public let object: ManagedObject
-    /// The relationship.
-    public let relationship: RelationshipDescription
-
-    init(_ object: ManagedObject, _ relationship: RelationshipDescription) {
-        self.object = object
-        self.relationship = relationship
-    }
-
+public final class RelationshipMutableOrderedSet: RelationshipMutableView {
     /// The current members, in order (a copy: read it once to walk them).
     public var array: [ManagedObject] { object.related(relationship) }
-    /// The number of members.
-    public var count: Int { object.members(relationship).count }
     /// The member at `position` (O(n): take ``array`` once to read many).
     public subscript(position: Int) -> ManagedObject { array[position] }
     /// The member at `index` (O(n), as the subscript).
@@ -151,39 +151,18 @@ public final class RelationshipMutableOrderedSet: Sequence {
         guard let member = object.isMember(member, of: relationship) else { return NSNotFound }
         return array.firstIndex { $0 === member } ?? NSNotFound
     }
-    /// Whether `member` is one of the members (compared by identity).
-    public func contains(_ member: Any) -> Bool { object.isMember(member, of: relationship) != nil }
-    /// Iterates over a copy of the current members, in order.
-    public func makeIterator() -> IndexingIterator<[ManagedObject]> { array.makeIterator() }
-
-    /// Appends `member` (nothing happens when it is one already), updating the inverse.
-    public func add(_ member: Any) {
-        object.insertRelated(relationship, object.member(member, of: relationship, "add(_:)"))
-    }
     /// Inserts `member` at `index` (nothing happens when it is one already).
     public func insert(_ member: Any, at index: Int) {
         let member = object.member(member, of: relationship, "insert(_:at:)")
         guard !contains(member) else { return }
         var members = array
         members.insert(member, at: index)
-        write(members)
-    }
-    /// Removes `member` (nothing happens when it is not one, whatever it is), updating the
-    /// inverse.
-    public func remove(_ member: Any) {
-        guard let member = object.isMember(member, of: relationship) else { return }
-        object.removeRelated(relationship, member)
+        object.setRelated(relationship, members)
     }
     /// Removes the member at `index`, updating its inverse.
     public func removeObject(at index: Int) {
         var members = array
         members.remove(at: index)
-        write(members)
+        object.setRelated(relationship, members)
     }
-    /// Adds each of `members` at the end, in order.
-    public func addObjects(from members: [Any]) { for member in members { add(member) } }
-    /// Removes every member, updating each one's inverse.
-    public func removeAllObjects() { write([]) }
-
-    private func write(_ members: [ManagedObject]) { object.setRelated(relationship, members) }
 }

@@ -24,10 +24,15 @@ public class PersistentStoreRequest: CustomStringConvertible {
     init(entityName: String) { self.entityName = entityName }
 
     /// The identifiers of ``affectedStores``, or `nil` for every store.
-    var affectedStoreIdentifiers: Set<String>? { affectedStores.map { Set($0.map(\.identifier)) } }
+    var affectedStoreIdentifiers: Set<String>? { identifiers(of: affectedStores) }
 
     /// The request's kind and entity.
     public var description: String { "\(type(of: self))(\(entityName))" }
+}
+
+/// The identifiers of a request's `affectedStores`, or `nil` (every store) for `nil`.
+func identifiers(of stores: [any PersistentStore]?) -> Set<String>? {
+    stores.map { Set($0.map(\.identifier)) }
 }
 
 /// What a batch request returns.

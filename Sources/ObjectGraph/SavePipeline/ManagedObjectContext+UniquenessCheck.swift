@@ -55,15 +55,19 @@ extension ManagedObjectContext {
         var clashes: [ConstraintClash] = []
         for (owner, constraint) in constraints {
             let slots = constraint.map { owner.propertiesByName[$0]!.index }
-            let parts: [(store: String?, objects: [ManagedObject])] =
+            // Each part: the store its objects are saved to (their planned ID's, or for a new
+            // object the store `assign(_:to:)` or the coordinator chose) and the objects.
+            let parts: [(key: String?, elements: [ManagedObject])] =
                 byStore
-                ? partitionByStore(candidates.filter { isKind($0, of: owner) }, plan)
+                ? candidates.filter { isKind($0, of: owner) }.grouped {
+                    plan.plannedID($0).storeIdentifier ?? storeIdentifier(of: $0) ?? ""
+                }
                 : [(nil, candidates)]
             for part in parts {
                 var groups = ClashGroups(
-                    owner: owner, constraint: constraint, expected: part.objects.count)
+                    owner: owner, constraint: constraint, expected: part.elements.count)
                 var mayClashWithStore = false
-                for object in part.objects where isKind(object, of: owner) {
+                for object in part.elements where isKind(object, of: owner) {
                     guard let key = constraintKey(plan.values(of: object), slots, plan) else {
                         continue
                     }
@@ -74,7 +78,7 @@ extension ManagedObjectContext {
                 }
                 if mayClashWithStore {
                     let rows = try coordinator.fetch(
-                        StoreFetchRequest(entity: owner), stores: part.store.map { [$0] })
+                        StoreFetchRequest(entity: owner), stores: part.key.map { [$0] })
                     for row in rows where !excluded.contains(row.objectID) {
                         if let key = rowKey(row, slots) { groups.add(key, row) }
                     }
@@ -83,26 +87,6 @@ extension ManagedObjectContext {
             }
         }
         return clashes
-    }
-
-    /// `objects` grouped by the store each is saved to (its planned ID's, or for a new object
-    /// the store ``assign(_:to:)`` or the coordinator chose), in first-seen order.
-    private func partitionByStore(_ objects: [ManagedObject], _ plan: SavePlan)
-        -> [(store: String?, objects: [ManagedObject])]
-    {
-        var parts: [(store: String?, objects: [ManagedObject])] = []
-        var index: [String: Int] = [:]
-        for object in objects {
-            let planned = plan.plannedID(object)
-            let store = planned.storeIdentifier ?? storeIdentifier(of: object) ?? ""
-            if let i = index[store] {
-                parts[i].objects.append(object)
-            } else {
-                index[store] = parts.count
-                parts.append((store, [object]))
-            }
-        }
-        return parts
     }
 
     /// Whether `object`'s constrained values (in `slots`) may differ from what the store

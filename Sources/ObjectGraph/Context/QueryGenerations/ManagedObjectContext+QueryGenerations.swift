@@ -123,7 +123,7 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { return nil }
         return StoreReader(
             coordinator: coordinator, generation: readGeneration(),
-            stores: affected.map { Set($0.map(\.identifier)) })
+            stores: identifiers(of: affected))
     }
 
     /// Traps when automatic merging is turned on while pinned to a generation no longer current.
