@@ -424,14 +424,74 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 }
                 targets.append((store, changeSet))
             }
-            for (store, changeSet) in targets {
-                if !changeSet.patched.isEmpty && !store.acceptsRowPatches {
-                    try store.commit(changeSet.completingPatches(reading: store.row(for:)))
-                    continue
-                }
-                try store.commit(changeSet)
+            if targets.count == 1 {
+                try Self.commitInOneStep(targets[0].changes, to: targets[0].store)
+            } else {
+                try Self.commitAllOrNothing(targets)
             }
         }
+    }
+
+    /// Commits a change set to a store in one step (``PersistentStore/commit(_:)``), patches
+    /// completed for a store that does not take them.
+    private static func commitInOneStep(_ changes: StoreChangeSet, to store: any PersistentStore)
+        throws
+    {
+        if !changes.patched.isEmpty && !store.acceptsRowPatches {
+            try store.commit(changes.completingPatches(reading: store.row(for:)))
+        } else {
+            try store.commit(changes)
+        }
+    }
+
+    /// Commits a save over several stores all or nothing: every built-in store checks and
+    /// prepares its part holding its locks (in the order of the stores' identifiers, as every
+    /// such save takes them), then every part is written; when a write fails, the parts
+    /// written before it are taken back, and only once all are written are they applied to
+    /// the rows. A store of another kind commits in one step after the built-in stores' parts
+    /// are written (so one such store is all or nothing too).
+    ///
+    /// - Throws: the first failure, with nothing kept; 134040 (``SaveErrors/incompleteSave(_:kept:)``)
+    ///   when a store kept its part all the same (a store of another kind that had
+    ///   committed, or a written part that could not be taken back).
+    private static func commitAllOrNothing(
+        _ targets: [(store: any PersistentStore, changes: StoreChangeSet)]
+    ) throws {
+        let staged = targets.compactMap { t in
+            (t.store as? any StagedCommitting).map { (store: $0, changes: t.changes) }
+        }
+        let others = targets.filter { !($0.store is any StagedCommitting) }
+        var parts: [(store: any PersistentStore, commit: StagedCommit)] = []
+        func stage(_ i: Int) throws {
+            guard i < staged.count else { return try writeAll() }
+            try staged[i].store.withStagedCommit(staged[i].changes) { part in
+                parts.append((staged[i].store, part))
+                try stage(i + 1)
+            }
+        }
+        func writeAll() throws {
+            var written = 0
+            var committed: [any PersistentStore] = []
+            do {
+                for part in parts {
+                    try part.commit.write()
+                    written += 1
+                }
+                for other in others {
+                    try commitInOneStep(other.changes, to: other.store)
+                    committed.append(other.store)
+                }
+            } catch {
+                var kept = committed
+                for part in parts[..<written].reversed() where !part.commit.undo() {
+                    kept.append(part.store)
+                }
+                if kept.isEmpty { throw error }
+                throw SaveErrors.incompleteSave(error, kept: kept)
+            }
+            for part in parts { part.commit.apply() }
+        }
+        try stage(0)
     }
 }
 

@@ -13,6 +13,12 @@ extension ObjectGraphError.Reason {
     /// 134060 (`NSCoreDataError`): `willSave()` overrides kept changing objects; the save
     /// stopped after 100 rounds.
     public static let saveDidNotSettle = Self("saveDidNotSettle", code: 134060)
+    /// 134040 (`NSPersistentStoreIncompleteSaveError`): a save over several stores failed in
+    /// one of them after another kept its part (a store outside this module that committed
+    /// in one step, or a written part that could not be taken back); the stores that kept
+    /// their part are under `NSAffectedStoresErrorKey`, the failure under
+    /// ``ObjectGraphError/underlying``.
+    public static let incompleteSave = Self("incompleteSave", code: 134040)
 }
 
 extension ObjectGraphError {
@@ -24,6 +30,8 @@ extension ObjectGraphError {
     public static var noPersistentStore: Reason { .noPersistentStore }
     /// ``Reason/saveDidNotSettle`` (134060), for `catch` clauses.
     public static var saveDidNotSettle: Reason { .saveDidNotSettle }
+    /// ``Reason/incompleteSave`` (134040), for `catch` clauses.
+    public static var incompleteSave: Reason { .incompleteSave }
 }
 
 /// Factories for the errors a save throws after validation: conflicts with the store and
@@ -101,6 +109,20 @@ extension SaveErrors {
     /// A root save with no store: no coordinator, or none loaded.
     static func noStore(_ what: String, entity: String? = nil) -> ObjectGraphError {
         ObjectGraphError(.noPersistentStore, "save: \(what)", entityName: entity)
+    }
+
+    /// 134040: `failure` failed a save over several stores after `kept` (which could not be
+    /// taken back) kept their part of it.
+    static func incompleteSave(_ failure: any Error, kept: [any PersistentStore])
+        -> ObjectGraphError
+    {
+        let names = kept.map { "\($0.type) store \($0.identifier)" }.joined(separator: ", ")
+        return ObjectGraphError(
+            .incompleteSave,
+            "save: a store failed after \(names) kept \(kept.count == 1 ? "its" : "their") part "
+                + "of the save (\(failure)); the context keeps all its changes, so a retry "
+                + "writes those stores' part again: reset or refetch before retrying",
+            underlying: [.wrapping(failure)], userInfo: [NSAffectedStoresErrorKey: kept])
     }
 
     /// `willSave()` overrides that never stop changing objects.

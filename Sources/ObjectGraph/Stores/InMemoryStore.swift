@@ -10,7 +10,7 @@ import Foundation
 ///
 /// - Note: Mirrors Core Data's SQLite store at `/dev/null` (preferred over
 ///   `NSInMemoryStoreType`, whose behaviour differs).
-public final class InMemoryStore: PersistentStore, @unchecked Sendable {
+public final class InMemoryStore: PersistentStore, StagedCommitting, @unchecked Sendable {
     // Sendable: `table`, `generations`, `historyLog`, `transactionCount` and `reporting` are
     // read and written only while holding `lock`.
     /// The store type name, `"InMemory"`.
@@ -149,18 +149,38 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         if isReadOnly { throw StoreErrors.readOnly(url) }
         try locked {
             try table.check(changes)
-            let record =
-                tracksHistory && !changes.isEmpty
-                ? StoreHistoryTransaction(
-                    committing: changes, number: historyLog.last + 1,
-                    oldRow: { table.row(for: $0) }) : nil
-            generations.willApply(changes, to: table)
-            table.applyUnchecked(changes)
-            if let record { historyLog.append(record) }
-            if !changes.isEmpty {
-                transactionCount += 1
-                reporting?.advance(to: transactionCount, store: identifier, url: url)
-            }
+            applyChecked(changes)
+        }
+    }
+
+    /// ``StagedCommitting/withStagedCommit(_:_:)``: checks `changes` under the store's lock;
+    /// writing is nothing to do (the rows are the store), and applying them is what
+    /// ``commit(_:)`` does after its check.
+    func withStagedCommit<R>(_ changes: StoreChangeSet, _ body: (StagedCommit) throws -> R)
+        throws -> R
+    {
+        if isReadOnly { throw StoreErrors.readOnly(url) }
+        return try locked {
+            try table.check(changes)
+            guard !changes.isEmpty else { return try body(.nothing) }
+            return try body(
+                StagedCommit(write: {}, undo: { true }, apply: { self.applyChecked(changes) }))
+        }
+    }
+
+    /// Applies checked changes to the rows, recording history. The caller holds `lock`.
+    private func applyChecked(_ changes: StoreChangeSet) {
+        let record =
+            tracksHistory && !changes.isEmpty
+            ? StoreHistoryTransaction(
+                committing: changes, number: historyLog.last + 1,
+                oldRow: { table.row(for: $0) }) : nil
+        generations.willApply(changes, to: table)
+        table.applyUnchecked(changes)
+        if let record { historyLog.append(record) }
+        if !changes.isEmpty {
+            transactionCount += 1
+            reporting?.advance(to: transactionCount, store: identifier, url: url)
         }
     }
 

@@ -59,6 +59,11 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// store keeps or one the change set inserts. Deleting a row does not touch the rows that
     /// point at it (delete rules are the context's business; a batch delete applies none).
     ///
+    /// In a save over several stores, a store of your own commits after the built-in stores
+    /// have written their parts (which are taken back if it throws); when it throws after
+    /// another store of your own committed, the save fails with `.incompleteSave` (134040,
+    /// <doc:SeveralStores>).
+    ///
     /// - Throws: ``ObjectGraphError`` — `.storeSaveConflict` (134050) when an updated or
     ///   deleted row's version is not the one the change set expects, or an inserted ID
     ///   exists; `.danglingReference` (1550, "Dangling reference to an invalid object")

@@ -39,6 +39,38 @@ extension JSONLinesStore {
         try append(changes) { $0.applyUnchecked(changes) }
     }
 
+    /// ``StagedCommitting/withStagedCommit(_:_:)``: under the store's lock and the writer
+    /// lock, catches up with the other writers, checks `changes` and encodes them as the next
+    /// transaction line; `body` then writes it (``StagedCommit/write``), may take it back
+    /// (``StagedCommit/undo``: the file truncated to where it ended) and applies it to the
+    /// rows (``StagedCommit/apply``), all before the locks are released.
+    ///
+    /// - Throws: what ``commit(_:)`` throws before writing (closed, read-only, unusable, a
+    ///   conflict, a dangling reference, a value that does not fit), and what `body` throws.
+    func withStagedCommit<R>(_ changes: StoreChangeSet, _ body: (StagedCommit) throws -> R)
+        throws -> R
+    {
+        PausePoints.reach("commit.start")
+        return try locked {
+            guard file != nil else { throw StoreFileErrors.closed(path) }
+            if isReadOnly { throw StoreErrors.readOnly(url) }
+            if isBroken { throw StoreFileErrors.unusable(path) }
+            guard !changes.isEmpty, let writerLock else { return try body(.nothing) }
+            return try writerLock.serializingWrites {
+                try catchUpWithSharers()
+                try table.check(changes)
+                let encoded = try encodeAppend(changes)
+                return try body(
+                    StagedCommit(
+                        write: { try self.writeEncodedLine() },
+                        undo: { self.undoEncodedLine() },
+                        apply: {
+                            self.finishAppend(changes, encoded) { $0.applyUnchecked(changes) }
+                        }))
+            }
+        }
+    }
+
     /// Appends `changes`, already checked against the rows, as the next transaction line,
     /// then `apply`s them to the rows; on a failed write nothing is applied. The caller holds
     /// `lock` and the writer lock, and has caught up with the other writers.
@@ -52,8 +84,28 @@ extension JSONLinesStore {
         _ changes: StoreChangeSet, partial changedSlots: [[Int]?]?,
         applying apply: (inout RowTable) -> Void
     ) throws {
+        let encoded = try encodeAppend(changes, partial: changedSlots)
+        try writeEncodedLine()
+        finishAppend(changes, encoded, applying: apply)
+    }
+
+    /// What ``encodeAppend(_:partial:)`` decided for a change set's line, for
+    /// ``finishAppend(_:_:applying:)``.
+    struct EncodedAppend {
+        var line: EncodedLine
+        var changedSlots: [[Int]?]?
+        var patchWrites: [PatchWrite]
+    }
+
+    /// Encodes `changes` (checked) as the next transaction line in `writer`, updated rows
+    /// written partially where `partial` (by default ``partialUpdates(_:)``) says. The caller
+    /// holds `lock` and the writer lock, and has caught up with the other writers.
+    func encodeAppend(_ changes: StoreChangeSet, partial: [[Int]?]?? = nil) throws
+        -> EncodedAppend
+    {
+        let changedSlots = partial ?? partialUpdates(changes.updated)
         let patchWrites = patchWrites(changes.patched)
-        try appendLine(
+        let line = try encodeLine(
             timestamp: changes.timestamp, author: changes.author, contextName: changes.contextName,
             history: { number in
                 StoreHistoryTransaction(
@@ -67,7 +119,20 @@ extension JSONLinesStore {
             liveDelta: { codec in
                 liveDelta(
                     of: changes, partial: changedSlots, patchWrites: patchWrites, codec: codec)
-            },
+            })
+        return EncodedAppend(line: line, changedSlots: changedSlots, patchWrites: patchWrites)
+    }
+
+    /// Applies a change set whose line ``writeEncodedLine()`` wrote: the file's bookkeeping,
+    /// `apply` on the rows, then automatic compaction if it is due.
+    func finishAppend(
+        _ changes: StoreChangeSet, _ encoded: EncodedAppend,
+        applying apply: (inout RowTable) -> Void
+    ) {
+        let changedSlots = encoded.changedSlots
+        let patchWrites = encoded.patchWrites
+        finishLine(
+            encoded.line,
             willApply: { generations.willApply(changes, to: table) },
             applying: apply,
             compacting: { sizes in
@@ -101,7 +166,30 @@ extension JSONLinesStore {
         applying apply: (inout RowTable) -> Void,
         compacting: ((inserted: Int, updated: Int)) -> Void
     ) throws {
-        guard var file else { throw StoreFileErrors.closed(path) }
+        let line = try encodeLine(
+            timestamp: timestamp, author: author, contextName: contextName, history: history,
+            members: members, liveDelta: liveDelta)
+        try writeEncodedLine()
+        finishLine(line, willApply: willApply, applying: apply, compacting: compacting)
+    }
+
+    /// A transaction line encoded in `writer` and not yet written: its history record, the
+    /// sizes of the rows it writes complete, and how much it changes the live rows' size.
+    struct EncodedLine {
+        var record: StoreHistoryTransaction?
+        var sizes: (inserted: Int, updated: Int)
+        var delta: Int
+    }
+
+    /// ``appendLine``'s first step: encodes the line in `writer` (nothing is written). The
+    /// caller holds `lock` and the writer lock, and has caught up with the other writers.
+    func encodeLine(
+        timestamp: Date, author: String?, contextName: String?,
+        history: (Int64) -> StoreHistoryTransaction,
+        members: (RowCodec, JSONByteWriter, inout [RowRun]) throws -> (inserted: Int, updated: Int),
+        liveDelta: (RowCodec) -> Int
+    ) throws -> EncodedLine {
+        guard let file else { throw StoreFileErrors.closed(path) }
         try checkWriterLock()
         // One copy of the codec for the whole append: each method call on the stored `var`
         // copied the struct (a retain and a release of each of its arrays), twice per updated
@@ -127,6 +215,14 @@ extension JSONLinesStore {
             origin: record.map { ($0.bundleID, $0.processID) }, to: writer
         ) { w, runs in try members(codec, w, &runs) }
         let delta = liveRowBytes == nil ? 0 : sizes.inserted + sizes.updated + liveDelta(codec)
+        return EncodedLine(record: record, sizes: sizes, delta: delta)
+    }
+
+    /// ``appendLine``'s second step: writes the line in `writer` at the end of the file and
+    /// syncs it (with ``SynchronousMode/full``); on failure truncates the file back and
+    /// throws `.storeWriteFailed` (134030), or marks the store unusable when even that fails.
+    func writeEncodedLine() throws {
+        guard let file else { throw StoreFileErrors.closed(path) }
         do {
             try fileSystem.writeAll(
                 file.fd, writer.bytes, at: file.length, midway: "commit.midWrite")
@@ -134,10 +230,30 @@ extension JSONLinesStore {
             if options.synchronous == .full { try fileSystem.sync(file.fd) }
         } catch {
             rollBack(to: file.length, fd: file.fd)
+            writer.reset()
             throw StoreFileErrors.io(
                 .storeWriteFailed, path, "appending transaction \(file.lastTransaction + 1)",
                 error)
         }
+    }
+
+    /// Takes back a line ``writeEncodedLine()`` wrote but that was not applied (another
+    /// store of the same save failed): truncates the file to where it ended. `false` when
+    /// the truncation failed; the store then refuses saves (``StoreFileErrors/unusable(_:)``).
+    func undoEncodedLine() -> Bool {
+        defer { writer.reset() }
+        guard let file else { return false }
+        rollBack(to: file.length, fd: file.fd)
+        return !isBroken
+    }
+
+    /// ``appendLine``'s last step, once the line is written: the file's bookkeeping, `apply`
+    /// on the rows, the history record, the end record, then `compacting`.
+    func finishLine(
+        _ line: EncodedLine, willApply: () -> Void, applying apply: (inout RowTable) -> Void,
+        compacting: ((inserted: Int, updated: Int)) -> Void
+    ) {
+        guard var file else { return }
         defer { writer.reset() }  // a large save's buffer is not kept
         file.length += writer.count
         file.lineCount += 1
@@ -146,14 +262,14 @@ extension JSONLinesStore {
         self.file = file
         willApply()
         apply(&table)
-        if let record { historyLog?.append(record, bytes: writer.count) }
+        if let record = line.record { historyLog?.append(record, bytes: writer.count) }
         recordedCounters = table.primaryKeyCounters
         seenWrites = writerLock?.noteWrite() ?? seenWrites
         recordEnd()
         reportWrites()
         PausePoints.reach("commit.synced")
-        if let live = liveRowBytes { liveRowBytes = live + delta }
-        compacting(sizes)
+        if let live = liveRowBytes { liveRowBytes = live + line.delta }
+        compacting(line.sizes)
     }
 
     /// ``appendLine``'s `liveDelta` for a change set: deleted rows' sizes off, and updated

@@ -30,7 +30,7 @@ import Foundation
 /// Thread-safe: every operation takes the store's lock.
 ///
 /// - Note: Plays the part of Core Data's SQLite store (`NSSQLiteStoreType`).
-public final class JSONLinesStore: PersistentStore, @unchecked Sendable {
+public final class JSONLinesStore: PersistentStore, StagedCommitting, @unchecked Sendable {
     // Sendable: all mutable state (`table`, `file`, `notices`, `reporting`, `watcher`, …) is
     // read and written only while holding `lock`.
     /// The store type name, `"JSONLines"`.

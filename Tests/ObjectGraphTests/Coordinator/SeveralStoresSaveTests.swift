@@ -1,0 +1,239 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// A save over several stores writes all of them or none: a store that fails after another
+/// wrote its part leaves that part taken back. Core Data reports a save that one of several
+/// stores failed as 134040 (`NSPersistentStoreIncompleteSaveError`, "one or more of the stores
+/// returned an error during a save operations"; the stores that failed are in the userInfo);
+/// ObjectGraph takes back what the built-in stores wrote, and answers 134040 only when a store
+/// kept its part all the same.
+@Suite struct SeveralStoresSaveTests {
+    /// The two file stores of the "Books" and "Feedback" configurations, each on its own
+    /// fault-injecting file system, with identifiers that put "Books" first.
+    struct TwoFiles {
+        let model: ManagedObjectModel
+        let coordinator: PersistentStoreCoordinator
+        let books: JSONLinesStore
+        let feedback: JSONLinesStore
+        let booksFS = FaultInjectingFileSystem()
+        let feedbackFS = FaultInjectingFileSystem()
+        let booksURL = TemporaryStoreFiles.next("books")
+        let feedbackURL = TemporaryStoreFiles.next("feedback")
+
+        init() throws {
+            model = try StoreConfigurationTests.model()
+            func options(_ configuration: String, _ identifier: String) -> StoreOptions {
+                var options = StoreOptions()
+                options.configurationName = configuration
+                options.storeIdentifier = identifier
+                return options
+            }
+            books = try JSONLinesStore(
+                model: model, url: booksURL,
+                options: options("Books", "00000000-0000-4000-8000-00000000000A"),
+                fileSystem: booksFS)
+            feedback = try JSONLinesStore(
+                model: model, url: feedbackURL,
+                options: options("Feedback", "00000000-0000-4000-8000-00000000000B"),
+                fileSystem: feedbackFS)
+            coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(books)
+            try coordinator.addPersistentStore(feedback)
+        }
+
+        func files() throws -> [Data] {
+            [try Data(contentsOf: booksURL), try Data(contentsOf: feedbackURL)]
+        }
+
+        /// The titles of the books and feedback a fresh store on each file reads.
+        func reopenedContents() throws -> (books: [String], feedback: [String]) {
+            books.close()
+            feedback.close()
+            let b = try JSONLinesStore(model: model, url: booksURL)
+            let f = try JSONLinesStore(model: model, url: feedbackURL)
+            defer {
+                b.close()
+                f.close()
+            }
+            let titles = { (store: JSONLinesStore, entity: String, key: String) in
+                try store.fetch(StoreFetchRequest(entity: model[entityName: entity]!))
+                    .compactMap { row -> String? in
+                        if case .string(let s)? = row[key]?.attributeValue { s } else { nil }
+                    }.sorted()
+            }
+            return (try titles(b, "Book", "title"), try titles(f, "Feedback", "bookTitle"))
+        }
+    }
+
+    /// One new book and one new feedback, in a context of `coordinator`.
+    private func insertBookAndFeedback(_ context: ManagedObjectContext) -> [ManagedObject] {
+        let book = context.insertNewObject(forEntityName: "Book")
+        book.setValue("Dune", forKey: "title")
+        let feedback = context.insertNewObject(forEntityName: "Feedback")
+        feedback.setValue("Dune", forKey: "bookTitle")
+        return [book, feedback]
+    }
+
+    enum Failure: String, CaseIterable, CustomTestStringConvertible {
+        case writeOfTheFirst, writeOfTheSecond, syncOfTheSecond
+        var testDescription: String { rawValue }
+    }
+
+    /// Before: the "Books" store committed its line, then the "Feedback" store's write failed;
+    /// the save failed, yet the book was in the books file (and a retry wrote it again).
+    @Test(arguments: Failure.allCases)
+    func aStoreThatFailsToWriteLeavesEveryStoreAsItWas(_ failure: Failure) throws {
+        let stores = try TwoFiles()
+        let before = try stores.files()
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: stores.coordinator)
+        try context.performAndWait {
+            let objects = insertBookAndFeedback(context)
+            switch failure {
+            case .writeOfTheFirst: stores.booksFS.failNext(.write, .fail(ENOSPC))
+            case .writeOfTheSecond: stores.feedbackFS.failNext(.write, .partialThenFail(20, ENOSPC))
+            case .syncOfTheSecond: stores.feedbackFS.failNext(.sync, .fail(EIO))
+            }
+            #expect { try context.save() } throws: {
+                ($0 as? ObjectGraphError)?.reason == .storeWriteFailed
+            }
+            #expect(try stores.files() == before)
+            #expect(
+                try stores.books.count(StoreFetchRequest(entity: stores.model[entityName: "Book"]!))
+                    == 0)
+            #expect(objects.allSatisfy { $0.objectID.isTemporaryID && $0.isInserted })
+            #expect(context.insertedObjects.count == 2)
+            // Once the fault clears, a retry writes each store's part once.
+            try context.save()
+            #expect(!context.hasChanges)
+        }
+        let contents = try stores.reopenedContents()
+        #expect(contents.books == ["Dune"])
+        #expect(contents.feedback == ["Dune"])
+    }
+
+    /// When the file the first store wrote cannot be cut back, its part stays written: the
+    /// save fails with 134040 naming that store, and the store refuses saves until reopened.
+    @Test func aWrittenPartThatCannotBeTakenBackFailsTheSaveAsIncomplete() throws {
+        let stores = try TwoFiles()
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: stores.coordinator)
+        try context.performAndWait {
+            _ = insertBookAndFeedback(context)
+            stores.feedbackFS.failNext(.write, .fail(ENOSPC))
+            stores.booksFS.failNext(.truncate, .fail(EIO))
+            var caught: ObjectGraphError?
+            do { try context.save() } catch let error as NSError {
+                caught = error as? ObjectGraphError
+            }
+            let error = try #require(caught)
+            #expect(error.reason == .incompleteSave && error.code == 134040)
+            #expect(error.message.contains(stores.books.identifier))
+            let kept = error.userInfo[NSAffectedStoresErrorKey] as? [any PersistentStore]
+            #expect(kept?.map(\.identifier) == [stores.books.identifier])
+            #expect(error.underlying.first?.reason == .storeWriteFailed)
+            // The books store refuses saves until reopened.
+            #expect { try context.save() } throws: {
+                ($0 as? ObjectGraphError)?.reason == .storeUnusable
+            }
+        }
+    }
+
+    /// A store of another kind (it commits in one step) commits after the built-in stores
+    /// wrote their part: when it fails, their part is taken back and the save fails with its
+    /// error; when a second such store fails after the first committed, 134040 names the first.
+    @Test func aStoreOfAnotherKindCommitsLastAndItsFailureTakesBackTheOthers() throws {
+        let model = try StoreConfigurationTests.model()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        var options = StoreOptions()
+        options.configurationName = "Books"
+        options.storeIdentifier = "00000000-0000-4000-8000-00000000000A"
+        let books = InMemoryStore(model: model, options: options)
+        let feedback = OneStepStore(model: model, configuration: "Feedback")
+        try coordinator.addPersistentStore(books)
+        try coordinator.addPersistentStore(feedback)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        try context.performAndWait {
+            _ = insertBookAndFeedback(context)
+            feedback.failNextCommit = true
+            #expect { try context.save() } throws: {
+                ($0 as? ObjectGraphError)?.reason == .storeWriteFailed
+            }
+            #expect(try books.count(StoreFetchRequest(entity: model[entityName: "Book"]!)) == 0)
+            try context.save()
+            #expect(try books.count(StoreFetchRequest(entity: model[entityName: "Book"]!)) == 1)
+            #expect(
+                try feedback.base.count(StoreFetchRequest(entity: model[entityName: "Feedback"]!))
+                    == 1)
+        }
+    }
+
+    @Test func aSecondStoreOfAnotherKindFailingAfterTheFirstCommittedIsAnIncompleteSave() throws {
+        let model = try StoreConfigurationTests.model()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let books = OneStepStore(model: model, configuration: "Books")
+        let feedback = OneStepStore(model: model, configuration: "Feedback")
+        try coordinator.addPersistentStore(books)
+        try coordinator.addPersistentStore(feedback)
+        let (first, second) =
+            books.identifier < feedback.identifier ? (books, feedback) : (feedback, books)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        context.performAndWait {
+            _ = insertBookAndFeedback(context)
+            second.failNextCommit = true
+            #expect { try context.save() } throws: {
+                guard let e = $0 as? ObjectGraphError, e.reason == .incompleteSave else {
+                    return false
+                }
+                let kept = e.userInfo[NSAffectedStoresErrorKey] as? [any PersistentStore]
+                return kept?.map(\.identifier) == [first.identifier]
+                    && e.underlying.first?.reason == .storeWriteFailed
+            }
+            #expect(context.hasChanges)
+        }
+    }
+}
+
+/// A store written outside the built-in ones: it commits in one step (it is not
+/// `StagedCommitting`), to an in-memory store, and fails its next commit on demand.
+private final class OneStepStore: PersistentStore, @unchecked Sendable {
+    // Sendable: `failNextCommit` is set before the save on the test's thread and read by the
+    // save the test then runs.
+    let base: InMemoryStore
+    var failNextCommit = false
+
+    init(model: ManagedObjectModel, configuration: String) {
+        var options = StoreOptions()
+        options.configurationName = configuration
+        base = InMemoryStore(model: model, options: options)
+    }
+
+    var identifier: String { base.identifier }
+    var type: String { "OneStep" }
+    var url: URL? { base.url }
+    var model: ManagedObjectModel { base.model }
+    var isReadOnly: Bool { false }
+    var configurationName: String { base.configurationName }
+    var recoveryNotices: [String] { [] }
+    var acceptsRowPatches: Bool { false }
+    func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] { try base.fetch(request) }
+    func count(_ request: StoreFetchRequest) throws -> Int { try base.count(request) }
+    func row(for objectID: ManagedObjectID) throws -> StoreRow? { try base.row(for: objectID) }
+    func relatedObjectIDs(_ relationship: RelationshipDescription, of objectID: ManagedObjectID)
+        throws -> [ManagedObjectID]
+    {
+        try base.relatedObjectIDs(relationship, of: objectID)
+    }
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
+        try base.allocatePrimaryKeys(for: entity, count: count)
+    }
+    func commit(_ changes: StoreChangeSet) throws {
+        if failNextCommit {
+            failNextCommit = false
+            throw ObjectGraphError(.storeWriteFailed, "OneStep store: injected failure")
+        }
+        try base.commit(changes)
+    }
+}
