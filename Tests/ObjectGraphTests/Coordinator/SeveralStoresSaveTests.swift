@@ -114,33 +114,45 @@ import Testing
         #expect(contents.feedback == ["Dune"])
     }
 
-    /// When the file the first store wrote cannot be cut back, its part stays written: the
-    /// save fails with 134040 naming that store, and the store refuses saves until reopened.
-    @Test func aWrittenPartThatCannotBeTakenBackFailsTheSaveAsIncomplete() throws {
-        let stores = try TwoFiles()
+    /// A save of a new book and feedback with `faults` injected first: its error, the files
+    /// before and after, and the context (with the changes the save kept).
+    private func failedSave(_ stores: TwoFiles, _ faults: () -> Void) throws -> (
+        error: ObjectGraphError, before: [Data], after: [Data], context: ManagedObjectContext
+    ) {
         let before = try stores.files()
         let context = ManagedObjectContext(
             concurrencyType: .privateQueue, coordinator: stores.coordinator)
-        try context.performAndWait {
+        let error = try context.performAndWait {
             _ = insertBookAndFeedback(context)
-            stores.feedbackFS.failNext(.write, .fail(ENOSPC))
-            stores.booksFS.failNext(.truncate, .fail(EIO))
+            faults()
             var caught: ObjectGraphError?
             do { try context.save() } catch let error as NSError {
                 caught = error as? ObjectGraphError
             }
-            let error = try #require(caught)
-            #expect(error.reason == .incompleteSave && error.code == 134040)
-            #expect(error.message.contains(stores.books.identifier))
-            let kept = error.userInfo[KeptStoresErrorKey] as? [any PersistentStore]
-            #expect(kept?.map(\.identifier) == [stores.books.identifier])
-            let failed = error.userInfo[NSAffectedStoresErrorKey] as? [any PersistentStore]
-            #expect(failed?.map(\.identifier) == [stores.feedback.identifier])
-            #expect(error.underlying.first?.reason == .storeWriteFailed)
-            // The books file holds its line; the feedback file is as it was.
-            let after = try stores.files()
-            #expect(after[0].count > before[0].count && after[1] == before[1])
-            // The books store refuses saves until reopened.
+            return try #require(caught)
+        }
+        return (error, before, try stores.files(), context)
+    }
+
+    /// When the file the first store wrote cannot be cut back, its part stays written: the
+    /// save fails with 134040 naming that store, and the store refuses saves until reopened.
+    @Test func aWrittenPartThatCannotBeTakenBackFailsTheSaveAsIncomplete() throws {
+        let stores = try TwoFiles()
+        let (error, before, after, context) = try failedSave(stores) {
+            stores.feedbackFS.failNext(.write, .fail(ENOSPC))
+            stores.booksFS.failNext(.truncate, .fail(EIO))
+        }
+        #expect(error.reason == .incompleteSave && error.code == 134040)
+        #expect(error.message.contains(stores.books.identifier))
+        let kept = error.userInfo[KeptStoresErrorKey] as? [any PersistentStore]
+        #expect(kept?.map(\.identifier) == [stores.books.identifier])
+        let failed = error.userInfo[NSAffectedStoresErrorKey] as? [any PersistentStore]
+        #expect(failed?.map(\.identifier) == [stores.feedback.identifier])
+        #expect(error.underlying.first?.reason == .storeWriteFailed)
+        // The books file holds its line; the feedback file is as it was.
+        #expect(after[0].count > before[0].count && after[1] == before[1])
+        // The books store refuses saves until reopened.
+        context.performAndWait {
             #expect { try context.save() } throws: {
                 ($0 as? ObjectGraphError)?.reason == .storeUnusable
             }
@@ -151,23 +163,14 @@ import Testing
     /// the save answered 134030 as if nothing were kept, yet its line was in its file.
     @Test func aFailedWriteThatCannotBeTakenBackIsKeptByItsOwnStore() throws {
         let stores = try TwoFiles()
-        let before = try stores.files()
-        let context = ManagedObjectContext(
-            concurrencyType: .privateQueue, coordinator: stores.coordinator)
-        try context.performAndWait {
-            _ = insertBookAndFeedback(context)
+        let (error, before, after, _) = try failedSave(stores) {
             stores.feedbackFS.failNext(.sync, .fail(EIO))
             stores.feedbackFS.failNext(.truncate, .fail(EIO))
-            #expect { try context.save() } throws: {
-                guard let e = $0 as? ObjectGraphError, e.reason == .incompleteSave else {
-                    return false
-                }
-                let kept = e.userInfo[KeptStoresErrorKey] as? [any PersistentStore]
-                return kept?.map(\.identifier) == [stores.feedback.identifier]
-            }
-            let after = try stores.files()
-            #expect(after[0] == before[0] && after[1].count > before[1].count)
         }
+        #expect(error.reason == .incompleteSave)
+        let kept = error.userInfo[KeptStoresErrorKey] as? [any PersistentStore]
+        #expect(kept?.map(\.identifier) == [stores.feedback.identifier])
+        #expect(after[0] == before[0] && after[1].count > before[1].count)
     }
 
     /// Review finding: a reader of the first store's file applied the line that store wrote,
