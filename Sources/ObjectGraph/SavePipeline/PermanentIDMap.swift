@@ -16,25 +16,32 @@ struct PermanentIDMap {
     /// Batches recorded since the last look-up, in order (a later entry for the same ID wins,
     /// as a later assignment to the dictionary did).
     private var batches: [(from: [ManagedObjectID], to: [ManagedObjectID])] = []
+    /// Whether an ID that is not temporary was recorded (through the subscript): until then a
+    /// look-up of a permanent ID answers `nil` without folding the batches (a root context
+    /// that keeps working after a large insert save fills faults by their permanent IDs).
+    private var hasPermanentKeys = false
 
     /// The permanent ID recorded for `id`, or `nil`. Folds the recorded batches into the
     /// dictionary first.
     subscript(id: ManagedObjectID) -> ManagedObjectID? {
         mutating get {
+            if !id.isTemporaryID && !hasPermanentKeys { return nil }
             if !batches.isEmpty { fold() }
             return map.isEmpty ? nil : map[id]
         }
         set {
             if !batches.isEmpty { fold() }
+            if !id.isTemporaryID { hasPermanentKeys = true }
             map[id] = newValue
         }
     }
 
     /// Records that each object named by `from` is now named by `to` at the same position.
     ///
-    /// - Precondition: `from` and `to` have the same count.
+    /// - Precondition: `from` and `to` have the same count; `from` holds temporary IDs.
     mutating func record(from: [ManagedObjectID], to: [ManagedObjectID]) {
         precondition(from.count == to.count, "PermanentIDMap: \(from.count) IDs for \(to.count)")
+        assert(from.allSatisfy(\.isTemporaryID), "PermanentIDMap: a recorded ID is not temporary")
         if from.isEmpty { return }
         batches.append((from, to))
     }
@@ -43,7 +50,11 @@ struct PermanentIDMap {
     mutating func removeAll() {
         map = [:]
         batches = []
+        hasPermanentKeys = false
     }
+
+    /// How many recorded batches wait to be folded into the dictionary (tests).
+    var pendingBatches: Int { batches.count }
 
     /// The number of IDs recorded (tests).
     var count: Int {
