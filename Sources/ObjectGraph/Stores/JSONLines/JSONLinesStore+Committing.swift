@@ -57,12 +57,15 @@ extension JSONLinesStore {
             if isBroken { throw StoreFileErrors.unusable(path) }
             guard !changes.isEmpty, let writerLock else { return try body(.nothing) }
             return try writerLock.serializingWrites {
+                // A line not applied (another store failed) is not kept in the buffer.
+                defer { writer.reset() }
                 try catchUpWithSharers()
                 try table.check(changes)
                 let encoded = try encodeAppend(changes)
                 return try body(
                     StagedCommit(
                         write: { try self.writeEncodedLine() },
+                        keptAfterFailedWrite: { self.failedLineStayed },
                         undo: { self.undoEncodedLine() },
                         apply: {
                             self.finishAppend(changes, encoded) { $0.applyUnchecked(changes) }
@@ -223,13 +226,18 @@ extension JSONLinesStore {
     /// throws `.storeWriteFailed` (134030), or marks the store unusable when even that fails.
     func writeEncodedLine() throws {
         guard let file else { throw StoreFileErrors.closed(path) }
+        var written = false
         do {
             try fileSystem.writeAll(
                 file.fd, writer.bytes, at: file.length, midway: "commit.midWrite")
+            written = true
             PausePoints.reach("commit.written")
             if options.synchronous == .full { try fileSystem.sync(file.fd) }
         } catch {
             rollBack(to: file.length, fd: file.fd)
+            // A line written whole (its LF included) that could not be cut back is committed
+            // for every reader; a part of one is a torn tail that no reader applies.
+            failedLineStayed = written && isBroken
             writer.reset()
             throw StoreFileErrors.io(
                 .storeWriteFailed, path, "appending transaction \(file.lastTransaction + 1)",

@@ -72,6 +72,9 @@ public final class JSONLinesStore: PersistentStore, StagedCommitting, @unchecked
     var openingWarnings: [StoreFileWarning] = []
     /// Set when a failed write could not be undone: the file's end is unknown.
     var isBroken = false
+    /// Whether the last failed write left its whole line in the file (written, then its sync
+    /// failed, then it could not be cut back): the line's save is kept.
+    var failedLineStayed = false
     /// Set while (and if) a reader's table is not in step with the file.
     var needsReload = false
     /// Set while a reader reads a file of an earlier model version, migrated in memory: it
@@ -324,4 +327,21 @@ struct OpenStoreFile {
     var lastTransaction: Int64
     /// Transaction lines (after the snapshot).
     var transactionLines: Int
+    /// A reader's copy of the last bytes before `length` (the last complete line's checksum
+    /// and end), to tell when the file was cut back and written again to the same or a
+    /// greater length (a save another store of the same save failed, §7.1); empty for a
+    /// writer, which does not follow.
+    var endMark: [UInt8] = []
+
+    /// How many bytes ``endMark`` keeps: a line's checksum digits, `"}` and its LF.
+    static let endMarkLength = 11
+
+    /// The ``endMark`` of a file whose bytes from offset `base` are `bytes`, for the
+    /// complete lines ending at `length`; empty when `bytes` does not reach back far enough.
+    static func endMark(of bytes: [UInt8], from base: Int = 0, length: Int) -> [UInt8] {
+        let end = length - base
+        let start = end - endMarkLength
+        guard start >= 0, end <= bytes.count else { return [] }
+        return Array(bytes[start..<end])
+    }
 }
