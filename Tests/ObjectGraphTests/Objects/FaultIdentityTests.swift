@@ -82,4 +82,50 @@ import Testing
             #expect(inserted.idAtInit?.isTemporaryID == true)
         }
     }
+
+    /// An offer made while another is offered and not yet taken (a subclass's initialiser
+    /// that makes a fault before calling `super`) leaves the outer offer in place when it
+    /// ends: the outer object still starts with its ID.
+    @Test func anOfferMadeInsideAnotherLeavesTheOuterOneOffered() throws {
+        let model = try ExpenseModel.make()
+        let category = model.entitiesByName["Category"]!
+        let outerID = ManagedObjectID(entity: category, storeIdentifier: "S", primaryKey: 7)
+        let innerID = ManagedObjectID(entity: category, storeIdentifier: "S", primaryKey: 8)
+        let (inner, outer) = FaultIdentity.offering(outerID) {
+            (
+                FaultIdentity.offering(innerID) {
+                    ManagedObject(entity: category, insertInto: nil)
+                },
+                ManagedObject(entity: category, insertInto: nil)
+            )
+        }
+        #expect(inner.objectID == innerID)
+        #expect(outer.objectID == outerID)
+        #expect(ManagedObject(entity: category, insertInto: nil).objectID.isTemporaryID)
+    }
+
+    /// The slot is per thread: an object made on another thread while an ID is offered gets
+    /// a temporary ID, and the offer is still there for the offering thread's object.
+    @Test func anOfferIsSeenOnlyOnTheThreadThatMadeIt() throws {
+        let model = try ExpenseModel.make()
+        let category = model.entitiesByName["Category"]!
+        let id = ManagedObjectID(entity: category, storeIdentifier: "S", primaryKey: 7)
+        let elsewhere = MadeElsewhere()
+        let here = FaultIdentity.offering(id) {
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                elsewhere.id = ManagedObject(entity: category, insertInto: nil).objectID
+                done.signal()
+            }
+            done.wait()
+            return ManagedObject(entity: category, insertInto: nil)
+        }
+        #expect(elsewhere.id?.isTemporaryID == true)
+        #expect(here.objectID == id)
+    }
+
+    /// The ID of an object made on another thread, read after that thread signalled.
+    private final class MadeElsewhere: @unchecked Sendable {
+        var id: ManagedObjectID?
+    }
 }
