@@ -31,7 +31,9 @@ enum FaultIdentity {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { cell in
-            cell?.assumingMemoryBound(to: UnsafeRawPointer?.self).deallocate()
+            // Optional on Linux, not on Darwin: one spelling for both.
+            let pointer: UnsafeMutableRawPointer? = cell
+            pointer?.assumingMemoryBound(to: UnsafeRawPointer?.self).deallocate()
         }
         return key
     }()
