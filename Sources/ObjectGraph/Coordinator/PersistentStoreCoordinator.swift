@@ -472,22 +472,28 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         func writeAll() throws {
             var written = 0
             var committed: [any PersistentStore] = []
+            var failed: (any PersistentStore)?
             do {
                 for part in parts {
+                    failed = part.store
                     try part.commit.write()
                     written += 1
                 }
                 for other in others {
+                    failed = other.store
                     try commitInOneStep(other.changes, to: other.store)
                     committed.append(other.store)
                 }
             } catch {
                 var kept = committed
+                if written < parts.count, parts[written].commit.keptAfterFailedWrite() {
+                    kept.append(parts[written].store)
+                }
                 for part in parts[..<written].reversed() where !part.commit.undo() {
                     kept.append(part.store)
                 }
                 if kept.isEmpty { throw error }
-                throw SaveErrors.incompleteSave(error, kept: kept)
+                throw SaveErrors.incompleteSave(error, failed: failed, kept: kept)
             }
             for part in parts { part.commit.apply() }
         }

@@ -108,6 +108,11 @@ public let NSValidationPredicateErrorKey = "NSValidationErrorPredicate"
 public let NSValidationValueErrorKey = "NSValidationErrorValue"
 /// userInfo key of the affected stores. Mirrors Core Data's constant.
 public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"
+/// userInfo key, in a save over several stores that failed with 134040
+/// (``ObjectGraphError/Reason/incompleteSave``), of the stores (`[any PersistentStore]`) that
+/// kept their part of the save: the failed store is under `NSAffectedStoresErrorKey`. An
+/// ObjectGraph addition: Core Data does not say which stores kept their part.
+public let KeptStoresErrorKey = "KeptStoresErrorKey"
 /// userInfo key of the affected objects. Mirrors Core Data's constant.
 public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
 /// userInfo key of the conflict list of a 133020/133021. Mirrors Core Data's constant.

@@ -15,8 +15,9 @@ extension ObjectGraphError.Reason {
     public static let saveDidNotSettle = Self("saveDidNotSettle", code: 134060)
     /// 134040 (`NSPersistentStoreIncompleteSaveError`): a save over several stores failed in
     /// one of them after another kept its part (a store outside this module that committed
-    /// in one step, or a written part that could not be taken back); the stores that kept
-    /// their part are under `NSAffectedStoresErrorKey`, the failure under
+    /// in one step, or a written part that could not be taken back); the store that failed is
+    /// under `NSAffectedStoresErrorKey` (as Core Data puts "the stores prompting an error"
+    /// there), those that kept their part under ``KeptStoresErrorKey``, the failure under
     /// ``ObjectGraphError/underlying``.
     public static let incompleteSave = Self("incompleteSave", code: 134040)
 }
@@ -111,18 +112,24 @@ extension SaveErrors {
         ObjectGraphError(.noPersistentStore, "save: \(what)", entityName: entity)
     }
 
-    /// 134040: `failure` failed a save over several stores after `kept` (which could not be
-    /// taken back) kept their part of it.
-    static func incompleteSave(_ failure: any Error, kept: [any PersistentStore])
-        -> ObjectGraphError
-    {
+    /// 134040: `failure`, from the store `failed`, failed a save over several stores after
+    /// `kept` (which could not be taken back) kept their part of it.
+    static func incompleteSave(
+        _ failure: any Error, failed: (any PersistentStore)?, kept: [any PersistentStore]
+    ) -> ObjectGraphError {
         let names = kept.map { "\($0.type) store \($0.identifier)" }.joined(separator: ", ")
+        let failing = failed.map { "\($0.type) store \($0.identifier)" } ?? "a store"
         return ObjectGraphError(
             .incompleteSave,
-            "save: a store failed after \(names) kept \(kept.count == 1 ? "its" : "their") part "
-                + "of the save (\(failure)); the context keeps all its changes, so a retry "
-                + "writes those stores' part again: reset or refetch before retrying",
-            underlying: [.wrapping(failure)], userInfo: [NSAffectedStoresErrorKey: kept])
+            "save: \(failing) failed (\(failure)) and \(names) kept "
+                + "\(kept.count == 1 ? "its" : "their") part of the save; the context keeps all "
+                + "its changes, so a retry would write that part again: reset or refetch before "
+                + "retrying",
+            underlying: [.wrapping(failure)],
+            userInfo: [
+                NSAffectedStoresErrorKey: failed.map { [$0] } ?? [],
+                KeptStoresErrorKey: kept,
+            ])
     }
 
     /// `willSave()` overrides that never stop changing objects.

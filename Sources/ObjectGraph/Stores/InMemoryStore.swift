@@ -164,7 +164,9 @@ public final class InMemoryStore: PersistentStore, StagedCommitting, @unchecked 
             try table.check(changes)
             guard !changes.isEmpty else { return try body(.nothing) }
             return try body(
-                StagedCommit(write: {}, undo: { true }, apply: { self.applyChecked(changes) }))
+                StagedCommit(
+                    write: {}, keptAfterFailedWrite: { false }, undo: { true },
+                    apply: { self.applyChecked(changes) }))
         }
     }
 

@@ -10,9 +10,12 @@ import Foundation
 /// either ``apply`` once, or ``undo`` once if the write succeeded (a failed write takes itself
 /// back).
 struct StagedCommit {
-    /// Writes the part (the file store appends and syncs its line); on failure nothing of it
-    /// stays written. Throws the store's write error (134030).
+    /// Writes the part (the file store appends and syncs its line); on failure it takes
+    /// itself back (see ``keptAfterFailedWrite``). Throws the store's write error (134030).
     var write: () throws -> Void
+    /// After ``write`` threw: whether the part stayed written all the same (the file store
+    /// could not cut its file back, and refuses saves until reopened).
+    var keptAfterFailedWrite: () -> Bool
     /// Takes back what ``write`` wrote; `false` when that failed (the store then refuses
     /// saves until reopened).
     var undo: () -> Bool
@@ -20,7 +23,9 @@ struct StagedCommit {
     var apply: () -> Void
 
     /// The part of a store with nothing to write.
-    static var nothing: StagedCommit { StagedCommit(write: {}, undo: { true }, apply: {}) }
+    static var nothing: StagedCommit {
+        StagedCommit(write: {}, keptAfterFailedWrite: { false }, undo: { true }, apply: {})
+    }
 }
 
 /// A store whose commit runs in steps (check, write, apply), so that the coordinator can make

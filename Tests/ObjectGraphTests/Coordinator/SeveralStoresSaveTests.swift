@@ -114,31 +114,97 @@ import Testing
         #expect(contents.feedback == ["Dune"])
     }
 
-    /// When the file the first store wrote cannot be cut back, its part stays written: the
-    /// save fails with 134040 naming that store, and the store refuses saves until reopened.
-    @Test func aWrittenPartThatCannotBeTakenBackFailsTheSaveAsIncomplete() throws {
-        let stores = try TwoFiles()
+    /// A save of a new book and feedback with `faults` injected first: its error, the files
+    /// before and after, and the context (with the changes the save kept).
+    private func failedSave(_ stores: TwoFiles, _ faults: () -> Void) throws -> (
+        error: ObjectGraphError, before: [Data], after: [Data], context: ManagedObjectContext
+    ) {
+        let before = try stores.files()
         let context = ManagedObjectContext(
             concurrencyType: .privateQueue, coordinator: stores.coordinator)
-        try context.performAndWait {
+        let error = try context.performAndWait {
             _ = insertBookAndFeedback(context)
-            stores.feedbackFS.failNext(.write, .fail(ENOSPC))
-            stores.booksFS.failNext(.truncate, .fail(EIO))
+            faults()
             var caught: ObjectGraphError?
             do { try context.save() } catch let error as NSError {
                 caught = error as? ObjectGraphError
             }
-            let error = try #require(caught)
-            #expect(error.reason == .incompleteSave && error.code == 134040)
-            #expect(error.message.contains(stores.books.identifier))
-            let kept = error.userInfo[NSAffectedStoresErrorKey] as? [any PersistentStore]
-            #expect(kept?.map(\.identifier) == [stores.books.identifier])
-            #expect(error.underlying.first?.reason == .storeWriteFailed)
-            // The books store refuses saves until reopened.
+            return try #require(caught)
+        }
+        return (error, before, try stores.files(), context)
+    }
+
+    /// When the file the first store wrote cannot be cut back, its part stays written: the
+    /// save fails with 134040 naming that store, and the store refuses saves until reopened.
+    @Test func aWrittenPartThatCannotBeTakenBackFailsTheSaveAsIncomplete() throws {
+        let stores = try TwoFiles()
+        let (error, before, after, context) = try failedSave(stores) {
+            stores.feedbackFS.failNext(.write, .fail(ENOSPC))
+            stores.booksFS.failNext(.truncate, .fail(EIO))
+        }
+        #expect(error.reason == .incompleteSave && error.code == 134040)
+        #expect(error.message.contains(stores.books.identifier))
+        let kept = error.userInfo[KeptStoresErrorKey] as? [any PersistentStore]
+        #expect(kept?.map(\.identifier) == [stores.books.identifier])
+        let failed = error.userInfo[NSAffectedStoresErrorKey] as? [any PersistentStore]
+        #expect(failed?.map(\.identifier) == [stores.feedback.identifier])
+        #expect(error.underlying.first?.reason == .storeWriteFailed)
+        // The books file holds its line; the feedback file is as it was.
+        #expect(after[0].count > before[0].count && after[1] == before[1])
+        // The books store refuses saves until reopened.
+        context.performAndWait {
             #expect { try context.save() } throws: {
                 ($0 as? ObjectGraphError)?.reason == .storeUnusable
             }
         }
+    }
+
+    /// Review finding: the store whose own write failed could not cut its line back either;
+    /// the save answered 134030 as if nothing were kept, yet its line was in its file.
+    @Test func aFailedWriteThatCannotBeTakenBackIsKeptByItsOwnStore() throws {
+        let stores = try TwoFiles()
+        let (error, before, after, _) = try failedSave(stores) {
+            stores.feedbackFS.failNext(.sync, .fail(EIO))
+            stores.feedbackFS.failNext(.truncate, .fail(EIO))
+        }
+        #expect(error.reason == .incompleteSave)
+        let kept = error.userInfo[KeptStoresErrorKey] as? [any PersistentStore]
+        #expect(kept?.map(\.identifier) == [stores.feedback.identifier])
+        #expect(after[0] == before[0] && after[1].count > before[1].count)
+    }
+
+    /// Review finding: a reader of the first store's file applied the line that store wrote,
+    /// which was then cut back when the second store failed; the next save wrote a line of the
+    /// same length or longer in its place, and the reader kept the failed save's book (or
+    /// failed reading from the middle of the new line).
+    @Test func aReaderThatSawALineTakenBackReadsTheFileAgain() throws {
+        let stores = try TwoFiles()
+        var options = StoreOptions()
+        options.isReadOnly = true
+        let reader = try JSONLinesStore(model: stores.model, url: stores.booksURL, options: options)
+        defer { reader.close() }
+        let books = StoreFetchRequest(entity: stores.model[entityName: "Book"]!)
+        let seen = SeenTitles()
+        stores.feedbackFS.beforeNextWrite {
+            seen.record((try? reader.fetch(books)) ?? [])
+        }
+        stores.feedbackFS.failNext(.write, .fail(ENOSPC))
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: stores.coordinator)
+        try context.performAndWait {
+            _ = insertBookAndFeedback(context)
+            #expect(throws: ObjectGraphError.self) { try context.save() }
+            context.reset()
+            // A longer title: the new line reaches past the one taken back.
+            let book = context.insertNewObject(forEntityName: "Book")
+            book.setValue("Emma, a novel", forKey: "title")
+            try context.save()
+        }
+        #expect(seen.titles == ["Dune"])  // the reader did apply the line taken back
+        let titles = try reader.fetch(books).compactMap { row -> String? in
+            if case .string(let s)? = row["title"]?.attributeValue { s } else { nil }
+        }
+        #expect(titles == ["Emma, a novel"])
     }
 
     /// A store of another kind (it commits in one step) commits after the built-in stores
@@ -150,7 +216,10 @@ import Testing
         var options = StoreOptions()
         options.configurationName = "Books"
         options.storeIdentifier = "00000000-0000-4000-8000-00000000000A"
-        let books = InMemoryStore(model: model, options: options)
+        let booksURL = TemporaryStoreFiles.next("books")
+        let books = try JSONLinesStore(model: model, url: booksURL, options: options)
+        defer { books.close() }
+        let before = try Data(contentsOf: booksURL)
         let feedback = OneStepStore(model: model, configuration: "Feedback")
         try coordinator.addPersistentStore(books)
         try coordinator.addPersistentStore(feedback)
@@ -162,6 +231,7 @@ import Testing
                 ($0 as? ObjectGraphError)?.reason == .storeWriteFailed
             }
             #expect(try books.count(StoreFetchRequest(entity: model[entityName: "Book"]!)) == 0)
+            #expect(try Data(contentsOf: booksURL) == before)  // the line was cut back
             try context.save()
             #expect(try books.count(StoreFetchRequest(entity: model[entityName: "Book"]!)) == 1)
             #expect(
@@ -187,11 +257,24 @@ import Testing
                 guard let e = $0 as? ObjectGraphError, e.reason == .incompleteSave else {
                     return false
                 }
-                let kept = e.userInfo[NSAffectedStoresErrorKey] as? [any PersistentStore]
+                let kept = e.userInfo[KeptStoresErrorKey] as? [any PersistentStore]
+                let failed = e.userInfo[NSAffectedStoresErrorKey] as? [any PersistentStore]
                 return kept?.map(\.identifier) == [first.identifier]
+                    && failed?.map(\.identifier) == [second.identifier]
                     && e.underlying.first?.reason == .storeWriteFailed
             }
             #expect(context.hasChanges)
+        }
+    }
+}
+
+/// What a reader fetched at one moment, kept for the test to look at afterwards.
+private final class SeenTitles: @unchecked Sendable {
+    // Sendable: written once from the saving thread, read after the save returned.
+    private(set) var titles: [String] = []
+    func record(_ rows: [StoreRow]) {
+        titles = rows.compactMap { row -> String? in
+            if case .string(let s)? = row["title"]?.attributeValue { s } else { nil }
         }
     }
 }

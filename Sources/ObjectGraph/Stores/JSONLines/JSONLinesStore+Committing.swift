@@ -57,12 +57,15 @@ extension JSONLinesStore {
             if isBroken { throw StoreFileErrors.unusable(path) }
             guard !changes.isEmpty, let writerLock else { return try body(.nothing) }
             return try writerLock.serializingWrites {
+                // A line not applied (another store failed) is not kept in the buffer.
+                defer { writer.reset() }
                 try catchUpWithSharers()
                 try table.check(changes)
                 let encoded = try encodeAppend(changes)
                 return try body(
                     StagedCommit(
                         write: { try self.writeEncodedLine() },
+                        keptAfterFailedWrite: { self.isBroken },
                         undo: { self.undoEncodedLine() },
                         apply: {
                             self.finishAppend(changes, encoded) { $0.applyUnchecked(changes) }

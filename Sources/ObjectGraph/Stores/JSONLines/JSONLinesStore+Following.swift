@@ -44,6 +44,12 @@ extension JSONLinesStore {
         let sameFile =
             current.device == file.identity.device && current.inode == file.identity.inode
         if sameFile && !needsReload && !(readsMigratedRows && current.size != file.length) {
+            // A writer that cut its last line back (its write or sync failed, or another
+            // store of the same save failed) may have written another in its place since:
+            // the bytes this reader applied last must still be there.
+            if isReadOnly, current.size >= file.length, try !endMarkIsIntact(file) {
+                return try reload()
+            }
             if current.size == file.length { return }
             if current.size > file.length {
                 try applyAppendedLines(&file)
@@ -52,6 +58,23 @@ extension JSONLinesStore {
             }
         }
         try reload()
+    }
+
+    /// Whether the file still ends its last applied line with the bytes this reader applied
+    /// (``OpenStoreFile/endMark``); `true` when it has no mark.
+    private func endMarkIsIntact(_ file: OpenStoreFile) throws -> Bool {
+        guard !file.endMark.isEmpty else { return true }
+        var found = [UInt8](repeating: 0, count: file.endMark.count)
+        let read: Int
+        do {
+            read = try found.withUnsafeMutableBytes { buffer in
+                try fileSystem.read(file.fd, into: buffer, at: file.length - buffer.count)
+            }
+        } catch {
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "checking the file for changes", error)
+        }
+        return read == found.count && found == file.endMark
     }
 
     private func applyAppendedLines(_ file: inout OpenStoreFile) throws {
@@ -79,6 +102,10 @@ extension JSONLinesStore {
         generations.didChange(before: replay.beforeImages)
         historyLog = replay.history
         needsReload = false
+        if isReadOnly, replay.length > file.length {
+            file.endMark = OpenStoreFile.endMark(
+                of: bytes, from: file.length, length: replay.length)
+        }
         file.length = replay.length
         file.lineCount = replay.lineCount
         file.lastTransaction = replay.lastTransaction
@@ -96,8 +123,9 @@ extension JSONLinesStore {
             throw StoreFileErrors.io(
                 .storeOperationFailed, path, "reopening the replaced file", error)
         }
+        let bytes: [UInt8]
         do {
-            let bytes = try fileSystem.readToEnd(fd)
+            bytes = try fileSystem.readToEnd(fd)
             identity = try fileSystem.status(fd)
             loaded = try StoreFileLoader.load(bytes, path: path, model: model)
         } catch let e as ObjectGraphError {
@@ -140,7 +168,9 @@ extension JSONLinesStore {
         file = OpenStoreFile(
             fd: fd, identity: identity, length: loaded.replay.length, header: loaded.header,
             lineCount: loaded.replay.lineCount, lastTransaction: loaded.replay.lastTransaction,
-            transactionLines: loaded.replay.transactionLines)
+            transactionLines: loaded.replay.transactionLines,
+            endMark: isReadOnly
+                ? OpenStoreFile.endMark(of: bytes, length: loaded.replay.length) : [])
     }
 }
 

@@ -327,4 +327,21 @@ struct OpenStoreFile {
     var lastTransaction: Int64
     /// Transaction lines (after the snapshot).
     var transactionLines: Int
+    /// A reader's copy of the last bytes before `length` (the last complete line's checksum
+    /// and end), to tell when the file was cut back and written again to the same or a
+    /// greater length (a save another store of the same save failed, §7.1); empty for a
+    /// writer, which does not follow.
+    var endMark: [UInt8] = []
+
+    /// How many bytes ``endMark`` keeps: a line's checksum digits, `"}` and its LF.
+    static let endMarkLength = 11
+
+    /// The ``endMark`` of a file whose bytes from offset `base` are `bytes`, for the
+    /// complete lines ending at `length`; empty when `bytes` does not reach back far enough.
+    static func endMark(of bytes: [UInt8], from base: Int = 0, length: Int) -> [UInt8] {
+        let end = length - base
+        let start = end - endMarkLength
+        guard start >= 0, end <= bytes.count else { return [] }
+        return Array(bytes[start..<end])
+    }
 }

@@ -105,11 +105,12 @@ struct StoreFileOpener {
             notices += warnings.map { warning in
                 "store \(path): " + (warning.line.map { "line \($0): " } ?? "") + warning.message
             }
-            let file = OpenStoreFile(
+            var file = OpenStoreFile(
                 fd: opened, identity: identity, length: loaded.replay.length,
                 header: loaded.header, lineCount: loaded.replay.lineCount,
                 lastTransaction: loaded.replay.lastTransaction,
                 transactionLines: loaded.replay.transactionLines)
+            if lock == nil { file.endMark = OpenStoreFile.endMark(of: bytes, length: file.length) }
             // A writer accepts the file as it finds it: its end is the one to check from now.
             lock?.record(
                 StoreEndRecord(

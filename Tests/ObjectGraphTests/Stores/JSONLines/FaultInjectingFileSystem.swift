@@ -24,6 +24,16 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
         self.actsAsAnotherProcess = actingAsAnotherProcess
     }
 
+    private var beforeWrite: (@Sendable () -> Void)?
+
+    /// Runs `action` once, just before the next write (another party looking at the file
+    /// at that moment).
+    func beforeNextWrite(_ action: @escaping @Sendable () -> Void) {
+        lock.lock()
+        beforeWrite = action
+        lock.unlock()
+    }
+
     /// Makes the next operation of `kind` fail (once).
     func failNext(_ kind: Kind, _ fault: Fault) {
         lock.lock()
@@ -62,6 +72,11 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
         try base.read(fd, into: buffer, at: offset)
     }
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
+        lock.lock()
+        let action = beforeWrite
+        beforeWrite = nil
+        lock.unlock()
+        action?()
         switch take(.write) {
         case .fail(let code)?:
             throw FileSystemError(operation: "write", path: "(injected)", code: code)
