@@ -101,6 +101,53 @@ extension BatchLine.Value {
 }
 
 extension BatchLine.Term {
+    /// A term compiled once into closures over a row's values read in place: what the writer
+    /// checks every planned row with. NaN stands for `null`, as in ``evaluate(_:_:)`` (a
+    /// column assigned alone is compared as it is instead, NaN payloads included).
+    typealias Evaluator = (UnsafeBufferPointer<StoreValue>, inout Bool) -> Double
+
+    func evaluator() -> Evaluator {
+        switch self {
+        case .constant(let c):
+            return { _, _ in c }
+        case .column(let slot):
+            return { values, valid in
+                guard slot < values.count else {
+                    valid = false
+                    return .nan
+                }
+                switch values[slot] {
+                case .attribute(.double(let x)): return x
+                case .attribute(.null): return .nan
+                default:
+                    valid = false
+                    return .nan
+                }
+            }
+        case .operation(let op, let a, let b):
+            let x = a.evaluator()
+            let y = b.evaluator()
+            switch op {
+            case .add:
+                return { v, valid in Self.finite(x(v, &valid) + y(v, &valid)) }
+            case .subtract:
+                return { v, valid in Self.finite(x(v, &valid) - y(v, &valid)) }
+            case .multiply:
+                return { v, valid in Self.finite(x(v, &valid) * y(v, &valid)) }
+            case .divide:
+                return { v, valid in
+                    let l = x(v, &valid)
+                    let r = y(v, &valid)
+                    return r == 0 ? .nan : Self.finite(l / r)
+                }
+            }
+        }
+    }
+
+    /// `r` when finite, else NaN (`null`); a NaN operand gives a NaN result.
+    @inline(__always)
+    private static func finite(_ r: Double) -> Double { r.isFinite ? r : .nan }
+
     /// The term's value on `row`, NaN standing for `null`: a `null` column is NaN, and an
     /// operation with a NaN operand, a zero divisor, or a result that is not finite is NaN
     /// (`PredicateArithmetic`'s rules: an operation's non-finite result is `null`). IEEE 754
@@ -177,30 +224,86 @@ extension BatchLine {
                 }
             }
         }
+        // The line must give what the plan holds, bit for bit: each expression is evaluated
+        // on each row and compared with the planned value (a constant is planned as itself).
+        // A column copied alone is compared as it is (its NaN payloads included).
+        let checks: [(position: Int, column: Int, evaluate: Term.Evaluator?)] =
+            assignments.enumerated().compactMap { k, assignment in
+                switch assignment.value {
+                case .constant: return nil
+                case .term(.column(let slot)): return (k, slot, nil)
+                case .term(let term): return (k, -1, term.evaluator())
+                }
+            }
+        let width = plan.slots.count
+        let refs = plan.refs
         var runs: [Run] = []
         var seen = Set<Int>()
-        for (i, ref) in plan.refs.enumerated() {
-            let row = table.entityTables[ref.entity].rows[ref.slot].unsafelyUnwrapped
-            let pk = row.objectID.primaryKey
-            if let last = runs.last, last.entityIndex == ref.entity {
-                guard pk > last.last else { return nil }
-                if pk == last.last + 1 {
-                    runs[runs.count - 1].last = pk
-                } else {
-                    runs.append(Run(entityIndex: ref.entity, first: pk, last: pk))
+        var i = 0
+        let agrees = plan.values.withUnsafeBufferPointer { planned -> Bool in
+            while i < refs.count {
+                // Entity by entity, reading its rows in place.
+                let e = refs[i].entity
+                guard seen.insert(e).inserted else { return false }
+                var run = Run(entityIndex: e, first: 0, last: -1)
+                let rows = table.entityTables[e].rows
+                let ok = rows.withUnsafeBufferPointer { rows -> Bool in
+                    while i < refs.count, refs[i].entity == e {
+                        guard let pk = rows[refs[i].slot]?.objectID.primaryKey, pk > run.last
+                        else { return false }
+                        if pk != run.last + 1 {
+                            if run.last >= run.first { runs.append(run) }
+                            run.first = pk
+                        }
+                        run.last = pk
+                        if !checks.isEmpty {
+                            let same = rows[refs[i].slot].unsafelyUnwrapped.values
+                                .withUnsafeBufferPointer { values in
+                                    checks.allSatisfy { check in
+                                        let planned = planned[i * width + check.position]
+                                        guard let evaluate = check.evaluate else {
+                                            return check.column < values.count
+                                                && Self.isCopy(values[check.column], planned)
+                                        }
+                                        var valid = true
+                                        let r = evaluate(values, &valid)
+                                        return valid && Self.isPlanned(r, planned)
+                                    }
+                                }
+                            guard same else { return false }
+                        }
+                        i += 1
+                    }
+                    return true
                 }
-            } else {
-                guard seen.insert(ref.entity).inserted else { return nil }
-                runs.append(Run(entityIndex: ref.entity, first: pk, last: pk))
+                guard ok else { return false }
+                runs.append(run)
             }
-            // The line must give what the plan holds, bit for bit.
-            for (k, assignment) in assignments.enumerated() {
-                guard let value = assignment.value.value(for: row),
-                    value == plan.value(row: i, position: k)
-                else { return nil }
-            }
+            return true
         }
+        guard agrees else { return nil }
         self.init(entityIndex: entity.index, assignments: assignments, runs: runs)
+    }
+
+    /// Whether `r` (an evaluated term, NaN for `null`) is the planned value `planned`, bit for
+    /// bit.
+    @inline(__always)
+    private static func isPlanned(_ r: Double, _ planned: StoreValue) -> Bool {
+        switch planned {
+        case .attribute(.double(let p)): !r.isNaN && r.bitPattern == p.bitPattern
+        case .attribute(.null): r.isNaN
+        default: false
+        }
+    }
+
+    /// Whether `planned` is the double or `null` `value` copied, bit for bit.
+    @inline(__always)
+    private static func isCopy(_ value: StoreValue, _ planned: StoreValue) -> Bool {
+        switch (value, planned) {
+        case (.attribute(.double(let v)), .attribute(.double(let p))): v.bitPattern == p.bitPattern
+        case (.attribute(.null), .attribute(.null)): true
+        default: false
+        }
     }
 
     /// Whether a constant of `type` is recorded as itself (its encoding reads back bit for
