@@ -173,20 +173,59 @@ import Testing
         #expect(after[0] == before[0] && after[1].count > before[1].count)
     }
 
-    /// Review finding: a reader of the first store's file applied the line that store wrote,
-    /// which was then cut back when the second store failed; the next save wrote a line of the
-    /// same length or longer in its place, and the reader kept the failed save's book (or
-    /// failed reading from the middle of the new line).
-    @Test func aReaderThatSawALineTakenBackReadsTheFileAgain() throws {
+    /// Review finding: when the failing store's write left nothing of its line, a failed
+    /// cut-back does not make the save incomplete: no reader applies a torn tail.
+    @Test func aFailedWriteThatLeftNoWholeLineIsNotKept() throws {
         let stores = try TwoFiles()
-        var options = StoreOptions()
-        options.isReadOnly = true
-        let reader = try JSONLinesStore(model: stores.model, url: stores.booksURL, options: options)
-        defer { reader.close() }
+        let (error, before, after, _) = try failedSave(stores) {
+            stores.feedbackFS.failNext(.write, .partialThenFail(20, ENOSPC))
+            stores.feedbackFS.failNext(.truncate, .fail(EIO))
+        }
+        #expect(error.reason == .storeWriteFailed)
+        #expect(after[0] == before[0])
+    }
+
+    enum Replacement: String, CaseIterable, CustomTestStringConvertible {
+        /// A line of the same length: without the check the reader kept the failed save.
+        case sameLength
+        /// A longer line: without the check the reader failed with 259 mid-line.
+        case longer
+        var testDescription: String { rawValue }
+        var title: String { self == .sameLength ? "Emma" : "Emma, a novel" }
+    }
+
+    /// Review findings: a reader of the first store's file applied the line that store wrote,
+    /// which was then cut back when the second store failed; the next save wrote a line of the
+    /// same length or longer in its place, and the reader kept the failed save's book, or
+    /// failed reading from the middle of the new line; and it did not report the new line.
+    /// Both for a reader that had the file open and one that opened it while the line was
+    /// there (its mark comes from opening, not from following).
+    @Test(arguments: Replacement.allCases, [false, true])
+    func aReaderThatSawALineTakenBackReadsTheFileAgain(
+        _ replacement: Replacement, opensDuringTheSave: Bool
+    ) throws {
+        let stores = try TwoFiles()
+        let instant = Date(timeIntervalSinceReferenceDate: 786_000_000.25)
+        stores.coordinator.clock = { instant }  // same-width timestamps in every line
+        let options = {
+            var options = StoreOptions()
+            options.isReadOnly = true
+            options.remoteChangeDetection = .polling
+            options.remoteChangePollingInterval = 3600  // only fetches look at the file
+            return options
+        }()
         let books = StoreFetchRequest(entity: stores.model[entityName: "Book"]!)
-        let seen = SeenTitles()
+        let box = ReaderBox()
+        let open: @Sendable () throws -> Void = {
+            let reader = try JSONLinesStore(
+                model: stores.model, url: stores.booksURL, options: options)
+            reader.startReportingWrites { box.record(transaction: $0.transaction) }
+            box.reader = reader
+        }
+        if !opensDuringTheSave { try open() }
         stores.feedbackFS.beforeNextWrite {
-            seen.record((try? reader.fetch(books)) ?? [])
+            if opensDuringTheSave { try? open() }
+            box.record(titles: (try? box.reader?.fetch(books)) ?? [])
         }
         stores.feedbackFS.failNext(.write, .fail(ENOSPC))
         let context = ManagedObjectContext(
@@ -195,16 +234,22 @@ import Testing
             _ = insertBookAndFeedback(context)
             #expect(throws: ObjectGraphError.self) { try context.save() }
             context.reset()
-            // A longer title: the new line reaches past the one taken back.
             let book = context.insertNewObject(forEntityName: "Book")
-            book.setValue("Emma, a novel", forKey: "title")
+            book.setValue(replacement.title, forKey: "title")
             try context.save()
         }
-        #expect(seen.titles == ["Dune"])  // the reader did apply the line taken back
+        let reader = try #require(box.reader)
+        defer {
+            reader.stopReportingWrites()
+            reader.close()
+        }
+        #expect(box.titles == ["Dune"])  // the reader did see the line taken back
         let titles = try reader.fetch(books).compactMap { row -> String? in
             if case .string(let s)? = row["title"]?.attributeValue { s } else { nil }
         }
-        #expect(titles == ["Emma, a novel"])
+        #expect(titles == [replacement.title])
+        // Transaction 1 twice: the line taken back, then the one in its place.
+        #expect(box.transactions == (opensDuringTheSave ? [1] : [1, 1]))
     }
 
     /// A store of another kind (it commits in one step) commits after the built-in stores
@@ -268,15 +313,21 @@ import Testing
     }
 }
 
-/// What a reader fetched at one moment, kept for the test to look at afterwards.
-private final class SeenTitles: @unchecked Sendable {
-    // Sendable: written once from the saving thread, read after the save returned.
+/// A reader opened from a file-system hook, what it fetched there, and the writes it reported.
+private final class ReaderBox: @unchecked Sendable {
+    // Sendable: written from the saving thread inside the save, read after it returned.
+    var reader: JSONLinesStore?
     private(set) var titles: [String] = []
-    func record(_ rows: [StoreRow]) {
+    private let lock = NSLock()
+    private var reported: [Int64] = []
+    var transactions: [Int64] { lock.withLock { reported } }
+
+    func record(titles rows: [StoreRow]) {
         titles = rows.compactMap { row -> String? in
             if case .string(let s)? = row["title"]?.attributeValue { s } else { nil }
         }
     }
+    func record(transaction: Int64) { lock.withLock { reported.append(transaction) } }
 }
 
 /// A store written outside the built-in ones: it commits in one step (it is not

@@ -65,7 +65,7 @@ extension JSONLinesStore {
                 return try body(
                     StagedCommit(
                         write: { try self.writeEncodedLine() },
-                        keptAfterFailedWrite: { self.isBroken },
+                        keptAfterFailedWrite: { self.failedLineStayed },
                         undo: { self.undoEncodedLine() },
                         apply: {
                             self.finishAppend(changes, encoded) { $0.applyUnchecked(changes) }
@@ -226,13 +226,18 @@ extension JSONLinesStore {
     /// throws `.storeWriteFailed` (134030), or marks the store unusable when even that fails.
     func writeEncodedLine() throws {
         guard let file else { throw StoreFileErrors.closed(path) }
+        var written = false
         do {
             try fileSystem.writeAll(
                 file.fd, writer.bytes, at: file.length, midway: "commit.midWrite")
+            written = true
             PausePoints.reach("commit.written")
             if options.synchronous == .full { try fileSystem.sync(file.fd) }
         } catch {
             rollBack(to: file.length, fd: file.fd)
+            // A line written whole (its LF included) that could not be cut back is committed
+            // for every reader; a part of one is a torn tail that no reader applies.
+            failedLineStayed = written && isBroken
             writer.reset()
             throw StoreFileErrors.io(
                 .storeWriteFailed, path, "appending transaction \(file.lastTransaction + 1)",

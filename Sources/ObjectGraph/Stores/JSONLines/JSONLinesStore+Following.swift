@@ -48,6 +48,11 @@ extension JSONLinesStore {
             // store of the same save failed) may have written another in its place since:
             // the bytes this reader applied last must still be there.
             if isReadOnly, current.size >= file.length, try !endMarkIsIntact(file) {
+                // The line cut back took its transaction number with it, and the line in its
+                // place has that number again: it is reported as a new write.
+                if let reported = reporting?.reported {
+                    reporting?.reported = min(reported, file.lastTransaction - 1)
+                }
                 return try reload()
             }
             if current.size == file.length { return }

@@ -72,6 +72,9 @@ public final class JSONLinesStore: PersistentStore, StagedCommitting, @unchecked
     var openingWarnings: [StoreFileWarning] = []
     /// Set when a failed write could not be undone: the file's end is unknown.
     var isBroken = false
+    /// Whether the last failed write left its whole line in the file (written, then its sync
+    /// failed, then it could not be cut back): the line's save is kept.
+    var failedLineStayed = false
     /// Set while (and if) a reader's table is not in step with the file.
     var needsReload = false
     /// Set while a reader reads a file of an earlier model version, migrated in memory: it
