@@ -143,22 +143,50 @@ extension ManagedObjectContext {
     private func allocateIDs(for objects: [ManagedObject], coordinator: PersistentStoreCoordinator)
         throws -> NewObjectIDs
     {
-        var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
-        var entityOrder: [EntityDescription] = []
-        // Inserts come in runs of one entity: group a run at once, not object by object.
-        let temporary = objects.filter { $0.objectID.isTemporaryID }
+        // Inserts come in runs of one entity: each entity's runs are kept as ranges of
+        // `objects`, with the number of temporary IDs in them, entities in first-seen order.
+        // Copying the objects into a filtered array and again into per-entity arrays cost a
+        // retain and release of each object twice.
+        var groups: [(entity: EntityDescription, runs: [Range<Int>], temporary: Int)] = []
+        var groupOf: [ObjectIdentifier: Int] = [:]
+        var total = 0
         let entityOf = { (object: ManagedObject) in ObjectIdentifier(object.entity) }
-        temporary.forEachRun(by: entityOf) { entity, range in
-            if byEntity[entity] == nil { entityOrder.append(temporary[range.lowerBound].entity) }
-            byEntity[entity, default: []] += temporary[range]
+        objects.forEachRun(by: entityOf) { key, range in
+            var temporary = 0
+            for i in range where objects[i].objectID.isTemporaryID { temporary += 1 }
+            guard temporary > 0 else { return }
+            total += temporary
+            if let g = groupOf[key] {
+                groups[g].runs.append(range)
+                groups[g].temporary += temporary
+            } else {
+                groupOf[key] = groups.count
+                groups.append((objects[range.lowerBound].entity, [range], temporary))
+            }
         }
         var result = NewObjectIDs()
-        result.reserveCapacity(temporary.count)
-        for entity in entityOrder {
-            for (store, group) in byAssignedStore(byEntity[ObjectIdentifier(entity)]!) {
-                let ids = try coordinator.permanentIDs(
-                    for: entity, count: group.count, assigned: store)
-                for (object, id) in zip(group, ids) { result.append(object, id) }
+        result.reserveCapacity(total)
+        for group in groups {
+            guard assignedStores.isEmpty else {
+                var members: [ManagedObject] = []
+                for range in group.runs {
+                    members += objects[range].filter { $0.objectID.isTemporaryID }
+                }
+                for (store, part) in byAssignedStore(members) {
+                    let ids = try coordinator.permanentIDs(
+                        for: group.entity, count: part.count, assigned: store)
+                    for (object, id) in zip(part, ids) { result.append(object, id) }
+                }
+                continue
+            }
+            // No store chosen by `assign(_:to:)`: one request, the keys handed out in order.
+            let ids = try coordinator.permanentIDs(for: group.entity, count: group.temporary)
+            var next = 0
+            for range in group.runs {
+                for i in range where objects[i].objectID.isTemporaryID {
+                    result.append(objects[i], ids[next])
+                    next += 1
+                }
             }
         }
         return result

@@ -170,9 +170,13 @@ struct ChangeAnnouncement {
     /// The inserted objects to announce: those still inserted in `context` (not deleted or
     /// rolled back since), and the objects merges brought in.
     func announcedInserts(in context: ManagedObjectContext) -> [ManagedObject] {
-        var objects = inserted.filter {
-            $0.state.isInserted && !$0.state.isDeleted && $0.managedObjectContext === context
+        let current = { (object: ManagedObject) in
+            object.state.isInserted && !object.state.isDeleted
+                && object.managedObjectContext === context
         }
+        // Usually every one is: the array itself then, not a copy (a retain and release of
+        // each object).
+        var objects = inserted.allSatisfy(current) ? inserted : inserted.filter(current)
         if !mergedInserts.isEmpty { objects += mergedInserts.filter { !$0.state.isDeleted } }
         return objects
     }

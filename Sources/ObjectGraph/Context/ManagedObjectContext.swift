@@ -126,8 +126,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var mergeObserver: (any NSObjectProtocol)?
     /// Permanent IDs given at save to objects that had temporary ones (for children that
     /// still hold the temporary ID). Queue-confined as the state above: an insert save writes
-    /// one entry per object, and a dynamic exclusivity check cost ≈ 40 instructions each.
-    @exclusivity(unchecked) var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// its batch of IDs, and a dynamic exclusivity check cost ≈ 40 instructions an access.
+    @exclusivity(unchecked) var permanentIDs = PermanentIDMap()
     /// The stores ``assign(_:to:)`` chose for inserted objects, by their temporary IDs (store
     /// identifiers). Read by the insert save and `obtainPermanentIDs(for:)`, handed to the
     /// parent by a child's save, emptied when the IDs become permanent, by `rollback()` and by

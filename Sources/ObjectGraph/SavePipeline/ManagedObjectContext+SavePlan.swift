@@ -29,18 +29,28 @@ extension ManagedObjectContext {
                 object.replaceSlots(with: values)
             }
         }
-        // Each inserted object moves to its permanent ID: make room once, not by doubling, and
-        // move the registry's entries together (see `ObjectRegistry.move(_:)`).
-        permanentIDs.reserveCapacity(permanentIDs.count + newIDs.count)
+        // Each inserted object moves to its permanent ID: the registry's entries are moved
+        // together (see `ObjectRegistry.move(_:)`), and the old and new IDs are recorded as one
+        // batch for children that still hold the temporary ones (see `PermanentIDMap`).
         var moves: [(object: ManagedObject, from: ManagedObjectID)] = []
         moves.reserveCapacity(newIDs.count)
+        var from: [ManagedObjectID] = []
+        from.reserveCapacity(newIDs.count)
+        var allMoved = true
         for object in plan.inserted { object.snapshotVersion = 1 }
         // The new IDs in allocation order, read without a lookup per object.
-        for (object, id) in zip(newIDs.objects, newIDs.ids) where id != object.objectID {
+        for (object, id) in zip(newIDs.objects, newIDs.ids) {
+            guard id != object.objectID else {
+                allMoved = false
+                continue
+            }
             moves.append((object, object.objectID))
-            permanentIDs[object.objectID] = id
+            from.append(object.objectID)
             object.objectID = id
         }
+        // The save's own array of new IDs when every object moved (the usual case), else the
+        // new IDs of those that did.
+        permanentIDs.record(from: from, to: allMoved ? newIDs.ids : moves.map(\.object.objectID))
         registry.move(moves)
         for object in plan.updated {
             if let id = plan.takeovers[ObjectIdentifier(object)] {

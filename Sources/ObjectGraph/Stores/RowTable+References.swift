@@ -22,8 +22,11 @@ struct ReferenceCheck {
     private let insertedRows: [StoreRow]
     /// The inserted rows' IDs, made on the first target not found in the table.
     private var inserted: Set<ManagedObjectID>?
-    /// The last target found: a run of rows pointing at one target looks it up once.
-    private var lastFound: ManagedObjectID?
+    /// Targets found lately, by a hash of entity and key: many rows pointing at a few
+    /// targets (every expense at one of 20 categories) look each target up once, where
+    /// remembering only the last one found missed whenever consecutive rows pointed at
+    /// different targets. Empty until the first target is found.
+    private var found: [ManagedObjectID?] = []
 
     init(_ changes: StoreChangeSet) {
         deleted = Set(changes.deleted.lazy.map(\.objectID))
@@ -90,15 +93,32 @@ struct ReferenceCheck {
     }
 
     private mutating func exists(_ target: ManagedObjectID, in table: RowTable) -> Bool {
-        if target == lastFound { return true }
-        let found: Bool
+        let cell = Self.cell(of: target)
+        if !found.isEmpty, found[cell] == target { return true }
+        let exists: Bool
         if table.containsRow(target) {
-            found = deleted.isEmpty || !deleted.contains(target)
+            exists = deleted.isEmpty || !deleted.contains(target)
         } else {
             if inserted == nil { inserted = Set(insertedRows.lazy.map(\.objectID)) }
-            found = inserted!.contains(target)
+            exists = inserted!.contains(target)
         }
-        if found { lastFound = target }
-        return found
+        if exists {
+            if found.isEmpty { found = Array(repeating: nil, count: Self.foundCells) }
+            found[cell] = target
+        }
+        return exists
+    }
+
+    /// The number of targets ``found`` remembers (a power of two).
+    private static let foundCells = 64
+
+    /// The cell of ``found`` that remembers `target`: its key and entity mixed (the entity
+    /// because keys are per hierarchy).
+    @inline(__always)
+    private static func cell(of target: ManagedObjectID) -> Int {
+        let bits =
+            UInt64(bitPattern: target.primaryKey)
+            &+ UInt64(UInt(bitPattern: ObjectIdentifier(target.entity))) &>> 4
+        return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> 58)
     }
 }

@@ -92,6 +92,45 @@ import Testing
         }
     }
 
+    /// A child's objects keep their temporary IDs after the root saves them; turned back into
+    /// faults, they are filled through the parent, which finds them by those temporary IDs,
+    /// over several root saves (each records its batch of new IDs) and after other IDs were
+    /// looked up in between.
+    @Test(arguments: StoreKind.all)
+    func aChildsObjectsAreFilledByTheirTemporaryIDsAfterTheRootSaves(_ kind: StoreKind) throws {
+        let parent = try root(kind)
+        let kid = child(of: parent)
+        var made: [Category] = []
+        for round in 0..<3 {
+            try kid.performAndWait {
+                for i in 0..<40 {
+                    let c = Category(context: kid)
+                    c.id = UUID()
+                    c.name = "round \(round) #\(i)"
+                    made.append(c)
+                }
+                try kid.save()
+            }
+            try parent.performAndWait { try parent.save() }
+            if round == 1 {
+                // A look-up between two saves: the first batches are folded in already.
+                kid.performAndWait {
+                    kid.refresh(made[0], mergeChanges: false)
+                    #expect(made[0].name == "round 0 #0")
+                }
+            }
+        }
+        kid.performAndWait {
+            for (n, category) in made.enumerated() {
+                #expect(category.objectID.isTemporaryID)
+                kid.refresh(category, mergeChanges: false)
+                #expect(category.isFault)
+                #expect(category.name == "round \(n / 40) #\(n % 40)")
+                #expect(!category.isDeleted)
+            }
+        }
+    }
+
     @Test(arguments: StoreKind.all)
     func obtainedPermanentIDsAreTheSameInChildParentAndStore(_ kind: StoreKind) throws {
         let parent = try root(kind)

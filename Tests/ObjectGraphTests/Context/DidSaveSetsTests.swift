@@ -51,6 +51,27 @@ private final class Tally: ManagedObject {
         return (saved, changed)
     }
 
+    /// An object inserted and deleted in the same event is announced neither inserted nor
+    /// deleted, and is not saved: the objects-did-change and the did-save name the others.
+    @Test func anObjectInsertedAndDeletedBeforeTheSaveIsNotAnnouncedOrSaved() throws {
+        let context = try Self.context()
+        try context.performAndWait {
+            let (x, y, z) = (
+                Tally(context: context), Tally(context: context), Tally(context: context)
+            )
+            context.delete(y)
+            let result = try Self.observing(context) { try context.save() }
+            #expect(result.changed.count == 1)
+            #expect(result.changed.first?[NSInsertedObjectsKey] as? Set<ManagedObject> == [x, z])
+            #expect(result.changed.first?[NSDeletedObjectsKey] == nil)
+            #expect(result.saved[NSInsertedObjectsKey] as? Set<ManagedObject> == [x, z])
+            #expect((result.saved[NSDeletedObjectsKey] as? Set<ManagedObject>)?.isEmpty == true)
+            #expect(
+                result.saved[NSInsertedObjectIDsKey] as? Set<ManagedObjectID>
+                    == [x.objectID, z.objectID])
+        }
+    }
+
     @Test func theDidSaveSetsNameTheSavedObjects() throws {
         let context = try Self.context()
         try context.performAndWait {

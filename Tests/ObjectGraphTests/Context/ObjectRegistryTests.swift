@@ -98,6 +98,52 @@ import Testing
         }
     }
 
+    /// A save's re-keying moves each inserted object from its temporary ID to its permanent
+    /// one: every object is then found under its new ID only, the count is unchanged, and the
+    /// table keeps its size (each move frees its old entry before adding the new one, so no
+    /// room is needed beyond what the table has).
+    @Test func movingEntriesToNewIDsKeepsTheTablesSize() throws {
+        let (category, transaction) = try Self.entities()
+        let registry = ObjectRegistry()
+        registry.retainsAll = true
+        var objects: [ManagedObject] = []
+        var moves: [(object: ManagedObject, from: ManagedObjectID)] = []
+        for i in 0..<1000 {
+            let entity = i % 3 == 0 ? category : transaction
+            let object = ManagedObject(entity: entity, insertInto: nil)
+            registry.register(object, as: object.objectID)
+            objects.append(object)
+        }
+        let slots = registry.slotCount
+        for (i, object) in objects.enumerated() {
+            moves.append((object, object.objectID))
+            object.objectID = ManagedObjectID(
+                entity: object.entity, storeIdentifier: "A", primaryKey: Int64(i + 1))
+        }
+        registry.move(moves)
+        #expect(registry.count == 1000)
+        #expect(registry.slotCount == slots)
+        for (object, from) in moves {
+            #expect(registry[object.objectID] === object)
+            #expect(registry[from] == nil)
+        }
+        // A move whose old entry is not registered adds one: the table grows as it must.
+        let stray = ManagedObject(entity: category, insertInto: nil)
+        let from = stray.objectID
+        stray.objectID = ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: 5000)
+        for i in 0..<1000 {
+            let extra = ManagedObject(entity: category, insertInto: nil)
+            extra.objectID = ManagedObjectID(
+                entity: category, storeIdentifier: "B", primaryKey: Int64(i))
+            registry.move([(extra, extra.objectID)])
+            objects.append(extra)
+        }
+        registry.move([(stray, from)])
+        #expect(registry.count == 2001)
+        #expect(registry[stray.objectID] === stray)
+        for object in objects { #expect(registry[object.objectID] === object) }
+    }
+
     /// One in ten held (the sweep rebuilds the table from the few that stay) and nine in ten
     /// held (it removes the few that go, one by one).
     @Test(arguments: [1, 9])

@@ -99,6 +99,40 @@ import Testing
         #expect(try s.store.row(for: note) == before)
     }
 
+    /// Many inserted rows pointing at a few targets (the check remembers the targets it has
+    /// found) still have each reference checked: after 400 references to 200 folders, a note
+    /// pointing at a folder that does not exist, or at one the same change set deletes, is
+    /// refused naming it, and the same rows without it are accepted.
+    @Test(arguments: StoreKind.all)
+    func manyReferencesToFoundTargetsStillRefuseAMissingOne(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let folders = try (0..<200).map { _ in try s.id(s.folder) }
+        try s.commit(inserted: folders.enumerated().map { s.folderRow($1, "f\($0)") })
+        let notes = try (0..<400).map { i in
+            s.noteRow(try s.id(s.note), folder: folders[(i * 7) % folders.count])
+        }
+        let missing = ManagedObjectID(
+            entity: s.folder, storeIdentifier: s.store.identifier, primaryKey: 9_999)
+        let late = try s.id(s.note)
+        let error = try s.refused(inserted: notes + [s.noteRow(late, folder: missing)])
+        #expect(error?.reason == .danglingReference)
+        #expect(error?.objectID == late)
+        #expect(error?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == missing)
+        // A folder found for earlier rows is still checked against the deletions.
+        let deletedFolder = folders[3]
+        let rest = notes.filter {
+            guard case .toOne(let target?) = $0.values[1] else { return true }
+            return target != deletedFolder
+        }
+        let deleting = try s.refused(
+            inserted: rest + [s.noteRow(late, folder: deletedFolder)], deleted: [(deletedFolder, 1)]
+        )
+        #expect(deleting?.reason == .danglingReference)
+        #expect(deleting?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == deletedFolder)
+        try s.commit(inserted: notes)
+        #expect(try s.store.fetch(StoreFetchRequest(entity: s.note)).count == 400)
+    }
+
     @Test(arguments: StoreKind.all)
     func anInsertPointingAtARowTheSameSaveDeletesIsRefused(_ kind: StoreKind) throws {
         let s = try Stack(kind)
