@@ -24,10 +24,14 @@ package struct RowExpression {
     }
 
     private let plan: Plan
+    /// The compiled expression's tree: what the file store's batch line records, when it can
+    /// (``BatchLine``).
+    let node: ExpressionNode
 
     /// The plan for `expression`: a closure tree when every node has one, else the general
     /// evaluator.
     package init(_ expression: CompiledExpression) {
+        node = expression.root
         if let tree = Self.scalar(expression.root) {
             plan = .tree(tree)
         } else {

@@ -82,6 +82,9 @@ public final class JSONLinesStore: PersistentStore, StagedCommitting, @unchecked
     var readsMigratedRows = false
     /// What a fresh snapshot's row lines would take, once measured.
     var liveRowBytes: Int?
+    /// Whether a batch update that a batch line can record is written as one (version 6);
+    /// tests turn it off to check the partial rows every other batch update is written as.
+    package var writesBatchLines = true
     /// Counters as recorded in the file (header, lines, inserted keys).
     var recordedCounters: [String: Int64]
     /// Automatic compaction waits until the file passes this length (after a failed attempt).

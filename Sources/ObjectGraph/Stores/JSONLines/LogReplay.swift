@@ -162,9 +162,10 @@ struct LogReplay {
         history = log
     }
 
-    private mutating func applyTransaction(_ record: TransactionRecord, number: Int, bytes: Int)
+    private mutating func applyTransaction(_ line: TransactionRecord, number: Int, bytes: Int)
         throws
     {
+        var record = line
         guard lastTransaction < .max, record.number == lastTransaction + 1 else {
             let expected =
                 lastTransaction < .max
@@ -176,6 +177,11 @@ struct LogReplay {
         }
         func fail(_ what: String) -> ObjectGraphError {
             StoreFileErrors.corrupt(path, line: number, "transaction \(record.number) \(what)")
+        }
+        if let batch = record.batch {
+            // A batch line (version 6) is the partial rows its evaluation gives on the rows
+            // as they are now.
+            record.updated = try batch.updates(of: table) { throw fail($0) }
         }
         if keepsBeforeImages { keepBeforeImages(of: record) }
         var replaced: [ManagedObjectID: StoreRow] = [:]

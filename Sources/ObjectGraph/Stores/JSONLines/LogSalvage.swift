@@ -72,7 +72,8 @@ struct LogSalvage {
         }
     }
 
-    private mutating func apply(_ record: TransactionRecord, line: Int) {
+    private mutating func apply(_ transaction: TransactionRecord, line: Int) {
+        var record = transaction
         let t = record.number
         if t > lastTransaction + 1 {
             let missing = t - lastTransaction - 1
@@ -88,6 +89,14 @@ struct LogSalvage {
             } else {
                 skipped.append("line \(line): \(what) deletes \(name(id)), which is not there")
             }
+        }
+        if let batch = record.batch {
+            // A batch line's rows as the salvage has them; what cannot apply is listed.
+            var listed: [String] = []
+            record.updated = batch.updates(of: table) {
+                listed.append("line \(line): \(what) \($0)")
+            }
+            skipped += listed
         }
         apply(updated: record.updated, inserted: record.inserted, line: line, what: what)
         for (entityName, next) in record.keys {

@@ -109,7 +109,7 @@ extension RowCodec {
         return id
     }
 
-    private func readKey(_ s: inout JSONScanner) throws -> Int64 {
+    func readKey(_ s: inout JSONScanner) throws -> Int64 {
         let start = s.position
         let pk = try s.readInt64()
         guard pk >= 1 else {
@@ -119,7 +119,7 @@ extension RowCodec {
     }
 
     /// Reads an entity name; returns the entity's index in the model.
-    private func readEntity(_ s: inout JSONScanner) throws -> Int {
+    func readEntity(_ s: inout JSONScanner) throws -> Int {
         s.skipSpace()
         let start = s.position
         // The usual case: a name exactly as this library writes it, quotes included.

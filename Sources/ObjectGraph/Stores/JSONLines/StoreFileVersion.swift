@@ -7,10 +7,14 @@ import Foundation
 /// message saying so.
 enum StoreFileVersion {
     /// The version this library writes.
-    static let current = 5
+    static let current = 6
     /// The versions this library reads.
     static let readable = 1...current
 
+    /// Version 6 adds batch lines: a transaction's `batch` member records a batch update as
+    /// the update itself (the request's entity, its assignments, the rows as runs of
+    /// consecutive keys), replayed by evaluating the assignments on those rows (``BatchLine``).
+    ///
     /// Version 5 adds partial rows to a transaction's `upd`: `[entity, pk, version,
     /// {column: value, …}]`, the changed stored slots only, applied to the row they update.
     ///

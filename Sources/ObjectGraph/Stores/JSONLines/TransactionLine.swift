@@ -13,6 +13,10 @@ struct TransactionRecord: Sendable {
     /// Complete rows, or (version 5) partial rows holding the changed slots only.
     var updated: [RowUpdate] = []
     var deleted: [ManagedObjectID] = []
+    /// (Version 6) a batch update recorded as the update itself; a line holding it holds no
+    /// `ins`, `upd` or `del`. ``LogReplay`` and ``LogSalvage`` turn it into ``updated`` on the
+    /// rows as they are when they reach the line.
+    var batch: BatchLine?
     /// Root entity name → next free primary key.
     var keys: [(String, Int64)] = []
 }
@@ -163,6 +167,13 @@ enum TransactionLine {
             case "upd": record.updated = try codec.readUpdates(&s)
             case "del":
                 try s.forEachElement { s in record.deleted.append(try codec.readObjectKey(&s)) }
+            case "batch":
+                guard codec.formatVersion >= 6 else {
+                    throw s.error(
+                        "a batch line (format version 6) in a file of version \(codec.formatVersion)"
+                    )
+                }
+                record.batch = try codec.readBatch(&s)
             case "keys":
                 try s.forEachMember { name, s in
                     let next = try s.readInt64()
@@ -177,8 +188,15 @@ enum TransactionLine {
             }
         }
         guard seen.contains("at") else { throw s.error("the transaction has no \"at\" member") }
-        guard !record.inserted.isEmpty || !record.updated.isEmpty || !record.deleted.isEmpty else {
-            throw s.error("the transaction changes nothing (no \"ins\", \"upd\" or \"del\")")
+        let changesRows =
+            !record.inserted.isEmpty || !record.updated.isEmpty || !record.deleted.isEmpty
+        if record.batch != nil {
+            guard !changesRows else {
+                throw s.error("a batch line holds no \"ins\", \"upd\" or \"del\"")
+            }
+        } else if !changesRows {
+            throw s.error(
+                "the transaction changes nothing (no \"ins\", \"upd\", \"del\" or \"batch\")")
         }
         guard s.isAtEnd else { throw s.error("text after the transaction object") }
         return record

@@ -75,7 +75,7 @@ import Testing
         #expect(text.count == 2 && text[1].isEmpty)
         #expect(
             text[0].hasPrefix(
-                "{\"format\":\"objectgraph-jsonl\",\"version\":5,\"store\":\"6B0F5C2E-"))
+                "{\"format\":\"objectgraph-jsonl\",\"version\":6,\"store\":\"6B0F5C2E-"))
         // Instants count seconds from 2001 (Date's own reference): 1,700,000,001 s since 1970.
         #expect(text[0].contains("\"created\":721692801.0,"))
         let reopened = try open()
