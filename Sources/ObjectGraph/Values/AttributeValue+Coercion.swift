@@ -29,7 +29,9 @@ extension AttributeValue {
             guard v.isFinite, v == v.rounded(), let i = Int64(exactly: v) else { return nil }
             return AttributeValue.integer(i).coerced(to: type)
         case (.float(let v), .double): return .double(Double(v))
-        case (.decimal(let v), .double): return .double(NSDecimalNumber(decimal: v).doubleValue)
+        // The nearest double (`NSDecimalNumber.doubleValue` gives 0.06999999999999999 for 0.07
+        // in swift-corelibs-foundation).
+        case (.decimal(let v), .double): return .double(PredicateNumber.double(v))
         case (.decimal(let v), _) where type.isInteger:
             guard let i = Int64(exactly: NSDecimalNumber(decimal: v).doubleValue),
                 Decimal(i) == v

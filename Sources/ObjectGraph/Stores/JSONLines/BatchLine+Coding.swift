@@ -7,8 +7,8 @@ import Foundation
 /// "batch":{"entity":"Expense","set":{"amount":["*",["k","amount"],1.2]},"rows":[["Expense",[[1,100000]]]]}
 /// ```
 extension RowCodec {
-    /// The deepest expression a reader accepts (a writer never nests this far: a request's
-    /// expression is parsed from text a person wrote).
+    /// The deepest expression a reader accepts: an array (an operation or a column) at this
+    /// depth or deeper is refused, and a writer falls back to partial rows for a deeper one.
     static let batchTermDepth = 64
 
     /// Appends `,"batch":{…}` for `line`.
@@ -260,12 +260,20 @@ extension BatchLine {
         var lastSlots: [Int] = []
         for run in runs {
             let entity = table.model.entities[run.entityIndex]
-            guard run.last - run.first < Int64(table.rowCount(of: entity)) else {
+            var keys: [Int64]? = nil
+            if run.last - run.first >= Int64(table.rowCount(of: entity)) {
+                // Replay refuses the line (`skip` throws); a salvage updates the rows the
+                // entity has in the run's range (without walking a range that may be huge).
                 try skip(
-                    "updates \(entity.name) \(run.first) to \(run.last), more rows than it has")
-                continue
+                    "updates \(entity.name) \(run.first) to \(run.last), more rows than it has; "
+                        + "only the rows it has in that range are updated")
+                keys = table.entityTables[run.entityIndex].rows.compactMap { row in
+                    row.map(\.objectID.primaryKey).flatMap {
+                        (run.first...run.last) ~= $0 ? $0 : nil
+                    }
+                }.sorted()
             }
-            rows: for pk in run.first...run.last {
+            rows: for pk in keys ?? Array(run.first...run.last) {
                 let id = ManagedObjectID(scope: table.idScopes[run.entityIndex], primaryKey: pk)
                 guard let old = table.row(for: id) else {
                     try skip("updates \(id), which does not exist")

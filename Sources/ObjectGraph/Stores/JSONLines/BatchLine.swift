@@ -199,6 +199,7 @@ extension BatchLine {
         guard !plan.isEmpty else { return nil }
         let entity = update.entity
         var assignments: [Assignment] = []
+        var checkedConstants = Set<Int>()
         for slot in plan.slots {
             guard
                 let u = update.updates.first(where: {
@@ -213,10 +214,13 @@ extension BatchLine {
                 return nil
             case .expression(let expression):
                 guard u.attribute.type == .double,
-                    case (let term, _)? = Self.term(expression.node, entity: entity)
+                    case (let term, _)? = Self.term(expression.node, entity: entity, depth: 0)
                 else { return nil }
                 if case .constant(let c) = term {
-                    // A constant alone is a constant assignment.
+                    // A constant alone is a constant assignment, checked like an expression:
+                    // the engine converts a decimal or integer literal to a double its own
+                    // way, which need not be the nearest double the line's number reads as.
+                    checkedConstants.insert(assignments.count)
                     assignments.append(
                         Assignment(slot: slot, value: .constant(.attribute(.double(c)))))
                 } else {
@@ -224,12 +228,17 @@ extension BatchLine {
                 }
             }
         }
+        // Only transient attributes changed: nothing for a line to assign (the article
+        // requires at least one column).
+        guard !assignments.isEmpty else { return nil }
         // The line must give what the plan holds, bit for bit: each expression is evaluated
         // on each row and compared with the planned value (a constant is planned as itself).
         // A column copied alone is compared as it is (its NaN payloads included).
         let checks: [(position: Int, column: Int, evaluate: Term.Evaluator?)] =
             assignments.enumerated().compactMap { k, assignment in
                 switch assignment.value {
+                case .constant(.attribute(.double(let c))) where checkedConstants.contains(k):
+                    return (k, -1, Term.constant(c).evaluator())
                 case .constant: return nil
                 case .term(.column(let slot)): return (k, slot, nil)
                 case .term(let term): return (k, -1, term.evaluator())
@@ -317,12 +326,14 @@ extension BatchLine {
     /// operation with a `double` operand); `nil` for anything else. An operation on two
     /// constants alone is not a term: `PredicateArithmetic` computes it on integers or
     /// decimals.
-    private static func term(_ node: ExpressionNode, entity: EntityDescription) -> (
+    private static func term(_ node: ExpressionNode, entity: EntityDescription, depth: Int) -> (
         BatchLine.Term, isDouble: Bool
     )? {
         switch node {
         case .path(base: .evaluatedObject, let steps, collection: nil):
-            guard steps.count == 1, case .attribute(let slot) = steps[0],
+            // `["k", column]` is an array: as deep as readers take (RowCodec.batchTermDepth).
+            guard depth < RowCodec.batchTermDepth, steps.count == 1,
+                case .attribute(let slot) = steps[0],
                 slot < entity.properties.count,
                 let attribute = entity.properties[slot] as? AttributeDescription,
                 !attribute.isTransient, attribute.type == .double
@@ -339,8 +350,9 @@ extension BatchLine {
             }
             return (.constant(number.doubleValue), false)
         case .function(.noIndex, let arguments) where arguments.count == 1:
-            return term(arguments[0], entity: entity)
-        case .function(let function, let arguments) where arguments.count == 2:
+            return term(arguments[0], entity: entity, depth: depth)
+        case .function(let function, let arguments)
+        where arguments.count == 2 && depth < RowCodec.batchTermDepth:
             let op: Operator
             switch function {
             case .add: op = .add
@@ -349,8 +361,9 @@ extension BatchLine {
             case .divide: op = .divide
             default: return nil
             }
-            guard case (let a, let aDouble)? = term(arguments[0], entity: entity),
-                case (let b, let bDouble)? = term(arguments[1], entity: entity), aDouble || bDouble
+            guard case (let a, let aDouble)? = term(arguments[0], entity: entity, depth: depth + 1),
+                case (let b, let bDouble)? = term(arguments[1], entity: entity, depth: depth + 1),
+                aDouble || bDouble
             else { return nil }
             return (.operation(op, a, b), true)
         default:

@@ -90,11 +90,32 @@ struct LogSalvage {
                 skipped.append("line \(line): \(what) deletes \(name(id)), which is not there")
             }
         }
-        if let batch = record.batch {
-            // A batch line's rows as the salvage has them; what cannot apply is listed.
+        if var batch = record.batch {
+            // A batch line's rows as the salvage has them; what cannot apply is listed. Once
+            // something before it was lost, an expression would be evaluated on values the
+            // writer may never have held: only its constants are applied (as partial rows
+            // carry values, not rules).
+            if !skipped.isEmpty {
+                let expressions = batch.assignments.filter {
+                    if case .term = $0.value { true } else { false }
+                }
+                if !expressions.isEmpty {
+                    let entity = codec.model.entities[batch.entityIndex]
+                    let names = expressions.map { entity.properties[$0.slot].name }
+                    skipped.append(
+                        "line \(line): \(what) sets \(names.joined(separator: ", ")) by an "
+                            + "expression over values a change lost before it may have changed; "
+                            + "not applied")
+                    batch.assignments.removeAll {
+                        if case .term = $0.value { true } else { false }
+                    }
+                }
+            }
             var listed: [String] = []
-            record.updated = batch.updates(of: table) {
-                listed.append("line \(line): \(what) \($0)")
+            if !batch.assignments.isEmpty {
+                record.updated = batch.updates(of: table) {
+                    listed.append("line \(line): \(what) \($0)")
+                }
             }
             skipped += listed
         }

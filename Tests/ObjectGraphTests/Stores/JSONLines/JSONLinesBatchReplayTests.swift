@@ -82,12 +82,14 @@ import Testing
 
     /// `count` rows of Item and Special, keys 1…count, with random values; every seventh is a
     /// Special (so the update's rows fall into runs of both entities).
-    private func seed(_ count: Int64, seed: UInt64, history: Bool = false) throws {
+    private func seed(_ count: Int64, seed: UInt64, history: Bool = false, from first: Int64 = 1)
+        throws
+    {
         var r = Random(state: seed)
         let store = try open(history: history)
         defer { store.close() }
         var rows: [StoreRow] = []
-        for pk in 1...count {
+        for pk in first..<(first + count) {
             let entity = model[entityName: pk % 7 == 0 ? "Special" : "Item"]!
             var values: [StoreValue] = [
                 .attribute(randomDouble(&r)), .attribute(randomDouble(&r)),
@@ -236,6 +238,67 @@ import Testing
         reopened.close()
     }
 
+    /// Review findings (branch `blog`): an expression nested deeper than readers take
+    /// (64 arrays) was written as a batch line that made the file unopenable (259); a constant
+    /// alone was written without the writer's check, so a decimal literal the engine converts
+    /// differently than the line's number reads could differ after a reopen.
+    @Test(arguments: ["a" + String(repeating: " + 1", count: 70), "0.07", "123.456"])
+    func anExpressionTooDeepOrALiteralIsReadBackAsTheWriterHoldsIt(_ text: String) throws {
+        try seed(20, seed: 11)
+        let writer = try open()
+        defer { writer.close() }
+        _ = try writer.batchUpdate(try update([("a", try expression(text))]))
+        let held = try FileStoreFixtures.allRows(writer)
+        let reopened = try open(readOnly: true)
+        #expect(try FileStoreFixtures.allRows(reopened) == held)
+        reopened.close()
+        if text.hasPrefix("a +") {
+            #expect(try lastLine().contains("\"upd\":["))
+        } else {
+            // The literal is stored as its nearest double, as Core Data stores the NSNumber.
+            let a = held.values.compactMap { row -> Double? in
+                if case .attribute(.double(let x)) = row.values[0] { x } else { nil }
+            }
+            #expect(!a.isEmpty && a.allSatisfy { $0.bitPattern == Double(text)!.bitPattern })
+        }
+    }
+
+    /// Review finding (branch `blog`): a batch update of transient attributes only (which the
+    /// engine evaluates and no store keeps) wrote a batch line assigning nothing, which every
+    /// later open refused (259).
+    @Test func anUpdateOfTransientAttributesOnlyLeavesAFileThatOpens() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Note",
+                properties: [
+                    AttributeDescription(name: "text", type: .string, isOptional: true),
+                    AttributeDescription(
+                        name: "scratch", type: .string, isOptional: true, isTransient: true),
+                ])
+        ])
+        let note = model[entityName: "Note"]!
+        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("t.jsonl")
+        let writer = try JSONLinesStore(model: model, url: url, options: options())
+        try writer.commit(
+            StoreChangeSet(
+                inserted: [
+                    StoreRow(
+                        objectID: ManagedObjectID(
+                            entity: note, storeIdentifier: "S", primaryKey: 1),
+                        version: 1, values: [.attribute(.string("t")), .notStored])
+                ], timestamp: Date(timeIntervalSince1970: 1)))
+        _ = try writer.batchUpdate(
+            RowBatchUpdate(
+                entity: note, predicate: nil, includesSubentities: true,
+                updates: [(note.attributesByName["scratch"]!, .constant(.string("x")))],
+                author: nil, contextName: nil, timestamp: Date(timeIntervalSince1970: 2)))
+        let held = try FileStoreFixtures.allRows(writer)
+        writer.close()
+        let reopened = try JSONLinesStore(model: model, url: url, options: options(readOnly: true))
+        #expect(try FileStoreFixtures.allRows(reopened) == held)
+        reopened.close()
+    }
+
     @Test func aTransformableConstantIsWrittenAsPartialRows() throws {
         try seed(10, seed: 3)
         let writer = try open()
@@ -282,6 +345,56 @@ import Testing
         let store = try open(readOnly: true)
         defer { store.close() }
         #expect(try FileStoreFixtures.allRows(store) == held)
+    }
+
+    /// Damages line `number` of the file (a digit of its checksum changed).
+    private func damage(line number: Int) throws {
+        var bytes = Array(try Data(contentsOf: url))
+        var start = 0
+        for _ in 1..<number { start = try #require(bytes[start...].firstIndex(of: 0x0A)) + 1 }
+        let end = try #require(bytes[start...].firstIndex(of: 0x0A))
+        let digit = end - 3  // inside "crc":"hhhhhhhh"
+        bytes[digit] = bytes[digit] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        try Data(bytes).write(to: url)
+    }
+
+    private func column(_ slot: Int, _ rows: [ManagedObjectID: StoreRow]) -> [Int64: StoreValue] {
+        Dictionary(uniqueKeysWithValues: rows.map { ($0.key.primaryKey, $0.value.values[slot]) })
+    }
+
+    /// Review findings (branch `blog`): after a lost line, a salvage evaluated a batch line's
+    /// expression on values the writer never held (`a = a * 2` on the `a` from before a lost
+    /// `a = 10`); and a run holding a row the salvage lacks was skipped whole, so the rows it
+    /// had lost the batch's constants too.
+    @Test func aSalvageAfterALostLineAppliesABatchsConstantsToTheRowsItHas() throws {
+        // Rows 1-5, then 6-35 (the run [1, 6] of Item is longer than the 5 rows left).
+        try seed(5, seed: 13)
+        try seed(30, seed: 14, from: 6)
+        let seeded = try { () throws -> [ManagedObjectID: StoreRow] in
+            let store = try open(readOnly: true)
+            defer { store.close() }
+            return try FileStoreFixtures.allRows(store)
+        }()
+        let writer = try open()
+        _ = try writer.batchUpdate(try update([("a", .constant(.double(10)))]))  // line 4
+        _ = try writer.batchUpdate(try update([("a", try expression("a * 2"))]))  // line 5
+        _ = try writer.batchUpdate(try update([("b", .constant(.double(4)))]))  // line 6
+        #expect(try lastLine().contains("\"batch\""))
+        writer.close()
+        try damage(line: 3)  // rows 6-35
+        try damage(line: 4)  // a = 10
+        let result = try JSONLinesStore.repair(at: url, options: options(), salvaging: true)
+        #expect(result.salvaged)
+        #expect(result.skipped.contains { $0.contains("by an expression") })
+        #expect(result.skipped.contains { $0.contains("more rows than it has") })
+        let store = try open(readOnly: true)
+        defer { store.close() }
+        let rows = try FileStoreFixtures.allRows(store)
+        #expect(rows.count == 5)
+        // `a` as seeded (neither 10 nor doubled), `b` = 4 on every row the salvage has.
+        let seededA = column(0, seeded).filter { $0.key <= 5 }
+        #expect(column(0, rows) == seededA)
+        #expect(column(1, rows).values.allSatisfy { $0 == .attribute(.double(4)) })
     }
 
     /// A file of `version` holding one insert and then the transaction line `body` (without
