@@ -93,7 +93,7 @@ extension BatchLine.Value {
             }
         case .term(let term):
             var valid = true
-            let result = term.evaluate(row, &valid)
+            let result = row.values.withUnsafeBufferPointer { term.evaluate($0, &valid) }
             guard valid else { return nil }
             return .attribute(result.isNaN ? .null : .double(result))
         }
@@ -101,68 +101,22 @@ extension BatchLine.Value {
 }
 
 extension BatchLine.Term {
-    /// A term compiled once into closures over a row's values read in place: what the writer
-    /// checks every planned row with. NaN stands for `null`, as in ``evaluate(_:_:)`` (a
-    /// column assigned alone is compared as it is instead, NaN payloads included).
-    typealias Evaluator = (UnsafeBufferPointer<StoreValue>, inout Bool) -> Double
-
-    func evaluator() -> Evaluator {
-        switch self {
-        case .constant(let c):
-            return { _, _ in c }
-        case .column(let slot):
-            return { values, valid in
-                guard slot < values.count else {
-                    valid = false
-                    return .nan
-                }
-                switch values[slot] {
-                case .attribute(.double(let x)): return x
-                case .attribute(.null): return .nan
-                default:
-                    valid = false
-                    return .nan
-                }
-            }
-        case .operation(let op, let a, let b):
-            let x = a.evaluator()
-            let y = b.evaluator()
-            switch op {
-            case .add:
-                return { v, valid in Self.finite(x(v, &valid) + y(v, &valid)) }
-            case .subtract:
-                return { v, valid in Self.finite(x(v, &valid) - y(v, &valid)) }
-            case .multiply:
-                return { v, valid in Self.finite(x(v, &valid) * y(v, &valid)) }
-            case .divide:
-                return { v, valid in
-                    let l = x(v, &valid)
-                    let r = y(v, &valid)
-                    return r == 0 ? .nan : Self.finite(l / r)
-                }
-            }
-        }
-    }
-
-    /// `r` when finite, else NaN (`null`); a NaN operand gives a NaN result.
-    @inline(__always)
-    private static func finite(_ r: Double) -> Double { r.isFinite ? r : .nan }
-
-    /// The term's value on `row`, NaN standing for `null`: a `null` column is NaN, and an
-    /// operation with a NaN operand, a zero divisor, or a result that is not finite is NaN
-    /// (`PredicateArithmetic`'s rules: an operation's non-finite result is `null`). IEEE 754
-    /// binary64 arithmetic, rounding to nearest, ties to even. Sets `valid` to `false` when a
-    /// column holds something other than a `double` or `null`.
-    func evaluate(_ row: StoreRow, _ valid: inout Bool) -> Double {
+    /// The term's value on a row's values (read in place), NaN standing for `null`: a `null`
+    /// column is NaN, and an operation with a NaN operand, a zero divisor, or a result that is
+    /// not finite is NaN (`PredicateArithmetic`'s rules: an operation's non-finite result is
+    /// `null`). IEEE 754 binary64 arithmetic, rounding to nearest, ties to even. Sets `valid`
+    /// to `false` when a column holds something other than a `double` or `null`. What replay
+    /// applies and what the writer checks every planned row with.
+    func evaluate(_ values: UnsafeBufferPointer<StoreValue>, _ valid: inout Bool) -> Double {
         switch self {
         case .constant(let c):
             return c
         case .column(let slot):
-            guard slot < row.values.count else {
+            guard slot < values.count else {
                 valid = false
                 return .nan
             }
-            switch row.values[slot] {
+            switch values[slot] {
             case .attribute(.double(let x)): return x
             case .attribute(.null): return .nan
             default:
@@ -170,8 +124,8 @@ extension BatchLine.Term {
                 return .nan
             }
         case .operation(let op, let a, let b):
-            let x = a.evaluate(row, &valid)
-            let y = b.evaluate(row, &valid)
+            let x = a.evaluate(values, &valid)
+            let y = b.evaluate(values, &valid)
             if x.isNaN || y.isNaN { return .nan }
             let r: Double
             switch op {
@@ -234,14 +188,14 @@ extension BatchLine {
         // The line must give what the plan holds, bit for bit: each expression is evaluated
         // on each row and compared with the planned value (a constant is planned as itself).
         // A column copied alone is compared as it is (its NaN payloads included).
-        let checks: [(position: Int, column: Int, evaluate: Term.Evaluator?)] =
+        let checks: [(position: Int, column: Int, term: Term?)] =
             assignments.enumerated().compactMap { k, assignment in
                 switch assignment.value {
                 case .constant(.attribute(.double(let c))) where checkedConstants.contains(k):
-                    return (k, -1, Term.constant(c).evaluator())
+                    return (k, -1, Term.constant(c))
                 case .constant: return nil
                 case .term(.column(let slot)): return (k, slot, nil)
-                case .term(let term): return (k, -1, term.evaluator())
+                case .term(let term): return (k, -1, term)
                 }
             }
         let width = plan.slots.count
@@ -270,12 +224,12 @@ extension BatchLine {
                                 .withUnsafeBufferPointer { values in
                                     checks.allSatisfy { check in
                                         let planned = planned[i * width + check.position]
-                                        guard let evaluate = check.evaluate else {
+                                        guard let term = check.term else {
                                             return check.column < values.count
                                                 && Self.isCopy(values[check.column], planned)
                                         }
                                         var valid = true
-                                        let r = evaluate(values, &valid)
+                                        let r = term.evaluate(values, &valid)
                                         return valid && Self.isPlanned(r, planned)
                                     }
                                 }
