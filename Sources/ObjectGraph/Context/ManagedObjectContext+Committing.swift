@@ -133,7 +133,9 @@ extension ManagedObjectContext {
             patch(of: object, plan, id, shared: &lastSlots, scratch: &scratch)
         }
         add(patched, \.patched) { $0.objectID.storeIdentifier ?? "" }
-        let deleted = plan.deleted.map { ($0.objectID, plan.expected($0)) }
+        // Labelled as the change set's list is: an unlabelled tuple array was converted to it
+        // element by element (`_arrayForceCast`, ≈ 300 instructions a deletion).
+        let deleted = plan.deleted.map { (objectID: $0.objectID, version: plan.expected($0)) }
         add(deleted, \.deleted) { $0.objectID.storeIdentifier ?? "" }
         return sets
     }
@@ -243,11 +245,24 @@ extension ManagedObjectContext {
     ) -> StoreRowPatch {
         let values = plan.values(of: object)
         let kinds = object.entity.layout.kinds
-        scratch.removeAll(keepingCapacity: true)
+        // The slots are compared with the previous patch's as they come, and only collected
+        // when they differ: most updates of a save change the same slots, and refilling a
+        // scratch array per patch cost a `replaceSubrange` each.
+        var matched = 0
+        var differs = false
         func add(_ i: Int) {
             guard i < values.count else { return }
             switch (kinds[i], values[i]) {
             case (.attribute, .attribute), (.toOne, .toOne), (.toManyStored, .toMany(_?)):
+                if !differs {
+                    if matched < shared.count && shared[matched] == i {
+                        matched += 1
+                        return
+                    }
+                    differs = true
+                    scratch.removeAll(keepingCapacity: true)
+                    scratch.append(contentsOf: shared[..<matched])
+                }
                 scratch.append(i)
             default: break
             }
@@ -257,7 +272,13 @@ extension ManagedObjectContext {
         } else {
             object.changedSlots.forEachSlot(add)
         }
-        if scratch != shared { shared = scratch }
+        if differs {
+            shared = scratch
+        } else if matched < shared.count {
+            shared = Array(shared[..<matched])
+        }
+        // `reserveCapacity` and appends: `Array(unsafeUninitializedCapacity:)` took the
+        // runtime's unspecialised allocation (≈ 690 instructions a patch against ≈ 360).
         var stored: [StoreValue] = []
         stored.reserveCapacity(shared.count)
         for i in shared { stored.append(storeValue(values[i], kinds[i], id)) }

@@ -133,7 +133,10 @@ extension ManagedObjectContext {
                 if let insertSet { announcedDuringSave!.inserted = (inserts, insertSet) }
                 if let updateSet { announcedDuringSave!.updated = (updates, updateSet) }
             }
-            _ = put(NSDeletedObjectsKey, changes.announcedDeletions())
+            let deletions = changes.announcedDeletions()
+            if let deleteSet = put(NSDeletedObjectsKey, deletions), announcedDuringSave != nil {
+                announcedDuringSave!.deleted = (deletions, deleteSet)
+            }
             _ = put(NSRefreshedObjectsKey, changes.refreshed)
             _ = put(NSInvalidatedObjectsKey, changes.invalidated)
             guard !info.isEmpty else { return }
@@ -198,11 +201,12 @@ struct ChangeAnnouncement {
     }
 }
 
-/// The inserted and updated objects a save's objects-did-change notifications announced,
-/// each with the set posted for them.
+/// The inserted, updated and deleted objects a save's objects-did-change notifications
+/// announced, each with the set posted for them.
 struct AnnouncedSets {
     var inserted: (objects: [ManagedObject], set: Set<ManagedObject>)?
     var updated: (objects: [ManagedObject], set: Set<ManagedObject>)?
+    var deleted: (objects: [ManagedObject], set: Set<ManagedObject>)?
 
     /// The set announced for exactly `objects` (the same objects in the same order), if any;
     /// else a new set of them. A save writes the objects its announcement named, in the same

@@ -61,16 +61,20 @@ extension ManagedObjectContext {
     /// Calls `willSave()` on changed objects until no new changes appear.
     private func runWillSave() throws {
         // Each object's `willSaveCalled` flag marks it called; the flags are cleared on the
-        // way out, also when a round throws.
-        var called: [ManagedObject] = []
-        defer { for object in called { object.state.willSaveCalled = false } }
+        // way out, also when a round throws. Each round's array is kept as it is (copying
+        // its objects into one list cost a retain and an append per object).
+        var rounds: [[ManagedObject]] = []
+        defer {
+            for round in rounds {
+                for object in round { object.state.willSaveCalled = false }
+            }
+        }
         for _ in 0..<100 {
             let fresh = pending.objects.filter { $0.hasChanges && !$0.state.willSaveCalled }
             if fresh.isEmpty { return }
-            called.reserveCapacity(called.count + fresh.count)
+            rounds.append(fresh)
             for object in fresh {
                 object.state.willSaveCalled = true
-                called.append(object)
                 object.willSave()
             }
             propagateDeletes()
@@ -80,7 +84,6 @@ extension ManagedObjectContext {
 
     /// Marks everything saved, calls `didSave()` and posts did-save.
     private func finishSave(_ changes: SaveChanges) {
-        let deletedIDs = changes.deleted.map(\.objectID)
         // Arrays of the kinds, not their concatenation: no copy of every object reference.
         for objects in [changes.inserted, changes.updated] {
             for object in objects {
@@ -109,10 +112,11 @@ extension ManagedObjectContext {
                 of: changes.inserted, reusing: announcedDuringSave?.inserted),
             NSUpdatedObjectsKey: AnnouncedSets.set(
                 of: changes.updated, reusing: announcedDuringSave?.updated),
-            NSDeletedObjectsKey: Set(changes.deleted),
+            NSDeletedObjectsKey: AnnouncedSets.set(
+                of: changes.deleted, reusing: announcedDuringSave?.deleted),
             NSInsertedObjectIDsKey: Self.objectIDs(of: changes.inserted),
             NSUpdatedObjectIDsKey: Self.objectIDs(of: changes.updated),
-            NSDeletedObjectIDsKey: Set(deletedIDs),
+            NSDeletedObjectIDsKey: Self.objectIDs(of: changes.deleted),
         ]
         NotificationCenter.default.post(
             name: Self.didSaveObjectsNotification, object: self, userInfo: info)

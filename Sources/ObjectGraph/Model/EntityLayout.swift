@@ -38,6 +38,9 @@ struct EntityLayout: Sendable {
     let names: [String]
     /// Relationships that have rules at save (mandatory, counts, deny).
     let relationshipsToValidate: [RelationshipDescription]
+    /// Relationships whose delete rule is deny (``DeleteRule/deny``), in slot order: what
+    /// `validateForDelete()` checks (most entities have none).
+    let denyRelationships: [RelationshipDescription]
     /// Whether this entity or an ancestor declares a uniqueness constraint.
     let hasUniquenessConstraints: Bool
     /// Attributes computed at save from their derivation expression.
@@ -86,6 +89,7 @@ struct EntityLayout: Sendable {
         self.relationshipsToValidate = relationshipList.filter { r in
             !r.isOptional || r.minCount > 0 || r.maxCount > 0 || r.deleteRule == .deny
         }
+        self.denyRelationships = relationshipList.filter { $0.deleteRule == .deny }
         var ancestor: EntityDescription? = entity
         var constrained = false
         while let e = ancestor {
@@ -117,6 +121,7 @@ struct EntityLayout: Sendable {
         self.mandatoryOnlySlots = SlotSet()
         self.names = []
         self.relationshipsToValidate = []
+        self.denyRelationships = []
         self.hasUniquenessConstraints = false
         self.derivedAttributes = []
         self.transientSlots = SlotSet()

@@ -3,8 +3,17 @@ import Foundation
 extension ManagedObject {
     /// The deny rule: no deny relationship may reach an object that is not deleted too.
     func validateDenyRules() throws {
+        // The entity's deny relationships, listed once in its layout: most entities have
+        // none, and walking every relationship with an error array per deleted object cost
+        // ≈ 250 instructions a deletion.
+        let entity = self.entity
+        let deny =
+            entity.layout.kinds.count == entity.properties.count
+            ? entity.layout.denyRelationships
+            : entity.relationships.filter { $0.deleteRule == .deny }
+        if deny.isEmpty { return }
         var errors: [any Error] = []
-        for r in entity.relationships where r.deleteRule == .deny {
+        for r in deny {
             let alive = destinations(of: r).filter { !$0.isDeleted }
             if !alive.isEmpty {
                 errors.append(ValidationErrors.denied(self, r, count: alive.count))

@@ -19,7 +19,7 @@ struct ReverseIndex: Sendable {
     mutating func add(
         contentsOf pairs: [(target: Int64, source: Int64)], entity: EntityDescription
     ) {
-        withLists(of: pairs, creating: true) { list, source in
+        withLists(of: pairs, creating: true) { list, _, source in
             list.add(key: source, entity: entity)
         }
     }
@@ -29,9 +29,16 @@ struct ReverseIndex: Sendable {
     }
 
     /// Removes many sources at once (a save's deleted rows), each given by its key, as
-    /// ``remove(_:from:)`` of each in turn.
+    /// ``remove(_:from:)`` of each in turn: each target's leaving keys are gathered, then
+    /// taken out of its list together (see ``SourceList/remove(keys:)``).
     mutating func remove(contentsOf pairs: [(target: Int64, source: Int64)]) {
-        withLists(of: pairs, creating: false) { list, source in list.remove(source) }
+        var leaving: [[Int64]] = []
+        withLists(of: pairs, creating: false) { _, list, source in
+            if list == leaving.count { leaving.append([]) }
+            leaving[list].append(source)
+        } finish: { list, index in
+            list.remove(keys: &leaving[index])
+        }
     }
 
     /// Calls `body` with each pair's target list and source: each target's list is taken out
@@ -39,9 +46,13 @@ struct ReverseIndex: Sendable {
     /// back) per pair. A target is found through a dense array of positions while keys are
     /// small (stores hand out keys from 1), else through a dictionary of positions. A target
     /// without a list gets an empty one when `creating`; otherwise its pairs are skipped.
+    /// `body` also gets the list's position among the lists taken out (0, 1, … in the order
+    /// their targets first appear); `finish` is called with each list and its position before
+    /// it is put back.
     private mutating func withLists(
         of pairs: [(target: Int64, source: Int64)], creating: Bool,
-        _ body: (inout SourceList, Int64) -> Void
+        _ body: (inout SourceList, _ position: Int, _ source: Int64) -> Void,
+        finish: (inout SourceList, _ position: Int) -> Void = { _, _ in }
     ) {
         var lists: [(target: Int64, list: SourceList)] = []
         // Target key → its position in `lists` + 1 (0: not seen yet).
@@ -74,9 +85,12 @@ struct ReverseIndex: Sendable {
                     position[pair.target] = i
                 }
             }
-            body(&lists[i].list, pair.source)
+            body(&lists[i].list, i, pair.source)
         }
-        for entry in lists { sources[entry.target] = entry.list }
+        for i in lists.indices {
+            finish(&lists[i].list, i)
+            sources[lists[i].target] = lists[i].list
+        }
     }
 
     /// The sources pointing at `target`, in primary-key order, as IDs of the scopes `scopes`
@@ -177,6 +191,54 @@ struct SourceList: Sendable {
         entities[j] = nil
         holes += 1
         if holes * 2 > keys.count { squeeze() }
+    }
+
+    /// Removes the sources whose keys are in `removed` (any order, duplicates allowed), as
+    /// ``remove(_:)`` of each in turn would: the same sources are left, in the same order.
+    /// When many leave at once the list is walked once beside the sorted keys and left
+    /// without holes (a binary search, a hole and later a squeeze per source cost ≈ 310
+    /// instructions a deleted row in a delete of half of 20,000); a few are removed one by one.
+    ///
+    /// - Complexity: O(`count` + *r* log *r*) for *r* keys removed, or O(*r* log `count`)
+    ///   when *r* is small beside `count`.
+    mutating func remove(keys removed: inout [Int64]) {
+        guard !keys.isEmpty, !removed.isEmpty else { return }
+        if removed.count * 16 < keys.count {
+            for key in removed { remove(key) }
+            return
+        }
+        var sorted = true
+        for i in removed.indices.dropFirst() where removed[i - 1] > removed[i] {
+            sorted = false
+            break
+        }
+        if !sorted { removed.sort() }
+        // Through buffer pointers: the arrays' subscripts checked uniqueness and bounds per
+        // entry, and swapping two entities through the array retained and released both
+        // (≈ 150 instructions an entry); swapping in the buffer moves them.
+        var kept = 0
+        removed.withUnsafeBufferPointer { removed in
+            keys.withUnsafeMutableBufferPointer { keys in
+                entities.withUnsafeMutableBufferPointer { entities in
+                    var r = 0
+                    for i in 0..<keys.count {
+                        let key = keys[i]
+                        while r < removed.count && removed[r] < key { r += 1 }
+                        if entities[i] == nil || (r < removed.count && removed[r] == key) {
+                            continue
+                        }
+                        if kept != i {
+                            keys[kept] = key
+                            entities.swapAt(kept, i)
+                        }
+                        kept += 1
+                    }
+                }
+            }
+        }
+        keys.removeSubrange(kept...)
+        entities.removeSubrange(kept...)
+        holes = 0
     }
 
     /// The first index whose key is at least `pk` (`count` when none).

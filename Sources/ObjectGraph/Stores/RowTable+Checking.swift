@@ -40,11 +40,13 @@ extension RowTable {
         }
         try checkPatches(changes.patched, references: &references, dangling: &danglingUpdate)
         for (id, version) in changes.deleted {
-            guard let current = self.row(for: id) else {
+            // The version alone, read in place: the row is not needed (a copy of it cost a
+            // retain and release of its values and ID per deletion).
+            guard let current = self.version(of: id) else {
                 throw StoreErrors.conflict(id, "was deleted by another save")
             }
-            guard current.version == version else {
-                throw StoreErrors.conflict(id, "is at version \(current.version), not \(version)")
+            guard current == version else {
+                throw StoreErrors.conflict(id, "is at version \(current), not \(version)")
             }
         }
         try references.checkInserted(in: self)
