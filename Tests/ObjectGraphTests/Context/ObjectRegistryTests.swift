@@ -218,4 +218,38 @@ import Testing
         registry.removeAll()
         #expect(watched.allSatisfy { $0() == nil })
     }
+
+    /// The registry keeps its entries in buffers of its own: dropping it releases every
+    /// object it held, once (removed entries are released when removed, the others when the
+    /// registry goes), and an entry moved back into a removed one's slot stays alive.
+    @Test func droppingTheRegistryReleasesWhatItHeldAndRemovalsReleaseAtOnce() throws {
+        let model = try ExpenseModel.make()
+        let category = model.entitiesByName["Category"]!
+        var watched: [() -> ManagedObject?] = []
+        var ids: [ManagedObjectID] = []
+        do {
+            let registry = ObjectRegistry()
+            registry.retainsAll = true
+            for key in 1...300 {
+                let id = ManagedObjectID(
+                    entity: category, storeIdentifier: "A", primaryKey: Int64(key))
+                let object = ManagedObject(entity: category, insertInto: nil)
+                registry.register(object, as: id)
+                weak let weakObject = object
+                watched.append { weakObject }
+                ids.append(id)
+            }
+            for index in stride(from: 0, to: 300, by: 3) {
+                registry.removeValue(forKey: ids[index])
+            }
+            for (index, object) in watched.enumerated() {
+                #expect((object() != nil) == (index % 3 != 0))
+            }
+            for (index, id) in ids.enumerated() where index % 3 != 0 {
+                #expect(registry[id] === watched[index]())
+            }
+            #expect(registry.count == 200)
+        }
+        #expect(watched.allSatisfy { $0() == nil })
+    }
 }
