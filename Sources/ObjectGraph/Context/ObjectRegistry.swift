@@ -62,17 +62,33 @@ final class ObjectRegistry {
         objects = .allocate(capacity: 1)
     }
 
-    deinit { releaseEntries() }
-
-    /// Deinitialises every entry and frees the buffers (the table is then unusable until
-    /// they are replaced).
-    private func releaseEntries() {
-        for slot in entities.indices where entities[slot] != 0 {
-            (ids + slot).deinitialize(count: 1)
-            (objects + slot).deinitialize(count: 1)
-        }
+    deinit {
+        releaseEntries()
         ids.deallocate()
         objects.deallocate()
+    }
+
+    /// Whether ``rebuild(size:keeping:)`` is moving the entries (a re-entrant change traps).
+    @exclusivity(unchecked) private var isRebuilding = false
+
+    /// Empties the table, then releases what it held: the table is empty (and usable) before
+    /// the first release, so a `deinit` that calls back into the context while an object
+    /// goes finds nothing rather than half-released entries.
+    private func releaseEntries() {
+        let oldEntities = entities
+        let oldIDs = ids
+        let oldObjects = objects
+        entities = []
+        keys = []
+        count = 0
+        ids = .allocate(capacity: 1)
+        objects = .allocate(capacity: 1)
+        for slot in oldEntities.indices where oldEntities[slot] != 0 {
+            (oldIDs + slot).deinitialize(count: 1)
+            (oldObjects + slot).deinitialize(count: 1)
+        }
+        oldIDs.deallocate()
+        oldObjects.deallocate()
     }
 
     /// The object registered under `id`.
@@ -187,12 +203,7 @@ final class ObjectRegistry {
     func removeAll() {
         changes &+= 1
         releaseEntries()
-        entities = []
-        keys = []
-        ids = .allocate(capacity: 1)
-        objects = .allocate(capacity: 1)
         shift = 64
-        count = 0
         sweepAt = 1024
         work = 0
     }
@@ -328,10 +339,22 @@ final class ObjectRegistry {
 
     /// Re-lays the table at `size` slots with the entries whose object passes `keep`.
     private func rebuild(size: Int, keeping keep: (inout ManagedObject) -> Bool) {
+        precondition(
+            !isRebuilding,
+            "ObjectRegistry: an object was registered while the registry was re-laid "
+                + "(from a deinit of an object it released?)")
+        isRebuilding = true
+        defer { isRebuilding = false }
         let oldEntities = entities
         let oldKeys = keys
         let oldIDs = ids
         let oldObjects = objects
+        // While entries move, the table reads as empty: a look-up from a `deinit` of a
+        // dropped object finds nothing (and a registration traps above) instead of reading
+        // moved-out slots.
+        entities = []
+        keys = []
+        count = 0
         var newEntities = [UInt](repeating: 0, count: size)
         var newKeys = [Int64](repeating: 0, count: size)
         let newIDs = UnsafeMutablePointer<ManagedObjectID>.allocate(capacity: size)

@@ -64,7 +64,7 @@ extension SaveIntegrity {
                 #expect(
                     conflicts.last?.conflictingObjects.map(\.objectID)
                         == [seat, otherSeat].map(\.objectID))
-                // The unconstrained objects alone save.
+                // Without the duplicates, everything saves.
                 context.delete(second)
                 context.delete(otherSeat)
                 try context.save()
