@@ -100,6 +100,7 @@ extension ManagedObjectContext {
         }
         for object in changes.deleted {
             object.state.clearLifecycle()
+            object.materialiseBeforeDetaching()
             object.managedObjectContext = nil
         }
         let info: [String: Any] = [
@@ -187,7 +188,7 @@ extension ManagedObjectContext {
             for id in deleted {
                 let object = parent.registeredOrFault(id)
                 guard !object.state.isDeleted else { continue }
-                if object.slots.isEmpty { object.fireFault() }
+                if !object.hasValues { object.fireFault() }
                 object.state.isDeleted = true
                 object.state.deletionProcessed = true
                 parent.pending.add(object)
@@ -242,7 +243,7 @@ extension ManagedObjectContext {
         _ row: StoreRow, slots indexes: some Sequence<Int>, marking: SlotSet,
         into object: ManagedObject
     ) {
-        if object.slots.isEmpty { object.fireFault() }
+        if !object.hasValues { object.fireFault() }
         for index in indexes {
             let value: ObjectValue
             switch row.values[index] {
