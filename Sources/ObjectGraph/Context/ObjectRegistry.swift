@@ -32,10 +32,16 @@ final class ObjectRegistry {
     @exclusivity(unchecked) private var entities: [UInt] = []
     /// Per slot: the entry's primary key.
     @exclusivity(unchecked) private var keys: [Int64] = []
-    /// Per slot: the entry's ID (`nil` for a free slot).
-    @exclusivity(unchecked) private var ids: [ManagedObjectID?] = []
-    /// Per slot: the entry's object (`nil` for a free slot).
-    @exclusivity(unchecked) private var objects: [ManagedObject?] = []
+    /// Per slot: the entry's ID, initialised only where `entities` is not 0.
+    ///
+    /// The IDs and objects live in buffers of the registry's own rather than arrays of
+    /// optionals: growing the table moves each entry into the new buffers and frees the old
+    /// ones without destroying their (moved-out) elements one by one, and a new buffer needs
+    /// no zero fill. (With arrays, half of re-laying a table at each doubling was the old
+    /// arrays' per-element destruction and the new ones' zeroing.)
+    @exclusivity(unchecked) private var ids: UnsafeMutablePointer<ManagedObjectID>
+    /// Per slot: the entry's object, initialised only where `entities` is not 0.
+    @exclusivity(unchecked) private var objects: UnsafeMutablePointer<ManagedObject>
     /// 64 minus the base-2 logarithm of the table's size: a hash's top bits are its home.
     @exclusivity(unchecked) private var shift: UInt64 = 64
     /// The number of registered objects, counting those the next sweep may drop.
@@ -50,6 +56,40 @@ final class ObjectRegistry {
 
     /// Whether every registered object is kept until unregistered (`retainsRegisteredObjects`).
     @exclusivity(unchecked) var retainsAll = false
+
+    init() {
+        ids = .allocate(capacity: 1)
+        objects = .allocate(capacity: 1)
+    }
+
+    deinit {
+        releaseEntries()
+        ids.deallocate()
+        objects.deallocate()
+    }
+
+    /// Whether ``rebuild(size:keeping:)`` is moving the entries (a re-entrant change traps).
+    @exclusivity(unchecked) private var isRebuilding = false
+
+    /// Empties the table, then releases what it held: the table is empty (and usable) before
+    /// the first release, so a `deinit` that calls back into the context while an object
+    /// goes finds nothing rather than half-released entries.
+    private func releaseEntries() {
+        let oldEntities = entities
+        let oldIDs = ids
+        let oldObjects = objects
+        entities = []
+        keys = []
+        count = 0
+        ids = .allocate(capacity: 1)
+        objects = .allocate(capacity: 1)
+        for slot in oldEntities.indices where oldEntities[slot] != 0 {
+            (oldIDs + slot).deinitialize(count: 1)
+            (oldObjects + slot).deinitialize(count: 1)
+        }
+        oldIDs.deallocate()
+        oldObjects.deallocate()
+    }
 
     /// The object registered under `id`.
     subscript(id: ManagedObjectID) -> ManagedObject? {
@@ -89,7 +129,7 @@ final class ObjectRegistry {
             return object
         }
         let (slot, found) = probe(id)
-        if found { return objects[slot].unsafelyUnwrapped }
+        if found { return objects[slot] }
         let before = changes
         let object = make()
         guard changes == before else {
@@ -99,8 +139,8 @@ final class ObjectRegistry {
         work &+= 1
         entities[slot] = UInt(bitPattern: ObjectIdentifier(id.entity))
         keys[slot] = id.primaryKey
-        ids[slot] = id
-        objects[slot] = object
+        (ids + slot).initialize(to: id)
+        (objects + slot).initialize(to: object)
         count += 1
         changes &+= 1
         return object
@@ -148,7 +188,7 @@ final class ObjectRegistry {
     var values: [ManagedObject] {
         var result: [ManagedObject] = []
         result.reserveCapacity(count)
-        for case let object? in objects { result.append(object) }
+        for slot in entities.indices where entities[slot] != 0 { result.append(objects[slot]) }
         return result
     }
 
@@ -162,12 +202,8 @@ final class ObjectRegistry {
 
     func removeAll() {
         changes &+= 1
-        entities = []
-        keys = []
-        ids = []
-        objects = []
+        releaseEntries()
         shift = 64
-        count = 0
         sweepAt = 1024
         work = 0
     }
@@ -192,8 +228,8 @@ final class ObjectRegistry {
         guard !retainsAll else { return }
         for _ in 0..<3 {
             var unreferenced: [ManagedObjectID] = []
-            for slot in objects.indices where entities[slot] != 0 {
-                if isKnownUniquelyReferenced(&objects[slot]) { unreferenced.append(ids[slot]!) }
+            for slot in entities.indices where entities[slot] != 0 {
+                if isKnownUniquelyReferenced(&objects[slot]) { unreferenced.append(ids[slot]) }
             }
             if unreferenced.isEmpty { return }
             if unreferenced.count * 2 >= count {
@@ -235,7 +271,7 @@ final class ObjectRegistry {
             let e = entities[slot]
             if e == 0 { return (slot, false) }
             if e == entity && keys[slot] == key {
-                let scope = ids[slot].unsafelyUnwrapped.scope
+                let scope = ids[slot].scope
                 if scope === id.scope || scope.isEquivalent(to: id.scope) { return (slot, true) }
             }
             slot = (slot + 1) & mask
@@ -250,8 +286,8 @@ final class ObjectRegistry {
         while entities[slot] != 0 { slot = (slot + 1) & mask }
         entities[slot] = entity
         keys[slot] = id.primaryKey
-        ids[slot] = id
-        objects[slot] = object
+        (ids + slot).initialize(to: id)
+        (objects + slot).initialize(to: object)
         count += 1
         changes &+= 1
     }
@@ -259,7 +295,9 @@ final class ObjectRegistry {
     /// Empties `slot` and moves later entries of its probe run back, so that every entry
     /// stays reachable from its home without tombstones.
     private func remove(at slot: Int) -> ManagedObject? {
-        let removed = objects[slot]
+        // The hole holds nothing: its entry is moved out, later ones are moved into it.
+        let removed = (objects + slot).move()
+        (ids + slot).deinitialize(count: 1)
         let mask = entities.count - 1
         var hole = slot
         var next = slot
@@ -273,14 +311,12 @@ final class ObjectRegistry {
             if stays { continue }
             entities[hole] = entities[next]
             keys[hole] = keys[next]
-            ids[hole] = ids[next]
-            objects[hole] = objects[next]
+            (ids + hole).moveInitialize(from: ids + next, count: 1)
+            (objects + hole).moveInitialize(from: objects + next, count: 1)
             hole = next
         }
         entities[hole] = 0
         keys[hole] = 0
-        ids[hole] = nil
-        objects[hole] = nil
         count -= 1
         changes &+= 1
         return removed
@@ -301,67 +337,56 @@ final class ObjectRegistry {
         rebuild(size: entities.count) { object in !isKnownUniquelyReferenced(&object) }
     }
 
-    /// `size` nils, zero-filled: a nil object reference is a null pointer, and so is a nil
-    /// ID's (its scope reference). `Array(repeating: nil, count:)` stored them one by one,
-    /// with a call to retain each (a sixth of re-laying the table for a large fetch).
-    private static func nils<T>(_ size: Int) -> [T?] {
-        let array = [T?](unsafeUninitializedCapacity: size) { buffer, initialized in
-            if let base = buffer.baseAddress { memset(base, 0, size * MemoryLayout<T?>.stride) }
-            initialized = size
-        }
-        assert(array.allSatisfy { $0 == nil }, "ObjectRegistry: zeroed slots are not nil")
-        return array
-    }
-
     /// Re-lays the table at `size` slots with the entries whose object passes `keep`.
     private func rebuild(size: Int, keeping keep: (inout ManagedObject) -> Bool) {
+        precondition(
+            !isRebuilding,
+            "ObjectRegistry: an object was registered while the registry was re-laid "
+                + "(from a deinit of an object it released?)")
+        isRebuilding = true
+        defer { isRebuilding = false }
         let oldEntities = entities
         let oldKeys = keys
-        var oldIDs = ids
-        var oldObjects = objects
-        ids = []
-        objects = []  // so that `keep` sees the old table's reference as the only one
+        let oldIDs = ids
+        let oldObjects = objects
+        // While entries move, the table reads as empty: a look-up from a `deinit` of a
+        // dropped object finds nothing (and a registration traps above) instead of reading
+        // moved-out slots.
+        entities = []
+        keys = []
+        count = 0
         var newEntities = [UInt](repeating: 0, count: size)
         var newKeys = [Int64](repeating: 0, count: size)
-        var newIDs: [ManagedObjectID?] = Self.nils(size)
-        var newObjects: [ManagedObject?] = Self.nils(size)
+        let newIDs = UnsafeMutablePointer<ManagedObjectID>.allocate(capacity: size)
+        let newObjects = UnsafeMutablePointer<ManagedObject>.allocate(capacity: size)
         changes &+= 1
         shift = 64 - UInt64(size.trailingZeroBitCount)
         let mask = size - 1
         var kept = 0
-        // Each kept entry's ID and object are moved from the old arrays into the new ones
-        // through their buffers, the old element left `nil`: no retain and release of the ID's
-        // scope and of the object per entry (copying, or `take()` into a local that is then
-        // stored, cost both), and no uniqueness check per store. A growing table rebuilds at
-        // every doubling, which made this most of registering an inserted object.
+        // Each entry is moved out of the old buffers (no retain and release of the ID's scope
+        // and of the object), so that `keep` sees the old table's reference as the only one;
+        // a kept entry is moved into its new slot, a dropped one released here. The old
+        // buffers are left holding nothing and are freed without a pass over them.
         newEntities.withUnsafeMutableBufferPointer { entities in
             newKeys.withUnsafeMutableBufferPointer { keys in
-                newIDs.withUnsafeMutableBufferPointer { ids in
-                    newObjects.withUnsafeMutableBufferPointer { objects in
-                        oldIDs.withUnsafeMutableBufferPointer { oldIDs in
-                            oldObjects.withUnsafeMutableBufferPointer { oldObjects in
-                                for old in oldEntities.indices where oldEntities[old] != 0 {
-                                    guard var object = oldObjects[old].take() else { continue }
-                                    guard keep(&object) else { continue }
-                                    let entity = oldEntities[old]
-                                    let key = oldKeys[old]
-                                    var slot = home(entity, key)
-                                    while entities[slot] != 0 { slot = (slot + 1) & mask }
-                                    entities[slot] = entity
-                                    keys[slot] = key
-                                    // Over `nil`: nothing to release.
-                                    (ids.baseAddress.unsafelyUnwrapped + slot).initialize(
-                                        to: oldIDs[old].take())
-                                    (objects.baseAddress.unsafelyUnwrapped + slot).initialize(
-                                        to: consume object)
-                                    kept += 1
-                                }
-                            }
-                        }
-                    }
+                for old in oldEntities.indices where oldEntities[old] != 0 {
+                    var object = (oldObjects + old).move()
+                    let id = (oldIDs + old).move()
+                    guard keep(&object) else { continue }
+                    let entity = oldEntities[old]
+                    let key = oldKeys[old]
+                    var slot = home(entity, key)
+                    while entities[slot] != 0 { slot = (slot + 1) & mask }
+                    entities[slot] = entity
+                    keys[slot] = key
+                    (newIDs + slot).initialize(to: id)
+                    (newObjects + slot).initialize(to: consume object)
+                    kept += 1
                 }
             }
         }
+        oldIDs.deallocate()
+        oldObjects.deallocate()
         entities = newEntities
         keys = newKeys
         ids = newIDs

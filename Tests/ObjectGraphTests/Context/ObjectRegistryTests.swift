@@ -218,4 +218,40 @@ import Testing
         registry.removeAll()
         #expect(watched.allSatisfy { $0() == nil })
     }
+
+    /// The registry keeps its entries in buffers of its own. IDs that differ only by store
+    /// share a home slot (the store is not hashed), so seven of them make one probe run, which
+    /// for some keys wraps past the table's end: removing two moves later entries back into
+    /// the holes, and every moved entry stays registered and alive; each removed object is
+    /// released at once, and dropping the registry releases the rest, once.
+    @Test(arguments: 0..<16)
+    func entriesMovedIntoARemovedOnesSlotStayAliveAndAreFreedOnce(key: Int) throws {
+        let model = try ExpenseModel.make()
+        let category = model.entitiesByName["Category"]!
+        var watched: [() -> ManagedObject?] = []
+        var ids: [ManagedObjectID] = []
+        do {
+            let registry = ObjectRegistry()
+            registry.retainsAll = true
+            for store in 0..<7 {
+                let id = ManagedObjectID(
+                    entity: category, storeIdentifier: "S\(store)", primaryKey: Int64(key))
+                let object = ManagedObject(entity: category, insertInto: nil)
+                registry.register(object, as: id)
+                weak let weakObject = object
+                watched.append { weakObject }
+                ids.append(id)
+            }
+            #expect(registry.slotCount == 16)
+            for removed in [0, 3] { #expect(registry.removeValue(forKey: ids[removed]) != nil) }
+            for (index, object) in watched.enumerated() {
+                #expect((object() != nil) == (index != 0 && index != 3))
+            }
+            for (index, id) in ids.enumerated() {
+                #expect(registry[id] === (index == 0 || index == 3 ? nil : watched[index]()))
+            }
+            #expect(registry.count == 5)
+        }
+        #expect(watched.allSatisfy { $0() == nil })
+    }
 }

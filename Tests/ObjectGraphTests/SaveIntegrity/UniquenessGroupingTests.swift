@@ -34,6 +34,45 @@ extension SaveIntegrity {
             }
         }
 
+        /// The check looks at each written entity once and keeps the objects of constrained
+        /// ones: objects of unconstrained entities between them (runs switching back and
+        /// forth) neither hide a clash nor take part in one, and a constrained entity met
+        /// again after another keeps its answer.
+        @Test(arguments: StoreKind.all)
+        func objectsOfUnconstrainedEntitiesBetweenClashingOnesTakeNoPart(_ kind: StoreKind) throws {
+            let stack = try Stack(IntegrityModels.upsert(), on: kind)
+            let context = stack.context()
+            try context.performAndWait {
+                let first = U.insert(context, "Tag", ["name": "a"])
+                U.insert(context, "Note", ["text": "a"])
+                U.insert(context, "Post", ["title": "a"])
+                let second = U.insert(context, "Tag", ["name": "a"])
+                U.insert(context, "Note", ["text": "a"])
+                let seat = U.insert(context, "Seat", ["row": "a", "number": 1])
+                U.insert(context, "Note", ["text": "b"])
+                let otherSeat = U.insert(context, "Seat", ["row": "a", "number": 1])
+                let error = try #require(expectNSError { try context.save() })
+                #expect(error.code == NSManagedObjectConstraintMergeError)
+                let conflicts =
+                    (error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [Any] ?? [])
+                    .compactMap { $0 as? ConstraintConflict }
+                #expect(conflicts.count == 2)
+                #expect(conflicts.map { $0.conflictingObjects.count } == [2, 2])
+                #expect(
+                    conflicts.first?.conflictingObjects.map(\.objectID)
+                        == [first, second].map(\.objectID))
+                #expect(
+                    conflicts.last?.conflictingObjects.map(\.objectID)
+                        == [seat, otherSeat].map(\.objectID))
+                // Without the duplicates, everything saves.
+                context.delete(second)
+                context.delete(otherSeat)
+                try context.save()
+                #expect(
+                    try context.count(for: FetchRequest<ManagedObject>(entityName: "Note")) == 3)
+            }
+        }
+
         @Test func aSuperentitysConstraintCoversItsSubentitiesInTheSaveAndInTheStore() throws {
             let stack = try Stack(IntegrityModels.upsert(), on: .inMemory)
             let context = stack.context()
