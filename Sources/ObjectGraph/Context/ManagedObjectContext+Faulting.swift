@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         let id = permanentIDs[id] ?? id
         if let object = registry[id] {
             if object.state.isDeleted { return nil }
-            if !object.slots.isEmpty { return object.currentRow() }
+            if object.hasValues { return object.currentRow() }
         }
         return try upstreamRow(for: id)
     }
@@ -45,7 +45,7 @@ extension ManagedObjectContext {
         -> [ManagedObjectID]
     {
         let id = permanentIDs[id] ?? id
-        if let object = registry[id], !object.slots.isEmpty {
+        if let object = registry[id], object.hasValues {
             return object.related(relationship).filter { !$0.state.isDeleted }.map(\.objectID)
         }
         return try upstreamRelated(relationship, of: id)
@@ -61,7 +61,7 @@ extension ManagedObjectContext {
             return
         case .batch(let batch)?:
             fillBatch(batch)
-            if !object.slots.isEmpty { return }
+            if object.hasValues { return }
         case nil: break
         }
         let row: StoreRow?
@@ -91,7 +91,7 @@ extension ManagedObjectContext {
     /// Fills every still-unfilled object of a fetch batch.
     private func fillBatch(_ batch: FaultBatch) {
         for id in batch.ids {
-            guard let member = registry[id], member.slots.isEmpty else { continue }
+            guard let member = registry[id], !member.hasValues else { continue }
             member.faultSource = nil
             guard let row = try? upstreamRow(for: id) else { continue }
             fill(member, from: row)
@@ -105,10 +105,16 @@ extension ManagedObjectContext {
 
     /// Sets an object's values and snapshot from a row's values and version.
     func fill(_ object: ManagedObject, values row: [StoreValue], version: Int64) {
-        let values = objectValues(row, of: object.entity)
+        if parent == nil {
+            // A store's row: the object keeps it (shared with the row table) and converts
+            // only what is read; anything that needs slots converts it then.
+            object.keepRow(row)
+        } else {
+            // A parent's row is made from its objects for this read: nothing to share.
+            object.slots = objectValues(row, of: object.entity)
+        }
         // The slots alone hold the values (a snapshot sharing them made the first write copy
         // every slot): the snapshot keeps old values from the first write on.
-        object.slots = values
         object.snapshot = Snapshot()
         object.snapshotVersion = version
         object.changedSlots = SlotSet()
@@ -121,13 +127,24 @@ extension ManagedObjectContext {
     /// other contexts' saves do. The snapshot takes the fresh values (and keeps its own
     /// transient ones: they are never stored).
     func reload(_ object: ManagedObject, from row: StoreRow) {
+        if parent == nil, object.changedSlots.isEmpty, object.rowValues != nil || !object.hasValues
+        {
+            // Nothing of its own to keep on top (a kept row has no transient values set and no
+            // changes: any write converts it first): the object keeps the fresh row.
+            object.keepRow(row.values)
+            object.snapshot = Snapshot()
+            object.snapshotVersion = row.version
+            object.faultSource = nil
+            announceRefreshed(object)
+            return
+        }
         let fresh = objectValues(from: row)
         var merged = fresh
         // Only the changed and the transient slots can hold other than the fresh values: the
         // snapshot keeps those slots' committed values where they differ.
         var kept = Snapshot()
         let transient = object.entity.layout.transientSlots
-        if !object.slots.isEmpty {
+        if object.hasValues {
             for index in object.changedSlots { merged[index] = object.slots[index] }
             for index in transient { merged[index] = object.slots[index] }
             for index in object.changedSlots where !transient.contains(index) {

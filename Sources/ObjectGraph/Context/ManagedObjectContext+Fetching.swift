@@ -285,7 +285,7 @@ extension ManagedObjectContext {
         for row in try upstreamRows(q, windowed: false) {
             guard !changed.contains(row.objectID) else {
                 if q.refreshesRefetchedObjects, let object = registry[row.objectID],
-                    !object.isDeleted, !object.slots.isEmpty
+                    !object.isDeleted, object.hasValues
                 {
                     refetched(object, row)
                 }
@@ -330,7 +330,7 @@ extension ManagedObjectContext {
         var batch: [ManagedObject] = []
         for row in rows {
             let object = registeredOrFault(row.objectID)
-            if !object.slots.isEmpty {
+            if object.hasValues {
                 if q.refreshesRefetchedObjects { refetched(object, row) }
             } else if !q.includesPropertyValues {
                 // IDs only: the fault reads its row when it fires.
@@ -364,7 +364,7 @@ extension ManagedObjectContext {
     /// refreshes refetched objects).
     func adopt(_ row: StoreRow, _ q: FetchQuery) -> ManagedObject {
         let object = registeredOrFault(row.objectID)
-        if object.slots.isEmpty {
+        if !object.hasValues {
             if q.includesPropertyValues { fill(object, from: row) }
         } else if q.refreshesRefetchedObjects {
             refetched(object, row)

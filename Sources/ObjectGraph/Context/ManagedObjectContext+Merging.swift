@@ -93,7 +93,7 @@ extension ManagedObjectContext {
         }
         for id in updated {
             guard let object = registry[id] else { continue }
-            if object.slots.isEmpty {
+            if !object.hasValues {
                 object.faultSource = nil
             } else if let row = try? upstreamRow(for: id) {
                 reload(object, from: row)
@@ -115,7 +115,7 @@ extension ManagedObjectContext {
     /// Marks a registered object deleted by another context's save.
     private func mergeDeletion(of object: ManagedObject) {
         guard !object.state.isDeleted || pending.contains(object) else { return }
-        if object.slots.isEmpty {
+        if !object.hasValues {
             // Its row is gone: it keeps no values, as a fault whose row is missing would.
             object.slots = ManagedObject.emptySlots(for: object.entity)
             object.snapshot = Snapshot()

@@ -44,7 +44,7 @@ extension ManagedObjectContext {
             object.prepareForDeletion()
             return
         }
-        if object.slots.isEmpty { object.fireFault() }
+        if !object.hasValues { object.fireFault() }
         object.state.isDeleted = true
         pending.add(object)
         unprocessedDeletes.append(object)
@@ -78,7 +78,7 @@ extension ManagedObjectContext {
             if object.state.isDeleted && !object.state.isInserted && !pending.contains(object) {
                 throw ObjectErrors.gone(objectID)
             }
-            if object.slots.isEmpty {
+            if !object.hasValues {
                 guard let row = try upstreamRow(for: objectID) else {
                     throw ObjectErrors.gone(objectID)
                 }
@@ -131,7 +131,7 @@ extension ManagedObjectContext {
             object.entity.managedObjectModel === model,
             "ObjectGraph: \(object.entity.name) belongs to another model than \(self)'s")
         object.managedObjectContext = self
-        if object.slots.isEmpty { object.slots = ManagedObject.initialSlots(for: object.entity) }
+        if !object.hasValues { object.slots = ManagedObject.initialSlots(for: object.entity) }
         object.state.isInserted = true
         registry.register(object, as: object.objectID)
         pending.add(object)

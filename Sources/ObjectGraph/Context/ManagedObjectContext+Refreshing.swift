@@ -15,7 +15,7 @@ extension ManagedObjectContext {
         checkQueue("refresh(_:mergeChanges:)")
         guard object.managedObjectContext === self, !object.state.isInserted else { return }
         let keepsValues =
-            mergeChanges && !object.slots.isEmpty
+            mergeChanges && object.hasValues
             && (!object.changedSlots.isEmpty
                 || (!object.state.isDeleted && !object.entity.layout.transientSlots.isEmpty))
         if !keepsValues {

@@ -103,6 +103,7 @@ extension ManagedObjectContext {
         }
         for object in changes.deleted {
             object.state.clearLifecycle()
+            object.materialiseBeforeDetaching()
             object.managedObjectContext = nil
         }
         let info: [String: Any] = [
@@ -191,7 +192,7 @@ extension ManagedObjectContext {
             for id in deleted {
                 let object = parent.registeredOrFault(id)
                 guard !object.state.isDeleted else { continue }
-                if object.slots.isEmpty { object.fireFault() }
+                if !object.hasValues { object.fireFault() }
                 object.state.isDeleted = true
                 object.state.deletionProcessed = true
                 parent.pending.add(object)
@@ -246,7 +247,7 @@ extension ManagedObjectContext {
         _ row: StoreRow, slots indexes: some Sequence<Int>, marking: SlotSet,
         into object: ManagedObject
     ) {
-        if object.slots.isEmpty { object.fireFault() }
+        if !object.hasValues { object.fireFault() }
         for index in indexes {
             let value: ObjectValue
             switch row.values[index] {

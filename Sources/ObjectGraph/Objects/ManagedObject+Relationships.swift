@@ -177,7 +177,7 @@ extension ManagedObject {
     /// elsewhere, or are gone: another context's save this one has not merged), nothing
     /// changes: the to-many it would load does not list them.
     func unlinkDeleted(_ r: RelationshipDescription, _ deleted: [ManagedObject]) {
-        if slots.isEmpty { fireFault() }
+        if !hasValues { fireFault() }
         if case .toMany(nil) = slots[r.index], !r.isStoredInRow, !r.isTransient,
             managedObjectContext?.undoManager == nil,
             // Never saved: not among the members the store reports, so nothing to leave out.

@@ -138,7 +138,7 @@ extension ManagedObject {
     /// - Note: Mirrors `committedValues(forKeys:)`.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         managedObjectContext?.checkQueue("committedValues(forKeys:)")
-        if slots.isEmpty && !state.isInserted { fireFault() }
+        if !hasValues && !state.isInserted { fireFault() }
         guard snapshot != nil else { return [:] }
         var result: [String: Any] = [:]
         for property in entity.properties where keys?.contains(property.name) ?? true {
@@ -186,7 +186,9 @@ extension ManagedObject {
     /// Reads slot `index`, firing the object's fault and the relationship's fault as needed.
     func read(_ index: Int, _ call: @autoclosure () -> String) -> ObjectValue {
         if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
-        if slots.isEmpty { fireFault() }
+        if !hasValues { fireFault() }
+        // A kept row answers attributes and to-ones without becoming slots.
+        if rowValues != nil, let value = rowValue(at: index) { return value }
         if case .toMany(nil) = slots[index] { loadToMany(index) }
         return slots[index]
     }
@@ -194,7 +196,7 @@ extension ManagedObject {
     /// Writes an attribute slot and records the change.
     func write(_ index: Int, _ value: ObjectValue, _ call: @autoclosure () -> String) {
         if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
-        if slots.isEmpty { fireFault() }
+        if !hasValues { fireFault() }
         if case .attribute(let old) = slots[index], case .attribute(let new) = value, old == new {
             return
         }
@@ -213,7 +215,7 @@ extension ManagedObject {
 
     /// Fills the object's values: from its context's parent, or defaults when detached.
     func fireFault() {
-        guard slots.isEmpty else { return }
+        guard !hasValues else { return }
         if let context = managedObjectContext {
             context.fulfillFault(self)
         } else {

@@ -41,8 +41,15 @@ open class ManagedObject: CustomStringConvertible {
 
     // Hot state, confined to the context's queue. Dynamic exclusivity checks are off for these
     // (they cost more than the work on every property access); no access overlaps another.
-    /// Current values, one per slot; empty while the object is a fault.
-    @exclusivity(unchecked) var slots: [ObjectValue] = []
+    /// Current values, one per slot; empty while the object is a fault or keeps its row
+    /// (`rowValues`). Read and written only through ``slots`` (which converts a kept row
+    /// first) and the row-aware paths in `ManagedObject+Row.swift`.
+    @exclusivity(unchecked) private var storedSlots: [ObjectValue] = []
+    /// The values of the store row the object was filled from, kept as its values (shared
+    /// with the store's row table, not copied) until something needs them as slots; `nil`
+    /// otherwise. Only a clean object has one: the first write converts it (see
+    /// ``materialiseRow()``).
+    @exclusivity(unchecked) private(set) var rowValues: [StoreValue]?
     /// The values last read from (or saved to) the parent, kept as the old values of the
     /// slots written since (see ``Snapshot``); `nil` for an unsaved insert and a fault.
     @exclusivity(unchecked) var snapshot: Snapshot?
@@ -90,6 +97,60 @@ open class ManagedObject: CustomStringConvertible {
         self.init(entity: entity, insertInto: context)
     }
 
+    // MARK: Values
+
+    /// The object's values, one per slot (empty for a fault): the one way to the slots.
+    ///
+    /// An object filled from a store row keeps that row (``rowValues``) instead of slots; the
+    /// first access here converts it into slots (``materialiseRow()``), so a site that reads
+    /// or writes slots never sees a kept row's object as empty or stale. Paths that read the
+    /// row form directly (attribute and to-one reads) are in `ManagedObject+Row.swift`.
+    var slots: [ObjectValue] {
+        @inline(__always) _read {
+            if rowValues != nil { materialiseRow() }
+            yield storedSlots
+        }
+        @inline(__always) _modify {
+            if rowValues != nil { materialiseRow() }
+            yield &storedSlots
+        }
+        @inline(__always) set {
+            rowValues = nil
+            storedSlots = newValue
+        }
+    }
+
+    /// Whether the object holds values (slots or a kept row): `false` for a fault.
+    var hasValues: Bool {
+        @inline(__always) get { rowValues != nil || !storedSlots.isEmpty }
+    }
+
+    /// Makes the object keep `row` (a store row's values, shared) as its values, in place of
+    /// slots: what filling a fault from a store row does.
+    @inline(__always)
+    func keepRow(_ row: [StoreValue]) {
+        storedSlots = []
+        rowValues = row
+    }
+
+    /// Converts a kept row into slots (to-ones and stored to-manys resolved through the
+    /// context's registry); does nothing when the object keeps no row.
+    ///
+    /// An object without a context (one that left it) resolves no relationship: the sites that
+    /// detach an object convert its row first (``detachFromContext()``).
+    @inline(never)
+    func materialiseRow() {
+        guard let row = rowValues else { return }
+        let values: [ObjectValue]
+        if let context = managedObjectContext {
+            values = context.objectValues(row, of: entity)
+        } else {
+            values = Self.detachedValues(row, of: entity)
+        }
+        rowValues = nil
+        storedSlots = values
+    }
+
     // MARK: State
 
     /// Whether the object was inserted and not yet saved.
@@ -106,7 +167,7 @@ open class ManagedObject: CustomStringConvertible {
         !changedSlots.isEmpty && !changedSlots.isSubset(of: entity.layout.transientSlots)
     }
     /// Whether the object's values are not loaded yet.
-    public var isFault: Bool { slots.isEmpty && !state.isInserted }
+    public var isFault: Bool { !hasValues && !state.isInserted }
     /// Whether the object is inserted, deleted or updated.
     public var hasChanges: Bool { state.isInserted || state.isDeleted || !changedSlots.isEmpty }
 

@@ -25,7 +25,7 @@ struct FaultPeekRecord: PredicateRecord {
     /// The row's values while `object` is an unfired fault.
     private var faultValues: [StoreValue]? {
         if readsRowAlways, let row { return row }
-        guard object.slots.isEmpty else { return nil }
+        guard !object.hasValues else { return nil }
         if let row { return row }
         if case .row(let values)? = object.faultSource { return values }
         return nil

@@ -40,7 +40,7 @@ struct FetchedRowKeyReader {
     mutating func placement(
         of object: ManagedObject, row: [StoreValue]?, sequence: Int, readsRowAlways: Bool
     ) -> FetchedPlacement {
-        guard let row, readsRowAlways || object.slots.isEmpty else {
+        guard let row, readsRowAlways || !object.hasValues else {
             return reader.placement(
                 of: object, row: row, sequence: sequence, readsRowAlways: readsRowAlways)
         }

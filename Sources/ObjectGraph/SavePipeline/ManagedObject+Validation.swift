@@ -55,7 +55,7 @@ extension ManagedObject {
 
     /// Runs the model's rules, then the per-key hook, on every property; throws what fails.
     func validateProperties() throws {
-        if slots.isEmpty { fireFault() }
+        if !hasValues { fireFault() }
         guard let plan = ValidationPlans.plan(for: self) else {
             let hooked: Set<String>? =
                 type(of: self) == ManagedObject.self ? [] : Self.validatedKeys

@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         for object in pending.objects where !object.state.isDeleted && object.hasChanges {
             let derived = object.entity.layout.derivedAttributes
             guard !derived.isEmpty else { continue }
-            if object.slots.isEmpty { object.fireFault() }
+            if !object.hasValues { object.fireFault() }
             for attribute in derived {
                 let key = ObjectIdentifier(attribute)
                 if compiled[key] == nil {

@@ -82,6 +82,7 @@ extension ManagedObjectContext {
         object.objectID = id
         object.changedSlots = SlotSet()
         object.state.clearLifecycle()
+        object.materialiseBeforeDetaching()
         object.managedObjectContext = nil
     }
 }

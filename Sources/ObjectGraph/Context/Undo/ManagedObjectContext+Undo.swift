@@ -137,7 +137,7 @@ extension ManagedObjectContext {
                 announceInserted(object)
             }
         }
-        if let slots, !object.slots.isEmpty {
+        if let slots, object.hasValues {
             for index in slots {
                 object.keepCommittedValue(index)
                 object.slots[index] = state.slots[index]
