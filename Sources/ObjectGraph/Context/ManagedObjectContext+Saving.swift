@@ -94,6 +94,10 @@ extension ManagedObjectContext {
                 object.state.clearLifecycle()
             }
         }
+        // A deleted object that keeps its row resolves its to-ones now, while the objects
+        // deleted with it are still registered: after their removal below, a to-one to one of
+        // them would make a fault for a row that is gone.
+        for object in changes.deleted { object.materialiseBeforeDetaching() }
         for object in changes.deleted { registry.removeValue(forKey: object.objectID) }
         registry.noteWork(pending.objects.count)
         pending.removeAll()
@@ -103,7 +107,6 @@ extension ManagedObjectContext {
         }
         for object in changes.deleted {
             object.state.clearLifecycle()
-            object.materialiseBeforeDetaching()
             object.managedObjectContext = nil
         }
         let info: [String: Any] = [

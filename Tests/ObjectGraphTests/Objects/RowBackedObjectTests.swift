@@ -288,4 +288,48 @@ import Testing
             #expect(left?.map { $0.value(forKey: "name") as? String } == ["bravo"])
         }
     }
+
+    /// A deleted object that still keeps its row when its save ends resolves its to-ones
+    /// while the objects deleted with it are still registered: its to-one (without an
+    /// inverse, so the deletion never reads it) to a destination deleted in the same save
+    /// reads that object after the save, and no fault is registered for the gone row.
+    @Test(arguments: StoreKind.all)
+    func aDeletedObjectsToOneToADestinationDeletedWithItReadsThatObject(_ kind: StoreKind)
+        throws
+    {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Desk", properties: [AttributeDescription(name: "name", type: .string)]),
+            EntityDescription(
+                name: "Worker",
+                properties: [
+                    AttributeDescription(name: "name", type: .string),
+                    RelationshipDescription(name: "desk", destination: "Desk"),
+                ]),
+        ])
+        let stack = try Stack(model, on: kind)
+        let context = stack.context()
+        try context.performAndWait { () throws in
+            let desk = context.insertNewObject(forEntityName: "Desk")
+            desk.setValue("oak", forKey: "name")
+            let worker = context.insertNewObject(forEntityName: "Worker")
+            worker.setValue("ann", forKey: "name")
+            worker.setValue(desk, forKey: "desk")
+            try context.save()
+            context.reset()
+            let w = try #require(
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Worker")).first)
+            let d = try #require(
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Desk")).first)
+            #expect(w.value(forKey: "name") as? String == "ann")
+            context.delete(w)
+            context.delete(d)
+            context.processPendingChanges()
+            // The deletion did not read the to-one: the worker still keeps its row.
+            #expect(w.rowValues != nil)
+            try context.save()
+            #expect(context.registeredObject(for: d.objectID) == nil)
+            #expect(w.value(forKey: "desk") as? ManagedObject === d)
+        }
+    }
 }

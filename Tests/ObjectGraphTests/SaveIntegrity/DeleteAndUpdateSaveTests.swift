@@ -140,11 +140,12 @@ extension SaveIntegrity {
             #expect(try base.row(for: ids[1]) == nil)
         }
 
-        /// Deleting most sources of a target in one save, in no particular order, leaves the
-        /// store's derived to-many listing exactly the others in key order; a later delete of
-        /// a few and a later insert keep it right.
-        @Test(arguments: StoreKind.all)
-        func deletingMostSourcesOfATargetLeavesTheRestInKeyOrder(_ kind: StoreKind) throws {
+        /// A store of `kind` holding one panel with 40 gauges (`g0`…`g39`), saved; the panel's
+        /// `gauges` relationship, a context, the panel's ID and the gauges' IDs in order.
+        private func panelOfFortyGauges(_ kind: StoreKind) throws -> (
+            Stack, RelationshipDescription, ManagedObjectContext, ManagedObjectID,
+            [ManagedObjectID]
+        ) {
             let model = try IntegrityModels.gauges()
             let stack = try Stack(model, on: kind)
             let gauges = try #require(model.entitiesByName["Panel"]?.relationshipsByName["gauges"])
@@ -162,6 +163,15 @@ extension SaveIntegrity {
                 try context.save()
                 return (panel.objectID, made.map(\.objectID))
             }
+            return (stack, gauges, context, panel, ids)
+        }
+
+        /// Deleting most sources of a target in one save, in no particular order, leaves the
+        /// store's derived to-many listing exactly the others in key order; a later delete of
+        /// a few and a later insert keep it right.
+        @Test(arguments: StoreKind.all)
+        func deletingMostSourcesOfATargetLeavesTheRestInKeyOrder(_ kind: StoreKind) throws {
+            let (stack, gauges, context, panel, ids) = try panelOfFortyGauges(kind)
             #expect(try stack.store.relatedObjectIDs(gauges, of: panel) == ids)
             // 30 of 40, the later half first: the keys leave out of order.
             let doomed = Array(20..<40) + Array(stride(from: 0, to: 20, by: 2))
@@ -184,6 +194,34 @@ extension SaveIntegrity {
             }
             #expect(try stack.store.relatedObjectIDs(gauges, of: panel) == left)
             #expect(try stack.reopen().store.relatedObjectIDs(gauges, of: panel) == left)
+        }
+
+        /// A target's source list stays exact through each way a save removes sources: one
+        /// deletion (which leaves a hole in the list), two of a long list (removed one by
+        /// one), then half of it at once over the hole; and after reopening.
+        @Test(arguments: StoreKind.all)
+        func removingSourcesOneByOneAndInBulkOverHolesKeepsTheRestInKeyOrder(_ kind: StoreKind)
+            throws
+        {
+            let (stack, gauges, context, panel, ids) = try panelOfFortyGauges(kind)
+            var left = ids
+            for doomed in [[0], [5, 6], Array(20..<40)] {
+                try context.performAndWait {
+                    for i in doomed { context.delete(try context.existingObject(with: ids[i])) }
+                    try context.save()
+                }
+                left.removeAll { id in doomed.contains { ids[$0] == id } }
+                #expect(try stack.store.relatedObjectIDs(gauges, of: panel) == left)
+            }
+            #expect(left.count == 17)
+            let reopened = try stack.reopen()
+            #expect(try reopened.store.relatedObjectIDs(gauges, of: panel) == left)
+            let fresh = reopened.context()
+            try fresh.performAndWait {
+                let reread = try #require(
+                    try fresh.existingObject(with: panel) as? IntegrityModels.Panel)
+                #expect(reread.gauges.count == 17)
+            }
         }
 
         /// The deny rule holds for a relationship a subentity inherits, and an entity without
