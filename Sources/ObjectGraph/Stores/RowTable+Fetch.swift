@@ -76,7 +76,10 @@ extension RowTable {
         _ entities: [EntityDescription], _ filter: RowFilter?, _ candidates: [Int: [Int]]?,
         _ body: (RowRef, RowPointer) -> Bool
     ) {
-        let test = filter?.test ?? { _ in true }
+        // Not `filter?.test ?? { _ in true }`: `??` is generic, and the closure it returned
+        // went through two reabstraction thunks on every call (W3's fetch −3.7 %).
+        let test: (RowPointer) -> Bool
+        if let filter { test = filter.test } else { test = { _ in true } }
         for entity in entities {
             let e = entity.index
             let rows = entityTables[e].rows
