@@ -40,7 +40,7 @@ extension ManagedObject {
             do { v = try attribute.storedValue(for: value) } catch {
                 preconditionFailure("ObjectGraph: \(error)")
             }
-            write(attribute.index, .attribute(v), "setValue(_:forKey: \"\(key)\")")
+            writeAttribute(attribute.index, v, "setValue(_:forKey: \"\(key)\")")
             return
         }
         let relationship = property as! RelationshipDescription
@@ -90,7 +90,7 @@ extension ManagedObject {
                 "ObjectGraph: \(entity.name).\(key) expects a \(attribute.type.rawValue) value; got \(value)"
             )
         }
-        write(attribute.index, .attribute(v), "setAttributeValue(_:forKey: \"\(key)\")")
+        writeAttribute(attribute.index, v, "setAttributeValue(_:forKey: \"\(key)\")")
     }
 
     /// The value at a dotted key path (`"category.name"`), following to-one relationships;
@@ -202,6 +202,24 @@ extension ManagedObject {
         }
         keepCommittedValue(index)
         slots[index] = value
+        markChanged(index)
+    }
+
+    /// Writes attribute slot `index` and records the change: ``write(_:_:_:)`` for an
+    /// attribute's value, which the setters call.
+    ///
+    /// The old value is compared by its case first (a new object's slot holds `.null`, so a
+    /// first write differs at once), and `value` is not wrapped in an ``ObjectValue`` until it
+    /// is stored: through `write`, the two values were copied out of their enums to be
+    /// compared (three copies and three destructions of an `ObjectValue` per write).
+    func writeAttribute(
+        _ index: Int, _ value: AttributeValue, _ call: @autoclosure () -> String
+    ) {
+        if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
+        if !hasValues { fireFault() }
+        if slots[index].holdsAttribute(value) { return }
+        keepCommittedValue(index)
+        slots[index] = .attribute(value)
         markChanged(index)
     }
 
