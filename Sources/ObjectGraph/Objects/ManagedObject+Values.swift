@@ -193,6 +193,17 @@ extension ManagedObject {
         return slots[index]
     }
 
+    /// Makes slot `index` ready to be read in place, as ``read(_:_:)`` does before it returns
+    /// the value: the queue checked, the object's fault fired, a to-many relationship fault
+    /// loaded. For the sites that go on to read or change the slot themselves (`link`,
+    /// `unlink`): through `read`, the slot's value was copied out and thrown away (a to-many's
+    /// two arrays retained and released).
+    func prepare(_ index: Int, _ call: @autoclosure () -> String) {
+        if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
+        if !hasValues { fireFault() }
+        if case .toMany(nil) = slots[index] { loadToMany(index) }
+    }
+
     /// Writes an attribute slot and records the change.
     func write(_ index: Int, _ value: ObjectValue, _ call: @autoclosure () -> String) {
         if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
