@@ -296,7 +296,9 @@ extension ManagedObjectContext {
         let kinds = entity.layout.kinds
         var stored: [StoreValue] = []
         stored.reserveCapacity(kinds.count)
-        for (i, value) in values.enumerated() { stored.append(storeValue(value, kinds[i], id)) }
+        // By index: enumerating copied each slot out of the array (a retain and release of
+        // its payload) before converting it.
+        for i in values.indices { stored.append(storeValue(values[i], kinds[i], id)) }
         return stored
     }
 
@@ -305,17 +307,24 @@ extension ManagedObjectContext {
     private func storeValue(
         _ value: ObjectValue, _ kind: EntityLayout.Kind, _ id: (ManagedObject) -> ManagedObjectID
     ) -> StoreValue {
-        switch (kind, value) {
-        case (.attribute, .attribute(let v)): return .attribute(v)
-        case (.toOne, .toOne(let o)): return .toOne(o.map(id))
-        case (.toManyStored, .toMany(let m?)):
-            var seen = Set<ManagedObjectID>()
-            return .toMany(
-                m.objects.filter { !$0.state.isDeleted }.map(id).filter {
-                    seen.insert($0).inserted
-                })
-        default: return .notStored
+        // The kind and the value are switched on one after the other: a `(kind, value)` tuple
+        // copied the value (and destroyed the copy) for every slot of every saved object.
+        switch kind {
+        case .attribute:
+            if case .attribute(let v) = value { return .attribute(v) }
+        case .toOne:
+            if case .toOne(let o) = value { return .toOne(o.map(id)) }
+        case .toManyStored:
+            if case .toMany(let m?) = value {
+                var seen = Set<ManagedObjectID>()
+                return .toMany(
+                    m.objects.filter { !$0.state.isDeleted }.map(id).filter {
+                        seen.insert($0).inserted
+                    })
+            }
+        default: break
         }
+        return .notStored
     }
 
     /// Makes temporary IDs permanent now, without saving; the objects stay inserted.

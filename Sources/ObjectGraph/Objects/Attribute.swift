@@ -107,7 +107,7 @@ extension ManagedObject {
                 got \(newValue)
                 """)
         }
-        write(slot, .attribute(value), "\(entity.name).\(attribute.name) = …")
+        writeAttribute(slot, value, "\(entity.name).\(attribute.name) = …")
     }
 
     /// Traps: the attribute behind `storage` holds `stored`, which is not a `type`.

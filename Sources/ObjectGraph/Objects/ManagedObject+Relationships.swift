@@ -117,7 +117,7 @@ extension ManagedObject {
 
     /// Adds `object` to one side only (no inverse).
     func link(_ r: RelationshipDescription, _ object: ManagedObject?) {
-        _ = read(r.index, "\(entity.name).\(r.name)")
+        prepare(r.index, "\(entity.name).\(r.name)")
         if r.isToMany {
             guard let object, case .toMany(var m?) = slots[r.index] else { return }
             keepCommittedValue(r.index)
@@ -135,7 +135,7 @@ extension ManagedObject {
 
     /// Removes `object` from one side only (no inverse).
     func unlink(_ r: RelationshipDescription, _ object: ManagedObject) {
-        _ = read(r.index, "\(entity.name).\(r.name)")
+        prepare(r.index, "\(entity.name).\(r.name)")
         if r.isToMany {
             guard case .toMany(var m?) = slots[r.index] else { return }
             keepCommittedValue(r.index)
@@ -153,7 +153,7 @@ extension ManagedObject {
     /// Removes `objects` from the to-many `r` on this side only (no inverse): as `unlink` of
     /// each in turn, with the relationship taken out of its slot once.
     func unlink(_ r: RelationshipDescription, _ objects: [ManagedObject]) {
-        _ = read(r.index, "\(entity.name).\(r.name)")
+        prepare(r.index, "\(entity.name).\(r.name)")
         guard case .toMany(var m?) = slots[r.index] else { return }
         slots[r.index] = .toMany(nil)
         var changed = false

@@ -40,7 +40,7 @@ extension ManagedObject {
             do { v = try attribute.storedValue(for: value) } catch {
                 preconditionFailure("ObjectGraph: \(error)")
             }
-            write(attribute.index, .attribute(v), "setValue(_:forKey: \"\(key)\")")
+            writeAttribute(attribute.index, v, "setValue(_:forKey: \"\(key)\")")
             return
         }
         let relationship = property as! RelationshipDescription
@@ -90,7 +90,7 @@ extension ManagedObject {
                 "ObjectGraph: \(entity.name).\(key) expects a \(attribute.type.rawValue) value; got \(value)"
             )
         }
-        write(attribute.index, .attribute(v), "setAttributeValue(_:forKey: \"\(key)\")")
+        writeAttribute(attribute.index, v, "setAttributeValue(_:forKey: \"\(key)\")")
     }
 
     /// The value at a dotted key path (`"category.name"`), following to-one relationships;
@@ -193,6 +193,17 @@ extension ManagedObject {
         return slots[index]
     }
 
+    /// Makes slot `index` ready to be read in place, as ``read(_:_:)`` does before it returns
+    /// the value: the queue checked, the object's fault fired, a to-many relationship fault
+    /// loaded. For the sites that go on to read or change the slot themselves (`link`,
+    /// `unlink`): through `read`, the slot's value was copied out and thrown away (a to-many's
+    /// two arrays retained and released).
+    func prepare(_ index: Int, _ call: @autoclosure () -> String) {
+        if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
+        if !hasValues { fireFault() }
+        if case .toMany(nil) = slots[index] { loadToMany(index) }
+    }
+
     /// Writes an attribute slot and records the change.
     func write(_ index: Int, _ value: ObjectValue, _ call: @autoclosure () -> String) {
         if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
@@ -202,6 +213,24 @@ extension ManagedObject {
         }
         keepCommittedValue(index)
         slots[index] = value
+        markChanged(index)
+    }
+
+    /// Writes attribute slot `index` and records the change: ``write(_:_:_:)`` for an
+    /// attribute's value, which the setters call.
+    ///
+    /// The old value is compared by its case first (a new object's slot holds `.null`, so a
+    /// first write differs at once), and `value` is not wrapped in an ``ObjectValue`` until it
+    /// is stored: through `write`, the two values were copied out of their enums to be
+    /// compared (three copies and three destructions of an `ObjectValue` per write).
+    func writeAttribute(
+        _ index: Int, _ value: AttributeValue, _ call: @autoclosure () -> String
+    ) {
+        if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
+        if !hasValues { fireFault() }
+        if slots[index].holdsAttribute(value) { return }
+        keepCommittedValue(index)
+        slots[index] = .attribute(value)
         markChanged(index)
     }
 

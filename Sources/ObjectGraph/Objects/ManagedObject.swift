@@ -358,6 +358,16 @@ enum ObjectValue {
     case toMany(RelatedObjects?)
 
     var attributeValue: AttributeValue { if case .attribute(let v) = self { v } else { .null } }
+
+    /// Whether this is an attribute's slot holding `value` (by stored identity, as
+    /// ``AttributeValue/==(_:_:)``); values of different cases are told apart without it.
+    @inline(__always)
+    func holdsAttribute(_ value: AttributeValue) -> Bool {
+        guard case .attribute(let old) = self, old.caseNumber == value.caseNumber else {
+            return false
+        }
+        return old == value
+    }
 }
 
 /// The members of a to-many relationship: ordered, with O(1) membership, insertion and

@@ -59,10 +59,33 @@ public enum AttributeValue: Sendable {
     /// Whether this value may be stored in an attribute of `type` (`.null` fits every type;
     /// integers must lie within the type's range).
     public func fits(_ type: AttributeType) -> Bool {
-        switch (self, type) {
-        case (.null, _), (_, .undefined): true
-        case (.integer(let v), _): type.integerRange?.contains(v) ?? false
-        default: naturalType == type
+        // Switched on alone, not as a `(self, type)` tuple: making the tuple copied the value
+        // (a retain and release of a string's storage) on every attribute write.
+        if type == .undefined { return true }
+        switch self {
+        case .null: return true
+        case .integer(let v): return type.integerRange?.contains(v) ?? false
+        default: return naturalType == type
+        }
+    }
+
+    /// The value's case as a number (its payload left alone), for a quick "different case"
+    /// test before ``==(_:_:)``.
+    @inline(__always)
+    var caseNumber: UInt8 {
+        switch self {
+        case .null: 0
+        case .integer: 1
+        case .decimal: 2
+        case .double: 3
+        case .float: 4
+        case .string: 5
+        case .boolean: 6
+        case .date: 7
+        case .data: 8
+        case .uuid: 9
+        case .uri: 10
+        case .transformable: 11
         }
     }
 }

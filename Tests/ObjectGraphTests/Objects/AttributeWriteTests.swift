@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// A class whose attribute setters go through `@Attribute` (the path `writeAttribute` serves).
+private final class Reading: ManagedObject {
+    @Attribute var label: String?
+    @Attribute var level: Double
+    @Attribute var count: Int32
+    @Attribute var taken: Date?
+}
+
+/// A generic class nested in a type, for the key-path names.
+private enum Station {
+    final class Gauge<Unit>: ManagedObject {
+        @Attribute("depth") var meters: Double
+        @Attribute var serial: String?
+    }
+}
+
+extension Reading {
+    /// The wrappers' storage key paths (private to the class and this file).
+    static var storageKeyPaths: [(AnyKeyPath, String)] {
+        [(\Reading._label, "label"), (\Reading._level, "level"), (\Reading._count, "count")]
+    }
+}
+
+extension Station.Gauge {
+    static var storageKeyPaths: [(AnyKeyPath, String)] {
+        [(\Station.Gauge<Unit>._meters, "meters"), (\Station.Gauge<Unit>._serial, "serial")]
+    }
+}
+
+extension SaveIntegrity {
+    /// An attribute write records a change exactly when the stored value differs by stored
+    /// identity (`AttributeValue`'s `==`: floating-point values by bit pattern), for a new
+    /// object as for a saved one, whichever setter writes it (`@Attribute`, `setValue`,
+    /// `setAttributeValue`).
+    @Suite struct AttributeWriteTests {
+        private func model() throws -> ManagedObjectModel {
+            try ManagedObjectModel(entities: [
+                EntityDescription(
+                    name: "Reading", managedObjectClass: Reading.self,
+                    properties: [
+                        AttributeDescription(name: "label", type: .string),
+                        AttributeDescription(
+                            name: "level", type: .double, isOptional: false, defaultValue: 0),
+                        AttributeDescription(name: "count", type: .integer32, defaultValue: 7),
+                        AttributeDescription(name: "taken", type: .date),
+                    ])
+            ])
+        }
+
+        /// A new object: writing a slot's default (nil, 0.0, 7) again records nothing, a value
+        /// of another case or another bit pattern (-0.0 after 0.0) is recorded; writing the
+        /// same value back after a change keeps the key changed (it was set).
+        @Test(arguments: StoreKind.all)
+        func aNewObjectRecordsOnlyWritesThatChangeItsValues(kind: StoreKind) throws {
+            let stack = try Stack(try model(), on: kind)
+            let context = stack.context()
+            try context.performAndWait {
+                let reading = Reading(context: context)
+                reading.label = nil
+                reading.level = 0
+                reading.count = 7
+                reading.setValue(nil, forKey: "taken")
+                reading.setAttributeValue(.integer(7), forKey: "count")
+                #expect(reading.changedValues().isEmpty)
+                reading.level = -0.0
+                #expect(Set(reading.changedValues().keys) == ["level"])
+                reading.label = "north"
+                reading.setValue(Int32(8), forKey: "count")
+                #expect(Set(reading.changedValues().keys) == ["level", "label", "count"])
+                #expect(reading.changedValues()["label"] as? String == "north")
+                try context.save()
+                let saved = try #require(stack.rows("Reading").first)
+                #expect(saved.values[0] == .attribute(.string("north")))
+                #expect(saved.values[1] == .attribute(.double(-0.0)))
+                #expect(saved.values[2] == .attribute(.integer(8)))
+                #expect(saved.values[3] == .attribute(.null))
+            }
+        }
+
+        /// A saved object: the same value (NaN included, by bit pattern; an integer through
+        /// any setter) is no change; nil after a value, a value after nil and a new value of
+        /// the same case are; each is announced by objects-did-change and saved.
+        @Test(arguments: StoreKind.all)
+        func aSavedObjectRecordsOnlyWritesThatChangeItsValues(kind: StoreKind) throws {
+            let stack = try Stack(try model(), on: kind)
+            let context = stack.context()
+            let recorder = ChangeRecorder(context)
+            try context.performAndWait {
+                let reading = Reading(context: context)
+                reading.label = "east"
+                reading.level = .nan
+                try context.save()
+                recorder.clear()
+                reading.label = "east"
+                reading.level = .nan
+                reading.count = 7
+                reading.setAttributeValue(.integer(7), forKey: "count")
+                reading.setValue(nil, forKey: "taken")
+                #expect(!reading.hasChanges)
+                context.processPendingChanges()
+                #expect(recorder.all.isEmpty)
+                reading.label = nil
+                reading.taken = Date(timeIntervalSince1970: 60)
+                reading.count = 9
+                #expect(Set(reading.changedValues().keys) == ["label", "taken", "count"])
+                #expect(
+                    reading.committedValues(forKeys: ["label"])["label"] as? String == "east")
+                context.processPendingChanges()
+                #expect(recorder.all.map { $0.set(NSUpdatedObjectsKey) } == [[reading]])
+                try context.save()
+                let row = try #require(stack.rows("Reading").first)
+                #expect(row.values[0] == .attribute(.null))
+                #expect(row.values[2] == .attribute(.integer(9)))
+                #expect(row.values[3] == .attribute(.date(Date(timeIntervalSince1970: 60))))
+            }
+        }
+
+        /// `fits(_:)`, which every write's coercion asks first: `.null` and any value fit an
+        /// undefined type, an integer fits an integer type by range, another value its own type.
+        @Test func valuesFitTheirTypesAsBefore() {
+            #expect(AttributeValue.null.fits(.string))
+            #expect(AttributeValue.integer(70_000).fits(.undefined))
+            #expect(AttributeValue.string("x").fits(.undefined))
+            #expect(AttributeValue.integer(70_000).fits(.integer32))
+            #expect(!AttributeValue.integer(70_000).fits(.integer16))
+            #expect(!AttributeValue.integer(1).fits(.double))
+            #expect(AttributeValue.double(1).fits(.double))
+            #expect(!AttributeValue.double(1).fits(.float))
+            #expect(!AttributeValue.string("x").fits(.uuid))
+        }
+
+        /// The key of a wrapper without an explicit key is its property's name, read from the
+        /// storage key path's description, also for a generic class nested in another type.
+        @Test func aWrappersKeyIsItsPropertysName() {
+            for (keyPath, name) in Reading.storageKeyPaths + Station.Gauge<Int>.storageKeyPaths {
+                #expect(PropertyKeys.name(of: keyPath) == name)
+                // What the name was read from before (the interpolation of the key path).
+                let text = "\(keyPath)"
+                #expect(text.hasSuffix("._" + name))
+            }
+        }
+    }
+}
