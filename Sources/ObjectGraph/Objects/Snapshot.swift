@@ -11,9 +11,18 @@ import Foundation
 /// a whole copy did (Core Data's snapshots: `committedValues(forKeys:)`, conflicts,
 /// rollback, undo).
 struct Snapshot {
+    /// One kept slot: its index and committed value.
+    ///
+    /// A struct, not a tuple: an array of tuples is destroyed element by element through the
+    /// tuple's generic value witness (`tuple_destroy`), a struct's through its own.
+    struct Entry {
+        let slot: Int
+        var value: ObjectValue
+    }
+
     /// The committed value of each slot written since, in first-write order; a slot appears
     /// at most once. Empty until the first write (no allocation).
-    private(set) var kept: [(slot: Int, value: ObjectValue)] = []
+    private(set) var kept: [Entry] = []
 
     init() {}
 
@@ -27,8 +36,14 @@ struct Snapshot {
     /// Keeps `value` as the committed value of `slot`, unless one is kept already.
     @inline(__always)
     mutating func keep(_ slot: Int, _ value: ObjectValue) {
+        // The first entry (most edits write one slot) is made at its size: appending to the
+        // empty array took the growth path (`_consumeAndCreateNew`, ≈ 380 instructions).
+        if kept.isEmpty {
+            kept = [Entry(slot: slot, value: value)]
+            return
+        }
         for entry in kept where entry.slot == slot { return }
-        kept.append((slot, value))
+        kept.append(Entry(slot: slot, value: value))
     }
 
     /// Changes the committed value of `slot` where one is kept (else the slot's current
@@ -57,7 +72,7 @@ extension ManagedObject {
     var committedSlots: [ObjectValue]? {
         guard let snapshot else { return nil }
         var values = slots
-        for (slot, value) in snapshot.kept { values[slot] = value }
+        for entry in snapshot.kept { values[entry.slot] = entry.value }
         return values
     }
 
