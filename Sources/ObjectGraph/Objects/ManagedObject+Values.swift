@@ -204,25 +204,14 @@ extension ManagedObject {
         if case .toMany(nil) = slots[index] { loadToMany(index) }
     }
 
-    /// Writes an attribute slot and records the change.
-    func write(_ index: Int, _ value: ObjectValue, _ call: @autoclosure () -> String) {
-        if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
-        if !hasValues { fireFault() }
-        if case .attribute(let old) = slots[index], case .attribute(let new) = value, old == new {
-            return
-        }
-        keepCommittedValue(index)
-        slots[index] = value
-        markChanged(index)
-    }
-
-    /// Writes attribute slot `index` and records the change: ``write(_:_:_:)`` for an
-    /// attribute's value, which the setters call.
+    /// Writes attribute slot `index` and records the change (nothing when it already holds an
+    /// equal value); the setters and transformable writes call it.
     ///
-    /// The old value is compared by its case first (a new object's slot holds `.null`, so a
-    /// first write differs at once), and `value` is not wrapped in an ``ObjectValue`` until it
-    /// is stored: through `write`, the two values were copied out of their enums to be
-    /// compared (three copies and three destructions of an `ObjectValue` per write).
+    /// The old value is compared by its case first (a slot of another case differs at once;
+    /// one of the same case, a default included, is compared with `==`), and `value` is not
+    /// wrapped in an ``ObjectValue`` until it is stored: the former `write`, taking an
+    /// `ObjectValue`, copied the two values out of their enums to compare them (three copies
+    /// and three destructions of an `ObjectValue` per write).
     func writeAttribute(
         _ index: Int, _ value: AttributeValue, _ call: @autoclosure () -> String
     ) {

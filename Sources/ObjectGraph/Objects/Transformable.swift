@@ -65,7 +65,7 @@ public struct Transformable<Value> {
             do { stored = try attribute.storedValue(for: newValue) } catch {
                 preconditionFailure("ObjectGraph: \(error)")
             }
-            object.write(attribute.index, .attribute(stored), "\(attribute) = …")
+            object.writeAttribute(attribute.index, stored, "\(attribute) = …")
         }
     }
 
