@@ -120,6 +120,53 @@ extension SaveIntegrity {
             }
         }
 
+        /// An object fetched in a fresh context, as a fault and as an object that keeps its
+        /// store row: writing the values it holds fires the fault or reads the row and records
+        /// nothing (no change, nothing to undo); a new value is recorded with the row's value as
+        /// the committed one, undo puts the row's value back, and the save stores the new one.
+        /// (The lead's review of `ins`: `writeAttribute` on the paths that fire a fault and
+        /// convert a kept row first.)
+        @Test(arguments: StoreKind.all)
+        func anObjectFromTheStoreRecordsOnlyWritesThatChangeItsValues(kind: StoreKind) throws {
+            let stack = try Stack(try model(), on: kind)
+            let id = try stack.seed("Reading", ["label": "west", "level": 2.5, "count": Int32(3)])
+            // The first pass saves level 5, which the second finds.
+            for (asFaults, stored) in [(true, 2.5), (false, 5.0)] {
+                let context = stack.context()
+                try context.performAndWait {
+                    context.undoManager = ObjectGraphUndoManager()
+                    let request = FetchRequest<ManagedObject>(entityName: "Reading")
+                    request.returnsObjectsAsFaults = asFaults
+                    let reading = try #require(try context.fetch(request).first as? Reading)
+                    #expect(reading.objectID == id)
+                    #expect(reading.isFault == asFaults)
+                    reading.label = "west"
+                    reading.level = stored
+                    reading.setValue(Int32(3), forKey: "count")
+                    reading.setAttributeValue(.null, forKey: "taken")
+                    #expect(!reading.isFault)
+                    #expect(!reading.hasChanges)
+                    #expect(!context.hasChanges)
+                    context.processPendingChanges()
+                    #expect(context.undoManager?.canUndo == false)
+                    reading.level = 4
+                    #expect(Set(reading.changedValues().keys) == ["level"])
+                    #expect(
+                        reading.committedValues(forKeys: ["level"])["level"] as? Double == stored)
+                    context.processPendingChanges()
+                    context.undo()
+                    #expect(reading.level == stored)
+                    #expect(!reading.hasChanges)
+                    reading.level = asFaults ? 5 : 6
+                    try context.save()
+                }
+                let row = try #require(try stack.rows("Reading").first)
+                #expect(row.values[0] == .attribute(.string("west")))
+                #expect(row.values[1] == .attribute(.double(asFaults ? 5 : 6)))
+                #expect(row.values[2] == .attribute(.integer(3)))
+            }
+        }
+
         /// `fits(_:)`, which every write's coercion asks first: `.null` and any value fit an
         /// undefined type, an integer fits an integer type by range, another value its own type.
         @Test func valuesFitTheirTypesAsBefore() {
