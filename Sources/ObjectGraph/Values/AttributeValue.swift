@@ -4,8 +4,10 @@ import Foundation
 ///
 /// Every ``AttributeType`` maps to one case; `.null` is the absent value (Core Data's nil).
 /// Equality and hashing are by *stored identity*: floating-point values compare by bit
-/// pattern (so `NaN == NaN` and `-0.0 != 0.0` here), which is what change tracking and
-/// round-trip tests need. Predicates compare numerically instead (see the predicate docs).
+/// pattern (so `NaN == NaN` and `-0.0 != 0.0` here) and strings by their Unicode scalars (a
+/// precomposed "é" differs from "e" and a combining accent, as `NSString`'s literal comparison
+/// has it), which is what change tracking and round-trip tests need. Predicates compare
+/// numerically instead (see the predicate docs).
 ///
 /// - Note: Core Data keeps values as `NSObject`s (`NSNumber`, `NSString`, …); this enum
 ///   is their typed counterpart.
@@ -91,34 +93,59 @@ public enum AttributeValue: Sendable {
 }
 
 extension AttributeValue: Hashable {
-    /// Stored-identity equality: floating-point values compare by bit pattern.
+    /// Stored-identity equality: floating-point values compare by bit pattern, strings by their
+    /// Unicode scalars (not by canonical equivalence).
     public static func == (lhs: AttributeValue, rhs: AttributeValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): true
-        case (.integer(let a), .integer(let b)): a == b
-        case (.decimal(let a), .decimal(let b)):
-            // Two values that differ read from storage differ for Foundation too, without its
-            // comparison (hundreds of nanoseconds on Linux: a batch update compares every
-            // row's old and new amount); equal ones still compare as before.
-            if let x = DecimalParts(a), let y = DecimalParts(b), DecimalParts.compare(x, y) != .same
-            {
-                false
-            } else {
-                a == b && a.description == b.description
+        // Switched on one value, then the other, not on a `(lhs, rhs)` tuple: making the tuple
+        // copied both values (a retain and release of each payload's storage) on every
+        // comparison, and attribute writes and batch updates compare on every row.
+        switch lhs {
+        case .null: if case .null = rhs { return true }
+        case .integer(let a): if case .integer(let b) = rhs { return a == b }
+        case .decimal(let a): if case .decimal(let b) = rhs { return decimalsEqual(a, b) }
+        case .double(let a):
+            if case .double(let b) = rhs { return a.bitPattern == b.bitPattern }
+        case .float(let a): if case .float(let b) = rhs { return a.bitPattern == b.bitPattern }
+        case .string(let a): if case .string(let b) = rhs { return sameScalars(a, b) }
+        case .boolean(let a): if case .boolean(let b) = rhs { return a == b }
+        case .date(let a):
+            if case .date(let b) = rhs {
+                return a.timeIntervalSinceReferenceDate.bitPattern
+                    == b.timeIntervalSinceReferenceDate.bitPattern
             }
-        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
-        case (.float(let a), .float(let b)): a.bitPattern == b.bitPattern
-        case (.string(let a), .string(let b)): a == b
-        case (.boolean(let a), .boolean(let b)): a == b
-        case (.date(let a), .date(let b)):
-            a.timeIntervalSinceReferenceDate.bitPattern
-                == b.timeIntervalSinceReferenceDate.bitPattern
-        case (.data(let a), .data(let b)): a == b
-        case (.uuid(let a), .uuid(let b)): a == b
-        case (.uri(let a), .uri(let b)): a.absoluteString == b.absoluteString
-        case (.transformable(let a), .transformable(let b)): a == b
-        default: false
+        case .data(let a): if case .data(let b) = rhs { return a == b }
+        case .uuid(let a): if case .uuid(let b) = rhs { return a == b }
+        case .uri(let a): if case .uri(let b) = rhs { return a.absoluteString == b.absoluteString }
+        case .transformable(let a): if case .transformable(let b) = rhs { return a == b }
         }
+        return false
+    }
+
+    /// String equality by stored identity: the same Unicode scalars, as `NSString`'s literal
+    /// `isEqual(to:)` compares (a precomposed "é" and "e" with a combining accent differ), where
+    /// Swift's `==` compares by canonical equivalence.
+    private static func sameScalars(_ a: String, _ b: String) -> Bool {
+        let count = a.utf8.count
+        guard count == b.utf8.count else { return false }
+        guard count > 0 else { return true }
+        let compared = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                memcmp(x.baseAddress!, y.baseAddress!, count) == 0
+            }
+        }
+        if let same = compared ?? nil { return same }
+        return a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Decimal equality by stored identity: the same value written the same way.
+    private static func decimalsEqual(_ a: Decimal, _ b: Decimal) -> Bool {
+        // Two values that differ read from storage differ for Foundation too, without its
+        // comparison (hundreds of nanoseconds on Linux: a batch update compares every row's old
+        // and new amount); equal ones still compare as before.
+        if let x = DecimalParts(a), let y = DecimalParts(b), DecimalParts.compare(x, y) != .same {
+            return false
+        }
+        return a == b && a.description == b.description
     }
 
     /// Hashes consistently with ``==(_:_:)``.

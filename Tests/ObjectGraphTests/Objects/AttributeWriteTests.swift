@@ -167,6 +167,43 @@ extension SaveIntegrity {
             }
         }
 
+        /// A string that is canonically equivalent to the one held but spelt with other Unicode
+        /// scalars ("é" precomposed, then "e" and a combining acute accent) is a change: it is
+        /// recorded, undone, saved and read back as written. `NSString`'s `isEqual(to:)` is a
+        /// literal comparison in which "Ö" composed and decomposed differ (Apple's documentation
+        /// of `NSString.isEqual(to:)`); Swift's `==` calls them equal, and the write was lost.
+        @Test(arguments: StoreKind.all)
+        func aStringSpeltWithOtherScalarsIsAChangeAndIsSavedAsWritten(kind: StoreKind) throws {
+            let composed = "caf\u{E9}"
+            let decomposed = "cafe\u{301}"
+            #expect(composed == decomposed)
+            let stack = try Stack(try model(), on: kind)
+            let id = try stack.seed("Reading", ["label": composed])
+            let context = stack.context()
+            try context.performAndWait {
+                context.undoManager = ObjectGraphUndoManager()
+                let reading = try #require(try context.existingObject(with: id) as? Reading)
+                reading.label = decomposed
+                #expect(reading.hasChanges)
+                #expect(Set(reading.changedValues().keys) == ["label"])
+                context.processPendingChanges()
+                context.undo()
+                #expect(
+                    reading.label.map { Array($0.unicodeScalars) } == Array(composed.unicodeScalars)
+                )
+                #expect(!reading.hasChanges)
+                reading.label = decomposed
+                try context.save()
+            }
+            let row = try #require(try stack.rows("Reading").first)
+            guard case .attribute(.string(let saved)) = row.values[0] else {
+                Issue.record("label holds \(row.values[0])")
+                return
+            }
+            #expect(Array(saved.utf8) == Array(decomposed.utf8))
+            #expect(AttributeValue.string(composed) != .string(decomposed))
+        }
+
         /// `fits(_:)`, which every write's coercion asks first: `.null` and any value fit an
         /// undefined type, an integer fits an integer type by range, another value its own type.
         @Test func valuesFitTheirTypesAsBefore() {
