@@ -76,6 +76,36 @@ import Testing
         #expect(throws: JSONScanError.self) { _ = try read("[\"Base\",1,1]") }
     }
 
+    /// Entity names are told by two word compares when their quoted name fits 16 bytes and
+    /// 16 bytes of the line remain, and byte by byte otherwise: the same entity either way,
+    /// abstract entities and near-misses refused (issue 25, thirteenth session).
+    @Test func entityNamesOfEveryLengthAreFoundWithinAWordOrBeyondIt() throws {
+        let names = [
+            "Base", "A", "Abcdefghijklm", "Abcdefghijklmn", "Abcdefghijklmno",
+            "Abcdefghijklmnopqrst",
+        ]
+        let model = try ManagedObjectModel(
+            entities: names.map { name in
+                EntityDescription(
+                    name: name, isAbstract: name == "Base",
+                    properties: name == "Base"
+                        ? [] : [AttributeDescription(name: "n", type: .integer64)])
+            })
+        let codec = RowCodec(model: model, storeIdentifier: "S", path: "test")
+        let padding = String(repeating: " ", count: 20)
+        for name in names.dropFirst() {
+            for tail in ["", padding] {
+                let row = try Self.row("[\"\(name)\",4,1,5]\(tail)", codec)
+                #expect(row.objectID.entity.name == name && row.values == [.attribute(.integer(5))])
+            }
+        }
+        for bad in ["Abcdefghijklmnp", "Abcdefghijkl", "a", "Abcdefghijklmnopqrs", "Base"] {
+            #expect(throws: JSONScanError.self, "\(bad)") {
+                _ = try Self.row("[\"\(bad)\",4,1,5]\(padding)", codec)
+            }
+        }
+    }
+
     @Test func uuidsAreWrittenAsFoundationSpellsThemInUppercase() throws {
         var random = SeededRandomNumberGenerator(seed: 21)
         var samples = [
