@@ -43,6 +43,34 @@ struct RowCodec: Sendable {
     let slotCounts: [Int]
     /// Whether each entity is abstract, by entity index.
     let abstract: [Bool]
+    /// The quoted name of each concrete entity whose quoted name fits 16 bytes, as two
+    /// words to compare with the text, by entity index (copied for each reading thread).
+    private(set) var quotedPrefixes: [QuotedPrefix]
+
+    /// Up to 16 bytes of a quoted name, zero-padded, with the mask of the bytes it holds.
+    struct QuotedPrefix: Sendable {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var lowMask: UInt64 = 0
+        var highMask: UInt64 = 0
+        /// The bytes it holds; 0 when the name is longer or its entity abstract (no match).
+        var count = 0
+
+        init(_ quoted: [UInt8], usable: Bool) {
+            guard usable, quoted.count <= 16 else { return }
+            for (i, b) in quoted.enumerated() {
+                let shift = UInt64(8 * (i % 8))
+                if i < 8 {
+                    low |= UInt64(b) << shift
+                    lowMask |= 0xFF << shift
+                } else {
+                    high |= UInt64(b) << shift
+                    highMask |= 0xFF << shift
+                }
+            }
+            count = quoted.count
+        }
+    }
 
     /// A copy whose tables have storage of their own, for rows decoded on another thread:
     /// every row reads its entity's slot table, and threads retaining one shared buffer
@@ -52,6 +80,7 @@ struct RowCodec: Sendable {
         var copy = self
         copy.slots = slots.map { $0.map { $0 } }
         copy.entities = entities.map { $0 }
+        copy.quotedPrefixes = quotedPrefixes.map { $0 }
         return copy
     }
 
@@ -86,6 +115,9 @@ struct RowCodec: Sendable {
             w.reset()
             w.append(quoted: entity.name)
             return w.array
+        }
+        self.quotedPrefixes = zip(quotedNames, model.entities).map { quoted, entity in
+            QuotedPrefix(quoted, usable: !entity.isAbstract)
         }
         self.quotedColumns = model.entities.map { entity in
             Self.storedSlots(of: entity).map { property in

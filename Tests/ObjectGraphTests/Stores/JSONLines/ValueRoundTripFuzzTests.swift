@@ -390,6 +390,24 @@ import Testing
         try Data(w.array).write(to: url)
     }
 
+    /// Expects opening the file at `url` read-only to fail with an ``ObjectGraphError`` that
+    /// `check` accepts.
+    private func expectOpeningFails(
+        _ url: URL, _ model: ManagedObjectModel, _ comment: Comment,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ check: @escaping (ObjectGraphError) -> Bool
+    ) {
+        #expect(comment, sourceLocation: sourceLocation) {
+            let store = try JSONLinesStore(
+                model: model, url: url,
+                options: FileStoreFixtures.options(identifier: "S", readOnly: true))
+            store.close()
+        } throws: { error in
+            guard let e = error as? ObjectGraphError else { return false }
+            return check(e)
+        }
+    }
+
     /// Values a hand edit may leave that the format refuses (§5): each is damage of line 2,
     /// reported by opening and by `verify` alike, with a message saying what is wrong.
     @Test func hostileValuesInAHandEditedLineAreDamageOfThatLine() throws {
@@ -415,14 +433,8 @@ import Testing
         let url = try url("hostile.jsonl")
         for (type, value, says) in refused {
             try writeFile(url, column: type, value: value)
-            #expect("\(type.rawValue) \(value)") {
-                let store = try JSONLinesStore(
-                    model: model, url: url,
-                    options: FileStoreFixtures.options(identifier: "S", readOnly: true))
-                store.close()
-            } throws: { error in
-                guard let e = error as? ObjectGraphError else { return false }
-                return e.reason == .storeCorrupt && e.line == 2
+            expectOpeningFails(url, model, "\(type.rawValue) \(value)") { e in
+                e.reason == .storeCorrupt && e.line == 2
                     && (says.isEmpty || "\(e)".localizedCaseInsensitiveContains(says))
             }
             let report = JSONLinesStore.verify(at: url)
@@ -464,6 +476,58 @@ import Testing
                 ValueRoundTripTests.same(value, back),
                 "\(text) read as \(Self.describe(back)), expected \(Self.describe(value))")
             store.close()
+        }
+    }
+
+    /// A damaged value in a row of a hand-edited line is reported as before the thirteenth
+    /// session's word-at-a-time reading (issue 25): the store's file, the line, the column of
+    /// the byte at fault and the same message.
+    @Test func damagedValuesAreReportedWithTheirFileLineAndColumn() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Item",
+                properties: [
+                    AttributeDescription(name: "id", type: .uuid),
+                    AttributeDescription(name: "amount", type: .double),
+                    AttributeDescription(name: "title", type: .string),
+                ])
+        ])
+        let url = try url("bad.jsonl")
+        let good = ["\"6B0F5C2E-9D41-4C59-9E4B-2D1F0A7C3E58\"", "123456789.25", "\"a title\""]
+        let cases: [(Int, String, String, Int)] = [
+            // (slot, text, message, offset of the fault within the text)
+            (
+                0, "\"6B0F5C2E-9D41-4C59-9E4B-2D1F0A7C3E5G\"", "not a UUID (8-4-4-4-12 hex digits)",
+                0
+            ),
+            (
+                0, "\"6B0F5C2E-9D41-4C59-9E4B-2D1F0A7C3\u{e9}8\"",
+                "not a UUID (8-4-4-4-12 hex digits)", 0
+            ),
+            (1, "12345678901.e3", "expected a digit after '.'", 12),
+            (1, "123456789012345678e", "expected a digit in the exponent", 19),
+            (2, "\"abcdefghij\u{1}klm\"", "raw control character 0x01 in a string", 11),
+        ]
+        for (slot, text, message, offset) in cases {
+            var cells = good
+            cells[slot] = text
+            let header = StoreFileHeader(
+                model: model, storeIdentifier: "S",
+                created: Date(timeIntervalSinceReferenceDate: 700_000_000))
+            let w = JSONByteWriter()
+            header.write(to: w)
+            let start = w.count
+            let body = "{\"t\":1,\"at\":700000100.5,\"ins\":[[\"Item\",1,1,"
+            w.append(raw: body + cells.joined(separator: ",") + "]]")
+            LineFrame.finish(w, bodyStart: start)
+            try Data(w.array).write(to: url)
+            let prefix = body + cells[..<slot].map { $0 + "," }.joined()
+            let column = prefix.utf8.count + offset + 1
+            let property = ["id", "amount", "title"][slot]
+            expectOpeningFails(url, model, "\(text)") { e in
+                e.reason == .storeCorrupt && e.line == 2 && e.column == column
+                    && e.file == url.path && "\(e)".contains("Item.\(property): \(message)")
+            }
         }
     }
 }

@@ -63,7 +63,15 @@ extension JSONScanner {
                 let special =
                     ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
                     | ((w &- ones &* 0x20) & ~w)
-                if special & highBits != 0 { break }
+                let hits = special & highBits
+                if hits != 0 {
+                    // Straight to the first hit (the lowest flagged byte always is one), the
+                    // bytes before it taken into the ASCII test.
+                    let skipped = hits.trailingZeroBitCount &>> 3
+                    high |= w & ((1 &<< UInt64(skipped &* 8)) &- 1)
+                    position &+= skipped
+                    break
+                }
                 high |= w
                 position &+= 8
             }

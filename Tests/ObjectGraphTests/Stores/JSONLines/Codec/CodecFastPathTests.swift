@@ -7,6 +7,15 @@ import Testing
 /// The reader's shortcuts (plain integers, UUIDs in canonical form, entity names as written)
 /// accept exactly what the general paths accept and hand everything else to them.
 @Suite struct CodecFastPathTests {
+    /// The row spelled by `text`, read by `codec`.
+    private static func row(_ text: String, _ codec: RowCodec) throws -> StoreRow {
+        var text = text
+        return try text.withUTF8 { utf8 in
+            var s = JSONScanner(UnsafeRawBufferPointer(utf8))
+            return try codec.read(&s)
+        }
+    }
+
     private func int64(_ text: String) throws -> (Int64, Int) {
         var text = text
         return try text.withUTF8 { utf8 in
@@ -59,18 +68,42 @@ import Testing
             EntityDescription(name: "Base", isAbstract: true, properties: []),
         ])
         let codec = RowCodec(model: model, storeIdentifier: "S", path: "test")
-        func read(_ text: String) throws -> StoreRow {
-            var text = text
-            return try text.withUTF8 { utf8 in
-                var s = JSONScanner(UnsafeRawBufferPointer(utf8))
-                return try codec.read(&s)
-            }
-        }
+        func read(_ text: String) throws -> StoreRow { try Self.row(text, codec) }
         #expect(try read("[\"Exp\",1,1,5]").objectID.entity.name == "Exp")
         #expect(try read("[\"Expense\",2,1,5]").objectID.entity.name == "Expense")
         #expect(try read("[ \"Exp\\u0065nse\",3,1,5]").objectID.entity.name == "Expense")
         #expect(throws: JSONScanError.self) { _ = try read("[\"Expenses\",1,1,5]") }
         #expect(throws: JSONScanError.self) { _ = try read("[\"Base\",1,1]") }
+    }
+
+    /// Entity names are told by two word compares when their quoted name fits 16 bytes and
+    /// 16 bytes of the line remain, and byte by byte otherwise: the same entity either way,
+    /// abstract entities and near-misses refused (issue 25, thirteenth session).
+    @Test func entityNamesOfEveryLengthAreFoundWithinAWordOrBeyondIt() throws {
+        let names = [
+            "Base", "A", "Abcdefghijklm", "Abcdefghijklmn", "Abcdefghijklmno",
+            "Abcdefghijklmnopqrst",
+        ]
+        let model = try ManagedObjectModel(
+            entities: names.map { name in
+                EntityDescription(
+                    name: name, isAbstract: name == "Base",
+                    properties: name == "Base"
+                        ? [] : [AttributeDescription(name: "n", type: .integer64)])
+            })
+        let codec = RowCodec(model: model, storeIdentifier: "S", path: "test")
+        let padding = String(repeating: " ", count: 20)
+        for name in names.dropFirst() {
+            for tail in ["", padding] {
+                let row = try Self.row("[\"\(name)\",4,1,5]\(tail)", codec)
+                #expect(row.objectID.entity.name == name && row.values == [.attribute(.integer(5))])
+            }
+        }
+        for bad in ["Abcdefghijklmnp", "Abcdefghijkl", "a", "Abcdefghijklmnopqrs", "Base"] {
+            #expect(throws: JSONScanError.self, "\(bad)") {
+                _ = try Self.row("[\"\(bad)\",4,1,5]\(padding)", codec)
+            }
+        }
     }
 
     @Test func uuidsAreWrittenAsFoundationSpellsThemInUppercase() throws {
@@ -108,6 +141,48 @@ import Testing
             let text = try AttributeValue.uuid(uuid).canonicalJSON(as: .uuid)
             #expect(text == "\"\(uuid.uuidString)\"")
             #expect(try AttributeValue(canonicalJSON: text, as: .uuid) == .uuid(uuid))
+        }
+    }
+
+    /// A row's values land in their slots, with `.notStored` for the slots a row does not
+    /// keep (transient attributes, to-many relationships), and a row with too few values is
+    /// refused as before (the guard for the values array made at its size, measured and not
+    /// kept).
+    @Test func rowValuesLandInTheirSlotsWithUnstoredSlotsBetween() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Tag",
+                properties: [
+                    AttributeDescription(name: "scratch", type: .string, isTransient: true),
+                    AttributeDescription(name: "name", type: .string),
+                    RelationshipDescription(
+                        name: "items", destination: "Item", inverse: "tag", isToMany: true),
+                    AttributeDescription(name: "weight", type: .double),
+                    AttributeDescription(name: "cache", type: .integer64, isTransient: true),
+                ]),
+            EntityDescription(
+                name: "Item",
+                properties: [
+                    RelationshipDescription(name: "tag", destination: "Tag", inverse: "items")
+                ]),
+        ])
+        let codec = RowCodec(model: model, storeIdentifier: "S", path: "test")
+        func read(_ text: String) throws -> StoreRow { try Self.row(text, codec) }
+        let row = try read("[\"Tag\",7,2,\"red\",1.5]")
+        #expect(
+            row.values == [
+                .notStored, .attribute(.string("red")), .notStored, .attribute(.double(1.5)),
+                .notStored,
+            ])
+        #expect(row.version == 2 && row.objectID.primaryKey == 7)
+        #expect(try read("[\"Item\",3,1,7]").values == [.toOne(row.objectID)])
+        #expect(try read("[\"Item\",3,1,null]").values == [.toOne(nil)])
+        do {
+            _ = try read("[\"Tag\",7,2,\"red\"]")
+            Issue.record("a row with too few values was read")
+        } catch let e as JSONScanError {
+            #expect(
+                e.offset == 16 && e.message == "Tag rows have 2 values; expected ',', found ']'")
         }
     }
 }

@@ -71,4 +71,37 @@ import Testing
             #expect(Double(written(v)) == v)
         }
     }
+
+    /// 16–17-digit spellings between 1 and 10^15 (issue 25, thirteenth session: written by
+    /// exact integer arithmetic, no longer through `description`).
+    @Test func longDoublesAreSpelledAsDescriptionSpellsThem() {
+        var random = SeededRandomNumberGenerator(seed: 1316)
+        var samples: [Double] = [
+            675_242_087.580_247_4, 1.000_000_000_000_000_2, 1.1, 0.1 + 0.2 + 1,
+            999_999_999_999_999.9,
+            1.0.nextUp, 2.0.nextDown, 2.0.nextUp, 4.0.nextDown, 1e15.nextDown,
+            123_456.789_012_345_67,
+            9.999_999_999_999_998,
+        ]
+        for _ in 0..<60_000 {
+            // Any mantissa at any binary exponent between 1 and 10^15.
+            let exponent = Int(random.next() % 50)
+            let bits = random.next() & 0x000F_FFFF_FFFF_FFFF
+            let v = Double(
+                sign: .plus, exponentBitPattern: UInt(1023 + exponent), significandBitPattern: bits)
+            samples.append(v)
+            // Dates since 2001 with a sub-second part, as `Date()` makes them.
+            let seconds = Double(Int64(random.next() % 2_000_000_000) - 1_000_000_000)
+            samples.append(seconds + Double(random.next() % 10_000_000) / 10_000_000)
+            samples.append(
+                Date(timeIntervalSince1970: seconds + 1e9).timeIntervalSinceReferenceDate)
+            // Products of short decimals, as a batch update makes them.
+            samples.append(Double(random.next() % 100_000_000) / 100 * 1.2)
+        }
+        for v in samples where v.isFinite {
+            #expect(written(v) == v.description, "\(v.bitPattern)")
+            #expect(written(-v) == (-v).description, "\(v.bitPattern)")
+            #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
+        }
+    }
 }

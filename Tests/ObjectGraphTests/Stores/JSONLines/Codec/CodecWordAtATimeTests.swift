@@ -1,0 +1,115 @@
+import Foundation
+import ObjectGraphTesting
+import Testing
+
+@testable import ObjectGraph
+
+/// The codec's word-at-a-time paths (issue 25, thirteenth session: a UUID's 32 hex digits
+/// decoded from four 64-bit words, a string's end found inside its last word) give back
+/// exactly what the paths they replace give: every value bit for bit, every refusal with the
+/// same message at the same byte.
+@Suite struct CodecWordAtATimeTests {
+    private func scan<T>(_ text: String, _ body: (inout JSONScanner) throws -> T) throws -> (
+        T, Int
+    ) {
+        var text = text
+        return try text.withUTF8 { utf8 in
+            var s = JSONScanner(UnsafeRawBufferPointer(utf8))
+            let v = try body(&s)
+            return (v, s.position)
+        }
+    }
+
+    private func scanError(_ text: String, _ body: (inout JSONScanner) throws -> Void)
+        -> JSONScanError?
+    {
+        do {
+            _ = try scan(text, body)
+            return nil
+        } catch {
+            return error as? JSONScanError
+        }
+    }
+
+    @Test func uuidsDecodedWordAtATimeMatchTheDigitByDigitParse() {
+        var random = SeededRandomNumberGenerator(seed: 1314)
+        let hex = Array("0123456789abcdefABCDEF".utf8)
+        // Bytes at the edges of the digit and letter ranges, and beyond ASCII.
+        let near: [UInt8] = [
+            0x2F, 0x3A, 0x40, 0x47, 0x60, 0x67, 0x00, 0x20, 0x7F, 0x80, 0xC6, 0xE6, 0xFF, 0x2D,
+        ]
+        for round in 0..<30_000 {
+            var bytes = (0..<36).map { _ in hex[Int(random.next() % UInt64(hex.count))] }
+            for dash in [8, 13, 18, 23] { bytes[dash] = 0x2D }
+            if round % 2 == 1 {
+                let at = Int(random.next() % 36)
+                bytes[at] =
+                    random.next() % 2 == 0
+                    ? near[Int(random.next() % UInt64(near.count))]
+                    : UInt8(truncatingIfNeeded: random.next())
+            }
+            let parsed = bytes.withUnsafeBytes { AttributeValue.parseUUID($0) }
+            let expected = digitByDigit(bytes)
+            #expect(parsed == expected, "\(bytes)")
+            // Foundation's parser is laxer (it lets spaces and control bytes through), so it
+            // is the reference for valid spellings only.
+            if let expected {
+                #expect(UUID(uuidString: String(decoding: bytes, as: UTF8.self)) == expected)
+            }
+        }
+    }
+
+    /// The parse the word-at-a-time one replaced: a digit at a time, either case.
+    private func digitByDigit(_ text: [UInt8]) -> UUID? {
+        guard text.count == 36, [8, 13, 18, 23].allSatisfy({ text[$0] == 0x2D }) else {
+            return nil
+        }
+        let digits = text.enumerated().filter { ![8, 13, 18, 23].contains($0.offset) }
+        var bytes = [UInt8]()
+        for k in stride(from: 0, to: 32, by: 2) {
+            guard let hi = hexValue(digits[k].element), let lo = hexValue(digits[k + 1].element)
+            else { return nil }
+            bytes.append(hi << 4 | lo)
+        }
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+    }
+
+    @Test func stringsEndAndFailAtTheSameByteWhereverTheyFallInAWord() throws {
+        var random = SeededRandomNumberGenerator(seed: 1315)
+        let pieces = ["a", "Z", " ", "é", "€", "😀", "\"", "\\", "\n", "\u{1}", "/", "\u{2028}"]
+        for _ in 0..<20_000 {
+            let text = (0..<Int(random.next() % 24)).map { _ in
+                pieces[Int(random.next() % UInt64(pieces.count))]
+            }.joined()
+            let w = JSONByteWriter(capacity: 64)
+            let lead = Int(random.next() % 9)
+            w.append(raw: String(repeating: " ", count: lead))
+            w.append(quoted: text)
+            let quoted = w.string
+            let (read, end) = try scan(quoted + ",1") { try $0.readString() }
+            #expect(read == text && end == quoted.utf8.count, "\(quoted)")
+        }
+        // A raw control byte, and an unterminated string, at every offset within a word.
+        for k in 0..<20 {
+            let body = String(repeating: "x", count: k)
+            let e = scanError("\"\(body)\u{1}yyyyyyyyyy\"") { _ = try $0.readString() }
+            #expect(e?.offset == k + 1 && e?.message == "raw control character 0x01 in a string")
+            let open = scanError("\"\(body)") { _ = try $0.readString() }
+            #expect(open?.offset == 0 && open?.message == "unterminated string")
+        }
+        // Invalid UTF-8 after ASCII words is refused at the string's first byte, as before.
+        var bytes = Array("\"abcdefghijklmnop".utf8) + [0xC3, 0x28] + Array("qrstuvwxyz\"".utf8)
+        let e = bytes.withUnsafeMutableBytes { raw -> JSONScanError? in
+            var s = JSONScanner(UnsafeRawBufferPointer(raw))
+            do {
+                _ = try s.readString()
+                return nil
+            } catch { return error as? JSONScanError }
+        }
+        #expect(e?.offset == 1 && e?.message == "string is not valid UTF-8")
+    }
+}
