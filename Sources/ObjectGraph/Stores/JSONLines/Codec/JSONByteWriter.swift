@@ -205,9 +205,7 @@ package final class JSONByteWriter {
     /// and of its candidates the one nearest the value is `description`'s.
     private func appendLongDecimal(_ value: Double) -> Bool {
         let magnitude = value.magnitude
-        guard magnitude >= 1, magnitude < 1e15, value.significandBitPattern != 0 else {
-            return false
-        }
+        guard magnitude >= 1, magnitude < 1e15 else { return false }
         let whole = UInt64(magnitude)
         guard Double(whole) != magnitude else { return false }
         var integerDigits = 1

@@ -112,4 +112,30 @@ import Testing
         }
         #expect(e?.offset == 1 && e?.message == "string is not valid UTF-8")
     }
+
+    /// Invalid UTF-8 in a string's last word, right before the closing quote, is refused at the
+    /// string's first byte wherever the word boundary falls: the bytes the scanner skips to
+    /// reach the quote still count in its ASCII test. (The lead's review of `codec`: with
+    /// those bytes left out, `"abcdefgh\u{C3}("` read as a repaired string.)
+    @Test func invalidUTF8RightBeforeTheClosingQuoteIsRefusedAtEveryAlignment() {
+        for bad: [UInt8] in [[0xC3, 0x28], [0xFF], [0xE2, 0x82], [0x80]] {
+            for lead in 0..<16 {
+                for tail in ["", ",1", ",12345678901234567"] {
+                    var bytes =
+                        [0x22] + Array(String(repeating: "x", count: lead).utf8) + bad + [0x22]
+                        + Array(tail.utf8)
+                    let e = bytes.withUnsafeMutableBytes { raw -> JSONScanError? in
+                        var s = JSONScanner(UnsafeRawBufferPointer(raw))
+                        do {
+                            _ = try s.readString()
+                            return nil
+                        } catch { return error as? JSONScanError }
+                    }
+                    #expect(
+                        e?.offset == 1 && e?.message == "string is not valid UTF-8",
+                        "\(bad) after \(lead) bytes, then \(tail)")
+                }
+            }
+        }
+    }
 }
