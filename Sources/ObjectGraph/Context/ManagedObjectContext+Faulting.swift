@@ -190,12 +190,7 @@ extension ManagedObjectContext {
         case .toOne(let id?): return .toOne(registeredOrFault(id))
         case .toOne(nil): return .toOne(nil)
         case .toMany(let ids): return .toMany(RelatedObjects(ids.map(registeredOrFault)))
-        case .notStored:
-            let property = entity.properties[i]
-            if let r = property as? RelationshipDescription {
-                return r.isToMany ? .toMany(nil) : .toOne(nil)
-            }
-            return .attribute((property as? AttributeDescription)?.defaultValue ?? .null)
+        case .notStored: return ManagedObject.notStoredValue(at: i, of: entity)
         }
     }
 

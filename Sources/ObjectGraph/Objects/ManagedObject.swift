@@ -42,8 +42,10 @@ open class ManagedObject: CustomStringConvertible {
     // Hot state, confined to the context's queue. Dynamic exclusivity checks are off for these
     // (they cost more than the work on every property access); no access overlaps another.
     /// Current values, one per slot; empty while the object is a fault or keeps its row
-    /// (`rowValues`). Read and written only through ``slots`` (which converts a kept row
-    /// first) and the row-aware paths in `ManagedObject+Row.swift`.
+    /// (`rowValues`), except for an object that left its context keeping its row
+    /// (`state.leftWithRow`): then the row's relationship values, resolved as it left (see
+    /// ``resolveRelationshipsBeforeLeaving(_:)``). Read and written only through ``slots``
+    /// (which converts a kept row first) and the row-aware paths in `ManagedObject+Row.swift`.
     @exclusivity(unchecked) private var storedSlots: [ObjectValue] = []
     /// The values of the store row the object was filled from, kept as its values (shared
     /// with the store's row table, not copied) until something needs them as slots; `nil`
@@ -130,19 +132,32 @@ open class ManagedObject: CustomStringConvertible {
     @inline(__always)
     func keepRow(_ row: [StoreValue]) {
         storedSlots = []
+        state.leftWithRow = false
         rowValues = row
+    }
+
+    /// Keeps `related` (a kept row's relationship values, resolved as the object leaves its
+    /// context) beside the row; see ``resolveRelationshipsBeforeLeaving(_:)``.
+    @inline(__always)
+    func keepResolvedRelationships(_ related: [ObjectValue]) {
+        storedSlots = related
+        state.leftWithRow = true
     }
 
     /// Converts a kept row into slots (to-ones and stored to-manys resolved through the
     /// context's registry); does nothing when the object keeps no row.
     ///
-    /// An object without a context (one that left it) resolves no relationship: the sites that
-    /// detach an object convert its row first (``detachFromContext()``).
+    /// An object that left its context keeping its row takes the relationships it resolved as
+    /// it left (``resolveRelationshipsBeforeLeaving(_:)``); any other object without a context
+    /// resolves no relationship.
     @inline(never)
     func materialiseRow() {
         guard let row = rowValues else { return }
         let values: [ObjectValue]
-        if let context = managedObjectContext {
+        if state.leftWithRow {
+            values = Self.leftValues(row, related: storedSlots, of: entity)
+            state.leftWithRow = false
+        } else if let context = managedObjectContext {
             values = context.objectValues(row, of: entity)
         } else {
             values = Self.detachedValues(row, of: entity)
@@ -331,6 +346,9 @@ struct ObjectState {
     /// The object is among the inserted, updated or deleted objects waiting for the next
     /// objects-did-change notification (kept by `ChangeAnnouncement`).
     var isUnannounced = false
+    /// The object left its context keeping its store row: its slots hold the row's
+    /// relationship values, resolved as it left (see `resolveRelationshipsBeforeLeaving(_:)`).
+    var leftWithRow = false
 
     /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
     mutating func clearLifecycle() {
