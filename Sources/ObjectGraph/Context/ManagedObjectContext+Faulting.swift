@@ -62,7 +62,7 @@ extension ManagedObjectContext {
         case .batch(let batch)?:
             fillBatch(batch)
             if object.hasValues { return }
-        case nil: break
+        case .leftDestination?, nil: break  // a left object has values: never a fault
         }
         let row: StoreRow?
         var failure: (any Error)?

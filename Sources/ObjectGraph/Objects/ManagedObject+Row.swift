@@ -31,7 +31,8 @@ extension ManagedObject {
     /// deletion, a merged-away duplicate), while the objects deleted with it are still
     /// registered: without the context they could no longer be resolved. The row is kept;
     /// only its to-ones with a destination and its stored to-manys are resolved (into
-    /// `storedSlots`, in slot order, see `state.leftWithRow`), so the object answers the same
+    /// `storedSlots`, in slot order, or, for a row whose one relationship value is a to-one's
+    /// destination, into `faultSource`; see `state.leftWithRow`), so the object answers the same
     /// values as if the whole row had been converted into slots here, as it was before (≈ 1,100
     /// instructions an object, and its slots freed again with it).
     ///
@@ -39,23 +40,41 @@ extension ManagedObject {
     ///   retains and releases the context on its slow path, ≈ 190 instructions).
     func resolveRelationshipsBeforeLeaving(_ context: ManagedObjectContext) {
         guard let row = rowValues else { return }
-        let related = row.withUnsafeBufferPointer { row -> [ObjectValue] in
-            var related: [ObjectValue] = []
+        row.withUnsafeBufferPointer { row in
+            // The usual shape, one to-one with a destination and no stored to-many, keeps the
+            // destination without an array (see `FaultSource.leftDestination`).
+            var count = 0
+            var only = -1
             for i in row.indices {
-                let value: ObjectValue
                 switch row[i] {
-                case .toOne(let id?): value = .toOne(context.registeredOrFault(id))
-                case .toMany(let ids):
-                    value = .toMany(RelatedObjects(ids.map { context.registeredOrFault($0) }))
+                case .toOne(.some):
+                    count += 1
+                    only = i
+                case .toMany: count += 2
                 case .attribute, .toOne(nil), .notStored: continue
                 }
-                // The first as a literal: one allocation at its size (reserving, or appending
-                // to an empty array, took the growth path, ≈ 360 instructions).
-                if related.isEmpty { related = [value] } else { related.append(value) }
             }
-            return related
+            if count == 0 {
+                keepResolvedRelationships([])
+                return
+            }
+            if count == 1, case .toOne(let id?) = row[only] {
+                keepResolvedDestination(context.registeredOrFault(id))
+                return
+            }
+            var related: [ObjectValue] = []
+            related.reserveCapacity(count)
+            for i in row.indices {
+                switch row[i] {
+                case .toOne(let id?): related.append(.toOne(context.registeredOrFault(id)))
+                case .toMany(let ids):
+                    let members = ids.map { context.registeredOrFault($0) }
+                    related.append(.toMany(RelatedObjects(members)))
+                case .attribute, .toOne(nil), .notStored: continue
+                }
+            }
+            keepResolvedRelationships(related)
         }
-        keepResolvedRelationships(related)
     }
 
     /// The destination of to-one `r`, read from the kept row's key when the object keeps one
