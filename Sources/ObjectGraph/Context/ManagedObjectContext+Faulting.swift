@@ -62,7 +62,7 @@ extension ManagedObjectContext {
         case .batch(let batch)?:
             fillBatch(batch)
             if object.hasValues { return }
-        case nil: break
+        case .leftDestination?, nil: break  // a left object has values: never a fault
         }
         let row: StoreRow?
         var failure: (any Error)?
@@ -190,12 +190,7 @@ extension ManagedObjectContext {
         case .toOne(let id?): return .toOne(registeredOrFault(id))
         case .toOne(nil): return .toOne(nil)
         case .toMany(let ids): return .toMany(RelatedObjects(ids.map(registeredOrFault)))
-        case .notStored:
-            let property = entity.properties[i]
-            if let r = property as? RelationshipDescription {
-                return r.isToMany ? .toMany(nil) : .toOne(nil)
-            }
-            return .attribute((property as? AttributeDescription)?.defaultValue ?? .null)
+        case .notStored: return ManagedObject.notStoredValue(at: i, of: entity)
         }
     }
 

@@ -94,10 +94,10 @@ extension ManagedObjectContext {
                 object.state.clearLifecycle()
             }
         }
-        // A deleted object that keeps its row resolves its to-ones now, while the objects
-        // deleted with it are still registered: after their removal below, a to-one to one of
-        // them would make a fault for a row that is gone.
-        for object in changes.deleted { object.materialiseBeforeDetaching() }
+        // A deleted object that keeps its row resolves its relationships now (keeping the
+        // row), while the objects deleted with it are still registered: after their removal
+        // below, a to-one to one of them would make a fault for a row that is gone.
+        for object in changes.deleted { object.resolveRelationshipsBeforeLeaving(self) }
         for object in changes.deleted { registry.removeValue(forKey: object.objectID) }
         registry.noteWork(pending.objects.count)
         pending.removeAll()

@@ -227,15 +227,18 @@ final class ObjectRegistry {
         defer { sweepAt = max(1024, count * 2) }
         guard !retainsAll else { return }
         for _ in 0..<3 {
-            var unreferenced: [ManagedObjectID] = []
+            // Slots, not IDs: most sweeps that find many re-lay the table and need no ID (a
+            // copy of each retained and released its scope).
+            var unreferenced: [Int] = []
             for slot in entities.indices where entities[slot] != 0 {
-                if isKnownUniquelyReferenced(&objects[slot]) { unreferenced.append(ids[slot]) }
+                if isKnownUniquelyReferenced(&objects[slot]) { unreferenced.append(slot) }
             }
             if unreferenced.isEmpty { return }
             if unreferenced.count * 2 >= count {
                 keepOnlyReferenced()
             } else {
-                for id in unreferenced { removeValue(forKey: id) }
+                // Removing moves later entries of a probe run: the IDs are taken first.
+                for id in unreferenced.map({ ids[$0] }) { removeValue(forKey: id) }
             }
         }
     }

@@ -42,8 +42,11 @@ open class ManagedObject: CustomStringConvertible {
     // Hot state, confined to the context's queue. Dynamic exclusivity checks are off for these
     // (they cost more than the work on every property access); no access overlaps another.
     /// Current values, one per slot; empty while the object is a fault or keeps its row
-    /// (`rowValues`). Read and written only through ``slots`` (which converts a kept row
-    /// first) and the row-aware paths in `ManagedObject+Row.swift`.
+    /// (`rowValues`), except for an object that left its context keeping its row
+    /// (`state.leftWithRow`): then the row's relationship values, resolved as it left (or
+    /// none, when its one relationship value is kept in `faultSource`; see
+    /// ``resolveRelationshipsBeforeLeaving(_:)``). Read and written only through ``slots``
+    /// (which converts a kept row first) and the row-aware paths in `ManagedObject+Row.swift`.
     @exclusivity(unchecked) private var storedSlots: [ObjectValue] = []
     /// The values of the store row the object was filled from, kept as its values (shared
     /// with the store's row table, not copied) until something needs them as slots; `nil`
@@ -130,19 +133,45 @@ open class ManagedObject: CustomStringConvertible {
     @inline(__always)
     func keepRow(_ row: [StoreValue]) {
         storedSlots = []
+        state.leftWithRow = false
         rowValues = row
+    }
+
+    /// Keeps `related` (a kept row's relationship values, resolved as the object leaves its
+    /// context, in slot order) beside the row; see ``resolveRelationshipsBeforeLeaving(_:)``.
+    @inline(__always)
+    func keepResolvedRelationships(_ related: [ObjectValue]) {
+        storedSlots = related
+        state.leftWithRow = true
+    }
+
+    /// Keeps `destination`, the kept row's one relationship value (a to-one's), beside the
+    /// row as the object leaves its context (see ``FaultSource/leftDestination(_:)``).
+    @inline(__always)
+    func keepResolvedDestination(_ destination: ManagedObject) {
+        faultSource = .leftDestination(destination)
+        state.leftWithRow = true
     }
 
     /// Converts a kept row into slots (to-ones and stored to-manys resolved through the
     /// context's registry); does nothing when the object keeps no row.
     ///
-    /// An object without a context (one that left it) resolves no relationship: the sites that
-    /// detach an object convert its row first (``detachFromContext()``).
+    /// An object that left its context keeping its row takes the relationships it resolved as
+    /// it left (``resolveRelationshipsBeforeLeaving(_:)``); any other object without a context
+    /// resolves no relationship.
     @inline(never)
     func materialiseRow() {
         guard let row = rowValues else { return }
         let values: [ObjectValue]
-        if let context = managedObjectContext {
+        if state.leftWithRow {
+            if case .leftDestination(let destination)? = faultSource {
+                values = Self.leftValues(row, related: [.toOne(destination)], of: entity)
+                faultSource = nil
+            } else {
+                values = Self.leftValues(row, related: storedSlots, of: entity)
+            }
+            state.leftWithRow = false
+        } else if let context = managedObjectContext {
             values = context.objectValues(row, of: entity)
         } else {
             values = Self.detachedValues(row, of: entity)
@@ -331,6 +360,9 @@ struct ObjectState {
     /// The object is among the inserted, updated or deleted objects waiting for the next
     /// objects-did-change notification (kept by `ChangeAnnouncement`).
     var isUnannounced = false
+    /// The object left its context keeping its store row: its slots hold the row's
+    /// relationship values, resolved as it left (see `resolveRelationshipsBeforeLeaving(_:)`).
+    var leftWithRow = false
 
     /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
     mutating func clearLifecycle() {
@@ -346,6 +378,12 @@ enum FaultSource {
     case row([StoreValue])
     /// The fetch batch it belongs to, filled together when one member fires.
     case batch(FaultBatch)
+    /// Not a fault's source: the one relationship value, a to-one's destination, of an object
+    /// that left its context keeping its row (`state.leftWithRow`), resolved as it left. Kept
+    /// here, in a field a filled object does not use, rather than as a one-element
+    /// `storedSlots` array (an allocation and its freeing, ≈ 450 instructions per deleted
+    /// object of the usual shape: one to-one and no stored to-many).
+    case leftDestination(ManagedObject)
 }
 
 /// One slot of a managed object.

@@ -33,7 +33,7 @@ extension ManagedObjectContext {
             if rule == .nullify, !relationship.isToMany,
                 let inverse = relationship.inverseRelationship, inverse.isToMany
             {
-                if let target = object.toOne(relationship) {
+                if let target = object.toOneKeepingRow(relationship, in: self) {
                     nullified.add(object, from: inverse, of: target)
                 }
                 continue

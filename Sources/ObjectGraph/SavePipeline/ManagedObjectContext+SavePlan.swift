@@ -77,7 +77,7 @@ extension ManagedObjectContext {
     /// Takes a merged-away object out of the context; its ID becomes the survivor's.
     private func detach(_ object: ManagedObject, as id: ManagedObjectID) {
         // Its to-ones resolve while it and its destinations are registered (see `finishSave`).
-        object.materialiseBeforeDetaching()
+        object.resolveRelationshipsBeforeLeaving(self)
         if registry[object.objectID] === object { registry.removeValue(forKey: object.objectID) }
         if object.objectID.isTemporaryID { permanentIDs[object.objectID] = id }
         pending.remove(object)

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// A deleted object that keeps its store row: delete propagation reads its to-ones from the
+/// row's keys without converting the row, and when the save takes it out of the context it
+/// keeps the row and resolves only its relationships, answering afterwards what it answered
+/// when the whole row was converted into slots there.
+@Suite struct DeletedRowBackedObjectTests {
+    /// `Department(name)` ⟷ `Employee(name, salary, department)` with R&D's alpha (10),
+    /// bravo (20) and charlie (30), saved on a fresh store of `kind`.
+    private func staff(_ kind: StoreKind) throws -> Stack {
+        let stack = try Stack(try StaffModel.make(), on: kind)
+        let context = stack.context()
+        try context.performAndWait { () throws in
+            let d = StaffModel.department("R&D", in: context)
+            for (name, salary) in [("alpha", 10), ("bravo", 20), ("charlie", 30)] {
+                StaffModel.employee(name, salary: salary, department: d, in: context)
+            }
+            try context.save()
+        }
+        return stack
+    }
+
+    private func names(_ objects: Any?) -> [String] {
+        ((objects as? Set<ManagedObject>) ?? []).compactMap { $0.value(forKey: "name") as? String }
+            .sorted()
+    }
+
+    /// alpha fired (its row kept) and bravo still a fault are deleted: the nullify rule takes
+    /// both out of R&D's employees without converting their rows (bravo's fault fires into
+    /// its row), each still points at R&D until the save and after it, with its attributes,
+    /// and the store and a reopened store keep charlie alone.
+    @Test(arguments: StoreKind.all)
+    func deletePropagationReadsADeletedObjectsToOneFromItsRow(_ kind: StoreKind) throws {
+        let stack = try staff(kind)
+        let context = stack.context()
+        try context.performAndWait { () throws in
+            let r = FetchRequest<ManagedObject>(entityName: "Employee")
+            r.sortDescriptors = [FetchSortDescriptor(key: "name")]
+            let all = try context.fetch(r)
+            let (alpha, bravo) = (all[0], all[1])
+            #expect(alpha.value(forKey: "name") as? String == "alpha")
+            #expect(alpha.rowValues != nil)
+            #expect(bravo.isFault)
+            let department = try #require(
+                context.fetch(FetchRequest<ManagedObject>(entityName: "Department")).first)
+            context.delete(alpha)
+            context.delete(bravo)
+            context.processPendingChanges()
+            #expect(alpha.rowValues != nil)
+            #expect(bravo.rowValues != nil)
+            #expect(names(department.value(forKey: "employees")) == ["charlie"])
+            #expect(alpha.value(forKey: "department") as? ManagedObject === department)
+            try context.save()
+            for (object, name, salary) in [(alpha, "alpha", 10), (bravo, "bravo", 20)] {
+                #expect(object.managedObjectContext == nil)
+                #expect(context.registeredObject(for: object.objectID) == nil)
+                #expect(object.value(forKey: "name") as? String == name)
+                #expect(object.value(forKey: "salary") as? Int32 == Int32(salary))
+                #expect(object.value(forKey: "department") as? ManagedObject === department)
+            }
+            #expect(names(department.value(forKey: "employees")) == ["charlie"])
+        }
+        #expect(try stack.rows("Employee").count == 1)
+        let reopened = try stack.reopen()
+        let again = reopened.context()
+        try again.performAndWait { () throws in
+            let d = try #require(
+                again.fetch(FetchRequest<ManagedObject>(entityName: "Department")).first)
+            #expect(names(d.value(forKey: "employees")) == ["charlie"])
+        }
+    }
+
+    /// `Note(title, scratch transient)` with `author` (a to-one) and `labels` (a to-many kept
+    /// in the row), neither with an inverse, so deleting a note reads neither.
+    private func notes() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Note",
+                properties: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(
+                        name: "scratch", type: .string, isTransient: true, defaultValue: "blank"),
+                    RelationshipDescription(name: "author", destination: "Person"),
+                    RelationshipDescription(name: "labels", destination: "Label", isToMany: true),
+                ]),
+            EntityDescription(
+                name: "Person", properties: [AttributeDescription(name: "name", type: .string)]),
+            EntityDescription(
+                name: "Label", properties: [AttributeDescription(name: "name", type: .string)]),
+        ])
+    }
+
+    /// Two notes read from their rows and deleted, one with an author and two labels, one
+    /// with neither: after the save each keeps its row's values — the title, the transient
+    /// attribute's default, the author (the registered object) or `nil`, the labels (the
+    /// registered objects) or none — as when the whole row was converted at the save.
+    @Test(arguments: StoreKind.all)
+    func aSavedDeletionKeepsEveryKindOfRelationshipItsRowHeld(_ kind: StoreKind) throws {
+        let stack = try Stack(try notes(), on: kind)
+        let seed = stack.context()
+        try seed.performAndWait { () throws in
+            let ann = seed.insertNewObject(forEntityName: "Person")
+            ann.setValue("ann", forKey: "name")
+            let labels = ["red", "blue"].map { name -> ManagedObject in
+                let label = seed.insertNewObject(forEntityName: "Label")
+                label.setValue(name, forKey: "name")
+                return label
+            }
+            let full = seed.insertNewObject(forEntityName: "Note")
+            full.setValue("full", forKey: "title")
+            full.setValue(ann, forKey: "author")
+            full.setValue(Set(labels), forKey: "labels")
+            seed.insertNewObject(forEntityName: "Note").setValue("bare", forKey: "title")
+            try seed.save()
+        }
+        let context = stack.context()
+        try context.performAndWait { () throws in
+            let r = FetchRequest<ManagedObject>(entityName: "Note")
+            r.sortDescriptors = [FetchSortDescriptor(key: "title")]
+            let fetched = try context.fetch(r)
+            let (bare, full) = (fetched[0], fetched[1])
+            let ann = try #require(
+                context.fetch(FetchRequest<ManagedObject>(entityName: "Person")).first)
+            let labels = try context.fetch(FetchRequest<ManagedObject>(entityName: "Label"))
+            #expect(full.value(forKey: "title") as? String == "full")
+            #expect(bare.value(forKey: "title") as? String == "bare")
+            #expect(full.rowValues != nil && bare.rowValues != nil)
+            context.delete(full)
+            context.delete(bare)
+            try context.save()
+            #expect(full.managedObjectContext == nil && bare.managedObjectContext == nil)
+            #expect(full.value(forKey: "title") as? String == "full")
+            #expect(full.value(forKey: "scratch") as? String == "blank")
+            #expect(full.value(forKey: "author") as? ManagedObject === ann)
+            let held = (full.value(forKey: "labels") as? Set<ManagedObject>) ?? []
+            #expect(held == Set(labels) && held.count == 2)
+            #expect(bare.value(forKey: "title") as? String == "bare")
+            #expect(bare.value(forKey: "scratch") as? String == "blank")
+            #expect(bare.value(forKey: "author") == nil)
+            #expect((bare.value(forKey: "labels") as? Set<ManagedObject>)?.isEmpty == true)
+        }
+        #expect(try stack.rows("Note").isEmpty)
+    }
+}
