@@ -33,8 +33,8 @@ extension ManagedObject {
     /// only its to-ones with a destination and its stored to-manys are resolved (into
     /// `storedSlots`, in slot order, or, for a row whose one relationship value is a to-one's
     /// destination, into `faultSource`; see `state.leftWithRow`), so the object answers the same
-    /// values as if the whole row had been converted into slots here, as it was before (≈ 1,100
-    /// instructions an object, and its slots freed again with it).
+    /// values as if the whole row had been converted into slots here, as it was before (that
+    /// conversion cost ≈ 1,100 instructions an object, and its slots freed again with it).
     ///
     /// - Precondition: the object belongs to `context` (passed in: the weak reference's load
     ///   retains and releases the context on its slow path, ≈ 190 instructions).
@@ -115,6 +115,7 @@ extension ManagedObject {
             case .notStored: values.append(notStoredValue(at: i, of: entity))
             }
         }
+        assert(next == related.count, "the resolved relationships do not match the row")
         return values
     }
 

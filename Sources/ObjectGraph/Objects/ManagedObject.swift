@@ -62,7 +62,9 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var changedSlots = SlotSet()
     @exclusivity(unchecked) var state = ObjectState()
     /// For a fault: where its values come from when it fires (the fetched row, or its fetch
-    /// batch); `nil` otherwise. Kept on the object so it goes away with the object.
+    /// batch). For an object that left its context keeping its row: its one relationship
+    /// value, when that is all the row held (`FaultSource.leftDestination`). `nil` otherwise.
+    /// Kept on the object so it goes away with the object.
     @exclusivity(unchecked) var faultSource: FaultSource?
 
     /// Creates an object of `entity` and inserts it into `context` (or leaves it detached
@@ -361,7 +363,8 @@ struct ObjectState {
     /// objects-did-change notification (kept by `ChangeAnnouncement`).
     var isUnannounced = false
     /// The object left its context keeping its store row: its slots hold the row's
-    /// relationship values, resolved as it left (see `resolveRelationshipsBeforeLeaving(_:)`).
+    /// relationship values, resolved as it left, or `faultSource` holds the only one (see
+    /// `resolveRelationshipsBeforeLeaving(_:)`).
     var leftWithRow = false
 
     /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
@@ -372,7 +375,8 @@ struct ObjectState {
     }
 }
 
-/// Where a fault's values come from when it fires, without another read.
+/// Where a fault's values come from when it fires, without another read (and, in one case,
+/// a relationship value an object that left its context keeps beside its row).
 enum FaultSource {
     /// The values of the row fetched with it (its version is the object's `snapshotVersion`).
     case row([StoreValue])
