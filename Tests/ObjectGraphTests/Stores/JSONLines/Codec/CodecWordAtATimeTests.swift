@@ -31,6 +31,17 @@ import Testing
         }
     }
 
+    /// The error reading a string from raw `bytes` (which need not be valid UTF-8) throws.
+    private func stringError(_ bytes: [UInt8]) -> JSONScanError? {
+        bytes.withUnsafeBytes { raw -> JSONScanError? in
+            var s = JSONScanner(raw)
+            do {
+                _ = try s.readString()
+                return nil
+            } catch { return error as? JSONScanError }
+        }
+    }
+
     @Test func uuidsDecodedWordAtATimeMatchTheDigitByDigitParse() {
         var random = SeededRandomNumberGenerator(seed: 1314)
         let hex = Array("0123456789abcdefABCDEF".utf8)
@@ -102,14 +113,8 @@ import Testing
             #expect(open?.offset == 0 && open?.message == "unterminated string")
         }
         // Invalid UTF-8 after ASCII words is refused at the string's first byte, as before.
-        var bytes = Array("\"abcdefghijklmnop".utf8) + [0xC3, 0x28] + Array("qrstuvwxyz\"".utf8)
-        let e = bytes.withUnsafeMutableBytes { raw -> JSONScanError? in
-            var s = JSONScanner(UnsafeRawBufferPointer(raw))
-            do {
-                _ = try s.readString()
-                return nil
-            } catch { return error as? JSONScanError }
-        }
+        let e = stringError(
+            Array("\"abcdefghijklmnop".utf8) + [0xC3, 0x28] + Array("qrstuvwxyz\"".utf8))
         #expect(e?.offset == 1 && e?.message == "string is not valid UTF-8")
     }
 
@@ -121,16 +126,9 @@ import Testing
         for bad: [UInt8] in [[0xC3, 0x28], [0xFF], [0xE2, 0x82], [0x80]] {
             for lead in 0..<16 {
                 for tail in ["", ",1", ",12345678901234567"] {
-                    var bytes =
+                    let e = stringError(
                         [0x22] + Array(String(repeating: "x", count: lead).utf8) + bad + [0x22]
-                        + Array(tail.utf8)
-                    let e = bytes.withUnsafeMutableBytes { raw -> JSONScanError? in
-                        var s = JSONScanner(UnsafeRawBufferPointer(raw))
-                        do {
-                            _ = try s.readString()
-                            return nil
-                        } catch { return error as? JSONScanError }
-                    }
+                            + Array(tail.utf8))
                     #expect(
                         e?.offset == 1 && e?.message == "string is not valid UTF-8",
                         "\(bad) after \(lead) bytes, then \(tail)")
