@@ -160,6 +160,144 @@ import Testing
     }
 }
 
+/// What a deleted object answers from its kept row after the save, in the two places the
+/// thirteenth session left untested: a stored object merged away by a uniqueness constraint
+/// (the save detaches it, as it takes deleted objects out), and a deleted object's own
+/// `didSave()`. Each runs with the row kept and with the row converted into slots first (a
+/// write of an equal value converts it and records nothing), and both must answer the same.
+@Suite struct LeavingRowBackedObjectTests {
+    /// Records what a deleted desk clerk reads in `didSave()`.
+    final class Clerk: ManagedObject {
+        @Attribute var name: String?
+        @Attribute var salary: Int32
+        @Relationship var desk: Desk?
+        var seenAtDidSave: [String] = []
+
+        override func didSave() {
+            super.didSave()
+            guard isDeleted else { return }
+            seenAtDidSave.append(
+                "\(isDeleted) \(name ?? "-") \(salary) \(desk?.label ?? "-") "
+                    + "\(managedObjectContext != nil)")
+        }
+    }
+
+    final class Desk: ManagedObject {
+        @Attribute var label: String?
+        @Relationship var clerks: Set<Clerk>
+    }
+
+    private func office() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Clerk", managedObjectClass: Clerk.self,
+                properties: [
+                    AttributeDescription(name: "name", type: .string),
+                    AttributeDescription(name: "salary", type: .integer32, defaultValue: 0),
+                    RelationshipDescription(name: "desk", destination: "Desk", inverse: "clerks"),
+                ]),
+            EntityDescription(
+                name: "Desk", managedObjectClass: Desk.self,
+                properties: [
+                    AttributeDescription(name: "label", type: .string),
+                    RelationshipDescription(
+                        name: "clerks", destination: "Clerk", inverse: "desk", isToMany: true),
+                ]),
+        ])
+    }
+
+    /// A deleted clerk's `didSave()` runs while it still counts as deleted (Core Data's
+    /// documented use: `didSave()` checks `isDeleted` to clean up after a deletion) and, with
+    /// its row kept or converted, reads its attributes and its desk — the to-one resolved
+    /// before the save took the clerks out of the context — as they were before the delete.
+    @Test(arguments: StoreKind.all, [false, true])
+    func aDeletedObjectReadsItsKeptRowInsideDidSave(_ kind: StoreKind, converted: Bool) throws {
+        let stack = try Stack(try office(), on: kind)
+        let seed = stack.context()
+        try seed.performAndWait { () throws in
+            let desk = Desk(context: seed)
+            desk.label = "front"
+            for (name, salary) in [("ann", 10), ("bob", 20)] {
+                let clerk = Clerk(context: seed)
+                clerk.name = name
+                clerk.salary = Int32(salary)
+                clerk.desk = desk
+            }
+            try seed.save()
+        }
+        let context = stack.context()
+        try context.performAndWait { () throws in
+            let r = FetchRequest<Clerk>(entityName: "Clerk")
+            r.sortDescriptors = [FetchSortDescriptor(key: "name")]
+            let clerks = try context.fetch(r)
+            let desk = try #require(try context.fetch(FetchRequest<Desk>(entityName: "Desk")).first)
+            #expect(desk.label == "front")
+            for clerk in clerks {
+                #expect(clerk.name != nil)
+                if converted { clerk.salary = clerk.salary }
+                #expect((clerk.rowValues != nil) == !converted)
+                #expect(!clerk.hasChanges)
+                context.delete(clerk)
+            }
+            try context.save()
+            #expect(
+                clerks.map(\.seenAtDidSave) == [
+                    ["true ann 10 front true"], ["true bob 20 front true"],
+                ])
+            #expect(clerks.allSatisfy { $0.managedObjectContext == nil })
+            #expect(clerks.map { $0.desk === desk } == [true, true])
+            #expect(desk.clerks.isEmpty)
+        }
+        #expect(try stack.rows("Clerk").isEmpty)
+    }
+
+    /// A stored tag fetched and read (its row kept, or converted) loses to an insert with the
+    /// same unique name under object trump: the save detaches it, and afterwards it answers
+    /// its stored values and its favourite note (resolved while it was registered), on both
+    /// stores, while the insert holds the stored row's ID.
+    @Test(arguments: StoreKind.all, [false, true])
+    func aMergedAwayStoredObjectKeepsAnsweringItsRowAfterTheSave(
+        _ kind: StoreKind, converted: Bool
+    ) throws {
+        let stack = try Stack(IntegrityModels.upsert(), on: kind)
+        let seeder = stack.context()
+        let storedID = try seeder.performAndWait { () throws -> ManagedObjectID in
+            let note = seeder.insertNewObject(forEntityName: "Note")
+            note.setValue("n0", forKey: "text")
+            let red = seeder.insertNewObject(forEntityName: "Tag")
+            red.setValue("red", forKey: "name")
+            red.setValue(Int16(1), forKey: "color")
+            red.setValue("keep", forKey: "note")
+            red.setValue(note, forKey: "favorite")
+            try seeder.save()
+            return red.objectID
+        }
+        let context = stack.context(.mergeByPropertyObjectTrump)
+        try context.performAndWait { () throws in
+            let n0 = try #require(
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Note")).first)
+            let old = try #require(
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Tag")).first)
+            #expect(old.value(forKey: "name") as? String == "red")
+            if converted { old.setValue("keep", forKey: "note") }
+            #expect((old.rowValues != nil) == !converted)
+            let new = context.insertNewObject(forEntityName: "Tag")
+            new.setValue("red", forKey: "name")
+            new.setValue(Int16(9), forKey: "color")
+            try context.save()
+            #expect(new.objectID == storedID)
+            #expect(context.registeredObject(for: storedID) === new)
+            #expect(old.managedObjectContext == nil)
+            #expect(old.value(forKey: "name") as? String == "red")
+            #expect(old.value(forKey: "color") as? Int16 == 1)
+            #expect(old.value(forKey: "note") as? String == "keep")
+            #expect(old.value(forKey: "favorite") as? ManagedObject === n0)
+            #expect(new.value(forKey: "color") as? Int16 == 9)
+        }
+        #expect(try stack.rows("Tag").count == 1)
+    }
+}
+
 extension Array {
     /// The first two elements (the test's fetch returns exactly two).
     fileprivate func pair() throws -> (Element, Element) {
