@@ -3,8 +3,9 @@ import Foundation
 extension JSONLinesStore {
     /// Appends one save to the file, then applies it to the rows: all of it or none of it.
     ///
-    /// The changes are checked against the current rows, encoded as one line and written
-    /// with a single write at the end of the file; with ``SynchronousMode/full`` (the
+    /// The changes are checked against the current rows, encoded as one line and written at
+    /// the end of the file (a line of many rows as it is encoded, so that it is never whole
+    /// in memory; it counts only once its final LF is written); with ``SynchronousMode/full`` (the
     /// default) the file is synced before this returns. If the write or the sync fails, the
     /// file is truncated back to its previous length, the rows are untouched, and a retry
     /// may succeed once the fault clears. A save with no changes writes nothing. Afterwards
@@ -87,7 +88,7 @@ extension JSONLinesStore {
         _ changes: StoreChangeSet, partial changedSlots: [[Int]?]?,
         applying apply: (inout RowTable) -> Void
     ) throws {
-        let encoded = try encodeAppend(changes, partial: changedSlots)
+        let encoded = try spilling { try encodeAppend(changes, partial: changedSlots) }
         try writeEncodedLine()
         finishAppend(changes, encoded, applying: apply)
     }
@@ -169,9 +170,11 @@ extension JSONLinesStore {
         applying apply: (inout RowTable) -> Void,
         compacting: ((inserted: Int, updated: Int)) -> Void
     ) throws {
-        let line = try encodeLine(
-            timestamp: timestamp, author: author, contextName: contextName, history: history,
-            members: members, liveDelta: liveDelta)
+        let line = try spilling {
+            try encodeLine(
+                timestamp: timestamp, author: author, contextName: contextName, history: history,
+                members: members, liveDelta: liveDelta)
+        }
         try writeEncodedLine()
         finishLine(line, willApply: willApply, applying: apply, compacting: compacting)
     }
@@ -184,7 +187,8 @@ extension JSONLinesStore {
         var delta: Int
     }
 
-    /// ``appendLine``'s first step: encodes the line in `writer` (nothing is written). The
+    /// ``appendLine``'s first step: encodes the line in `writer` (nothing is written, unless
+    /// the writer spills: see ``spilling(_:)``). The
     /// caller holds `lock` and the writer lock, and has caught up with the other writers.
     func encodeLine(
         timestamp: Date, author: String?, contextName: String?,
@@ -221,15 +225,55 @@ extension JSONLinesStore {
         return EncodedLine(record: record, sizes: sizes, delta: delta)
     }
 
-    /// ``appendLine``'s second step: writes the line in `writer` at the end of the file and
-    /// syncs it (with ``SynchronousMode/full``); on failure truncates the file back and
-    /// throws `.storeWriteFailed` (134030), or marks the store unusable when even that fails.
+    /// Runs `encode` (a single-store append's ``encodeLine``) with the line spilling to the
+    /// end of the file as its rows are encoded (see ``LineSpill``): a large save's line is
+    /// never whole in memory. When `encode` fails after bytes were written, the file is
+    /// truncated back (or the store marked unusable when even that fails) and the error
+    /// rethrown; a failed write is `.storeWriteFailed` (134030), as in ``writeEncodedLine()``.
+    func spilling<T>(_ encode: () throws -> T) throws -> T {
+        guard let file else { throw StoreFileErrors.closed(path) }
+        let (fd, length, number) = (file.fd, file.length, file.lastTransaction &+ 1)
+        let spill = LineSpill { [fileSystem, path] bytes, offset, first in
+            do {
+                if first {
+                    try fileSystem.writeAll(
+                        fd, bytes, at: length + offset, midway: "commit.midWrite")
+                } else {
+                    try fileSystem.writeAll(fd, bytes, at: length + offset)
+                }
+            } catch {
+                throw StoreFileErrors.io(
+                    .storeWriteFailed, path, "appending transaction \(number)", error)
+            }
+        }
+        writer.spill = spill
+        defer { writer.spill = nil }
+        do {
+            return try encode()
+        } catch {
+            if spill.touchedFile {
+                rollBack(to: length, fd: fd)
+                writer.reset()
+            }
+            throw error
+        }
+    }
+
+    /// ``appendLine``'s second step: writes the line in `writer` (what it did not spill
+    /// already, see ``spilling(_:)``) at the end of the file and syncs it (with
+    /// ``SynchronousMode/full``); on failure truncates the file back and throws
+    /// `.storeWriteFailed` (134030), or marks the store unusable when even that fails.
     func writeEncodedLine() throws {
         guard let file else { throw StoreFileErrors.closed(path) }
         var written = false
         do {
-            try fileSystem.writeAll(
-                file.fd, writer.bytes, at: file.length, midway: "commit.midWrite")
+            let offset = writer.spilled
+            if offset == 0 {
+                try fileSystem.writeAll(
+                    file.fd, writer.bytes, at: file.length, midway: "commit.midWrite")
+            } else {
+                try fileSystem.writeAll(file.fd, writer.bytes, at: file.length + offset)
+            }
             written = true
             PausePoints.reach("commit.written")
             if options.synchronous == .full { try fileSystem.sync(file.fd) }

@@ -16,10 +16,15 @@ enum LineFrame {
     /// - Parameter runs: Row runs inside the body whose checksums are known: the body's
     ///   checksum is combined from theirs and the bytes between them (see ``RowRun``).
     static func finish(_ w: JSONByteWriter, bodyStart: Int, runs: [RowRun] = []) {
+        // A line that spilled (`LineSpill`) starts at the writer's offset 0 and has its
+        // written bytes' checksum already.
+        assert(w.spilled == 0 || bodyStart == 0, "a spilled line starts at offset 0")
         let crc =
-            runs.isEmpty
-            ? CRC32C.checksum(UnsafeRawBufferPointer(rebasing: w.bytes[bodyStart...]))
-            : RowRun.checksum(of: w, from: bodyStart, runs: runs)
+            w.spilled > 0
+            ? w.spill!.bodyChecksum(w)
+            : runs.isEmpty
+                ? CRC32C.checksum(UnsafeRawBufferPointer(rebasing: w.bytes[bodyStart...]))
+                : RowRun.checksum(of: w, from: bodyStart, runs: runs)
         w.append(ascii: ",\"crc\":\"")
         w.append(hex32: crc)
         w.append(ascii: "\"}\n")

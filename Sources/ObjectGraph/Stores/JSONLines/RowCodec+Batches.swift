@@ -52,6 +52,11 @@ extension RowCodec {
         member: String?, parallelAbove minimum: Int = ParallelChunks.threshold,
         encode: @Sendable (Int, JSONByteWriter, inout EntityIndexMemo) throws -> Int
     ) throws -> Int {
+        if let spill = w.spill, let member, count &* bytesEach >= LineSpill.minimumBytes {
+            return try writeEntries(
+                count: count, bytesEach: bytesEach, spillingTo: spill, after: w, runs: &runs,
+                member: member, encode: encode)
+        }
         let start = w.count
         let chunks = ParallelChunks.chunkCount(for: count, minimum: minimum)
         typealias Part = (bytes: FilledWriter, size: Int, runs: [RowRun])
@@ -114,13 +119,97 @@ extension RowCodec {
         }
         if w.count - start >= RowRun.targetBytes {
             // A part too small to have computed its runs' checksums (rows of a few bytes) gets
-            // them here.
+            // them here. (The buffer starts at offset `w.spilled` when an earlier array of the
+            // line spilled; these entries are all in it.)
+            let bufferStart = w.spilled
             for i in collected.indices where collected[i].length < RowRun.targetBytes {
                 let run = collected[i]
+                let from = run.start - bufferStart
                 collected[i].crc = CRC32C.checksum(
-                    UnsafeRawBufferPointer(rebasing: w.bytes[run.start..<(run.start + run.length)]))
+                    UnsafeRawBufferPointer(rebasing: w.bytes[from..<(from + run.length)]))
             }
             runs += collected
+        }
+        return total
+    }
+
+    /// ``writeEntries(count:bytesEach:to:runs:member:parallelAbove:encode:)`` for a line that
+    /// spills (see ``LineSpill``): writes `w`'s bytes so far, then encodes the entries in
+    /// waves of parts of about ``LineSpill/partBytes`` (one part per core), writing each
+    /// wave's parts in order as soon as it is done and freeing them. Each part is cut into
+    /// runs of its own (a run ends at the end of its part too), and its checksum is combined
+    /// from its runs' and the commas between them.
+    ///
+    /// - Throws: what `encode` throws, or the spill's write error; bytes may have reached the
+    ///   file, which the caller then truncates.
+    private func writeEntries(
+        count: Int, bytesEach: Int, spillingTo spill: LineSpill, after w: JSONByteWriter,
+        runs: inout [RowRun], member: String,
+        encode: @Sendable (Int, JSONByteWriter, inout EntityIndexMemo) throws -> Int
+    ) throws -> Int {
+        try spill.flush(w)
+        let perPart = max(1, LineSpill.partBytes / max(1, bytesEach))
+        let cores = ParallelChunks.chunkCount(for: count, minimum: 0)
+        typealias Part = (bytes: FilledWriter, size: Int, runs: [RowRun], crc: UInt32)
+        var total = 0
+        var first = 0
+        while first < count {
+            let waveEnd = min(count, first + perPart * cores)
+            let parts = (waveEnd - first + perPart - 1) / perPart
+            let waveStart = first
+            let results = ParallelChunks.map(parts) { k -> Result<Part, any Error> in
+                let lower = waveStart + k * perPart
+                let upper = min(waveEnd, lower + perPart)
+                let local = JSONByteWriter(capacity: (upper - lower) * bytesEach + 64)
+                var size = 0
+                var entities = EntityIndexMemo()
+                var localRuns: [RowRun] = []
+                var runStart = -1
+                do {
+                    for i in lower..<upper {
+                        // A comma before every entry but the array's first: a part starts
+                        // with the one that separates it from the part before.
+                        if i > 0 { local.append(0x2C) }
+                        if runStart < 0 { runStart = local.count }
+                        size += try encode(i, local, &entities)
+                        if local.count - runStart >= RowRun.targetBytes {
+                            localRuns.append(
+                                RowRun(
+                                    member: member, start: runStart,
+                                    length: local.count - runStart, crc: 0))
+                            runStart = -1
+                        }
+                    }
+                } catch {
+                    return .failure(error)
+                }
+                if runStart >= 0, local.count > runStart {
+                    localRuns.append(
+                        RowRun(
+                            member: member, start: runStart, length: local.count - runStart,
+                            crc: 0))
+                }
+                for i in localRuns.indices {
+                    let run = localRuns[i]
+                    localRuns[i].crc = CRC32C.checksum(
+                        UnsafeRawBufferPointer(
+                            rebasing: local.bytes[run.start..<(run.start + run.length)]))
+                }
+                let crc = RowRun.checksum(of: local, from: 0, runs: localRuns)
+                return .success((FilledWriter(local), size, localRuns, crc))
+            }
+            for result in results {
+                let part = try result.get()
+                let offset = w.count
+                try part.bytes.spill(to: spill, crc: part.crc, after: w)
+                total += part.size
+                runs += part.runs.map { run in
+                    var run = run
+                    run.start += offset
+                    return run
+                }
+            }
+            first = waveEnd
         }
         return total
     }
@@ -293,5 +382,12 @@ struct FilledWriter: @unchecked Sendable {
     func moveOut(to w: JSONByteWriter) {
         w.append(writer.bytes)
         writer.reset(keepingCapacity: 0)
+    }
+
+    /// Writes the bytes, whose checksum is `crc`, through `spill` as the line's next bytes
+    /// after `w`'s, then frees the writer's storage (also when the write fails).
+    func spill(to spill: LineSpill, crc: UInt32, after w: JSONByteWriter) throws {
+        defer { writer.reset(keepingCapacity: 0) }
+        try spill.write(part: writer.bytes, crc: crc, after: w)
     }
 }

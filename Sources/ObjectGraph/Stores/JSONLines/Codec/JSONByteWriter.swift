@@ -14,6 +14,7 @@ package final class JSONByteWriter {
         var base: UnsafeMutablePointer<UInt8>
         var capacity: Int
         var count: Int
+        var spilled = 0
     }
 
     private let state: UnsafeMutablePointer<State>
@@ -28,11 +29,23 @@ package final class JSONByteWriter {
         set { state.pointee.capacity = newValue }
     }
 
-    /// The number of bytes written.
-    package private(set) var count: Int {
+    /// The number of bytes in the buffer (after the ``spilled`` ones).
+    private var used: Int {
         get { state.pointee.count }
         set { state.pointee.count = newValue }
     }
+
+    /// The number of bytes written: the ``spilled`` ones and those in the buffer.
+    package var count: Int { state.pointee.spilled &+ state.pointee.count }
+
+    /// The number of bytes written and handed out by ``spillBuffered(_:)`` or counted by
+    /// ``noteSpilled(_:)``: they are no longer in the buffer, which holds the bytes from this
+    /// offset on (0 until a large line spills; ``reset(keepingCapacity:)`` sets it back).
+    package var spilled: Int { state.pointee.spilled }
+
+    /// Where a large transaction line's bytes go while it is encoded (see ``LineSpill``);
+    /// `nil` (the default) keeps every byte in the buffer.
+    var spill: LineSpill?
 
     /// An empty writer with room for `capacity` bytes.
     package init(capacity: Int = 4096) {
@@ -49,20 +62,22 @@ package final class JSONByteWriter {
         UnsafeMutableRawPointer(state).deallocate()
     }
 
-    /// The bytes written so far; valid until the next write.
-    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    /// The bytes in the buffer: all bytes written unless some were ``spilled``, in which case
+    /// the buffer starts at offset ``spilled``. Valid until the next write.
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: used) }
 
-    /// The bytes written so far, copied into an array.
-    package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    /// The bytes in the buffer (see ``bytes``), copied into an array.
+    package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: used)) }
 
-    /// The bytes written so far, as a string.
+    /// The bytes in the buffer (see ``bytes``), as a string.
     package var string: String {
-        String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+        String(decoding: UnsafeBufferPointer(start: base, count: used), as: UTF8.self)
     }
 
     /// Forgets the written bytes; keeps up to `keepingCapacity` bytes of storage.
     package func reset(keepingCapacity limit: Int = 1 << 20) {
-        count = 0
+        used = 0
+        state.pointee.spilled = 0
         if capacity > limit {
             base.deallocate()
             capacity = max(limit, 64)
@@ -71,19 +86,36 @@ package final class JSONByteWriter {
     }
 
     /// Drops the bytes written after the first `length`.
-    package func truncate(to length: Int) { count = min(count, max(0, length)) }
+    package func truncate(to length: Int) {
+        used = min(used, max(0, length &- state.pointee.spilled))
+    }
+
+    /// Hands the buffered bytes to `body`, then empties the buffer; ``count`` is unchanged
+    /// (the bytes count as ``spilled``). When `body` throws, nothing changes.
+    func spillBuffered(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        try body(bytes)
+        state.pointee.spilled &+= used
+        used = 0
+    }
+
+    /// Counts `length` bytes written elsewhere (straight to the spill) as written after the
+    /// buffered ones, which must have been spilled first.
+    func noteSpilled(_ length: Int) {
+        precondition(used == 0, "JSONByteWriter: bytes noted as spilled after buffered bytes")
+        state.pointee.spilled &+= length
+    }
 
     /// Makes room for `extra` more bytes.
     @inline(__always)
     package func reserve(_ extra: Int) {
-        if count &+ extra > capacity { grow(count + extra) }
+        if used &+ extra > capacity { grow(used + extra) }
     }
 
     private func grow(_ needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        bigger.update(from: base, count: count)
+        bigger.update(from: base, count: used)
         base.deallocate()
         base = bigger
         capacity = newCapacity
@@ -93,16 +125,16 @@ package final class JSONByteWriter {
     @inline(__always)
     package func append(_ byte: UInt8) {
         reserve(1)
-        base[count] = byte
-        count &+= 1
+        base[used] = byte
+        used &+= 1
     }
 
     /// Appends raw bytes.
     package func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
-        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
-        count &+= bytes.count
+        UnsafeMutableRawPointer(base + used).copyMemory(from: source, byteCount: bytes.count)
+        used &+= bytes.count
     }
 
     /// Appends the bytes of an array.
@@ -135,7 +167,7 @@ package final class JSONByteWriter {
     package func append(integer value: Int64) {
         reserve(20)
         var magnitude = value.magnitude
-        var out = base + count
+        var out = base + used
         if value < 0 {
             out.pointee = UInt8(ascii: "-")
             out += 1
@@ -168,15 +200,15 @@ package final class JSONByteWriter {
             }
         }
         out += length
-        count = base.distance(to: out)
+        used = base.distance(to: out)
     }
 
     /// Appends `value` as eight lowercase hexadecimal digits.
     package func append(hex32 value: UInt32) {
         reserve(8)
         for shift in stride(from: 28, through: 0, by: -4) {
-            base[count] = hexDigits[Int((value >> UInt32(shift)) & 0xF)]
-            count &+= 1
+            base[used] = hexDigits[Int((value >> UInt32(shift)) & 0xF)]
+            used &+= 1
         }
     }
 
@@ -276,7 +308,7 @@ package final class JSONByteWriter {
         append(integer: Int64(integer))
         append(0x2E)
         var rest = digits &- integer &* power
-        let out = UnsafeMutableRawPointer(base + count)
+        let out = UnsafeMutableRawPointer(base + used)
         var i = places
         decimalPairs.withUnsafeBufferPointer { pairs in
             while i >= 2 {
@@ -289,7 +321,7 @@ package final class JSONByteWriter {
             }
         }
         if i == 1 { out.storeBytes(of: UInt8(truncatingIfNeeded: rest) &+ 0x30, as: UInt8.self) }
-        count &+= places
+        used &+= places
     }
 
     /// Writes `value` when it is a decimal of at most 15 significant digits with at most six
@@ -350,12 +382,12 @@ package final class JSONByteWriter {
             append(0x30)
         } else {
             var fraction = digits % power
-            let out = base + count
+            let out = base + used
             for i in stride(from: k - 1, through: 0, by: -1) {
                 out[i] = UInt8(truncatingIfNeeded: fraction % 10) &+ 0x30
                 fraction /= 10
             }
-            count &+= k
+            used &+= k
         }
         return true
     }
@@ -371,7 +403,7 @@ package final class JSONByteWriter {
     /// Appends 16 bytes as an uppercase UUID string in quotes: `"XXXXXXXX-XXXX-…"`.
     package func append(quotedUUID uuid: UUID) {
         reserve(38)
-        let out = UnsafeMutableRawPointer(base + count)
+        let out = UnsafeMutableRawPointer(base + used)
         // Each byte's two digits come from a table as one 16-bit store.
         uppercaseHexPairs.withUnsafeBufferPointer { pairs in
             withUnsafeBytes(of: uuid.uuid) { raw in
@@ -389,7 +421,7 @@ package final class JSONByteWriter {
                 out.storeBytes(of: 0x22, toByteOffset: 37, as: UInt8.self)
             }
         }
-        count &+= 38
+        used &+= 38
     }
 
     /// Appends bytes as a quoted base64 string (RFC 4648 §4, padded).
@@ -409,8 +441,8 @@ package final class JSONByteWriter {
     package func append(quotedUTF8 utf8: UnsafeBufferPointer<UInt8>) {
         let n = utf8.count
         reserve(n + 2)
-        base[count] = 0x22
-        count &+= 1
+        base[used] = 0x22
+        used &+= 1
         guard let p = utf8.baseAddress else {
             append(0x22)
             return
