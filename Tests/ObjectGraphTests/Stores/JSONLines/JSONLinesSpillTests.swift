@@ -98,12 +98,7 @@ import Testing
         // The store takes the save once the value is right.
         changes.inserted[last] = rows.expense(12_000, seed: 12_000, category: 1)
         try store.commit(changes)
-        store.close()
-        #expect(JSONLinesStore.verify(at: url).isHealthy)
-        #expect(
-            try open("s.jsonl").fetch(StoreFetchRequest(entity: model[entityName: "Expense"]!))
-                .count
-                == 12_000)
+        try expectSavedWhole(store)
     }
 
     @Test func aWriteThatFailsWhileSpillingLeavesTheFileAsItWas() throws {
@@ -120,11 +115,17 @@ import Testing
         } throws: { ($0 as? ObjectGraphError)?.reason == .storeWriteFailed }
         #expect(try Data(contentsOf: url) == before)
         try store.commit(bigSave())
+        try expectSavedWhole(store)
+    }
+
+    /// Closes `store` (on `s.jsonl`), whose last save held the 12,000 expenses: the file
+    /// verifies and reopens with all of them.
+    private func expectSavedWhole(_ store: JSONLinesStore) throws {
         store.close()
-        #expect(JSONLinesStore.verify(at: url).isHealthy)
+        #expect(JSONLinesStore.verify(at: directory.appendingPathComponent("s.jsonl")).isHealthy)
+        let reopened = try open("s.jsonl")
         #expect(
-            try open("s.jsonl").fetch(StoreFetchRequest(entity: model[entityName: "Expense"]!))
-                .count
+            try reopened.fetch(StoreFetchRequest(entity: model[entityName: "Expense"]!)).count
                 == 12_000)
     }
 }
