@@ -233,9 +233,9 @@ extension JSONLinesStore {
     func spilling<T>(_ encode: () throws -> T) throws -> T {
         guard let file else { throw StoreFileErrors.closed(path) }
         let (fd, length, number) = (file.fd, file.length, file.lastTransaction &+ 1)
-        let spill = LineSpill { [fileSystem, path] bytes, offset, first in
+        let spill = LineSpill { [fileSystem, path] bytes, offset, firstRows in
             do {
-                if first {
+                if firstRows {
                     try fileSystem.writeAll(
                         fd, bytes, at: length + offset, midway: "commit.midWrite")
                 } else {

@@ -18,10 +18,13 @@ enum LineFrame {
     static func finish(_ w: JSONByteWriter, bodyStart: Int, runs: [RowRun] = []) {
         // A line that spilled (`LineSpill`) starts at the writer's offset 0 and has its
         // written bytes' checksum already.
-        assert(w.spilled == 0 || bodyStart == 0, "a spilled line starts at offset 0")
+        let spill = w.spilled > 0 ? w.spill : nil
+        precondition(
+            w.spilled == 0 || (spill != nil && bodyStart == 0),
+            "LineFrame: a line that spilled starts at offset 0 and is finished while spilling")
         let crc =
-            w.spilled > 0
-            ? w.spill!.bodyChecksum(w)
+            spill != nil
+            ? spill!.bodyChecksum(w)
             : runs.isEmpty
                 ? CRC32C.checksum(UnsafeRawBufferPointer(rebasing: w.bytes[bodyStart...]))
                 : RowRun.checksum(of: w, from: bodyStart, runs: runs)

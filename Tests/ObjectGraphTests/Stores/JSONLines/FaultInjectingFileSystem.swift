@@ -71,8 +71,18 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     {
         try base.read(fd, into: buffer, at: offset)
     }
+    private var writes = 0
+
+    /// How many writes were asked for so far.
+    var writeCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return writes
+    }
+
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
         lock.lock()
+        writes += 1
         let action = beforeWrite
         beforeWrite = nil
         lock.unlock()

@@ -50,8 +50,13 @@ import Testing
     }
 
     @Test func aSpilledLineHasTheBytesOfALineEncodedWhole() throws {
-        let spilled = try open("spilled.jsonl")
+        let fs = FaultInjectingFileSystem()
+        let spilled = try open("spilled.jsonl", fileSystem: fs)
+        let writesBefore = fs.writeCount
         try spilled.commit(bigSave())
+        // It did spill: the head, ≈ 5 parts of ≈ 2,730 expenses, and the line's end (a line
+        // written whole is one write, plus the end record's).
+        #expect(fs.writeCount - writesBefore >= 6)
         let whole = try open("whole.jsonl")
         // A staged commit (a save across several stores) encodes its line whole first.
         try whole.withStagedCommit(bigSave()) { staged in
@@ -72,6 +77,37 @@ import Testing
             try $0.fetch(StoreFetchRequest(entity: model[entityName: "Expense"]!))
         }
         #expect(reread[0].count == 12_000 && reread[0] == reread[1])
+    }
+
+    /// A line whose `ins` spills and whose `upd` (300 rows, ≈ 19 KB at the estimate: under
+    /// the spill's threshold, over a run's 16 KiB) stays in the buffer: every run the line
+    /// lists holds, read by a salvage's own reader, so the `upd` runs' checksums, computed in
+    /// the buffer after the `ins` rows left it, are right (they are found by their offset in
+    /// the line, which the buffer no longer starts at).
+    @Test func runsOfAnArrayAfterASpilledOneAreChecksummedWhereTheyAre() throws {
+        let store = try open("s.jsonl")
+        let url = directory.appendingPathComponent("s.jsonl")
+        try store.commit(
+            StoreChangeSet(
+                inserted: [rows.row("Category", 1, ["name": .attribute(.string("Food"))])]
+                    + (50_001...50_300).map { rows.expense(Int64($0), seed: $0, category: 1) },
+                timestamp: Date()))
+        var changes = bigSave()
+        changes.inserted.removeFirst()
+        changes.updated = (50_001...50_300).map {
+            rows.expense(Int64($0), version: 2, seed: $0 + 7, category: 1)
+        }
+        try store.commit(changes)
+        store.close()
+        #expect(JSONLinesStore.verify(at: url).isHealthy)
+        let reader = try open("s.jsonl")
+        let bytes = try Data(contentsOf: url)
+        let lines = bytes.split(separator: 0x0A)
+        let line = try #require(lines.last)
+        let recovered = try #require(
+            line.withUnsafeBytes { RowRun.recover(from: $0, codec: reader.codec) })
+        #expect(recovered.runs > 2 && recovered.intactRuns == recovered.runs)
+        #expect(recovered.inserted.count == 12_000 && recovered.updated.count == 300)
     }
 
     @Test func aValueThatDoesNotFitAfterTheFirstWaveLeavesTheFileAsItWas() throws {

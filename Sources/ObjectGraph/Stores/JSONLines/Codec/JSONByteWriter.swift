@@ -85,7 +85,8 @@ package final class JSONByteWriter {
         }
     }
 
-    /// Drops the bytes written after the first `length`.
+    /// Drops the bytes written after the first `length`; bytes already ``spilled`` stay
+    /// counted (their owner cuts them off the file, see `LineSpill`).
     package func truncate(to length: Int) {
         used = min(used, max(0, length &- state.pointee.spilled))
     }
