@@ -67,7 +67,8 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var faultSource: FaultSource?
     // Keep `state` (one byte) the last stored field: a subclass's stored properties start
     // at the byte after it, so its wrappers (2 bytes each) fill what would be padding. Add
-    // 8-byte fields above it.
+    // 8-byte fields above it. (The bench's `Expense`, six wrappers: 118 bytes, a 128-byte
+    // malloc chunk; 224 with 7-byte flags before `faultSource` and 16-byte wrappers.)
     /// The object's life-cycle flags.
     @exclusivity(unchecked) var state = ObjectState()
 
