@@ -47,6 +47,9 @@ struct MemoryRun {
         if !json {
             output.out(
                 "strides: " + strides.map { "\($0.0) \($0.1) bytes" }.joined(separator: ", "))
+            if let block = expenseBlockSize(fixture, heap) {
+                output.out("an Expense instance: a \(block)-byte heap block (malloc_usable_size)")
+            }
         }
         for (name, bytes) in results {
             let perItem = Double(bytes) / Double(count)
@@ -59,6 +62,17 @@ struct MemoryRun {
                     "\(name.padding(toLength: 14, withPad: " ", startingAt: 0)) "
                         + "\(String(format: "%8.1f", perItem)) bytes each (N = \(count))")
             }
+        }
+    }
+
+    /// The usable size of the heap block holding one `Expense` (the object alone: its
+    /// stored fields and its wrappers, rounded up by malloc), or `nil` without glibc.
+    private func expenseBlockSize(_ fixture: MicroFixture, _ heap: Heap) -> Int? {
+        let context = fixture.context()
+        return context.performAndWait {
+            let expense = Expense(context: context)
+            defer { context.reset() }
+            return heap.usableSize(Unmanaged.passUnretained(expense).toOpaque())
         }
     }
 
@@ -110,18 +124,27 @@ struct MemoryRun {
 /// glibc's `mallinfo2()`, found at run time (Swift's Glibc module does not declare it).
 struct Heap {
     private typealias Call = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer
+    private typealias UsableSize = @convention(c) (UnsafeMutableRawPointer) -> Int
     private let call: Call
+    private let usable: UsableSize?
 
     init?() {
         #if arch(x86_64) && canImport(Glibc)
-            guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallinfo2") else { return nil }
+            let process = dlopen(nil, RTLD_NOW)
+            guard let symbol = dlsym(process, "mallinfo2") else { return nil }
             // `struct mallinfo2` (ten size_t) is returned through a hidden pointer, the first
             // argument on x86-64.
             call = unsafeBitCast(symbol, to: Call.self)
+            usable = dlsym(process, "malloc_usable_size").map {
+                unsafeBitCast($0, to: UsableSize.self)
+            }
         #else
             return nil
         #endif
     }
+
+    /// The usable size of the heap block at `pointer` (glibc's `malloc_usable_size`).
+    func usableSize(_ pointer: UnsafeMutableRawPointer) -> Int? { usable?(pointer) }
 
     /// Bytes allocated and in use: ordinary blocks plus mmapped ones.
     func inUse() -> Int {

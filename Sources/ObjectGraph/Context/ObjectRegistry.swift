@@ -32,14 +32,17 @@ final class ObjectRegistry {
     @exclusivity(unchecked) private var entities: [UInt] = []
     /// Per slot: the entry's primary key.
     @exclusivity(unchecked) private var keys: [Int64] = []
-    /// Per slot: the entry's ID, initialised only where `entities` is not 0.
+    /// Per slot: the scope (entity and store) of the entry's ID, initialised only where
+    /// `entities` is not 0; the ID is this scope and `keys`' key. (The whole ID, 16 bytes,
+    /// repeated the key: 8 bytes a slot more, ≈ 21 bytes an object in a table at most half
+    /// full.)
     ///
-    /// The IDs and objects live in buffers of the registry's own rather than arrays of
+    /// The scopes and objects live in buffers of the registry's own rather than arrays of
     /// optionals: growing the table moves each entry into the new buffers and frees the old
     /// ones without destroying their (moved-out) elements one by one, and a new buffer needs
     /// no zero fill. (With arrays, half of re-laying a table at each doubling was the old
     /// arrays' per-element destruction and the new ones' zeroing.)
-    @exclusivity(unchecked) private var ids: UnsafeMutablePointer<ManagedObjectID>
+    @exclusivity(unchecked) private var scopes: UnsafeMutablePointer<ObjectIDScope>
     /// Per slot: the entry's object, initialised only where `entities` is not 0.
     @exclusivity(unchecked) private var objects: UnsafeMutablePointer<ManagedObject>
     /// 64 minus the base-2 logarithm of the table's size: a hash's top bits are its home.
@@ -58,13 +61,13 @@ final class ObjectRegistry {
     @exclusivity(unchecked) var retainsAll = false
 
     init() {
-        ids = .allocate(capacity: 1)
+        scopes = .allocate(capacity: 1)
         objects = .allocate(capacity: 1)
     }
 
     deinit {
         releaseEntries()
-        ids.deallocate()
+        scopes.deallocate()
         objects.deallocate()
     }
 
@@ -76,18 +79,18 @@ final class ObjectRegistry {
     /// goes finds nothing rather than half-released entries.
     private func releaseEntries() {
         let oldEntities = entities
-        let oldIDs = ids
+        let oldScopes = scopes
         let oldObjects = objects
         entities = []
         keys = []
         count = 0
-        ids = .allocate(capacity: 1)
+        scopes = .allocate(capacity: 1)
         objects = .allocate(capacity: 1)
         for slot in oldEntities.indices where oldEntities[slot] != 0 {
-            (oldIDs + slot).deinitialize(count: 1)
+            (oldScopes + slot).deinitialize(count: 1)
             (oldObjects + slot).deinitialize(count: 1)
         }
-        oldIDs.deallocate()
+        oldScopes.deallocate()
         oldObjects.deallocate()
     }
 
@@ -139,7 +142,7 @@ final class ObjectRegistry {
         work &+= 1
         entities[slot] = UInt(bitPattern: ObjectIdentifier(id.entity))
         keys[slot] = id.primaryKey
-        (ids + slot).initialize(to: id)
+        (scopes + slot).initialize(to: id.scope)
         (objects + slot).initialize(to: object)
         count += 1
         changes &+= 1
@@ -238,7 +241,10 @@ final class ObjectRegistry {
                 keepOnlyReferenced()
             } else {
                 // Removing moves later entries of a probe run: the IDs are taken first.
-                for id in unreferenced.map({ ids[$0] }) { removeValue(forKey: id) }
+                let ids = unreferenced.map {
+                    ManagedObjectID(scope: scopes[$0], primaryKey: keys[$0])
+                }
+                for id in ids { removeValue(forKey: id) }
             }
         }
     }
@@ -274,7 +280,7 @@ final class ObjectRegistry {
             let e = entities[slot]
             if e == 0 { return (slot, false) }
             if e == entity && keys[slot] == key {
-                let scope = ids[slot].scope
+                let scope = scopes[slot]
                 if scope === id.scope || scope.isEquivalent(to: id.scope) { return (slot, true) }
             }
             slot = (slot + 1) & mask
@@ -289,7 +295,7 @@ final class ObjectRegistry {
         while entities[slot] != 0 { slot = (slot + 1) & mask }
         entities[slot] = entity
         keys[slot] = id.primaryKey
-        (ids + slot).initialize(to: id)
+        (scopes + slot).initialize(to: id.scope)
         (objects + slot).initialize(to: object)
         count += 1
         changes &+= 1
@@ -300,7 +306,7 @@ final class ObjectRegistry {
     private func remove(at slot: Int) -> ManagedObject? {
         // The hole holds nothing: its entry is moved out, later ones are moved into it.
         let removed = (objects + slot).move()
-        (ids + slot).deinitialize(count: 1)
+        (scopes + slot).deinitialize(count: 1)
         let mask = entities.count - 1
         var hole = slot
         var next = slot
@@ -314,7 +320,7 @@ final class ObjectRegistry {
             if stays { continue }
             entities[hole] = entities[next]
             keys[hole] = keys[next]
-            (ids + hole).moveInitialize(from: ids + next, count: 1)
+            (scopes + hole).moveInitialize(from: scopes + next, count: 1)
             (objects + hole).moveInitialize(from: objects + next, count: 1)
             hole = next
         }
@@ -350,7 +356,7 @@ final class ObjectRegistry {
         defer { isRebuilding = false }
         let oldEntities = entities
         let oldKeys = keys
-        let oldIDs = ids
+        let oldScopes = scopes
         let oldObjects = objects
         // While entries move, the table reads as empty: a look-up from a `deinit` of a
         // dropped object finds nothing (and a registration traps above) instead of reading
@@ -360,7 +366,7 @@ final class ObjectRegistry {
         count = 0
         var newEntities = [UInt](repeating: 0, count: size)
         var newKeys = [Int64](repeating: 0, count: size)
-        let newIDs = UnsafeMutablePointer<ManagedObjectID>.allocate(capacity: size)
+        let newScopes = UnsafeMutablePointer<ObjectIDScope>.allocate(capacity: size)
         let newObjects = UnsafeMutablePointer<ManagedObject>.allocate(capacity: size)
         changes &+= 1
         shift = 64 - UInt64(size.trailingZeroBitCount)
@@ -374,7 +380,7 @@ final class ObjectRegistry {
             newKeys.withUnsafeMutableBufferPointer { keys in
                 for old in oldEntities.indices where oldEntities[old] != 0 {
                     var object = (oldObjects + old).move()
-                    let id = (oldIDs + old).move()
+                    let scope = (oldScopes + old).move()
                     guard keep(&object) else { continue }
                     let entity = oldEntities[old]
                     let key = oldKeys[old]
@@ -382,17 +388,17 @@ final class ObjectRegistry {
                     while entities[slot] != 0 { slot = (slot + 1) & mask }
                     entities[slot] = entity
                     keys[slot] = key
-                    (newIDs + slot).initialize(to: id)
+                    (newScopes + slot).initialize(to: scope)
                     (newObjects + slot).initialize(to: consume object)
                     kept += 1
                 }
             }
         }
-        oldIDs.deallocate()
+        oldScopes.deallocate()
         oldObjects.deallocate()
         entities = newEntities
         keys = newKeys
-        ids = newIDs
+        scopes = newScopes
         objects = newObjects
         count = kept
     }

@@ -73,12 +73,17 @@ extension Array: RelationshipConvertible where Element: ManagedObject {
 /// - Note: Mirrors `@NSManaged` relationship properties.
 @propertyWrapper
 public struct Relationship<Value: RelationshipConvertible> {
-    let key: String?
+    /// The key given as `@Relationship("key")`, as its number in `ExplicitKeys`; 0 for the
+    /// property's name (2 bytes in every object, as ``Attribute``'s).
+    @usableFromInline let keyNumber: UInt16
 
     /// A relationship whose key is the property's name.
-    public init() { self.key = nil }
+    @inlinable public init() { self.keyNumber = 0 }
     /// A relationship stored under `key`.
-    public init(_ key: String) { self.key = key }
+    public init(_ key: String) { self.keyNumber = ExplicitKeys.number(of: key) }
+
+    /// The key given as `@Relationship("key")`; `nil` for the property's name.
+    var key: String? { ExplicitKeys.key(keyNumber) }
 
     /// Unavailable: `@Relationship` works only on `ManagedObject` subclasses.
     @available(*, unavailable, message: "@Relationship works only on ManagedObject subclasses")

@@ -23,12 +23,17 @@ import Foundation
 /// - Note: Mirrors `@NSManaged` properties of transformable attributes.
 @propertyWrapper
 public struct Transformable<Value> {
-    let key: String?
+    /// The key given as `@Transformable("key")`, as its number in `ExplicitKeys`; 0 for the
+    /// property's name (2 bytes in every object, as ``Attribute``'s).
+    @usableFromInline let keyNumber: UInt16
 
     /// A transformable attribute whose key is the property's name.
-    public init() { self.key = nil }
+    @inlinable public init() { self.keyNumber = 0 }
     /// A transformable attribute stored under `key`.
-    public init(_ key: String) { self.key = key }
+    public init(_ key: String) { self.keyNumber = ExplicitKeys.number(of: key) }
+
+    /// The key given as `@Transformable("key")`; `nil` for the property's name.
+    var key: String? { ExplicitKeys.key(keyNumber) }
 
     /// Unavailable: `@Transformable` works only on `ManagedObject` subclasses.
     @available(*, unavailable, message: "@Transformable works only on ManagedObject subclasses")

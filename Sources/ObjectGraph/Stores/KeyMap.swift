@@ -33,6 +33,15 @@ struct KeyMap: Sendable {
 
     /// Removes `key` and returns its slot.
     mutating func removeValue(forKey key: Int64) -> Int? {
+        // A dense key is read and cleared in one place (the getter and the setter each
+        // checked the key's range again).
+        if key >= 0 && key < Int64(dense.count) {
+            let i = Int(key)
+            let slot = dense[i]
+            if slot < 0 { return nil }
+            dense[i] = -1
+            return Int(slot)
+        }
         let old = self[key]
         self[key] = nil
         return old

@@ -177,7 +177,12 @@ public struct RowTable: Sendable {
     }
 
     private func sortedTable(_ index: Int) -> EntityTable {
-        let table = entityTables[index]
+        Self.sorted(entityTables[index])
+    }
+
+    /// `table` with its live rows in primary-key order and no empty slots (itself when it is
+    /// sorted already).
+    private static func sorted(_ table: EntityTable) -> EntityTable {
         guard !table.isSorted else { return table }
         var sorted = EntityTable()
         for row in table.rows.compactMap({ $0 }).sorted(by: {
@@ -373,6 +378,11 @@ public struct RowTable: Sendable {
     /// Removes the rows of `deleted` that are present: the table ends up as after
     /// ``remove(_:)`` of each in turn, but each to-one's reverse index is updated once for all
     /// the rows (looking the index and the target's list up per row was most of a delete).
+    ///
+    /// Each run of deletions of one entity works on that entity's table moved out of
+    /// `entityTables` (unique, so never copied): the key map, the row slot and the live count
+    /// are then updated without going through `entityTables`' accessor and its checks for
+    /// every row.
     mutating func remove(contentsOf deleted: [(objectID: ManagedObjectID, version: Int64)]) {
         if deleted.count < 2 {
             for (id, _) in deleted { remove(id) }
@@ -380,23 +390,35 @@ public struct RowTable: Sendable {
         }
         // The sources leaving each indexed to-one, by the to-one (a save has few).
         var leaving: [(key: SlotKey, pairs: [(target: Int64, source: Int64)])] = []
-        for (id, _) in deleted {
-            let e = id.entity.index
-            guard let slot = entityTables[e].slotByKey.removeValue(forKey: id.primaryKey),
-                case .some = entityTables[e].rows[slot]
-            else { continue }
-            for (key, index) in indexedSlots[e] {
-                guard
-                    let target = entityTables[e].rows[slot].unsafelyUnwrapped.values[index]
-                        .toOneKey
-                else { continue }
-                if let i = leaving.firstIndex(where: { $0.key == key }) {
-                    leaving[i].pairs.append((target, id.primaryKey))
-                } else {
-                    leaving.append((key, [(target, id.primaryKey)]))
+        var i = 0
+        while i < deleted.count {
+            let entity = deleted[i].objectID.entity
+            let e = entity.index
+            let slots = indexedSlots[e]
+            var table = entityTables[e]
+            entityTables[e] = EntityTable()
+            while i < deleted.count, deleted[i].objectID.entity === entity {
+                let pk = deleted[i].objectID.primaryKey
+                i += 1
+                guard let slot = table.slotByKey.removeValue(forKey: pk) else { continue }
+                let present = table.rows.withUnsafeBufferPointer { rows -> Bool in
+                    // In place: binding the row would copy it (its values and ID retained).
+                    guard case .some = rows[slot] else { return false }
+                    for (key, index) in slots {
+                        guard let target = rows[slot].unsafelyUnwrapped.values[index].toOneKey
+                        else { continue }
+                        if let j = leaving.firstIndex(where: { $0.key == key }) {
+                            leaving[j].pairs.append((target, pk))
+                        } else {
+                            leaving.append((key, [(target, pk)]))
+                        }
+                    }
+                    return true
                 }
+                guard present else { continue }
+                Self.removeRow(at: slot, of: &table)
             }
-            removeRow(at: slot, of: e)
+            entityTables[e] = table
         }
         for (key, pairs) in leaving { reverse[key]!.remove(contentsOf: pairs) }
     }
@@ -415,12 +437,15 @@ public struct RowTable: Sendable {
     /// compacting the table once most of its slots are empty; the reverse index is the
     /// caller's.
     private mutating func removeRow(at slot: Int, of e: Int) {
-        entityTables[e].rows[slot] = nil
-        entityTables[e].liveCount -= 1
-        if entityTables[e].rows.count > 64
-            && entityTables[e].liveCount * 2 < entityTables[e].rows.count
-        {
-            entityTables[e] = sortedTable(e)
+        Self.removeRow(at: slot, of: &entityTables[e])
+    }
+
+    /// ``removeRow(at:of:)`` on a table moved out of `entityTables`.
+    private static func removeRow(at slot: Int, of table: inout EntityTable) {
+        table.rows[slot] = nil
+        table.liveCount -= 1
+        if table.rows.count > 64 && table.liveCount * 2 < table.rows.count {
+            table = sorted(table)
         }
     }
 

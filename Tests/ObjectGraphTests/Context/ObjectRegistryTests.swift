@@ -144,6 +144,34 @@ import Testing
         for object in objects { #expect(registry[object.objectID] === object) }
     }
 
+    /// The table keeps each entry's ID as its scope and key (not the whole ID): a sweep that
+    /// drops a few entries rebuilds their IDs from those, and must drop exactly them when IDs
+    /// of two stores and temporary IDs share entity and key.
+    @Test func aSweepTellsApartIDsThatShareEntityAndKey() throws {
+        let (category, _) = try Self.entities()
+        let registry = ObjectRegistry()
+        registry.reserveCapacity(3000)  // no sweep while filling
+        var held: [ManagedObjectID: ManagedObject] = [:]
+        var dropped: [ManagedObjectID] = []
+        for key in 0..<900 {
+            for (n, store) in ["A", "B", nil].enumerated() {
+                let id =
+                    store.map {
+                        ManagedObjectID(
+                            entity: category, storeIdentifier: $0, primaryKey: Int64(key))
+                    } ?? .temporary(for: category)
+                let object = ManagedObject(entity: category, insertInto: nil)
+                registry.register(object, as: id)
+                // One in ten is dropped, at different keys in each store.
+                if (key + n * 3) % 10 == 0 { dropped.append(id) } else { held[id] = object }
+            }
+        }
+        registry.sweep()
+        #expect(registry.count == held.count)
+        for (id, object) in held { #expect(registry[id] === object) }
+        for id in dropped { #expect(registry[id] == nil) }
+    }
+
     /// One in ten held (the sweep rebuilds the table from the few that stay) and nine in ten
     /// held (it removes the few that go, one by one).
     @Test(arguments: [1, 9])

@@ -141,6 +141,39 @@ import Testing
         }
     }
 
+    /// Deletions grouped by entity (a save lists them so) are removed a run at a time, each
+    /// entity's table moved out of the store's: in unsorted tables of more than 64 rows, so
+    /// that a table compacts partway through a run, the table must end up exactly as removing
+    /// them one by one leaves it.
+    @Test func removingRunsOfOneEntityCompactsAsRemovingRowByRow() {
+        var random = SeededRandomNumberGenerator(seed: 23)
+        for round in 0..<12 {
+            var bulk = RowTable(model: model, storeIdentifier: "S")
+            var single = RowTable(model: model, storeIdentifier: "S")
+            let rows = batch(&random, keys: Array(1...400).shuffled(using: &random))
+            #expect(bulk.insertNew(rows) == nil)
+            #expect(single.insertNew(rows) == nil)
+            #expect(bulk.entityTables.contains { !$0.isSorted && $0.rows.count > 64 })
+            // Most of each entity, in runs by entity; a key named twice and one not in the
+            // table inside a run in some rounds.
+            var deleted: [(objectID: ManagedObjectID, version: Int64)] = []
+            for name in ["Item", "Folder", "Note"] {
+                for row in rows where row.objectID.entity.name == name && random.next() % 5 != 0 {
+                    deleted.append((row.objectID, 1))
+                }
+                if round % 2 == 1, let last = deleted.last {
+                    deleted.append(last)
+                    deleted.append((id(name, 9_000), 1))
+                }
+            }
+            bulk.remove(contentsOf: deleted)
+            for (id, _) in deleted { single.remove(id) }
+            #expect(contents(bulk, keys: 1...405) == contents(single, keys: 1...405))
+            #expect(bulk.totalRowCount == single.totalRowCount)
+            #expect(bulk.entityTables.map(\.rows.count) == single.entityTables.map(\.rows.count))
+        }
+    }
+
     /// Removing many sources at once (`ReverseIndex.remove(contentsOf:)`) leaves each target
     /// listing the sources that remain, in key order, over up to 40 targets.
     @Test func theReverseIndexRemovesABatchOfSourcesAsOneByOne() {
