@@ -30,18 +30,8 @@ enum PropertyKeys {
         _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
         relationship: Bool
     ) -> Int? {
-        // The key path's address (storage key paths are uniqued and never freed) and the
-        // entity's serial number (an entity can be freed and another allocated at its
-        // address), not hash values: hashing costs more than the lookup.
-        let k = UInt(bitPattern: ObjectIdentifier(keyPath))
-        let e = entity.serialNumber
-        let table = published.load(ordering: .acquiring)
-        if table != 0 {
-            let found = Unmanaged<SlotCells>.fromOpaque(UnsafeRawPointer(bitPattern: table)!)
-                ._withUnsafeGuaranteedRef { $0.find(k, e) }
-            if found >= 0 { return found }
-        }
-        return resolve(k, e, keyPath, explicitKey(), entity, relationship)
+        entry(keyPath, explicitKey: explicitKey(), entity: entity, relationship: relationship)?
+            .slot
     }
 
     /// The slot and type of the attribute behind `keyPath` in `entity`, or `nil` when the
@@ -53,6 +43,19 @@ enum PropertyKeys {
     static func attributeSlotAndType(
         _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription
     ) -> (slot: Int, type: AttributeType)? {
+        entry(keyPath, explicitKey: explicitKey(), entity: entity, relationship: false)
+    }
+
+    /// The table entry for `keyPath` in `entity` (its type `.undefined` for a relationship),
+    /// resolved and added on a miss; `nil` when the entity has no such property.
+    @inline(__always)
+    private static func entry(
+        _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
+        relationship: Bool
+    ) -> (slot: Int, type: AttributeType)? {
+        // The key path's address (storage key paths are uniqued and never freed) and the
+        // entity's serial number (an entity can be freed and another allocated at its
+        // address), not hash values: hashing costs more than the lookup.
         let k = UInt(bitPattern: ObjectIdentifier(keyPath))
         let e = entity.serialNumber
         let table = published.load(ordering: .acquiring)
@@ -61,8 +64,10 @@ enum PropertyKeys {
                 ._withUnsafeGuaranteedRef { $0.findTyped(k, e) }
             if found.slot >= 0 { return found }
         }
-        guard let slot = resolve(k, e, keyPath, explicitKey(), entity, false) else { return nil }
-        return (slot, unsafeDowncast(entity.properties[slot], to: AttributeDescription.self).type)
+        guard let slot = resolve(k, e, keyPath, explicitKey(), entity, relationship) else {
+            return nil
+        }
+        return (slot, (entity.properties[slot] as? AttributeDescription)?.type ?? .undefined)
     }
 
     /// The first lookup of a key path in an entity: finds the property by name and adds the
@@ -189,15 +194,7 @@ final class SlotCells: @unchecked Sendable {
 
     /// The slot stored for (k, e), or -1.
     @inline(__always)
-    func find(_ k: UInt, _ e: UInt) -> Int {
-        var i = start(k, e)
-        while true {
-            let slot = slots[i].load(ordering: .acquiring)
-            if slot < 0 { return -1 }
-            if keys[i].0 == k && keys[i].1 == e { return slot }
-            i = (i + 1) & (capacity - 1)
-        }
-    }
+    func find(_ k: UInt, _ e: UInt) -> Int { findTyped(k, e).slot }
 
     /// The slot and attribute type stored for (k, e), or a slot of -1.
     @inline(__always)

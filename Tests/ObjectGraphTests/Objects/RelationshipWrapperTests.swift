@@ -163,6 +163,8 @@ private final class StrayBook: ManagedObject {
     @Test func anObjectWhoseContextIsGoneCanBeRelatedToOneInALiveContext() async throws {
         await #expect(processExitsWith: .success) {
             let model = try Self.model()
+            // Alive throughout, so at another address than the context freed below.
+            let other = try Self.context(model)
             var old: ManagedObjectContext? = try Self.context(model)
             let formerAddress = ObjectIdentifier(old!)
             // Not reset: the shelf keeps the identity of its context, which is freed here.
@@ -170,7 +172,7 @@ private final class StrayBook: ManagedObject {
             old = nil
             #expect(shelf.managedObjectContext == nil)
             // New contexts until one lands where the old one was (or 64 tries).
-            var contexts: [ManagedObjectContext] = []
+            var contexts: [ManagedObjectContext] = [other]
             for _ in 0..<64 {
                 let context = try Self.context(model)
                 contexts.append(context)
