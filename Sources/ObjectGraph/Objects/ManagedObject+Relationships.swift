@@ -35,8 +35,10 @@ extension ManagedObject {
                 got a \(object.entity.name)
                 """)
         }
-        if let mine = managedObjectContext, let theirs = object.managedObjectContext,
-            mine !== theirs
+        // The weak references are loaded only when the identities differ (see
+        // `contextIdentity`): a new object and its destination in one context never load them.
+        if contextIdentity != object.contextIdentity, let mine = managedObjectContext,
+            let theirs = object.managedObjectContext, mine !== theirs
         {
             preconditionFailure(
                 """

@@ -30,6 +30,29 @@ enum PropertyKeys {
         _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
         relationship: Bool
     ) -> Int? {
+        entry(keyPath, explicitKey: explicitKey(), entity: entity, relationship: relationship)?
+            .slot
+    }
+
+    /// The slot and type of the attribute behind `keyPath` in `entity`, or `nil` when the
+    /// entity has no such attribute: ``slot(_:explicitKey:entity:relationship:)`` with the
+    /// type kept in the same table entry, so that a setter never reads the attribute's
+    /// description (the entity's property array and the description, each retained and
+    /// released).
+    @inline(__always)
+    static func attributeSlotAndType(
+        _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription
+    ) -> (slot: Int, type: AttributeType)? {
+        entry(keyPath, explicitKey: explicitKey(), entity: entity, relationship: false)
+    }
+
+    /// The table entry for `keyPath` in `entity` (its type `.undefined` for a relationship),
+    /// resolved and added on a miss; `nil` when the entity has no such property.
+    @inline(__always)
+    private static func entry(
+        _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
+        relationship: Bool
+    ) -> (slot: Int, type: AttributeType)? {
         // The key path's address (storage key paths are uniqued and never freed) and the
         // entity's serial number (an entity can be freed and another allocated at its
         // address), not hash values: hashing costs more than the lookup.
@@ -38,10 +61,13 @@ enum PropertyKeys {
         let table = published.load(ordering: .acquiring)
         if table != 0 {
             let found = Unmanaged<SlotCells>.fromOpaque(UnsafeRawPointer(bitPattern: table)!)
-                ._withUnsafeGuaranteedRef { $0.find(k, e) }
-            if found >= 0 { return found }
+                ._withUnsafeGuaranteedRef { $0.findTyped(k, e) }
+            if found.slot >= 0 { return found }
         }
-        return resolve(k, e, keyPath, explicitKey(), entity, relationship)
+        guard let slot = resolve(k, e, keyPath, explicitKey(), entity, relationship) else {
+            return nil
+        }
+        return (slot, (entity.properties[slot] as? AttributeDescription)?.type ?? .undefined)
     }
 
     /// The first lookup of a key path in an entity: finds the property by name and adds the
@@ -54,22 +80,23 @@ enum PropertyKeys {
         let property: PropertyDescription? =
             relationship ? entity.relationshipsByName[name] : entity.attributesByName[name]
         guard let slot = property?.index else { return nil }
+        let type = (property as? AttributeDescription)?.type ?? .undefined
         lock.lock()
         defer { lock.unlock() }
         if let current, current.find(k, e) >= 0 { return slot }
         if current == nil || !current!.hasRoom {
             let bigger = SlotCells(capacity: max(64, (current?.capacity ?? 0) * 2))
             if let current {
-                current.forEachEntry { bigger.insert($0, $1, $2) }
+                current.forEachEntry { bigger.insert($0, $1, $2, $3) }
                 retired.append(current)
             }
-            bigger.insert(k, e, slot)
+            bigger.insert(k, e, slot, type)
             current = bigger
             published.store(
                 UInt(bitPattern: Unmanaged.passUnretained(bigger).toOpaque()),
                 ordering: .releasing)
         } else {
-            current!.insert(k, e, slot)
+            current!.insert(k, e, slot, type)
         }
         return slot
     }
@@ -133,6 +160,9 @@ final class SlotCells: @unchecked Sendable {
     let capacity: Int
     private let keys: UnsafeMutablePointer<(UInt, UInt)>
     private let slots: UnsafeMutablePointer<Atomic<Int>>
+    /// Each entry's attribute type (`.undefined` for a relationship), written with its key
+    /// words before its slot is published.
+    private let types: UnsafeMutablePointer<AttributeType>
     /// Entries written; read and written by the writer only.
     private var count = 0
 
@@ -142,11 +172,14 @@ final class SlotCells: @unchecked Sendable {
         keys.initialize(repeating: (0, 0), count: capacity)
         slots = .allocate(capacity: capacity)
         for i in 0..<capacity { (slots + i).initialize(to: Atomic(-1)) }
+        types = .allocate(capacity: capacity)
+        types.initialize(repeating: .undefined, count: capacity)
     }
 
     deinit {
         keys.deallocate()
         slots.deallocate()
+        types.deallocate()
     }
 
     /// Whether one more entry keeps the table at most half full.
@@ -161,30 +194,35 @@ final class SlotCells: @unchecked Sendable {
 
     /// The slot stored for (k, e), or -1.
     @inline(__always)
-    func find(_ k: UInt, _ e: UInt) -> Int {
+    func find(_ k: UInt, _ e: UInt) -> Int { findTyped(k, e).slot }
+
+    /// The slot and attribute type stored for (k, e), or a slot of -1.
+    @inline(__always)
+    func findTyped(_ k: UInt, _ e: UInt) -> (slot: Int, type: AttributeType) {
         var i = start(k, e)
         while true {
             let slot = slots[i].load(ordering: .acquiring)
-            if slot < 0 { return -1 }
-            if keys[i].0 == k && keys[i].1 == e { return slot }
+            if slot < 0 { return (-1, .undefined) }
+            if keys[i].0 == k && keys[i].1 == e { return (slot, types[i]) }
             i = (i + 1) & (capacity - 1)
         }
     }
 
     /// Adds an entry that is not in the table; call as the one writer, with room left.
-    func insert(_ k: UInt, _ e: UInt, _ slot: Int) {
+    func insert(_ k: UInt, _ e: UInt, _ slot: Int, _ type: AttributeType) {
         var i = start(k, e)
         while slots[i].load(ordering: .relaxed) >= 0 { i = (i + 1) & (capacity - 1) }
         keys[i] = (k, e)
+        types[i] = type
         slots[i].store(slot, ordering: .releasing)
         count += 1
     }
 
     /// Calls `body` with every entry; call as the one writer.
-    func forEachEntry(_ body: (UInt, UInt, Int) -> Void) {
+    func forEachEntry(_ body: (UInt, UInt, Int, AttributeType) -> Void) {
         for i in 0..<capacity {
             let slot = slots[i].load(ordering: .relaxed)
-            if slot >= 0 { body(keys[i].0, keys[i].1, slot) }
+            if slot >= 0 { body(keys[i].0, keys[i].1, slot, types[i]) }
         }
     }
 }

@@ -68,77 +68,90 @@ extension ManagedObject {
         // subclass overrides it), as Core Data's `validateForUpdate()` validates every
         // property; a slot without rules that the hook skips is not in the plan.
         var errors: [any Error] = []
-        for step in plan.steps {
-            let i = step.slot
-            switch step.check {
-            case .attribute(let rule):
-                switch rule {
-                case .none:
-                    break
-                case .mandatoryOnly:
-                    if case .attribute(.null) = slots[i] {
-                        errors.append(ValidationErrors.missing(self, step.key))
+        // Step by step through the plan's buffer, each field read where it is needed: a copy
+        // of the step (`for step in plan.steps`) retained and released its key, and passing
+        // the slot's attribute description on retained it. With the plan found without
+        // retains, validating W1's 20,020 new objects (140,160 hook calls) went from 53.4 M
+        // to 44.4 M instructions.
+        plan.steps.withUnsafeBufferPointer { steps in
+            for k in 0..<steps.count {
+                let i = steps[k].slot
+                switch steps[k].check {
+                case .attribute(let rule):
+                    switch rule {
+                    case .none:
+                        break
+                    case .mandatoryOnly:
+                        if case .attribute(.null) = slots[i] {
+                            errors.append(ValidationErrors.missing(self, steps[k].key))
+                            continue
+                        }
+                    case .full:
+                        if let failure = ValidationRules.check(
+                            slots[i].attributeValue, steps[k].attribute.unsafelyUnwrapped, self)
+                        {
+                            errors.append(failure)
+                            continue
+                        }
+                    }
+                    guard steps[k].callsHook else { continue }
+                    // Boxed only here, for the hook, straight from the slot (see
+                    // `hookAttribute`).
+                    do { try hookAttribute(i, steps, k) } catch { errors.append(error) }
+                case .toOne(let mandatory):
+                    // The slot read in place (the object's fault fired above; a to-one is never
+                    // a relationship fault).
+                    let target: ManagedObject?
+                    if case .toOne(let o) = slots[i] { target = o } else { target = nil }
+                    if mandatory, target == nil || target.unsafelyUnwrapped.isDeleted {
+                        errors.append(ValidationErrors.missing(self, steps[k].key))
                         continue
                     }
-                case .full:
-                    if let failure = ValidationRules.check(
-                        slots[i].attributeValue, step.attribute.unsafelyUnwrapped, self)
-                    {
-                        errors.append(failure)
-                        continue
+                    guard steps[k].callsHook else { continue }
+                    do { try validate(target, forKey: steps[k].key) } catch { errors.append(error) }
+                case .toMany(let ruled):
+                    guard
+                        let members = toManyToValidate(
+                            steps[k].relationship.unsafelyUnwrapped, ruled: ruled,
+                            callsHook: steps[k].callsHook, &errors)
+                    else { continue }
+                    do { try validate(members, forKey: steps[k].key) } catch {
+                        errors.append(error)
                     }
                 }
-                guard step.callsHook else { continue }
-                // Boxed only here, for the hook, straight from the slot (see `hookAttribute`).
-                do {
-                    try hookAttribute(i, step.attribute.unsafelyUnwrapped, step.key)
-                } catch { errors.append(error) }
-            case .toOne(let mandatory):
-                // The slot read in place (the object's fault fired above; a to-one is never a
-                // relationship fault).
-                let target: ManagedObject?
-                if case .toOne(let o) = slots[i] { target = o } else { target = nil }
-                if mandatory, target == nil || target.unsafelyUnwrapped.isDeleted {
-                    errors.append(ValidationErrors.missing(self, step.key))
-                    continue
-                }
-                guard step.callsHook else { continue }
-                do { try validate(target, forKey: step.key) } catch { errors.append(error) }
-            case .toMany(let ruled):
-                guard
-                    let members = toManyToValidate(
-                        step.relationship.unsafelyUnwrapped, ruled: ruled,
-                        callsHook: step.callsHook, &errors)
-                else { continue }
-                do { try validate(members, forKey: step.key) } catch { errors.append(error) }
             }
         }
-        if let error = ObjectGraphError.combining(errors) { throw error }
+        // Most objects pass: no call to combine nothing.
+        if !errors.isEmpty, let error = ObjectGraphError.combining(errors) { throw error }
     }
 
-    /// Calls the per-key hook with attribute slot `i`'s value as `value(forKey:)` gives it.
+    /// Calls the per-key hook with attribute slot `i`'s value as `value(forKey:)` gives it,
+    /// for step `k` of `steps`.
     ///
     /// The common types are boxed case by case from the slot, so the box's type is known
     /// where it is made and freed (through ``AttributeDescription/publicValue(of:)`` the
     /// value was copied out of the slot, boxed behind a call, and freed through the box's
     /// value witnesses); integers (whose Swift type depends on the attribute's width) and
-    /// transformable values take the general path.
+    /// transformable values take the general path. The step is read in place, its key only
+    /// for the call and its attribute only on the general path.
     @inline(__always)
-    private func hookAttribute(_ i: Int, _ attribute: AttributeDescription, _ key: String)
-        throws
-    {
+    private func hookAttribute(
+        _ i: Int, _ steps: UnsafeBufferPointer<ValidationPlan.Step>, _ k: Int
+    ) throws {
         guard case .attribute(let stored) = slots[i] else {
-            return try validate(nil, forKey: key)
+            return try validate(nil, forKey: steps[k].key)
         }
         switch stored {
-        case .null: try validate(nil, forKey: key)
-        case .string(let v): try validate(v, forKey: key)
-        case .double(let v): try validate(v, forKey: key)
-        case .date(let v): try validate(v, forKey: key)
-        case .uuid(let v): try validate(v, forKey: key)
-        case .boolean(let v): try validate(v, forKey: key)
-        case .decimal(let v): try validate(v, forKey: key)
-        default: try validate(attribute.publicValue(of: stored), forKey: key)
+        case .null: try validate(nil, forKey: steps[k].key)
+        case .string(let v): try validate(v, forKey: steps[k].key)
+        case .double(let v): try validate(v, forKey: steps[k].key)
+        case .date(let v): try validate(v, forKey: steps[k].key)
+        case .uuid(let v): try validate(v, forKey: steps[k].key)
+        case .boolean(let v): try validate(v, forKey: steps[k].key)
+        case .decimal(let v): try validate(v, forKey: steps[k].key)
+        default:
+            try validate(
+                steps[k].attribute.unsafelyUnwrapped.publicValue(of: stored), forKey: steps[k].key)
         }
     }
 

@@ -73,23 +73,33 @@ import Testing
         withExtendedLifetime(models) {}
     }
 
-    @Test func aSlotTableFindsEveryEntryUpToHalfFullAndNothingElse() {
+    @Test func aSlotTableFindsEveryEntryAndItsTypeUpToHalfFullAndNothingElse() {
         let cells = SlotCells(capacity: 256)
-        var entries: [(UInt, UInt, Int)] = []
+        let types = AttributeType.allCases
+        var entries: [(UInt, UInt, Int, AttributeType)] = []
         var k: UInt = 0x1000
         while cells.hasRoom {
-            let entry = (k, UInt(entries.count % 3), entries.count)
-            cells.insert(entry.0, entry.1, entry.2)
+            let entry = (
+                k, UInt(entries.count % 3), entries.count, types[entries.count % types.count]
+            )
+            cells.insert(entry.0, entry.1, entry.2, entry.3)
             entries.append(entry)
             k += 16
         }
         #expect(entries.count == 128)
-        for (k, e, slot) in entries { #expect(cells.find(k, e) == slot) }
+        for (k, e, slot, type) in entries {
+            #expect(cells.find(k, e) == slot)
+            #expect(cells.findTyped(k, e) == (slot, type))
+        }
         #expect(cells.find(0x1000, 99) == -1)
         #expect(cells.find(0x99999, 0) == -1)
-        var copied: [(UInt, UInt, Int)] = []
-        cells.forEachEntry { copied.append(($0, $1, $2)) }
+        #expect(cells.findTyped(0x1000, 99).slot == -1)
+        var copied: [(UInt, UInt, Int, AttributeType)] = []
+        cells.forEachEntry { copied.append(($0, $1, $2, $3)) }
         #expect(copied.count == entries.count)
+        #expect(
+            Set(copied.map { "\($0.0) \($0.1) \($0.2) \($0.3)" })
+                == Set(entries.map { "\($0.0) \($0.1) \($0.2) \($0.3)" }))
     }
 }
 

@@ -92,3 +92,66 @@ private final class Memo: ManagedObject {
         }
     }
 }
+
+/// A class whose wrapped Swift types differ from its attributes': bound in one model to
+/// `level: integer16, amount: decimal`, in another to `level: integer64, amount: double`.
+private final class Reading: ManagedObject {
+    @Attribute var level: Int
+    @Attribute var amount: Double
+}
+
+/// The setter writes a value that fits its attribute as it is and converts any other
+/// (`coerced(to:)`); what the attribute cannot hold traps. Since the setter reads the
+/// attribute's type from the key path's cached slot entry, the type must be each entity's own
+/// (the review of `ins14`: no test bound one class to two attributes of different types).
+@Suite struct AttributeWrapperConversionTests {
+    private static func readings(level: AttributeType, amount: AttributeType) throws
+        -> ManagedObjectContext
+    {
+        let entity = EntityDescription(
+            name: "Reading", managedObjectClass: Reading.self,
+            properties: [
+                AttributeDescription(name: "level", type: level),
+                AttributeDescription(name: "amount", type: amount),
+            ])
+        let coordinator = PersistentStoreCoordinator(
+            managedObjectModel: try ManagedObjectModel(entities: [entity]))
+        try coordinator.addPersistentStore(with: PersistentStoreDescription())
+        return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+    }
+
+    @Test func eachEntitysAttributeGetsAValueOfItsOwnType() throws {
+        let decimal = try Self.readings(level: .integer16, amount: .decimal)
+        let double = try Self.readings(level: .integer64, amount: .double)
+        for _ in 0..<3 {
+            decimal.performAndWait {
+                let reading = Reading(context: decimal)
+                reading.amount = 2.5
+                reading.level = 7
+                #expect(reading.value(forKey: "amount") as? Decimal == Decimal(2.5))
+                #expect(reading.value(forKey: "level") as? Int16 == 7)
+                // (Reading a decimal through a `Double` wrapper traps, as before: the getter
+                // converts nothing.)
+                #expect(reading.level == 7)
+            }
+            double.performAndWait {
+                let reading = Reading(context: double)
+                reading.amount = 2.5
+                reading.level = 7
+                #expect(reading.value(forKey: "amount") as? Double == 2.5)
+                #expect(reading.value(forKey: "level") as? Int64 == 7)
+                #expect(reading.amount == 2.5 && reading.level == 7)
+            }
+        }
+    }
+
+    @Test func aValueTheAttributeCannotHoldTrapsNamingEntityKeyAndType() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let context = try Self.readings(level: .integer16, amount: .decimal)
+                context.performAndWait { Reading(context: context).level = 70_000 }
+            })
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("Reading.level expects a integer16 value; got"))
+    }
+}
