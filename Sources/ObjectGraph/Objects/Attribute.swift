@@ -25,6 +25,12 @@ public struct Attribute<Value: AttributeConvertible> {
     /// An attribute whose key is the property's name.
     @inlinable public init() { self.keyNumber = 0 }
     /// An attribute stored under `key`.
+    ///
+    /// The wrapper keeps the key as a 2-byte number in a process-wide table of explicit keys
+    /// (each object of the class carries the number, not the string); making it hashes the
+    /// key and finds its number without a lock.
+    ///
+    /// - Precondition: At most 65,535 distinct explicit keys in the process; the trap says so.
     public init(_ key: String) { self.keyNumber = ExplicitKeys.number(of: key) }
 
     /// The key given as `@Attribute("key")`; `nil` for the property's name.
