@@ -154,6 +154,62 @@ import Testing
         try expectSavedWhole(store)
     }
 
+    /// 20,000 expenses saved (their line spills) and then all updated by a batch update
+    /// (a batch line, or partial rows at 64 bytes each by the estimate, which spill too), with
+    /// history tracked or not (the line's head then holds `bundle` and `pid`): the file
+    /// verifies, and a fresh store reads the same rows and history as one that received the
+    /// same update as saved patches (the batch-line tests' comparison, at a size that spills).
+    @Test(arguments: [false, true], [false, true])
+    func spilledSavesAndBatchUpdatesReadBackAsSaved(history: Bool, batchLine: Bool) throws {
+        var options = FileStoreFixtures.options(identifier: "S")
+        options.tracksHistory = history
+        let expenses = (1...20_000).map { rows.expense(Int64($0), seed: $0) }
+        let urls = ["batch", "save"].map { directory.appendingPathComponent("\($0).jsonl") }
+        let stores = try urls.map { try JSONLinesStore(model: model, url: $0, options: options) }
+        defer { for store in stores { store.close() } }
+        for store in stores {
+            try store.commit(
+                StoreChangeSet(inserted: expenses, timestamp: Date(timeIntervalSince1970: 1)))
+        }
+        stores[0].writesBatchLines = batchLine
+        let entity = try #require(model[entityName: "Expense"])
+        let cleared = try #require(entity.attributesByName["cleared"])
+        let title = try #require(entity.attributesByName["title"])
+        let updated = try stores[0].batchUpdate(
+            RowBatchUpdate(
+                entity: entity, predicate: nil, includesSubentities: true,
+                updates: [(cleared, .constant(.boolean(true))), (title, .constant(.string("t")))],
+                author: "batch", contextName: "worker", timestamp: Date(timeIntervalSince1970: 9)
+            ))
+        #expect(updated.count == 20_000)
+        let slots = [cleared.index, title.index].sorted()
+        let values: [Int: StoreValue] = [
+            cleared.index: .attribute(.boolean(true)), title.index: .attribute(.string("t")),
+        ]
+        try stores[1].commit(
+            StoreChangeSet(
+                patched: expenses.map {
+                    StoreRowPatch(
+                        objectID: $0.objectID, version: 2, slots: slots,
+                        values: slots.map { values[$0]! })
+                }, author: "batch", contextName: "worker",
+                timestamp: Date(timeIntervalSince1970: 9)))
+        for url in urls { #expect(JSONLinesStore.verify(at: url).isHealthy) }
+        let reopened = try urls.map {
+            try JSONLinesStore(model: model, url: $0, options: options)
+        }
+        defer { for store in reopened { store.close() } }
+        let saved = try FileStoreFixtures.allRows(reopened[1])
+        #expect(saved.count == 20_000)
+        #expect(try FileStoreFixtures.allRows(reopened[0]) == saved)
+        if history {
+            let batchHistory = try reopened[0].history(after: nil)
+            #expect(batchHistory.count == 2)
+            #expect(
+                batchHistory.last?.changes == (try reopened[1].history(after: nil).last?.changes))
+        }
+    }
+
     /// Closes `store` (on `s.jsonl`), whose last save held the 12,000 expenses: the file
     /// verifies and reopens with all of them.
     private func expectSavedWhole(_ store: JSONLinesStore) throws {
