@@ -57,6 +57,7 @@ extension JSONLinesStore {
             }
             if current.size == file.length { return }
             if current.size > file.length {
+                guard try tailHoldsLineEnd(file, size: current.size) else { return }
                 try applyAppendedLines(&file)
                 self.file = file
                 return
@@ -80,6 +81,54 @@ extension JSONLinesStore {
                 .storeOperationFailed, path, "checking the file for changes", error)
         }
         return read == found.count && found == file.endMark
+    }
+
+    /// Whether the bytes past the applied lines (up to `size`) hold a line's end, so that
+    /// reading them applies something.
+    ///
+    /// A writer that writes a large line as it encodes it (`LineSpill`) grows the file part
+    /// by part before the line's LF, and a reader that looks meanwhile finds no complete
+    /// line: reading the whole tail each time it looked read a 15 MB line's bytes over and
+    /// over (once per look). So the reader first checks the last byte (an LF: the usual case,
+    /// a writer done), and otherwise scans for an LF only the bytes it has not scanned since
+    /// it last applied a line (``scannedTail``). A tail shorter than what it scanned (a line
+    /// cut back) is scanned again from the applied end; a line cut back and rewritten longer
+    /// than the scan between two looks is found when the next line's end arrives.
+    private func tailHoldsLineEnd(_ file: OpenStoreFile, size: Int) throws -> Bool {
+        var from = file.length
+        if let scanned = scannedTail, scanned.from == file.length, scanned.to <= size {
+            from = scanned.to
+        }
+        var chunk = [UInt8](repeating: 0, count: min(65_536, max(1, size - from)))
+        do {
+            let last = try chunk.withUnsafeMutableBytes {
+                try fileSystem.read(
+                    file.fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<1]), at: size - 1)
+            }
+            if last == 1 && chunk[0] == 0x0A {
+                scannedTail = nil
+                return true
+            }
+            while from < size {
+                let n = try chunk.withUnsafeMutableBytes { buffer in
+                    try fileSystem.read(
+                        file.fd,
+                        into: UnsafeMutableRawBufferPointer(
+                            rebasing: buffer[..<min(buffer.count, size - from)]), at: from)
+                }
+                if n == 0 { break }
+                if chunk[..<n].contains(0x0A) {
+                    scannedTail = nil
+                    return true
+                }
+                from += n
+            }
+        } catch {
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "checking the file for changes", error)
+        }
+        scannedTail = (file.length, from)
+        return false
     }
 
     private func applyAppendedLines(_ file: inout OpenStoreFile) throws {
@@ -119,6 +168,7 @@ extension JSONLinesStore {
     }
 
     private func reload() throws {
+        scannedTail = nil
         let loaded: LoadedStoreFile
         let fd: Int32
         let identity: FileStatus

@@ -77,6 +77,10 @@ public final class JSONLinesStore: PersistentStore, StagedCommitting, @unchecked
     var failedLineStayed = false
     /// Set while (and if) a reader's table is not in step with the file.
     var needsReload = false
+    /// How far past its applied lines a reader looked for a line's end without finding one:
+    /// the applied length it looked from and the end of what it scanned (see
+    /// `tailHoldsLineEnd`). `nil` when it has not, or found one.
+    var scannedTail: (from: Int, to: Int)?
     /// Set while a reader reads a file of an earlier model version, migrated in memory: it
     /// reloads (and migrates again) whenever the file changes.
     var readsMigratedRows = false

@@ -69,9 +69,21 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     func close(_ fd: Int32) { base.close(fd) }
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
     {
-        try base.read(fd, into: buffer, at: offset)
+        let n = try base.read(fd, into: buffer, at: offset)
+        lock.lock()
+        bytes += n
+        lock.unlock()
+        return n
     }
     private var writes = 0
+    private var bytes = 0
+
+    /// How many bytes reads returned so far.
+    var bytesRead: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return bytes
+    }
 
     /// How many writes were asked for so far.
     var writeCount: Int {

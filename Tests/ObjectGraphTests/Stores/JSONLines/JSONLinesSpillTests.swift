@@ -210,6 +210,51 @@ import Testing
         }
     }
 
+    /// A reader following the file while a large line arrives part by part (as a spilling
+    /// writer writes it) looks ten times before the line's LF: it scans each new piece for an
+    /// LF once and reads the line whole once, ≈ 2 line lengths in all. (Reading the whole
+    /// tail at every look, as it did, read ≈ 5.5 line lengths here, and a 15 MB line once per
+    /// look; the spill review.) Then it applies the line.
+    @Test func aReaderScansAGrowingTailOncePerPiece() throws {
+        let url = directory.appendingPathComponent("s.jsonl")
+        let writer = try open("s.jsonl")
+        try writer.commit(
+            StoreChangeSet(
+                inserted: [rows.row("Category", 1, ["name": .attribute(.string("Food"))])],
+                timestamp: Date()))
+        writer.close()
+        let copy = directory.appendingPathComponent("copy.jsonl")
+        try FileManager.default.copyItem(at: url, to: copy)
+        var changes = bigSave()
+        changes.inserted.removeFirst()
+        let other = try open("copy.jsonl")
+        try other.commit(changes)
+        other.close()
+        let start = try Data(contentsOf: url).count
+        let line = try Data(contentsOf: copy)[start...]
+        #expect(line.last == 0x0A && line.count > LineSpill.minimumBytes)
+
+        let fs = FaultInjectingFileSystem()
+        let reader = try JSONLinesStore(
+            model: model, url: url,
+            options: FileStoreFixtures.options(identifier: "S", readOnly: true), fileSystem: fs)
+        defer { reader.close() }
+        let expenses = StoreFetchRequest(entity: model[entityName: "Expense"]!)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        let readBefore = fs.bytesRead
+        for piece in 1...10 {
+            let from = line.startIndex + line.count * (piece - 1) / 10
+            let to = line.startIndex + line.count * piece / 10
+            try handle.seekToEnd()
+            try handle.write(contentsOf: line[from..<to])
+            let seen = try reader.fetch(expenses).count
+            #expect(seen == (piece == 10 ? 12_000 : 0))
+        }
+        let read = fs.bytesRead - readBefore
+        #expect(read < line.count * 22 / 10, "\(read) bytes read for a line of \(line.count)")
+    }
+
     /// Closes `store` (on `s.jsonl`), whose last save held the 12,000 expenses: the file
     /// verifies and reopens with all of them.
     private func expectSavedWhole(_ store: JSONLinesStore) throws {
