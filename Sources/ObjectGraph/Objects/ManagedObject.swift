@@ -54,9 +54,8 @@ open class ManagedObject: CustomStringConvertible {
     /// the two weak references retained and released each context through its side table
     /// (`checkDestination` ≈ 470 instructions a call, ≈ 165 with the comparison). It is not
     /// cleared when the context is freed, so an identity says nothing once the weak reference
-    /// reads `nil`: only "equal" is trusted,
-    /// and when it is, either both references name that context or one of them is `nil`,
-    /// and the check passes either way.
+    /// reads `nil`: only "equal" is trusted, and when it is, either both references name that
+    /// context or one of them is `nil`, and the check passes either way.
     @exclusivity(unchecked) private(set) var contextIdentity: ObjectIdentifier?
 
     // Hot state, confined to the context's queue. Dynamic exclusivity checks are off for these
@@ -87,8 +86,9 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var faultSource: FaultSource?
     // Keep `state` (one byte) the last stored field: a subclass's stored properties start
     // at the byte after it, so its wrappers (2 bytes each) fill what would be padding. Add
-    // 8-byte fields above it. (The bench's `Expense`, six wrappers: 118 bytes, a 128-byte
-    // malloc chunk; 224 with 7-byte flags before `faultSource` and 16-byte wrappers.)
+    // 8-byte fields above it. (The bench's `Expense`, six wrappers: 126 bytes, a 144-byte
+    // malloc chunk, 118 and 128 before `contextIdentity`; 224 with 7-byte flags before
+    // `faultSource` and 16-byte wrappers.)
     /// The object's life-cycle flags.
     @exclusivity(unchecked) var state = ObjectState()
 
@@ -373,71 +373,6 @@ open class ManagedObject: CustomStringConvertible {
 // Managed objects live on their context's queue; pass ManagedObjectID instead.
 @available(*, unavailable)
 extension ManagedObject: @unchecked Sendable {}
-
-/// The flags of an object's life in its context, packed in one byte (seven `Bool`s took
-/// seven; with the field last in `ManagedObject`, a subclass's wrappers start right after it).
-struct ObjectState {
-    private var bits: UInt8 = 0
-
-    private static let inserted: UInt8 = 1 << 0
-    private static let deleted: UInt8 = 1 << 1
-    private static let processed: UInt8 = 1 << 2
-    private static let pending: UInt8 = 1 << 3
-    private static let willSave: UInt8 = 1 << 4
-    private static let unannounced: UInt8 = 1 << 5
-    private static let leftRow: UInt8 = 1 << 6
-
-    /// Whether `flag` is set.
-    private subscript(flag: UInt8) -> Bool {
-        get { bits & flag != 0 }
-        set { bits = newValue ? bits | flag : bits & ~flag }
-    }
-
-    /// Inserted and not yet saved.
-    var isInserted: Bool {
-        get { self[Self.inserted] }
-        set { self[Self.inserted] = newValue }
-    }
-    /// Deleted, the deletion not yet saved (or deleted elsewhere).
-    var isDeleted: Bool {
-        get { self[Self.deleted] }
-        set { self[Self.deleted] = newValue }
-    }
-    /// `prepareForDeletion` and delete rules already ran for the current deletion.
-    var deletionProcessed: Bool {
-        get { self[Self.processed] }
-        set { self[Self.processed] = newValue }
-    }
-    /// The object is in its context's pending list (kept by `PendingObjects`).
-    var isPending: Bool {
-        get { self[Self.pending] }
-        set { self[Self.pending] = newValue }
-    }
-    /// `willSave()` already ran in the save under way (set and cleared by `save()`).
-    var willSaveCalled: Bool {
-        get { self[Self.willSave] }
-        set { self[Self.willSave] = newValue }
-    }
-    /// The object is among the inserted, updated or deleted objects waiting for the next
-    /// objects-did-change notification (kept by `ChangeAnnouncement`).
-    var isUnannounced: Bool {
-        get { self[Self.unannounced] }
-        set { self[Self.unannounced] = newValue }
-    }
-    /// The object left its context keeping its store row: its slots hold the row's
-    /// relationship values, resolved as it left, or `faultSource` holds the only one (see
-    /// `resolveRelationshipsBeforeLeaving(_:)`).
-    var leftWithRow: Bool {
-        get { self[Self.leftRow] }
-        set { self[Self.leftRow] = newValue }
-    }
-
-    /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
-    @inline(__always)
-    mutating func clearLifecycle() {
-        bits &= ~(Self.inserted | Self.deleted | Self.processed)
-    }
-}
 
 /// Where a fault's values come from when it fires, without another read (and, in one case,
 /// a relationship value an object that left its context keeps beside its row).

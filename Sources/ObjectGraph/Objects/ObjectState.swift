@@ -1,0 +1,66 @@
+import Foundation
+
+/// The flags of an object's life in its context, packed in one byte (seven `Bool`s took
+/// seven; with the field last in `ManagedObject`, a subclass's wrappers start right after it).
+struct ObjectState {
+    private var bits: UInt8 = 0
+
+    private static let inserted: UInt8 = 1 << 0
+    private static let deleted: UInt8 = 1 << 1
+    private static let processed: UInt8 = 1 << 2
+    private static let pending: UInt8 = 1 << 3
+    private static let willSave: UInt8 = 1 << 4
+    private static let unannounced: UInt8 = 1 << 5
+    private static let leftRow: UInt8 = 1 << 6
+
+    /// Whether `flag` is set.
+    private subscript(flag: UInt8) -> Bool {
+        get { bits & flag != 0 }
+        set { bits = newValue ? bits | flag : bits & ~flag }
+    }
+
+    /// Inserted and not yet saved.
+    var isInserted: Bool {
+        get { self[Self.inserted] }
+        set { self[Self.inserted] = newValue }
+    }
+    /// Deleted, the deletion not yet saved (or deleted elsewhere).
+    var isDeleted: Bool {
+        get { self[Self.deleted] }
+        set { self[Self.deleted] = newValue }
+    }
+    /// `prepareForDeletion` and delete rules already ran for the current deletion.
+    var deletionProcessed: Bool {
+        get { self[Self.processed] }
+        set { self[Self.processed] = newValue }
+    }
+    /// The object is in its context's pending list (kept by `PendingObjects`).
+    var isPending: Bool {
+        get { self[Self.pending] }
+        set { self[Self.pending] = newValue }
+    }
+    /// `willSave()` already ran in the save under way (set and cleared by `save()`).
+    var willSaveCalled: Bool {
+        get { self[Self.willSave] }
+        set { self[Self.willSave] = newValue }
+    }
+    /// The object is among the inserted, updated or deleted objects waiting for the next
+    /// objects-did-change notification (kept by `ChangeAnnouncement`).
+    var isUnannounced: Bool {
+        get { self[Self.unannounced] }
+        set { self[Self.unannounced] = newValue }
+    }
+    /// The object left its context keeping its store row: its slots hold the row's
+    /// relationship values, resolved as it left, or `faultSource` holds the only one (see
+    /// `resolveRelationshipsBeforeLeaving(_:)`).
+    var leftWithRow: Bool {
+        get { self[Self.leftRow] }
+        set { self[Self.leftRow] = newValue }
+    }
+
+    /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
+    @inline(__always)
+    mutating func clearLifecycle() {
+        bits &= ~(Self.inserted | Self.deleted | Self.processed)
+    }
+}
