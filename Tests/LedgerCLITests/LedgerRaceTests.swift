@@ -6,7 +6,7 @@ import Testing
 /// command that exits 0 has its transaction in the file afterwards, and the file verifies.
 /// (Issue 14: three `ledger add` on a new file lost 71 of 311 acknowledged adds.)
 @Suite(.enabled(if: LedgerProcessTests.binary != nil, "the ledger binary is not built"))
-struct LedgerRaceTests {
+final class LedgerRaceTests: Sendable {
     let directory: URL
     let file = "race.jsonl"
 
@@ -15,6 +15,9 @@ struct LedgerRaceTests {
             "ledger-race-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
+
+    /// Each test's folder goes with it.
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     private func start(_ arguments: [String], pauseAt steps: [String] = []) throws
         -> PausableProcess

@@ -4,7 +4,7 @@ import Testing
 
 /// End to end: `objectgraph seed`, `load`, `fetch`, `count` and `model` on real files.
 @Suite(.enabled(if: ToolBinary.objectgraph != nil, ToolBinary.missingReason))
-struct QueryAndSeedCommandTests {
+final class QueryAndSeedCommandTests: Sendable {
     let directory: URL
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -15,6 +15,9 @@ struct QueryAndSeedCommandTests {
             "objectgraph-query-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
+
+    /// Each test's folder goes with it.
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     private func run(_ arguments: String...) throws -> (status: Int32, out: String, err: String) {
         try ToolBinary.run(ToolBinary.objectgraph!, arguments)

@@ -2,10 +2,21 @@ import Foundation
 
 /// Primary key → row slot: a dense array for the keys stores hand out (small, increasing),
 /// a dictionary for anything beyond.
+///
+/// Keys in `0 ..< denseLimit` live in the dense array, every other key in the dictionary; the
+/// dense array never grows past `denseLimit`, so the getter and the setter agree on where a
+/// key lives.
 struct KeyMap: Sendable {
-    private static let denseLimit: Int64 = 1 << 24
+    /// The default bound of the dense array (2^24 keys, 64 MiB of slots).
+    static let defaultDenseLimit: Int64 = 1 << 24
+    private let denseLimit: Int64
     private var dense: [Int32] = []
     private var sparse: [Int64: Int] = [:]
+
+    /// An empty map whose dense array holds keys below `denseLimit`.
+    init(denseLimit: Int64 = KeyMap.defaultDenseLimit) {
+        self.denseLimit = denseLimit
+    }
 
     subscript(key: Int64) -> Int? {
         get {
@@ -13,18 +24,24 @@ struct KeyMap: Sendable {
                 let slot = dense[Int(key)]
                 return slot < 0 ? nil : Int(slot)
             }
-            return key >= 0 && key < Self.denseLimit ? nil : sparse[key]
+            return key >= 0 && key < denseLimit ? nil : sparse[key]
         }
         set {
-            if key >= 0 && key < Self.denseLimit && (newValue ?? 0) < Int(Int32.max) {
+            if key >= 0 && key < denseLimit {
                 let i = Int(key)
                 if i >= dense.count {
                     guard newValue != nil else { return }
-                    dense.append(
-                        contentsOf: repeatElement(
-                            -1, count: max(i + 1 - dense.count, dense.count / 2)))
+                    // Half again, but never past the limit: a key at or above it is the
+                    // dictionary's, and the getter must not find it in the array.
+                    let grown = min(max(i + 1, dense.count + dense.count / 2), Int(denseLimit))
+                    dense.append(contentsOf: repeatElement(-1, count: grown - dense.count))
                 }
-                dense[i] = newValue.map { Int32($0) } ?? -1
+                guard let slot = newValue else {
+                    dense[i] = -1
+                    return
+                }
+                precondition(slot < Int(Int32.max), "KeyMap: a row slot past Int32.max")
+                dense[i] = Int32(slot)
             } else {
                 sparse[key] = newValue
             }

@@ -3,13 +3,16 @@ import ObjectGraph
 import ObjectGraphTesting
 import Testing
 
-@Suite struct StoreJobTests {
+@Suite final class StoreJobTests: Sendable {
     private let ram = URL(fileURLWithPath: "/dev/null")
+    /// This test's temporary folder, removed with it.
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "objectgraph-jobs-\(UUID().uuidString)")
 
-    /// A path in a new temporary directory that does not exist yet.
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// A path in this test's temporary folder that does not exist yet.
     private func scratchFile(_ name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "objectgraph-jobs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent(name)
     }

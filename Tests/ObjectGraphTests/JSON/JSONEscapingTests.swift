@@ -66,9 +66,7 @@ import Testing
                 name: "Item", properties: [AttributeDescription(name: "n", type: .string)],
                 userInfo: ["note": note])
         ])
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("escaping-\(UUID().uuidString).jsonl")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = TemporaryStoreFiles.next("escaping")
         try JSONLinesStore(model: model, url: url).close()
         let bytes = try Data(contentsOf: url)
         let header = bytes.prefix { $0 != 0x0A }

@@ -57,8 +57,7 @@ private final class Stray: ManagedObject {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model())
         var url: URL?
         if file {
-            let u = FileManager.default.temporaryDirectory
-                .appendingPathComponent("explicit-keys-\(UUID().uuidString).jsonl")
+            let u = TemporaryStoreFiles.next("explicit-keys")
             try coordinator.addPersistentStore(with: PersistentStoreDescription(url: u))
             url = u
         } else {

@@ -1,12 +1,14 @@
 import Foundation
 
-/// Fresh store file paths under one temporary folder per test process.
+/// Fresh store file paths under one temporary folder per test process, removed with
+/// everything in it (lock files too) when the process exits.
 enum TemporaryStoreFiles {
     static let folder: URL = {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent(
                 "objectgraph-tests-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TemporaryStoreFiles.folder) }
         return url
     }()
     private static let counter = Counter()

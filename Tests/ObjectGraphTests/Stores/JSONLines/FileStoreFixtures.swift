@@ -119,7 +119,6 @@ enum FileStoreFixtures {
         return base.appendingPathComponent(String(getpid()), isDirectory: true)
     }()
 
-    /// A fresh directory under this process's scratch root (removed by a later test run).
     /// A one-entity model (`Note`: title, n) for the damage and bad-input suites.
     static func noteModel() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
@@ -156,6 +155,7 @@ enum FileStoreFixtures {
             version: version, values: [.attribute(.string(title)), .attribute(.integer(pk))])
     }
 
+    /// A fresh directory under this process's scratch root (removed by a later test run).
     static func temporaryDirectory() throws -> URL {
         let url = scratchRoot.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
