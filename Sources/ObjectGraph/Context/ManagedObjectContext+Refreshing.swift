@@ -113,6 +113,7 @@ extension ManagedObject {
     /// Turns the object back into a fault: values, snapshot, changes and lifecycle forgotten.
     func discardValues() {
         slots = []
+        state.holdsNoSlots = false
         snapshot = nil
         changedSlots = SlotSet()
         faultSource = nil

@@ -146,13 +146,18 @@ open class ManagedObject: CustomStringConvertible {
         }
         @inline(__always) set {
             rowValues = nil
+            state.holdsNoSlots = newValue.isEmpty && entity.properties.isEmpty
             storedSlots = newValue
         }
     }
 
     /// Whether the object holds values (slots or a kept row): `false` for a fault.
+    ///
+    /// An object of an entity without properties holds no slots either way; its state says
+    /// whether it holds them (``ObjectState/holdsNoSlots``), so that it does not read as a
+    /// fault after a save or once its kept row is converted.
     var hasValues: Bool {
-        @inline(__always) get { rowValues != nil || !storedSlots.isEmpty }
+        @inline(__always) get { rowValues != nil || !storedSlots.isEmpty || state.holdsNoSlots }
     }
 
     /// Makes the object keep `row` (a store row's values, shared) as its values, in place of
@@ -204,6 +209,7 @@ open class ManagedObject: CustomStringConvertible {
             values = Self.detachedValues(row, of: entity)
         }
         rowValues = nil
+        state.holdsNoSlots = values.isEmpty
         storedSlots = values
     }
 
