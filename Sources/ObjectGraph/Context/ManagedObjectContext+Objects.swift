@@ -116,9 +116,27 @@ extension ManagedObjectContext {
 
     /// The one entity whose class is `type`, binding `type` by name to an entity without a
     /// class when none is (see `ManagedObjectModel.entity(forClass:)`).
+    ///
+    /// The answer for a subclass is kept for the next call (`lastClass`): once the model
+    /// names one entity for a class, it always does (a class is bound only while no entity has
+    /// it, and only entities without a class are bound). The model's look-up walks every
+    /// entity, ≈ 240 instructions an object for a model of three (W1, 20,020 objects: 4.78 M).
+    /// Plain `ManagedObject` is not kept: binding a subclass changes which entities have it.
     func entity(forClass type: ManagedObject.Type) -> EntityDescription {
+        let model = self.model
+        if lastClass == ObjectIdentifier(type), lastClassModel === model,
+            let entity = lastClassEntity
+        {
+            return entity
+        }
         switch model.entity(forClass: type) {
-        case .success(let entity): return entity
+        case .success(let entity):
+            if type != ManagedObject.self {
+                lastClass = ObjectIdentifier(type)
+                lastClassModel = model
+                lastClassEntity = entity
+            }
+            return entity
         case .failure(let failure): preconditionFailure("ObjectGraph: \(failure.explanation)")
         }
     }

@@ -123,6 +123,16 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// with the sets it posted, for the did-save notification to reuse (see `finishSave`).
     /// `nil` outside a save, so the sets never keep objects alive past it.
     @exclusivity(unchecked) var announcedDuringSave: AnnouncedSets?
+    /// The class `init(context:)` last asked about, the model it asked and the entity the
+    /// model gave (see `entity(forClass:)`): a bulk insert makes object after object of one
+    /// class. Three fields compared in place: one optional struct of them was copied out
+    /// to be compared, a retain and release of the model and the entity (≈ 170 instructions
+    /// a call with it, the model's look-up ≈ 240).
+    @exclusivity(unchecked) var lastClass: ObjectIdentifier?
+    /// The model `lastClass` was looked up in; held, so that no other model takes its address.
+    @exclusivity(unchecked) var lastClassModel: ManagedObjectModel?
+    /// The entity `lastClassModel` gave `lastClass`.
+    @exclusivity(unchecked) var lastClassEntity: EntityDescription?
     var mergeObserver: (any NSObjectProtocol)?
     /// Permanent IDs given at save to objects that had temporary ones (for children that
     /// still hold the temporary ID). Queue-confined as the state above: an insert save writes

@@ -121,12 +121,9 @@ extension ManagedObject {
     func link(_ r: RelationshipDescription, _ object: ManagedObject?) {
         prepare(r.index, "\(entity.name).\(r.name)")
         if r.isToMany {
-            guard let object, case .toMany(var m?) = slots[r.index] else { return }
+            guard let object, holdsLoadedToMany(r.index) else { return }
             keepCommittedValue(r.index)
-            slots[r.index] = .toMany(nil)
-            let changed = m.insert(object)
-            slots[r.index] = .toMany(m)
-            if changed { markChanged(r.index) }
+            if changeMembers(r.index, { $0.insert(object) }) { markChanged(r.index) }
         } else {
             if case .toOne(let o) = slots[r.index], o === object { return }
             keepCommittedValue(r.index)
@@ -139,12 +136,9 @@ extension ManagedObject {
     func unlink(_ r: RelationshipDescription, _ object: ManagedObject) {
         prepare(r.index, "\(entity.name).\(r.name)")
         if r.isToMany {
-            guard case .toMany(var m?) = slots[r.index] else { return }
+            guard holdsLoadedToMany(r.index) else { return }
             keepCommittedValue(r.index)
-            slots[r.index] = .toMany(nil)
-            let changed = m.remove(object)
-            slots[r.index] = .toMany(m)
-            if changed { markChanged(r.index) }
+            if changeMembers(r.index, { $0.remove(object) }) { markChanged(r.index) }
         } else if case .toOne(let o) = slots[r.index], o === object {
             keepCommittedValue(r.index)
             slots[r.index] = .toOne(nil)
@@ -156,12 +150,50 @@ extension ManagedObject {
     /// each in turn, with the relationship taken out of its slot once.
     func unlink(_ r: RelationshipDescription, _ objects: [ManagedObject]) {
         prepare(r.index, "\(entity.name).\(r.name)")
-        guard case .toMany(var m?) = slots[r.index] else { return }
-        slots[r.index] = .toMany(nil)
-        var changed = false
-        for object in objects where m.remove(object) { changed = true }
-        slots[r.index] = .toMany(m)
+        guard holdsLoadedToMany(r.index) else { return }
+        let changed = changeMembers(r.index) { m in
+            var changed = false
+            for object in objects where m.remove(object) { changed = true }
+            return changed
+        }
         if changed { markChanged(r.index) }
+    }
+
+    /// Whether slot `index` holds a loaded to-many, tested in place: a pattern match on
+    /// `slots[index]` copied the members out to test them (a retain and release of each of
+    /// their arrays). Call after ``prepare(_:_:)``, which makes the slots current.
+    @inline(__always)
+    private func holdsLoadedToMany(_ index: Int) -> Bool {
+        slots.withUnsafeBufferPointer { buffer in
+            precondition(index < buffer.count, "ObjectGraph: slot \(index) out of range")
+            if case .toMany(.some) = buffer[index] { return true }
+            return false
+        }
+    }
+
+    /// Applies `change` to the members of the loaded to-many in slot `index` in place, and
+    /// returns what it returns. The slot must hold a loaded to-many (`.toMany(_?)`): the
+    /// callers check it first.
+    ///
+    /// The slot's value is moved out of the slots' buffer and moved back, so the members'
+    /// two arrays stay uniquely referenced and are changed where they are: taking them out
+    /// with `case .toMany(var m?) = slots[i]`, clearing the slot and writing them back cost
+    /// a copy of the members (two retains), two releases and two destructions of the slot's
+    /// old value (≈ 390 instructions against ≈ 170, in a small program of the same shape).
+    /// The value is matched by a `guard case` on the moved value itself: a `switch` with a
+    /// second arm that keeps the value copied the members instead of moving them, and every
+    /// insert then copied the whole to-many. `change` must not touch this object's slots.
+    @inline(__always)
+    private func changeMembers(_ index: Int, _ change: (inout RelatedObjects) -> Bool) -> Bool {
+        slots.withUnsafeMutableBufferPointer { buffer in
+            let slot = buffer.baseAddress.unsafelyUnwrapped + index
+            guard case .toMany(var members?) = slot.move() else {
+                preconditionFailure("ObjectGraph: slot \(index) holds no loaded to-many")
+            }
+            let changed = change(&members)
+            slot.initialize(to: .toMany(members))
+            return changed
+        }
     }
 
     /// Takes `deleted` (objects of this context whose delete rules are running) out of the
