@@ -123,6 +123,8 @@ extension ManagedObjectContext {
     /// entity, ≈ 240 instructions an object for a model of three (W1, 20,020 objects: 4.78 M).
     /// Plain `ManagedObject` is not kept: binding a subclass changes which entities have it.
     func entity(forClass type: ManagedObject.Type) -> EntityDescription {
+        // The kept answer is the context's queue-confined state: checked before it is read.
+        checkQueue("init(context:) of \(type)")
         let model = self.model
         if lastClass == ObjectIdentifier(type), lastClassModel === model,
             let entity = lastClassEntity

@@ -151,6 +151,9 @@ extension ManagedObject {
     func unlink(_ r: RelationshipDescription, _ objects: [ManagedObject]) {
         prepare(r.index, "\(entity.name).\(r.name)")
         guard holdsLoadedToMany(r.index) else { return }
+        // The committed members first, as the single unlink keeps them: a merge by property
+        // tells from them whether the store changed the relationship.
+        keepCommittedValue(r.index)
         let changed = changeMembers(r.index) { m in
             var changed = false
             for object in objects where m.remove(object) { changed = true }

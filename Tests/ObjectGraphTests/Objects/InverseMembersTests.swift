@@ -121,7 +121,7 @@ private final class RackItem: ManagedObject {
     }
 
     @Test(arguments: StoreKind.all)
-    func aSavedToManyChangedInPlaceReportsAndRollsBackItsMembers(_ kind: StoreKind) throws {
+    func aSavedToManyChangedInPlaceReportsItsChangesAndRollsBack(_ kind: StoreKind) throws {
         let stack = try Stack(try Self.model(), on: kind)
         let context = stack.context()
         try context.performAndWait {
@@ -169,6 +169,46 @@ private final class RackItem: ManagedObject {
             let a = try #require(try Self.fetchRacks(fresh)["a"])
             #expect(Self.numbers(a.line) == Array(stride(from: 1, to: 40, by: 4)))
             #expect(a.items.count == 10)
+        }
+    }
+
+    /// Deleting a member takes it out of a loaded to-many in one batch (`unlink(_:_:)` with
+    /// the deleted objects); the to-many's committed members must be kept first, as a single
+    /// unlink keeps them: a merge by property with the store trumping compares them with the
+    /// store's row to tell whether the store changed the relationship. Without them the
+    /// committed members already lacked the deleted one, the store's row looked changed, and
+    /// the store's members (the deleted one among them) replaced this context's.
+    @Test(arguments: StoreKind.all)
+    func aDeletedMembersToManyKeepsItsCommittedMembersForAStoreTrumpMerge(_ kind: StoreKind)
+        throws
+    {
+        let stack = try Stack(try Self.model(), on: kind)
+        let context = stack.context(.mergeByPropertyStoreTrump)
+        let (a, items) = try context.performAndWait {
+            let (a, _, items) = Self.racks(context, items: 5)
+            try context.save()
+            return (a, items)
+        }
+        let other = stack.context()
+        try other.performAndWait {
+            let a = try #require(try Self.fetchRacks(other)["a"])
+            a.name = "renamed"
+            try other.save()
+        }
+        try context.performAndWait {
+            #expect(Self.numbers(a.line) == [0, 1, 2, 3, 4])  // loaded
+            context.delete(items[3])
+            context.processPendingChanges()
+            #expect(Self.numbers(a.line) == [0, 1, 2, 4])
+            try context.save()
+            #expect(a.name == "renamed", "the store's name, which only the store changed")
+            #expect(Self.numbers(a.line) == [0, 1, 2, 4], "this context's members")
+        }
+        let fresh = try stack.reopen().context()
+        try fresh.performAndWait {
+            let a = try #require(try Self.fetchRacks(fresh)["renamed"])
+            #expect(Self.numbers(a.line) == [0, 1, 2, 4])
+            #expect(Set(Self.numbers(a.items)) == [0, 1, 2, 4])
         }
     }
 
