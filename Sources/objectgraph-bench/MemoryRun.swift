@@ -148,9 +148,23 @@ struct Heap {
 
     /// Bytes allocated and in use: ordinary blocks plus mmapped ones.
     func inUse() -> Int {
+        let fields = info()
+        return fields[7] + fields[4]
+    }
+
+    /// Bytes in free blocks that the heap keeps (`fordblks`: freed, not returned to the
+    /// system; resident once touched).
+    func keptFree() -> Int { info()[8] }
+
+    /// Bytes in mmapped blocks (`hblkhd`): large blocks glibc maps on their own and unmaps
+    /// when they are freed.
+    func mapped() -> Int { info()[4] }
+
+    /// `struct mallinfo2`'s ten fields, every arena.
+    private func info() -> [Int] {
         var fields = [Int](repeating: 0, count: 10)
         fields.withUnsafeMutableBytes { _ = call($0.baseAddress!) }
-        return fields[7] + fields[4]
+        return fields
     }
 }
 

@@ -12,6 +12,7 @@ final class Reporter {
     /// The largest per-workload peak so far: the process peak W7 reports (clearing VmHWM
     /// also clears `ru_maxrss` on Linux).
     private(set) var maxPeakMegabytes = 0.0
+    private let heap = Heap()
 
     init(peer: String, mode: String, n: Int, output: CLIOutput) {
         self.peer = peer
@@ -30,7 +31,20 @@ final class Reporter {
             ("seconds", seconds.map { .double(($0 * 1e6).rounded() / 1e6) } ?? .null),
             ("peak_rss_mb", .double(peak)), ("rss_mb", .double(Measurement.rssMegabytes())),
         ]
+        // Where the resident bytes are after the workload (glibc's heap): in use, kept free
+        // (resident once touched, reused by later allocations), and mapped on their own.
+        if let heap {
+            fields += [
+                ("heap_in_use_mb", .double(Self.megabytes(heap.inUse()))),
+                ("heap_free_mb", .double(Self.megabytes(heap.keptFree()))),
+                ("heap_mapped_mb", .double(Self.megabytes(heap.mapped()))),
+            ]
+        }
         fields += extra
         output.jsonLine(.object(fields))
+    }
+
+    private static func megabytes(_ bytes: Int) -> Double {
+        (Double(bytes) / 1_048_576 * 10).rounded() / 10
     }
 }

@@ -79,33 +79,24 @@ extension JSONLinesStore {
         let header = snapshotHeader(from: file.header, compacted: options.clock())
         writer.reset()
         defer { writer.reset() }  // the snapshot's buffer is not kept
-        header.write(to: writer)
-        let headerLength = writer.count
-        do {
-            let rows = table.allRows()
-            if let progress {
-                // In runs, each encoded across cores, with a report after each.
-                progress(0, rows.count)
-                var start = 0
-                while start < rows.count {
-                    let end = min(rows.count, start + Self.compactionProgressInterval)
-                    try codec.writeSnapshotLines(Array(rows[start..<end]), to: writer)
-                    start = end
-                    progress(end, rows.count)
-                }
-            } else {
-                try codec.writeSnapshotLines(rows, to: writer)
-            }
-        } catch {
-            throw StoreFileErrors.io(.storeOperationFailed, path, "encoding the snapshot", error)
-        }
-        let rowsEnd = writer.count
-        // The history the store holds follows the snapshot, one line per transaction.
+        // The snapshot goes to the temporary file in waves of rows, each encoded across cores
+        // into the writer and written before the next (`writeSnapshotWaves`); the bytes are
+        // those of the snapshot encoded whole.
+        var written = 0
+        var headerLength = 0
+        var rowsEnd = 0
         var historyBytes: [Int] = []
-        for transaction in historyLog?.transactions ?? [] {
-            let start = writer.count
-            HistoryLine.write(transaction, codec: codec, to: writer)
-            historyBytes.append(writer.count - start)
+        var encodingFailure: ObjectGraphError?
+        var writeFailed = false
+        func flush(_ append: (UnsafeRawBufferPointer) throws -> Void) throws {
+            do {
+                try append(writer.bytes)
+            } catch {
+                writeFailed = true
+                throw error
+            }
+            written += writer.count
+            writer.reset()
         }
         var renamed = false
         do {
@@ -113,7 +104,31 @@ extension JSONLinesStore {
                 path: path, fileSystem: fileSystem, synchronous: options.synchronous
             )
             .replace(
-                with: writer.bytes,
+                writing: { append in
+                    header.write(to: writer)
+                    headerLength = writer.count
+                    do {
+                        try writeSnapshotWaves(table.allRows(), progress: progress) {
+                            try flush(append)
+                        }
+                    } catch {
+                        // A failed write is reported as a failed replacement, as before.
+                        if writeFailed { throw error }
+                        let e = StoreFileErrors.io(
+                            .storeOperationFailed, path, "encoding the snapshot", error)
+                        encodingFailure = e
+                        throw e
+                    }
+                    rowsEnd = written + writer.count
+                    // The history the store holds follows the snapshot, one line per
+                    // transaction.
+                    for transaction in historyLog?.transactions ?? [] {
+                        let start = writer.count
+                        HistoryLine.write(transaction, codec: codec, to: writer)
+                        historyBytes.append(writer.count - start)
+                    }
+                    try flush(append)
+                },
                 beforeRename: {
                     guard let kept else { return }
                     if try fileSystem.status(atPath: kept) != nil { try fileSystem.remove(kept) }
@@ -125,7 +140,7 @@ extension JSONLinesStore {
                     fileSystem.close(file.fd)
                     let identity = (try? fileSystem.status(fd)) ?? file.identity
                     self.file = OpenStoreFile(
-                        fd: fd, identity: identity, length: writer.count, header: header,
+                        fd: fd, identity: identity, length: written, header: header,
                         lineCount: 1 + header.rows + historyBytes.count,
                         lastTransaction: header.base, transactionLines: 0)
                     liveRowBytes = rowsEnd - headerLength
@@ -135,11 +150,52 @@ extension JSONLinesStore {
                     recordEnd()
                 })
         } catch {
+            if let encodingFailure { throw encodingFailure }
             let what =
                 renamed
                 ? "syncing the directory after compaction (the compacted file is in place)"
                 : "compacting (the file is unchanged)"
             throw StoreFileErrors.io(.storeOperationFailed, path, what, error)
+        }
+    }
+
+    /// How many rows a wave of a compaction holds: one part of about ``LineSpill/partBytes``
+    /// at the encoder's estimate (192 bytes a row) per core. Encoded whole, a compaction of
+    /// 50,000 expenses held each core's part (a buffer reserved at 192 bytes a row) and the
+    /// snapshot's buffer (7.5 MB) at once, in the arenas of the threads that encoded them.
+    static var compactionWaveRows: Int {
+        ParallelChunks.chunkCount(for: Int.max) * compactionPartRows
+    }
+
+    /// The rows of one core's part of a wave.
+    static let compactionPartRows = LineSpill.partBytes / 192
+
+    /// Appends the snapshot lines of `rows` to the writer in waves of
+    /// ``compactionWaveRows`` (each across cores, at most ``compactionPartRows`` rows a part),
+    /// calling `flush` after each wave; a snapshot of fewer than `ParallelChunks.threshold`
+    /// rows is one wave on the calling thread, as before. Waves end at every multiple of
+    /// ``compactionProgressInterval``, where `progress` is told the rows written so far
+    /// (`(0, total)` first).
+    private func writeSnapshotWaves(
+        _ rows: [StoreRow], progress: ((Int, Int) -> Void)?, flush: () throws -> Void
+    ) throws {
+        progress?(0, rows.count)
+        guard rows.count >= ParallelChunks.threshold else {
+            try codec.writeSnapshotLines(rows, to: writer)
+            try flush()
+            if !rows.isEmpty { progress?(rows.count, rows.count) }
+            return
+        }
+        let interval = Self.compactionProgressInterval
+        var start = 0
+        while start < rows.count {
+            let nextReport = (start / interval + 1) * interval
+            let end = min(rows.count, start + Self.compactionWaveRows, nextReport)
+            try codec.writeSnapshotLines(
+                rows[start..<end], to: writer, parallelAbove: Self.compactionPartRows)
+            try flush()
+            start = end
+            if end == nextReport || end == rows.count { progress?(end, rows.count) }
         }
     }
 }

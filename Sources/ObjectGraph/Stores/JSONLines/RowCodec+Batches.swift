@@ -222,9 +222,20 @@ extension RowCodec {
         _ rows: [StoreRow], to w: JSONByteWriter,
         parallelAbove minimum: Int = ParallelChunks.threshold
     ) throws {
+        try writeSnapshotLines(rows[...], to: w, parallelAbove: minimum)
+    }
+
+    /// ``writeSnapshotLines(_:to:parallelAbove:)`` for some of an array's rows (a wave of a
+    /// compaction, which writes each wave to the file before encoding the next).
+    func writeSnapshotLines(
+        _ rows: ArraySlice<StoreRow>, to w: JSONByteWriter,
+        parallelAbove minimum: Int = ParallelChunks.threshold
+    ) throws {
         let chunks = ParallelChunks.chunkCount(for: rows.count, minimum: minimum)
+        let first = rows.startIndex
         let parts = ParallelChunks.map(chunks) { k -> Result<FilledWriter, any Error> in
-            let range = ParallelChunks.range(k, of: chunks, count: rows.count)
+            let offsets = ParallelChunks.range(k, of: chunks, count: rows.count)
+            let range = (first + offsets.lowerBound)..<(first + offsets.upperBound)
             let local = JSONByteWriter(capacity: range.count * 192)
             var entities = EntityIndexMemo()
             do {

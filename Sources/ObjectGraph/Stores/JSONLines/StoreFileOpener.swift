@@ -207,13 +207,36 @@ struct StoreFileReplacer {
         with bytes: UnsafeRawBufferPointer, beforeRename: () throws -> Void = {},
         renamed: (Int32) -> Void
     ) throws {
+        try replace(
+            writing: { append in try append(bytes) }, beforeRename: beforeRename, renamed: renamed)
+    }
+
+    /// Replaces the file with the bytes `write` hands to its `append`, piece after piece, in
+    /// order: a caller encoding a large file (a compaction) writes each part as it is done
+    /// and reuses its buffer, instead of holding the whole file. The pause point
+    /// `replace.midWrite` falls in the middle of the first piece.
+    ///
+    /// What `write` throws abandons the replacement as a failed write does (the temporary file
+    /// is removed, the file is unchanged).
+    func replace(
+        writing write: (_ append: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
+        beforeRename: () throws -> Void = {}, renamed: (Int32) -> Void
+    ) throws {
         let fs = fileSystem
         let temporary = path + ".tmp"
         let original = try fs.status(atPath: path)
         let fd = try fs.open(temporary, .readWriteTruncating)
         do {
             if let original { try fs.adoptAccess(fd, of: original) }
-            try fs.writeAll(fd, bytes, at: 0, midway: "replace.midWrite")
+            var written = 0
+            try write { bytes in
+                if written == 0 {
+                    try fs.writeAll(fd, bytes, at: 0, midway: "replace.midWrite")
+                } else {
+                    try fs.writeAll(fd, bytes, at: written)
+                }
+                written += bytes.count
+            }
             if synchronous != .off { try fs.sync(fd) }
             PausePoints.reach("replace.synced")
             try beforeRename()
