@@ -28,10 +28,11 @@ import Testing
 
     /// A store at `name` holding a category and ``expenseCount`` expenses, a tenth of them
     /// updated (so that there is something to compact away).
-    private func filledStore(_ name: String, fileSystem: (any StoreFileSystem)? = nil) throws
-        -> JSONLinesStore
-    {
-        let options = FileStoreFixtures.options(identifier: "S")
+    private func filledStore(
+        _ name: String, fileSystem: (any StoreFileSystem)? = nil, history: Bool = false
+    ) throws -> JSONLinesStore {
+        var options = FileStoreFixtures.options(identifier: "S")
+        options.tracksHistory = history
         let store =
             try fileSystem.map {
                 try JSONLinesStore(model: model, url: url(name), options: options, fileSystem: $0)
@@ -72,6 +73,29 @@ import Testing
             model: model, url: url("w.jsonl"), options: FileStoreFixtures.options(identifier: "S"))
         defer { reopened.close() }
         #expect(try FileStoreFixtures.allRows(reopened) == rowsBefore)
+        #expect(try reopened.statistics().snapshotRowCount == expenseCount + 1)
+    }
+
+    /// The history the store keeps follows a snapshot written in waves, and the file's
+    /// recorded length, rows' end and history's bytes are right: the next commit appends where
+    /// the file ends, and a reopened store reads the rows and every transaction.
+    @Test func aStoreWithHistoryCompactedInWavesTakesTheNextCommitAndReopens() throws {
+        let store = try filledStore("h.jsonl", history: true)
+        #expect(try store.history(after: nil).count == 2)
+        try store.compact()
+        try store.commit(
+            StoreChangeSet(
+                updated: [rows.expense(5, version: 2, seed: 99, category: 1)],
+                timestamp: Date(timeIntervalSinceReferenceDate: 7_000_002)))
+        let rowsAfter = try FileStoreFixtures.allRows(store)
+        store.close()
+        #expect(JSONLinesStore.verify(at: url("h.jsonl")).isHealthy)
+        var options = FileStoreFixtures.options(identifier: "S")
+        options.tracksHistory = true
+        let reopened = try JSONLinesStore(model: model, url: url("h.jsonl"), options: options)
+        defer { reopened.close() }
+        #expect(try FileStoreFixtures.allRows(reopened) == rowsAfter)
+        #expect(try reopened.history(after: nil).count == 3)
         #expect(try reopened.statistics().snapshotRowCount == expenseCount + 1)
     }
 
