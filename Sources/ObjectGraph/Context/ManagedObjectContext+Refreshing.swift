@@ -112,8 +112,7 @@ extension ManagedObjectContext {
 extension ManagedObject {
     /// Turns the object back into a fault: values, snapshot, changes and lifecycle forgotten.
     func discardValues() {
-        slots = []
-        state.holdsNoSlots = false
+        dropValues()
         snapshot = nil
         changedSlots = SlotSet()
         faultSource = nil

@@ -145,19 +145,36 @@ open class ManagedObject: CustomStringConvertible {
             yield &storedSlots
         }
         @inline(__always) set {
-            rowValues = nil
-            state.holdsNoSlots = newValue.isEmpty && entity.properties.isEmpty
-            storedSlots = newValue
+            if newValue.isEmpty {
+                holdNoSlots()
+            } else {
+                rowValues = nil
+                storedSlots = newValue
+            }
         }
     }
 
     /// Whether the object holds values (slots or a kept row): `false` for a fault.
     ///
-    /// An object of an entity without properties holds no slots either way; its state says
-    /// whether it holds them (``ObjectState/holdsNoSlots``), so that it does not read as a
-    /// fault after a save or once its kept row is converted.
+    /// An object of an entity without properties holds its (no) values as an empty kept row
+    /// (see ``holdNoSlots()``), so that it does not read as a fault after a save.
     var hasValues: Bool {
-        @inline(__always) get { rowValues != nil || !storedSlots.isEmpty || state.holdsNoSlots }
+        @inline(__always) get { rowValues != nil || !storedSlots.isEmpty }
+    }
+
+    /// Sets empty slots: for an entity without properties, values that are none, kept as an
+    /// empty row (empty slots alone read as a fault); for any other entity, a fault's.
+    /// Out of line: the setter inlined at every site tests only `isEmpty`.
+    @inline(never)
+    private func holdNoSlots() {
+        rowValues = entity.properties.isEmpty ? [] : nil
+        storedSlots = []
+    }
+
+    /// Drops the object's values, slots or kept row: it is a fault (whatever its entity).
+    func dropValues() {
+        rowValues = nil
+        storedSlots = []
     }
 
     /// Makes the object keep `row` (a store row's values, shared) as its values, in place of
@@ -193,7 +210,8 @@ open class ManagedObject: CustomStringConvertible {
     /// resolves no relationship.
     @inline(never)
     func materialiseRow() {
-        guard let row = rowValues else { return }
+        // An empty row is the values of an entity without properties: nothing to convert.
+        guard let row = rowValues, !row.isEmpty else { return }
         let values: [ObjectValue]
         if state.leftWithRow {
             if case .leftDestination(let destination)? = faultSource {
@@ -209,7 +227,6 @@ open class ManagedObject: CustomStringConvertible {
             values = Self.detachedValues(row, of: entity)
         }
         rowValues = nil
-        state.holdsNoSlots = values.isEmpty
         storedSlots = values
     }
 

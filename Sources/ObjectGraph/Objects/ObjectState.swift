@@ -1,8 +1,7 @@
 import Foundation
 
-/// The flags of an object's life in its context, packed in one byte (eight `Bool`s would
-/// take eight; with the field last in `ManagedObject`, a subclass's wrappers start right after
-/// it).
+/// The flags of an object's life in its context, packed in one byte (seven `Bool`s took
+/// seven; with the field last in `ManagedObject`, a subclass's wrappers start right after it).
 struct ObjectState {
     private var bits: UInt8 = 0
 
@@ -13,7 +12,6 @@ struct ObjectState {
     private static let willSave: UInt8 = 1 << 4
     private static let unannounced: UInt8 = 1 << 5
     private static let leftRow: UInt8 = 1 << 6
-    private static let noSlots: UInt8 = 1 << 7
 
     /// Whether `flag` is set.
     private subscript(flag: UInt8) -> Bool {
@@ -58,13 +56,6 @@ struct ObjectState {
     var leftWithRow: Bool {
         get { self[Self.leftRow] }
         set { self[Self.leftRow] = newValue }
-    }
-
-    /// The object holds its values, and they are none: its entity has no properties, so its
-    /// slots are empty whether it is a fault or not, and this flag tells the two apart.
-    var holdsNoSlots: Bool {
-        get { self[Self.noSlots] }
-        set { self[Self.noSlots] = newValue }
     }
 
     /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
