@@ -147,24 +147,15 @@ struct Heap {
     func usableSize(_ pointer: UnsafeMutableRawPointer) -> Int? { usable?(pointer) }
 
     /// Bytes allocated and in use: ordinary blocks plus mmapped ones.
-    func inUse() -> Int {
-        let fields = info()
-        return fields[7] + fields[4]
-    }
+    func inUse() -> Int { figures().inUse }
 
-    /// Bytes in free blocks that the heap keeps (`fordblks`: freed, not returned to the
-    /// system; resident once touched).
-    func keptFree() -> Int { info()[8] }
-
-    /// Bytes in mmapped blocks (`hblkhd`): large blocks glibc maps on their own and unmaps
-    /// when they are freed.
-    func mapped() -> Int { info()[4] }
-
-    /// `struct mallinfo2`'s ten fields, every arena.
-    private func info() -> [Int] {
+    /// The heap's figures from one `mallinfo2` call (every arena): bytes in use (`uordblks`
+    /// plus `hblkhd`), in free blocks the heap keeps (`fordblks`: freed and not returned to
+    /// the system), and in blocks glibc maps on their own (`hblkhd`, unmapped when freed).
+    func figures() -> (inUse: Int, keptFree: Int, mapped: Int) {
         var fields = [Int](repeating: 0, count: 10)
         fields.withUnsafeMutableBytes { _ = call($0.baseAddress!) }
-        return fields
+        return (fields[7] + fields[4], fields[8], fields[4])
     }
 }
 

@@ -31,13 +31,13 @@ final class Reporter {
             ("seconds", seconds.map { .double(($0 * 1e6).rounded() / 1e6) } ?? .null),
             ("peak_rss_mb", .double(peak)), ("rss_mb", .double(Measurement.rssMegabytes())),
         ]
-        // Where the resident bytes are after the workload (glibc's heap): in use, kept free
-        // (resident once touched, reused by later allocations), and mapped on their own.
-        if let heap {
+        // Where the resident bytes are after the workload (glibc's heap, one snapshot): in
+        // use, kept free (reused by later allocations), and mapped on their own.
+        if let figures = heap?.figures() {
             fields += [
-                ("heap_in_use_mb", .double(Self.megabytes(heap.inUse()))),
-                ("heap_free_mb", .double(Self.megabytes(heap.keptFree()))),
-                ("heap_mapped_mb", .double(Self.megabytes(heap.mapped()))),
+                ("heap_in_use_mb", .double(Self.megabytes(figures.inUse))),
+                ("heap_free_mb", .double(Self.megabytes(figures.keptFree))),
+                ("heap_mapped_mb", .double(Self.megabytes(figures.mapped))),
             ]
         }
         fields += extra

@@ -86,15 +86,8 @@ extension JSONLinesStore {
         var headerLength = 0
         var rowsEnd = 0
         var historyBytes: [Int] = []
-        var encodingFailure: ObjectGraphError?
-        var writeFailed = false
         func flush(_ append: (UnsafeRawBufferPointer) throws -> Void) throws {
-            do {
-                try append(writer.bytes)
-            } catch {
-                writeFailed = true
-                throw error
-            }
+            try append(writer.bytes)
             written += writer.count
             // The wave's storage is kept for the next (a wave passes the default 1 MiB on
             // three cores or more); the `defer` above trims it at the end.
@@ -109,17 +102,8 @@ extension JSONLinesStore {
                 writing: { append in
                     header.write(to: writer)
                     headerLength = writer.count
-                    do {
-                        try writeSnapshotWaves(table.allRows(), progress: progress) {
-                            try flush(append)
-                        }
-                    } catch {
-                        // A failed write is reported as a failed replacement, as before.
-                        if writeFailed { throw error }
-                        let e = StoreFileErrors.io(
-                            .storeOperationFailed, path, "encoding the snapshot", error)
-                        encodingFailure = e
-                        throw e
+                    try writeSnapshotWaves(table.allRows(), progress: progress) {
+                        try flush(append)
                     }
                     rowsEnd = written + writer.count
                     // The history the store holds follows the snapshot, one line per
@@ -151,8 +135,11 @@ extension JSONLinesStore {
                     seenWrites = writerLock?.noteWrite() ?? seenWrites
                     recordEnd()
                 })
+        } catch let failure as SnapshotEncodingFailure {
+            throw StoreFileErrors.io(
+                .storeOperationFailed, path, "encoding the snapshot", failure.error)
         } catch {
-            if let encodingFailure { throw encodingFailure }
+            // A failed write is reported as a failed replacement.
             let what =
                 renamed
                 ? "syncing the directory after compaction (the compacted file is in place)"
@@ -182,9 +169,16 @@ extension JSONLinesStore {
     private func writeSnapshotWaves(
         _ rows: [StoreRow], progress: ((Int, Int) -> Void)?, flush: () throws -> Void
     ) throws {
+        func encode(_ wave: ArraySlice<StoreRow>, parallelAbove minimum: Int) throws {
+            do {
+                try codec.writeSnapshotLines(wave, to: writer, parallelAbove: minimum)
+            } catch {
+                throw SnapshotEncodingFailure(error: error)
+            }
+        }
         progress?(0, rows.count)
         guard rows.count >= ParallelChunks.threshold else {
-            try codec.writeSnapshotLines(rows, to: writer)
+            try encode(rows[...], parallelAbove: ParallelChunks.threshold)
             try flush()
             if !rows.isEmpty { progress?(rows.count, rows.count) }
             return
@@ -194,11 +188,17 @@ extension JSONLinesStore {
         while start < rows.count {
             let nextReport = (start / interval + 1) * interval
             let end = min(rows.count, start + Self.compactionWaveRows, nextReport)
-            try codec.writeSnapshotLines(
-                rows[start..<end], to: writer, parallelAbove: Self.compactionPartRows)
+            try encode(rows[start..<end], parallelAbove: Self.compactionPartRows)
             try flush()
             start = end
             if end == nextReport || end == rows.count { progress?(end, rows.count) }
         }
     }
+}
+
+/// A row the snapshot could not encode, told apart from a failed write on its way out of the
+/// replacement (which rethrows what its writer throws): it is reported as encoding the
+/// snapshot, a write as a failed compaction.
+private struct SnapshotEncodingFailure: Error {
+    let error: any Error
 }
