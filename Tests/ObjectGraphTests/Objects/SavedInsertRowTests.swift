@@ -172,7 +172,7 @@ import Testing
     @Test(arguments: StoreKind.all)
     func aWriteAfterTheSaveConvertsTheRowAndKeepsTheCommittedValue(_ kind: StoreKind) throws {
         try withSavedAlpha(kind) { context, d, alpha in
-            #expect(alpha.rowValues != nil)
+            #expect(try Self.sharesStoreRow(alpha))
             alpha.setValue(11, forKey: "salary")
             #expect(alpha.rowValues == nil)
             #expect(alpha.isUpdated && alpha.changedValues().keys.sorted() == ["salary"])
@@ -192,6 +192,7 @@ import Testing
         let saved = try context.performAndWait { () throws in
             let alpha = StaffModel.employee("alpha", salary: 10, in: context)
             try context.save()
+            #expect(try Self.sharesStoreRow(alpha))
             return UncheckedSendable(alpha)
         }
         let id = saved.value.objectID
@@ -201,7 +202,9 @@ import Testing
         }
         try context.performAndWait { () throws in
             let alpha = saved.value
-            #expect(alpha.rowValues != nil)
+            // Still the row it saved: the other write gave the store a row of its own.
+            #expect(alpha.rowValues != nil && alpha.value(forKey: "salary") as? Int32 == 10)
+            #expect(try !Self.sharesStoreRow(alpha))
             alpha.setValue("a", forKey: "name")
             let error = #expect(throws: ObjectGraphError.self) { try context.save() }
             #expect(error?.code == 133020)
@@ -218,6 +221,8 @@ import Testing
     @Test(arguments: StoreKind.all)
     func refreshingASavedInsertReadsItsRowAgain(_ kind: StoreKind) throws {
         try withSavedAlpha(kind) { context, d, alpha in
+            let shares = try Self.sharesStoreRow(alpha)
+            #expect(shares)
             context.refresh(alpha, mergeChanges: false)
             #expect(alpha.isFault)
             #expect(alpha.value(forKey: "salary") as? Int32 == 10)
@@ -338,6 +343,8 @@ import Testing
     @Test(arguments: StoreKind.all)
     func aSavedInsertDeletedNextLeavesWithItsValues(_ kind: StoreKind) throws {
         try withSavedAlpha(kind) { context, d, alpha in
+            let shares = try Self.sharesStoreRow(alpha)
+            #expect(shares)
             context.delete(alpha)
             #expect(alpha.isDeleted)
             try context.save()
