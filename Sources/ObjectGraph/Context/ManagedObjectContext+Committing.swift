@@ -46,9 +46,14 @@ extension ManagedObjectContext {
             let sets = try changeSets(plan, id: id, coordinator: coordinator)
             do {
                 try coordinator.commit(sets)
-            } catch let error as ObjectGraphError
-                where error.reason == .danglingReference && error.objectID != nil
-            {
+            } catch {
+                // The inserts that took their rows as they were built get their slots back,
+                // exactly as they were (see `ManagedObject.keepSavedRow(_:)`), before
+                // anything reads them to report the failure.
+                for object in plan.inserted { object.materialiseRow() }
+                guard let error = error as? ObjectGraphError,
+                    error.reason == .danglingReference, error.objectID != nil
+                else { throw error }
                 let target = error.userInfo[NSValidationValueErrorKey] as? ManagedObjectID
                 let source = plan.written.first { id($0) == error.objectID }
                 // The target is registered, or new in this save (under its temporary ID).
@@ -91,6 +96,16 @@ extension ManagedObjectContext {
 
     /// The rows a settled plan writes, one change set per store; call holding the
     /// coordinator's lock.
+    ///
+    /// Each inserted object takes its row as its values as soon as the row is built, where the
+    /// row can stand for its slots (``ManagedObject/keepSavedRow(_:)``; not in a save that
+    /// merges objects, whose survivors take other values): its slots are freed there, so the
+    /// save holds each value once (its slots and its row both, 176 + 176 bytes an expense,
+    /// were alive from here to the end of the save, W1's peak), and after the save the object
+    /// keeps the row the store took (the same array), as a fetched object does. A failed
+    /// commit gives every one its slots back (`commitToStores`). A child's save is not a store
+    /// commit: its objects, and the parent's it pushes into, keep their slots until the parent
+    /// saves to the store.
     private func changeSets(
         _ plan: SavePlan, id: (ManagedObject) -> ManagedObjectID,
         coordinator: PersistentStoreCoordinator
@@ -118,10 +133,15 @@ extension ManagedObjectContext {
             }
         }
         let storeOf = { (row: StoreRow) in row.objectID.storeIdentifier ?? "" }
+        // Not in a save that merges objects: a reference to a merged-away object is written as
+        // its survivor's, which the object would then not hold.
+        let keepsRows = plan.survivorOf.isEmpty
         let inserted = plan.inserted.map { object in
-            StoreRow(
+            let row = StoreRow(
                 objectID: id(object), version: 1,
                 values: storeValues(plan.values(of: object), object.entity, id))
+            if keepsRows { _ = object.keepSavedRow(row.values) }
+            return row
         }
         add(inserted, \.inserted, store: storeOf)
         // Updates go as patches of the slots they change: the store changes those in place,

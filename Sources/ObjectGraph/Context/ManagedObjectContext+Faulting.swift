@@ -62,7 +62,7 @@ extension ManagedObjectContext {
         case .batch(let batch)?:
             fillBatch(batch)
             if object.hasValues { return }
-        case .leftDestination?, nil: break  // a left object has values: never a fault
+        case .resolvedDestination?, nil: break  // kept beside a row: never a fault's
         }
         let row: StoreRow?
         var failure: (any Error)?

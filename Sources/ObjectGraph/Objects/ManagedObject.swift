@@ -61,15 +61,18 @@ open class ManagedObject: CustomStringConvertible {
     // Hot state, confined to the context's queue. Dynamic exclusivity checks are off for these
     // (they cost more than the work on every property access); no access overlaps another.
     /// Current values, one per slot; empty while the object is a fault or keeps its row
-    /// (`rowValues`), except for an object that left its context keeping its row
-    /// (`state.leftWithRow`): then the row's relationship values, resolved as it left (or
-    /// none, when its one relationship value is kept in `faultSource`; see
-    /// ``resolveRelationshipsBeforeLeaving(_:)``). Read and written only through ``slots``
-    /// (which converts a kept row first) and the row-aware paths in `ManagedObject+Row.swift`.
+    /// (`rowValues`), except for an object that keeps its row's relationship values resolved
+    /// beside it (`state.keepsResolvedRelationships`: one that left its context keeping its
+    /// row, or a saved insert): then those values, in slot order (or none, when its one
+    /// relationship value is kept in `faultSource`; see
+    /// ``resolveRelationshipsBeforeLeaving(_:)`` and ``keepSavedRow(_:)``). Read and written
+    /// only through ``slots`` (which converts a kept row first) and the row-aware paths in
+    /// `ManagedObject+Row.swift`.
     @exclusivity(unchecked) private var storedSlots: [ObjectValue] = []
-    /// The values of the store row the object was filled from, kept as its values (shared
-    /// with the store's row table, not copied) until something needs them as slots; `nil`
-    /// otherwise. Only a clean object has one: the first write converts it (see
+    /// The values of the store row the object was filled from (or, for a saved insert, the
+    /// row its save wrote), kept as its values (shared with the store's row table, not
+    /// copied) until something needs them as slots; `nil` otherwise. Only a clean object (or
+    /// an insert while its save commits) has one: the first write converts it (see
     /// ``materialiseRow()``).
     @exclusivity(unchecked) private(set) var rowValues: [StoreValue]?
     /// The values last read from (or saved to) the parent, kept as the old values of the
@@ -80,8 +83,9 @@ open class ManagedObject: CustomStringConvertible {
     /// Slots changed since the snapshot.
     @exclusivity(unchecked) var changedSlots = SlotSet()
     /// For a fault: where its values come from when it fires (the fetched row, or its fetch
-    /// batch). For an object that left its context keeping its row: its one relationship
-    /// value, when that is all the row held (`FaultSource.leftDestination`). `nil` otherwise.
+    /// batch). For an object that keeps its row's relationship values beside it: its one
+    /// relationship value, when that is all the row held (`FaultSource.resolvedDestination`).
+    /// `nil` otherwise.
     /// Kept on the object so it goes away with the object.
     @exclusivity(unchecked) var faultSource: FaultSource?
     // Keep `state` (one byte) the last stored field: a subclass's stored properties start
@@ -175,6 +179,7 @@ open class ManagedObject: CustomStringConvertible {
     func dropValues() {
         rowValues = nil
         storedSlots = []
+        state.keepsResolvedRelationships = false
     }
 
     /// Makes the object keep `row` (a store row's values, shared) as its values, in place of
@@ -182,45 +187,46 @@ open class ManagedObject: CustomStringConvertible {
     @inline(__always)
     func keepRow(_ row: [StoreValue]) {
         storedSlots = []
-        state.leftWithRow = false
+        state.keepsResolvedRelationships = false
         rowValues = row
     }
 
-    /// Keeps `related` (a kept row's relationship values, resolved as the object leaves its
-    /// context, in slot order) beside the row; see ``resolveRelationshipsBeforeLeaving(_:)``.
+    /// Keeps `related` (a kept row's relationship values, resolved, in slot order) beside the
+    /// row; see ``resolveRelationshipsBeforeLeaving(_:)`` and ``keepSavedRow(_:)``.
     @inline(__always)
     func keepResolvedRelationships(_ related: [ObjectValue]) {
         storedSlots = related
-        state.leftWithRow = true
+        state.keepsResolvedRelationships = true
     }
 
     /// Keeps `destination`, the kept row's one relationship value (a to-one's), beside the
-    /// row as the object leaves its context (see ``FaultSource/leftDestination(_:)``).
+    /// row (see ``FaultSource/resolvedDestination(_:)``).
     @inline(__always)
     func keepResolvedDestination(_ destination: ManagedObject) {
-        faultSource = .leftDestination(destination)
-        state.leftWithRow = true
+        faultSource = .resolvedDestination(destination)
+        state.keepsResolvedRelationships = true
     }
 
     /// Converts a kept row into slots (to-ones and stored to-manys resolved through the
     /// context's registry); does nothing when the object keeps no row.
     ///
-    /// An object that left its context keeping its row takes the relationships it resolved as
-    /// it left (``resolveRelationshipsBeforeLeaving(_:)``); any other object without a context
-    /// resolves no relationship.
+    /// An object that keeps its row's relationships resolved beside it (one that left its
+    /// context, ``resolveRelationshipsBeforeLeaving(_:)``, or a saved insert,
+    /// ``keepSavedRow(_:)``) takes those; any other object without a context resolves no
+    /// relationship.
     @inline(never)
     func materialiseRow() {
         // An empty row is the values of an entity without properties: nothing to convert.
         guard let row = rowValues, !row.isEmpty else { return }
         let values: [ObjectValue]
-        if state.leftWithRow {
-            if case .leftDestination(let destination)? = faultSource {
+        if state.keepsResolvedRelationships {
+            if case .resolvedDestination(let destination)? = faultSource {
                 values = Self.leftValues(row, related: [.toOne(destination)], of: entity)
                 faultSource = nil
             } else {
                 values = Self.leftValues(row, related: storedSlots, of: entity)
             }
-            state.leftWithRow = false
+            state.keepsResolvedRelationships = false
         } else if let context = managedObjectContext {
             values = context.objectValues(row, of: entity)
         } else {
@@ -398,16 +404,17 @@ open class ManagedObject: CustomStringConvertible {
 extension ManagedObject: @unchecked Sendable {}
 
 /// Where a fault's values come from when it fires, without another read (and, in one case,
-/// a relationship value an object that left its context keeps beside its row).
+/// a relationship value an object keeps beside its row).
 enum FaultSource {
     /// The values of the row fetched with it (its version is the object's `snapshotVersion`).
     case row([StoreValue])
     /// The fetch batch it belongs to, filled together when one member fires.
     case batch(FaultBatch)
     /// Not a fault's source: the one relationship value, a to-one's destination, of an object
-    /// that left its context keeping its row (`state.leftWithRow`), resolved as it left. Kept
-    /// here, in a field a filled object does not use, rather than as a one-element
-    /// `storedSlots` array (an allocation and its freeing, ≈ 450 instructions per deleted
-    /// object of the usual shape: one to-one and no stored to-many).
-    case leftDestination(ManagedObject)
+    /// that keeps its row's relationship values beside it (`state.keepsResolvedRelationships`:
+    /// one that left its context keeping its row, or a saved insert). Kept here, in a field a
+    /// filled object does not use, rather than as a one-element `storedSlots` array (an
+    /// allocation and its freeing, ≈ 450 instructions per deleted object of the usual shape:
+    /// one to-one and no stored to-many).
+    case resolvedDestination(ManagedObject)
 }

@@ -11,7 +11,7 @@ struct ObjectState {
     private static let pending: UInt8 = 1 << 3
     private static let willSave: UInt8 = 1 << 4
     private static let unannounced: UInt8 = 1 << 5
-    private static let leftRow: UInt8 = 1 << 6
+    private static let resolvedRow: UInt8 = 1 << 6
 
     /// Whether `flag` is set.
     private subscript(flag: UInt8) -> Bool {
@@ -50,12 +50,13 @@ struct ObjectState {
         get { self[Self.unannounced] }
         set { self[Self.unannounced] = newValue }
     }
-    /// The object left its context keeping its store row: its slots hold the row's
-    /// relationship values, resolved as it left, or `faultSource` holds the only one (see
-    /// `resolveRelationshipsBeforeLeaving(_:)`).
-    var leftWithRow: Bool {
-        get { self[Self.leftRow] }
-        set { self[Self.leftRow] = newValue }
+    /// The object keeps its store row with the row's relationship values resolved beside it
+    /// (it left its context keeping its row, or it is a saved insert): its slots hold them, or
+    /// `faultSource` holds the only one (see `resolveRelationshipsBeforeLeaving(_:)` and
+    /// `keepSavedRow(_:)`). Meaningful only while the object keeps a row.
+    var keepsResolvedRelationships: Bool {
+        get { self[Self.resolvedRow] }
+        set { self[Self.resolvedRow] = newValue }
     }
 
     /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.

@@ -23,6 +23,9 @@ extension ManagedObjectContext {
         for (object, values) in plan.slots.values {
             // An object outside the save only had references moved to a survivor.
             if !object.hasChanges {
+                // A saved insert keeping its row holds its destinations beside it: converted
+                // first, so that they are not kept on after the slots are replaced.
+                object.materialiseRow()
                 object.slots = values
                 object.snapshot = Snapshot()
             } else {

@@ -217,7 +217,7 @@ private final class Stray: ManagedObject {
         var state = ObjectState()
         let flags: [WritableKeyPath<ObjectState, Bool>] = [
             \.isInserted, \.isDeleted, \.deletionProcessed, \.isPending, \.willSaveCalled,
-            \.isUnannounced, \.leftWithRow,
+            \.isUnannounced, \.keepsResolvedRelationships,
         ]
         for (i, flag) in flags.enumerated() {
             state[keyPath: flag] = true
@@ -225,7 +225,9 @@ private final class Stray: ManagedObject {
         }
         state.clearLifecycle()
         #expect(!state.isInserted && !state.isDeleted && !state.deletionProcessed)
-        #expect(state.isPending && state.willSaveCalled && state.isUnannounced && state.leftWithRow)
+        #expect(
+            state.isPending && state.willSaveCalled && state.isUnannounced
+                && state.keepsResolvedRelationships)
         state.isPending = false
         #expect(!state.isPending && state.willSaveCalled)
     }
