@@ -43,8 +43,8 @@ extension ManagedObjectContext {
             // borrows them (reading them here, through the closure's captures, copied the
             // whole plan out of its box once per row).
             let id = Self.permanentID(plan, newIDs)
-            let sets = try changeSets(plan, id: id, coordinator: coordinator)
             do {
+                let sets = try changeSets(plan, id: id, coordinator: coordinator)
                 try coordinator.commit(sets)
             } catch {
                 // The inserts that took their rows as they were built get their slots back,
@@ -133,9 +133,11 @@ extension ManagedObjectContext {
             }
         }
         let storeOf = { (row: StoreRow) in row.objectID.storeIdentifier ?? "" }
-        // Not in a save that merges objects: a reference to a merged-away object is written as
-        // its survivor's, which the object would then not hold.
-        let keepsRows = plan.survivorOf.isEmpty
+        // Not in a save that merges objects or plans other values for any object (a
+        // constraint's takeover or merge): a reference to a merged-away object is written as
+        // its survivor's, and a planned row is not the object's slots, whose relationships
+        // would then be kept beside a row that does not hold them.
+        let keepsRows = plan.survivorOf.isEmpty && !plan.plansValues
         let inserted = plan.inserted.map { object in
             let row = StoreRow(
                 objectID: id(object), version: 1,

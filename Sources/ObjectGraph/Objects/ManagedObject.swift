@@ -152,6 +152,7 @@ open class ManagedObject: CustomStringConvertible {
             if newValue.isEmpty {
                 holdNoSlots()
             } else {
+                if state.keepsResolvedRelationships { forgetResolvedRelationships() }
                 rowValues = nil
                 storedSlots = newValue
             }
@@ -171,24 +172,35 @@ open class ManagedObject: CustomStringConvertible {
     /// Out of line: the setter inlined at every site tests only `isEmpty`.
     @inline(never)
     private func holdNoSlots() {
+        if state.keepsResolvedRelationships { forgetResolvedRelationships() }
         rowValues = entity.properties.isEmpty ? [] : nil
         storedSlots = []
     }
 
     /// Drops the object's values, slots or kept row: it is a fault (whatever its entity).
     func dropValues() {
+        if state.keepsResolvedRelationships { forgetResolvedRelationships() }
         rowValues = nil
         storedSlots = []
-        state.keepsResolvedRelationships = false
     }
 
     /// Makes the object keep `row` (a store row's values, shared) as its values, in place of
-    /// slots: what filling a fault from a store row does.
+    /// slots: what filling a fault from a store row does, and a saved insert (``keepSavedRow(_:)``).
     @inline(__always)
     func keepRow(_ row: [StoreValue]) {
+        if state.keepsResolvedRelationships { forgetResolvedRelationships() }
         storedSlots = []
-        state.keepsResolvedRelationships = false
         rowValues = row
+    }
+
+    /// Forgets the relationships kept resolved beside a row (the flag, and the destination
+    /// kept in `faultSource`), whose values are being replaced: a destination kept on would
+    /// hold its object alive and stand for a row it no longer belongs to. Out of line: only
+    /// an object that left its context or a saved insert has them.
+    @inline(never)
+    private func forgetResolvedRelationships() {
+        state.keepsResolvedRelationships = false
+        if case .resolvedDestination? = faultSource { faultSource = nil }
     }
 
     /// Keeps `related` (a kept row's relationship values, resolved, in slot order) beside the

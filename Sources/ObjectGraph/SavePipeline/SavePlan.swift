@@ -49,6 +49,9 @@ struct SavePlan {
         slots[ObjectIdentifier(object)] = (object, values)
     }
 
+    /// Whether the plan gives any object other values than its slots.
+    var plansValues: Bool { !slots.isEmpty }
+
     /// Whether the plan gives `object` new values.
     func hasValues(for object: ManagedObject) -> Bool {
         !slots.isEmpty && slots[ObjectIdentifier(object)] != nil

@@ -145,6 +145,56 @@ import Testing
         }
     }
 
+    /// A save whose constraint takeover plans other values for an insert than its slots (the
+    /// store-trump policy drops the new tag's one-to-one to a note, as the stored "red" has
+    /// none) keeps no rows: the row would be the planned values and the relationships kept
+    /// beside it the slots'. Regression (the `rowsave` review): a failed commit then restored
+    /// the note's to-one from a row that lacked it (an assertion in debug builds; `nil` in
+    /// release) instead of the tag.
+    @Test(arguments: StoreKind.all)
+    func aFailedCommitOfATakeoverLeavesTheInsertsRelationshipsAsTheyWere(_ kind: StoreKind)
+        throws
+    {
+        let stack = try Stack(IntegrityModels.upsert(), on: kind, failing: true)
+        try stack.seed("Tag", ["name": "red", "color": 1])
+        let failing = try #require(stack.store as? FailingStore)
+        let context = stack.context()
+        try context.performAndWait { () throws in
+            context.mergePolicy = .mergeByPropertyStoreTrump
+            let note = context.insertNewObject(forEntityName: "Note")
+            note.setValue("n", forKey: "text")
+            let tag = context.insertNewObject(forEntityName: "Tag")
+            tag.setValue("red", forKey: "name")
+            tag.setValue(note, forKey: "favorite")
+            let commits = failing.commitCount
+            failing.failing = true
+            #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(failing.commitCount == commits)
+            #expect(note.rowValues == nil && tag.rowValues == nil)
+            #expect(!note.state.keepsResolvedRelationships && note.faultSource == nil)
+            #expect(note.value(forKey: "favoriteOf") as? ManagedObject === tag)
+            #expect(tag.value(forKey: "favorite") as? ManagedObject === note)
+            #expect(note.isInserted && tag.isInserted && note.objectID.isTemporaryID)
+        }
+    }
+
+    /// A saved insert given a row again (as filling it from the store does) forgets the
+    /// destination it kept beside its old row: kept on, it would hold the object alive and
+    /// stand for a row it no longer belongs to (the `rowsave` review's hardening).
+    @Test(arguments: StoreKind.all)
+    func aSavedInsertGivenARowAgainForgetsTheDestinationKeptBesideIt(_ kind: StoreKind) throws {
+        try withSavedAlpha(kind) { _, d, alpha in
+            guard case .resolvedDestination(let kept)? = alpha.faultSource else {
+                Issue.record("alpha keeps no destination beside its row")
+                return
+            }
+            #expect(kept === d && alpha.state.keepsResolvedRelationships)
+            alpha.keepRow(try Self.storeRow(alpha).values)
+            #expect(!alpha.state.keepsResolvedRelationships && alpha.faultSource == nil)
+            #expect(alpha.value(forKey: "department") as? ManagedObject === d)
+        }
+    }
+
     @Test(arguments: StoreKind.all)
     func aDestinationOnlyASavedInsertReferencesStaysTheSameObject(_ kind: StoreKind) throws {
         let context = try StaffModel.context(kind)
