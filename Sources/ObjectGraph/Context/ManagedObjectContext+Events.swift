@@ -143,6 +143,7 @@ extension ManagedObjectContext {
         }
         NotificationCenter.default.post(
             name: Self.didChangeObjectsNotification, object: self, userInfo: info)
+        if !invalidatedAll { recordEventBaselines(changes) }
     }
 }
 

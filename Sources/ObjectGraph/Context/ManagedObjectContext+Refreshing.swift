@@ -64,6 +64,7 @@ extension ManagedObjectContext {
         permanentIDs.removeAll()
         assignedStores.removeAll()
         forgetUndo()
+        eventBaselines.removeAll()
         advanceQueryGeneration()
         postObjectsDidChange(invalidatedAll: true)
     }
@@ -105,6 +106,7 @@ extension ManagedObjectContext {
         unprocessedDeletes.removeAll()
         assignedStores.removeAll()
         forgetUndo()
+        eventBaselines.removeAll()
         postObjectsDidChange(invalidatedAll: false)
     }
 }
