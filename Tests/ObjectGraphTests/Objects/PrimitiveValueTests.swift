@@ -466,6 +466,51 @@ final class PrimDepartment: ManagedObject {
         }
     }
 
+    /// A fetched results controller's delegate that records each object change with the
+    /// object's `changedValuesForCurrentEvent()` at that moment.
+    final class EventDelegate: FetchedResultsControllerDelegate {
+        var changes: [(type: FetchedResultsChangeType, old: [String: Any])] = []
+        func controller(
+            _ controller: FetchedResultsControllerBase, didChange anObject: Any,
+            at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+        ) {
+            let object = anObject as? ManagedObject
+            changes.append((type, object?.changedValuesForCurrentEvent() ?? [:]))
+        }
+    }
+
+    // A fetched results controller follows a paired change as a setter's, and not a bare
+    // primitive set; inside its delegate, changedValuesForCurrentEvent() gives the old value
+    // (pusher/pusher-platform-swift ChangeControllerTests, testShouldNotifyAboutMovedObject,
+    // run against Core Data: "Aurelia" renamed "Abby" reports "Aurelia").
+    @Test(arguments: StoreKind.all)
+    func aFetchedResultsControllerFollowsPairedChangesWithTheirOldValues(_ kind: StoreKind)
+        throws
+    {
+        let stack = try Self.savedStaff(kind)
+        let context = stack.context()
+        let request = FetchRequest<ManagedObject>(entityName: "Employee")
+        request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil,
+            cacheName: nil)
+        let delegate = EventDelegate()
+        try context.performAndWait { () throws in
+            controller.delegate = delegate
+            try controller.performFetch()
+            let alpha = try #require(controller.fetchedObjects?.first as? PrimEmployee)
+            controller.fetchedObjects?.last?.setPrimitiveValue("able", forKey: "name")
+            context.processPendingChanges()
+            #expect(delegate.changes.isEmpty)
+            alpha.name = "zed"
+            context.processPendingChanges()
+            #expect(delegate.changes.count == 1)
+            #expect(delegate.changes.first?.type == .move)
+            #expect(delegate.changes.first?.old["name"] as? String == "alpha")
+            #expect(controller.fetchedObjects?.last === alpha)
+        }
+    }
+
     // MARK: willAccessValue(forKey:)
 
     // https://developer.apple.com/documentation/coredata/nsmanagedobject/didaccessvalue(forkey:):
