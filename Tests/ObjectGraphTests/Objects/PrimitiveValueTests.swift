@@ -132,6 +132,18 @@ final class PrimDepartment: ManagedObject {
         return stack
     }
 
+    /// Runs `body` on a new context of ``savedStaff(_:)``'s stack of `kind`, on its queue, and
+    /// returns the stack (to read what the store holds afterwards).
+    @discardableResult
+    static func inSavedStaff(
+        _ kind: StoreKind, _ body: (ManagedObjectContext) throws -> Void
+    ) throws -> Stack {
+        let stack = try savedStaff(kind)
+        let context = stack.context()
+        try context.performAndWait { () throws in try body(context) }
+        return stack
+    }
+
     static func fetch(_ entity: String, _ context: ManagedObjectContext) throws -> [ManagedObject] {
         let r = FetchRequest<ManagedObject>(entityName: entity)
         r.sortDescriptors = [FetchSortDescriptor(key: entity == "Badge" ? "code" : "name")]
@@ -160,9 +172,7 @@ final class PrimDepartment: ManagedObject {
     // decided to fire it (see the method's comment).
     @Test(arguments: StoreKind.all)
     func primitiveValueReadsEveryKindOfPropertyAndFiresTheFault(_ kind: StoreKind) throws {
-        let stack = try Self.savedStaff(kind)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        try Self.inSavedStaff(kind) { context in
             let alpha = try Self.fetch("Employee", context)[0]
             let department = try #require(try Self.fetch("Department", context).first)
             context.refresh(alpha, mergeChanges: false)
@@ -247,9 +257,7 @@ final class PrimDepartment: ManagedObject {
     // Same page: "you are also responsible for maintaining the inverse relationship".
     @Test(arguments: StoreKind.all)
     func aPrimitiveSetOfAToOneLeavesTheInverseAlone(_ kind: StoreKind) throws {
-        let stack = try Self.savedStaff(kind)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        try Self.inSavedStaff(kind) { context in
             let alpha = try Self.fetch("Employee", context)[0]
             let rnd = try Self.fetch("Department", context)[0]
             let ops = context.insertNewObject(forEntityName: "Department")
@@ -285,9 +293,7 @@ final class PrimDepartment: ManagedObject {
     // awakeFromFetch() (quoted on PrimEmployee): setting values there does not dirty the object.
     @Test(arguments: StoreKind.all)
     func aPrimitiveSetInAwakeFromFetchIsNotAChange(_ kind: StoreKind) throws {
-        let stack = try Self.savedStaff(kind)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        try Self.inSavedStaff(kind) { context in
             let alpha = try Self.fetch("Employee", context)[0]
             #expect(alpha.value(forKey: "nickname") as? String == "fetched")
             #expect(!alpha.hasChanges && !context.hasChanges)
@@ -323,9 +329,7 @@ final class PrimDepartment: ManagedObject {
     // The same page: the pair is how Core Data maintains inverse relationships.
     @Test(arguments: StoreKind.all)
     func aCustomToOneSetterKeepsTheInverseInStep(_ kind: StoreKind) throws {
-        let stack = try Self.savedStaff(kind)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        let stack = try Self.inSavedStaff(kind) { context in
             let alpha = try #require(try Self.fetch("Employee", context)[0] as? PrimEmployee)
             let rnd = try Self.fetch("Department", context)[0]
             let ops = context.insertNewObject(forEntityName: "Department")
@@ -347,9 +351,7 @@ final class PrimDepartment: ManagedObject {
     // One-to-one: the new destination leaves its previous owner, as the setter makes it.
     @Test(arguments: StoreKind.all)
     func aPairedOneToOneChangeTakesTheDestinationFromItsPreviousOwner(_ kind: StoreKind) throws {
-        let stack = try Self.savedStaff(kind)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        let stack = try Self.inSavedStaff(kind) { context in
             let staff = try Self.fetch("Employee", context)
             let (alpha, bravo) = (staff[0], staff[1])
             let badge = try Self.fetch("Badge", context)[0]
@@ -369,9 +371,7 @@ final class PrimDepartment: ManagedObject {
     // accessors (Core Data Programming Guide, "Managed Object Accessor Methods").
     @Test(arguments: StoreKind.all)
     func setMutationAccessorsChangeTheMembersAndTheirInverse(_ kind: StoreKind) throws {
-        let stack = try Self.savedStaff(kind)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        let stack = try Self.inSavedStaff(kind) { context in
             let staff = try Self.fetch("Employee", context)
             let rnd = try #require(try Self.fetch("Department", context)[0] as? PrimDepartment)
             let ops = PrimDepartment(context: context)
@@ -404,9 +404,7 @@ final class PrimDepartment: ManagedObject {
 
     // An equal value through the pair changes nothing, as an equal value given to a setter.
     @Test func anUnchangedValueBetweenTheCallsChangesNothing() throws {
-        let stack = try Self.savedStaff(.inMemory)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        try Self.inSavedStaff(.inMemory) { context in
             let alpha = try #require(try Self.fetch("Employee", context)[0] as? PrimEmployee)
             alpha.name = "alpha"
             alpha.department = alpha.department
@@ -421,9 +419,7 @@ final class PrimDepartment: ManagedObject {
     // true by default).
     @Test(arguments: StoreKind.all)
     func nestedUnbalancedAndUnmodeledCallsAreDecidedAsDocumented(_ kind: StoreKind) throws {
-        let stack = try Self.savedStaff(kind)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        let stack = try Self.inSavedStaff(kind) { context in
             let staff = try Self.fetch("Employee", context)
             let (alpha, bravo) = (staff[0], staff[1])
             alpha.willChangeValue(forKey: "salary")
@@ -450,9 +446,7 @@ final class PrimDepartment: ManagedObject {
     // change is undone as a setter's is.
     @Test(arguments: StoreKind.all)
     func undoTakesBackAPairedChange(_ kind: StoreKind) throws {
-        let stack = try Self.savedStaff(kind)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        try Self.inSavedStaff(kind) { context in
             context.undoManager = ObjectGraphUndoManager()
             let alpha = try #require(try Self.fetch("Employee", context)[0] as? PrimEmployee)
             alpha.name = "alice"
@@ -517,9 +511,7 @@ final class PrimDepartment: ManagedObject {
     // with willAccessValue(forKey:) "used to fire faults"; a nil key is the usual idiom.
     @Test(arguments: StoreKind.all)
     func willAccessValueFiresTheFault(_ kind: StoreKind) throws {
-        let stack = try Self.savedStaff(kind)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        try Self.inSavedStaff(kind) { context in
             let alpha = try Self.fetch("Employee", context)[0]
             context.refresh(alpha, mergeChanges: false)
             #expect(alpha.isFault)
@@ -588,9 +580,7 @@ final class PrimDepartment: ManagedObject {
 
     // A primitive set alone is no change of the event either; a paired one is.
     @Test func changedValuesForCurrentEventListsPairedChangesOnly() throws {
-        let stack = try Self.savedStaff(.inMemory)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        try Self.inSavedStaff(.inMemory) { context in
             let alpha = try #require(try Self.fetch("Employee", context)[0] as? PrimEmployee)
             alpha.setPrimitiveValue(99, forKey: "salary")
             #expect(alpha.changedValuesForCurrentEvent().isEmpty)
@@ -605,9 +595,7 @@ final class PrimDepartment: ManagedObject {
     // (https://developer.apple.com/documentation/objectivec/nsobject/1411319-dictionarywithvalues).
     @Test(arguments: StoreKind.all)
     func dictionaryWithValuesGivesEachKeysValueAndNSNullForNil(_ kind: StoreKind) throws {
-        let stack = try Self.savedStaff(kind)
-        let context = stack.context()
-        try context.performAndWait { () throws in
+        try Self.inSavedStaff(kind) { context in
             let alpha = try Self.fetch("Employee", context)[0]
             let values = alpha.dictionaryWithValues(forKeys: [
                 "name", "salary", "creationDate", "department",
