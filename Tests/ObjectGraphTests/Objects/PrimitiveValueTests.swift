@@ -578,6 +578,53 @@ final class PrimDepartment: ManagedObject {
         }
     }
 
+    // rollback() and reset() forget what the last notification left: after a rollback the
+    // next event compares with the committed values again (the same page: "since the last
+    // posting"; the rollback's own notification reports the object refreshed, not changed).
+    @Test(arguments: StoreKind.all)
+    func afterARollbackTheNextEventComparesWithTheCommittedValues(_ kind: StoreKind) throws {
+        try Self.inSavedStaff(kind) { context in
+            let alpha = try Self.fetch("Employee", context)[0]
+            alpha.setValue("alice", forKey: "name")
+            context.processPendingChanges()
+            context.rollback()
+            #expect(alpha.value(forKey: "name") as? String == "alpha")
+            alpha.setValue("ally", forKey: "name")
+            #expect(alpha.changedValuesForCurrentEvent()["name"] as? String == "alpha")
+            context.processPendingChanges()
+            context.reset()
+            let fresh = try Self.fetch("Employee", context)[0]
+            fresh.setValue("al", forKey: "name")
+            #expect(fresh.changedValuesForCurrentEvent()["name"] as? String == "alpha")
+        }
+    }
+
+    // What the last notification left holds its objects; rollback() and reset() let them go
+    // (a rolled-back insert, and every object of a reset context, would otherwise stay alive
+    // until the next save).
+    @Test func rollbackAndResetLetGoOfTheObjectsTheLastNotificationLeft() throws {
+        weak var inserted: ManagedObject?
+        weak var fetched: ManagedObject?
+        try Self.inSavedStaff(.inMemory) { context in
+            do {
+                let e = context.insertNewObject(forEntityName: "Employee")
+                e.setValue("new", forKey: "name")
+                context.processPendingChanges()
+                inserted = e
+            }
+            context.rollback()
+            #expect(inserted == nil)
+            do {
+                let alpha = try Self.fetch("Employee", context)[0]
+                alpha.setValue("alice", forKey: "name")
+                context.processPendingChanges()
+                fetched = alpha
+            }
+            context.reset()
+            #expect(fetched == nil)
+        }
+    }
+
     // A primitive set alone is no change of the event either; a paired one is.
     @Test func changedValuesForCurrentEventListsPairedChangesOnly() throws {
         try Self.inSavedStaff(.inMemory) { context in
