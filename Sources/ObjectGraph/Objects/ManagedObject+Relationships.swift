@@ -75,7 +75,10 @@ extension ManagedObject {
             previous.unlink(r, newValue)
         }
         // `toOne(r)` above loaded the slot and the unlinks touched only other objects: write it
-        // directly (`link` would read it again), as `link` does.
+        // directly (`link` would read it again), as `link` does, its committed value kept first
+        // (without it, a saved object's committed to-one was lost: `committedValues`,
+        // `rollback()` and merges read the new destination as the committed one).
+        keepCommittedValue(r.index)
         slots[r.index] = .toOne(newValue)
         markChanged(r.index)
         if let newValue, let inverse { newValue.link(inverse, self) }

@@ -92,6 +92,23 @@ import Testing
         }
     }
 
+    /// Regression: the to-one setter wrote the slot without keeping its committed value.
+    @Test(arguments: StoreKind.all)
+    func settingAToOneKeepsTheCommittedDestinationForRollback(_ kind: StoreKind) throws {
+        let context = try savedStaff(kind)
+        try context.performAndWait { () throws in
+            let alpha = try employees(context)[0]
+            let department = try #require(alpha.value(forKey: "department") as? ManagedObject)
+            let other = StaffModel.department("Sales", in: context)
+            alpha.setValue(other, forKey: "department")
+            let committed = alpha.committedValues(forKeys: ["department"])["department"]
+            #expect(committed as? ManagedObject === department)
+            context.rollback()
+            #expect(alpha.value(forKey: "department") as? ManagedObject === department)
+            #expect(!alpha.hasChanges)
+        }
+    }
+
     @Test(arguments: StoreKind.all)
     func aWriteAfterAReadKeepsTheCommittedValueAndSaves(_ kind: StoreKind) throws {
         let context = try savedStaff(kind)
