@@ -26,6 +26,7 @@ extension ManagedObjectContext {
             object.willTurnIntoFault()
             object.discardValues()
             object.didTurnIntoFault()
+            forgetEventState(of: object)  // its next event compares with the store's values
             announceRefreshed(object)
             return
         }
@@ -65,6 +66,7 @@ extension ManagedObjectContext {
         assignedStores.removeAll()
         forgetUndo()
         eventBaselines.removeAll()
+        openChanges.removeAll()
         advanceQueryGeneration()
         postObjectsDidChange(invalidatedAll: true)
     }
@@ -107,6 +109,7 @@ extension ManagedObjectContext {
         assignedStores.removeAll()
         forgetUndo()
         eventBaselines.removeAll()
+        openChanges.removeAll()
         postObjectsDidChange(invalidatedAll: false)
     }
 }

@@ -103,6 +103,7 @@ extension ManagedObjectContext {
         pending.removeAll()
         undoBaselines.removeAll()  // the snapshots now hold what they held
         eventBaselines.removeAll()
+        if !openChanges.isEmpty { openChanges.removeAll() }  // see `OpenChange`
         for objects in [changes.inserted, changes.updated, changes.deleted] {
             for object in objects { object.didSave() }
         }

@@ -43,11 +43,25 @@ extension ManagedObject {
     /// }
     /// ```
     ///
+    /// A to-many's value is a copy, not a live set: Core Data's custom to-many accessors
+    /// mutate the primitive set in place (`[[self primitiveEmployees] addObject:value]`),
+    /// which here changes nothing (and `as? NSMutableSet` gives `nil`). Change the copy, then
+    /// give it to ``setPrimitiveValue(_:forKey:)`` (see
+    /// ``willChangeValue(forKey:withSetMutation:using:)``).
+    ///
+    /// Read by a Foundation `#Predicate` or `SortDescriptor` key path (a custom getter), it
+    /// names `key` for the key path: a `String` getter resolves to its key; a getter of
+    /// another type does not resolve, as any computed property that is not a chain of wrapped
+    /// properties (`FetchSortDescriptor(_:)` throws `.invalidSortKey`, 134060).
+    ///
     /// - Precondition: `key` is a property of the entity; the message names entity and key
     ///   (Core Data does not check: "on an unmodeled property, it will instead operate upon a
     ///   random modeled property").
     /// - Note: Mirrors `NSManagedObject.primitiveValue(forKey:)`.
     public func primitiveValue(forKey key: String) -> Any? {
+        if let recorder = entity.keyPathProbe as? KeyPathProbe.Recorder {
+            return KeyPathProbe.primitiveMarker(self, key: key, recorder: recorder)
+        }
         let property = self.property(key, "primitiveValue(forKey:)")
         return bridged(read(property.index, "primitiveValue(forKey: \"\(key)\")"), property)
     }
@@ -68,14 +82,21 @@ extension ManagedObject {
     /// - between ``willChangeValue(forKey:)`` and ``didChangeValue(forKey:)`` it is a change, as
     ///   a setter makes it.
     ///
+    /// A value set alone is never a change afterwards either: undo neither records it nor
+    /// marks it changed when it puts back other properties, and the `.overwrite` merge policy
+    /// saves the property's committed value, not it.
+    ///
     /// For a to-many, the members not in `value` are removed and the others added, in the
     /// relationship's order (an ordered one takes `value`'s order).
     ///
     /// - Precondition: `key` is a property of the entity and `value` fits its type; a
     ///   mismatch traps with a message naming entity, key and the expected type.
     /// - Note: Mirrors `NSManagedObject.setPrimitiveValue(_:forKey:)`: "This method does not
-    ///   invoke the change notification methods"; with an inverse, "you are also responsible
-    ///   for maintaining the inverse relationship".
+    ///   invoke the change notification methods". Apple's page describes the receiver's side
+    ///   only ("relates the object specified by value to the receiver, unrelating the
+    ///   previously related object"); the inverse is left alone here because ObjectGraph, as
+    ///   Core Data, keeps inverses in step from the change notifications, which this method
+    ///   does not invoke.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         let property = self.property(key, "setPrimitiveValue(_:forKey:)")
         let index = property.index
@@ -108,6 +129,7 @@ extension ManagedObject {
         // (kept, undo would find the slot different from its committed value and mark it).
         if !property.isTransient { keepCommittedValue(index) }
         slots[index] = new
+        if let context = managedObjectContext { context.noteBarePrimitiveSet(self, index, new) }
     }
 
     /// The loaded members of the to-many in slot `index` changed to `objects`: those not among
@@ -177,11 +199,18 @@ extension ManagedObject {
     /// value again (the latest call counts).
     ///
     /// - Note: Mirrors `NSManagedObject.willChangeValue(forKey:)` (key-value observing's).
+    ///
+    /// The noted value is kept by the object's context until ``didChangeValue(forKey:)`` takes
+    /// it. A change left open is dropped when the context next saves changes, rolls back or
+    /// resets (its `didChangeValue(forKey:)` then finds no noted value: see there), and
+    /// goes away with the context; it never keeps its object alive beyond those. On an object
+    /// without a context (`init(entity:insertInto: nil)`) nothing is noted: the pair marks the
+    /// property changed and leaves inverses alone, as an unbalanced `didChangeValue` does.
     public func willChangeValue(forKey key: String) {
         guard let property = entity.propertiesByName[key] else { return }
         prepare(property.index, "willChangeValue(forKey: \"\(key)\")")
         keepCommittedValue(property.index)
-        OpenChanges.open(self, slot: property.index, value: slots[property.index])
+        managedObjectContext?.openChange(of: self, slot: property.index)
     }
 
     /// Closes a change opened with ``willChangeValue(forKey:)``: when the property's value
@@ -208,7 +237,7 @@ extension ManagedObject {
         guard let property = entity.propertiesByName[key] else { return }
         let index = property.index
         prepare(index, "didChangeValue(forKey: \"\(key)\")")
-        guard let old = OpenChanges.close(self, slot: index) else {
+        guard let old = managedObjectContext?.closeChange(of: self, slot: index) else {
             markChanged(index)
             return
         }
@@ -324,39 +353,62 @@ extension ManagedObject {
     }
 }
 
-/// The changes opened by ``ManagedObject/willChangeValue(forKey:)`` and not closed yet: each
-/// object's noted values, by slot.
+/// The values ``ManagedObject/willChangeValue(forKey:)`` noted for one object, by slot, until
+/// ``ManagedObject/didChangeValue(forKey:)`` takes them.
 ///
-/// Kept here, not on the object, so that objects carry no field for a rarely used pair (a
-/// field would add 8 bytes to every object), and not in the context, so that an object without
-/// one (created with `init(entity:insertInto: nil)`) can use the pair too. The entries hold
-/// their objects: a change opened and never closed keeps its object until the pair is used
-/// again for that key and closed.
-enum OpenChanges {
-    private struct Entry {
-        let object: ManagedObject
-        var values: [Int: ObjectValue]
-    }
+/// Kept by the object's context (confined to its queue, like everything a context keeps),
+/// not on the object (a field would add 8 bytes to every object for a rarely used pair) and
+/// not in a process-wide table (a change left open kept its object, and what that object
+/// holds, alive for the life of the process). The context drops them when it saves changes,
+/// rolls back and resets.
+struct OpenChange {
+    let object: ManagedObject
+    var values: [Int: ObjectValue]
+}
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var entries: [ObjectIdentifier: Entry] = [:]
-
-    /// Notes `value` as slot `slot`'s value before a change of `object`.
-    static func open(_ object: ManagedObject, slot: Int, value: ObjectValue) {
-        lock.withLock {
-            entries[ObjectIdentifier(object), default: Entry(object: object, values: [:])]
-                .values[slot] = value
-        }
+extension ManagedObjectContext {
+    /// Notes slot `slot`'s current value before a change of `object`.
+    func openChange(of object: ManagedObject, slot: Int) {
+        let value = object.slots[slot]
+        openChanges[ObjectIdentifier(object), default: OpenChange(object: object, values: [:])]
+            .values[slot] = value
     }
 
     /// The value noted for slot `slot` of `object`, forgotten now; `nil` when none was.
-    static func close(_ object: ManagedObject, slot: Int) -> ObjectValue? {
-        lock.withLock {
-            let key = ObjectIdentifier(object)
-            guard var entry = entries[key], let value = entry.values.removeValue(forKey: slot)
-            else { return nil }
-            entries[key] = entry.values.isEmpty ? nil : entry
-            return value
+    func closeChange(of object: ManagedObject, slot: Int) -> ObjectValue? {
+        let key = ObjectIdentifier(object)
+        guard var entry = openChanges[key], entry.object === object,
+            let value = entry.values.removeValue(forKey: slot)
+        else { return nil }
+        openChanges[key] = entry.values.isEmpty ? nil : entry
+        return value
+    }
+
+    /// `object`'s slot `index` was set to `value` by `setPrimitiveValue(_:forKey:)`: outside
+    /// a will/did-change pair that is no change, so what the last event left (the undo
+    /// manager's baseline, `changedValuesForCurrentEvent()`'s) takes the value too, and the
+    /// next undo group and event do not count it as theirs.
+    func noteBarePrimitiveSet(_ object: ManagedObject, _ index: Int, _ value: ObjectValue) {
+        let key = ObjectIdentifier(object)
+        if !openChanges.isEmpty, let open = openChanges[key], open.object === object,
+            open.values[index] != nil
+        {
+            return  // between the pair: a change, which `didChangeValue` records
+        }
+        if !undoBaselines.isEmpty, undoBaselines[key] != nil,
+            index < undoBaselines[key]!.slots.count
+        {
+            undoBaselines[key]!.slots[index] = value
+        }
+        if !eventBaselines.isEmpty, var baseline = eventBaselines[key], baseline.object === object {
+            var kept = Array(baseline.kept)
+            if let i = kept.firstIndex(where: { $0.slot == index }) {
+                kept[i].value = value
+            } else {
+                kept.append(Snapshot.Entry(slot: index, value: value))
+            }
+            baseline.kept = kept[...]
+            eventBaselines[key] = baseline
         }
     }
 }

@@ -89,6 +89,17 @@ final class PrimDepartment: ManagedObject {
                     RelationshipDescription(
                         name: "department", destination: "Department", inverse: "employees"),
                     RelationshipDescription(name: "badge", destination: "Badge", inverse: "holder"),
+                    RelationshipDescription(
+                        name: "projects", destination: "Project", inverse: "members",
+                        isToMany: true),
+                ]),
+            EntityDescription(
+                name: "Project",
+                properties: [
+                    AttributeDescription(name: "name", type: .string),
+                    RelationshipDescription(
+                        name: "members", destination: "Employee", inverse: "projects",
+                        isToMany: true, isOrdered: true),
                 ]),
             EntityDescription(
                 name: "Department", managedObjectClass: PrimDepartment.self,
@@ -254,7 +265,10 @@ final class PrimDepartment: ManagedObject {
         #expect(try Self.stored(stack, "Employee", "name") as? [String] == ["alpha", "bravo"])
     }
 
-    // Same page: "you are also responsible for maintaining the inverse relationship".
+    // Same page: the method "does not invoke the change notification methods", from which
+    // inverse relationships are kept in step; the page describes the receiver's side only
+    // ("relates the object specified by value to the receiver, unrelating the previously
+    // related object if there was one").
     @Test(arguments: StoreKind.all)
     func aPrimitiveSetOfAToOneLeavesTheInverseAlone(_ kind: StoreKind) throws {
         try Self.inSavedStaff(kind) { context in
