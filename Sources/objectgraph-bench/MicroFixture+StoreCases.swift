@@ -47,6 +47,33 @@ extension MicroFixture {
                 }
             },
             MicroCase(
+                name: "import.chunked", unit: "objects",
+                explains: "insert and fill N expenses in 200 performAndWait blocks, then one save"
+            ) { [self] in
+                // Each block ends an event (an objects-did-change posting outside a save), so
+                // this is the import shape that pays for what a posting keeps per changed
+                // object (`changedValuesForCurrentEvent()`'s baselines); W1 saves in one block.
+                let context = self.context()
+                defer { context.performAndWait { context.reset() } }
+                let categories = try context.performAndWait {
+                    try context.fetch(FetchRequest<Category>(entityName: "Category"))
+                }
+                var random = SeededRandomNumberGenerator(seed: 9)
+                let chunk = max(1, n / 200)
+                return try timed(n) {
+                    for start in stride(from: 0, to: n, by: chunk) {
+                        context.performAndWait {
+                            for i in start..<min(n, start + chunk) {
+                                SyntheticExpense.fill(
+                                    Expense(context: context), index: i, random: &random,
+                                    category: categories[i % categories.count])
+                            }
+                        }
+                    }
+                    try context.performAndWait { try context.save() }
+                }
+            },
+            MicroCase(
                 name: "save.update", unit: "objects", explains: "W4b: save() of N changed expenses"
             ) { [self] in
                 try withFetched { expenses in

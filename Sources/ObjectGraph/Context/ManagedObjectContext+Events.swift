@@ -141,8 +141,12 @@ extension ManagedObjectContext {
             _ = put(NSInvalidatedObjectsKey, changes.invalidated)
             guard !info.isEmpty else { return }
         }
+        // The next event's baselines are the values now, before the observers can write.
+        let baselines = invalidatedAll ? [] : captureEventBaselines(changes)
+        let clearings = eventBaselines.clearings
         NotificationCenter.default.post(
             name: Self.didChangeObjectsNotification, object: self, userInfo: info)
+        if !baselines.isEmpty { keepEventBaselines(baselines, clearings: clearings) }
     }
 }
 

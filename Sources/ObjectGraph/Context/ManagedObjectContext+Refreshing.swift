@@ -26,6 +26,7 @@ extension ManagedObjectContext {
             object.willTurnIntoFault()
             object.discardValues()
             object.didTurnIntoFault()
+            forgetEventState(of: object)  // its next event compares with the store's values
             announceRefreshed(object)
             return
         }
@@ -64,6 +65,8 @@ extension ManagedObjectContext {
         permanentIDs.removeAll()
         assignedStores.removeAll()
         forgetUndo()
+        eventBaselines.removeAll()
+        openChanges.removeAll()
         advanceQueryGeneration()
         postObjectsDidChange(invalidatedAll: true)
     }
@@ -105,6 +108,8 @@ extension ManagedObjectContext {
         unprocessedDeletes.removeAll()
         assignedStores.removeAll()
         forgetUndo()
+        eventBaselines.removeAll()
+        openChanges.removeAll()
         postObjectsDidChange(invalidatedAll: false)
     }
 }

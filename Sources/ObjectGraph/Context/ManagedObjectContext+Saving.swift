@@ -102,6 +102,8 @@ extension ManagedObjectContext {
         registry.noteWork(pending.objects.count)
         pending.removeAll()
         undoBaselines.removeAll()  // the snapshots now hold what they held
+        eventBaselines.removeAll()
+        if !openChanges.isEmpty { openChanges.removeAll() }  // see `OpenChange`
         for objects in [changes.inserted, changes.updated, changes.deleted] {
             for object in objects { object.didSave() }
         }

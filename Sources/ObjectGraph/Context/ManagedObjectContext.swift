@@ -153,6 +153,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
     /// Each changed object's state at the end of the last event, for the next undo group.
     var undoBaselines: [ObjectIdentifier: UndoState] = [:]
+    /// Each changed object's values at the end of the last event that announced it, for
+    /// `changedValuesForCurrentEvent()` (see `recordEventBaselines(_:)`).
+    var eventBaselines = EventBaselines()
+    /// The values noted by `willChangeValue(forKey:)` and not yet taken by its
+    /// `didChangeValue(forKey:)`, per object and slot (see `OpenChange`).
+    var openChanges: [ObjectIdentifier: OpenChange] = [:]
     /// The query generation a root context reads (see <doc:QueryGenerations>).
     var queryGenerationPin = QueryGenerationPin.unpinned
 

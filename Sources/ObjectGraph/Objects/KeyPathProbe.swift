@@ -219,6 +219,17 @@ enum KeyPathProbe {
 
     private static func emptyDictionary<D: ExpressibleByDictionaryLiteral>(_: D.Type) -> D { [:] }
 
+    /// What `primitiveValue(forKey:)` returns to a probe (a custom getter read by a key path):
+    /// the string marker, recorded as a read of `key`. The property's type is unknown here
+    /// (a probe's entity has no properties), so only a getter that casts the value to
+    /// `String` hands the marker back unchanged and resolves; any other getter returns
+    /// something else, and the key path does not resolve (rather than trapping on the key).
+    static func primitiveMarker(_ object: ManagedObject, key: String, recorder: Recorder) -> Any? {
+        let marker = markerCandidates[0]
+        recorder.record(object, key: key, wrapped: \ManagedObject.entity, .value(marker))
+        return String.fromAttributeValue(marker)
+    }
+
     /// The marker a ``Relationship`` returns to a probe: a new probe of the destination
     /// class (alone in a collection for a to-many).
     static func relationshipMarker<Object: ManagedObject, Value: RelationshipConvertible>(

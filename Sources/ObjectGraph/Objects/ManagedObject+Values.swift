@@ -45,27 +45,37 @@ extension ManagedObject {
         }
         let relationship = property as! RelationshipDescription
         if relationship.isToMany {
-            let objects: [ManagedObject]
-            switch value {
-            case nil: objects = []
-            case let set as Set<ManagedObject>: objects = Array(set)
-            case let array as [ManagedObject]: objects = array
-            case let many as any Collection:
-                objects = many.map { element in
-                    guard let o = element as? ManagedObject else {
-                        relationshipMismatch(relationship, value)
-                    }
-                    return o
-                }
-            default: relationshipMismatch(relationship, value)
-            }
-            setRelated(relationship, objects)
+            setRelated(relationship, members(value, of: relationship))
         } else {
-            guard value == nil || value is ManagedObject else {
-                relationshipMismatch(relationship, value)
-            }
-            setToOne(relationship, value as? ManagedObject)
+            setToOne(relationship, destination(value, of: relationship))
         }
+    }
+
+    /// `value` as the members of the to-many `relationship`: `nil` (none), a `Set` or array of
+    /// managed objects, or any collection of them; anything else traps naming the key.
+    func members(_ value: Any?, of relationship: RelationshipDescription) -> [ManagedObject] {
+        switch value {
+        case nil: return []
+        case let set as Set<ManagedObject>: return Array(set)
+        case let array as [ManagedObject]: return array
+        case let many as any Collection:
+            return many.map { element in
+                guard let o = element as? ManagedObject else {
+                    relationshipMismatch(relationship, value)
+                }
+                return o
+            }
+        default: relationshipMismatch(relationship, value)
+        }
+    }
+
+    /// `value` as the destination of the to-one `relationship` (a managed object or `nil`);
+    /// anything else traps naming the key.
+    func destination(_ value: Any?, of relationship: RelationshipDescription) -> ManagedObject? {
+        guard value == nil || value is ManagedObject else {
+            relationshipMismatch(relationship, value)
+        }
+        return value as? ManagedObject
     }
 
     /// The attribute `key`'s stored value.
@@ -150,7 +160,8 @@ extension ManagedObject {
         return result
     }
 
-    private func bridged(_ value: ObjectValue, _ property: PropertyDescription) -> Any? {
+    /// A slot's value as the public API gives it (see ``value(forKey:)``).
+    func bridged(_ value: ObjectValue, _ property: PropertyDescription) -> Any? {
         switch value {
         case .attribute(let v): return (property as! AttributeDescription).publicValue(of: v)
         case .toOne(let o): return o

@@ -37,7 +37,10 @@ extension ManagedObjectContext {
                 let changedThere =
                     !(committed.map { sameValue($0[index], store[index]) } ?? false)
                 switch mergePolicy {
-                case .overwrite: merged[index] = mine
+                // Every slot as the context knows it: a slot not changed here has its
+                // committed value (a value `setPrimitiveValue(_:forKey:)` alone set is no change
+                // and is not saved).
+                case .overwrite: merged[index] = changedHere ? mine : committed?[index] ?? mine
                 case .mergeByPropertyObjectTrump: if changedHere { merged[index] = mine }
                 case .mergeByPropertyStoreTrump:
                     if changedHere && !changedThere { merged[index] = mine }

@@ -112,6 +112,7 @@ extension ManagedObjectContext {
     /// Puts `object` in `state`: its existence, and the values of `slots` (every slot when
     /// `nil`), so that changes made while registration was off stay.
     private func restore(_ object: ManagedObject, to state: UndoState, slots: [Int]?) {
+        var reinserted = false
         switch state.existence {
         case .absent:
             if object.state.isInserted {
@@ -120,13 +121,15 @@ extension ManagedObjectContext {
                 unprocessedDeletes.removeAll { $0 === object }
                 object.state.clearLifecycle()
                 object.changedSlots = SlotSet()
+                forgetEventState(of: object)  // never announced again: let it go
                 object.managedObjectContext = nil
             } else if object.managedObjectContext === self {
                 markDeletedByUndo(object)
             }
             return
         case .present, .deleted:
-            if object.managedObjectContext !== self {
+            reinserted = object.managedObjectContext !== self
+            if reinserted {
                 // Removed by an undone insertion, or a deletion saved since: inserted again.
                 object.managedObjectContext = self
                 object.state.clearLifecycle()
@@ -137,16 +140,29 @@ extension ManagedObjectContext {
                 announceInserted(object)
             }
         }
+        // The slots to compare with their committed values: those changed already and those
+        // this restore writes. Any other slot is as a save or fetch left it, or was set by
+        // `setPrimitiveValue(_:forKey:)` alone, which is not a change (comparing every slot
+        // made such a value a change the next save wrote).
+        var touched: SlotSet? = reinserted ? nil : object.changedSlots
         if let slots, object.hasValues {
-            for index in slots {
+            for index in slots where !object.slots[index].isSame(as: state.slots[index]) {
+                touched?.insert(index)
                 object.keepCommittedValue(index)
                 object.slots[index] = state.slots[index]
             }
         } else {
+            if object.slots.count == state.slots.count {
+                for i in state.slots.indices where !object.slots[i].isSame(as: state.slots[i]) {
+                    touched?.insert(i)
+                }
+            } else {
+                touched = nil
+            }
             object.replaceSlots(with: state.slots)
         }
         object.faultSource = nil
-        object.changedSlots = changedSlots(of: object)
+        object.changedSlots = changedSlots(of: object, among: touched)
         if state.existence == .deleted {
             markDeletedByUndo(object)
         } else if object.state.isDeleted {
@@ -173,14 +189,16 @@ extension ManagedObjectContext {
         announceDeleted(object)
     }
 
-    /// The slots that differ from the object's last saved values (all set ones for an
-    /// inserted object).
-    private func changedSlots(of object: ManagedObject) -> SlotSet {
+    /// The slots (of `candidates`, or all when `nil`) that differ from the object's last saved
+    /// values (all set ones for an inserted object).
+    private func changedSlots(of object: ManagedObject, among candidates: SlotSet?) -> SlotSet {
         let reference =
             object.state.isInserted
             ? ManagedObject.initialSlots(for: object.entity) : object.committedSlots
         guard let reference else { return SlotSet(object.slots.indices) }
-        return SlotSet(object.slots.indices.filter { !object.slots[$0].isSame(as: reference[$0]) })
+        let differs = { (i: Int) in !object.slots[i].isSame(as: reference[i]) }
+        if let candidates { return SlotSet(candidates.filter(differs)) }
+        return SlotSet(object.slots.indices.filter(differs))
     }
 }
 
