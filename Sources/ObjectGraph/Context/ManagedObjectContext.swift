@@ -154,7 +154,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Each changed object's state at the end of the last event, for the next undo group.
     var undoBaselines: [ObjectIdentifier: UndoState] = [:]
     /// Each changed object's values at the end of the last event that announced it, for
-    /// `changedValuesForCurrentEvent()` (see `recordEventBaselines(_:)`).
+    /// `changedValuesForCurrentEvent()` (see `captureEventBaselines(_:)`).
     var eventBaselines = EventBaselines()
     /// The values noted by `willChangeValue(forKey:)` and not yet taken by its
     /// `didChangeValue(forKey:)`, per object and slot (see `OpenChange`).
