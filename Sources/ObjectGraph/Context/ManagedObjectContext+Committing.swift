@@ -155,11 +155,38 @@ extension ManagedObjectContext {
             patch(of: object, plan, id, shared: &lastSlots, scratch: &scratch)
         }
         add(patched, \.patched) { $0.objectID.storeIdentifier ?? "" }
+        handOffRows(of: plan, patched, to: &sets)
         // Labelled as the change set's list is: an unlabelled tuple array was converted to it
         // element by element (`_arrayForceCast`, ≈ 300 instructions a deletion).
         let deleted = plan.deleted.map { (objectID: $0.objectID, version: plan.expected($0)) }
         add(deleted, \.deleted) { $0.objectID.storeIdentifier ?? "" }
         return sets
+    }
+
+    /// Gives each store's change set the objects whose kept rows its patches change (those
+    /// with an overlay of written attributes and no planned values: their patch is the
+    /// overlay), so that they let go of the rows while the store patches them and take the
+    /// patched rows back (``StoreRowHandoff``): each row is then changed in place and held
+    /// once. `patched` is `plan.updated`'s patches, in order; each store's patches are in the
+    /// same order in its change set.
+    private func handOffRows(
+        of plan: SavePlan, _ patched: [StoreRowPatch], to sets: inout [String: StoreChangeSet]
+    ) {
+        let updated = plan.updated
+        guard updated.contains(where: \.hasRowOverlay) else { return }
+        var byStore: [String: [ManagedObject?]] = [:]
+        let storeOf = { (patch: StoreRowPatch) in patch.objectID.storeIdentifier ?? "" }
+        patched.forEachRun(by: storeOf) { key, range in
+            byStore[key, default: []] += range.map { i in
+                let object = updated[i]
+                return object.hasRowOverlay && !plan.hasValues(for: object) ? object : nil
+            }
+        }
+        for (key, objects) in byStore where objects.contains(where: { $0 != nil }) {
+            sets[key]?.rowHandoff = StoreRowHandoff(
+                release: { k in objects[k]?.lendRowForPatch() },
+                retake: { k, row in objects[k]?.takeSavedRow(row) })
+        }
     }
 
     /// Permanent IDs for the inserted objects that still have temporary ones, entity by entity
@@ -265,16 +292,21 @@ extension ManagedObjectContext {
         of object: ManagedObject, _ plan: SavePlan, _ id: (ManagedObject) -> ManagedObjectID,
         shared: inout [Int], scratch: inout [Int]
     ) -> StoreRowPatch {
-        let values = plan.values(of: object)
+        // Without planned values, each changed slot's current value is read as it is held
+        // (an object that keeps its row reads its overlay: no conversion into slots).
+        let planned = plan.hasValues(for: object)
+        let values = planned ? plan.values(of: object) : []
         let kinds = object.entity.layout.kinds
+        let count = planned ? values.count : kinds.count
         // The slots are compared with the previous patch's as they come, and only collected
         // when they differ: most updates of a save change the same slots, and refilling a
         // scratch array per patch cost a `replaceSubrange` each.
         var matched = 0
         var differs = false
+        func value(_ i: Int) -> ObjectValue { planned ? values[i] : object.currentValue(at: i) }
         func add(_ i: Int) {
-            guard i < values.count else { return }
-            switch (kinds[i], values[i]) {
+            guard i < count else { return }
+            switch (kinds[i], value(i)) {
             case (.attribute, .attribute), (.toOne, .toOne), (.toManyStored, .toMany(_?)):
                 if !differs {
                     if matched < shared.count && shared[matched] == i {
@@ -289,7 +321,7 @@ extension ManagedObjectContext {
             default: break
             }
         }
-        if plan.hasValues(for: object) {
+        if planned {
             for i in kinds.indices { add(i) }
         } else {
             object.changedSlots.forEachSlot(add)
@@ -303,7 +335,7 @@ extension ManagedObjectContext {
         // runtime's unspecialised allocation (≈ 690 instructions a patch against ≈ 360).
         var stored: [StoreValue] = []
         stored.reserveCapacity(shared.count)
-        for i in shared { stored.append(storeValue(values[i], kinds[i], id)) }
+        for i in shared { stored.append(storeValue(value(i), kinds[i], id)) }
         return StoreRowPatch(
             objectID: id(object), version: plan.expected(object) + 1, slots: shared,
             values: stored)

@@ -70,7 +70,8 @@ extension ManagedObjectContext {
                     // `forEachSlot`, not `for in`: the set's iterator is an `AnyIterator`
                     // (an allocation per object).
                     object.changedSlots.forEachSlot { index in
-                        values.append(Snapshot.Entry(slot: index, value: object.slots[index]))
+                        values.append(
+                            Snapshot.Entry(slot: index, value: object.currentValue(at: index)))
                     }
                     ranges.append(start..<values.count)
                     captured.append((key, EventBaseline(object: object, kept: [])))
@@ -139,7 +140,7 @@ extension ManagedObject {
             // A slot the baseline does not list was unchanged at that posting: it held its
             // committed value (its default, on an insert).
             let old = baseline?.value(at: index) ?? defaults?[index] ?? committedValue(at: index)
-            if baseline != nil, old.isSame(as: slots[index]) { continue }
+            if baseline != nil, old.isSame(as: currentValue(at: index)) { continue }
             let property = entity.properties[index]
             if case .toMany(nil) = old, let r = property as? RelationshipDescription {
                 // A relationship fault's members are the committed ones, one level up.

@@ -62,7 +62,7 @@ extension ManagedObjectContext {
         case .batch(let batch)?:
             fillBatch(batch)
             if object.hasValues { return }
-        case .resolvedDestination?, nil: break  // kept beside a row: never a fault's
+        case .resolvedDestination?, .overlay?, nil: break  // kept beside a row: never a fault's
         }
         let row: StoreRow?
         var failure: (any Error)?

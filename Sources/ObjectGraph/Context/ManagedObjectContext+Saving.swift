@@ -87,6 +87,9 @@ extension ManagedObjectContext {
         // Arrays of the kinds, not their concatenation: no copy of every object reference.
         for objects in [changes.inserted, changes.updated] {
             for object in objects {
+                // An overlay of written attributes still over its row (a store that did not
+                // hand the row off, a child's push) is converted: its values are committed.
+                if object.hasRowOverlay { object.foldOverlayAfterSave() }
                 // The current values are the committed ones now: nothing kept (the kept old
                 // values, if any, are freed here).
                 object.snapshot = Snapshot()

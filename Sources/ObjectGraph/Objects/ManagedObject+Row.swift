@@ -7,9 +7,10 @@ import Foundation
 // never allocates slots.
 
 extension ManagedObject {
-    /// The value of slot `index` read from the kept row, as the slot would hold it, or `nil`
-    /// when the row cannot answer without becoming slots: a to-one with a destination, a
-    /// to-many, a slot the store does not keep.
+    /// The value of slot `index` read from the kept row (or its overlay of written
+    /// attributes, ``RowOverlay``), as the slot would hold it, or `nil` when the row cannot
+    /// answer without becoming slots: a to-one with a destination, a to-many, a slot the
+    /// store does not keep.
     ///
     /// A to-one's destination is not resolved here: the object must hold it from its first
     /// read on, as a slot does (and as Core Data caches a related object once accessed), or a
@@ -20,6 +21,18 @@ extension ManagedObject {
     /// - Precondition: the object keeps a row (`rowValues != nil`).
     @inline(__always)
     func rowValue(at index: Int) -> ObjectValue? {
+        if case .overlay(let overlay)? = faultSource, let v = overlay.value(at: index) {
+            return .attribute(v)
+        }
+        return committedRowValue(at: index)
+    }
+
+    /// The value of slot `index` in the kept row itself (its committed value), overlay
+    /// ignored; `nil` where ``rowValue(at:)`` gives `nil`.
+    ///
+    /// - Precondition: the object keeps a row (`rowValues != nil`).
+    @inline(__always)
+    func committedRowValue(at index: Int) -> ObjectValue? {
         switch rowValues.unsafelyUnwrapped[index] {
         case .attribute(let v): return .attribute(v)
         case .toOne(nil): return .toOne(nil)
@@ -40,6 +53,8 @@ extension ManagedObject {
     /// - Precondition: the object belongs to `context` (passed in: the weak reference's load
     ///   retains and releases the context on its slow path, ≈ 190 instructions).
     func resolveRelationshipsBeforeLeaving(_ context: ManagedObjectContext) {
+        // Written attributes are converted with the row (the flag's field holds the overlay).
+        if case .overlay? = faultSource { materialiseRow() }
         guard let row = rowValues else { return }
         row.withUnsafeBufferPointer { row in
             // The usual shape, one to-one with a destination and no stored to-many, keeps the

@@ -132,9 +132,14 @@ extension ManagedObject {
         var result: [String: Any] = [:]
         let transient = entity.layout.transientSlots
         for index in changedSlots where !transient.contains(index) {
+            let property = entity.properties[index]
+            // A kept row's overlay answers without converting the row.
+            if rowValues != nil, let value = rowValue(at: index) {
+                result[property.name] = bridged(value, property) ?? NSNull()
+                continue
+            }
             // A to-many that deleted members left while it was a fault (`unlinkDeleted`).
             if case .toMany(nil) = slots[index] { loadToMany(index) }
-            let property = entity.properties[index]
             result[property.name] = bridged(slots[index], property) ?? NSNull()
         }
         return result
@@ -223,11 +228,15 @@ extension ManagedObject {
     /// wrapped in an ``ObjectValue`` until it is stored: the former `write`, taking an
     /// `ObjectValue`, copied the two values out of their enums to compare them (three copies
     /// and three destructions of an `ObjectValue` per write).
+    ///
+    /// An object that keeps its row records the value over the row instead, where it can
+    /// (``writeOverRow(_:_:)``): the row stays its committed values.
     func writeAttribute(
         _ index: Int, _ value: AttributeValue, _ call: @autoclosure () -> String
     ) {
         if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
         if !hasValues { fireFault() }
+        if rowValues != nil, writeOverRow(index, value) { return }
         if slots[index].holdsAttribute(value) { return }
         keepCommittedValue(index)
         slots[index] = .attribute(value)

@@ -71,8 +71,10 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) private var storedSlots: [ObjectValue] = []
     /// The values of the store row the object was filled from (or, for a saved insert, the
     /// row its save wrote), kept as its values (shared with the store's row table, not
-    /// copied) until something needs them as slots; `nil` otherwise. Only a clean object (or
-    /// an insert while its save commits) has one: the first write converts it (see
+    /// copied) until something needs them as slots; `nil` otherwise. The row is the object's
+    /// committed values: a clean object (or an insert while its save commits) has one, and
+    /// so does one whose only writes are to attributes the row stores, kept over it in an
+    /// overlay (``RowOverlay``, in `faultSource`); any other write converts it (see
     /// ``materialiseRow()``).
     @exclusivity(unchecked) private(set) var rowValues: [StoreValue]?
     /// The values last read from (or saved to) the parent, kept as the old values of the
@@ -152,8 +154,7 @@ open class ManagedObject: CustomStringConvertible {
             if newValue.isEmpty {
                 holdNoSlots()
             } else {
-                if state.keepsResolvedRelationships { forgetResolvedRelationships() }
-                rowValues = nil
+                if rowValues != nil { forgetRow() }
                 storedSlots = newValue
             }
         }
@@ -173,23 +174,56 @@ open class ManagedObject: CustomStringConvertible {
     @inline(never)
     private func holdNoSlots() {
         if state.keepsResolvedRelationships { forgetResolvedRelationships() }
+        if case .overlay? = faultSource { faultSource = nil }
         rowValues = entity.properties.isEmpty ? [] : nil
         storedSlots = []
     }
 
-    /// Drops the object's values, slots or kept row: it is a fault (whatever its entity).
+    /// Drops the object's values, slots or kept row (and its overlay): it is a fault
+    /// (whatever its entity).
     func dropValues() {
-        if state.keepsResolvedRelationships { forgetResolvedRelationships() }
-        rowValues = nil
+        if rowValues != nil { forgetRow() }
         storedSlots = []
+    }
+
+    /// Forgets the kept row with what stands beside it (the relationships kept resolved, the
+    /// overlay of written attributes), whose values are being replaced. Out of line: the
+    /// slots' setter, inlined at every site, tests only whether a row is kept.
+    @inline(never)
+    private func forgetRow() {
+        if state.keepsResolvedRelationships { forgetResolvedRelationships() }
+        if case .overlay? = faultSource { faultSource = nil }
+        rowValues = nil
     }
 
     /// Makes the object keep `row` (a store row's values, shared) as its values, in place of
     /// slots: what filling a fault from a store row does, and a saved insert (``keepSavedRow(_:)``).
+    ///
+    /// - Precondition: the object has no overlay (``RowOverlay``): the callers replace a
+    ///   fault's values, a clean object's, or an insert's slots.
     @inline(__always)
     func keepRow(_ row: [StoreValue]) {
         if state.keepsResolvedRelationships { forgetResolvedRelationships() }
         storedSlots = []
+        rowValues = row
+    }
+
+    /// Lets go of the kept row while a store patches it with the overlay's values, so that
+    /// the store changes its row in place (while the object shared it, the store's write
+    /// copied the whole row). The overlay stays; ``takeSavedRow(_:)`` must follow, with no
+    /// read between.
+    ///
+    /// - Precondition: the object has an overlay, and the store has checked the patch (it
+    ///   can no longer fail).
+    func lendRowForPatch() {
+        rowValues = nil
+    }
+
+    /// Takes `row`, the store's row after its patch of the overlay's values, as the object's
+    /// values, and drops the overlay: the object is saved (its committed values are its
+    /// current ones) and holds its values once.
+    func takeSavedRow(_ row: [StoreValue]) {
+        if case .overlay? = faultSource { faultSource = nil }
         rowValues = row
     }
 
@@ -222,6 +256,11 @@ open class ManagedObject: CustomStringConvertible {
     /// Converts a kept row into slots (to-ones and stored to-manys resolved through the
     /// context's registry); does nothing when the object keeps no row.
     ///
+    /// An overlay of written attributes (``RowOverlay``) becomes those slots' current values,
+    /// and the row's values of those slots their committed ones (kept in the snapshot), so
+    /// the object reads, and compares with its committed values, as if every write had been
+    /// made to slots.
+    ///
     /// An object that keeps its row's relationships resolved beside it (one that left its
     /// context, ``resolveRelationshipsBeforeLeaving(_:)``, or a saved insert,
     /// ``keepSavedRow(_:)``) takes those; any other object without a context resolves no
@@ -246,6 +285,13 @@ open class ManagedObject: CustomStringConvertible {
         }
         rowValues = nil
         storedSlots = values
+        if case .overlay(let overlay)? = faultSource {
+            faultSource = nil
+            for entry in overlay.entries {
+                snapshot?.keep(entry.slot, storedSlots[entry.slot])
+                storedSlots[entry.slot] = .attribute(entry.value)
+            }
+        }
     }
 
     // MARK: State
@@ -429,4 +475,9 @@ enum FaultSource {
     /// allocation and its freeing, ≈ 450 instructions per deleted object of the usual shape:
     /// one to-one and no stored to-many).
     case resolvedDestination(ManagedObject)
+    /// Not a fault's source: the attribute values written to an object that keeps its row
+    /// (and no relationships beside it), over the row (see ``RowOverlay``). Kept here, in a
+    /// field a filled object does not use, rather than in a field of its own (8 bytes on
+    /// every object).
+    case overlay(RowOverlay)
 }

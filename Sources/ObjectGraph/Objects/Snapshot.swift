@@ -58,27 +58,40 @@ extension ManagedObject {
     /// Keeps slot `index`'s committed value before the slot is written: call before every
     /// write of a slot that is not meant to change the snapshot too. Does nothing without a
     /// snapshot (an insert, a fault) or when the slot's committed value is kept already.
+    ///
+    /// The slot is read before the snapshot is changed: reading it converts a kept row, which
+    /// keeps its overlay's committed values in the snapshot (``materialiseRow()``).
     @inline(__always)
     func keepCommittedValue(_ index: Int) {
-        if snapshot != nil { snapshot!.keep(index, slots[index]) }
+        if snapshot != nil {
+            let value = slots[index]
+            snapshot!.keep(index, value)
+        }
     }
 
     /// The committed value of slot `index`. Only meaningful when the object has a snapshot.
+    ///
+    /// A kept row is the committed values (an overlay, ``RowOverlay``, holds current ones):
+    /// its attributes and empty to-ones are read from it without converting it.
     func committedValue(at index: Int) -> ObjectValue {
-        snapshot?.value(at: index) ?? slots[index]
+        if rowValues != nil, let value = committedRowValue(at: index) { return value }
+        return snapshot?.value(at: index) ?? slots[index]
     }
 
     /// Every slot's committed value, or `nil` without a snapshot (an unsaved insert, a fault).
     var committedSlots: [ObjectValue]? {
-        guard let snapshot else { return nil }
+        guard snapshot != nil else { return nil }
+        // Converted first: an overlay's committed values move into the snapshot.
+        materialiseRow()
         var values = slots
-        for entry in snapshot.kept { values[entry.slot] = entry.value }
+        for entry in snapshot.unsafelyUnwrapped.kept { values[entry.slot] = entry.value }
         return values
     }
 
     /// Sets the snapshot so that the committed values are `committed` (one per slot), over
     /// the current slots: only the slots whose values differ are kept. O(slots).
     func setSnapshot(committed: [ObjectValue]) {
+        materialiseRow()
         var fresh = Snapshot()
         for i in committed.indices where i >= slots.count || !committed[i].isSame(as: slots[i]) {
             fresh.keep(i, committed[i])
@@ -89,6 +102,8 @@ extension ManagedObject {
     /// Replaces every slot with `values`, keeping the committed value of each slot that
     /// changes (the snapshot stays what it was).
     func replaceSlots(with values: [ObjectValue]) {
+        // Converted first, so that the snapshot keeps an overlay's committed values.
+        materialiseRow()
         if snapshot != nil, slots.count == values.count {
             for i in values.indices where !slots[i].isSame(as: values[i]) {
                 snapshot!.keep(i, slots[i])

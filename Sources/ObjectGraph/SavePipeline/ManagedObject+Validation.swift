@@ -82,27 +82,30 @@ extension ManagedObject {
                     case .none:
                         break
                     case .mandatoryOnly:
-                        if case .attribute(.null) = slots[i] {
+                        if isNullAttribute(at: i) {
                             errors.append(ValidationErrors.missing(self, steps[k].key))
                             continue
                         }
                     case .full:
+                        let value =
+                            rowValues != nil
+                            ? currentValue(at: i).attributeValue : slots[i].attributeValue
                         if let failure = ValidationRules.check(
-                            slots[i].attributeValue, steps[k].attribute.unsafelyUnwrapped, self)
+                            value, steps[k].attribute.unsafelyUnwrapped, self)
                         {
                             errors.append(failure)
                             continue
                         }
                     }
                     guard steps[k].callsHook else { continue }
-                    // Boxed only here, for the hook, straight from the slot (see
+                    // Boxed only here, for the hook, straight from the value (see
                     // `hookAttribute`).
                     do { try hookAttribute(i, steps, k) } catch { errors.append(error) }
                 case .toOne(let mandatory):
-                    // The slot read in place (the object's fault fired above; a to-one is never
-                    // a relationship fault).
-                    let target: ManagedObject?
-                    if case .toOne(let o) = slots[i] { target = o } else { target = nil }
+                    // The slot read in place, or a kept row's key looked up (the object's fault
+                    // fired above; a to-one is never a relationship fault): validating does not
+                    // convert a row that has only attributes written over it.
+                    let target = currentToOne(at: i)
                     if mandatory, target == nil || target.unsafelyUnwrapped.isDeleted {
                         errors.append(ValidationErrors.missing(self, steps[k].key))
                         continue
@@ -138,8 +141,18 @@ extension ManagedObject {
     private func hookAttribute(
         _ i: Int, _ steps: UnsafeBufferPointer<ValidationPlan.Step>, _ k: Int
     ) throws {
-        guard case .attribute(let stored) = slots[i] else {
-            return try validate(nil, forKey: steps[k].key)
+        // A kept row (and its overlay) is read as it is; slots in place, as before.
+        let stored: AttributeValue
+        if rowValues != nil {
+            guard case .attribute(let value) = currentValue(at: i) else {
+                return try validate(nil, forKey: steps[k].key)
+            }
+            stored = value
+        } else {
+            guard case .attribute(let value) = slots[i] else {
+                return try validate(nil, forKey: steps[k].key)
+            }
+            stored = value
         }
         switch stored {
         case .null: try validate(nil, forKey: steps[k].key)
@@ -153,6 +166,18 @@ extension ManagedObject {
             try validate(
                 steps[k].attribute.unsafelyUnwrapped.publicValue(of: stored), forKey: steps[k].key)
         }
+    }
+
+    /// Whether attribute slot `i` holds `nil`: read from a kept row (or its overlay) without
+    /// converting it, else in place in the slots.
+    @inline(__always)
+    private func isNullAttribute(at i: Int) -> Bool {
+        if rowValues != nil, let value = rowValue(at: i) {
+            if case .attribute(.null) = value { return true }
+            return false
+        }
+        if case .attribute(.null) = slots[i] { return true }
+        return false
     }
 
     /// A to-many's count rules; returns the value to hand the hook, or `nil` when the rule

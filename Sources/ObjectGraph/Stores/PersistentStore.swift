@@ -225,6 +225,10 @@ public struct StoreChangeSet: Sendable {
     public var contextName: String?
     /// When the save happened, from the coordinator's clock.
     public var timestamp: Date
+    /// The saving context's objects that share patched rows, letting go of them while the
+    /// rows are patched (see ``StoreRowHandoff``); `nil` when none does. Not part of the
+    /// changes: a store that ignores it commits the same.
+    var rowHandoff: StoreRowHandoff? = nil
 
     /// Creates a change set.
     public init(

@@ -93,11 +93,15 @@ extension RowTable {
     /// reverse index where a patched to-one changes target. The row's other values stay where
     /// they are (a complete replacement freed the old values array and kept a second one
     /// alive until the save ended). A patch of a row the table lacks changes nothing.
-    mutating func patch(_ patch: StoreRowPatch) {
+    ///
+    /// - Returns: the row's values after the patch (shared), or `nil` when the table has no
+    ///   row for it.
+    @discardableResult
+    mutating func patch(_ patch: StoreRowPatch) -> [StoreValue]? {
         let e = patch.objectID.entity.index
         guard let slot = entityTables[e].slotByKey[patch.objectID.primaryKey],
             case .some = entityTables[e].rows[slot]
-        else { return }
+        else { return nil }
         for (key, index) in indexedSlots[e] {
             guard let k = patch.slots.firstIndex(of: index) else { continue }
             let before = entityTables[e].rows[slot].unsafelyUnwrapped.values[index].toOneKey
@@ -110,6 +114,7 @@ extension RowTable {
         for k in patch.slots.indices {
             entityTables[e].rows[slot]!.values[patch.slots[k]] = patch.values[k]
         }
+        return entityTables[e].rows[slot].unsafelyUnwrapped.values
     }
 }
 

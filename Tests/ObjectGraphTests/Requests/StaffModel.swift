@@ -54,6 +54,17 @@ enum StaffModel {
         return d
     }
 
+    /// Inserts the department "R&D" with employees alpha (salary 10) and bravo (20) into
+    /// `context`, saves them and resets the context, so that no object of it keeps sharing
+    /// the store's rows. Call on the context's queue.
+    static func seedRnD(in context: ManagedObjectContext) throws {
+        let d = department("R&D", in: context)
+        employee("alpha", salary: 10, department: d, in: context)
+        employee("bravo", salary: 20, department: d, in: context)
+        try context.save()
+        context.reset()
+    }
+
     /// An aggregate column: `function:(keyPath)` named `name`.
     static func aggregate(
         _ name: String, _ function: String, _ keyPath: String, _ type: AttributeType = .integer64

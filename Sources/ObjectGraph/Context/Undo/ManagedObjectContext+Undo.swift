@@ -161,7 +161,8 @@ extension ManagedObjectContext {
             }
             object.replaceSlots(with: state.slots)
         }
-        object.faultSource = nil
+        // An overlay of written attributes not converted above stays: it is the values.
+        if !object.hasRowOverlay { object.faultSource = nil }
         object.changedSlots = changedSlots(of: object, among: touched)
         if state.existence == .deleted {
             markDeletedByUndo(object)

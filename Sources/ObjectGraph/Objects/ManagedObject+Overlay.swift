@@ -1,0 +1,83 @@
+import Foundation
+
+// An object that keeps its store row and has attributes written keeps the row as its
+// committed values and records only the written values over it (`RowOverlay`, in
+// `faultSource`): these are the paths that write, read and save that form without converting
+// the row into slots.
+
+extension ManagedObject {
+    /// Whether the object keeps a row with written attributes over it (see ``RowOverlay``).
+    var hasRowOverlay: Bool {
+        if case .overlay? = faultSource { return true }
+        return false
+    }
+
+    /// Writes attribute slot `index` over the kept row and records the change (nothing when
+    /// the slot already holds an equal value); returns `false`, having changed nothing, when
+    /// the object must convert its row to be written: the slot is not an attribute the row
+    /// stores, the object keeps relationships resolved beside its row (their field holds
+    /// them), or it has no snapshot (an insert whose save is committing).
+    ///
+    /// The row holds the slot's committed value, so no ``Snapshot`` entry is kept. The value
+    /// is compared as ``ObjectValue/holdsAttribute(_:)`` compares a slot's: by case, then `==`.
+    ///
+    /// - Precondition: the object keeps a row (`rowValues != nil`).
+    /// - Complexity: O(slots written before).
+    @inline(__always)
+    func writeOverRow(_ index: Int, _ value: AttributeValue) -> Bool {
+        guard snapshot != nil, !state.keepsResolvedRelationships,
+            case .attribute(let stored) = rowValues.unsafelyUnwrapped[index]
+        else { return false }
+        switch faultSource {
+        case nil:
+            if stored.caseNumber == value.caseNumber, stored == value { return true }
+            faultSource = .overlay(RowOverlay(index, value))
+        case .overlay(var overlay)?:
+            let current = overlay.value(at: index) ?? stored
+            if current.caseNumber == value.caseNumber, current == value { return true }
+            // Taken out first, so that the entries' array is not copied to be changed.
+            faultSource = nil
+            overlay.set(index, value)
+            faultSource = .overlay(overlay)
+        case .row?, .batch?, .resolvedDestination?:
+            return false
+        }
+        markChanged(index)
+        return true
+    }
+
+    /// The current value of slot `index` without converting a kept row where the row (or its
+    /// overlay) can answer (see ``rowValue(at:)``); otherwise the slot's, converting the row.
+    /// Unlike ``read(_:_:)``, fires no fault and loads no to-many.
+    @inline(__always)
+    func currentValue(at index: Int) -> ObjectValue {
+        if rowValues != nil, let value = rowValue(at: index) { return value }
+        return slots[index]
+    }
+
+    /// The destination of to-one slot `index` without converting a kept row: the registered
+    /// object (or a fault) of the row's key, when the object keeps a row in its context;
+    /// otherwise the slot's.
+    @inline(__always)
+    func currentToOne(at index: Int) -> ManagedObject? {
+        if let row = rowValues, !state.keepsResolvedRelationships,
+            case .toOne(let id) = row[index], let context = managedObjectContext
+        {
+            guard let id else { return nil }
+            return context.registeredOrFault(id)
+        }
+        if case .toOne(let o) = slots[index] { return o }
+        return nil
+    }
+
+    /// Converts a kept row with an overlay that a save committed without handing the row off
+    /// (a store that applies patches its own way): the overlay's values become slots. The
+    /// caller then empties the snapshot and the changes.
+    ///
+    /// - Precondition: the object still keeps its row (``lendRowForPatch()`` was followed by
+    ///   ``takeSavedRow(_:)``, or never called).
+    func foldOverlayAfterSave() {
+        assert(rowValues != nil, "ObjectGraph: a row lent for a patch was not taken back")
+        materialiseRow()
+    }
+}
