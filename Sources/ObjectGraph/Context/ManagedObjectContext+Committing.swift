@@ -48,7 +48,7 @@ extension ManagedObjectContext {
                 try coordinator.commit(sets)
             } catch {
                 // The inserts that took their rows as they were built get their slots back,
-                // exactly as they were (see `ManagedObject.keepSavedRow(_:)`), before
+                // exactly as they were (see `ManagedObject.moveSlotsIntoSavedRow(_:)`), before
                 // anything reads them to report the failure.
                 for object in plan.inserted { object.materialiseRow() }
                 guard let error = error as? ObjectGraphError,
@@ -98,8 +98,9 @@ extension ManagedObjectContext {
     /// coordinator's lock.
     ///
     /// Each inserted object takes its row as its values as soon as the row is built, where the
-    /// row can stand for its slots (``ManagedObject/keepSavedRow(_:)``; not in a save that
-    /// merges objects, whose survivors take other values): its slots are freed there, so the
+    /// row can stand for its slots (``ManagedObject/moveSlotsIntoSavedRow(_:)``, which builds
+    /// the row by moving the slots' values into it; not in a save that merges objects, whose
+    /// survivors take other values, or plans values): its slots are freed there, so the
     /// save holds each value once (its slots and its row both, 176 + 176 bytes an expense,
     /// were alive from here to the end of the save, W1's peak), and after the save the object
     /// keeps the row the store took (the same array), as a fetched object does. A failed
@@ -137,13 +138,17 @@ extension ManagedObjectContext {
         // constraint's takeover or merge): a reference to a merged-away object is written as
         // its survivor's, and a planned row is not the object's slots, whose relationships
         // would then be kept beside a row that does not hold them.
+        // There, `plan.values(of:)` is each object's slots, which an insert's row is moved
+        // out of where the object can keep the row (see `ManagedObject.moveSlotsIntoSavedRow`).
         let keepsRows = plan.survivorOf.isEmpty && !plan.plansValues
         let inserted = plan.inserted.map { object in
-            let row = StoreRow(
-                objectID: id(object), version: 1,
+            let objectID = id(object)
+            if keepsRows, let values = object.moveSlotsIntoSavedRow(id) {
+                return StoreRow(objectID: objectID, version: 1, values: values)
+            }
+            return StoreRow(
+                objectID: objectID, version: 1,
                 values: storeValues(plan.values(of: object), object.entity, id))
-            if keepsRows { _ = object.keepSavedRow(row.values) }
-            return row
         }
         add(inserted, \.inserted, store: storeOf)
         // Updates go as patches of the slots they change: the store changes those in place,
@@ -337,16 +342,21 @@ extension ManagedObjectContext {
         case .toOne:
             if case .toOne(let o) = value { return .toOne(o.map(id)) }
         case .toManyStored:
-            if case .toMany(let m?) = value {
-                var seen = Set<ManagedObjectID>()
-                return .toMany(
-                    m.objects.filter { !$0.state.isDeleted }.map(id).filter {
-                        seen.insert($0).inserted
-                    })
-            }
+            if case .toMany(let m?) = value { return .toMany(Self.storedMembers(m, id)) }
         default: break
         }
         return .notStored
+    }
+
+    /// A stored to-many's members as its row keeps them: the live ones, named by `id`, in
+    /// order, each once (merges can make two members one survivor).
+    static func storedMembers(
+        _ members: RelatedObjects, _ id: (ManagedObject) -> ManagedObjectID
+    ) -> [ManagedObjectID] {
+        var seen = Set<ManagedObjectID>()
+        return members.objects.filter { !$0.state.isDeleted }.map(id).filter {
+            seen.insert($0).inserted
+        }
     }
 
     /// Makes temporary IDs permanent now, without saving; the objects stay inserted.
