@@ -44,7 +44,8 @@ extension ManagedObjectContext {
             // whole plan out of its box once per row).
             let id = Self.permanentID(plan, newIDs)
             do {
-                let sets = try changeSets(plan, id: id, coordinator: coordinator)
+                let sets = try changeSets(
+                    plan, id: id, newIDs: newIDs, coordinator: coordinator)
                 try coordinator.commit(sets)
             } catch {
                 // The inserts that took their rows as they were built get their slots back,
@@ -107,8 +108,12 @@ extension ManagedObjectContext {
     /// commit gives every one its slots back (`commitToStores`). A child's save is not a store
     /// commit: its objects, and the parent's it pushes into, keep their slots until the parent
     /// saves to the store.
+    ///
+    /// `id` names each saved object's row (see `permanentID`); `newIDs` are the IDs `id` reads
+    /// for the inserts, which an insert's own row takes from them directly where nothing is
+    /// merged or taken over (``NewObjectIDs/id(of:at:)``).
     private func changeSets(
-        _ plan: SavePlan, id: (ManagedObject) -> ManagedObjectID,
+        _ plan: SavePlan, id: (ManagedObject) -> ManagedObjectID, newIDs: NewObjectIDs,
         coordinator: PersistentStoreCoordinator
     ) throws -> [String: StoreChangeSet] {
         var sets: [String: StoreChangeSet] = [:]
@@ -141,8 +146,15 @@ extension ManagedObjectContext {
         // There, `plan.values(of:)` is each object's slots, which an insert's row is moved
         // out of where the object can keep the row (see `ManagedObject.moveSlotsIntoSavedRow`).
         let keepsRows = plan.survivorOf.isEmpty && !plan.plansValues
+        // An insert's own row is named by its new ID, found at a cursor over `newIDs` (in
+        // allocation order: each entity's inserts in their order) where no object is merged
+        // or takes over a row, so that `id` would give the same; `id` otherwise (entities
+        // interleaved, an insert with a permanent ID already). The closure's lookup cost
+        // ≈ 195 instructions an insert.
+        let direct = plan.survivorOf.isEmpty && plan.takeovers.isEmpty
+        var cursor = 0
         let inserted = plan.inserted.map { object in
-            let objectID = id(object)
+            let objectID = (direct ? newIDs.id(of: object, at: &cursor) : nil) ?? id(object)
             if keepsRows, let values = object.moveSlotsIntoSavedRow(id) {
                 return StoreRow(objectID: objectID, version: 1, values: values)
             }
