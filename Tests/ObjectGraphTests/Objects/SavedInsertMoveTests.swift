@@ -177,6 +177,13 @@ import Testing
             #expect(item["owner"] == .toOne(graph.owner.objectID))
             #expect(item["steps"] == .toMany(graph.steps.reversed().map(\.objectID)))
             #expect(item["extra"] == .attribute(.transformable(Self.extra)))
+            // Each object's whole stored row is what `storeValues` makes of the slots it had
+            // before the save (references named by the IDs the save gave).
+            for (object, slots) in zip(graph.all, before) {
+                let row = try #require(try stack.store.row(for: object.objectID))
+                let expected = context.storeValues(slots, object.entity) { $0.objectID }
+                #expect(row.values == expected, "\(object.entity.name)")
+            }
             Self.expectValues(graph)
             // Converted back, the slots are those the save took.
             for (object, slots) in zip(graph.all, before) {
