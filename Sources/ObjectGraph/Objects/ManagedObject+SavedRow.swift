@@ -12,18 +12,20 @@ extension ManagedObject {
     ///
     /// The row holds what ``ManagedObjectContext/storeValues(_:_:_:)`` makes of the slots:
     /// attribute values as they are (the same payloads: a string's storage is not copied),
-    /// each to-one's destination and a stored to-many's live members named by `id`, `.notStored`
-    /// for a derived to-many. The destinations the slots held stay held beside the row, as an
-    /// object that left its context keeps them (its one to-one's destination in `faultSource`,
-    /// else its relationship values in slot order; `state.keepsResolvedRelationships`), so a
-    /// destination that nothing else references stays registered and reads as the same object,
-    /// and converting the row back into slots (``materialiseRow()``, on the first write or
-    /// relationship read, or after a failed commit) gives exactly the slots taken here. No
-    /// value is retained or released on the way: the slots are reversed in place (the
-    /// buffer's `swapAt` moves bits) and taken from the end (`removeLast()` moves the value
-    /// out), and the slots array, empty then, is freed by ``keepRow(_:)`` without a pass over
-    /// its elements. Slots shared with another holder (an undo state, a copy) are copied
-    /// first by the array's copy-on-write, so the holder keeps its values.
+    /// each to-one's destination and a stored to-many's live members named by `id`,
+    /// `.notStored` for an unloaded derived to-many (kept defensively: no insert has one, its
+    /// derived to-manys start loaded and a loaded one keeps the slots). The destinations the
+    /// slots held stay held beside the row, as an object that left its context keeps them (its
+    /// one to-one's destination in `faultSource`, else its relationship values in slot order;
+    /// `state.keepsResolvedRelationships`), so a destination that nothing else references
+    /// stays registered and reads as the same object, and converting the row back into slots
+    /// (``materialiseRow()``, on the first write or relationship read, or after a failed
+    /// commit) gives exactly the slots taken here. No value is retained or released on the
+    /// way: the slots are reversed in place (the buffer's `swapAt` moves bits) and taken from
+    /// the end (`removeLast()` moves the value out), and the slots array, empty then, is freed
+    /// by ``keepRow(_:)`` without a pass over its elements. Slots shared with another holder
+    /// (an undo state, a copy) are copied first by the array's copy-on-write, so the holder
+    /// keeps its values.
     ///
     /// Returns `nil` when the object keeps a row already, its slots do not match its entity's
     /// layout, or its entity has no properties, and when the row cannot give its slots back:
@@ -64,6 +66,9 @@ extension ManagedObject {
             case .toMany(let members?):
                 row.append(.toMany(ManagedObjectContext.storedMembers(members, id)))
                 related.append(.toMany(members))
+            // Defensive: unreached while inserts' derived to-manys start loaded (an empty
+            // `RelatedObjects`, which `savedRowShape` refuses); an unloaded one is what the
+            // row keeps for it (`.notStored`, read back as `.toMany(nil)`).
             case .toMany(nil): row.append(.notStored)
             }
         }

@@ -10,7 +10,7 @@ import Testing
 @Suite struct SavedInsertMoveTests {
     /// `Item` with a value of every kind (`note` and `spare` left nil), `owner` a to-one whose
     /// inverse is derived, `tags` an unordered to-many kept in the row (its inverse is
-    /// to-many), `steps` an ordered one; `Special`, a subentity of `Item`; `Bare`, an entity
+    /// to-many, with no delete rule's action), `steps` an ordered one; `Special`, a subentity of `Item`; `Bare`, an entity
     /// without properties.
     private static func model() throws -> ManagedObjectModel {
         typealias A = AttributeDescription
@@ -48,7 +48,10 @@ import Testing
                 name: "Tag",
                 properties: [
                     A(name: "name", type: .string),
-                    R(name: "items", destination: "Item", inverse: "tags", isToMany: true),
+                    // No action: a deleted tag stays in its items' `tags` until the save.
+                    R(
+                        name: "items", destination: "Item", inverse: "tags", isToMany: true,
+                        deleteRule: .noAction),
                 ]),
             EntityDescription(
                 name: "Step",
@@ -247,6 +250,78 @@ import Testing
                 #expect(zip(slots, expected).allSatisfy { $0.isSame(as: $1) })
             }
             Self.expectValues(graph)
+        }
+    }
+
+    /// An object whose relationships hold nothing (attributes and a nil to-one) moves its
+    /// values into its row and keeps no destinations beside it; a failed commit first gives
+    /// it back exactly its slots.
+    @Test(arguments: StoreKind.all)
+    func anObjectWhoseRelationshipsHoldNothingKeepsItsRowAndNoDestinations(_ kind: StoreKind)
+        throws
+    {
+        let stack = try Stack(try Self.model(), on: kind, failing: true)
+        let failing = try #require(stack.store as? FailingStore)
+        let context = stack.context()
+        try context.performAndWait { () throws in
+            let step = context.insertNewObject(forEntityName: "Step")
+            step.setValue(Self.longName, forKey: "name")
+            let before = Self.copies([step])[0]
+            failing.failing = true
+            #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(step.rowValues == nil && step.isInserted)
+            #expect(!step.state.keepsResolvedRelationships && step.faultSource == nil)
+            #expect(step.slots.count == before.count)
+            #expect(zip(step.slots, before).allSatisfy { $0.isSame(as: $1) })
+            failing.failing = false
+            try context.save()
+            #expect(try Self.sharesStoreRow(step, stack.store))
+            #expect(!step.state.keepsResolvedRelationships && step.faultSource == nil)
+            let row = try #require(try stack.store.row(for: step.objectID))
+            #expect(row["name"] == .attribute(.string(Self.longName)))
+            #expect(row["stepOf"] == .toOne(nil))
+            #expect(step.value(forKey: "name") as? String == Self.longName)
+            #expect(step.value(forKey: "stepOf") == nil)
+            #expect(zip(step.slots, before).allSatisfy { $0.isSame(as: $1) })
+        }
+    }
+
+    /// An insert whose stored to-many still holds a member deleted before the save (a delete
+    /// rule that leaves it there) keeps its slots: its row leaves the member out, so the row
+    /// could not give the slots back.
+    @Test(arguments: StoreKind.all)
+    func anInsertHoldingADeletedMemberKeepsItsSlotsAndItsRowLeavesTheMemberOut(
+        _ kind: StoreKind
+    ) throws {
+        let stack = try Stack(try Self.model(), on: kind)
+        let context = stack.context()
+        try context.performAndWait { () throws in
+            let tags = ["kept", "gone"].map { name in
+                let tag = context.insertNewObject(forEntityName: "Tag")
+                tag.setValue(name, forKey: "name")
+                return tag
+            }
+            let (kept, gone) = (tags[0], tags[1])
+            try context.save()
+            let item = context.insertNewObject(forEntityName: "Item")
+            item.setValue("item", forKey: "name")
+            item.setValue(Set([kept, gone]), forKey: "tags")
+            context.delete(gone)
+            let slot = item.entity.propertiesByName["tags"]!.index
+            guard case .toMany(let members?) = item.slots[slot] else {
+                Issue.record("the item's tags are not loaded")
+                return
+            }
+            #expect(members.count == 2 && members.liveCount == 1)
+            let before = Self.copies([item])[0]
+            try context.save()
+            #expect(item.rowValues == nil && !item.state.keepsResolvedRelationships)
+            #expect(item.slots.count == before.count)
+            #expect(zip(item.slots, before).allSatisfy { $0.isSame(as: $1) })
+            let row = try #require(try stack.store.row(for: item.objectID))
+            #expect(row["tags"] == .toMany([kept.objectID]))
+            #expect(row["name"] == .attribute(.string("item")))
+            #expect(try stack.store.row(for: gone.objectID) == nil)
         }
     }
 }
