@@ -49,7 +49,7 @@ extension ManagedObjectContext {
                 try coordinator.commit(sets)
             } catch {
                 // The inserts that took their rows as they were built get their slots back,
-                // exactly as they were (see `ManagedObject.moveSlotsIntoSavedRow(_:)`), before
+                // exactly as they were (see `ManagedObject.moveSlotsIntoSavedRow(of:_:)`), before
                 // anything reads them to report the failure.
                 for object in plan.inserted { object.materialiseRow() }
                 guard let error = error as? ObjectGraphError,
@@ -99,7 +99,7 @@ extension ManagedObjectContext {
     /// coordinator's lock.
     ///
     /// Each inserted object takes its row as its values as soon as the row is built, where the
-    /// row can stand for its slots (``ManagedObject/moveSlotsIntoSavedRow(_:)``, which builds
+    /// row can stand for its slots (``ManagedObject/moveSlotsIntoSavedRow(of:_:)``, which builds
     /// the row by moving the slots' values into it; not in a save that merges objects, whose
     /// survivors take other values, or plans values): its slots are freed there, so the
     /// save holds each value once (its slots and its row both, 176 + 176 bytes an expense,
@@ -155,7 +155,7 @@ extension ManagedObjectContext {
         var cursor = 0
         let inserted = plan.inserted.map { object in
             let objectID = (direct ? newIDs.id(of: object, at: &cursor) : nil) ?? id(object)
-            if keepsRows, let values = object.moveSlotsIntoSavedRow(id) {
+            if keepsRows, let values = object.moveSlotsIntoSavedRow(of: plan, id) {
                 return StoreRow(objectID: objectID, version: 1, values: values)
             }
             return StoreRow(

@@ -33,14 +33,21 @@ extension ManagedObject {
     /// keep (a derived one: its members would have to be fetched again), a stored to-many
     /// holding a deleted member (the row leaves it out).
     ///
-    /// - Precondition: the object is an insert of a root save that merges no objects and plans
-    ///   no values for any (so that its slots are what the save writes and every reference in
-    ///   the row names the object the slot holds); if the commit fails, ``materialiseRow()``
-    ///   gives the slots back. Cost: the row's allocation, a pass over the slots to decide
-    ///   and one to move them (the relationship values' array when more than one is kept),
-    ///   no reference counting of the values (W1: ≈ 650 instructions an expense fewer than
-    ///   copying and releasing them).
-    func moveSlotsIntoSavedRow(_ id: (ManagedObject) -> ManagedObjectID) -> [StoreValue]? {
+    /// - Precondition: the object is an insert of a root save, `plan`, that merges no objects
+    ///   and plans no values for any (so that its slots are what the save writes and every
+    ///   reference in the row names the object the slot holds); asserted in debug builds
+    ///   (`plan` is read only there). If the commit fails, ``materialiseRow()`` gives the
+    ///   slots back. Cost: the row's allocation, a pass over the slots to decide and one to
+    ///   move them (the relationship values' array when more than one is kept), no reference
+    ///   counting of the values (W1: ≈ 650 instructions an expense fewer than copying and
+    ///   releasing them).
+    func moveSlotsIntoSavedRow(
+        of plan: SavePlan, _ id: (ManagedObject) -> ManagedObjectID
+    ) -> [StoreValue]? {
+        assert(
+            state.isInserted && plan.survivorOf.isEmpty && !plan.plansValues
+                && managedObjectContext?.parent == nil,
+            "a saved insert's slots move into its row only in a root save that merges nothing")
         guard let count = savedRowShape() else { return nil }
         // The slots' count (equal to the layout's, checked), not the layout's array: holding
         // that cost a retain and a release.
@@ -82,7 +89,7 @@ extension ManagedObject {
     }
 
     /// Whether the object's slots can be kept as a saved row (see
-    /// ``moveSlotsIntoSavedRow(_:)``), and if so how many relationship values the row stands
+    /// ``moveSlotsIntoSavedRow(of:_:)``), and if so how many relationship values the row stands
     /// for, a to-one's destination counted as 1 and a stored to-many as 2 (so that 1 means
     /// one to-one's destination and nothing else); `nil` when they cannot. Reads the slots in
     /// place.

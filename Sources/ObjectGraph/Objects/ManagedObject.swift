@@ -65,7 +65,7 @@ open class ManagedObject: CustomStringConvertible {
     /// beside it (`state.keepsResolvedRelationships`: one that left its context keeping its
     /// row, or a saved insert): then those values, in slot order (or none, when its one
     /// relationship value is kept in `faultSource`; see
-    /// ``resolveRelationshipsBeforeLeaving(_:)`` and ``moveSlotsIntoSavedRow(_:)``). Read and written
+    /// ``resolveRelationshipsBeforeLeaving(_:)`` and ``moveSlotsIntoSavedRow(of:_:)``). Read and written
     /// only through ``slots`` (which converts a kept row first) and the row-aware paths in
     /// `ManagedObject+Row.swift`.
     @exclusivity(unchecked) private var storedSlots: [ObjectValue] = []
@@ -185,7 +185,7 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     /// Makes the object keep `row` (a store row's values, shared) as its values, in place of
-    /// slots: what filling a fault from a store row does, and a saved insert (``moveSlotsIntoSavedRow(_:)``).
+    /// slots: what filling a fault from a store row does, and a saved insert (``moveSlotsIntoSavedRow(of:_:)``).
     @inline(__always)
     func keepRow(_ row: [StoreValue]) {
         if state.keepsResolvedRelationships { forgetResolvedRelationships() }
@@ -204,7 +204,7 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     /// Keeps `related` (a kept row's relationship values, resolved, in slot order) beside the
-    /// row; see ``resolveRelationshipsBeforeLeaving(_:)`` and ``moveSlotsIntoSavedRow(_:)``.
+    /// row; see ``resolveRelationshipsBeforeLeaving(_:)`` and ``moveSlotsIntoSavedRow(of:_:)``.
     @inline(__always)
     func keepResolvedRelationships(_ related: [ObjectValue]) {
         storedSlots = related
@@ -224,7 +224,7 @@ open class ManagedObject: CustomStringConvertible {
     ///
     /// An object that keeps its row's relationships resolved beside it (one that left its
     /// context, ``resolveRelationshipsBeforeLeaving(_:)``, or a saved insert,
-    /// ``moveSlotsIntoSavedRow(_:)``) takes those; any other object without a context resolves no
+    /// ``moveSlotsIntoSavedRow(of:_:)``) takes those; any other object without a context resolves no
     /// relationship.
     @inline(never)
     func materialiseRow() {
