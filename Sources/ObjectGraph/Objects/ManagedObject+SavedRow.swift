@@ -37,10 +37,10 @@ extension ManagedObject {
     ///   and plans no values for any (so that its slots are what the save writes and every
     ///   reference in the row names the object the slot holds); asserted in debug builds
     ///   (`plan` is read only there). If the commit fails, ``materialiseRow()`` gives the
-    ///   slots back. Cost: the row's allocation, a pass over the slots to decide and one to
-    ///   move them (the relationship values' array when more than one is kept), no reference
-    ///   counting of the values (W1: ≈ 650 instructions an expense fewer than copying and
-    ///   releasing them).
+    ///   slots back. Cost: the row's allocation, a pass over the slots to decide, one to
+    ///   reverse them in place and one to move them out (the relationship values' array when
+    ///   more than one is kept), no reference counting of the values (W1: ≈ 650 instructions
+    ///   an expense fewer than copying and releasing them).
     func moveSlotsIntoSavedRow(
         of plan: SavePlan, _ id: (ManagedObject) -> ManagedObjectID
     ) -> [StoreValue]? {
