@@ -65,9 +65,9 @@ open class ManagedObject: CustomStringConvertible {
     /// beside it (`state.keepsResolvedRelationships`: one that left its context keeping its
     /// row, or a saved insert): then those values, in slot order (or none, when its one
     /// relationship value is kept in `faultSource`; see
-    /// ``resolveRelationshipsBeforeLeaving(_:)`` and ``keepSavedRow(_:)``). Read and written
-    /// only through ``slots`` (which converts a kept row first) and the row-aware paths in
-    /// `ManagedObject+Row.swift`.
+    /// ``resolveRelationshipsBeforeLeaving(_:)`` and ``moveSlotsIntoSavedRow(of:_:)``). Read
+    /// and written only through ``slots`` (which converts a kept row first) and the row-aware
+    /// paths in `ManagedObject+Row.swift`.
     @exclusivity(unchecked) private var storedSlots: [ObjectValue] = []
     /// The values of the store row the object was filled from (or, for a saved insert, the
     /// row its save wrote), kept as its values (shared with the store's row table, not
@@ -197,7 +197,8 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     /// Makes the object keep `row` (a store row's values, shared) as its values, in place of
-    /// slots: what filling a fault from a store row does, and a saved insert (``keepSavedRow(_:)``).
+    /// slots: what filling a fault from a store row does, and a saved insert
+    /// (``moveSlotsIntoSavedRow(of:_:)``).
     ///
     /// - Precondition: the object has no overlay (``RowOverlay``): the callers replace a
     ///   fault's values, a clean object's, or an insert's slots.
@@ -238,7 +239,7 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     /// Keeps `related` (a kept row's relationship values, resolved, in slot order) beside the
-    /// row; see ``resolveRelationshipsBeforeLeaving(_:)`` and ``keepSavedRow(_:)``.
+    /// row; see ``resolveRelationshipsBeforeLeaving(_:)`` and ``moveSlotsIntoSavedRow(of:_:)``.
     @inline(__always)
     func keepResolvedRelationships(_ related: [ObjectValue]) {
         storedSlots = related
@@ -263,8 +264,8 @@ open class ManagedObject: CustomStringConvertible {
     ///
     /// An object that keeps its row's relationships resolved beside it (one that left its
     /// context, ``resolveRelationshipsBeforeLeaving(_:)``, or a saved insert,
-    /// ``keepSavedRow(_:)``) takes those; any other object without a context resolves no
-    /// relationship.
+    /// ``moveSlotsIntoSavedRow(of:_:)``) takes those; any other object without a context
+    /// resolves no relationship.
     @inline(never)
     func materialiseRow() {
         // An empty row is the values of an entity without properties: nothing to convert.
@@ -420,9 +421,12 @@ open class ManagedObject: CustomStringConvertible {
     ///
     /// ```swift
     /// override func validate(_ value: Any?, forKey key: String) throws {
-    ///     if key == "name", let name = value as? String, name != name.trimmingCharacters(in: .whitespaces) {
-    ///         throw ObjectGraphError.validationError("Category.name must not start or end with spaces; "
-    ///                                                + "got \"\(name)\"", object: self, key: key)
+    ///     if key == "name", let name = value as? String,
+    ///         name != name.trimmingCharacters(in: .whitespaces)
+    ///     {
+    ///         throw ObjectGraphError.validationError(
+    ///             "Category.name must not start or end with spaces; got \"\(name)\"",
+    ///             object: self, key: key)
     ///     }
     ///     try super.validate(value, forKey: key)
     /// }

@@ -53,7 +53,7 @@ struct ObjectState {
     /// The object keeps its store row with the row's relationship values resolved beside it
     /// (it left its context keeping its row, or it is a saved insert): its slots hold them, or
     /// `faultSource` holds the only one (see `resolveRelationshipsBeforeLeaving(_:)` and
-    /// `keepSavedRow(_:)`). Meaningful only while the object keeps a row.
+    /// `moveSlotsIntoSavedRow(of:_:)`). Meaningful only while the object keeps a row.
     var keepsResolvedRelationships: Bool {
         get { self[Self.resolvedRow] }
         set { self[Self.resolvedRow] = newValue }

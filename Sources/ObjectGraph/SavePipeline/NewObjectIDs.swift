@@ -32,6 +32,21 @@ struct NewObjectIDs {
         ids.append(id)
     }
 
+    /// The new ID of `object` when it is the object at `cursor` in ``objects`` (the cursor
+    /// then moves past it), else `nil` with the cursor left where it is.
+    ///
+    /// For a walk over the saved inserts in their order: inserts of one entity in one run get
+    /// their IDs in that order, so each finds its ID at the cursor by one identity comparison,
+    /// without the identity table's lookup; an object the cursor does not find (entities
+    /// interleaved, an object with a permanent ID already) is looked up by the caller another
+    /// way. `cursor` starts at 0 and is changed only here. Cost: a comparison.
+    @inline(__always)
+    func id(of object: ManagedObject, at cursor: inout Int) -> ManagedObjectID? {
+        guard cursor < objects.count, objects[cursor] === object else { return nil }
+        defer { cursor += 1 }
+        return ids[cursor]
+    }
+
     /// The new ID of `object`, or `nil` when it was given none.
     @inline(__always)
     subscript(object: ManagedObject) -> ManagedObjectID? {
