@@ -99,7 +99,7 @@ extension RowTable {
     /// between can fail, so an object that lent its row always gets it back.
     mutating func patch(
         _ patch: StoreRowPatch,
-        _ handoff: (lend: StoreRowHandoff.Lend, take: StoreRowHandoff.Take)? = nil,
+        _ handoff: StoreRowHandoff? = nil,
         at position: Int = 0
     ) {
         let e = patch.objectID.entity.index

@@ -232,8 +232,9 @@ public struct RowTable: Sendable {
     public mutating func applyUnchecked(_ changes: StoreChangeSet) {
         remove(contentsOf: changes.deleted)
         for row in changes.updated { replace(row) }
-        if let handoff = changes.rowHandoff?.claim() {
+        if let handoff = changes.rowHandoff, handoff.claim() {
             for k in changes.patched.indices { patch(changes.patched[k], handoff, at: k) }
+            handoff.end()
         } else {
             for patch in changes.patched { self.patch(patch) }
         }

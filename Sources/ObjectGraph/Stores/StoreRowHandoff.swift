@@ -16,8 +16,8 @@ import Foundation
 /// under the coordinator's lock): for a row the table has, `lend(k, id)` right before patch
 /// `k` changes it and, when that lent the row, `take(k, id, row)` right after, with the row's
 /// new values, with nothing between that can fail or skip the second. A hand-off is used
-/// once: the first ``claim()`` takes its closures (and with them the objects), later ones
-/// get `nil`.
+/// once: the first ``claim()`` succeeds, later ones fail, and ``end()`` drops the closures
+/// (and with them the objects).
 final class StoreRowHandoff: @unchecked Sendable {
     // Sendable: the closures touch the saving context's objects; `claim()` is serialised by
     // `lock`, and the engine's stores call the claimed closures only inside `commit(_:)`, on
@@ -31,22 +31,47 @@ final class StoreRowHandoff: @unchecked Sendable {
     /// with the row's new values: its object takes them.
     typealias Take = (_ k: Int, _ id: ManagedObjectID, _ row: [StoreValue]) -> Void
 
-    /// The closures until the first ``claim()``; `nil` after it.
-    private var closures: (lend: Lend, take: Take)?
+    /// The lending closure until the application that claimed it ends; `nil` after.
+    private var lendRow: Lend?
+    /// The taking closure until the application that claimed it ends; `nil` after.
+    private var takeRow: Take?
+    /// Whether an application claimed the hand-off.
+    private var claimed = false
     /// Serialises ``claim()``.
     private let lock = NSLock()
 
     /// A hand-off calling `lend` and `take` (see the type's summary).
     init(lend: @escaping Lend, take: @escaping Take) {
-        closures = (lend, take)
+        lendRow = lend
+        takeRow = take
     }
 
-    /// The closures, the first time only (a second application of the change set, or one on
-    /// another table, hands nothing off); the hand-off then holds no object.
-    func claim() -> (lend: Lend, take: Take)? {
+    /// Whether the caller may use the hand-off: `true` the first time only (a second
+    /// application of the change set, or one on another table, hands nothing off). The
+    /// caller ends its use with ``end()``.
+    func claim() -> Bool {
         lock.withLock {
-            defer { closures = nil }
-            return closures
+            defer { claimed = true }
+            return !claimed
         }
+    }
+
+    /// Patch `k` (of object `id`) is about to change its row: its object lends it (see
+    /// ``Lend``). Called directly (closures passed on per patch were re-abstracted, two
+    /// allocations a patch).
+    ///
+    /// - Precondition: the caller claimed the hand-off.
+    func lend(_ k: Int, _ id: ManagedObjectID) -> Bool { lendRow?(k, id) ?? false }
+
+    /// Patch `k` (of object `id`) changed the row it lent: its object takes `row` (see
+    /// ``Take``).
+    ///
+    /// - Precondition: ``lend(_:_:)`` returned `true` for `k`.
+    func take(_ k: Int, _ id: ManagedObjectID, _ row: [StoreValue]) { takeRow?(k, id, row) }
+
+    /// Ends the claimed use: the closures (and with them the objects) are dropped.
+    func end() {
+        lendRow = nil
+        takeRow = nil
     }
 }

@@ -135,10 +135,14 @@ import Testing
         }
     }
 
-    @Test func aHandoffIsUsedOnce() {
+    @Test func aHandoffIsUsedOnceAndThenHoldsNothing() throws {
         let handoff = StoreRowHandoff(lend: { _, _ in true }, take: { _, _, _ in })
-        #expect(handoff.claim() != nil)
-        #expect(handoff.claim() == nil)
+        #expect(handoff.claim())
+        #expect(!handoff.claim())
+        handoff.end()
+        let team = try #require(try Self.model().entitiesByName["Team"])
+        let id = ManagedObjectID(entity: team, storeIdentifier: "S", primaryKey: 1)
+        #expect(!handoff.lend(0, id))
     }
 
     @Test(arguments: StoreKind.all, [false, true])
