@@ -200,9 +200,19 @@ extension ManagedObjectContext {
             }
         }
         for (key, objects) in byStore where objects.contains(where: { $0 != nil }) {
+            // Each closure finds the object by the patch's position and checks it by the
+            // patch's ID: a store that moved the patch hands nothing off for it.
             sets[key]?.rowHandoff = StoreRowHandoff(
-                release: { k in objects[k]?.lendRowForPatch() },
-                retake: { k, row in objects[k]?.takeSavedRow(row) })
+                lend: { k, id in
+                    guard k < objects.count, let object = objects[k], object.objectID == id
+                    else { return false }
+                    return object.lendRowForPatch()
+                },
+                take: { k, id, row in
+                    guard k < objects.count, let object = objects[k], object.objectID == id
+                    else { return }
+                    object.takeSavedRow(row)
+                })
         }
     }
 

@@ -129,8 +129,10 @@ extension ManagedObjectContext {
     func reload(_ object: ManagedObject, from row: StoreRow) {
         if parent == nil, object.changedSlots.isEmpty, object.rowValues != nil || !object.hasValues
         {
-            // Nothing of its own to keep on top (a kept row has no transient values set and no
-            // changes: any write converts it first): the object keeps the fresh row.
+            // Nothing of its own to keep on top (a kept row has no transient values set, and
+            // no changes: an attribute write over it marks its slot changed; an overlay left
+            // with none, after an undo, holds the committed values): the object keeps the
+            // fresh row, which drops the overlay.
             object.keepRow(row.values)
             object.snapshot = Snapshot()
             object.snapshotVersion = row.version

@@ -43,6 +43,7 @@ extension PersistentStoreCoordinator {
     private static func commitInOneStep(_ changes: StoreChangeSet, to store: any PersistentStore)
         throws
     {
+        let changes = changes.handingOffRows(to: store)
         if !changes.patched.isEmpty && !store.acceptsRowPatches {
             try store.commit(changes.completingPatches(reading: store.row(for:)))
         } else {
@@ -70,7 +71,8 @@ extension PersistentStoreCoordinator {
         var parts: [(store: any PersistentStore, commit: StagedCommit)] = []
         func stage(_ i: Int) throws {
             guard i < staged.count else { return try writeAll() }
-            try staged[i].store.withStagedCommit(staged[i].changes) { part in
+            let changes = staged[i].changes.handingOffRows(to: staged[i].store)
+            try staged[i].store.withStagedCommit(changes) { part in
                 parts.append((staged[i].store, part))
                 try stage(i + 1)
             }
@@ -108,6 +110,20 @@ extension PersistentStoreCoordinator {
 }
 
 extension StoreChangeSet {
+    /// The change set as `store` gets it: its row hand-off (``StoreRowHandoff``) kept only
+    /// for the engine's own stores, whose row tables apply it at the right time, on the
+    /// committing thread; any other store gets none (its own way of applying the change set
+    /// could reorder patches, apply them twice or later), and the saver converts its objects'
+    /// overlays after the save.
+    func handingOffRows(to store: any PersistentStore) -> StoreChangeSet {
+        guard rowHandoff != nil, !(store is InMemoryStore || store is JSONLinesStore) else {
+            return self
+        }
+        var changes = self
+        changes.rowHandoff = nil
+        return changes
+    }
+
     /// The first reference the change set writes to an object of another store than
     /// `storeIdentifier` (temporary IDs never reach a store): its source, slot and target.
     /// O(references written).

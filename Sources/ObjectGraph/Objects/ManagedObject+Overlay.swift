@@ -60,11 +60,11 @@ extension ManagedObject {
     /// otherwise the slot's.
     @inline(__always)
     func currentToOne(at index: Int) -> ManagedObject? {
-        if let row = rowValues, !state.keepsResolvedRelationships,
-            case .toOne(let id) = row[index], let context = managedObjectContext
+        if rowValues != nil, !state.keepsResolvedRelationships,
+            let context = managedObjectContext,
+            let target = keptRowToOne(at: index, in: context)
         {
-            guard let id else { return nil }
-            return context.registeredOrFault(id)
+            return target
         }
         if case .toOne(let o) = slots[index] { return o }
         return nil
@@ -74,8 +74,9 @@ extension ManagedObject {
     /// (a store that applies patches its own way): the overlay's values become slots. The
     /// caller then empties the snapshot and the changes.
     ///
-    /// - Precondition: the object still keeps its row (``lendRowForPatch()`` was followed by
-    ///   ``takeSavedRow(_:)``, or never called).
+    /// - Precondition: the object still keeps its row (a row it lent for a patch,
+    ///   ``lendRowForPatch()``, was taken back, ``takeSavedRow(_:)``: the row table's patch
+    ///   always follows one with the other).
     func foldOverlayAfterSave() {
         assert(rowValues != nil, "ObjectGraph: a row lent for a patch was not taken back")
         materialiseRow()

@@ -103,13 +103,22 @@ extension ManagedObject {
     {
         if ConcurrencyCheck.isEnabled { context.checkQueue("\(entity.name).\(r.name)") }
         if !hasValues { fireFault() }
-        if let row = rowValues, case .toOne(let id) = row[r.index] {
-            // Not `id.map(context.registeredOrFault)`: the partial application captures the
-            // context, a retain and release on its slow path (≈ 170 instructions).
-            guard let id else { return nil }
-            return context.registeredOrFault(id)
-        }
+        if let target = keptRowToOne(at: r.index, in: context) { return target }
         return toOne(r)
+    }
+
+    /// The destination of to-one slot `index` read from the kept row's key: the registered
+    /// object of `context` (or a fault for it), `.some(nil)` for no destination; `nil` when
+    /// the object keeps no row. The row is not converted into slots.
+    ///
+    /// - Precondition: the object belongs to `context`; slot `index` is a to-one.
+    @inline(__always)
+    func keptRowToOne(at index: Int, in context: ManagedObjectContext) -> ManagedObject?? {
+        guard let row = rowValues, case .toOne(let id) = row[index] else { return nil }
+        // Not `id.map(context.registeredOrFault)`: the partial application captures the
+        // context, a retain and release on its slow path (≈ 170 instructions).
+        guard let id else { return .some(nil) }
+        return .some(context.registeredOrFault(id))
     }
 
     /// A kept row's values as slots for an object that left its context with it: attributes

@@ -87,7 +87,8 @@ open class ManagedObject: CustomStringConvertible {
     /// For a fault: where its values come from when it fires (the fetched row, or its fetch
     /// batch). For an object that keeps its row's relationship values beside it: its one
     /// relationship value, when that is all the row held (`FaultSource.resolvedDestination`).
-    /// `nil` otherwise.
+    /// For an object that keeps its row and has attributes written over it: their current
+    /// values (`FaultSource.overlay`, a ``RowOverlay``). `nil` otherwise.
     /// Kept on the object so it goes away with the object.
     @exclusivity(unchecked) var faultSource: FaultSource?
     // Keep `state` (one byte) the last stored field: a subclass's stored properties start
@@ -140,7 +141,9 @@ open class ManagedObject: CustomStringConvertible {
     /// An object filled from a store row keeps that row (``rowValues``) instead of slots; the
     /// first access here converts it into slots (``materialiseRow()``), so a site that reads
     /// or writes slots never sees a kept row's object as empty or stale. Paths that read the
-    /// row form directly (attribute and to-one reads) are in `ManagedObject+Row.swift`.
+    /// row form directly (attribute and to-one reads) are in `ManagedObject+Row.swift`; those
+    /// that write attributes over it, and read it with its overlay of written values, in
+    /// `ManagedObject+Overlay.swift`.
     var slots: [ObjectValue] {
         @inline(__always) _read {
             if rowValues != nil { materialiseRow() }
@@ -200,29 +203,38 @@ open class ManagedObject: CustomStringConvertible {
     /// slots: what filling a fault from a store row does, and a saved insert
     /// (``moveSlotsIntoSavedRow(of:_:)``).
     ///
-    /// - Precondition: the object has no overlay (``RowOverlay``): the callers replace a
-    ///   fault's values, a clean object's, or an insert's slots.
+    /// An overlay of written attributes (``RowOverlay``) is dropped: the row replaces every
+    /// value. The callers replace a fault's values, an insert's slots, or (``ManagedObjectContext/reload(_:from:)``'s
+    /// fast path) an object with no changes, which has an overlay only when an undo took its
+    /// writes back to the committed values.
     @inline(__always)
     func keepRow(_ row: [StoreValue]) {
         if state.keepsResolvedRelationships { forgetResolvedRelationships() }
+        if case .overlay? = faultSource { faultSource = nil }
         storedSlots = []
         rowValues = row
     }
 
     /// Lets go of the kept row while a store patches it with the overlay's values, so that
     /// the store changes its row in place (while the object shared it, the store's write
-    /// copied the whole row). The overlay stays; ``takeSavedRow(_:)`` must follow, with no
-    /// read between.
+    /// copied the whole row); returns whether it did. The overlay stays. Only the row table's
+    /// patch calls it (``StoreRowHandoff``), once it has found the row and with nothing that
+    /// can fail before ``takeSavedRow(_:)`` follows, with no read between; an object that
+    /// does not keep a row with an overlay (anything happened to it since the patch was
+    /// built) lends nothing.
     ///
-    /// - Precondition: the object has an overlay, and the store has checked the patch (it
-    ///   can no longer fail).
-    func lendRowForPatch() {
+    /// - Precondition: the store has checked and written the patch (it can no longer fail).
+    func lendRowForPatch() -> Bool {
+        guard rowValues != nil, case .overlay? = faultSource else { return false }
         rowValues = nil
+        return true
     }
 
     /// Takes `row`, the store's row after its patch of the overlay's values, as the object's
     /// values, and drops the overlay: the object is saved (its committed values are its
     /// current ones) and holds its values once.
+    ///
+    /// - Precondition: ``lendRowForPatch()`` lent the row and returned `true`.
     func takeSavedRow(_ row: [StoreValue]) {
         if case .overlay? = faultSource { faultSource = nil }
         rowValues = row
@@ -465,8 +477,9 @@ open class ManagedObject: CustomStringConvertible {
 @available(*, unavailable)
 extension ManagedObject: @unchecked Sendable {}
 
-/// Where a fault's values come from when it fires, without another read (and, in one case,
-/// a relationship value an object keeps beside its row).
+/// Where a fault's values come from when it fires, without another read; or, for an object
+/// filled from a row it keeps, what stands beside that row: a relationship value kept
+/// resolved, or the attribute values written over it (``RowOverlay``).
 enum FaultSource {
     /// The values of the row fetched with it (its version is the object's `snapshotVersion`).
     case row([StoreValue])

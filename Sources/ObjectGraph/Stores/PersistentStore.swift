@@ -227,7 +227,8 @@ public struct StoreChangeSet: Sendable {
     public var timestamp: Date
     /// The saving context's objects that share patched rows, letting go of them while the
     /// rows are patched (see ``StoreRowHandoff``); `nil` when none does. Not part of the
-    /// changes: a store that ignores it commits the same.
+    /// changes, and only for the engine's own stores: the coordinator clears it for any other
+    /// store, whose objects' overlays the saver then converts after the save.
     var rowHandoff: StoreRowHandoff? = nil
 
     /// Creates a change set.
@@ -264,6 +265,8 @@ public struct StoreChangeSet: Sendable {
         guard !patched.isEmpty else { return self }
         var complete = self
         complete.patched = []
+        // Nothing is patched: nothing to hand off.
+        complete.rowHandoff = nil
         complete.updated.reserveCapacity(updated.count + patched.count)
         for patch in patched {
             guard let current = try row(patch.objectID) else {

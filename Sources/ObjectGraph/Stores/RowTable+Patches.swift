@@ -94,14 +94,19 @@ extension RowTable {
     /// they are (a complete replacement freed the old values array and kept a second one
     /// alive until the save ended). A patch of a row the table lacks changes nothing.
     ///
-    /// - Returns: the row's values after the patch (shared), or `nil` when the table has no
-    ///   row for it.
-    @discardableResult
-    mutating func patch(_ patch: StoreRowPatch) -> [StoreValue]? {
+    /// With a claimed hand-off (``StoreRowHandoff``), patch `position`'s object lends the row right
+    /// before it changes, once the row is found, and takes it back right after: nothing
+    /// between can fail, so an object that lent its row always gets it back.
+    mutating func patch(
+        _ patch: StoreRowPatch,
+        _ handoff: StoreRowHandoff? = nil,
+        at position: Int = 0
+    ) {
         let e = patch.objectID.entity.index
         guard let slot = entityTables[e].slotByKey[patch.objectID.primaryKey],
             case .some = entityTables[e].rows[slot]
-        else { return nil }
+        else { return }
+        let lent = handoff?.lend(position, patch.objectID) ?? false
         for (key, index) in indexedSlots[e] {
             guard let k = patch.slots.firstIndex(of: index) else { continue }
             let before = entityTables[e].rows[slot].unsafelyUnwrapped.values[index].toOneKey
@@ -114,7 +119,10 @@ extension RowTable {
         for k in patch.slots.indices {
             entityTables[e].rows[slot]!.values[patch.slots[k]] = patch.values[k]
         }
-        return entityTables[e].rows[slot].unsafelyUnwrapped.values
+        if lent {
+            handoff.unsafelyUnwrapped.take(
+                position, patch.objectID, entityTables[e].rows[slot].unsafelyUnwrapped.values)
+        }
     }
 }
 

@@ -228,15 +228,13 @@ public struct RowTable: Sendable {
     /// Applies a change set already checked (log replay uses this).
     ///
     /// Patched rows that the saver's objects share are handed off around their patches (see
-    /// ``StoreRowHandoff``), so that each is changed in place.
+    /// ``StoreRowHandoff``; the first application only), so that each is changed in place.
     public mutating func applyUnchecked(_ changes: StoreChangeSet) {
         remove(contentsOf: changes.deleted)
         for row in changes.updated { replace(row) }
-        if let handoff = changes.rowHandoff {
-            for k in changes.patched.indices {
-                handoff.release(k)
-                if let row = self.patch(changes.patched[k]) { handoff.retake(k, row) }
-            }
+        if let handoff = changes.rowHandoff, handoff.claim() {
+            for k in changes.patched.indices { patch(changes.patched[k], handoff, at: k) }
+            handoff.end()
         } else {
             for patch in changes.patched { self.patch(patch) }
         }

@@ -16,12 +16,16 @@ extension SaveIntegrity {
         final class RecordingStore: PersistentStore, @unchecked Sendable {
             let base: any PersistentStore
             private let patches: Bool
+            /// Whether it commits the patches in reverse order (their order is a store's
+            /// business: the saver must not depend on it).
+            private let reversesPatches: Bool
             private let lock = NSLock()
             private var sets: [StoreChangeSet] = []
 
-            init(_ base: any PersistentStore, patches: Bool) {
+            init(_ base: any PersistentStore, patches: Bool, reversesPatches: Bool = false) {
                 self.base = base
                 self.patches = patches
+                self.reversesPatches = reversesPatches
             }
 
             var committed: [StoreChangeSet] { lock.withLock { sets } }
@@ -50,6 +54,8 @@ extension SaveIntegrity {
             }
             func commit(_ changes: StoreChangeSet) throws {
                 lock.withLock { sets.append(changes) }
+                var changes = changes
+                if reversesPatches { changes.patched.reverse() }
                 try base.commit(changes)
             }
         }
