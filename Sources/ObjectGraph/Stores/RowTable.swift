@@ -228,7 +228,7 @@ public struct RowTable: Sendable {
     /// Applies a change set already checked (log replay uses this).
     ///
     /// Patched rows that the saver's objects share are handed off around their patches (see
-    /// ``StoreRowHandoff``; the first application only), so that each is changed in place.
+    /// `StoreRowHandoff`; the first application only), so that each is changed in place.
     public mutating func applyUnchecked(_ changes: StoreChangeSet) {
         remove(contentsOf: changes.deleted)
         for row in changes.updated { replace(row) }
