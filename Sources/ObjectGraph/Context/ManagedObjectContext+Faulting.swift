@@ -200,9 +200,17 @@ extension ManagedObjectContext {
     func loadRelated(_ relationship: RelationshipDescription, of object: ManagedObject)
         -> [ManagedObject]
     {
+        relatedIDs(relationship, of: object).map(registeredOrFault)
+    }
+
+    /// The IDs of the destinations of `object`'s to-many `relationship` one level up (none
+    /// for an inserted object, or when the parent or store cannot answer): what
+    /// ``loadRelated(_:of:)`` makes objects of.
+    func relatedIDs(_ relationship: RelationshipDescription, of object: ManagedObject)
+        -> [ManagedObjectID]
+    {
         if object.state.isInserted { return [] }
-        let ids = (try? upstreamRelated(relationship, of: object.objectID)) ?? []
-        return ids.map(registeredOrFault)
+        return (try? upstreamRelated(relationship, of: object.objectID)) ?? []
     }
 }
 

@@ -42,7 +42,18 @@ extension SaveIntegrity {
             _ kind: StoreKind, books: Int = 30, shelfRule: DeleteRule = .nullify,
             minimum: Int = 0
         ) throws -> Stack {
-            let stack = try Stack(try Self.model(shelfRule: shelfRule, minimum: minimum), on: kind)
+            try Self.shelvesAndBooks(kind, books: books, shelfRule: shelfRule, minimum: minimum)
+        }
+
+        /// Shelves `s0`–`s2` (of class `shelfClass`), book `i` on shelf `i % 3`, saved. Also
+        /// the stack of ``UnloadedToManyValidationTests``.
+        static func shelvesAndBooks(
+            _ kind: StoreKind, books: Int = 30, shelfRule: DeleteRule = .nullify,
+            minimum: Int = 0, shelfClass: ManagedObject.Type = ManagedObject.self
+        ) throws -> Stack {
+            let model = try Self.model(
+                shelfRule: shelfRule, minimum: minimum, shelfClass: shelfClass)
+            let stack = try Stack(model, on: kind)
             let context = stack.context()
             try context.performAndWait {
                 let shelves = (0..<3).map { i in
@@ -87,6 +98,11 @@ extension SaveIntegrity {
 
         /// Whether the shelf's `books` is still a relationship fault (not loaded).
         private func booksAreAFault(_ shelf: ManagedObject) -> Bool {
+            Self.booksAreAFault(shelf)
+        }
+
+        /// Whether the shelf's `books` is still a relationship fault (not loaded).
+        static func booksAreAFault(_ shelf: ManagedObject) -> Bool {
             guard !shelf.slots.isEmpty, let r = shelf.entity.relationshipsByName["books"],
                 case .toMany(nil) = shelf.slots[r.index]
             else { return false }
