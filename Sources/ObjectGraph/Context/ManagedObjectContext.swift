@@ -93,8 +93,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// The coordinator of a root context.
     let rootCoordinator: PersistentStoreCoordinator?
+    // Unchecked exclusivity, as the queue-confined state below: filling each fault from a
+    // store row asks whether there is a parent, and the dynamic check (≈ 76 instructions)
+    // cost more than the rest of that test. No access overlaps another: the observer below
+    // runs after the write.
     /// The parent context of a child context.
-    public var parent: ManagedObjectContext? {
+    @exclusivity(unchecked) public var parent: ManagedObjectContext? {
         didSet {
             precondition(
                 parent !== self, "ManagedObjectContext: a context cannot be its own parent")
