@@ -56,7 +56,10 @@ extension ManagedObjectContext {
     /// Fills a fault, or marks it deleted when its row is gone.
     func fulfillFault(_ object: ManagedObject) {
         switch object.faultSource {
-        case .row(let values)?:
+        case .row?:
+            // The row is moved out of the fault, not copied out and released when `fill`
+            // clears the source (a retain and a release of its values per fault fired).
+            guard case .row(let values)? = object.faultSource.take() else { return }
             fill(object, values: values, version: object.snapshotVersion)
             return
         case .batch(let batch)?:

@@ -328,25 +328,30 @@ extension ManagedObjectContext {
             registry.reserveCapacity(registry.count + rows.count)
         }
         var batch: [ManagedObject] = []
-        for row in rows {
-            let object = registeredOrFault(row.objectID)
-            if object.hasValues {
-                if q.refreshesRefetchedObjects { refetched(object, row) }
-            } else if !q.includesPropertyValues {
-                // IDs only: the fault reads its row when it fires.
-            } else if !q.returnsObjectsAsFaults {
-                fill(object, from: row)
-            } else if batchSize > 0 {
-                object.snapshotVersion = row.version
-                batch.append(object)
-                if batch.count == batchSize { closeBatch(&batch) }
-            } else {
-                // The fault keeps its row for when it fires: no second read, and the row goes
-                // away with the object.
-                object.faultSource = .row(row.values)
-                object.snapshotVersion = row.version
+        // Each row's fields read in place: binding each row (`for row in rows`) copied it, a
+        // retain and a release of its ID's scope and of its values per row, ≈ 90 instructions
+        // of a fault's ≈ 1,000.
+        rows.withUnsafeBufferPointer { rows in
+            for i in rows.indices {
+                let object = registeredOrFault(rows[i].objectID)
+                if object.hasValues {
+                    if q.refreshesRefetchedObjects { refetched(object, rows[i]) }
+                } else if !q.includesPropertyValues {
+                    // IDs only: the fault reads its row when it fires.
+                } else if !q.returnsObjectsAsFaults {
+                    fill(object, values: rows[i].values, version: rows[i].version)
+                } else if batchSize > 0 {
+                    object.snapshotVersion = rows[i].version
+                    batch.append(object)
+                    if batch.count == batchSize { closeBatch(&batch) }
+                } else {
+                    // The fault keeps its row for when it fires: no second read, and the row
+                    // goes away with the object.
+                    object.faultSource = .row(rows[i].values)
+                    object.snapshotVersion = rows[i].version
+                }
+                objects.append(object)
             }
-            objects.append(object)
         }
         closeBatch(&batch)
         return objects
