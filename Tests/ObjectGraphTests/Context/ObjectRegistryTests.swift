@@ -172,6 +172,29 @@ import Testing
         for id in dropped { #expect(registry[id] == nil) }
     }
 
+    /// A reservation for a fetch of n objects does not make the next registration sweep:
+    /// the next sweep on registering is due once the table has doubled past n, as after a
+    /// sweep. (Due at n, the first object registered after such a fetch swept the whole
+    /// table while the fetch's result still held every object.)
+    @Test func aReservationSweepsOnlyOnceTheTableHasDoubledPastIt() throws {
+        let (category, _) = try Self.entities()
+        let registry = ObjectRegistry()
+        func registerUnheld(_ key: Int) {
+            let id = ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
+            registry.register(ManagedObject(entity: category, insertInto: nil), as: id)
+        }
+        registry.reserveCapacity(3000)
+        // Held by the registry alone, so a sweep would drop every one of them.
+        for key in 0..<3000 { registerUnheld(key) }
+        registerUnheld(3000)
+        #expect(registry.count == 3001)
+        for key in 3001..<6000 { registerUnheld(key) }
+        #expect(registry.count == 6000)
+        // The 6,001st registration sweeps first.
+        registerUnheld(6000)
+        #expect(registry.count == 1)
+    }
+
     /// One in ten held (the sweep rebuilds the table from the few that stay) and nine in ten
     /// held (it removes the few that go, one by one).
     @Test(arguments: [1, 9])
