@@ -49,8 +49,13 @@ final class ObjectRegistry {
     @exclusivity(unchecked) private var shift: UInt64 = 64
     /// The number of registered objects, counting those the next sweep may drop.
     @exclusivity(unchecked) private(set) var count = 0
-    /// The entry count at which registering sweeps first.
+    /// The doubling threshold: twice the entry count at the last sweep (at least 1,024).
     @exclusivity(unchecked) private var sweepAt = 1024
+    /// The grace after a fetch's reservation (``reserveCapacity(_:)``): twice the capacity
+    /// reserved, 0 when none is pending. Registering sweeps once the count reaches the
+    /// larger of this and `sweepAt`; a sweep ends the grace, and each reservation replaces
+    /// it, so a series of fetches in one event does not push the doubling threshold away.
+    @exclusivity(unchecked) private var graceUntil = 0
     /// Objects registered, handed out or let go by the context since the last sweep.
     @exclusivity(unchecked) private var work = 0
     /// Counts changes to the table's layout (entries added, removed, moved), so that
@@ -105,7 +110,7 @@ final class ObjectRegistry {
     /// Registers `object` under `id`, replacing what was registered there.
     @inline(__always)
     func register(_ object: ManagedObject, as id: ManagedObjectID) {
-        if count >= sweepAt { sweep() }
+        if count >= max(sweepAt, graceUntil) { sweep() }
         work &+= 1
         if let slot = slot(of: id) {
             objects[slot] = object
@@ -125,7 +130,7 @@ final class ObjectRegistry {
     /// ``register(_:as:)`` does.
     @inline(__always)
     func object(for id: ManagedObjectID, orRegister make: () -> ManagedObject) -> ManagedObject {
-        guard count < sweepAt, (count + 1) * 2 <= entities.count else {
+        guard count < max(sweepAt, graceUntil), (count + 1) * 2 <= entities.count else {
             if let object = self[id] { return object }
             let object = make()
             register(object, as: id)
@@ -198,15 +203,18 @@ final class ObjectRegistry {
     /// Makes room for `capacity` entries at once (a large fetch), sweeping first so that no
     /// sweep runs while the table fills, nor at the first registration after it.
     ///
-    /// The next sweep on registering is due once the table has doubled past `capacity`, as
-    /// after any sweep (see ``sweep()``): due at `capacity` itself, the first object
-    /// registered after a fetch of `capacity` objects (a destination of a deleted object,
-    /// in delete propagation) swept the whole table while every fetched object was still
-    /// held by the fetch's result, to drop none (≈ 760,000 instructions after a fetch of
-    /// 20,000). The end of the event still sweeps as before.
+    /// The next sweep on registering is not due before the table holds twice `capacity`
+    /// entries (a grace of its own, `graceUntil`, replaced by the next reservation and ended
+    /// by any sweep): due at `capacity` itself, the first object registered after a fetch of
+    /// `capacity` objects (a destination of a deleted object, in delete propagation) swept
+    /// the whole table while every fetched object was still held by the fetch's result, to
+    /// drop none (≈ 760,000 instructions after a fetch of 20,000). The doubling threshold
+    /// (twice the count at the last sweep) is left as it is: raising it to twice `capacity`
+    /// let each fetch of an event push the next sweep further away, and objects only the
+    /// registry held piled up until the event ended. The end of the event sweeps as before.
     func reserveCapacity(_ capacity: Int) {
         if capacity > sweepAt { sweep() }
-        sweepAt = max(sweepAt, capacity * 2)
+        graceUntil = capacity * 2
         if capacity * 2 > entities.count { resize(toHold: capacity) }
     }
 
@@ -215,6 +223,7 @@ final class ObjectRegistry {
         releaseEntries()
         shift = 64
         sweepAt = 1024
+        graceUntil = 0
         work = 0
     }
 
@@ -234,6 +243,7 @@ final class ObjectRegistry {
     /// later sweeps take what remains of longer chains.
     func sweep() {
         work = 0
+        graceUntil = 0
         defer { sweepAt = max(1024, count * 2) }
         guard !retainsAll else { return }
         for _ in 0..<3 {

@@ -195,6 +195,60 @@ import Testing
         #expect(registry.count == 1)
     }
 
+    /// A series of reservations in one event (fetches of 100 more objects each, every object
+    /// held by the registry alone) does not push the next sweep away: the grace after each
+    /// reservation is its own, and the doubling threshold stays twice the count at the last
+    /// sweep, so objects only the registry holds do not pile up until the end of the event.
+    @Test func aSeriesOfReservationsKeepsTheDoublingThreshold() throws {
+        let (category, _) = try Self.entities()
+        let registry = ObjectRegistry()
+        var key = 0
+        func registerUnheld() {
+            let id = ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
+            registry.register(ManagedObject(entity: category, insertInto: nil), as: id)
+            key += 1
+        }
+        for _ in 0..<100 {
+            registry.reserveCapacity(registry.count + 100)
+            for _ in 0..<100 { registerUnheld() }
+        }
+        #expect(registry.count <= 2048)
+    }
+
+    /// A sweep goes on through its rounds while entries are left (each round drops the
+    /// objects the previous one left held by the registry alone) and stops at an empty
+    /// table, which it leaves usable, the next sweep due at 1,024 entries again.
+    @Test func aSweepTakesAChainAndStopsAtAnEmptyTable() throws {
+        let (category, _) = try Self.entities()
+        let registry = ObjectRegistry()
+        func id(_ key: Int) -> ManagedObjectID {
+            ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
+        }
+        // Link 0 holds 1, which holds 2: only the registry holds link 0.
+        var links: [Link] = (0..<3).map { _ in Link(entity: category, insertInto: nil) }
+        links[0].next = links[1]
+        links[1].next = links[2]
+        for (key, link) in links.enumerated() { registry.register(link, as: id(key)) }
+        links.removeAll()
+        registry.sweep()
+        #expect(registry.count == 0)
+        #expect(registry.values.isEmpty)
+        for key in 0..<3 { #expect(registry[id(key)] == nil) }
+        // Usable, and due to sweep at 1,024 entries: the 1,025th registration sweeps first.
+        for key in 0..<1024 {
+            registry.register(ManagedObject(entity: category, insertInto: nil), as: id(key))
+        }
+        #expect(registry.count == 1024)
+        registry.register(ManagedObject(entity: category, insertInto: nil), as: id(1024))
+        #expect(registry.count == 1)
+    }
+
+    /// An object that holds another, as a relationship does: a chain for the sweep's rounds.
+    final class Link: ManagedObject {
+        /// The object this one holds.
+        var next: ManagedObject?
+    }
+
     /// One in ten held (the sweep rebuilds the table from the few that stay) and nine in ten
     /// held (it removes the few that go, one by one).
     @Test(arguments: [1, 9])
