@@ -93,10 +93,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// The coordinator of a root context.
     let rootCoordinator: PersistentStoreCoordinator?
-    // Unchecked exclusivity, as the queue-confined state below: filling each fault from a
-    // store row asks whether there is a parent, and the dynamic check (≈ 76 instructions)
-    // cost more than the rest of that test. No access overlaps another: the observer below
-    // runs after the write.
+    // Unchecked exclusivity: filling each fault from a store row asks whether there is a
+    // parent, and the dynamic check (≈ 76 instructions) cost more than the rest of that
+    // test. `parent` is public and set from any thread before the context is used; the
+    // dynamic check only ever caught overlapping accesses on one thread, and the engine has
+    // none (the observer below runs after the write).
     /// The parent context of a child context.
     @exclusivity(unchecked) public var parent: ManagedObjectContext? {
         didSet {

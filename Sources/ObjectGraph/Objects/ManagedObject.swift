@@ -372,9 +372,12 @@ open class ManagedObject: CustomStringConvertible {
     /// failures become one 1560 as Core Data does.
     ///
     /// A to-many relationship that is not loaded, unchanged and without a count rule is
-    /// skipped without being loaded (your per-key hook is not called for it). One that lost
-    /// members deleted in this context while unloaded is loaded when your hook is called for
-    /// its key (see ``validatedKeys``), and the hook sees the members left.
+    /// skipped without being loaded (your per-key hook is not called for it). For an unloaded
+    /// one that lost members deleted in this context, or that has a count rule, the rule
+    /// counts and your hook (for its key, see ``validatedKeys``) gets the members left: an
+    /// unordered to-many derived from its inverse to-one (see
+    /// ``RelationshipDescription/isStoredInRow``) is read without being loaded and stays
+    /// unloaded; an ordered one, or one stored in its object's row, is loaded.
     ///
     /// - Throws: the single failure itself (1570, 1580, 1590, 1610–1680, 1550, or your own
     ///   error unchanged), or ``ObjectGraphError`` `.multipleValidationErrors` (1560) with

@@ -259,9 +259,14 @@ extension ManagedObject {
         if let context {
             if callsHook { live.reserveCapacity(ids.count) }
             for id in ids {
-                let member = context.registeredOrFault(id)
-                if member.state.isDeleted { continue }
-                if callsHook { live.insert(member) } else { count += 1 }
+                if callsHook {
+                    let member = context.registeredOrFault(id)
+                    if !member.state.isDeleted { live.insert(member) }
+                } else if context.registry[id]?.state.isDeleted != true {
+                    // Counted without a fault per member: a deleted member is registered
+                    // (the context holds it until the save), so one not registered is live.
+                    count += 1
+                }
             }
         }
         if callsHook { count = live.count }

@@ -104,6 +104,67 @@ extension SaveIntegrity {
             #expect(remaining == 23)
         }
 
+        /// In a child context, the members one level up are the parent's, unsaved changes
+        /// included: the hook of a shelf whose unloaded `books` lost a member deleted in the
+        /// child gets the book inserted on it in the parent and neither the book deleted in
+        /// the parent nor the one deleted in the child. (The child reads the shelf before the
+        /// parent changes it, so that its `books` is unloaded: a shelf read from the parent
+        /// after the parent linked a book to it comes with the parent's loaded `books`.)
+        @Test(arguments: StoreKind.all)
+        func inAChildTheHookReceivesTheMembersLeftOverTheParentsChanges(kind: StoreKind)
+            throws
+        {
+            let stack = try stack(kind)
+            let parent = stack.context()
+            let child = ManagedObjectContext(concurrencyType: .privateQueue)
+            child.parent = parent
+            let (zero, s0) = try child.performAndWait {
+                let zero = try #require(try books(child, "number == 0").first)
+                let s0 = try shelf(of: zero)
+                _ = s0.value(forKey: "name")
+                return (zero, s0)
+            }
+            try parent.performAndWait {
+                let request = FetchRequest<ManagedObject>(entityName: "Shelf")
+                request.predicate = try FetchPredicate(format: "name == 's0'")
+                let shelf = try #require(try parent.fetch(request).first)
+                let book = parent.insertNewObject(forEntityName: "Book")
+                book.setValue(Int64(99), forKey: "number")
+                book.setValue(shelf, forKey: "shelf")
+                parent.delete(try #require(try books(parent, "number == 3").first))
+            }
+            try child.performAndWait {
+                child.delete(zero)
+                child.processPendingChanges()
+                #expect(booksAreAFault(s0))
+                try child.save()
+                #expect(s0.receivedNumbers == [6, 9, 12, 15, 18, 21, 24, 27, 99])
+                #expect(s0.membersWereLive)
+            }
+        }
+
+        /// A to-many with a count rule (at least three) on a shelf whose only change is its
+        /// name: the rule is checked and the hook gets every member without loading `books`,
+        /// which is still a fault after the save.
+        @Test(arguments: StoreKind.all)
+        func aCountRuleOnAnUnchangedUnloadedToManyHandsTheHookEveryMemberWithoutLoadingIt(
+            kind: StoreKind
+        ) throws {
+            let stack = try UnloadedToManyDeleteTests.shelvesAndBooks(
+                kind, minimum: 3, shelfClass: RecordingShelf.self)
+            let context = stack.context()
+            try context.performAndWait {
+                let request = FetchRequest<ManagedObject>(entityName: "Shelf")
+                request.predicate = try FetchPredicate(format: "name == 's0'")
+                let s0 = try #require(try context.fetch(request).first as? RecordingShelf)
+                s0.setValue("renamed", forKey: "name")
+                try context.save()
+                #expect(s0.receivedNumbers == [0, 3, 6, 9, 12, 15, 18, 21, 24, 27])
+                #expect(s0.membersWereLive)
+                #expect(booksAreAFault(s0))
+            }
+        }
+
         /// A save the hook refuses leaves the to-many as it was: still a fault marked changed,
         /// reading the members left; rolled back, every book is back.
         @Test(arguments: StoreKind.all)
