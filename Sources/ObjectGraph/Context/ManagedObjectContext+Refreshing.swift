@@ -47,13 +47,10 @@ extension ManagedObjectContext {
     /// Objects obtained before are invalid afterwards; fetch again. Empties the
     /// ``undoManager``'s stacks. Posts objects-did-change with `NSInvalidatedAllObjectsKey`.
     /// A context pinned to a query generation moves to the generation current at its next read.
-    /// A context that had registered many objects (more than 16,384 at once) then gives the
-    /// memory the C heap keeps free back to the system (glibc's `malloc_trim`, on Linux).
     ///
     /// - Note: Mirrors `reset()`.
     public func reset() {
         checkQueue("reset()")
-        let tableSlots = registry.tableSlots
         for object in registry.values {
             object.willTurnIntoFault()
             object.discardValues()
@@ -72,9 +69,6 @@ extension ManagedObjectContext {
         openChanges.removeAll()
         advanceQueryGeneration()
         postObjectsDidChange(invalidatedAll: true)
-        // The objects only the context held are freed: after a large table, the heap's free
-        // memory goes back to the system.
-        registry.giveBack.afterReleasing(tableSlots: tableSlots)
     }
 
     /// Discards every unsaved change: inserted objects leave the context, deleted ones come

@@ -60,24 +60,15 @@ final class ObjectRegistry {
     /// Whether every registered object is kept until unregistered (`retainsRegisteredObjects`).
     @exclusivity(unchecked) var retainsAll = false
 
-    /// What gives the heap's free memory back after the table is released whole (the
-    /// context's `reset()`, or the registry freed with its context); tests inject their own.
-    @exclusivity(unchecked) var giveBack = HeapGiveBack.system
-
-    /// The table's size in slots (at most half of them used; 0 before the first entry).
-    var tableSlots: Int { entities.count }
-
     init() {
         scopes = .allocate(capacity: 1)
         objects = .allocate(capacity: 1)
     }
 
     deinit {
-        let slots = entities.count
         releaseEntries()
         scopes.deallocate()
         objects.deallocate()
-        giveBack.afterReleasing(tableSlots: slots)
     }
 
     /// Whether ``rebuild(size:keeping:)`` is moving the entries (a re-entrant change traps).
