@@ -44,6 +44,9 @@ struct RowOverlay {
     private(set) var entries: [Entry]
 
     /// An overlay of one written slot.
+    ///
+    /// - Precondition: `0 <= slot <= maximumSlot` (a larger slot traps in `Entry`'s init:
+    ///   the caller converts the row instead).
     init(_ slot: Int, _ value: AttributeValue) {
         entries = [Entry(slot: slot, value: value)]
     }
@@ -56,6 +59,9 @@ struct RowOverlay {
     }
 
     /// Records `value` as the current value of `slot` (replacing an earlier write of it).
+    ///
+    /// - Precondition: `0 <= slot <= maximumSlot` (a larger slot traps in `Entry`'s init:
+    ///   the caller converts the row instead).
     mutating func set(_ slot: Int, _ value: AttributeValue) {
         if let i = entries.firstIndex(where: { $0.slot == slot }) {
             entries[i].value = value

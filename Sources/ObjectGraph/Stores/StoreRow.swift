@@ -76,8 +76,12 @@ public struct StoreRowPatch: Sendable, Hashable {
     public var slots: [Int]
     /// Each changed slot's new value, in the order of ``slots``.
     ///
-    /// A patch of one value keeps it inline, without an array (see `PatchValues`): reading
-    /// this property then builds one.
+    /// A patch of one value (most updates) keeps that value inline, without an array, so this
+    /// property is computed: reading it on a patch of one value builds a one-element array
+    /// (a heap allocation), and setting it, or changing an element through it (`values[0] =
+    /// v`, `values.removeLast()`), replaces all the values, O(values). Read it once per patch
+    /// and keep the array, or use ``valueCount`` and ``value(atPosition:)``, which build
+    /// nothing.
     public var values: [StoreValue] {
         get {
             switch storage {
@@ -100,26 +104,47 @@ public struct StoreRowPatch: Sendable, Hashable {
     }
 
     /// A patch of one slot, its value inline (no array).
+    ///
+    /// - Precondition: `slots.count == 1` (the value is the new value of `slots[0]`).
     init(objectID: ManagedObjectID, version: Int64, slots: [Int], value: StoreValue) {
         self.objectID = objectID
         self.version = version
         self.slots = slots
+        assert(slots.count == 1, "StoreRowPatch: one value for \(slots.count) slots")
         self.storage = .one(value)
     }
 
-    /// The number of values (one per slot of a well-formed patch), without building an array.
-    var valueCount: Int {
+    /// The number of values: one per slot of a well-formed patch.
+    ///
+    /// Reads the count without building an array: O(1), no allocation, unlike
+    /// `values.count`. With ``value(atPosition:)`` it is the way to read a patch's values
+    /// one by one.
+    ///
+    /// - Note: No Core Data counterpart: a store-side type (Core Data hands an incremental
+    ///   store the objects, whose `changedValues()` it reads).
+    public var valueCount: Int {
         switch storage {
         case .one: 1
         case .many(let values): values.count
         }
     }
 
-    /// The `k`th value (the new value of `slots[k]`), without building an array.
+    /// The `k`th value: the new value of `slots[k]`.
     ///
-    /// - Precondition: `0 <= k < valueCount`.
+    /// Reads one value without building an array: O(1), no allocation, unlike
+    /// `values[k]`, which builds the array of a patch of one value first.
+    ///
+    /// ```swift
+    /// for k in 0..<patch.valueCount {
+    ///     row.values[patch.slots[k]] = patch.value(atPosition: k)
+    /// }
+    /// ```
+    ///
+    /// - Precondition: `0 <= k < valueCount` (a position out of range traps).
+    /// - Note: No Core Data counterpart: a store-side type (Core Data hands an incremental
+    ///   store the objects, whose `changedValues()` it reads).
     @inline(__always)
-    func value(atPosition k: Int) -> StoreValue {
+    public func value(atPosition k: Int) -> StoreValue {
         switch storage {
         case .one(let value):
             precondition(k == 0, "StoreRowPatch: value \(k) of a patch of one value")

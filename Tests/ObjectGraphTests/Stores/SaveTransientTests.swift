@@ -70,6 +70,24 @@ import Testing
         #expect(empty.values.isEmpty && empty.valueCount == 0)
     }
 
+    @Test func aPatchKeepsOneValueInlineThroughChangesOfItsElements() throws {
+        let stack = try Self.staff(.inMemory)
+        let id = try Self.someEmployeeID(stack)
+        let a = StoreValue.attribute(.string("a"))
+        let b = StoreValue.attribute(.integer(2))
+        let c = StoreValue.attribute(.string("c"))
+        var p = StoreRowPatch(objectID: id, version: 2, slots: [0, 1], values: [a, b])
+        p.values.removeLast()
+        p.slots = [0]
+        let one = StoreRowPatch(objectID: id, version: 2, slots: [0], value: a)
+        #expect(p == one)
+        #expect(p.hashValue == one.hashValue)
+        #expect(p.valueCount == 1 && p.value(atPosition: 0) == a)
+        p.values[0] = c
+        #expect(p.values == [c])
+        #expect(p == StoreRowPatch(objectID: id, version: 2, slots: [0], value: c))
+    }
+
     @Test func aPatchOfOneValueAppliesAndNamesItsChangedPropertyAsBefore() throws {
         let stack = try Self.staff(.inMemory)
         let old = try #require(try stack.rows("Employee").first)
@@ -110,6 +128,8 @@ import Testing
             PatchWrite(changed: [1], complete: nil), PatchWrite(changed: b, complete: nil),
             PatchWrite(changed: b, complete: row), PatchWrite(changed: b, complete: row),
             PatchWrite(changed: b, complete: nil), PatchWrite(changed: [], complete: nil),
+            PatchWrite(changed: a, complete: nil), PatchWrite(changed: b, complete: nil),
+            PatchWrite(changed: a, complete: nil),
         ]
         for write in sequence { writes.append(write) }
         #expect(writes.count == sequence.count)
@@ -171,6 +191,14 @@ import Testing
                 #expect((kept != nil && kept == stored) == [0, 2, 4, 5].contains(i), "e\(i)")
             }
         }
+    }
+
+    /// The review of `w7save`: the bytes a run of patch writes holds, against the one
+    /// `PatchWrite` a patch the runs replaced (what performance.md quotes for a save whose
+    /// patches are all written complete, one run each).
+    @Test func aRunOfPatchWritesIsOneWriteAndItsStart() {
+        #expect(MemoryLayout<PatchWrite>.stride == 40)
+        #expect(MemoryLayout<PatchWrites.Run>.stride == 48)
     }
 
     @Test func anOverlayEntryIs24Bytes() {

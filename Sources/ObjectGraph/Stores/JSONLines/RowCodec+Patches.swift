@@ -20,7 +20,9 @@ struct PatchWrite: Sendable {
 /// one slot, now one entry.
 struct PatchWrites: RandomAccessCollection, Sendable {
     /// A run of patches from `start` (a patch index) up to the next run's start.
-    private struct Run: Sendable {
+    ///
+    /// Internal, not private, so that a test can check its stride (the bytes a run holds).
+    struct Run: Sendable {
         let start: Int
         let write: PatchWrite
     }
@@ -84,14 +86,15 @@ extension RowCodec {
             count: patches.count, bytesEach: 64, to: w, runs: &runs, member: member,
             parallelAbove: minimum
         ) { i, local, entities in
-            let entityIndex = entities.index(of: patches[i].objectID)
-            if let row = writes[i].complete {
-                return try write(row, entityIndex: entityIndex, to: local)
+            let patch = patches[i]
+            let entityIndex = entities.index(of: patch.objectID)
+            let write = writes[i]  // one binary search of the runs, not two
+            if let row = write.complete {
+                return try self.write(row, entityIndex: entityIndex, to: local)
                     + LineFrame.snapshotRowOverhead
             }
-            let patch = patches[i]
             _ = try writePartial(
-                patch.objectID, version: patch.version, changed: writes[i].changed,
+                patch.objectID, version: patch.version, changed: write.changed,
                 entityIndex: entityIndex, to: local, value: { _, slot in patch.value(at: slot) },
                 mismatch: { mismatch(patch.sparseRow, slot: $0) })
             return 0
