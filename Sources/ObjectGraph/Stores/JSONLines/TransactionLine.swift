@@ -26,8 +26,11 @@ enum TransactionLine {
     /// Appends the line committing `changes` as transaction `number`, LF included.
     ///
     /// `changedSlots`, when given, has one entry per updated row: the stored slots to write as
-    /// a partial row (version 5), or `nil` to write the row complete.
+    /// a partial row (version 5), or `nil` to write the row complete. `patchWrites` has one
+    /// entry per patch of `changes` (`JSONLinesStore.patchWrites(_:)`); required, not
+    /// defaulted, so that no caller forgets it for a change set with patches.
     ///
+    /// - Precondition: `patchWrites.count == changes.patched.count`.
     /// - Returns: The bytes the inserted and the updated rows written complete would take in a
     ///   snapshot.
     /// - Throws: `.storeWriteFailed` (134030) when a value does not fit its slot; `w` is then left
@@ -35,7 +38,7 @@ enum TransactionLine {
     static func write(
         _ changes: StoreChangeSet, number: Int64, keys: [(String, Int64)], codec: RowCodec,
         origin: (bundle: String, pid: String)? = nil, changedSlots: [[Int]?]? = nil,
-        patchWrites: [PatchWrite] = [], to w: JSONByteWriter
+        patchWrites: PatchWrites, to w: JSONByteWriter
     ) throws -> (inserted: Int, updated: Int) {
         try write(
             number: number, timestamp: changes.timestamp, author: changes.author,
@@ -105,7 +108,7 @@ enum TransactionLine {
     /// ``write(_:number:keys:codec:origin:changedSlots:patchWrites:to:)``).
     static func writeMembers(
         _ changes: StoreChangeSet, codec: RowCodec, changedSlots: [[Int]?]?,
-        patchWrites: [PatchWrite], to w: JSONByteWriter, runs: inout [RowRun]
+        patchWrites: PatchWrites, to w: JSONByteWriter, runs: inout [RowRun]
     ) throws -> (inserted: Int, updated: Int) {
         var sizes = (inserted: 0, updated: 0)
         if !changes.inserted.isEmpty {

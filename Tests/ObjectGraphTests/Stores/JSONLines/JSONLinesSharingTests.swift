@@ -172,7 +172,7 @@ import Testing
         let codec = RowCodec(model: model, storeIdentifier: rows.store, path: url.path)
         _ = try TransactionLine.write(
             StoreChangeSet(inserted: [row], timestamp: Date(timeIntervalSince1970: 9)),
-            number: number, keys: [], codec: codec, to: w)
+            number: number, keys: [], codec: codec, patchWrites: PatchWrites(), to: w)
         return Data(w.array)
     }
 }

@@ -24,6 +24,19 @@ import Testing
         }
     }
 
+    /// A new file store in the file `file` holding a category and the rows of `sample`, all
+    /// at version 1; the caller closes it.
+    private func storeHoldingSample(_ file: String) throws -> JSONLinesStore {
+        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent(file)
+        let store = try JSONLinesStore(
+            model: model, url: url, options: FileStoreFixtures.options(identifier: "S"))
+        let category = rows.row("Category", 1, ["name": .attribute(.string("c"))])
+        try store.commit(
+            StoreChangeSet(
+                inserted: [category] + sample, timestamp: Date(timeIntervalSince1970: 1)))
+        return store
+    }
+
     @Test func encodingAcrossCoresGivesTheSameBytesAndSizes() throws {
         let one = JSONByteWriter()
         let many = JSONByteWriter()
@@ -47,14 +60,8 @@ import Testing
     /// (partial rows of one changed slot, then complete rows of eight) is the line one thread
     /// writes, with the same runs and the same complete rows' sizes.
     @Test func aBatchPlansLineAcrossCoresIsTheLineOneThreadWrites() throws {
-        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("plan.jsonl")
-        let store = try JSONLinesStore(
-            model: model, url: url, options: FileStoreFixtures.options(identifier: "S"))
+        let store = try storeHoldingSample("plan.jsonl")
         defer { store.close() }
-        let category = rows.row("Category", 1, ["name": .attribute(.string("c"))])
-        try store.commit(
-            StoreChangeSet(
-                inserted: [category] + sample, timestamp: Date(timeIntervalSince1970: 1)))
         let entity = try #require(model[entityName: "Expense"])
         let updates: [[(String, AttributeValue)]] = [
             [("title", .string("new \"title\" é"))],
@@ -87,6 +94,65 @@ import Testing
                 #expect(runsOne == runsMany)
                 #expect(values.count == 1 ? size1 == 0 : size1 > 0)
             }
+        }
+    }
+
+    /// The review of `w7save`: a save's patches written across cores from their runs of
+    /// writes (`PatchWrites`: partial rows of one slot, then of another, complete rows, partial
+    /// rows after complete ones, alternating slots) give the line one thread writes, with the
+    /// same runs and the same complete rows' sizes.
+    @Test func patchesWrittenAcrossCoresAreTheLineOneThreadWrites() throws {
+        let store = try storeHoldingSample("patch.jsonl")
+        defer { store.close() }
+        let entity = try #require(model[entityName: "Expense"])
+        let slot = { (name: String) in entity.attributesByName[name]!.index }
+        let title = { (j: Int) in (slot("title"), StoreValue.attribute(.string("new \"\(j)\" é"))) }
+        let amount = { (j: Int) in
+            (slot("amount"), StoreValue.attribute(.decimal(Decimal(7_000 + j))))
+        }
+        let all = { (j: Int) in
+            [
+                title(j), amount(j), (slot("count16"), .attribute(.integer(Int64(-1 - j)))),
+                (slot("count32"), .attribute(.integer(-2))),
+                (slot("count64"), .attribute(.integer(-3))),
+                (slot("date"), .attribute(.date(Date(timeIntervalSince1970: 5)))),
+                (slot("ratio"), .attribute(.double(0.1 * 3))),
+                (slot("weight"), .attribute(.float(0.5))),
+            ]
+        }
+        let expenses = sample.filter { $0.objectID.entity === entity }
+        #expect(expenses.count == 100)
+        let patches = expenses.enumerated().map { j, row in
+            let changes: [(Int, StoreValue)] =
+                switch j {
+                case ..<30: [title(j)]
+                case ..<50: [amount(j)]
+                case ..<60: all(j)
+                case ..<80: [title(j)]
+                default: j % 2 == 0 ? [title(j)] : [amount(j)]
+                }
+            let sorted = changes.sorted { $0.0 < $1.0 }
+            return StoreRowPatch(
+                objectID: row.objectID, version: row.version + 1, slots: sorted.map(\.0),
+                values: sorted.map(\.1))
+        }
+        try store.locked {
+            let writes = store.patchWrites(patches)
+            #expect(writes.count == patches.count)
+            #expect(writes.filter { $0.complete != nil }.count == 10)
+            let one = JSONByteWriter()
+            let many = JSONByteWriter()
+            var runsOne: [RowRun] = []
+            var runsMany: [RowRun] = []
+            let size1 = try store.codec.write(
+                patches, writes: writes, to: one, runs: &runsOne, member: "upd",
+                parallelAbove: .max)
+            let size2 = try store.codec.write(
+                patches, writes: writes, to: many, runs: &runsMany, member: "upd",
+                parallelAbove: 1)
+            #expect(one.array == many.array)
+            #expect(size1 == size2 && size1 > 0)
+            #expect(runsOne == runsMany)
         }
     }
 
