@@ -145,8 +145,10 @@ extension StoreChangeSet {
             }
         }
         for patch in patched {
-            for (slot, value) in zip(patch.slots, patch.values) {
-                if let target = foreign(value) { return (patch.objectID, slot, target) }
+            for k in 0..<min(patch.slots.count, patch.valueCount) {
+                if let target = foreign(patch.value(atPosition: k)) {
+                    return (patch.objectID, patch.slots[k], target)
+                }
             }
         }
         return nil

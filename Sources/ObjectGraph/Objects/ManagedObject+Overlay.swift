@@ -16,7 +16,8 @@ extension ManagedObject {
     /// the slot already holds an equal value); returns `false`, having changed nothing, when
     /// the object must convert its row to be written: the slot is not an attribute the row
     /// stores, the object keeps relationships resolved beside its row (their field holds
-    /// them), or it has no snapshot (an insert whose save is committing).
+    /// them), it has no snapshot (an insert whose save is committing), or the slot is beyond
+    /// ``RowOverlay/maximumSlot``.
     ///
     /// The row holds the slot's committed value, so no ``Snapshot`` entry is kept. The value
     /// is compared as ``ObjectValue/holdsAttribute(_:)`` compares a slot's: by case, then `==`.
@@ -25,7 +26,7 @@ extension ManagedObject {
     /// - Complexity: O(slots written before).
     @inline(__always)
     func writeOverRow(_ index: Int, _ value: AttributeValue) -> Bool {
-        guard snapshot != nil, !state.keepsResolvedRelationships,
+        guard snapshot != nil, !state.keepsResolvedRelationships, index <= RowOverlay.maximumSlot,
             case .attribute(let stored) = rowValues.unsafelyUnwrapped[index]
         else { return false }
         switch faultSource {

@@ -26,7 +26,7 @@ extension RowTable {
     ) throws {
         guard holds(patch.objectID),
             patch.objectID.entity.managedObjectModel === model,
-            patch.slots.count == patch.values.count,
+            patch.slots.count == patch.valueCount,
             Self.ascending(patch.slots, below: patch.objectID.entity.properties.count)
         else {
             throw StoreErrors.invalidStoreRow(patch.objectID)
@@ -71,7 +71,9 @@ extension RowTable {
             let count = row.pointee.unsafelyUnwrapped.values.count
             for k in patch.slots.indices {
                 let s = patch.slots[k]
-                if s < count && row.pointee.unsafelyUnwrapped.values[s] != patch.values[k] {
+                if s < count
+                    && row.pointee.unsafelyUnwrapped.values[s] != patch.value(atPosition: k)
+                {
                     changed.append(s)
                 }
             }
@@ -110,14 +112,14 @@ extension RowTable {
         for (key, index) in indexedSlots[e] {
             guard let k = patch.slots.firstIndex(of: index) else { continue }
             let before = entityTables[e].rows[slot].unsafelyUnwrapped.values[index].toOneKey
-            let after = patch.values[k].toOneKey
+            let after = patch.value(atPosition: k).toOneKey
             if before == after { continue }
             if let before { reverse[key]!.remove(patch.objectID, from: before) }
             if let after { reverse[key]!.add(patch.objectID, to: after) }
         }
         entityTables[e].rows[slot]!.version = patch.version
         for k in patch.slots.indices {
-            entityTables[e].rows[slot]!.values[patch.slots[k]] = patch.values[k]
+            entityTables[e].rows[slot]!.values[patch.slots[k]] = patch.value(atPosition: k)
         }
         if lent {
             handoff.unsafelyUnwrapped.take(
@@ -133,8 +135,8 @@ extension ReferenceCheck {
     @inline(__always)
     func mayDangle(_ patch: StoreRowPatch) -> Bool {
         if hasDeletions { return true }
-        for value in patch.values {
-            switch value {
+        for k in 0..<patch.valueCount {
+            switch patch.value(atPosition: k) {
             case .toOne(.some), .toMany: return true
             default: continue
             }
@@ -152,10 +154,10 @@ extension ReferenceCheck {
         if !hasDeletions {
             // Only the references the patch writes can dangle: the patched slots, in order.
             for k in patch.slots.indices where patch.slots[k] < current.values.count {
-                switch patch.values[k] {
+                switch patch.value(atPosition: k) {
                 case .toOne(.some), .toMany:
                     try checkChanged(
-                        patch.values[k], old: current.values[patch.slots[k]],
+                        patch.value(atPosition: k), old: current.values[patch.slots[k]],
                         source: patch.objectID, slot: patch.slots[k], in: table)
                 default: continue
                 }
@@ -166,7 +168,7 @@ extension ReferenceCheck {
         for slot in current.values.indices {
             if k < patch.slots.count, patch.slots[k] == slot {
                 try checkChanged(
-                    patch.values[k], old: current.values[slot], source: patch.objectID,
+                    patch.value(atPosition: k), old: current.values[slot], source: patch.objectID,
                     slot: slot, in: table)
                 k += 1
             } else if hasDeletions {

@@ -98,7 +98,7 @@ extension JSONLinesStore {
     struct EncodedAppend {
         var line: EncodedLine
         var changedSlots: [[Int]?]?
-        var patchWrites: [PatchWrite]
+        var patchWrites: PatchWrites
     }
 
     /// Encodes `changes` (checked) as the next transaction line in `writer`, updated rows
@@ -254,7 +254,7 @@ extension JSONLinesStore {
     /// rows' changes (a partial row by its changed values and its version's length, a
     /// complete one by its old size).
     private func liveDelta(
-        of changes: StoreChangeSet, partial changedSlots: [[Int]?]?, patchWrites: [PatchWrite],
+        of changes: StoreChangeSet, partial changedSlots: [[Int]?]?, patchWrites: PatchWrites,
         codec: RowCodec
     ) -> Int {
         var liveDelta = -changes.deleted.reduce(0) { $0 + snapshotSize(of: $1.objectID) }

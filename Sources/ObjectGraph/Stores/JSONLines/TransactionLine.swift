@@ -35,7 +35,7 @@ enum TransactionLine {
     static func write(
         _ changes: StoreChangeSet, number: Int64, keys: [(String, Int64)], codec: RowCodec,
         origin: (bundle: String, pid: String)? = nil, changedSlots: [[Int]?]? = nil,
-        patchWrites: [PatchWrite] = [], to w: JSONByteWriter
+        patchWrites: PatchWrites = PatchWrites(), to w: JSONByteWriter
     ) throws -> (inserted: Int, updated: Int) {
         try write(
             number: number, timestamp: changes.timestamp, author: changes.author,
@@ -105,7 +105,7 @@ enum TransactionLine {
     /// ``write(_:number:keys:codec:origin:changedSlots:patchWrites:to:)``).
     static func writeMembers(
         _ changes: StoreChangeSet, codec: RowCodec, changedSlots: [[Int]?]?,
-        patchWrites: [PatchWrite], to w: JSONByteWriter, runs: inout [RowRun]
+        patchWrites: PatchWrites, to w: JSONByteWriter, runs: inout [RowRun]
     ) throws -> (inserted: Int, updated: Int) {
         var sizes = (inserted: 0, updated: 0)
         if !changes.inserted.isEmpty {
