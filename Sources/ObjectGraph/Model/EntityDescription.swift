@@ -161,8 +161,13 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     }
 
     /// Whether this entity is `other` or inherits from it.
+    ///
+    /// Cost: an identity test when the entity is `other` (the common case: a relationship's
+    /// destination set to an object of exactly that entity), else a walk up the superentities.
     public func isKind(of other: EntityDescription) -> Bool {
-        var entity: EntityDescription? = self
+        // Answered before the walk, which holds each entity it visits (a retain and release).
+        if self === other { return true }
+        var entity: EntityDescription? = superentity
         while let current = entity {
             if current === other { return true }
             entity = current.superentity
