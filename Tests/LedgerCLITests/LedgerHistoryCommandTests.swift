@@ -97,6 +97,40 @@ import Testing
         #expect(result.stderr.contains("watching"))
     }
 
+    @Test func watchStartedRightAfterAPurgeStaysQuietAndPrintsTheNextSave() async throws {
+        // A purge deletes the history through its own save, so the watch's first token (the
+        // ledger's last save) has expired. Before the fix the watch printed "the token of
+        // transaction 3 has expired" twice, and again at every wake until another save (the
+        // README's session: `purge`, `history`, `watch`).
+        let sandbox = try CLISandbox()
+        defer { sandbox.remove() }
+        let file = sandbox.path("ledger.jsonl")
+        let old = ["add", "1.00", "--payee", "Old", "--date", "2020-01-02", "--file", file]
+        #expect(await sandbox.run(old).code == 0)
+        #expect(await sandbox.run(["add", "2.00", "--payee", "Kept", "--file", file]).code == 0)
+        let purge = await sandbox.run(["purge", "--before", "2021-01-01", "--file", file])
+        #expect(purge.code == 0, "\(purge.stderr)")
+        let stopper = Stopper()
+        var environment = sandbox.environment
+        environment.interruption = { stop in stopper.ready(stop) }
+        let watch = Task {
+            await sandbox.run(["watch", "--json", "--file", file], environment: environment)
+        }
+        await stopper.waitUntilReady()
+        #expect(
+            await sandbox.run(["add", "12.50", "--payee", "Corner Shop", "--file", file]).code == 0)
+        stopper.stop()
+        let result = await watch.value
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("expired"), "nothing was missed: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 1, "only the save made while watching: \(lines)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let transaction = try #require(object["transaction"] as? [String: Any])
+        #expect(transaction["payee"] as? String == "Corner Shop")
+    }
+
     @Test func watchNeedsALedgerFile() async throws {
         let sandbox = try CLISandbox()
         defer { sandbox.remove() }

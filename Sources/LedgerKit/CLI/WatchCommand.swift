@@ -47,17 +47,39 @@ enum WatchCommand {
     }
 
     /// Prints the transactions' changes after `token`; returns the token to continue from.
+    ///
+    /// A token whose transaction's history was deleted (`historyTokenExpired`: a `purge`
+    /// deletes the history through its own save, `compact --keep-history` what is older than
+    /// a number of days) is not retried as it is: the history left is read from its start and
+    /// only transactions after the token's are printed, so nothing is printed twice and a
+    /// watch started right after a purge stays quiet. The deletion is reported once, and only
+    /// when it took transactions after the token's, which this watch had not printed.
     private static func printHistory(
         of ledger: Ledger, after token: PersistentHistoryToken?, json: Bool, to output: CLIOutput
     ) throws -> PersistentHistoryToken? {
-        let (entries, next): ([LedgerHistoryEntry], PersistentHistoryToken?)
+        var entries: [LedgerHistoryEntry]
+        let next: PersistentHistoryToken?
         do {
             (entries, next) = try ledger.history(after: token)
         } catch let error as ObjectGraphError where error.reason == .historyTokenExpired {
-            // Another command deleted the history this watch had not printed yet
-            // (`compact --keep-history`): say so and go on from the ledger's end.
-            output.err("ledger: watch: \(error.message); going on from the ledger's last save")
-            return ledger.historyToken()
+            let seen = token?.transactionNumbers.values.max() ?? 0
+            do {
+                (entries, next) = try ledger.history(after: nil)
+            } catch {
+                throw LedgerSession.failure(error)
+            }
+            entries.removeAll { $0.number <= seen }
+            let newest = ledger.historyToken()?.transactionNumbers.values.max() ?? seen
+            let firstLeft = entries.first?.number ?? newest + 1
+            if firstLeft > seen + 1 {
+                // Transactions after the token's were deleted before this watch printed them.
+                output.err("ledger: watch: \(error.message); going on from the oldest history left")
+            }
+            // Nothing left after the token's: keep it (the next wake reads the history left
+            // again), or move to the newest transaction when the deletion took it too.
+            if entries.isEmpty {
+                return newest > seen ? ledger.historyToken() : token
+            }
         } catch {
             throw LedgerSession.failure(error)
         }
