@@ -73,17 +73,7 @@ import Testing
         defer { sandbox.remove() }
         let file = sandbox.path("ledger.jsonl")
         #expect(await sandbox.run(["add", "1.00", "--payee", "Before", "--file", file]).code == 0)
-        let stopper = Stopper()
-        var environment = sandbox.environment
-        environment.interruption = { stop in stopper.ready(stop) }
-        let watch = Task {
-            await sandbox.run(["watch", "--json", "--file", file], environment: environment)
-        }
-        await stopper.waitUntilReady()
-        #expect(
-            await sandbox.run(["add", "12.50", "--payee", "Corner Shop", "--file", file]).code == 0)
-        stopper.stop()
-        let result = await watch.value
+        let result = await watchWhileAddingACornerShopExpense(sandbox, file)
         #expect(result.code == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 1, "only the save made while watching: \(lines)")
@@ -110,6 +100,22 @@ import Testing
         #expect(await sandbox.run(["add", "2.00", "--payee", "Kept", "--file", file]).code == 0)
         let purge = await sandbox.run(["purge", "--before", "2021-01-01", "--file", file])
         #expect(purge.code == 0, "\(purge.stderr)")
+        let result = await watchWhileAddingACornerShopExpense(sandbox, file)
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("expired"), "nothing was missed: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 1, "only the save made while watching: \(lines)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let transaction = try #require(object["transaction"] as? [String: Any])
+        #expect(transaction["payee"] as? String == "Corner Shop")
+    }
+
+    /// Runs `ledger watch --json` on `file` until it is ready, adds a 12.50 expense at
+    /// "Corner Shop" from another command, then interrupts the watch; returns its result.
+    private func watchWhileAddingACornerShopExpense(_ sandbox: CLISandbox, _ file: String) async
+        -> CLIResult
+    {
         let stopper = Stopper()
         var environment = sandbox.environment
         environment.interruption = { stop in stopper.ready(stop) }
@@ -120,15 +126,7 @@ import Testing
         #expect(
             await sandbox.run(["add", "12.50", "--payee", "Corner Shop", "--file", file]).code == 0)
         stopper.stop()
-        let result = await watch.value
-        #expect(result.code == 0, "\(result.stderr)")
-        #expect(!result.stderr.contains("expired"), "nothing was missed: \(result.stderr)")
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        try #require(lines.count == 1, "only the save made while watching: \(lines)")
-        let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-        let transaction = try #require(object["transaction"] as? [String: Any])
-        #expect(transaction["payee"] as? String == "Corner Shop")
+        return await watch.value
     }
 
     @Test func watchNeedsALedgerFile() async throws {
