@@ -47,7 +47,10 @@ enum CompactCommand {
                 output.out(
                     "\(path): \(StoreFileSupport.grouped(before.fileBytes)) → \(StoreFileSupport.bytes(after.fileBytes)); "
                         + "\(StoreFileSupport.grouped(before.transactionCount)) transaction line\(before.transactionCount == 1 ? "" : "s") folded into a snapshot of "
-                        + "\(StoreFileSupport.grouped(after.snapshotRowCount)) rows")
+                        + "\(StoreFileSupport.grouped(after.snapshotRowCount)) rows"
+                        + (after.fileBytes > before.fileBytes
+                            ? " (larger: a snapshot writes each row on a line of its own with its "
+                                + "own checksum, where a transaction line holds many rows)" : ""))
             }
         }
     }

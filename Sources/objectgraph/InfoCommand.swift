@@ -52,10 +52,7 @@ enum InfoCommand {
             output.out(
                 "Transactions  \(StoreFileSupport.grouped(statistics.transactionCount)) in the file "
                     + "(last number \(statistics.lastTransactionNumber))")
-            output.out(
-                "Size          \(StoreFileSupport.bytes(statistics.fileBytes)): "
-                    + "\(StoreFileSupport.grouped(statistics.liveBytes)) live, "
-                    + "\(StoreFileSupport.grouped(statistics.deadBytes)) dead")
+            output.out("Size          " + StoreFileSupport.sizeLine(statistics))
             output.out("")
             output.table(
                 [["Entity", "Rows", "Attributes", "Relationships", "Inherits from"]]

@@ -53,7 +53,7 @@ enum RepairCommand {
                 output.out(
                     """
                     \(path): salvaged: damaged line\(result.damagedLines.count == 1 ? "" : "s") \(damaged); \
-                    \(StoreFileSupport.grouped(result.skipped.count)) thing\(result.skipped.count == 1 ? "" : "s") not kept:
+                    what it found (\(StoreFileSupport.grouped(result.skipped.count)) note\(result.skipped.count == 1 ? "" : "s")):
                     """)
                 for note in result.skipped { output.out("  \(note)") }
                 output.out(

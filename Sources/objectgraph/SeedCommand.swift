@@ -42,7 +42,9 @@ enum SeedCommand {
                 try job.run(storeURL: out)
             }
             close(result)
-            output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
+            output.out(
+                "\(out.path): \(StoreFileSupport.grouped(result.totalCount)) objects ("
+                    + summary(result.counts) + ")")
         }
     }
 
@@ -95,7 +97,9 @@ enum SeedCommand {
                 try job.run(storeURL: out)
             }
             close(result)
-            output.out("\(out.path): \(result.totalCount) objects (" + summary(result.counts) + ")")
+            output.out(
+                "\(out.path): \(StoreFileSupport.grouped(result.totalCount)) objects ("
+                    + summary(result.counts) + ")")
         }
     }
 
@@ -133,7 +137,8 @@ enum SeedCommand {
     }
 
     private static func summary(_ counts: [String: Int]) -> String {
-        counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        counts.sorted { $0.key < $1.key }.map { "\($0.key) \(StoreFileSupport.grouped($0.value))" }
+            .joined(separator: ", ")
     }
 }
 

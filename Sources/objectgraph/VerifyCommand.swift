@@ -10,10 +10,10 @@ enum VerifyCommand {
             Lists every damaged line (not only the first) and every reference to a missing row, then
             warnings (an interrupted save's incomplete last line while no writer holds the file,
             transactions missing at the end, a leftover FILE.tmp), then the transactions, rows per
-            entity, and live and dead bytes. Exits with 1 when anything is damaged (warnings alone
-            exit 0); 'objectgraph repair FILE' keeps the good part of a damaged file, and
-            'objectgraph repair --salvage FILE' also the intact lines after the damage. On a
-            terminal, a progress bar on standard error shows the file being read, then the rows
+            entity, and the size (the file's, compacted, and what compacting reclaims). Exits with
+            1 when anything is damaged (warnings alone exit 0); 'objectgraph repair FILE' keeps
+            the good part of a damaged file, and 'objectgraph repair --salvage FILE' also the
+            intact lines after the damage. On a terminal, a progress bar on standard error shows the file being read, then the rows
             whose references are checked (--quiet: none).
             """
     ) { (args: LongStoreFileArguments, _, output) in

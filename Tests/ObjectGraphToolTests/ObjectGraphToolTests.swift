@@ -144,6 +144,62 @@ struct ObjectGraphToolTests {
             try run("info", file.path).out.contains("Transactions  0 in the file (last number 3)"))
     }
 
+    /// The size line's three figures, as `info` prints them: the file, compacted, reclaimed.
+    private func sizeFigures() throws -> (file: Int, compacted: Int, reclaim: Int)? {
+        let out = try run("info", file.path).out
+        guard
+            let line = out.split(separator: "\n").first(where: { $0.hasPrefix("Size  ") }),
+            let match = line.wholeMatch(
+                of: /Size +([0-9,]+) bytes; compacted: ([0-9,]+) \(([0-9,]+) to reclaim\)/)
+        else { return nil }
+        func number(_ text: Substring) -> Int { Int(text.filter { $0 != "," })! }
+        return (number(match.1), number(match.2), number(match.3))
+    }
+
+    // A regression test: `info` printed "418,679 bytes: 493,245 live, 0 dead" for a file
+    // written by one save, a "live" figure larger than the file that read as an error.
+    @Test func infoPrintsTheSizeCompactedAndWhatCompactingReclaims() throws {
+        try makeStore()
+        let size = try #require(try sizeFigures())
+        #expect(
+            size.file
+                == (try FileManager.default.attributesOfItem(atPath: file.path)[.size]
+                    as? Int))
+        #expect(size.reclaim > 0 && size.reclaim == size.file - size.compacted)
+        _ = try run("compact", file.path)
+        let compacted = try #require(try sizeFigures())
+        // The snapshot's own estimate leaves out the header's new compaction date.
+        #expect(compacted.file < size.file && compacted.reclaim == 0)
+    }
+
+    @Test func compactingAFileOfOneLargeSaveSaysWhyItGrew() throws {
+        var options = StoreOptions()
+        options.storeIdentifier = "STORE-1"
+        let store = try JSONLinesStore(model: model, url: file, options: options)
+        let expense = model[entityName: "Expense"]!
+        try store.commit(
+            StoreChangeSet(
+                inserted: (1...40).map { pk in
+                    StoreRow(
+                        objectID: ManagedObjectID(
+                            entity: expense, storeIdentifier: "STORE-1", primaryKey: Int64(pk)),
+                        version: 1,
+                        values: [
+                            .attribute(.string("item \(pk)")), .attribute(.decimal(1)), .toOne(nil),
+                        ])
+                }, timestamp: Date(timeIntervalSince1970: 1_700_000_001)))
+        store.close()
+        let size = try #require(try sizeFigures())
+        #expect(size.compacted > size.file && size.reclaim == 0)
+        let (status, out, _) = try run("compact", file.path)
+        #expect(status == 0)
+        #expect(
+            out.hasSuffix(
+                "folded into a snapshot of 40 rows (larger: a snapshot writes each row on a line of "
+                    + "its own with its own checksum, where a transaction line holds many rows)\n"))
+        #expect(try sizeFigures()?.file ?? 0 > size.file)
+    }
+
     @Test func repairMovesTheDamagedTailAside() throws {
         try makeStore()
         var bytes = Array(try Data(contentsOf: file))

@@ -45,6 +45,18 @@ final class QueryAndSeedCommandTests: Sendable {
         #expect(again.err.contains("already exists"))
     }
 
+    // A regression test: the summary printed "1004 objects (…, Transaction 1000)", where every
+    // other count the tool prints groups thousands.
+    @Test func seedsSummaryGroupsThousands() throws {
+        let out = directory.appendingPathComponent("k.jsonl").path
+        let r = try run(
+            "seed", "--model", model, "--count", "Category=4", "--count", "Transaction=1000",
+            "--out", out)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("\(out): 1,004 objects ("), "\(r.out)")
+        #expect(r.out.contains("Transaction 1,000"), "\(r.out)")
+    }
+
     @Test func fetchAndCountQueryAFileLikeASQLShell() throws {
         let file = directory.appendingPathComponent("s.jsonl").path
         #expect(

@@ -66,7 +66,7 @@ struct StoreFileSafetyToolTests {
         #expect(try leftovers().isEmpty, "the staging directory is gone")
         let retried = try ToolBinary.run(ToolBinary.objectgraph!, arguments)
         #expect(retried.status == 0, "\(retried.err)")
-        #expect(retried.out.contains("2005 objects"))
+        #expect(retried.out.contains("2,005 objects"))
     }
 
     @Test func aLoadWhoseWriteFailsLeavesNothingAndDoesNotBlameTheFixture() throws {
@@ -136,6 +136,12 @@ struct StoreFileSafetyToolTests {
         let salvage = try ToolBinary.run(ToolBinary.objectgraph!, ["repair", "--salvage", file])
         #expect(salvage.status == 0, "\(salvage.err)")
         #expect(salvage.out.contains("row runs are intact and kept"), "\(salvage.out)")
+        // The notes were headed "N things not kept:", above a note saying what was kept.
+        #expect(
+            salvage.out.hasPrefix("\(file): salvaged: damaged line ")
+                && salvage.out.contains("; what it found (1 note):\n"),
+            "\(salvage.out)")
+        #expect(!salvage.out.contains("not kept"), "\(salvage.out)")
         #expect(try ToolBinary.run(ToolBinary.objectgraph!, ["verify", file]).status == 0)
         let list = try ToolBinary.run(ledger, ["list", "--json", "--file", file])
         let records = try #require(
