@@ -19,7 +19,7 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `insert(_:)`.
     public func insert(_ object: ManagedObject) {
         checkQueue("insert(_:)")
-        if object.managedObjectContext === self { return }
+        if object.isIn(self) { return }
         precondition(
             object.managedObjectContext == nil,
             "ObjectGraph: \(object) already belongs to another context")
@@ -38,7 +38,7 @@ extension ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         checkQueue("delete(_:)")
         precondition(
-            object.managedObjectContext === self,
+            object.isIn(self),
             "ObjectGraph: delete(_:) of \(object), which belongs to another context")
         guard !object.state.isDeleted else {
             object.prepareForDeletion()

@@ -188,18 +188,21 @@ private final class StrayBook: ManagedObject {
         }
     }
 
-    @Test func anObjectKeepsItsContextIdentityInStepWithItsContext() throws {
+    @Test func anObjectKeepsItsContextTokenInStepWithItsContext() throws {
         let context = try Self.context()
         context.performAndWait {
             let book = Book(context: context)
-            #expect(book.contextIdentity == ObjectIdentifier(context))
+            #expect(book.contextToken === context.token)
+            #expect(book.isIn(context))
             let detached = Book(entity: book.entity, insertInto: nil)
-            #expect(detached.contextIdentity == nil)
+            #expect(detached.contextToken == nil)
+            #expect(!detached.isIn(context))
             context.insert(detached)
-            #expect(detached.contextIdentity == ObjectIdentifier(context))
+            #expect(detached.contextToken === context.token)
             context.reset()
             #expect(book.managedObjectContext == nil)
-            #expect(book.contextIdentity == nil)
+            #expect(book.contextToken == nil)
+            #expect(!book.isIn(context))
         }
     }
 }
