@@ -9,17 +9,20 @@
 /// its `context` and a retain. Asking whether an object is in a given context compares
 /// tokens and touches no reference count (see `ManagedObject.isIn(_:)`).
 ///
-/// Why the unowned reference is safe: the context sets `context` in its initialisers and
-/// clears it first thing in its `deinit`, before any of its stored properties (the objects it
-/// holds among them) are released; while the context is alive, nothing else writes it. So
-/// `context` names a live context or is `nil`, whichever object reads it and whatever path
-/// took the object out of the context: an object that outlives its context reads `nil`, as it
-/// did with the weak reference, with no path having to clear anything. Contexts and their
-/// objects are confined to the context's queue; the `deinit` may run on any thread, but only
-/// once the last reference to the context is gone, and every use of the context's objects on
-/// its queue runs inside work that holds the context (a `perform` block, or a caller of a
-/// main-queue context holding it). An object read off its context's queue while the context
-/// is being freed elsewhere breaks that confinement (the weak reference tolerated it).
+/// What the unowned reference guarantees, and what it does not: the context sets `context`
+/// in its initialisers and clears it first thing in its `deinit`, before any of its stored
+/// properties (the objects it holds among them) are released; while the context is alive,
+/// nothing else writes it. So on the context's queue, and for an object that outlives its
+/// context, `context` names a live context or reads `nil`, whatever path took the object out
+/// of the context (an object released by the context's own `deinit` reads `nil` in its
+/// `deinit` too): no path has to clear anything. Off the context's queue there is no such
+/// guarantee. The context's last reference may be dropped on any thread: a main-queue
+/// context used directly, a `perform` caller or the engine's merge observer releasing it
+/// elsewhere. An object whose `managedObjectContext` (or any property, whose debug queue
+/// check reads it) is read on another thread while its context is being freed may read freed
+/// memory: that is undefined, as it is in Core Data, whose
+/// `NSManagedObject.managedObjectContext` is itself `unowned(unsafe)`. Objects are confined
+/// to their context's queue; the weak reference this replaces tolerated the race.
 ///
 /// The token also names the context's identity: two objects hold the same token exactly when
 /// they were last put into the same context (the token lives while any object holds it, so

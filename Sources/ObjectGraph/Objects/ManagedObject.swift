@@ -35,6 +35,12 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object lives in; `nil` once deleted and saved, after `reset()`, or
     /// once the context is freed.
+    ///
+    /// Read it on the context's queue, or once the context is gone (an object that outlives
+    /// its context reads `nil`). Reading it, or any other property, on another thread while
+    /// the context is being freed is undefined: it may read freed memory.
+    /// - Note: Mirrors `NSManagedObject.managedObjectContext`, which is also not a weak
+    ///   reference (`unowned(unsafe)`).
     public internal(set) var managedObjectContext: ManagedObjectContext? {
         @inline(__always) get { contextToken?.context }
         @inline(__always) set { contextToken = newValue?.token }
