@@ -158,8 +158,11 @@ private final class StrayBook: ManagedObject {
     }
 
     /// An object whose context was freed has no context: relating it to an object of a live
-    /// context is not refused, as before, whichever context the live one is (a context
-    /// allocated where the freed one was included).
+    /// context is not refused, as before, whichever context the live one is, a context
+    /// allocated at the freed one's address included (the shelf still holds the freed
+    /// context's token, which lives on with it, so no new context's token can share its
+    /// address and the tokens always differ; the contexts are then loaded and the shelf's
+    /// reads `nil`).
     @Test func anObjectWhoseContextIsGoneCanBeRelatedToOneInALiveContext() async throws {
         await #expect(processExitsWith: .success) {
             let model = try Self.model()
@@ -167,7 +170,7 @@ private final class StrayBook: ManagedObject {
             let other = try Self.context(model)
             var old: ManagedObjectContext? = try Self.context(model)
             let formerAddress = ObjectIdentifier(old!)
-            // Not reset: the shelf keeps the identity of its context, which is freed here.
+            // Not reset: the shelf keeps the token of its context, which is freed here.
             let shelf = old!.performAndWait { Shelf(context: old!) }
             old = nil
             #expect(shelf.managedObjectContext == nil)
