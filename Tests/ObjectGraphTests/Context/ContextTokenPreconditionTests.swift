@@ -114,6 +114,17 @@ import Testing
         #expect(try Self.message(result).contains("which belongs to another context"))
     }
 
+    // Inserting a fetched object again made it an insert of a row the store already holds.
+    @Test func insertingAnObjectOfAStoreHeldPastItsFreedContextTraps() async throws {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardErrorContent]
+        ) {
+            let (alpha, next) = try Self.alphaPastItsFreedContext(.jsonLines)
+            next.performAndWait { next.insert(alpha) }
+        }
+        #expect(try Self.message(result).contains("which is in a store (its ID is permanent)"))
+    }
+
     @Test(arguments: StoreKind.all)
     func anUnsavedInsertHeldPastItsFreedContextCanBeInsertedIntoANewOne(_ kind: StoreKind)
         throws
@@ -135,7 +146,19 @@ import Testing
             #expect(charlie.isIn(next))
             #expect(next.registeredObject(for: charlie.objectID) === charlie)
             #expect(charlie.value(forKey: "name") as? String == "charlie")
+            // A regression test: the old context's pending flag kept it off this context's
+            // lists, so it was registered and never saved.
+            #expect(next.insertedObjects.contains(charlie))
+            #expect(charlie.isInserted)
         }
+        try next.performAndWait { try next.save() }
+        let reader = Self.context(coordinator)
+        let saved = try reader.performAndWait { () throws in
+            let request = FetchRequest<ManagedObject>(entityName: "Employee")
+            request.predicate = try FetchPredicate(format: "name == 'charlie'")
+            return try reader.count(for: request)
+        }
+        #expect(saved == 1, "the insert is saved once")
     }
 
     @Test(arguments: StoreKind.all)
