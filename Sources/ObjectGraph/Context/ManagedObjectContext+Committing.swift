@@ -315,7 +315,7 @@ extension ManagedObjectContext {
     public func assign(_ object: ManagedObject, to store: any PersistentStore) {
         checkQueue("assign(_:to:)")
         precondition(
-            object.managedObjectContext === self,
+            object.isIn(self),
             "ObjectGraph: assign(_:to:) of \(object), which belongs to another context")
         precondition(
             object.objectID.isTemporaryID,

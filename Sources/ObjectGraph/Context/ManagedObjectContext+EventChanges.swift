@@ -63,7 +63,7 @@ extension ManagedObjectContext {
         for objects in [changes.inserted, changes.updated, changes.refreshed, changes.deleted] {
             for object in objects {
                 let key = ObjectIdentifier(object)
-                if object.managedObjectContext === self, !object.changedSlots.isEmpty,
+                if object.isIn(self), !object.changedSlots.isEmpty,
                     !object.state.isDeleted, object.hasValues
                 {
                     let start = values.count

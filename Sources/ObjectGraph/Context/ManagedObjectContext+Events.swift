@@ -179,7 +179,7 @@ struct ChangeAnnouncement {
     func announcedInserts(in context: ManagedObjectContext) -> [ManagedObject] {
         let current = { (object: ManagedObject) in
             object.state.isInserted && !object.state.isDeleted
-                && object.managedObjectContext === context
+                && object.isIn(context)
         }
         // Usually every one is: the array itself then, not a copy (a retain and release of
         // each object).

@@ -14,15 +14,30 @@ extension ManagedObjectContext {
         return entity.managedObjectClass.init(entity: entity, insertInto: self)
     }
 
-    /// Inserts an object created without a context (`init(entity:insertInto: nil)`).
+    /// Inserts an object created without a context (`init(entity:insertInto: nil)`), or an
+    /// unsaved insert whose context was freed.
     ///
+    /// The object becomes one of this context's ``insertedObjects`` and is saved by its next
+    /// save, whatever lists of a former context it was on.
+    ///
+    /// - Precondition: the object belongs to no live context, and its ID is temporary (an
+    ///   object saved to a store, or fetched from one, is fetched again in this context with
+    ///   ``object(with:)`` rather than inserted).
     /// - Note: Mirrors `insert(_:)`.
     public func insert(_ object: ManagedObject) {
         checkQueue("insert(_:)")
-        if object.managedObjectContext === self { return }
+        if object.isIn(self) { return }
         precondition(
             object.managedObjectContext == nil,
             "ObjectGraph: \(object) already belongs to another context")
+        precondition(
+            object.objectID.isTemporaryID,
+            "ObjectGraph: insert(_:) of \(object), which is in a store (its ID is permanent); "
+                + "fetch it in this context with object(with:) instead")
+        // A former context's flags (an unsaved insert held past its freed context is still
+        // marked pending there) would keep it off this context's lists: it would be
+        // registered and never saved.
+        object.state.leaveContextLists()
         insertNew(object)
     }
 
@@ -38,7 +53,7 @@ extension ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         checkQueue("delete(_:)")
         precondition(
-            object.managedObjectContext === self,
+            object.isIn(self),
             "ObjectGraph: delete(_:) of \(object), which belongs to another context")
         guard !object.state.isDeleted else {
             object.prepareForDeletion()

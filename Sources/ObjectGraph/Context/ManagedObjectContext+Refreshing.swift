@@ -13,7 +13,7 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `refresh(_:mergeChanges:)`.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue("refresh(_:mergeChanges:)")
-        guard object.managedObjectContext === self, !object.state.isInserted else { return }
+        guard object.isIn(self), !object.state.isInserted else { return }
         let keepsValues =
             mergeChanges && object.hasValues
             && (!object.changedSlots.isEmpty

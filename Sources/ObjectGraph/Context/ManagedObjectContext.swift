@@ -166,6 +166,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var openChanges: [ObjectIdentifier: OpenChange] = [:]
     /// The query generation a root context reads (see <doc:QueryGenerations>).
     var queryGenerationPin = QueryGenerationPin.unpinned
+    /// The token the context's objects hold to reach it (see `ContextToken`): names this
+    /// context from the end of its initialisers to the start of its `deinit`.
+    let token = ContextToken()
 
     /// Creates a context with no parent and no coordinator; set ``parent`` before use.
     ///
@@ -174,6 +177,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         self.concurrencyType = concurrencyType
         self.rootCoordinator = nil
         self.queue = .make(concurrencyType, scheduler: nil)
+        token.context = self
     }
 
     /// Creates a root context saving to `coordinator`'s stores.
@@ -184,10 +188,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         self.rootCoordinator = coordinator
         self.queue = .make(
             concurrencyType, scheduler: coordinator.contextScheduler)
+        token.context = self
     }
 
     deinit {
-        // Objects' `managedObjectContext` is weak: it reads nil from here on.
+        // First: objects' `managedObjectContext` reads nil from here on, before any object
+        // this context holds is released (see `ContextToken`).
+        token.context = nil
         if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
     }
 

@@ -35,9 +35,9 @@ extension ManagedObject {
                 got a \(object.entity.name)
                 """)
         }
-        // The weak references are loaded only when the identities differ (see
-        // `contextIdentity`): a new object and its destination in one context never load them.
-        if contextIdentity != object.contextIdentity, let mine = managedObjectContext,
+        // The contexts are loaded only when the tokens differ (see `contextToken`): a new
+        // object and its destination in one context never load them.
+        if contextToken !== object.contextToken, let mine = managedObjectContext,
             let theirs = object.managedObjectContext, mine !== theirs
         {
             preconditionFailure(

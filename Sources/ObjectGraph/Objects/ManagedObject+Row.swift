@@ -50,8 +50,8 @@ extension ManagedObject {
     /// was before (that conversion cost ≈ 1,100 instructions an object, and its slots freed
     /// again with it).
     ///
-    /// - Precondition: the object belongs to `context` (passed in: the weak reference's load
-    ///   retains and releases the context on its slow path, ≈ 190 instructions).
+    /// - Precondition: the object belongs to `context` (passed in by the caller, which holds
+    ///   it: loading it through the object's token would retain and release it again).
     func resolveRelationshipsBeforeLeaving(_ context: ManagedObjectContext) {
         // Written attributes are converted with the row (the flag's field holds the overlay).
         if case .overlay? = faultSource { materialiseRow() }

@@ -33,30 +33,36 @@ open class ManagedObject: CustomStringConvertible {
     /// Read it on the context's queue; pass it (it is `Sendable`) to other queues.
     /// - Note: Mirrors `NSManagedObject.objectID`.
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
-    /// The context the object lives in; `nil` once deleted and saved, or after `reset()`.
+    /// The context the object lives in; `nil` once deleted and saved, after `reset()`, or
+    /// once the context is freed.
+    ///
+    /// Read it on the context's queue, or once the context is gone (an object that outlives
+    /// its context reads `nil`). Reading it, or any other property, on another thread while
+    /// the context is being freed is undefined: it may read freed memory.
+    /// - Note: Mirrors `NSManagedObject.managedObjectContext`, which is also not a weak
+    ///   reference (`unowned(unsafe)`).
     public internal(set) var managedObjectContext: ManagedObjectContext? {
-        @inline(__always) get { weakContext }
-        @inline(__always) set {
-            weakContext = newValue
-            contextIdentity = newValue.map(ObjectIdentifier.init)
-        }
+        @inline(__always) get { contextToken?.context }
+        @inline(__always) set { contextToken = newValue?.token }
     }
     // Unchecked exclusivity, as the hot state below: setting a relationship between objects
-    // of different context identities reads it twice and inserting writes it, a dynamic check
+    // of different contexts reads it twice and inserting writes it, a dynamic check
     // (≈ 38 instructions) each.
-    /// The context, held weakly (see ``managedObjectContext``).
-    @exclusivity(unchecked) private weak var weakContext: ManagedObjectContext?
-    /// The identity of the context last set (`nil` when none was or `nil` was): equal
-    /// identities of two objects whose contexts are both still alive mean one context.
+    /// The token of the context last set (`nil` when none was or `nil` was), through which
+    /// ``managedObjectContext`` reads the context (see `ContextToken`).
     ///
-    /// Kept beside the weak reference (8 bytes an object) so that relating two objects
-    /// checks that they share a context by a comparison (see `checkDestination`): loading
-    /// the two weak references retained and released each context through its side table
-    /// (`checkDestination` ≈ 470 instructions a call, ≈ 165 with the comparison). It is not
-    /// cleared when the context is freed, so an identity says nothing once the weak reference
-    /// reads `nil`: only "equal" is trusted, and when it is, either both references name that
-    /// context or one of them is `nil`, and the check passes either way.
-    @exclusivity(unchecked) private(set) var contextIdentity: ObjectIdentifier?
+    /// Held strongly: a retain when set and a release when replaced, where the weak reference
+    /// it replaces gave the context a side table and cost ≈ 120 instructions to set and ≈ 143
+    /// to load. Equal tokens of two objects mean one context (alive, or freed for both), so
+    /// relating two objects checks that they share a context by a comparison (see
+    /// `checkDestination`), and `isIn(_:)` asks whether an object is in a context without
+    /// loading it.
+    @exclusivity(unchecked) private(set) var contextToken: ContextToken?
+
+    /// Whether the object is in `context`: ``managedObjectContext`` `=== context`, by a
+    /// comparison of tokens (no load of the context, no retain or release).
+    @inline(__always)
+    func isIn(_ context: ManagedObjectContext) -> Bool { contextToken === context.token }
 
     // Hot state, confined to the context's queue. Dynamic exclusivity checks are off for these
     // (they cost more than the work on every property access); no access overlaps another.
@@ -93,9 +99,10 @@ open class ManagedObject: CustomStringConvertible {
     @exclusivity(unchecked) var faultSource: FaultSource?
     // Keep `state` (one byte) the last stored field: a subclass's stored properties start
     // at the byte after it, so its wrappers (2 bytes each) fill what would be padding. Add
-    // 8-byte fields above it. (The bench's `Expense`, six wrappers: 126 bytes, a 144-byte
-    // malloc chunk, 118 and 128 before `contextIdentity`; 224 with 7-byte flags before
-    // `faultSource` and 16-byte wrappers.)
+    // 8-byte fields above it. (The bench's `Expense`, six wrappers: 118 bytes, a 128-byte
+    // malloc chunk; 126 and 144 with a `contextIdentity` beside the weak context reference,
+    // both replaced by `contextToken`; 224 with 7-byte flags before `faultSource` and 16-byte
+    // wrappers.)
     /// The object's life-cycle flags.
     @exclusivity(unchecked) var state = ObjectState()
 

@@ -59,6 +59,16 @@ struct ObjectState {
         set { self[Self.resolvedRow] = newValue }
     }
 
+    /// Forgets every list of a context the object was on (pending, unannounced, the save under
+    /// way) with its insertion and deletion: for an object that has no context (its context
+    /// was freed, or it never had one), whose flags no live context's lists match.
+    @inline(__always)
+    mutating func leaveContextLists() {
+        bits &=
+            ~(Self.inserted | Self.deleted | Self.processed | Self.pending | Self.willSave
+            | Self.unannounced)
+    }
+
     /// Forgets insertion and deletion; pending-list membership is `PendingObjects`' business.
     @inline(__always)
     mutating func clearLifecycle() {

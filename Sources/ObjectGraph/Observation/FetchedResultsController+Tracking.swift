@@ -89,7 +89,7 @@ extension FetchedResultsController {
         guard plan.matchesEntity(object), object is Result else { return }
         let recorded = placements[ObjectIdentifier(object)]
         let matches =
-            !object.isDeleted && object.managedObjectContext === managedObjectContext
+            !object.isDeleted && object.isIn(managedObjectContext)
             && plan.matches(object)
         switch (recorded, matches) {
         case (let old?, false):

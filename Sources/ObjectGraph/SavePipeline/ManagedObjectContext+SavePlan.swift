@@ -62,7 +62,7 @@ extension ManagedObjectContext {
             }
             object.snapshotVersion = plan.expected(object) + 1
         }
-        for loser in plan.losers where loser.managedObjectContext === self {
+        for loser in plan.losers where loser.isIn(self) {
             let survivor = plan.survivor(loser)
             detach(loser, as: newIDs[survivor] ?? survivor.objectID)
         }

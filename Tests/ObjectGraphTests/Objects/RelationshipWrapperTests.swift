@@ -158,8 +158,11 @@ private final class StrayBook: ManagedObject {
     }
 
     /// An object whose context was freed has no context: relating it to an object of a live
-    /// context is not refused, as before, whichever context the live one is (a context
-    /// allocated where the freed one was included).
+    /// context is not refused, as before, whichever context the live one is, a context
+    /// allocated at the freed one's address included (the shelf still holds the freed
+    /// context's token, which lives on with it, so no new context's token can share its
+    /// address and the tokens always differ; the contexts are then loaded and the shelf's
+    /// reads `nil`).
     @Test func anObjectWhoseContextIsGoneCanBeRelatedToOneInALiveContext() async throws {
         await #expect(processExitsWith: .success) {
             let model = try Self.model()
@@ -167,7 +170,7 @@ private final class StrayBook: ManagedObject {
             let other = try Self.context(model)
             var old: ManagedObjectContext? = try Self.context(model)
             let formerAddress = ObjectIdentifier(old!)
-            // Not reset: the shelf keeps the identity of its context, which is freed here.
+            // Not reset: the shelf keeps the token of its context, which is freed here.
             let shelf = old!.performAndWait { Shelf(context: old!) }
             old = nil
             #expect(shelf.managedObjectContext == nil)
@@ -188,18 +191,21 @@ private final class StrayBook: ManagedObject {
         }
     }
 
-    @Test func anObjectKeepsItsContextIdentityInStepWithItsContext() throws {
+    @Test func anObjectKeepsItsContextTokenInStepWithItsContext() throws {
         let context = try Self.context()
         context.performAndWait {
             let book = Book(context: context)
-            #expect(book.contextIdentity == ObjectIdentifier(context))
+            #expect(book.contextToken === context.token)
+            #expect(book.isIn(context))
             let detached = Book(entity: book.entity, insertInto: nil)
-            #expect(detached.contextIdentity == nil)
+            #expect(detached.contextToken == nil)
+            #expect(!detached.isIn(context))
             context.insert(detached)
-            #expect(detached.contextIdentity == ObjectIdentifier(context))
+            #expect(detached.contextToken === context.token)
             context.reset()
             #expect(book.managedObjectContext == nil)
-            #expect(book.contextIdentity == nil)
+            #expect(book.contextToken == nil)
+            #expect(!book.isIn(context))
         }
     }
 }

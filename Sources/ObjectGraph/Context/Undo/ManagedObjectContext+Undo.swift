@@ -49,8 +49,7 @@ extension ManagedObjectContext {
         var changes: [UndoChange] = []
         let newcomers = Set(unannounced.inserted.map(ObjectIdentifier.init))
         for object in unannounced.inserted + unannounced.updated + unannounced.deleted
-        where object.managedObjectContext === self && seen.insert(ObjectIdentifier(object)).inserted
-        {
+        where object.isIn(self) && seen.insert(ObjectIdentifier(object)).inserted {
             let key = ObjectIdentifier(object)
             let after = UndoState(of: object)
             guard let before = undoBaselines[key] ?? committedState(of: object, newcomers) else {
@@ -101,7 +100,7 @@ extension ManagedObjectContext {
             // the next event's changes start from.
             let now = UndoState(of: change.object)
             let key = ObjectIdentifier(change.object)
-            let gone = change.object.managedObjectContext !== self || now.existence == .absent
+            let gone = !change.object.isIn(self) || now.existence == .absent
             undoBaselines[key] = gone ? nil : now
         }
         undoManager?.registerUndo(withTarget: self) {
@@ -123,12 +122,12 @@ extension ManagedObjectContext {
                 object.changedSlots = SlotSet()
                 forgetEventState(of: object)  // never announced again: let it go
                 object.managedObjectContext = nil
-            } else if object.managedObjectContext === self {
+            } else if object.isIn(self) {
                 markDeletedByUndo(object)
             }
             return
         case .present, .deleted:
-            reinserted = object.managedObjectContext !== self
+            reinserted = !object.isIn(self)
             if reinserted {
                 // Removed by an undone insertion, or a deletion saved since: inserted again.
                 object.managedObjectContext = self
