@@ -11,11 +11,12 @@ extension SaveIntegrity {
     @Suite struct UnloadedToManyDeleteTests {
         /// `Shelf(name)` (of class `shelfClass`) with an unordered to-many `books` (derived
         /// from `Book.shelf`, delete rule `shelfRule`, at least `minimum` members) ⟷
-        /// `Book(number)` with the to-one `shelf` (nullify). Also the model of
-        /// ``StaleUnloadedToManyDeleteTests``.
+        /// `Book(number)` (of class `bookClass`) with the to-one `shelf` (nullify). Also the
+        /// model of ``StaleUnloadedToManyDeleteTests`` and ``DeletedToOneInWillSaveTests``.
         static func model(
             shelfRule: DeleteRule = .nullify, minimum: Int = 0,
-            shelfClass: ManagedObject.Type = ManagedObject.self
+            shelfClass: ManagedObject.Type = ManagedObject.self,
+            bookClass: ManagedObject.Type = ManagedObject.self
         ) throws -> ManagedObjectModel {
             try ManagedObjectModel(entities: [
                 EntityDescription(
@@ -27,7 +28,7 @@ extension SaveIntegrity {
                             isToMany: true, minCount: minimum, deleteRule: shelfRule),
                     ]),
                 EntityDescription(
-                    name: "Book",
+                    name: "Book", managedObjectClass: bookClass,
                     properties: [
                         AttributeDescription(name: "number", type: .integer64),
                         RelationshipDescription(
@@ -45,14 +46,17 @@ extension SaveIntegrity {
             try Self.shelvesAndBooks(kind, books: books, shelfRule: shelfRule, minimum: minimum)
         }
 
-        /// Shelves `s0`–`s2` (of class `shelfClass`), book `i` on shelf `i % 3`, saved. Also
-        /// the stack of ``UnloadedToManyValidationTests``.
+        /// Shelves `s0`–`s2` (of class `shelfClass`), book `i` (of class `bookClass`) on shelf
+        /// `i % 3`, saved. Also the stack of ``UnloadedToManyValidationTests`` and
+        /// ``DeletedToOneInWillSaveTests``.
         static func shelvesAndBooks(
             _ kind: StoreKind, books: Int = 30, shelfRule: DeleteRule = .nullify,
-            minimum: Int = 0, shelfClass: ManagedObject.Type = ManagedObject.self
+            minimum: Int = 0, shelfClass: ManagedObject.Type = ManagedObject.self,
+            bookClass: ManagedObject.Type = ManagedObject.self
         ) throws -> Stack {
             let model = try Self.model(
-                shelfRule: shelfRule, minimum: minimum, shelfClass: shelfClass)
+                shelfRule: shelfRule, minimum: minimum, shelfClass: shelfClass,
+                bookClass: bookClass)
             let stack = try Stack(model, on: kind)
             let context = stack.context()
             try context.performAndWait {
