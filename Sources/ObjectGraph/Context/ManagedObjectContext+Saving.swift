@@ -100,7 +100,14 @@ extension ManagedObjectContext {
         // A deleted object that keeps its row resolves its relationships now (keeping the
         // row), while the objects deleted with it are still registered: after their removal
         // below, a to-one to one of them would make a fault for a row that is gone.
-        for object in changes.deleted { object.resolveRelationshipsBeforeLeaving(self) }
+        // Destinations delete propagation kept are reused only if the registry has removed,
+        // replaced or moved no entry since the first was kept (see `keptDestinationsStamp`):
+        // user code ran in between (`willSave()`, validation, the per-key hook).
+        let keptHold = keptDestinationsStamp == registry.removals
+        keptDestinationsStamp = nil
+        for object in changes.deleted {
+            object.resolveRelationshipsBeforeLeaving(self, reusingKept: keptHold)
+        }
         for object in changes.deleted { registry.removeValue(forKey: object.objectID) }
         registry.noteWork(pending.objects.count)
         pending.removeAll()

@@ -292,10 +292,14 @@ open class ManagedObject: CustomStringConvertible {
                 values = Self.leftValues(row, related: storedSlots, of: entity)
             }
             state.keepsResolvedRelationships = false
-        } else if let context = managedObjectContext {
-            values = context.objectValues(row, of: entity)
         } else {
-            values = Self.detachedValues(row, of: entity)
+            // A destination delete propagation kept (no flag) stands for the row: dropped.
+            if case .resolvedDestination? = faultSource { faultSource = nil }
+            if let context = managedObjectContext {
+                values = context.objectValues(row, of: entity)
+            } else {
+                values = Self.detachedValues(row, of: entity)
+            }
         }
         rowValues = nil
         storedSlots = values
