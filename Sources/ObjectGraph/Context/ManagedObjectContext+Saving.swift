@@ -105,10 +105,15 @@ extension ManagedObjectContext {
         // user code ran in between (`willSave()`, validation, the per-key hook).
         let keptHold = keptDestinationsStamp == registry.removals
         keptDestinationsStamp = nil
-        for object in changes.deleted {
-            object.resolveRelationshipsBeforeLeaving(self, reusingKept: keptHold)
+        // Through the buffer: a `for`-`in` over the array retained and released each object
+        // in both loops (W5: 10,000 deleted objects, ≈ 49 instructions each). `changes` holds
+        // the array for the whole loop.
+        changes.deleted.withUnsafeBufferPointer { deleted in
+            for i in deleted.indices {
+                deleted[i].resolveRelationshipsBeforeLeaving(self, reusingKept: keptHold)
+            }
+            for i in deleted.indices { registry.removeValue(forKey: deleted[i].objectID) }
         }
-        for object in changes.deleted { registry.removeValue(forKey: object.objectID) }
         registry.noteWork(pending.objects.count)
         pending.removeAll()
         undoBaselines.removeAll()  // the snapshots now hold what they held
