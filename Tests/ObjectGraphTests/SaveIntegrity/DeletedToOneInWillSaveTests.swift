@@ -111,5 +111,44 @@ extension SaveIntegrity {
                 #expect(reopened == stored)
             }
         }
+
+        /// A save that inserts a shelf named like the deleted book's shelf `s0`, under
+        /// `.mergeByPropertyObjectTrump`, after delete propagation found `s0` (kept as `K`) for
+        /// the deleted book: the inserted shelf merges into `K`, which the save updates, and
+        /// the book reads `K` after the save; when `K`'s changes were discarded first
+        /// (`refreshesTheShelf`), the inserted shelf takes over `K`'s ID (`K` leaves the
+        /// context) and the book reads the inserted shelf. The did-save lists the book as
+        /// deleted and `s0`'s ID as updated, and nothing as inserted, either way (what the
+        /// look-up at the save's end answers).
+        @Test(arguments: StoreKind.all, [false, true])
+        func anInsertThatTakesOverTheDeletedBooksShelfIsWhatTheBookReadsAfterTheSave(
+            kind: StoreKind, refreshesTheShelf: Bool
+        ) throws {
+            let stack = try UnloadedToManyDeleteTests.shelvesAndBooks(
+                kind, books: 6, shelfConstraints: [["name"]])
+            let context = stack.context(.mergeByPropertyObjectTrump)
+            let recorder = SaveRecorder(context)
+            try context.performAndWait {
+                let books = try StaleUnloadedToManyDeleteTests.fetch("Book", by: "number", context)
+                for book in books { _ = number(book) }  // fired: each keeps its row
+                let deleted = books[0]
+                // Not read through the book: that would convert its row into slots.
+                let shelves = try StaleUnloadedToManyDeleteTests.fetch("Shelf", by: "name", context)
+                let found = shelves[0]
+                let id = found.objectID
+                context.delete(deleted)
+                context.processPendingChanges()  // delete propagation finds (keeps) `found`
+                if refreshesTheShelf { context.refresh(found, mergeChanges: false) }
+                let taking = context.insertNewObject(forEntityName: "Shelf")
+                taking.setValue("s0", forKey: "name")
+                try context.save()
+                let after = deleted.value(forKey: "shelf") as? ManagedObject
+                #expect(taking.objectID == id)
+                #expect(after === (refreshesTheShelf ? taking : found))
+                #expect(recorder.insertedIDs.isEmpty)
+                #expect(recorder.updatedIDs == [id])
+                #expect(recorder.deletedIDs == [deleted.objectID])
+            }
+        }
     }
 }
