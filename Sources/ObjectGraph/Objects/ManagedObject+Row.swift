@@ -120,9 +120,9 @@ extension ManagedObject {
     /// ``resolveRelationshipsBeforeLeaving(_:reusingKept:)`` at the save's end need not look
     /// the key up again. Returns whether it was kept: only by an object that keeps its row
     /// and uses the field for nothing else (no overlay, no relationships kept beside it); a
-    /// destination kept before is replaced. Any path that converts or replaces the row drops
-    /// it (``materialiseRow()``, the refresh and merge paths that clear the field), and
-    /// rollback and undo clear it.
+    /// destination kept before is replaced. Any path that converts, replaces or forgets the
+    /// row drops it (``materialiseRow()``, ``keepRow(_:)``, `forgetRow()`, `holdNoSlots()`,
+    /// the refresh and merge paths that clear the field), and rollback and undo clear it.
     func keepDestinationFound(_ destination: ManagedObject) -> Bool {
         guard rowValues != nil, !state.keepsResolvedRelationships else { return false }
         switch faultSource {
