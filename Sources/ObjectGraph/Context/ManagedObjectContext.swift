@@ -123,7 +123,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// last save finished; `nil` when none was kept. While the registry's count is still this,
     /// every destination kept since is the object registered under its ID (each is referenced
     /// by the object that keeps it, so no sweep drops it), and the save's end reuses it rather
-    /// than looking the ID up again.
+    /// than looking the ID up again. Only `finishSave` clears it: a stamp survives a failed
+    /// save, a rollback and a reset, which is safe because the count only grows: an older
+    /// stamp can only make a later save's comparison fail (and look the IDs up), never pass
+    /// for a destination kept after a removal. A save that inserts (or discards an insert)
+    /// moves or removes entries, so it never reuses.
     @exclusivity(unchecked) var keptDestinationsStamp: Int?
     /// Changes since the last objects-did-change notification.
     @exclusivity(unchecked) var unannounced = ChangeAnnouncement()

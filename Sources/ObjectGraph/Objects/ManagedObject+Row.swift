@@ -123,6 +123,8 @@ extension ManagedObject {
     /// destination kept before is replaced. Any path that converts, replaces or forgets the
     /// row drops it (``materialiseRow()``, ``keepRow(_:)``, `forgetRow()`, `holdNoSlots()`,
     /// the refresh and merge paths that clear the field), and rollback and undo clear it.
+    /// The kept destination is held by this deleted object (itself held by the pending set)
+    /// until the save ends, so a registry sweep cannot drop it meanwhile.
     func keepDestinationFound(_ destination: ManagedObject) -> Bool {
         guard rowValues != nil, !state.keepsResolvedRelationships else { return false }
         switch faultSource {
