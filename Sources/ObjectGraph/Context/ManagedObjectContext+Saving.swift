@@ -100,8 +100,20 @@ extension ManagedObjectContext {
         // A deleted object that keeps its row resolves its relationships now (keeping the
         // row), while the objects deleted with it are still registered: after their removal
         // below, a to-one to one of them would make a fault for a row that is gone.
-        for object in changes.deleted { object.resolveRelationshipsBeforeLeaving(self) }
-        for object in changes.deleted { registry.removeValue(forKey: object.objectID) }
+        // Destinations delete propagation kept are reused only if the registry has removed,
+        // replaced or moved no entry since the first was kept (see `keptDestinationsStamp`):
+        // user code ran in between (`willSave()`, validation, the per-key hook).
+        let keptHold = keptDestinationsStamp == registry.removals
+        keptDestinationsStamp = nil
+        // Through the buffer: a `for`-`in` over the array retained and released each object
+        // in both loops (W5: 10,000 deleted objects, ≈ 49 instructions each). `changes` holds
+        // the array for the whole loop.
+        changes.deleted.withUnsafeBufferPointer { deleted in
+            for i in deleted.indices {
+                deleted[i].resolveRelationshipsBeforeLeaving(self, reusingKept: keptHold)
+            }
+            for i in deleted.indices { registry.removeValue(forKey: deleted[i].objectID) }
+        }
         registry.noteWork(pending.objects.count)
         pending.removeAll()
         undoBaselines.removeAll()  // the snapshots now hold what they held

@@ -118,6 +118,17 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var pending = PendingObjects()
     /// Objects whose deletion awaits delete-rule processing.
     @exclusivity(unchecked) var unprocessedDeletes: [ManagedObject] = []
+    /// ``ObjectRegistry/removals`` when delete propagation first kept a deleted object's
+    /// to-one destination beside its row (`ManagedObject.keepDestinationFound(_:)`) since the
+    /// last save finished; `nil` when none was kept. While the registry's count is still this,
+    /// every destination kept since is the object registered under its ID (each is referenced
+    /// by the object that keeps it, so no sweep drops it), and the save's end reuses it rather
+    /// than looking the ID up again. Only `finishSave` clears it: a stamp survives a failed
+    /// save, a rollback and a reset, which is safe because the count only grows: an older
+    /// stamp can only make a later save's comparison fail (and look the IDs up), never pass
+    /// for a destination kept after a removal. A save that inserts (or discards an insert)
+    /// moves or removes entries, so it never reuses.
+    @exclusivity(unchecked) var keptDestinationsStamp: Int?
     /// Changes since the last objects-did-change notification.
     @exclusivity(unchecked) var unannounced = ChangeAnnouncement()
     /// Objects handed to the caller in the current event, kept alive until it ends.

@@ -61,6 +61,13 @@ final class ObjectRegistry {
     /// Counts changes to the table's layout (entries added, removed, moved), so that
     /// ``object(for:orRegister:)`` can tell whether the slot it found is still the one.
     @exclusivity(unchecked) private var changes = 0
+    /// Counts the ways an ID can stop naming the object registered under it, other than a
+    /// sweep: removals (``removeValue(forKey:)``, ``removeAll()``, an entry ``move(_:)``
+    /// takes away) and replacements (``register(_:as:)`` or ``move(_:)`` over an entry). A
+    /// sweep is not counted: it drops only objects the registry alone references. While it is unchanged, an object
+    /// found under an ID and kept referenced since is still the one registered under it (see
+    /// `ManagedObjectContext.keptDestinationsStamp`).
+    @exclusivity(unchecked) private(set) var removals = 0
 
     /// Whether every registered object is kept until unregistered (`retainsRegisteredObjects`).
     @exclusivity(unchecked) var retainsAll = false
@@ -113,6 +120,7 @@ final class ObjectRegistry {
         if count >= max(sweepAt, graceUntil) { sweep() }
         work &+= 1
         if let slot = slot(of: id) {
+            removals &+= 1
             objects[slot] = object
             return
         }
@@ -158,6 +166,7 @@ final class ObjectRegistry {
     @discardableResult
     func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
         guard let slot = slot(of: id) else { return nil }
+        removals &+= 1
         return remove(at: slot)
     }
 
@@ -176,11 +185,15 @@ final class ObjectRegistry {
     func move(_ moves: [(object: ManagedObject, from: ManagedObjectID)]) {
         work &+= moves.count
         for (object, from) in moves {
-            if let slot = slot(of: from), objects[slot] === object { _ = remove(at: slot) }
+            if let slot = slot(of: from), objects[slot] === object {
+                removals &+= 1
+                _ = remove(at: slot)
+            }
             // As `register(_:as:)`, without its sweep: a sweep between two moves would walk the
             // whole table for nothing.
             let id = object.objectID
             if let slot = slot(of: id) {
+                removals &+= 1
                 objects[slot] = object
             } else {
                 if (count + 1) * 2 > entities.count { resize(toHold: count + 1) }
@@ -220,6 +233,7 @@ final class ObjectRegistry {
 
     func removeAll() {
         changes &+= 1
+        removals &+= 1
         releaseEntries()
         shift = 64
         sweepAt = 1024
@@ -264,7 +278,8 @@ final class ObjectRegistry {
                 let ids = unreferenced.map {
                     ManagedObjectID(scope: scopes[$0], primaryKey: keys[$0])
                 }
-                for id in ids { removeValue(forKey: id) }
+                // Not `removeValue(forKey:)`: a sweep's removals are not counted in `removals`.
+                for id in ids { if let slot = slot(of: id) { _ = remove(at: slot) } }
             }
         }
     }

@@ -34,6 +34,10 @@ extension ManagedObjectContext {
                 let inverse = relationship.inverseRelationship, inverse.isToMany
             {
                 if let target = object.toOneKeepingRow(relationship, in: self) {
+                    // Kept for `finishSave`, which would look the same ID up again.
+                    if object.keepDestinationFound(target), keptDestinationsStamp == nil {
+                        keptDestinationsStamp = registry.removals
+                    }
                     nullified.add(object, from: inverse, of: target)
                 }
                 continue

@@ -29,7 +29,9 @@ extension SaveIntegrity {
             return stack
         }
 
-        private func fetch(_ entity: String, by key: String, _ context: ManagedObjectContext)
+        /// Every object of `entity` in `context`, sorted by `key`. Also used by
+        /// ``DeletedToOneInWillSaveTests``.
+        static func fetch(_ entity: String, by key: String, _ context: ManagedObjectContext)
             throws -> [ManagedObject]
         {
             let request = FetchRequest<ManagedObject>(entityName: entity)
@@ -60,9 +62,9 @@ extension SaveIntegrity {
             let stale = stack.context(.mergeByPropertyObjectTrump)
             let recorder = SaveRecorder(stale)
             try stale.performAndWait {
-                let books = try fetch("Book", by: "number", stale)
+                let books = try Self.fetch("Book", by: "number", stale)
                 for book in books { _ = number(book) }  // fired: each names its shelf
-                let shelves = try fetch("Shelf", by: "name", stale)
+                let shelves = try Self.fetch("Shelf", by: "name", stale)
                 let s0 = shelves[0].objectID
                 // Another context moves book 0 to s1 and saves; this one does not merge it.
                 let mover = stack.context()
@@ -87,7 +89,7 @@ extension SaveIntegrity {
             }
             let check = stack.context()
             try check.performAndWait {
-                let shelves = try fetch("Shelf", by: "name", check)
+                let shelves = try Self.fetch("Shelf", by: "name", check)
                 #expect(numbers(shelves[0]) == (alsoStillThere ? [4] : [2, 4]))
                 #expect(numbers(shelves[1]) == [1, 3, 5])
             }

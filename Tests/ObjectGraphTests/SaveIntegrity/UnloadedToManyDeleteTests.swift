@@ -11,11 +11,14 @@ extension SaveIntegrity {
     @Suite struct UnloadedToManyDeleteTests {
         /// `Shelf(name)` (of class `shelfClass`) with an unordered to-many `books` (derived
         /// from `Book.shelf`, delete rule `shelfRule`, at least `minimum` members) ⟷
-        /// `Book(number)` with the to-one `shelf` (nullify). Also the model of
-        /// ``StaleUnloadedToManyDeleteTests``.
+        /// `Book(number)` (of class `bookClass`) with the to-one `shelf` (nullify); the shelf's
+        /// uniqueness constraints are `shelfConstraints`. Also the model of
+        /// ``StaleUnloadedToManyDeleteTests`` and ``DeletedToOneInWillSaveTests``.
         static func model(
             shelfRule: DeleteRule = .nullify, minimum: Int = 0,
-            shelfClass: ManagedObject.Type = ManagedObject.self
+            shelfClass: ManagedObject.Type = ManagedObject.self,
+            bookClass: ManagedObject.Type = ManagedObject.self,
+            shelfConstraints: [[String]] = []
         ) throws -> ManagedObjectModel {
             try ManagedObjectModel(entities: [
                 EntityDescription(
@@ -25,9 +28,9 @@ extension SaveIntegrity {
                         RelationshipDescription(
                             name: "books", destination: "Book", inverse: "shelf",
                             isToMany: true, minCount: minimum, deleteRule: shelfRule),
-                    ]),
+                    ], uniquenessConstraints: shelfConstraints),
                 EntityDescription(
-                    name: "Book",
+                    name: "Book", managedObjectClass: bookClass,
                     properties: [
                         AttributeDescription(name: "number", type: .integer64),
                         RelationshipDescription(
@@ -45,14 +48,17 @@ extension SaveIntegrity {
             try Self.shelvesAndBooks(kind, books: books, shelfRule: shelfRule, minimum: minimum)
         }
 
-        /// Shelves `s0`–`s2` (of class `shelfClass`), book `i` on shelf `i % 3`, saved. Also
-        /// the stack of ``UnloadedToManyValidationTests``.
+        /// Shelves `s0`–`s2` (of class `shelfClass`), book `i` (of class `bookClass`) on shelf
+        /// `i % 3`, saved; the shelf's uniqueness constraints are `shelfConstraints`. Also the
+        /// stack of ``UnloadedToManyValidationTests`` and ``DeletedToOneInWillSaveTests``.
         static func shelvesAndBooks(
             _ kind: StoreKind, books: Int = 30, shelfRule: DeleteRule = .nullify,
-            minimum: Int = 0, shelfClass: ManagedObject.Type = ManagedObject.self
+            minimum: Int = 0, shelfClass: ManagedObject.Type = ManagedObject.self,
+            bookClass: ManagedObject.Type = ManagedObject.self, shelfConstraints: [[String]] = []
         ) throws -> Stack {
             let model = try Self.model(
-                shelfRule: shelfRule, minimum: minimum, shelfClass: shelfClass)
+                shelfRule: shelfRule, minimum: minimum, shelfClass: shelfClass,
+                bookClass: bookClass, shelfConstraints: shelfConstraints)
             let stack = try Stack(model, on: kind)
             let context = stack.context()
             try context.performAndWait {
