@@ -1,6 +1,11 @@
 import Foundation
 
 extension ManagedObject {
+    /// Whether the object is in `context`: ``managedObjectContext`` `=== context`, by a
+    /// comparison of tokens (no load of the context, no retain or release).
+    @inline(__always)
+    func isIn(_ context: ManagedObjectContext) -> Bool { contextToken === context.token }
+
     /// Adds `object` to the to-many relationship `key`, updating the inverse.
     ///
     /// - Precondition: `key` names a to-many relationship whose destination fits `object`.

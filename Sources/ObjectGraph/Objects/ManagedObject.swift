@@ -59,11 +59,6 @@ open class ManagedObject: CustomStringConvertible {
     /// loading it.
     @exclusivity(unchecked) private(set) var contextToken: ContextToken?
 
-    /// Whether the object is in `context`: ``managedObjectContext`` `=== context`, by a
-    /// comparison of tokens (no load of the context, no retain or release).
-    @inline(__always)
-    func isIn(_ context: ManagedObjectContext) -> Bool { contextToken === context.token }
-
     // Hot state, confined to the context's queue. Dynamic exclusivity checks are off for these
     // (they cost more than the work on every property access); no access overlaps another.
     /// Current values, one per slot; empty while the object is a fault or keeps its row
