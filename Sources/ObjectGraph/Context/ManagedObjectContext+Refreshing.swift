@@ -85,12 +85,7 @@ extension ManagedObjectContext {
                 object.managedObjectContext = nil
                 continue
             }
-            // A destination delete propagation kept beside the row (no flag) is dropped.
-            if !object.state.keepsResolvedRelationships,
-                case .resolvedDestination? = object.faultSource
-            {
-                object.faultSource = nil
-            }
+            object.dropKeptDestination()
             if let committed = object.committedSlots {
                 object.slots = committed.enumerated().map { i, v in
                     // A to-many's snapshot may be stale: reload it (a transient one is never

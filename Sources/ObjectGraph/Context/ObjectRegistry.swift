@@ -64,9 +64,9 @@ final class ObjectRegistry {
     /// Counts the ways an ID can stop naming the object registered under it, other than a
     /// sweep: removals (``removeValue(forKey:)``, ``removeAll()``, an entry ``move(_:)``
     /// takes away) and replacements (``register(_:as:)`` or ``move(_:)`` over an entry). A
-    /// sweep is not counted: it drops only objects the registry alone references. While it is unchanged, an object
-    /// found under an ID and kept referenced since is still the one registered under it (see
-    /// `ManagedObjectContext.keptDestinationsStamp`).
+    /// sweep is not counted: it drops only objects the registry alone references. While the
+    /// count is unchanged, an object found under an ID and kept referenced since is still the
+    /// one registered under it (see `ManagedObjectContext.keptDestinationsStamp`).
     @exclusivity(unchecked) private(set) var removals = 0
 
     /// Whether every registered object is kept until unregistered (`retainsRegisteredObjects`).

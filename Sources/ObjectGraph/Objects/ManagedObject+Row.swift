@@ -91,10 +91,7 @@ extension ManagedObject {
                 keepResolvedDestination(context.registeredOrFault(id))
                 return
             }
-            // A destination delete propagation kept (no flag) is not this shape's: cleared.
-            if !state.keepsResolvedRelationships, case .resolvedDestination? = faultSource {
-                faultSource = nil
-            }
+            dropKeptDestination()  // not this shape's
             if count == 0 {
                 keepResolvedRelationships([])
                 return
@@ -111,6 +108,28 @@ extension ManagedObject {
                 }
             }
             keepResolvedRelationships(related)
+        }
+    }
+
+    /// Drops a destination delete propagation kept beside the row (see
+    /// ``keepDestinationFound(_:)``; `FaultSource.resolvedDestination` without the flag), for
+    /// the paths whose row, or its values, it no longer stands for: it would otherwise keep
+    /// its object alive. A destination kept as a value (the flag set) stays.
+    @inline(__always)
+    func dropKeptDestination() {
+        if !state.keepsResolvedRelationships, case .resolvedDestination? = faultSource {
+            faultSource = nil
+        }
+    }
+
+    /// Drops what the field beside the row holds for that row alone: an overlay of written
+    /// attributes, or a destination delete propagation kept; for the paths that forget or
+    /// replace the row (their callers have already forgotten relationships kept as values).
+    @inline(__always)
+    func dropOverlayOrKeptDestination() {
+        switch faultSource {
+        case .overlay?, .resolvedDestination?: faultSource = nil
+        case .row?, .batch?, nil: break
         }
     }
 

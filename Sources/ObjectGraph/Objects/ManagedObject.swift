@@ -193,8 +193,8 @@ open class ManagedObject: CustomStringConvertible {
 
     /// Forgets the kept row with what stands beside it (the relationships kept resolved, the
     /// overlay of written attributes, a destination delete propagation kept), whose values are
-    /// being replaced. Out of line: the
-    /// slots' setter, inlined at every site, tests only whether a row is kept.
+    /// being replaced. Out of line: the slots' setter, inlined at every site, tests only
+    /// whether a row is kept.
     @inline(never)
     private func forgetRow() {
         if state.keepsResolvedRelationships { forgetResolvedRelationships() }
@@ -207,9 +207,10 @@ open class ManagedObject: CustomStringConvertible {
     /// (``moveSlotsIntoSavedRow(of:_:)``).
     ///
     /// An overlay of written attributes (``RowOverlay``) is dropped: the row replaces every
-    /// value; so is a destination delete propagation kept for the row it replaces. The callers replace a fault's values, an insert's slots, or (``ManagedObjectContext/reload(_:from:)``'s
-    /// fast path) an object with no changes, which has an overlay only when an undo took its
-    /// writes back to the committed values.
+    /// value; so is a destination delete propagation kept for the row it replaces. The
+    /// callers replace a fault's values, an insert's slots, or
+    /// (``ManagedObjectContext/reload(_:from:)``'s fast path) an object with no changes, which
+    /// has an overlay only when an undo took its writes back to the committed values.
     @inline(__always)
     func keepRow(_ row: [StoreValue]) {
         if state.keepsResolvedRelationships { forgetResolvedRelationships() }
@@ -241,18 +242,6 @@ open class ManagedObject: CustomStringConvertible {
     func takeSavedRow(_ row: [StoreValue]) {
         if case .overlay? = faultSource { faultSource = nil }
         rowValues = row
-    }
-
-    /// Drops what the field beside the row holds for that row alone: an overlay of written
-    /// attributes, or a destination delete propagation kept (`FaultSource.resolvedDestination`
-    /// without the flag), which would otherwise keep its object alive after the row goes.
-    /// For the paths that forget or replace the row.
-    @inline(__always)
-    private func dropOverlayOrKeptDestination() {
-        switch faultSource {
-        case .overlay?, .resolvedDestination?: faultSource = nil
-        case .row?, .batch?, nil: break
-        }
     }
 
     /// Forgets the relationships kept resolved beside a row (the flag, and the destination
@@ -307,8 +296,7 @@ open class ManagedObject: CustomStringConvertible {
             }
             state.keepsResolvedRelationships = false
         } else {
-            // A destination delete propagation kept (no flag) stands for the row: dropped.
-            if case .resolvedDestination? = faultSource { faultSource = nil }
+            dropKeptDestination()  // it stood for the row
             if let context = managedObjectContext {
                 values = context.objectValues(row, of: entity)
             } else {
