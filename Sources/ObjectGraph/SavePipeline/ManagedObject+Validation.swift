@@ -258,14 +258,21 @@ extension ManagedObject {
         var count = 0
         if let context {
             if callsHook { live.reserveCapacity(ids.count) }
-            for id in ids {
-                if callsHook {
-                    let member = context.registeredOrFault(id)
-                    if !member.state.isDeleted { live.insert(member) }
-                } else if context.registry[id]?.state.isDeleted != true {
-                    // Counted without a fault per member: a deleted member is registered
-                    // (the context holds it until the save), so one not registered is live.
-                    count += 1
+            // Each ID read in place through the array's buffer: binding each (`for id in ids`)
+            // copied it, a retain and a release of its scope per member.
+            ids.withUnsafeBufferPointer { ids in
+                for k in ids.indices {
+                    if callsHook {
+                        let member = context.registeredOrFault(ids[k])
+                        // `update(with:)`, not `insert(_:)`: the same set (a member is
+                        // listed once, and equal only to itself), without the copy of the
+                        // member that `insert` returns (a retain and a release each).
+                        if !member.state.isDeleted { live.update(with: member) }
+                    } else if context.registry[ids[k]]?.state.isDeleted != true {
+                        // Counted without a fault per member: a deleted member is registered
+                        // (the context holds it until the save), so one not registered is live.
+                        count += 1
+                    }
                 }
             }
         }
