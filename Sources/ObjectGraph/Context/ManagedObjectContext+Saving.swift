@@ -151,9 +151,16 @@ extension ManagedObjectContext {
     }
 
     /// The IDs of `objects` as a set, made without an array of them first.
+    ///
+    /// The objects are read through the array's buffer (a `for`-`in` retained and released
+    /// each), and each ID is added with `update(with:)`, which returns nothing for a new
+    /// member: `insert(_:)` returned a copy of it, a retain and a release of its scope. The
+    /// set is the same (equal IDs are one member either way).
     private static func objectIDs(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
         var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
-        for object in objects { ids.insert(object.objectID) }
+        objects.withUnsafeBufferPointer { objects in
+            for i in objects.indices { ids.update(with: objects[i].objectID) }
+        }
         return ids
     }
 
