@@ -15,7 +15,11 @@ extension ManagedObjectContext {
         while !unprocessedDeletes.isEmpty {
             let round = unprocessedDeletes
             unprocessedDeletes = []
-            for object in round { processDeletion(of: object, &nullified) }
+            // Through the buffer: `round` holds each object, so the walk retains none (a
+            // `for`-`in` retained and released each deletion).
+            round.withUnsafeBufferPointer { round in
+                for i in round.indices { processDeletion(of: round[i], &nullified) }
+            }
             nullified.flush()
         }
     }
@@ -24,32 +28,48 @@ extension ManagedObjectContext {
         guard object.state.isDeleted, !object.state.deletionProcessed else { return }
         object.state.deletionProcessed = true
         let discarded = object.state.isInserted
-        for relationship in object.entity.relationships {
-            var rule = relationship.deleteRule
-            if discarded && rule != .cascade { rule = .nullify }
-            // Nullifying a to-one takes the object out of its target's to-many later, in bulk
-            // with the others of the round; anything that reads a to-many or runs user code
-            // (a cascade's `prepareForDeletion()`) first sees the removals made.
-            if rule == .nullify, !relationship.isToMany,
-                let inverse = relationship.inverseRelationship, inverse.isToMany
-            {
-                if let target = object.toOneKeepingRow(relationship, in: self) {
-                    // Kept for `finishSave`, which would look the same ID up again.
-                    if object.keepDestinationFound(target), keptDestinationsStamp == nil {
-                        keptDestinationsStamp = registry.removals
-                    }
-                    nullified.add(object, from: inverse, of: target)
-                }
-                continue
+        // The list is held by `relationships` for the walk: read through its buffer, no
+        // retain and release of each description.
+        let relationships = object.entity.relationships
+        relationships.withUnsafeBufferPointer { relationships in
+            for k in relationships.indices {
+                processRule(of: relationships[k], discarded: discarded, object, &nullified)
             }
-            if rule == .nullify || rule == .cascade { nullified.flush() }
-            apply(rule, of: relationship, to: object)
         }
         if discarded {
             // Never saved anywhere: it simply leaves the context.
             registry.removeValue(forKey: object.objectID)
             pending.remove(object)
         }
+    }
+
+    /// Runs deleted `object`'s delete rule of `relationship` (the nullify rule for every
+    /// relationship but a cascade of a `discarded` insert); a to-one nullify whose inverse is
+    /// a to-many is recorded in `nullified`, made in bulk with the round's others.
+    @inline(__always)
+    private func processRule(
+        of relationship: RelationshipDescription, discarded: Bool, _ object: ManagedObject,
+        _ nullified: inout DeferredRemovals
+    ) {
+        var rule = relationship.deleteRule
+        if discarded && rule != .cascade { rule = .nullify }
+        // Nullifying a to-one takes the object out of its target's to-many later, in bulk
+        // with the others of the round; anything that reads a to-many or runs user code
+        // (a cascade's `prepareForDeletion()`) first sees the removals made.
+        if rule == .nullify, !relationship.isToMany,
+            let inverse = relationship.inverseRelationship, inverse.isToMany
+        {
+            if let target = object.toOneKeepingRow(relationship, in: self) {
+                // Kept for `finishSave`, which would look the same ID up again.
+                if object.keepDestinationFound(target), keptDestinationsStamp == nil {
+                    keptDestinationsStamp = registry.removals
+                }
+                nullified.add(object, from: inverse, of: target)
+            }
+            return
+        }
+        if rule == .nullify || rule == .cascade { nullified.flush() }
+        apply(rule, of: relationship, to: object)
     }
 
     /// Whether any of `objects` (saved objects deleted here, whose to-one `toOne` holds
