@@ -264,16 +264,24 @@ final class ObjectRegistry {
             // An empty table (a round that dropped every entry) has nothing to look at: its
             // slots are not walked again.
             if count == 0 { return }
-            // Slots, not IDs: most sweeps that find many re-lay the table and need no ID (a
-            // copy of each retained and released its scope).
-            var unreferenced: [Int] = []
+            // Counted first: most sweeps that find many re-lay the table and need no list of
+            // the slots (growing one by appending re-allocated it ≈ 7 times a sweep, 0.7 M
+            // instructions of W5's sweeps). Nothing runs between the passes, so the second
+            // finds the same slots.
+            var found = 0
             for slot in entities.indices where entities[slot] != 0 {
-                if isKnownUniquelyReferenced(&objects[slot]) { unreferenced.append(slot) }
+                if isKnownUniquelyReferenced(&objects[slot]) { found += 1 }
             }
-            if unreferenced.isEmpty { return }
-            if unreferenced.count * 2 >= count {
+            if found == 0 { return }
+            if found * 2 >= count {
                 keepOnlyReferenced()
             } else {
+                // Slots, not IDs, first (a copy of each ID retained and released its scope).
+                var unreferenced: [Int] = []
+                unreferenced.reserveCapacity(found)
+                for slot in entities.indices where entities[slot] != 0 {
+                    if isKnownUniquelyReferenced(&objects[slot]) { unreferenced.append(slot) }
+                }
                 // Removing moves later entries of a probe run: the IDs are taken first.
                 let ids = unreferenced.map {
                     ManagedObjectID(scope: scopes[$0], primaryKey: keys[$0])
