@@ -333,7 +333,7 @@ extension ManagedObjectContext {
         // of a fault's ≈ 1,000.
         rows.withUnsafeBufferPointer { rows in
             for i in rows.indices {
-                let object = registeredOrFault(rows[i].objectID)
+                let object = registeredOrFaultInline(rows[i].objectID)
                 if object.hasValues {
                     if q.refreshesRefetchedObjects { refetched(object, rows[i]) }
                 } else if !q.includesPropertyValues {
