@@ -15,8 +15,8 @@ struct RowOverlay {
     ///
     /// A struct, not a tuple (see ``Snapshot/Entry``). The value comes first and the index is
     /// kept in 16 bits, in the value's padding: a 24-byte entry, so that an overlay of one
-    /// write is a 56-byte block (64 with glibc's header) instead of a 64-byte one (80), for
-    /// every object W4b writes.
+    /// write is a 40-byte block (48 with glibc's header; see ``OneWrite``), for every object
+    /// W4b writes.
     struct Entry {
         /// The slot's current value.
         var value: AttributeValue
@@ -39,34 +39,91 @@ struct RowOverlay {
     /// entity of more than 65,536 properties).
     static let maximumSlot = Int(UInt16.max)
 
-    /// The current value of each slot written, in first-write order; a slot appears at most
-    /// once. Never empty while the overlay is kept (no allocation before the first write).
-    private(set) var entries: [Entry]
+    /// The first write of an overlay of one, in a block of its own: 40 bytes (48 with glibc's
+    /// header), where a one-element array of entries is 56 (64), for every object W4b writes.
+    /// Never changed: a later write replaces the block (see ``set(_:_:)``), so copies of an
+    /// overlay never share a changing block.
+    final class OneWrite {
+        /// The write.
+        let entry: Entry
+
+        /// A block holding `entry`.
+        init(_ entry: Entry) { self.entry = entry }
+    }
+
+    /// The written slots' current values: one write in its own block, or several in an array,
+    /// in first-write order (a slot appears at most once). Never empty while the overlay is
+    /// kept (no allocation before the first write).
+    private enum Storage {
+        /// One slot written.
+        case one(OneWrite)
+        /// Two slots or more written, in first-write order.
+        case many([Entry])
+    }
+
+    /// The written slots' current values.
+    private var storage: Storage
 
     /// An overlay of one written slot.
     ///
     /// - Precondition: `0 <= slot <= maximumSlot` (a larger slot traps in `Entry`'s init:
     ///   the caller converts the row instead).
     init(_ slot: Int, _ value: AttributeValue) {
-        entries = [Entry(slot: slot, value: value)]
+        storage = .one(OneWrite(Entry(slot: slot, value: value)))
+    }
+
+    /// The number of slots written.
+    var count: Int {
+        switch storage {
+        case .one: 1
+        case .many(let entries): entries.count
+        }
+    }
+
+    /// Calls `body` with each written slot's entry, in first-write order.
+    @inline(__always)
+    func forEachEntry(_ body: (Entry) -> Void) {
+        switch storage {
+        case .one(let write): body(write.entry)
+        case .many(let entries): for entry in entries { body(entry) }
+        }
     }
 
     /// The current value of `slot` if it was written, else `nil` (the row's value is it).
     @inline(__always)
     func value(at slot: Int) -> AttributeValue? {
-        for entry in entries where entry.slot == slot { return entry.value }
-        return nil
+        switch storage {
+        case .one(let write):
+            // Not a `?:` with `nil`: `AttributeValue` is expressible by `nil` (its `.null`).
+            if write.entry.slot == slot { return write.entry.value }
+            return nil
+        case .many(let entries):
+            for entry in entries where entry.slot == slot { return entry.value }
+            return nil
+        }
     }
 
     /// Records `value` as the current value of `slot` (replacing an earlier write of it).
     ///
+    /// A rewrite of an overlay's one slot makes a new block; a second slot makes the array.
+    ///
     /// - Precondition: `0 <= slot <= maximumSlot` (a larger slot traps in `Entry`'s init:
     ///   the caller converts the row instead).
     mutating func set(_ slot: Int, _ value: AttributeValue) {
-        if let i = entries.firstIndex(where: { $0.slot == slot }) {
-            entries[i].value = value
-        } else {
-            entries.append(Entry(slot: slot, value: value))
+        switch storage {
+        case .one(let write):
+            let entry = Entry(slot: slot, value: value)
+            storage =
+                write.entry.slot == slot ? .one(OneWrite(entry)) : .many([write.entry, entry])
+        case .many(var entries):
+            // Let go of the stored array first, so that it is changed in place, not copied.
+            storage = .many([])
+            if let i = entries.firstIndex(where: { $0.slot == slot }) {
+                entries[i].value = value
+            } else {
+                entries.append(Entry(slot: slot, value: value))
+            }
+            storage = .many(entries)
         }
     }
 }
