@@ -20,33 +20,35 @@ import Foundation
 /// full, deletion by backward shift) rather than a `Dictionary`: an ID is found by its
 /// entity's identity and its primary key, mixed by two multiplications, where hashing a
 /// `ManagedObjectID` through `Hasher` cost more than the rest of a lookup (a fetch of
-/// 20,000 objects looks up 40,000 IDs). Entities and keys sit in plain arrays, so probing
-/// touches no reference counts; the IDs' shared scopes (entity and store) are compared only on
-/// a match of both.
+/// 20,000 objects looks up 40,000 IDs).
+///
+/// A slot holds 12 bytes: a 32-bit tag (the top half of the ID's hash, never 0) and the
+/// object. The ID itself is not kept: **an object is registered under its own `objectID`**
+/// (``register(_:as:)`` and ``object(for:orRegister:)`` require it), so a probe compares
+/// tags in a plain array, touching no reference counts, and reads the object's ID only on a
+/// tag match. The home slot is the tag's top bits, so moving and re-laying entries read only
+/// tags. An object whose ID changes is moved (``move(_:)``) before the table is looked up
+/// again; until then a look-up under either ID may miss it. (Kept per slot before: the
+/// entity's identity, the key, the ID's scope and the object, 32 bytes: 8.4 MB for W4b's
+/// 100,020 objects in 262,144 slots, 3.1 MB now.)
 ///
 /// - Note: Plays the part of Core Data's registered-object table with
 ///   `retainsRegisteredObjects == false` (the default) or `true`.
 final class ObjectRegistry {
     // Confined to its context's queue, as the context's other state.
-    /// Per slot: the identity of the entry's entity, 0 for a free slot.
-    @exclusivity(unchecked) private var entities: [UInt] = []
-    /// Per slot: the entry's primary key.
-    @exclusivity(unchecked) private var keys: [Int64] = []
-    /// Per slot: the scope (entity and store) of the entry's ID, initialised only where
-    /// `entities` is not 0; the ID is this scope and `keys`' key. (The whole ID, 16 bytes,
-    /// repeated the key: 8 bytes a slot more, ≈ 21 bytes an object in a table at most half
-    /// full.)
+    /// Per slot: the entry's tag (see `tag(_:)`), 0 for a free slot.
+    @exclusivity(unchecked) private var tags: [UInt32] = []
+    /// Per slot: the entry's object, initialised only where `tags` is not 0; it is registered
+    /// under its `objectID`.
     ///
-    /// The scopes and objects live in buffers of the registry's own rather than arrays of
-    /// optionals: growing the table moves each entry into the new buffers and frees the old
-    /// ones without destroying their (moved-out) elements one by one, and a new buffer needs
-    /// no zero fill. (With arrays, half of re-laying a table at each doubling was the old
-    /// arrays' per-element destruction and the new ones' zeroing.)
-    @exclusivity(unchecked) private var scopes: UnsafeMutablePointer<ObjectIDScope>
-    /// Per slot: the entry's object, initialised only where `entities` is not 0.
+    /// The objects live in a buffer of the registry's own rather than an array of optionals:
+    /// growing the table moves each entry into the new buffer and frees the old one without
+    /// destroying its (moved-out) elements one by one, and a new buffer needs no zero fill.
+    /// (With arrays, half of re-laying a table at each doubling was the old arrays'
+    /// per-element destruction and the new ones' zeroing.)
     @exclusivity(unchecked) private var objects: UnsafeMutablePointer<ManagedObject>
-    /// 64 minus the base-2 logarithm of the table's size: a hash's top bits are its home.
-    @exclusivity(unchecked) private var shift: UInt64 = 64
+    /// 32 minus the base-2 logarithm of the table's size: a tag's top bits are its home.
+    @exclusivity(unchecked) private var shift: UInt32 = 32
     /// The number of registered objects, counting those the next sweep may drop.
     @exclusivity(unchecked) private(set) var count = 0
     /// The doubling threshold: twice the entry count at the last sweep (at least 1,024).
@@ -73,13 +75,11 @@ final class ObjectRegistry {
     @exclusivity(unchecked) var retainsAll = false
 
     init() {
-        scopes = .allocate(capacity: 1)
         objects = .allocate(capacity: 1)
     }
 
     deinit {
         releaseEntries()
-        scopes.deallocate()
         objects.deallocate()
     }
 
@@ -90,19 +90,14 @@ final class ObjectRegistry {
     /// the first release, so a `deinit` that calls back into the context while an object
     /// goes finds nothing rather than half-released entries.
     private func releaseEntries() {
-        let oldEntities = entities
-        let oldScopes = scopes
+        let oldTags = tags
         let oldObjects = objects
-        entities = []
-        keys = []
+        tags = []
         count = 0
-        scopes = .allocate(capacity: 1)
         objects = .allocate(capacity: 1)
-        for slot in oldEntities.indices where oldEntities[slot] != 0 {
-            (oldScopes + slot).deinitialize(count: 1)
+        for slot in oldTags.indices where oldTags[slot] != 0 {
             (oldObjects + slot).deinitialize(count: 1)
         }
-        oldScopes.deallocate()
         oldObjects.deallocate()
     }
 
@@ -115,8 +110,12 @@ final class ObjectRegistry {
     }
 
     /// Registers `object` under `id`, replacing what was registered there.
+    ///
+    /// - Precondition: `id` is `object.objectID` (checked in debug builds): the table finds an
+    ///   entry by its object's ID.
     @inline(__always)
     func register(_ object: ManagedObject, as id: ManagedObjectID) {
+        assert(object.objectID == id, "ObjectRegistry: an object registered under another ID")
         if count >= max(sweepAt, graceUntil) { sweep() }
         work &+= 1
         if let slot = slot(of: id) {
@@ -124,7 +123,7 @@ final class ObjectRegistry {
             objects[slot] = object
             return
         }
-        if (count + 1) * 2 > entities.count { resize(toHold: count + 1) }
+        if (count + 1) * 2 > tags.count { resize(toHold: count + 1) }
         insertNew(id, object)
     }
 
@@ -136,15 +135,19 @@ final class ObjectRegistry {
     /// ``register(_:as:)`` would put it, unless the table is due to sweep or grow, or `make`
     /// changed the table (an initialiser that registers objects): then it is registered as
     /// ``register(_:as:)`` does.
+    ///
+    /// - Precondition: `make` returns an object whose `objectID` is `id` (checked in debug
+    ///   builds).
     @inline(__always)
     func object(for id: ManagedObjectID, orRegister make: () -> ManagedObject) -> ManagedObject {
-        guard count < max(sweepAt, graceUntil), (count + 1) * 2 <= entities.count else {
+        guard count < max(sweepAt, graceUntil), (count + 1) * 2 <= tags.count else {
             if let object = self[id] { return object }
             let object = make()
             register(object, as: id)
             return object
         }
-        let (slot, found) = probe(id)
+        let tag = Self.tag(id)
+        let (slot, found) = probe(id, tag)
         if found { return objects[slot] }
         let before = changes
         let object = make()
@@ -152,10 +155,9 @@ final class ObjectRegistry {
             register(object, as: id)
             return object
         }
+        assert(object.objectID == id, "ObjectRegistry: an object registered under another ID")
         work &+= 1
-        entities[slot] = UInt(bitPattern: ObjectIdentifier(id.entity))
-        keys[slot] = id.primaryKey
-        (scopes + slot).initialize(to: id.scope)
+        tags[slot] = tag
         (objects + slot).initialize(to: object)
         count += 1
         changes &+= 1
@@ -176,6 +178,10 @@ final class ObjectRegistry {
     /// what was registered there; as `removeValue(forKey:)` then `register(_:as:)` for each
     /// in turn.
     ///
+    /// The entry under `from` is found by `from`'s tag and the object's identity (its object
+    /// reads its new ID already): the objects of `moves` may all have their new IDs before
+    /// the first is moved, and no other entry is looked up by ID until they are.
+    ///
     /// Each removal shifts at most the rest of its probe run (a `Dictionary` re-hashed the
     /// entries after a removed key, which made re-keying a fifth of an insert save). The table
     /// grows only when an entry is added beyond the ones removed: a move whose old entry was
@@ -185,7 +191,7 @@ final class ObjectRegistry {
     func move(_ moves: [(object: ManagedObject, from: ManagedObjectID)]) {
         work &+= moves.count
         for (object, from) in moves {
-            if let slot = slot(of: from), objects[slot] === object {
+            if let slot = slot(of: object, tag: Self.tag(from)) {
                 removals &+= 1
                 _ = remove(at: slot)
             }
@@ -196,20 +202,20 @@ final class ObjectRegistry {
                 removals &+= 1
                 objects[slot] = object
             } else {
-                if (count + 1) * 2 > entities.count { resize(toHold: count + 1) }
+                if (count + 1) * 2 > tags.count { resize(toHold: count + 1) }
                 insertNew(id, object)
             }
         }
     }
 
     /// The number of slots in the table (tests: whether an operation re-laid it).
-    var slotCount: Int { entities.count }
+    var slotCount: Int { tags.count }
 
     /// Every registered object, in no particular order.
     var values: [ManagedObject] {
         var result: [ManagedObject] = []
         result.reserveCapacity(count)
-        for slot in entities.indices where entities[slot] != 0 { result.append(objects[slot]) }
+        for slot in tags.indices where tags[slot] != 0 { result.append(objects[slot]) }
         return result
     }
 
@@ -228,14 +234,14 @@ final class ObjectRegistry {
     func reserveCapacity(_ capacity: Int) {
         if capacity > sweepAt { sweep() }
         graceUntil = capacity * 2
-        if capacity * 2 > entities.count { resize(toHold: capacity) }
+        if capacity * 2 > tags.count { resize(toHold: capacity) }
     }
 
     func removeAll() {
         changes &+= 1
         removals &+= 1
         releaseEntries()
-        shift = 64
+        shift = 32
         sweepAt = 1024
         graceUntil = 0
         work = 0
@@ -269,23 +275,21 @@ final class ObjectRegistry {
             // instructions of W5's sweeps). Nothing runs between the passes, so the second
             // finds the same slots.
             var found = 0
-            for slot in entities.indices where entities[slot] != 0 {
+            for slot in tags.indices where tags[slot] != 0 {
                 if isKnownUniquelyReferenced(&objects[slot]) { found += 1 }
             }
             if found == 0 { return }
             if found * 2 >= count {
                 keepOnlyReferenced()
             } else {
-                // Slots, not IDs, first (a copy of each ID retained and released its scope).
+                // Slots first, then the IDs (the objects' own, under which they are
+                // registered): removing moves later entries of a probe run.
                 var unreferenced: [Int] = []
                 unreferenced.reserveCapacity(found)
-                for slot in entities.indices where entities[slot] != 0 {
+                for slot in tags.indices where tags[slot] != 0 {
                     if isKnownUniquelyReferenced(&objects[slot]) { unreferenced.append(slot) }
                 }
-                // Removing moves later entries of a probe run: the IDs are taken first.
-                let ids = unreferenced.map {
-                    ManagedObjectID(scope: scopes[$0], primaryKey: keys[$0])
-                }
+                let ids = unreferenced.map { objects[$0].objectID }
                 // Not `removeValue(forKey:)`: a sweep's removals are not counted in `removals`.
                 for id in ids { if let slot = slot(of: id) { _ = remove(at: slot) } }
             }
@@ -294,51 +298,66 @@ final class ObjectRegistry {
 
     // MARK: The table
 
-    /// The home slot of an entity identity and key.
+    /// The tag of an ID: the top 32 bits of its entity's identity and key mixed by two
+    /// multiplications, with the lowest bit set so that no tag is 0 (a free slot). IDs that
+    /// differ only by store (or temporary against permanent) share a tag.
     @inline(__always)
-    private func home(_ entity: UInt, _ key: Int64) -> Int {
+    private static func tag(_ id: ManagedObjectID) -> UInt32 {
+        let entity = UInt(bitPattern: ObjectIdentifier(id.entity))
         let h =
-            (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15)
+            (UInt64(bitPattern: id.primaryKey) &* 0x9E37_79B9_7F4A_7C15)
             ^ (UInt64(entity) &* 0xC2B2_AE3D_27D4_EB4F)
-        return Int(truncatingIfNeeded: h >> shift)
+        return UInt32(truncatingIfNeeded: h >> 32) | 1
     }
+
+    /// The home slot of a tag: its top bits.
+    @inline(__always)
+    private func home(_ tag: UInt32) -> Int { Int(truncatingIfNeeded: tag >> shift) }
 
     /// The slot holding `id`, or `nil`.
     @inline(__always)
     private func slot(of id: ManagedObjectID) -> Int? {
         guard count > 0 else { return nil }
-        let (slot, found) = probe(id)
+        let (slot, found) = probe(id, Self.tag(id))
         return found ? slot : nil
     }
 
-    /// Where the probe for `id` ends: the slot holding it (`found`), or the free slot a new
-    /// entry for it would take. The table has a free slot (it is at most half full).
+    /// Where the probe for `id` (whose tag is `tag`) ends: the slot holding it (`found`), or
+    /// the free slot a new entry for it would take. The table has a free slot (it is at most
+    /// half full). An entry's object is read only when its tag is `tag`.
     @inline(__always)
-    private func probe(_ id: ManagedObjectID) -> (slot: Int, found: Bool) {
-        let entity = UInt(bitPattern: ObjectIdentifier(id.entity))
-        let key = id.primaryKey
-        let mask = entities.count - 1
-        var slot = home(entity, key)
+    private func probe(_ id: ManagedObjectID, _ tag: UInt32) -> (slot: Int, found: Bool) {
+        let mask = tags.count - 1
+        var slot = home(tag)
         while true {
-            let e = entities[slot]
-            if e == 0 { return (slot, false) }
-            if e == entity && keys[slot] == key {
-                let scope = scopes[slot]
-                if scope === id.scope || scope.isEquivalent(to: id.scope) { return (slot, true) }
-            }
+            let t = tags[slot]
+            if t == 0 { return (slot, false) }
+            if t == tag && objects[slot].objectID == id { return (slot, true) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The slot of an entry with the tag `tag` whose object is `object`, or `nil`: an entry
+    /// found by identity, whatever its object's ID now reads (see ``move(_:)``).
+    private func slot(of object: ManagedObject, tag: UInt32) -> Int? {
+        guard count > 0 else { return nil }
+        let mask = tags.count - 1
+        var slot = home(tag)
+        while true {
+            let t = tags[slot]
+            if t == 0 { return nil }
+            if t == tag && objects[slot] === object { return slot }
             slot = (slot + 1) & mask
         }
     }
 
     /// Puts an entry for an ID not in the table into its first free slot.
     private func insertNew(_ id: ManagedObjectID, _ object: ManagedObject) {
-        let entity = UInt(bitPattern: ObjectIdentifier(id.entity))
-        let mask = entities.count - 1
-        var slot = home(entity, id.primaryKey)
-        while entities[slot] != 0 { slot = (slot + 1) & mask }
-        entities[slot] = entity
-        keys[slot] = id.primaryKey
-        (scopes + slot).initialize(to: id.scope)
+        let tag = Self.tag(id)
+        let mask = tags.count - 1
+        var slot = home(tag)
+        while tags[slot] != 0 { slot = (slot + 1) & mask }
+        tags[slot] = tag
         (objects + slot).initialize(to: object)
         count += 1
         changes &+= 1
@@ -349,33 +368,33 @@ final class ObjectRegistry {
     private func remove(at slot: Int) -> ManagedObject? {
         // The hole holds nothing: its entry is moved out, later ones are moved into it.
         let removed = (objects + slot).move()
-        (scopes + slot).deinitialize(count: 1)
-        let mask = entities.count - 1
+        let mask = tags.count - 1
         var hole = slot
         var next = slot
         while true {
             next = (next + 1) & mask
-            if entities[next] == 0 { break }
-            let h = home(entities[next], keys[next])
+            let t = tags[next]
+            if t == 0 { break }
+            let h = home(t)
             // The entry at `next` may fill the hole unless its home lies cyclically in
             // (hole, next].
             let stays = hole <= next ? (hole < h && h <= next) : (hole < h || h <= next)
             if stays { continue }
-            entities[hole] = entities[next]
-            keys[hole] = keys[next]
-            (scopes + hole).moveInitialize(from: scopes + next, count: 1)
+            tags[hole] = t
             (objects + hole).moveInitialize(from: objects + next, count: 1)
             hole = next
         }
-        entities[hole] = 0
-        keys[hole] = 0
+        tags[hole] = 0
         count -= 1
         changes &+= 1
         return removed
     }
 
     /// Re-lays the table with room for `capacity` entries at most half full.
+    ///
+    /// - Precondition: `capacity` is at most 2^30 (a tag's 32 bits address 2^31 slots at most).
     private func resize(toHold capacity: Int) {
+        precondition(capacity <= 1 << 30, "ObjectRegistry: more than 2^30 registered objects")
         var size = 16
         while size < capacity * 2 { size *= 2 }
         rebuild(size: size) { _ in true }
@@ -386,7 +405,7 @@ final class ObjectRegistry {
     /// removing the many. The size is kept, so the next batch of the same size does not grow
     /// the table again.
     private func keepOnlyReferenced() {
-        rebuild(size: entities.count) { object in !isKnownUniquelyReferenced(&object) }
+        rebuild(size: tags.count) { object in !isKnownUniquelyReferenced(&object) }
     }
 
     /// Re-lays the table at `size` slots with the entries whose object passes `keep`.
@@ -397,51 +416,37 @@ final class ObjectRegistry {
                 + "(from a deinit of an object it released?)")
         isRebuilding = true
         defer { isRebuilding = false }
-        let oldEntities = entities
-        let oldKeys = keys
-        let oldScopes = scopes
+        let oldTags = tags
         let oldObjects = objects
         // While entries move, the table reads as empty: a look-up from a `deinit` of a
         // dropped object finds nothing (and a registration traps above) instead of reading
         // moved-out slots.
-        entities = []
-        keys = []
+        tags = []
         count = 0
-        var newEntities = [UInt](repeating: 0, count: size)
-        var newKeys = [Int64](repeating: 0, count: size)
-        let newScopes = UnsafeMutablePointer<ObjectIDScope>.allocate(capacity: size)
+        var newTags = [UInt32](repeating: 0, count: size)
         let newObjects = UnsafeMutablePointer<ManagedObject>.allocate(capacity: size)
         changes &+= 1
-        shift = 64 - UInt64(size.trailingZeroBitCount)
+        shift = 32 - UInt32(size.trailingZeroBitCount)
         let mask = size - 1
         var kept = 0
-        // Each entry is moved out of the old buffers (no retain and release of the ID's scope
-        // and of the object), so that `keep` sees the old table's reference as the only one;
-        // a kept entry is moved into its new slot, a dropped one released here. The old
-        // buffers are left holding nothing and are freed without a pass over them.
-        newEntities.withUnsafeMutableBufferPointer { entities in
-            newKeys.withUnsafeMutableBufferPointer { keys in
-                for old in oldEntities.indices where oldEntities[old] != 0 {
-                    var object = (oldObjects + old).move()
-                    let scope = (oldScopes + old).move()
-                    guard keep(&object) else { continue }
-                    let entity = oldEntities[old]
-                    let key = oldKeys[old]
-                    var slot = home(entity, key)
-                    while entities[slot] != 0 { slot = (slot + 1) & mask }
-                    entities[slot] = entity
-                    keys[slot] = key
-                    (newScopes + slot).initialize(to: scope)
-                    (newObjects + slot).initialize(to: consume object)
-                    kept += 1
-                }
+        // Each entry is moved out of the old buffer (no retain and release of the object), so
+        // that `keep` sees the old table's reference as the only one; a kept entry is moved
+        // into its new slot, a dropped one released here. The old buffer is left holding
+        // nothing and is freed without a pass over it.
+        newTags.withUnsafeMutableBufferPointer { tags in
+            for old in oldTags.indices where oldTags[old] != 0 {
+                var object = (oldObjects + old).move()
+                guard keep(&object) else { continue }
+                let tag = oldTags[old]
+                var slot = home(tag)
+                while tags[slot] != 0 { slot = (slot + 1) & mask }
+                tags[slot] = tag
+                (newObjects + slot).initialize(to: consume object)
+                kept += 1
             }
         }
-        oldScopes.deallocate()
         oldObjects.deallocate()
-        entities = newEntities
-        keys = newKeys
-        scopes = newScopes
+        tags = newTags
         objects = newObjects
         count = kept
     }

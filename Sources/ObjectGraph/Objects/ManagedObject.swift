@@ -307,7 +307,7 @@ open class ManagedObject: CustomStringConvertible {
         storedSlots = values
         if case .overlay(let overlay)? = faultSource {
             faultSource = nil
-            for entry in overlay.entries {
+            overlay.forEachEntry { entry in
                 snapshot?.keep(entry.slot, storedSlots[entry.slot])
                 storedSlots[entry.slot] = .attribute(entry.value)
             }

@@ -4,6 +4,14 @@ import Testing
 
 @testable import ObjectGraph
 
+/// An object of `id`'s entity whose `objectID` is `id`: the registry keeps an object under
+/// its own ID.
+func registrable(_ id: ManagedObjectID) -> ManagedObject {
+    let object = ManagedObject(entity: id.entity, insertInto: nil)
+    object.objectID = id
+    return object
+}
+
 /// The registry's own hash table: lookups, replacement, removal (by backward shift), growth
 /// and sweeps agree with a `Dictionary` keyed by `ManagedObjectID` under random operations,
 /// with IDs that differ only by store or only by entity.
@@ -34,12 +42,12 @@ import Testing
             switch random.next() % 5 {
             case 4:
                 // Found: the registered object, `make` not called; else `make`'s, registered.
-                let made = ManagedObject(entity: id.entity, insertInto: nil)
+                let made = registrable(id)
                 let expected = model[id] ?? made
                 #expect(registry.object(for: id) { made } === expected)
                 model[id] = expected
             case 0, 1:
-                let object = ManagedObject(entity: id.entity, insertInto: nil)
+                let object = registrable(id)
                 registry.register(object, as: id)
                 model[id] = object
             case 2:
@@ -72,11 +80,9 @@ import Testing
             let registry = ObjectRegistry()
             registry.retainsAll = true
             let base = trial * 100
-            for key in base..<base + 7 {
-                registry.register(ManagedObject(entity: category, insertInto: nil), as: id(key))
-            }
-            let others = (0..<40).map { _ in ManagedObject(entity: category, insertInto: nil) }
-            let made = ManagedObject(entity: category, insertInto: nil)
+            for key in base..<base + 7 { registry.register(registrable(id(key)), as: id(key)) }
+            let others = (0..<40).map { registrable(id(base + 60 + $0)) }
+            let made = registrable(id(base + 50))
             let got = registry.object(for: id(base + 50)) {
                 if removing {
                     for key in base..<base + 7 { registry.removeValue(forKey: id(key)) }
@@ -144,9 +150,9 @@ import Testing
         for object in objects { #expect(registry[object.objectID] === object) }
     }
 
-    /// The table keeps each entry's ID as its scope and key (not the whole ID): a sweep that
-    /// drops a few entries rebuilds their IDs from those, and must drop exactly them when IDs
-    /// of two stores and temporary IDs share entity and key.
+    /// The table keeps a tag of each entry's ID (not the ID): a sweep that drops a few entries
+    /// takes their IDs from their objects, and must drop exactly them when IDs of two stores
+    /// and temporary IDs share entity and key (and so their tags).
     @Test func aSweepTellsApartIDsThatShareEntityAndKey() throws {
         let (category, _) = try Self.entities()
         let registry = ObjectRegistry()
@@ -160,7 +166,7 @@ import Testing
                         ManagedObjectID(
                             entity: category, storeIdentifier: $0, primaryKey: Int64(key))
                     } ?? .temporary(for: category)
-                let object = ManagedObject(entity: category, insertInto: nil)
+                let object = registrable(id)
                 registry.register(object, as: id)
                 // One in ten is dropped, at different keys in each store.
                 if (key + n * 3) % 10 == 0 { dropped.append(id) } else { held[id] = object }
@@ -181,7 +187,7 @@ import Testing
         let registry = ObjectRegistry()
         func registerUnheld(_ key: Int) {
             let id = ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
-            registry.register(ManagedObject(entity: category, insertInto: nil), as: id)
+            registry.register(registrable(id), as: id)
         }
         registry.reserveCapacity(3000)
         // Held by the registry alone, so a sweep would drop every one of them.
@@ -205,7 +211,7 @@ import Testing
         var key = 0
         func registerUnheld() {
             let id = ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
-            registry.register(ManagedObject(entity: category, insertInto: nil), as: id)
+            registry.register(registrable(id), as: id)
             key += 1
         }
         for _ in 0..<100 {
@@ -228,18 +234,19 @@ import Testing
         var links: [Link] = (0..<3).map { _ in Link(entity: category, insertInto: nil) }
         links[0].next = links[1]
         links[1].next = links[2]
-        for (key, link) in links.enumerated() { registry.register(link, as: id(key)) }
+        for (key, link) in links.enumerated() {
+            link.objectID = id(key)
+            registry.register(link, as: id(key))
+        }
         links.removeAll()
         registry.sweep()
         #expect(registry.count == 0)
         #expect(registry.values.isEmpty)
         for key in 0..<3 { #expect(registry[id(key)] == nil) }
         // Usable, and due to sweep at 1,024 entries: the 1,025th registration sweeps first.
-        for key in 0..<1024 {
-            registry.register(ManagedObject(entity: category, insertInto: nil), as: id(key))
-        }
+        for key in 0..<1024 { registry.register(registrable(id(key)), as: id(key)) }
         #expect(registry.count == 1024)
-        registry.register(ManagedObject(entity: category, insertInto: nil), as: id(1024))
+        registry.register(registrable(id(1024)), as: id(1024))
         #expect(registry.count == 1)
     }
 
@@ -261,7 +268,7 @@ import Testing
         registry.reserveCapacity(3000)  // no sweep while filling
         for key in 0..<3000 {
             let id = ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
-            let object = ManagedObject(entity: category, insertInto: nil)
+            let object = registrable(id)
             registry.register(object, as: id)
             ids.append(id)
             if isHeld(key) { held.append(object) }
@@ -297,7 +304,7 @@ import Testing
         // 5,000 entries grow the table from 16 slots through nine doublings.
         for key in 1...5000 {
             let id = ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
-            let object = ManagedObject(entity: category, insertInto: nil)
+            let object = registrable(id)
             registry.register(object, as: id)
             weak let weakObject = object
             watched.append { weakObject }
@@ -325,7 +332,7 @@ import Testing
     }
 
     /// The registry keeps its entries in buffers of its own. IDs that differ only by store
-    /// share a home slot (the store is not hashed), so seven of them make one probe run, which
+    /// share a tag and so a home slot (the store is not hashed), so seven of them make one probe run, which
     /// for some keys wraps past the table's end: removing two moves later entries back into
     /// the holes, and every moved entry stays registered and alive; each removed object is
     /// released at once, and dropping the registry releases the rest, once.
@@ -341,7 +348,7 @@ import Testing
             for store in 0..<7 {
                 let id = ManagedObjectID(
                     entity: category, storeIdentifier: "S\(store)", primaryKey: Int64(key))
-                let object = ManagedObject(entity: category, insertInto: nil)
+                let object = registrable(id)
                 registry.register(object, as: id)
                 weak let weakObject = object
                 watched.append { weakObject }

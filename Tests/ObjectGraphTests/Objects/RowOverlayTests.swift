@@ -100,7 +100,7 @@ import Testing
             #expect(alpha.value(forKey: "salary") as? Int32 == 12)
             #expect(alpha.committedValues(forKeys: ["salary"])["salary"] as? Int32 == 10)
             if case .overlay(let overlay)? = alpha.faultSource {
-                #expect(overlay.entries.count == 1)
+                #expect(overlay.count == 1)
             }
             // Writing the committed value back reads as it did with slots: still changed.
             alpha.setValue(10, forKey: "salary")
