@@ -136,4 +136,24 @@ import Testing
             }
         }
     }
+
+    /// `null` is told by one four-byte compare: taken only when all four bytes spell it (after
+    /// spaces), never at a line's end with fewer than four bytes left, the position unmoved
+    /// otherwise; a value read after a refusal reads as before.
+    @Test func nullIsConsumedOnlyWhenAllFourBytesSpellIt() throws {
+        let cases: [(String, Bool, Int)] = [
+            ("null", true, 4), (" \tnull,", true, 6), ("nullx", true, 4), ("nul", false, 0),
+            ("nulL", false, 0), ("Null", false, 0), ("nu", false, 0), ("", false, 0),
+            ("\"null\"", false, 0), ("nula", false, 0), ("lnul", false, 0), (" 1", false, 1),
+        ]
+        for (text, taken, position) in cases {
+            let (v, end) = try scan(text) { s in s.consumeNull() }
+            #expect(v == taken && end == position, "\(text)")
+        }
+        #expect(try AttributeValue(canonicalJSON: " null", as: .string) == .null)
+        #expect(try AttributeValue(canonicalJSON: "\"null\"", as: .string) == .string("null"))
+        #expect(
+            scanError("nul") { s in _ = try AttributeValue.readCanonicalJSON(as: .double, from: &s)
+            }?.message == "expected a value, found 'n'")
+    }
 }
