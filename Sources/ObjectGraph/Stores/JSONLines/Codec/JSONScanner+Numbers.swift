@@ -47,6 +47,14 @@ extension JSONScanner {
                 throw error("a number cannot have a leading zero")
             }
         } else {
+            // Up to eight digits a step while they all count (see `digitRun(atMost:)`); the
+            // byte loop below takes what remains, exactly as before.
+            while case (let value, let count) = digitRun(atMost: 19 &- significant), count > 0 {
+                mantissa = mantissa &* runScale(count) &+ value
+                significant &+= count
+                position &+= count
+                if count < 8 { break }
+            }
             while position < end, case let d = p[position] &- 0x30, d < 10 {
                 if significant < 19 {
                     mantissa = mantissa &* 10 &+ UInt64(d)
@@ -62,6 +70,17 @@ extension JSONScanner {
             n.isInteger = false
             position &+= 1
             let first = position
+            // Once the mantissa is non-zero every fraction digit counts as significant, so a
+            // run of them is taken whole, as the byte loop would take them one by one.
+            while mantissa != 0, case (let value, let count) = digitRun(atMost: 19 &- significant),
+                count > 0
+            {
+                mantissa = mantissa &* runScale(count) &+ value
+                significant &+= count
+                exponent &-= count
+                position &+= count
+                if count < 8 { break }
+            }
             while position < end, case let d = p[position] &- 0x30, d < 10 {
                 if significant < 19 {
                     mantissa = mantissa &* 10 &+ UInt64(d)
@@ -97,6 +116,38 @@ extension JSONScanner {
         }
         n.range = start..<position
         return n
+    }
+
+    /// The value and length of the run of ASCII digits at the current position, read eight
+    /// bytes at once: at most eight digits, and `(0, 0)` when the run is longer than `limit`
+    /// digits within those eight, or when fewer than eight bytes remain (the caller's byte loop
+    /// then reads them). Does not move the position.
+    ///
+    /// ≈ 20 instructions for up to eight digits, against ≈ 15 a digit byte by byte.
+    @inline(__always)
+    func digitRun(atMost limit: Int) -> (value: UInt64, count: Int) {
+        guard position &+ 8 <= end else { return (0, 0) }
+        // In bounds: `position + 8 <= end`, and `p` holds `end` bytes.
+        let w = UInt64(littleEndian: UnsafeRawPointer(p + position).loadUnaligned(as: UInt64.self))
+        // A byte is a digit when its high nibble is 3 and adding 6 keeps it so. Adding 6 carries
+        // out of a byte only from a byte ≥ 0xFA, itself flagged by the first test, and a carry
+        // moves only towards later bytes: the first flagged byte is the first non-digit.
+        let nibbles = w & 0xF0F0_F0F0_F0F0_F0F0
+        let raised = (w &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
+        let wrong = (nibbles ^ 0x3030_3030_3030_3030) | (raised ^ 0x3030_3030_3030_3030)
+        // Each non-zero byte of `wrong` to its high bit, with no carry between bytes.
+        let flagged =
+            (((wrong & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | wrong)
+            & 0x8080_8080_8080_8080
+        let count = flagged.trailingZeroBitCount &>> 3
+        guard count > 0, count <= limit else { return (0, 0) }
+        // The digits' values moved to the top bytes, leading zeros below (the first digit is
+        // the lowest byte, the most significant), then combined pairwise: 8 digits → 4 → 2 → 1.
+        var v = (w &- 0x3030_3030_3030_3030) &<< UInt64((8 &- count) &* 8)
+        v = ((v & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) &>> 8
+        v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
+        v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
+        return (v, count)
     }
 
     /// Reads an integer that fits `Int64` (no fraction, no exponent).
@@ -194,6 +245,23 @@ extension JSONScanner {
         String(
             decoding: UnsafeBufferPointer(start: p + n.range.lowerBound, count: n.range.count),
             as: UTF8.self)
+    }
+}
+
+/// 10^`count` for a digit run's length (0–8), from a constant table: the global `powersOfTen`
+/// costs a `swift_once` check at each use.
+@inline(__always)
+private func runScale(_ count: Int) -> UInt64 {
+    switch count {
+    case 1: 10
+    case 2: 100
+    case 3: 1000
+    case 4: 10000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    default: 1
     }
 }
 
