@@ -156,4 +156,22 @@ import Testing
             scanError("nul") { s in _ = try AttributeValue.readCanonicalJSON(as: .double, from: &s)
             }?.message == "expected a value, found 'n'")
     }
+
+    /// Spaces and tabs before a token are skipped and nothing else is: a byte at or below
+    /// 0x20 that is neither (a line break, a carriage return, NUL, 0x1F) stays where it is
+    /// and is refused where a token is expected.
+    @Test func onlySpacesAndTabsAreSkippedBeforeAToken() throws {
+        for space in ["", " ", "\t", " \t  \t"] {
+            let (v, end) = try scan(space + "17,") { s in try s.readInt64() }
+            #expect(v == 17 && end == space.utf8.count + 2, "\(Array(space.utf8))")
+            let (comma, at) = try scan(space + ",") { s in s.consume(0x2C) }
+            #expect(comma && at == space.utf8.count + 1, "\(Array(space.utf8))")
+        }
+        for other in ["\n", "\r", "\u{0}", "\u{1F}", " \n"] {
+            let (comma, at) = try scan(other + ",") { s in s.consume(0x2C) }
+            let spaces = other.hasPrefix(" ") ? 1 : 0
+            #expect(!comma && at == spaces, "\(Array(other.utf8))")
+            #expect(scanError(other + "1") { s in _ = try s.readInt64() }?.offset == spaces)
+        }
+    }
 }
