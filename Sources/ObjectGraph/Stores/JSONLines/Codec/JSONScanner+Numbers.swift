@@ -17,9 +17,6 @@ package struct JSONNumber {
     package var isInteger = true
 }
 
-private let powersOfTen: [UInt64] = (0...19).map { k in (0..<k).reduce(UInt64(1)) { p, _ in p * 10 }
-}
-private let exactPowersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
 private let exactFloatPowersOfTen: [Float] = (0...10).map { powf(10, Float($0)) }
 
 extension JSONScanner {
@@ -50,7 +47,7 @@ extension JSONScanner {
             // Up to eight digits a step while they all count (see `digitRun(atMost:)`); the
             // byte loop below takes what remains, exactly as before.
             while case (let value, let count) = digitRun(atMost: 19 &- significant), count > 0 {
-                mantissa = mantissa &* runScale(count) &+ value
+                mantissa = mantissa &* powerOfTen(count) &+ value
                 significant &+= count
                 position &+= count
                 if count < 8 { break }
@@ -75,7 +72,7 @@ extension JSONScanner {
             while mantissa != 0, case (let value, let count) = digitRun(atMost: 19 &- significant),
                 count > 0
             {
-                mantissa = mantissa &* runScale(count) &+ value
+                mantissa = mantissa &* powerOfTen(count) &+ value
                 significant &+= count
                 exponent &-= count
                 position &+= count
@@ -199,7 +196,7 @@ extension JSONScanner {
             let m = Double(n.mantissa)
             let v =
                 n.exponent >= 0
-                ? m * exactPowersOfTen[n.exponent] : m / exactPowersOfTen[-n.exponent]
+                ? m * exactPowerOfTen(n.exponent) : m / exactPowerOfTen(-n.exponent)
             return n.isNegative ? -v : v
         }
         if n.isExact, n.mantissa != 0, n.exponent >= -19, n.exponent <= 19 {
@@ -207,11 +204,11 @@ extension JSONScanner {
             // arithmetic, then one correct rounding.
             let v: Double
             if n.exponent >= 0 {
-                let product = n.mantissa.multipliedFullWidth(by: powersOfTen[n.exponent])
+                let product = n.mantissa.multipliedFullWidth(by: powerOfTen(n.exponent))
                 v = roundToDouble(
                     UInt128(product.high) << 64 | UInt128(product.low), sticky: false, scale: 0)
             } else {
-                v = roundedQuotient(n.mantissa, powersOfTen[-n.exponent])
+                v = roundedQuotient(n.mantissa, powerOfTen(-n.exponent))
             }
             return n.isNegative ? -v : v
         }
@@ -248,11 +245,11 @@ extension JSONScanner {
     }
 }
 
-/// 10^`count` for a digit run's length (0–8), from a constant table: the global `powersOfTen`
-/// costs a `swift_once` check at each use.
+/// 10^`k` for 0 ≤ `k` ≤ 19 (1 otherwise), from a constant table: a global array costs a
+/// `swift_once` check at each use.
 @inline(__always)
-private func runScale(_ count: Int) -> UInt64 {
-    switch count {
+private func powerOfTen(_ k: Int) -> UInt64 {
+    switch k {
     case 1: 10
     case 2: 100
     case 3: 1000
@@ -261,6 +258,48 @@ private func runScale(_ count: Int) -> UInt64 {
     case 6: 1_000_000
     case 7: 10_000_000
     case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    case 15: 1_000_000_000_000_000
+    case 16: 10_000_000_000_000_000
+    case 17: 100_000_000_000_000_000
+    case 18: 1_000_000_000_000_000_000
+    case 19: 10_000_000_000_000_000_000
+    default: 1
+    }
+}
+
+/// 10^`k` as a `Double` for 0 ≤ `k` ≤ 22, every one exact (10^k = 5^k × 2^k, and
+/// 5^22 < 2^53), from a constant table as `powerOfTen(_:)`; 1 otherwise.
+@inline(__always)
+private func exactPowerOfTen(_ k: Int) -> Double {
+    switch k {
+    case 1: 1e1
+    case 2: 1e2
+    case 3: 1e3
+    case 4: 1e4
+    case 5: 1e5
+    case 6: 1e6
+    case 7: 1e7
+    case 8: 1e8
+    case 9: 1e9
+    case 10: 1e10
+    case 11: 1e11
+    case 12: 1e12
+    case 13: 1e13
+    case 14: 1e14
+    case 15: 1e15
+    case 16: 1e16
+    case 17: 1e17
+    case 18: 1e18
+    case 19: 1e19
+    case 20: 1e20
+    case 21: 1e21
+    case 22: 1e22
     default: 1
     }
 }
