@@ -46,8 +46,12 @@ package struct JSONScanner {
     }
 
     /// Skips spaces and tabs (a line never holds other whitespace).
+    ///
+    /// Inlined at every token: the usual case, a byte above 0x20 (no space before the token),
+    /// is told by one compare before the loop that tells spaces from tabs.
     @inline(__always)
     package mutating func skipSpace() {
+        guard position < end, p[position] <= 0x20 else { return }
         while position < end, p[position] == 0x20 || p[position] == 0x09 { position &+= 1 }
     }
 
@@ -84,11 +88,16 @@ package struct JSONScanner {
     }
 
     /// Consumes `null` if it comes next.
+    ///
+    /// Inlined, and the four bytes compared as one word: asked before nearly every value, it
+    /// cost ≈ 25 instructions a call as a function comparing byte by byte.
+    @inline(__always)
     package mutating func consumeNull() -> Bool {
         skipSpace()
-        guard end - position >= 4, p[position] == 0x6E, p[position + 1] == 0x75,
-            p[position + 2] == 0x6C,
-            p[position + 3] == 0x6C
+        // In bounds: four bytes from `position` lie before `end`.
+        guard end &- position >= 4,
+            UInt32(littleEndian: UnsafeRawPointer(p + position).loadUnaligned(as: UInt32.self))
+                == 0x6C6C_756E  // "null", its first byte lowest
         else { return false }
         position &+= 4
         return true

@@ -136,4 +136,42 @@ import Testing
             }
         }
     }
+
+    /// `null` is told by one four-byte compare: taken only when all four bytes spell it (after
+    /// spaces), never at a line's end with fewer than four bytes left, the position unmoved
+    /// otherwise; a value read after a refusal reads as before.
+    @Test func nullIsConsumedOnlyWhenAllFourBytesSpellIt() throws {
+        let cases: [(String, Bool, Int)] = [
+            ("null", true, 4), (" \tnull,", true, 6), ("nullx", true, 4), ("nul", false, 0),
+            ("nulL", false, 0), ("Null", false, 0), ("nu", false, 0), ("", false, 0),
+            ("\"null\"", false, 0), ("nula", false, 0), ("lnul", false, 0), (" 1", false, 1),
+        ]
+        for (text, taken, position) in cases {
+            let (v, end) = try scan(text) { s in s.consumeNull() }
+            #expect(v == taken && end == position, "\(text)")
+        }
+        #expect(try AttributeValue(canonicalJSON: " null", as: .string) == .null)
+        #expect(try AttributeValue(canonicalJSON: "\"null\"", as: .string) == .string("null"))
+        #expect(
+            scanError("nul") { s in _ = try AttributeValue.readCanonicalJSON(as: .double, from: &s)
+            }?.message == "expected a value, found 'n'")
+    }
+
+    /// Spaces and tabs before a token are skipped and nothing else is: a byte at or below
+    /// 0x20 that is neither (a line break, a carriage return, NUL, 0x1F) stays where it is
+    /// and is refused where a token is expected.
+    @Test func onlySpacesAndTabsAreSkippedBeforeAToken() throws {
+        for space in ["", " ", "\t", " \t  \t"] {
+            let (v, end) = try scan(space + "17,") { s in try s.readInt64() }
+            #expect(v == 17 && end == space.utf8.count + 2, "\(Array(space.utf8))")
+            let (comma, at) = try scan(space + ",") { s in s.consume(0x2C) }
+            #expect(comma && at == space.utf8.count + 1, "\(Array(space.utf8))")
+        }
+        for other in ["\n", "\r", "\u{0}", "\u{1F}", " \n"] {
+            let (comma, at) = try scan(other + ",") { s in s.consume(0x2C) }
+            let spaces = other.hasPrefix(" ") ? 1 : 0
+            #expect(!comma && at == spaces, "\(Array(other.utf8))")
+            #expect(scanError(other + "1") { s in _ = try s.readInt64() }?.offset == spaces)
+        }
+    }
 }
