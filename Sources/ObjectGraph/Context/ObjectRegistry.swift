@@ -238,6 +238,9 @@ final class ObjectRegistry {
     }
 
     func removeAll() {
+        // A `deinit` of an object the rebuild lets go that resets the context would free the
+        // buffers the rebuild is still moving entries out of.
+        precondition(!isRebuilding, "the registry was emptied while it re-laid its table")
         changes &+= 1
         removals &+= 1
         releaseEntries()

@@ -36,7 +36,7 @@ extension ManagedObject {
         case .overlay(var overlay)?:
             let current = overlay.value(at: index) ?? stored
             if current.caseNumber == value.caseNumber, current == value { return true }
-            // Taken out first, so that the entries' array is not copied to be changed.
+            // Taken out first, so that its block of writes is held once and changed in place.
             faultSource = nil
             overlay.set(index, value)
             faultSource = .overlay(overlay)

@@ -42,8 +42,12 @@ struct RowOverlay {
     /// The written slots' current values, in a block: ``OneWrite`` or ``ManyWrites``, told
     /// apart by their class. One class reference, as the array it replaces, so that
     /// `FaultSource` holding it stays one word with one payload's layout (an enum of the two
-    /// made each fault's `FaultSource` costlier to destroy: W5 +0.3 %).
-    class Writes {}
+    /// made each fault's `FaultSource` costlier to destroy: W5 +0.3 %). Only its two
+    /// subclasses are ever made (its initialiser is file-private): the overlay reads any
+    /// block that is not ``OneWrite`` as ``ManyWrites`` unchecked.
+    class Writes {
+        fileprivate init() {}
+    }
 
     /// The one write of an overlay of one, in a block of its own: 40 bytes (48 with glibc's
     /// header), where a one-element array of entries is 56 (64), for every object W4b writes.

@@ -141,6 +141,9 @@ struct SourceList: Sendable {
                 entities.withUnsafeBufferPointer { entities in
                     for i in keys.indices {
                         guard let index = entities[i]?.index else { continue }
+                        // Checked in release builds too: an entity of another model traps
+                        // rather than reading past the scopes.
+                        precondition(index < scopes.count, "a source of an entity of another model")
                         result.append(ManagedObjectID(scope: scopes[index], primaryKey: keys[i]))
                     }
                 }

@@ -174,3 +174,51 @@ import Testing
         }
     }
 }
+
+/// The word-at-a-time reads stop at the buffer's end, not at the next byte in memory: a
+/// scanner over a prefix of a longer run of digits (as salvage scans parts of a damaged
+/// line) reads exactly what a scanner over the prefix alone reads. Added after the review
+/// of branch `w2p`: every other input had a non-digit right after the number.
+@Suite struct ScannerWordReadBoundsTests {
+    /// The outcome of `readNumber()` over the first `k` bytes of `bytes`, viewed in place.
+    private static func scanPrefix(_ bytes: [UInt8], _ k: Int) -> (String, Int) {
+        bytes.withUnsafeBytes { raw in
+            var s = JSONScanner(UnsafeRawBufferPointer(rebasing: raw[0..<k]))
+            do {
+                let n = try s.readNumber()
+                let bits = try? s.double(n).bitPattern
+                return (
+                    "\(n.mantissa) \(n.exponent) \(n.isExact) \(String(describing: bits))",
+                    s.position
+                )
+            } catch let e as JSONScanError {
+                return ("error at \(e.offset): \(e.message)", -1)
+            } catch {
+                return ("\(error)", -1)
+            }
+        }
+    }
+
+    @Test(arguments: ["12345678901234567890", "1.2345678901234567890", "-98765432109876543210e7"])
+    func aNumberCutAtEveryLengthReadsOnlyTheBytesBeforeTheCut(_ text: String) {
+        let bytes = Array(text.utf8)
+        for k in 1...bytes.count {
+            let cut = Self.scanPrefix(bytes, k)
+            // The same prefix as a buffer of its own, followed by a space and nothing more.
+            let alone = Self.scanPrefix(Array(bytes[0..<k]) + [0x20], k)
+            #expect(cut.0 == alone.0, "\(text) cut at \(k)")
+            if cut.1 >= 0 { #expect(cut.1 == k, "\(text) cut at \(k): stopped at \(cut.1)") }
+        }
+    }
+
+    @Test func nullCutBeforeItsFourthByteIsNotConsumed() {
+        let bytes = Array("null".utf8)
+        for k in 0..<4 {
+            let (taken, position) = bytes.withUnsafeBytes { raw in
+                var s = JSONScanner(UnsafeRawBufferPointer(rebasing: raw[0..<k]))
+                return (s.consumeNull(), s.position)
+            }
+            #expect(!taken && position == 0, "cut at \(k)")
+        }
+    }
+}
