@@ -178,6 +178,34 @@ func registrable(_ id: ManagedObjectID) -> ManagedObject {
         for id in dropped { #expect(registry[id] == nil) }
     }
 
+    /// A sweep that finds exactly half the entries held by the registry alone re-lays the
+    /// table (its branch for half or more) and keeps exactly the held half; one fewer takes
+    /// the branch that removes entry by entry, with the same result.
+    @Test(arguments: [0, 1])
+    func aSweepAtExactlyHalfKeepsTheHeldHalf(_ fewer: Int) throws {
+        let (category, _) = try Self.entities()
+        let registry = ObjectRegistry()
+        registry.reserveCapacity(3000)  // no sweep while filling
+        var held: [ManagedObjectID: ManagedObject] = [:]
+        var dropped: [ManagedObjectID] = []
+        for key in 0..<1000 {
+            let id = ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: Int64(key))
+            let object = registrable(id)
+            registry.register(object, as: id)
+            if key % 2 == 0 && key < 1000 - 2 * fewer {
+                dropped.append(id)
+            } else {
+                held[id] = object
+            }
+        }
+        let slots = registry.slotCount
+        registry.sweep()
+        #expect(dropped.count == 500 - fewer && registry.count == held.count)
+        for (id, object) in held { #expect(registry[id] === object) }
+        for id in dropped { #expect(registry[id] == nil) }
+        #expect(registry.slotCount == slots)
+    }
+
     /// A reservation for a fetch of n objects does not make the next registration sweep:
     /// the next sweep on registering is due once the table has doubled past n, as after a
     /// sweep. (Due at n, the first object registered after such a fetch swept the whole

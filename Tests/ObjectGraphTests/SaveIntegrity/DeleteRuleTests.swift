@@ -329,8 +329,10 @@ extension SaveIntegrity {
             #expect(try stack.rows("Group").isEmpty)
         }
 
-        @Test func deletingANeverSavedObjectNullifiesWhatItReachedEvenUnderDeny() throws {
-            let stack = try Stack(IntegrityModels.blogs(), on: .inMemory)
+        @Test(arguments: StoreKind.all)
+        func deletingANeverSavedObjectNullifiesWhatItReachedEvenUnderDeny(_ kind: StoreKind) throws
+        {
+            let stack = try Stack(IntegrityModels.blogs(), on: kind)
             let context = stack.context()
             try context.performAndWait {
                 let c = context.insertNewObject(forEntityName: "Category")
