@@ -123,6 +123,41 @@ import Testing
         for other in others { #expect(registry[other.objectID] === other) }
     }
 
+    /// A move whose first objects were never registered (each is added, and the table grows
+    /// and is re-laid while the move is under way) still finds the later objects' old entries
+    /// by their old tags in the re-laid table: every object ends under its new ID only, and
+    /// only the registered ones count as removals.
+    @Test func aMoveThatGrowsTheTableFindsTheLaterObjectsOldEntries() throws {
+        let (category, _) = try Self.entities()
+        let registry = ObjectRegistry()
+        registry.retainsAll = true
+        var registered: [(object: ManagedObject, from: ManagedObjectID)] = []
+        for key in Int64(1)...6 {
+            let object = registrable(Self.temporary(category, key: key))
+            registry.register(object, as: object.objectID)
+            registered.append((object, object.objectID))
+        }
+        let slotsBefore = registry.slotCount
+        let unregistered = (Int64(7)...Int64(40)).map { key in
+            let object = registrable(Self.temporary(category, key: key))
+            return (object: object, from: object.objectID)
+        }
+        let moves = unregistered + registered
+        for (object, from) in moves {
+            object.objectID = ManagedObjectID(
+                entity: category, storeIdentifier: "A", primaryKey: from.primaryKey)
+        }
+        let removals = registry.removals
+        registry.move(moves)
+        #expect(registry.slotCount > slotsBefore)
+        #expect(registry.count == moves.count)
+        #expect(registry.removals == removals + registered.count)
+        for (object, from) in moves {
+            #expect(registry[object.objectID] === object)
+            #expect(registry[from] == nil)
+        }
+    }
+
     /// A sweep over a table whose entries share a few tags drops exactly the objects only
     /// the registry holds, by removing the few (one by one, with backward shifts) or by
     /// re-laying the table for the many; an object's `deinit` that looks the table up
