@@ -58,9 +58,18 @@ extension ManagedObjectContext {
     }
 
     /// Keeps objects handed to the caller alive until the end of the current event.
+    ///
+    /// The first list of an event is kept as it is (its buffer shared with the caller's
+    /// array, as a copy on write), not copied: appending it retained each object, and freeing
+    /// the copy released each again (a fetch of 20,000 objects: ≈ 20 instructions an
+    /// object). A later list or object is appended (copying a shared buffer first, once).
     func keepForEvent(_ objects: [ManagedObject]) {
         guard !objects.isEmpty else { return }
-        eventObjects.append(contentsOf: objects)
+        if eventObjects.isEmpty {
+            eventObjects = objects
+        } else {
+            eventObjects.append(contentsOf: objects)
+        }
         noteEventWork()
     }
 

@@ -16,9 +16,15 @@ import Foundation
 /// an invalid object", naming the source row (entity and ``ObjectGraphError/objectID``), the
 /// relationship (``ObjectGraphError/key``) and the missing target (under
 /// `NSValidationValueErrorKey`, a ``ManagedObjectID``). O(references written), plus
-/// O(deleted) once when anything is deleted.
+/// O(deleted) once when a reference is checked against the deletions (a save that deletes
+/// rows and writes no reference, as a delete whose inverse to-manys the store derives, makes
+/// no set of the deleted IDs).
 struct ReferenceCheck {
-    private let deleted: Set<ManagedObjectID>
+    /// The change set's deletions, as it lists them.
+    private let deletions: [(objectID: ManagedObjectID, version: Int64)]
+    /// The deleted rows' IDs, made from ``deletions`` by the first reference checked against
+    /// them (see ``isDeleted(_:)``); `nil` until then.
+    private var deleted: Set<ManagedObjectID>?
     private let insertedRows: [StoreRow]
     /// The inserted rows' IDs, made on the first target not found in the table.
     private var inserted: Set<ManagedObjectID>?
@@ -29,7 +35,7 @@ struct ReferenceCheck {
     private var found: [ManagedObjectID?] = []
 
     init(_ changes: StoreChangeSet) {
-        deleted = Set(changes.deleted.lazy.map(\.objectID))
+        deletions = changes.deleted
         insertedRows = changes.inserted
     }
 
@@ -58,7 +64,18 @@ struct ReferenceCheck {
     }
 
     /// Whether the change set deletes any row (a kept reference may then dangle).
-    var hasDeletions: Bool { !deleted.isEmpty }
+    var hasDeletions: Bool { !deletions.isEmpty }
+
+    /// Whether the change set deletes the row of `id`.
+    ///
+    /// The set of deleted IDs is made on the first call that finds deletions (O(deleted)
+    /// once), and each call after it is a hash look-up: a change set whose checks never ask
+    /// (no reference written, none kept beside a deletion) hashes none of its deleted IDs.
+    private mutating func isDeleted(_ id: ManagedObjectID) -> Bool {
+        if deletions.isEmpty { return false }
+        if deleted == nil { deleted = Set(deletions.lazy.map(\.objectID)) }
+        return deleted.unsafelyUnwrapped.contains(id)
+    }
 
     /// Checks one slot's new value against its old one (`nil`: the row had no such slot):
     /// the references it adds, and those it keeps to rows the change set deletes.
@@ -71,14 +88,14 @@ struct ReferenceCheck {
             // Compared in place: copying the old value cost more than the comparison.
             var kept = false
             if case .toOne(let before?)? = old { kept = before == target }
-            if !kept || (!deleted.isEmpty && deleted.contains(target)) {
+            if !kept || isDeleted(target) {
                 try check(source, slot, target, in: table)
             }
         case .toMany(let targets):
-            guard old != value || !deleted.isEmpty else { return }
+            guard old != value || hasDeletions else { return }
             var kept = Set<ManagedObjectID>()
             if case .toMany(let before)? = old { kept = Set(before) }
-            for target in targets where !kept.contains(target) || deleted.contains(target) {
+            for target in targets where !kept.contains(target) || isDeleted(target) {
                 try check(source, slot, target, in: table)
             }
         default: return
@@ -97,7 +114,7 @@ struct ReferenceCheck {
         if !found.isEmpty, found[cell] == target { return true }
         let exists: Bool
         if table.containsRow(target) {
-            exists = deleted.isEmpty || !deleted.contains(target)
+            exists = !isDeleted(target)
         } else {
             if inserted == nil { inserted = Set(insertedRows.lazy.map(\.objectID)) }
             exists = inserted!.contains(target)

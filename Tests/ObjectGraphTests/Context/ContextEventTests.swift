@@ -132,6 +132,41 @@ import Testing
         }
     }
 
+    /// A fetch's objects are kept until the caller leaves the queue whatever the caller does
+    /// with the array it got (the context keeps the first list of an event by sharing its
+    /// buffer): emptied by the caller, then joined by a second fetch's and by an object
+    /// inserted one at a time, every object stays registered to the end of the block; after
+    /// it, the fetched objects nothing else holds leave the registry and are freed.
+    @Test(arguments: StoreKind.all)
+    func fetchedObjectsLiveToTheEndOfTheBlockWhateverTheCallerDoesWithItsArray(
+        _ kind: StoreKind
+    ) throws {
+        let context = try Self.context(kind)
+        let ids = try context.performAndWait {
+            let categories = (0..<3).map { Self.category(context, "C\($0)") }
+            try context.save()
+            return categories.map(\.objectID)
+        }
+        context.performAndWait { context.reset() }
+        weak var first: Category?
+        try context.performAndWait {
+            var fetched = try context.fetch(FetchRequest<Category>(entityName: "Category"))
+            first = fetched.first
+            fetched.removeAll()
+            for id in ids { #expect(context.registeredObject(for: id) != nil) }
+            #expect(first != nil)
+            let again = try context.fetch(FetchRequest<Category>(entityName: "Category"))
+            #expect(again.count == 3 && again.contains { $0 === first })
+            _ = Self.category(context, "Draft")
+            context.rollback()
+            for id in ids { #expect(context.registeredObject(for: id) != nil) }
+        }
+        #expect(first == nil, "let go once the block ended")
+        context.performAndWait {
+            for id in ids { #expect(context.registeredObject(for: id) == nil) }
+        }
+    }
+
     // Core Data processes a main-queue context's pending changes at the end of the main run
     // loop's turn ("invoked automatically at least once during the event loop (at the end of
     // the loop)", processPendingChanges() documentation; FreeCoreData

@@ -99,6 +99,53 @@ import Testing
         #expect(try s.store.row(for: note) == before)
     }
 
+    /// The deleted IDs are gathered only when a reference is checked against them, whatever
+    /// comes first: a change set that deletes a row and updates or patches only attributes of
+    /// rows not pointing at it is accepted; one whose patch, after an update writing no
+    /// reference, keeps its note's to-one to a row the change set deletes is refused naming
+    /// that row, and so is one whose update keeps a tag's to-many member the change set
+    /// deletes.
+    @Test(arguments: StoreKind.all)
+    func deletionsAreCheckedByTheFirstReferenceThatCouldDangle(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let (inbox, gone, spare) = (try s.id(s.folder), try s.id(s.folder), try s.id(s.folder))
+        let (kept, moved, tag) = (try s.id(s.note), try s.id(s.note), try s.id(s.tag))
+        try s.commit(inserted: [
+            s.folderRow(inbox, "Inbox"), s.folderRow(gone, "Gone"), s.folderRow(spare, "Spare"),
+            s.noteRow(kept, folder: gone), s.noteRow(moved, folder: inbox),
+            s.tagRow(tag, notes: [kept]),
+        ])
+        let renamed = StoreRow(
+            objectID: inbox, version: 2, values: [.attribute("Renamed"), .notStored])
+        func commit(patching note: ManagedObjectID, deleting: ManagedObjectID) throws {
+            try s.store.commit(
+                StoreChangeSet(
+                    updated: [renamed], deleted: [(deleting, 1)],
+                    patched: [
+                        StoreRowPatch(
+                            objectID: note, version: 2, slots: [0], values: [.attribute("t2")])
+                    ], timestamp: Date(timeIntervalSinceReferenceDate: 0)))
+        }
+        let before = try s.model.entities.map { try s.store.fetch(StoreFetchRequest(entity: $0)) }
+        let error = expectNSError { try commit(patching: kept, deleting: gone) }
+        #expect(error?.code == 1550)
+        #expect(error?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == gone)
+        #expect(
+            try s.model.entities.map { try s.store.fetch(StoreFetchRequest(entity: $0)) } == before)
+        let tagError = try s.refused(
+            updated: [
+                StoreRow(objectID: tag, version: 2, values: [.attribute("t"), .toMany([kept])])
+            ], deleted: [(kept, 1)])
+        #expect(tagError?.reason == .danglingReference)
+        #expect(tagError?.key == "notes")
+        #expect(tagError?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == kept)
+        try commit(patching: moved, deleting: spare)
+        #expect(try s.store.row(for: spare) == nil)
+        #expect(try s.store.row(for: inbox)?.values[0] == .attribute("Renamed"))
+        #expect(
+            try s.store.row(for: moved)?.values == [.attribute("t2"), .toOne(inbox), .toMany([])])
+    }
+
     /// Many inserted rows pointing at a few targets (the check remembers the targets it has
     /// found) still have each reference checked: after 400 references to 200 folders, a note
     /// pointing at a folder that does not exist, or at one the same change set deletes, is

@@ -33,4 +33,33 @@ import Testing
         #expect(Self.members(list, entity: nil) == left.filter { $0 != 2 })
         #expect(Self.members(list, entity: entity.index) == left.filter { $0 != 2 })
     }
+
+    /// Each source's entity comes back with it: sources of two entities, one removed and
+    /// added back over its hole with the other entity, then a bulk removal, list as IDs of
+    /// each one's own entity and store, in key order, holes skipped.
+    @Test func membersKeepEachSourcesEntityThroughHolesAndRemovals() throws {
+        let model = try ExpenseModel.make()
+        let category = try #require(model.entitiesByName["Category"])
+        let transaction = try #require(model.entitiesByName["Transaction"])
+        let scopes = ObjectIDScope.of(model, store: "S")
+        var list = SourceList()
+        for key in 1...8 {
+            list.add(key: Int64(key), entity: key.isMultiple(of: 2) ? category : transaction)
+        }
+        list.remove(3)
+        #expect(list.members(scopes: scopes).map(\.primaryKey) == [1, 2, 4, 5, 6, 7, 8])
+        list.add(key: 3, entity: category)
+        list.remove(6)
+        var doomed: [Int64] = [8, 1, 5, 7]
+        list.remove(keys: &doomed)
+        let members = list.members(scopes: scopes)
+        #expect(members.map(\.primaryKey) == [2, 3, 4])
+        #expect(members.allSatisfy { $0.entity === category && $0.storeIdentifier == "S" })
+        list.add(key: 9, entity: transaction)
+        #expect(
+            list.members(scopes: scopes).map(\.entity.name) == [
+                "Category", "Category", "Category", "Transaction",
+            ])
+        #expect(Self.members(list, entity: nil) == [2, 3, 4, 9])
+    }
 }

@@ -268,6 +268,34 @@ struct RowCodec: Sendable {
         id.scope === idScopes[id.entity.index] || id.storeIdentifier == storeIdentifier
     }
 
+    /// Appends the key of each of `deleted`, in order, as ``writeKey(_:to:)`` writes it,
+    /// separated by commas: a transaction line's deletions.
+    ///
+    /// The deletions are read through the array's buffer (iterating copied each, a retain and
+    /// a release of its ID's scope), and each key's `[`, quoted entity name and comma go in as
+    /// one run of bytes, made once per run of deletions of one entity (appending the name's
+    /// array per key retained and released it). ≈ 150 instructions a deletion fewer.
+    func writeKeys(of deleted: [(objectID: ManagedObjectID, version: Int64)], to w: JSONByteWriter)
+    {
+        var entity = -1
+        // `,[` + the quoted name + `,`; the first key is written without the leading comma.
+        var head: [UInt8] = []
+        deleted.withUnsafeBufferPointer { deleted in
+            for i in deleted.indices {
+                let e = deleted[i].objectID.entity.index
+                if e != entity {
+                    entity = e
+                    head = [0x2C, 0x5B] + quotedNames[e] + [0x2C]
+                }
+                head.withUnsafeBytes { bytes in
+                    w.append(i == 0 ? UnsafeRawBufferPointer(rebasing: bytes.dropFirst()) : bytes)
+                }
+                w.append(integer: deleted[i].objectID.primaryKey)
+                w.append(0x5D)
+            }
+        }
+    }
+
     /// Appends `[entity, pk]` (the form of deletes and of references to subentities).
     func writeKey(_ id: ManagedObjectID, to w: JSONByteWriter) {
         w.append(0x5B)

@@ -133,10 +133,7 @@ enum TransactionLine {
         }
         if !changes.deleted.isEmpty {
             w.append(ascii: ",\"del\":[")
-            for (i, (id, _)) in changes.deleted.enumerated() {
-                if i > 0 { w.append(0x2C) }
-                codec.writeKey(id, to: w)
-            }
+            codec.writeKeys(of: changes.deleted, to: w)
             w.append(0x5D)
         }
         return sizes

@@ -155,6 +155,35 @@ import Testing
         #expect(try compacted.statistics().lastTransactionNumber == 8)
     }
 
+    /// A save's deletions are written in its order as `[entity, key]` each, the entity named
+    /// again wherever the next deletion's differs, and a reopened store replays them: the
+    /// deleted rows of each entity are gone, the others stay.
+    @Test func deletionsOfSeveralEntitiesAreWrittenInOrderAndReplayed() throws {
+        let store = try open()
+        try store.commit(
+            StoreChangeSet(
+                inserted: (1...4).map { rows.row("Tag", $0, ["label": .attribute(.string("t"))]) }
+                    + (1...3).map { rows.expense($0, seed: Int($0)) },
+                timestamp: Date()))
+        try store.commit(
+            StoreChangeSet(
+                deleted: [
+                    (rows.id("Tag", 1), 1), (rows.id("Tag", 3), 1), (rows.id("Expense", 2), 1),
+                    (rows.id("Expense", 3), 1), (rows.id("Tag", 4), 1),
+                ], timestamp: Date()))
+        #expect(
+            try lines().contains {
+                $0.contains(
+                    "\"del\":[[\"Tag\",1],[\"Tag\",3],[\"Expense\",2],[\"Expense\",3],[\"Tag\",4]]")
+            })
+        store.close()
+        let reopened = try open()
+        let tags = try reopened.fetch(StoreFetchRequest(entity: model[entityName: "Tag"]!))
+        let expenses = try reopened.fetch(StoreFetchRequest(entity: model[entityName: "Expense"]!))
+        #expect(tags.map(\.objectID) == [rows.id("Tag", 2)])
+        #expect(expenses.map(\.objectID) == [rows.id("Expense", 1)])
+    }
+
     @Test func transactionNumbersAndKeyCountersSurviveCompactionAndReopen() throws {
         var store = try open()
         let expense = model[entityName: "Expense"]!
