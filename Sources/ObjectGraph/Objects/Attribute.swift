@@ -118,11 +118,15 @@ extension ManagedObject {
         }
         // A value of the attribute's type (the common case, a wrapper's `Value` made it) is
         // written as it is; `coerced(to:)` copied it to return it.
-        // The queue check's message, made only when it is needed (see `wrappedWriteCall`).
+        // The queue checked here (its message made only when it is needed, see
+        // `wrappedWriteCall`), then the value stored: through `writeAttribute`, the message's
+        // autoclosure captured the object (a retain and a release of it every write).
         if newValue.fits(type) {
-            writeAttribute(slot, newValue, wrappedWriteCall(slot))
+            checkWrappedWrite(slot)
+            storeAttribute(slot, newValue)
         } else if let value = newValue.coerced(to: type) {
-            writeAttribute(slot, value, wrappedWriteCall(slot))
+            checkWrappedWrite(slot)
+            storeAttribute(slot, value)
         } else {
             wrappedAttributeRefused(slot, newValue)
         }
@@ -130,6 +134,13 @@ extension ManagedObject {
 
     /// The call a wrapper's write of slot `slot` is named by in a queue check's failure.
     /// (Spelt out in the setter instead, it measured the same.)
+    /// The queue check of a write through `@Attribute` to `slot`, its message made only when
+    /// the check runs.
+    @inline(__always)
+    private func checkWrappedWrite(_ slot: Int) {
+        if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(wrappedWriteCall(slot)) }
+    }
+
     @inline(never)
     private func wrappedWriteCall(_ slot: Int) -> String {
         "\(entity.name).\(entity.properties[slot].name) = …"
