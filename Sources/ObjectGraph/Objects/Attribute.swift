@@ -94,7 +94,10 @@ extension ManagedObject {
             let slot = PropertyKeys.attributeSlot(
                 storage, key: key(), of: self, wrapper: "@Attribute")
         else { return nil }
-        return read(slot, "\(entity.name).\(entity.properties[slot].name)").attributeValue
+        // The queue checked without a closure (`read(slot, "…")`'s autoclosure captured the
+        // object and the slot: a retain and a release of the object on every read).
+        if ConcurrencyCheck.isEnabled { checkWrappedRead(slot) }
+        return readChecked(slot).attributeValue
     }
 
     /// Sets the attribute behind an ``Attribute`` wrapper's storage key path (nothing on a
@@ -134,6 +137,13 @@ extension ManagedObject {
 
     /// The call a wrapper's write of slot `slot` is named by in a queue check's failure.
     /// (Spelt out in the setter instead, it measured the same.)
+    /// The queue check of a read through `@Attribute` of `slot`. Out of line: only a run with
+    /// the concurrency check on calls it.
+    @inline(never)
+    private func checkWrappedRead(_ slot: Int) {
+        managedObjectContext?.checkQueue("\(entity.name).\(entity.properties[slot].name)")
+    }
+
     /// The queue check of a write through `@Attribute` to `slot`, its message made only when
     /// the check runs.
     @inline(__always)

@@ -216,9 +216,9 @@ extension ManagedObject {
         return readChecked(r.index)
     }
 
-    /// ``read(_:_:)`` after its queue check.
+    /// ``read(_:_:)`` after its queue check: for a caller that checks the queue itself.
     @inline(__always)
-    private func readChecked(_ index: Int) -> ObjectValue {
+    func readChecked(_ index: Int) -> ObjectValue {
         if !hasValues { fireFault() }
         // A kept row answers attributes and to-ones without becoming slots.
         if rowValues != nil, let value = rowValue(at: index) { return value }
