@@ -94,7 +94,10 @@ extension ManagedObject {
             let slot = PropertyKeys.attributeSlot(
                 storage, key: key(), of: self, wrapper: "@Attribute")
         else { return nil }
-        return read(slot, "\(entity.name).\(entity.properties[slot].name)").attributeValue
+        // The queue checked without a closure (`read(slot, "…")`'s autoclosure captured the
+        // object and the slot: a retain and a release of the object on every read).
+        if ConcurrencyCheck.isEnabled { checkWrappedRead(slot) }
+        return readChecked(slot).attributeValue
     }
 
     /// Sets the attribute behind an ``Attribute`` wrapper's storage key path (nothing on a
@@ -118,11 +121,15 @@ extension ManagedObject {
         }
         // A value of the attribute's type (the common case, a wrapper's `Value` made it) is
         // written as it is; `coerced(to:)` copied it to return it.
-        // The queue check's message, made only when it is needed (see `wrappedWriteCall`).
+        // The queue checked here (its message made only when it is needed, see
+        // `wrappedWriteCall`), then the value stored: through `writeAttribute`, the message's
+        // autoclosure captured the object (a retain and a release of it every write).
         if newValue.fits(type) {
-            writeAttribute(slot, newValue, wrappedWriteCall(slot))
+            checkWrappedWrite(slot)
+            storeAttribute(slot, newValue)
         } else if let value = newValue.coerced(to: type) {
-            writeAttribute(slot, value, wrappedWriteCall(slot))
+            checkWrappedWrite(slot)
+            storeAttribute(slot, value)
         } else {
             wrappedAttributeRefused(slot, newValue)
         }
@@ -130,6 +137,20 @@ extension ManagedObject {
 
     /// The call a wrapper's write of slot `slot` is named by in a queue check's failure.
     /// (Spelt out in the setter instead, it measured the same.)
+    /// The queue check of a read through `@Attribute` of `slot`. Out of line: only a run with
+    /// the concurrency check on calls it.
+    @inline(never)
+    private func checkWrappedRead(_ slot: Int) {
+        managedObjectContext?.checkQueue("\(entity.name).\(entity.properties[slot].name)")
+    }
+
+    /// The queue check of a write through `@Attribute` to `slot`, its message made only when
+    /// the check runs.
+    @inline(__always)
+    private func checkWrappedWrite(_ slot: Int) {
+        if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(wrappedWriteCall(slot)) }
+    }
+
     @inline(never)
     private func wrappedWriteCall(_ slot: Int) -> String {
         "\(entity.name).\(entity.properties[slot].name) = …"

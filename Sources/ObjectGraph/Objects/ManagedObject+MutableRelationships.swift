@@ -50,7 +50,7 @@ extension ManagedObject {
     /// The loaded members of the to-many `r` (loading it if it is a fault): counts and
     /// membership in O(1).
     fileprivate func members(_ r: RelationshipDescription) -> RelatedObjects {
-        if case .toMany(let members?) = read(r.index, "\(entity.name).\(r.name)") {
+        if case .toMany(let members?) = read(r) {
             return members
         }
         return RelatedObjects()

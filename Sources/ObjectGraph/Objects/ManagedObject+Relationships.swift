@@ -55,7 +55,7 @@ extension ManagedObject {
 
     /// The current members of a to-many (loading it if needed).
     func related(_ r: RelationshipDescription) -> [ManagedObject] {
-        if case .toMany(let m) = read(r.index, "\(entity.name).\(r.name)") {
+        if case .toMany(let m) = read(r) {
             return m?.objects ?? []
         }
         return []
@@ -63,7 +63,7 @@ extension ManagedObject {
 
     /// The current destination of a to-one.
     func toOne(_ r: RelationshipDescription) -> ManagedObject? {
-        if case .toOne(let o) = read(r.index, "\(entity.name).\(r.name)") { return o }
+        if case .toOne(let o) = read(r) { return o }
         return nil
     }
 
@@ -127,7 +127,7 @@ extension ManagedObject {
 
     /// Adds `object` to one side only (no inverse).
     func link(_ r: RelationshipDescription, _ object: ManagedObject?) {
-        prepare(r.index, "\(entity.name).\(r.name)")
+        prepare(r)
         if r.isToMany {
             guard let object, holdsLoadedToMany(r.index) else { return }
             keepCommittedValue(r.index)
@@ -142,7 +142,7 @@ extension ManagedObject {
 
     /// Removes `object` from one side only (no inverse).
     func unlink(_ r: RelationshipDescription, _ object: ManagedObject) {
-        prepare(r.index, "\(entity.name).\(r.name)")
+        prepare(r)
         if r.isToMany {
             guard holdsLoadedToMany(r.index) else { return }
             keepCommittedValue(r.index)
@@ -157,7 +157,7 @@ extension ManagedObject {
     /// Removes `objects` from the to-many `r` on this side only (no inverse): as `unlink` of
     /// each in turn, with the relationship taken out of its slot once.
     func unlink(_ r: RelationshipDescription, _ objects: [ManagedObject]) {
-        prepare(r.index, "\(entity.name).\(r.name)")
+        prepare(r)
         guard holdsLoadedToMany(r.index) else { return }
         // The committed members first, as the single unlink keeps them: a merge by property
         // tells from them whether the store changed the relationship.

@@ -202,6 +202,23 @@ extension ManagedObject {
     /// Reads slot `index`, firing the object's fault and the relationship's fault as needed.
     func read(_ index: Int, _ call: @autoclosure () -> String) -> ObjectValue {
         if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
+        return readChecked(index)
+    }
+
+    /// ``read(_:_:)`` of relationship `r`'s slot, the queue check naming `Entity.relationship`.
+    ///
+    /// The name is made only when the check runs, without a closure: the autoclosure of
+    /// `read(r.index, "\(entity.name).\(r.name)")` captured the object and the relationship,
+    /// a retain and a release of each on every read, checked or not.
+    @inline(__always)
+    func read(_ r: RelationshipDescription) -> ObjectValue {
+        if ConcurrencyCheck.isEnabled { checkQueue(for: r) }
+        return readChecked(r.index)
+    }
+
+    /// ``read(_:_:)`` after its queue check: for a caller that checks the queue itself.
+    @inline(__always)
+    func readChecked(_ index: Int) -> ObjectValue {
         if !hasValues { fireFault() }
         // A kept row answers attributes and to-ones without becoming slots.
         if rowValues != nil, let value = rowValue(at: index) { return value }
@@ -216,8 +233,42 @@ extension ManagedObject {
     /// two arrays retained and released).
     func prepare(_ index: Int, _ call: @autoclosure () -> String) {
         if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
+        prepareChecked(index)
+    }
+
+    /// ``prepare(_:_:)`` of relationship `r`'s slot, the queue check naming
+    /// `Entity.relationship`, made without a closure (see ``read(_:)``).
+    @inline(__always)
+    func prepare(_ r: RelationshipDescription) {
+        if ConcurrencyCheck.isEnabled { checkQueue(for: r) }
+        prepareChecked(r.index)
+    }
+
+    /// ``prepare(_:_:)`` after its queue check.
+    @inline(__always)
+    private func prepareChecked(_ index: Int) {
         if !hasValues { fireFault() }
-        if case .toMany(nil) = slots[index] { loadToMany(index) }
+        if isUnloadedToMany(index) { loadToMany(index) }
+    }
+
+    /// Checks that the caller is on the context's queue, naming the access
+    /// `Entity.relationship`. Out of line: only a run with the concurrency check on calls it.
+    @inline(never)
+    private func checkQueue(for r: RelationshipDescription) {
+        managedObjectContext?.checkQueue("\(entity.name).\(r.name)")
+    }
+
+    /// Whether slot `index` holds a to-many that is not loaded (a relationship fault), tested
+    /// in place through the slots' buffer: `case .toMany(nil) = slots[index]` copied the slot's
+    /// value out to test it (a retain and a release of a loaded to-many's two arrays, ≈ 80
+    /// instructions for each link of an expense into its category's members).
+    @inline(__always)
+    private func isUnloadedToMany(_ index: Int) -> Bool {
+        slots.withUnsafeBufferPointer { buffer in
+            precondition(index < buffer.count, "ObjectGraph: slot \(index) out of range")
+            if case .toMany(nil) = buffer[index] { return true }
+            return false
+        }
     }
 
     /// Writes attribute slot `index` and records the change (nothing when it already holds an
@@ -235,6 +286,14 @@ extension ManagedObject {
         _ index: Int, _ value: AttributeValue, _ call: @autoclosure () -> String
     ) {
         if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(call()) }
+        storeAttribute(index, value)
+    }
+
+    /// ``writeAttribute(_:_:_:)`` after its queue check: for a caller that checks the queue
+    /// itself (the `@Attribute` setter, whose message would otherwise be a closure capturing
+    /// the object: a retain and a release of it on every write).
+    @inline(__always)
+    func storeAttribute(_ index: Int, _ value: AttributeValue) {
         if !hasValues { fireFault() }
         if rowValues != nil, writeOverRow(index, value) { return }
         if slots[index].holdsAttribute(value) { return }

@@ -46,6 +46,54 @@ import Testing
         }
     }
 
+    /// The wrappers' reads and writes, and the relationship changes behind a to-one's setter,
+    /// check the queue without a message closure (the message is made only when the check
+    /// runs): each still traps outside the queue, naming the entity and the property.
+    @Test func wrappedAccessesOutsideTheQueueTrapNamingTheProperty() async throws {
+        let read = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let (_, transaction) = try ConcurrencyCheckTests.objectsOffTheirQueue()
+                _ = transaction.amount
+            })
+        #expect(Self.message(read).contains("concurrency violation: Transaction.amount on"))
+        let write = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let (_, transaction) = try ConcurrencyCheckTests.objectsOffTheirQueue()
+                transaction.note = "late"
+            })
+        #expect(Self.message(write).contains("concurrency violation: Transaction.note = … on"))
+        let toOne = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let (category, transaction) = try ConcurrencyCheckTests.objectsOffTheirQueue()
+                transaction.category = category
+            })
+        #expect(Self.message(toOne).contains("concurrency violation: Transaction.category"))
+        let toMany = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let (category, _) = try ConcurrencyCheckTests.objectsOffTheirQueue()
+                _ = category.transactions
+            })
+        #expect(Self.message(toMany).contains("concurrency violation: Category.transactions"))
+    }
+
+    /// A category and a transaction inserted in a private-queue context, handed out of its
+    /// queue (the context kept alive: an object whose context is gone is not checked).
+    static func objectsOffTheirQueue() throws -> (Category, Transaction) {
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator())
+        kept = context
+        return context.performAndWait {
+            (Category(context: context), Transaction(context: context))
+        }
+    }
+
+    /// The context of ``objectsOffTheirQueue()``, held for the rest of the exit test.
+    nonisolated(unsafe) private static var kept: ManagedObjectContext?
+
+    private static func message(_ result: ExitTest.Result) -> String {
+        String(decoding: result.standardErrorContent, as: UTF8.self)
+    }
+
     @Test func theCheckIsOnInTests() {
         #expect(ConcurrencyCheck.isEnabled)
     }

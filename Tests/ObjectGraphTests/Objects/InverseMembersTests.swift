@@ -64,6 +64,17 @@ private final class RackItem: ManagedObject {
         return (a, b, items)
     }
 
+    /// A stack on `kind` holding the racks and `count` items of ``racks(_:items:)``, saved.
+    private static func savedRacks(_ kind: StoreKind, items count: Int) throws -> Stack {
+        let stack = try Stack(try model(), on: kind)
+        let context = stack.context()
+        try context.performAndWait {
+            _ = racks(context, items: count)
+            try context.save()
+        }
+        return stack
+    }
+
     private static func fetchRacks(_ context: ManagedObjectContext) throws -> [String: ItemRack] {
         let racks = try context.fetch(FetchRequest<ItemRack>(entityName: "Rack"))
         return Dictionary(uniqueKeysWithValues: racks.map { ($0.name ?? "", $0) })
@@ -147,12 +158,7 @@ private final class RackItem: ManagedObject {
 
     @Test(arguments: StoreKind.all)
     func deletingMembersTakesThemOutOfLoadedToManysInOrder(_ kind: StoreKind) throws {
-        let stack = try Stack(try Self.model(), on: kind)
-        let context = stack.context()
-        try context.performAndWait {
-            _ = Self.racks(context, items: 40)
-            try context.save()
-        }
+        let stack = try Self.savedRacks(kind, items: 40)
         let other = stack.context()
         try other.performAndWait {
             let a = try #require(try Self.fetchRacks(other)["a"])
@@ -214,6 +220,41 @@ private final class RackItem: ManagedObject {
 
     /// A context keeps the entity its model gives a class for the next object of that class;
     /// given another parent, with another model, it asks that model.
+    /// Setting a to-one whose destination's inverse to-many is still a relationship fault (a
+    /// rack fetched in another context, its members never read) loads the members first, so
+    /// the new item joins the saved ones, in order on the ordered side; removing one from a
+    /// faulted to-many the same way leaves the others. `prepare` tests the slot for a fault in
+    /// place before it links or unlinks.
+    @Test(arguments: StoreKind.all)
+    func linkingIntoAToManyThatIsAFaultLoadsItsMembersFirst(_ kind: StoreKind) throws {
+        let stack = try Self.savedRacks(kind, items: 5)
+        let other = stack.context()
+        try other.performAndWait {
+            let racks = try Self.fetchRacks(other)
+            let (a, b) = (try #require(racks["a"]), try #require(racks["b"]))
+            let item = RackItem(context: other)
+            item.number = 5
+            item.rack = a
+            item.slot = a
+            #expect(Self.numbers(a.items).sorted() == Array(0..<6))
+            #expect(Self.numbers(a.line) == Array(0..<6))
+            // `b`'s to-manys are faults: the first member moved there joins them loaded.
+            let first = try #require(a.line.first)
+            first.rack = b
+            first.slot = b
+            #expect(Self.numbers(b.line) == [0])
+            #expect(Self.numbers(a.line) == Array(1..<6))
+            try other.save()
+        }
+        let fresh = try stack.reopen().context()
+        try fresh.performAndWait {
+            let racks = try Self.fetchRacks(fresh)
+            #expect(Self.numbers(try #require(racks["a"]).line) == Array(1..<6))
+            #expect(Self.numbers(try #require(racks["a"]).items).sorted() == Array(1..<6))
+            #expect(Self.numbers(try #require(racks["b"]).items) == [0])
+        }
+    }
+
     @Test func aClassIsLookedUpInTheModelOfTheContextsCurrentParent() throws {
         let first = try Self.model()
         let second = try Self.model()

@@ -180,6 +180,54 @@ import Testing
         #expect(try s.store.fetch(StoreFetchRequest(entity: s.note)).count == 400)
     }
 
+    /// Targets the same change set inserts are found wherever they stand among its rows:
+    /// first (the check scans the inserted rows for them) or last (the scans run out of their
+    /// budget, one pass over the rows, and a set of the inserted IDs answers), to-one and
+    /// to-many alike; a missing target is refused in both orders, whether it is the first
+    /// target looked for or comes after the set is made.
+    @Test(arguments: StoreKind.all)
+    func targetsInsertedInTheSameChangeSetAreFoundFirstOrLast(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let missing = ManagedObjectID(
+            entity: s.folder, storeIdentifier: s.store.identifier, primaryKey: 9_999)
+        for targetsFirst in [true, false] {
+            let folders = try (0..<30).map { _ in try s.id(s.folder) }
+            let tags = try (0..<5).map { _ in try s.id(s.tag) }
+            let notes = try (0..<300).map { i in
+                s.noteRow(
+                    try s.id(s.note), folder: folders[(i * 7) % folders.count],
+                    tags: i % 3 == 0 ? [tags[i % tags.count]] : [])
+            }
+            let targets =
+                folders.enumerated().map { s.folderRow($1, "f\($0)") }
+                + tags.map { s.tagRow($0) }
+            let rows = targetsFirst ? targets + notes : notes + targets
+            // The missing folder looked for first (no target found yet), then last.
+            let early = try s.id(s.note)
+            let first = try s.refused(inserted: [s.noteRow(early, folder: missing)] + rows)
+            #expect(first?.reason == .danglingReference)
+            #expect(first?.objectID == early)
+            #expect(first?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == missing)
+            let late = try s.id(s.note)
+            let last = try s.refused(inserted: rows + [s.noteRow(late, folder: missing)])
+            #expect(last?.objectID == late)
+            #expect(last?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == missing)
+            let missingTag = ManagedObjectID(
+                entity: s.tag, storeIdentifier: s.store.identifier, primaryKey: 9_999)
+            let tagged = try s.refused(
+                inserted: rows + [s.noteRow(late, folder: folders[0], tags: [missingTag])])
+            #expect(tagged?.key == "tags")
+            #expect(tagged?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == missingTag)
+            try s.commit(inserted: rows)
+            for note in notes {
+                let row = try #require(try s.store.row(for: note.objectID))
+                #expect(row.values[1] == note.values[1])
+            }
+        }
+        #expect(try s.store.fetch(StoreFetchRequest(entity: s.note)).count == 600)
+        #expect(try s.store.fetch(StoreFetchRequest(entity: s.folder)).count == 60)
+    }
+
     @Test(arguments: StoreKind.all)
     func anInsertPointingAtARowTheSameSaveDeletesIsRefused(_ kind: StoreKind) throws {
         let s = try Stack(kind)
