@@ -135,8 +135,6 @@ extension ManagedObject {
         }
     }
 
-    /// The call a wrapper's write of slot `slot` is named by in a queue check's failure.
-    /// (Spelt out in the setter instead, it measured the same.)
     /// The queue check of a read through `@Attribute` of `slot`. Out of line: only a run with
     /// the concurrency check on calls it.
     @inline(never)
@@ -151,6 +149,8 @@ extension ManagedObject {
         if ConcurrencyCheck.isEnabled { managedObjectContext?.checkQueue(wrappedWriteCall(slot)) }
     }
 
+    /// The call a wrapper's write of slot `slot` is named by in a queue check's failure.
+    /// (Spelt out in the setter instead, it measured the same.)
     @inline(never)
     private func wrappedWriteCall(_ slot: Int) -> String {
         "\(entity.name).\(entity.properties[slot].name) = …"

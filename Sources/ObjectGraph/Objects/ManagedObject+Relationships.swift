@@ -172,7 +172,7 @@ extension ManagedObject {
 
     /// Whether slot `index` holds a loaded to-many, tested in place: a pattern match on
     /// `slots[index]` copied the members out to test them (a retain and release of each of
-    /// their arrays). Call after ``prepare(_:_:)``, which makes the slots current.
+    /// their arrays). Call after ``prepare(_:)``, which makes the slots current.
     @inline(__always)
     private func holdsLoadedToMany(_ index: Int) -> Bool {
         slots.withUnsafeBufferPointer { buffer in

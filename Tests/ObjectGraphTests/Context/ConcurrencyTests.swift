@@ -46,9 +46,11 @@ import Testing
         }
     }
 
-    /// The wrappers' reads and writes, and the relationship changes behind a to-one's setter,
-    /// check the queue without a message closure (the message is made only when the check
-    /// runs): each still traps outside the queue, naming the entity and the property.
+    /// The wrappers' reads and writes and a to-one's setter check the queue without a message
+    /// closure (the message is made only when the check runs): each still traps outside the
+    /// queue, naming the entity and the property. (A to-one's setter traps in its read of the
+    /// old value, before `prepare(_:)`'s own check, which only a change of a to-many without
+    /// an inverse or of a many-to-many reaches first; not tested here.)
     @Test func wrappedAccessesOutsideTheQueueTrapNamingTheProperty() async throws {
         let read = try #require(
             await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

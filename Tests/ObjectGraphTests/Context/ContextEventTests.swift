@@ -167,6 +167,52 @@ import Testing
         }
     }
 
+    /// A fetch's array returned out of the block (the event's list shared its buffer): its
+    /// objects stay registered while the caller holds the array, through the end of that event
+    /// and the next one's; a `reset()` meanwhile unregisters them and leaves the caller's
+    /// array as it was; once the caller lets the array go, the next event that does work
+    /// frees them at its end.
+    @Test(arguments: StoreKind.all)
+    func aFetchedArrayTheCallerKeepsOutlivesTheEventItWasFetchedIn(_ kind: StoreKind) throws {
+        let context = try Self.context(kind)
+        let ids = try context.performAndWait {
+            let categories = (0..<3).map { Self.category(context, "C\($0)") }
+            try context.save()
+            return categories.map(\.objectID)
+        }
+        context.performAndWait { context.reset() }
+        var kept: [Category]? = try context.performAndWait {
+            try context.fetch(FetchRequest<Category>(entityName: "Category"))
+        }
+        weak var first = kept?.first
+        context.performAndWait {
+            for id in ids { #expect(context.registeredObject(for: id) != nil) }
+        }
+        context.performAndWait {}
+        #expect(first != nil)
+        context.performAndWait {
+            for id in ids { #expect(context.registeredObject(for: id) != nil) }
+            context.reset()
+            for id in ids { #expect(context.registeredObject(for: id) == nil) }
+        }
+        #expect(kept?.count == 3 && kept?.first === first)
+        // Fetched again, the caller's array and the registry share the new objects.
+        kept = try context.performAndWait {
+            try context.fetch(FetchRequest<Category>(entityName: "Category"))
+        }
+        first = kept?.first
+        kept = nil
+        // An event with work ends with a sweep (an event without any does not look): here a
+        // fetch of the same objects, which only that event then holds.
+        _ = try context.performAndWait {
+            try context.fetch(FetchRequest<Category>(entityName: "Category")).count
+        }
+        #expect(first == nil, "let go once the caller dropped the array and an event ended")
+        context.performAndWait {
+            for id in ids { #expect(context.registeredObject(for: id) == nil) }
+        }
+    }
+
     // Core Data processes a main-queue context's pending changes at the end of the main run
     // loop's turn ("invoked automatically at least once during the event loop (at the end of
     // the loop)", processPendingChanges() documentation; FreeCoreData

@@ -12,8 +12,8 @@ import Testing
 
     @Test(arguments: StoreKind.all)
     func didSaveCarriesTheInsertedUpdatedAndDeletedObjectsAndTheirIDs(_ kind: StoreKind) throws {
-        let context = ManagedObjectContext(
-            concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
+        let coordinator = try ExpenseModel.coordinator(kind)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let (keep, drop) = try context.performAndWait {
             let keep = insertCategory(context, "Keep")
             let drop = insertCategory(context, "Drop")
@@ -38,6 +38,13 @@ import Testing
         #expect(info[NSDeletedObjectsKey] as? Set<ManagedObject> == [drop])
         #expect(info[NSInsertedObjectIDsKey] as? Set<ManagedObjectID> == [added.objectID])
         #expect((info[NSDeletedObjectIDsKey] as? Set<ManagedObjectID>)?.count == 1)
+        // The store got the update's patch and the deletion in one change set (the deletions
+        // handed to its empty list after the patch made it): a fresh context reads both.
+        let fresh = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let names = try fresh.performAndWait {
+            try fresh.fetch(FetchRequest<Category>(entityName: "Category")).compactMap(\.name)
+        }
+        #expect(names.sorted() == ["Added", "Kept"])
     }
 
     final class InfoBox { var info: [AnyHashable: Any] = [:] }

@@ -218,8 +218,6 @@ private final class RackItem: ManagedObject {
         }
     }
 
-    /// A context keeps the entity its model gives a class for the next object of that class;
-    /// given another parent, with another model, it asks that model.
     /// Setting a to-one whose destination's inverse to-many is still a relationship fault (a
     /// rack fetched in another context, its members never read) loads the members first, so
     /// the new item joins the saved ones, in order on the ordered side; removing one from a
@@ -246,15 +244,34 @@ private final class RackItem: ManagedObject {
             #expect(Self.numbers(a.line) == Array(1..<6))
             try other.save()
         }
+        // An item fetched alone moves from `a`, whose to-manys are still faults here: unlinking
+        // loads them first, and the other four stay.
+        let third = stack.context()
+        try third.performAndWait {
+            let racks = try Self.fetchRacks(third)
+            let (a, b) = (try #require(racks["a"]), try #require(racks["b"]))
+            let request = FetchRequest<RackItem>(entityName: "Item")
+            request.predicate = try FetchPredicate(format: "number == 3")
+            let item = try #require(try third.fetch(request).first)
+            item.rack = b
+            item.slot = b
+            #expect(Self.numbers(a.line) == [1, 2, 4, 5])
+            #expect(Self.numbers(a.items).sorted() == [1, 2, 4, 5])
+            #expect(Self.numbers(b.line) == [0, 3])
+            try third.save()
+        }
         let fresh = try stack.reopen().context()
         try fresh.performAndWait {
             let racks = try Self.fetchRacks(fresh)
-            #expect(Self.numbers(try #require(racks["a"]).line) == Array(1..<6))
-            #expect(Self.numbers(try #require(racks["a"]).items).sorted() == Array(1..<6))
-            #expect(Self.numbers(try #require(racks["b"]).items) == [0])
+            #expect(Self.numbers(try #require(racks["a"]).line) == [1, 2, 4, 5])
+            #expect(Self.numbers(try #require(racks["a"]).items).sorted() == [1, 2, 4, 5])
+            #expect(Self.numbers(try #require(racks["b"]).items).sorted() == [0, 3])
+            #expect(Self.numbers(try #require(racks["b"]).line) == [0, 3])
         }
     }
 
+    /// A context keeps the entity its model gives a class for the next object of that class;
+    /// given another parent, with another model, it asks that model.
     @Test func aClassIsLookedUpInTheModelOfTheContextsCurrentParent() throws {
         let first = try Self.model()
         let second = try Self.model()

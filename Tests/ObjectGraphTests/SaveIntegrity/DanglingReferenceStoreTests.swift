@@ -180,11 +180,11 @@ import Testing
         #expect(try s.store.fetch(StoreFetchRequest(entity: s.note)).count == 400)
     }
 
-    /// Targets the same change set inserts are found wherever they stand among its rows:
-    /// first (the check scans the inserted rows for them) or last (the scans run out of their
-    /// budget, one pass over the rows, and a set of the inserted IDs answers), to-one and
-    /// to-many alike; a missing target is refused in both orders, whether it is the first
-    /// target looked for or comes after the set is made.
+    /// Targets the same change set inserts are found wherever they stand among its rows,
+    /// first or last (the check scans the inserted rows while its budget, one pass over the
+    /// rows in all, lasts; then a set of the inserted IDs answers), to-one and to-many alike;
+    /// a missing target is refused in both orders, whether it is the first target looked for
+    /// or comes after the set is made.
     @Test(arguments: StoreKind.all)
     func targetsInsertedInTheSameChangeSetAreFoundFirstOrLast(_ kind: StoreKind) throws {
         let s = try Stack(kind)
@@ -226,6 +226,27 @@ import Testing
         }
         #expect(try s.store.fetch(StoreFetchRequest(entity: s.note)).count == 600)
         #expect(try s.store.fetch(StoreFetchRequest(entity: s.folder)).count == 60)
+    }
+
+    /// A missing target looked for when a scan runs out of the budget partway (one scan found
+    /// the first target, the next reads the rest of the rows without a match) is refused by
+    /// the set of inserted IDs made then: three rows, the `w1i` review's input.
+    @Test(arguments: StoreKind.all)
+    func aTargetMissingWhenTheScanRunsOutPartwayIsRefused(_ kind: StoreKind) throws {
+        let s = try Stack(kind)
+        let missing = ManagedObjectID(
+            entity: s.folder, storeIdentifier: s.store.identifier, primaryKey: 9_999)
+        let folder = try s.id(s.folder)
+        let (first, second) = (try s.id(s.note), try s.id(s.note))
+        let error = try s.refused(inserted: [
+            s.folderRow(folder, "F"), s.noteRow(first, folder: folder),
+            s.noteRow(second, folder: missing),
+        ])
+        #expect(error?.code == 1550)
+        #expect(error?.reason == .danglingReference)
+        #expect(error?.objectID == second)
+        #expect(error?.userInfo[NSValidationValueErrorKey] as? ManagedObjectID == missing)
+        #expect(try s.store.fetch(StoreFetchRequest(entity: s.note)).isEmpty)
     }
 
     @Test(arguments: StoreKind.all)

@@ -62,4 +62,36 @@ import Testing
             ])
         #expect(Self.members(list, entity: nil) == [2, 3, 4, 9])
     }
+
+    /// Sources of alternating entities removed one by one until the holes pass half (the
+    /// list squeezes them out): the sources left keep their own entities, through both the
+    /// IDs and the general path's reported entity index (the `del21` review's gap).
+    @Test func squeezingHolesKeepsEachSourcesEntity() throws {
+        let model = try ExpenseModel.make()
+        let category = try #require(model.entitiesByName["Category"])
+        let transaction = try #require(model.entitiesByName["Transaction"])
+        let scopes = ObjectIDScope.of(model, store: "S")
+        var list = SourceList()
+        for key in 1...8 {
+            list.add(key: Int64(key), entity: key.isMultiple(of: 2) ? category : transaction)
+        }
+        for key in [1, 2, 3, 5] { list.remove(Int64(key)) }
+        #expect(list.count == 8, "four holes of eight: not squeezed yet")
+        list.remove(7)
+        #expect(list.count == 3, "five holes of eight: squeezed")
+        let members = list.members(scopes: scopes)
+        #expect(members.map(\.primaryKey) == [4, 6, 8])
+        #expect(members.allSatisfy { $0.entity === category })
+        var reported: [(Int, Int64)] = []
+        list.forEachMember(entity: nil) { entity, key in reported.append((entity, key)) }
+        #expect(reported.map(\.1) == [4, 6, 8])
+        #expect(reported.allSatisfy { $0.0 == category.index })
+        list.add(key: 5, entity: transaction)
+        reported = []
+        list.forEachMember(entity: nil) { entity, key in reported.append((entity, key)) }
+        #expect(
+            reported.map(\.0) == [
+                category.index, transaction.index, category.index, category.index,
+            ])
+    }
 }
