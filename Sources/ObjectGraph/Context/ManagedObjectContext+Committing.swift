@@ -376,9 +376,15 @@ extension ManagedObjectContext {
         } else if matched < shared.count {
             shared = Array(shared[..<matched])
         }
-        // A patch of one slot keeps its value inline: no array alive through the commit.
+        // A patch of one slot keeps its value in a block, no array: the object's overlay
+        // block where it holds the value (shared, no copy), else a block of its own.
         if shared.count == 1 {
             let i = shared[0]
+            if !planned, let write = object.overlayWriteBlock(ofSlot: i) {
+                return StoreRowPatch(
+                    objectID: id(object), version: plan.expected(object) + 1, slots: shared,
+                    write: write)
+            }
             return StoreRowPatch(
                 objectID: id(object), version: plan.expected(object) + 1, slots: shared,
                 value: storeValue(value(i), kinds[i], id))
