@@ -27,13 +27,12 @@ extension ManagedObjectContext {
             // version the object read. Only the rows that differ are kept (most saves have
             // none): keeping every row in a dictionary cost a hash and a copy per object, and
             // held a second reference table of N rows at W7's peak (≈ 90 bytes an object).
-            // The versions are read in bulk, and a row only for an object whose version differs.
+            // The versions are read in bulk (compared as they are read: no array of them), and
+            // a row only for an object whose version differs.
             var conflicts: [(object: ManagedObject, row: StoreRow?)] = []
             for objects in [plan.updated, plan.deleted] {
-                let versions = try coordinator.rowVersions(of: objects)
-                for (object, version) in zip(objects, versions)
-                where version != object.snapshotVersion {
-                    conflicts.append((object, try coordinator.row(for: object.objectID)))
+                for i in try coordinator.stalePositions(of: objects) {
+                    conflicts.append((objects[i], try coordinator.row(for: objects[i].objectID)))
                 }
             }
             try resolveConflicts(&plan, conflicts: conflicts)
@@ -381,9 +380,15 @@ extension ManagedObjectContext {
         } else if matched < shared.count {
             shared = Array(shared[..<matched])
         }
-        // A patch of one slot keeps its value inline: no array alive through the commit.
+        // A patch of one slot keeps its value in a block, no array: the object's overlay
+        // block where it holds the value (shared, no copy), else a block of its own.
         if shared.count == 1 {
             let i = shared[0]
+            if !planned, let write = object.overlayWriteBlock(ofSlot: i) {
+                return StoreRowPatch(
+                    objectID: id(object), version: plan.expected(object) + 1, slots: shared,
+                    write: write)
+            }
             return StoreRowPatch(
                 objectID: id(object), version: plan.expected(object) + 1, slots: shared,
                 value: storeValue(value(i), kinds[i], id))

@@ -12,6 +12,18 @@ extension ManagedObject {
         return false
     }
 
+    /// The block of the overlay's one write when the object keeps a row with attributes
+    /// written over it and `slot` is the only one written; `nil` otherwise. Its value is the
+    /// slot's current value (``currentValue(at:)`` reads it there), so a save's patch of that
+    /// slot holds the block instead of a copy of the value (see `StoreRowPatch`).
+    @inline(__always)
+    func overlayWriteBlock(ofSlot slot: Int) -> RowOverlay.OneWrite? {
+        guard rowValues != nil, case .overlay(let overlay)? = faultSource,
+            let block = overlay.oneWriteBlock, block.entry.slot == slot
+        else { return nil }
+        return block
+    }
+
     /// Writes attribute slot `index` over the kept row and records the change (nothing when
     /// the slot already holds an equal value); returns `false`, having changed nothing, when
     /// the object must convert its row to be written: the slot is not an attribute the row

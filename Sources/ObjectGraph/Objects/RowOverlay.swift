@@ -81,6 +81,11 @@ struct RowOverlay {
         type(of: writes) == OneWrite.self ? unsafeDowncast(writes, to: OneWrite.self) : nil
     }
 
+    /// The block of the overlay's one write, or `nil` when it has several: a save's patch of
+    /// that slot holds it in place of a copy of the value (see `PatchValues`). The block is
+    /// never changed, so sharing it keeps the overlay's value semantics.
+    var oneWriteBlock: OneWrite? { one }
+
     /// An overlay of one written slot.
     ///
     /// - Precondition: `0 <= slot <= maximumSlot` (a larger slot traps in `Entry`'s init:

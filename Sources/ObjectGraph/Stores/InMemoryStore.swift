@@ -122,9 +122,11 @@ public final class InMemoryStore: PersistentStore, StagedCommitting, @unchecked 
         locked { table.row(for: objectID) }
     }
 
-    /// See ``RowVersionReadingStore/rowVersions(of:)``.
-    func rowVersions(of ids: [ManagedObjectID]) throws -> [Int64?] {
-        locked { ids.map { table.version(of: $0) } }
+    /// See ``RowVersionReadingStore/readRowVersions(of:_:)``.
+    func readRowVersions(
+        of objects: ArraySlice<ManagedObject>, _ body: (Int, Int64?) -> Void
+    ) throws {
+        locked { table.readVersions(of: objects, body) }
     }
 
     /// See ``PersistentStore/relatedObjectIDs(_:of:)``.

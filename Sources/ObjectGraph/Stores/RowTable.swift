@@ -109,6 +109,18 @@ public struct RowTable: Sendable {
         }
     }
 
+    /// Calls `body` with each position of `objects` and the version of the row of the object
+    /// there (``version(of:)``), in order: a store's ``RowVersionReadingStore`` read, which
+    /// builds no array of IDs or versions. The objects are read through the slice's buffer
+    /// (no retain of each).
+    func readVersions(of objects: ArraySlice<ManagedObject>, _ body: (Int, Int64?) -> Void) {
+        objects.withUnsafeBufferPointer { buffer in
+            for k in buffer.indices {
+                body(objects.startIndex + k, version(of: buffer[k].objectID))
+            }
+        }
+    }
+
     /// Whether `objectID` has a row here; reads no row (``row(for:)`` copies the one it finds).
     func containsRow(_ objectID: ManagedObjectID) -> Bool {
         guard holds(objectID),

@@ -76,7 +76,7 @@ public struct StoreRowPatch: Sendable, Hashable {
     public var slots: [Int]
     /// Each changed slot's new value, in the order of ``slots``.
     ///
-    /// A patch of one value (most updates) keeps that value inline, without an array, so this
+    /// A patch of one value (most updates) keeps that value in a block, without an array, so this
     /// property is computed: reading it on a patch of one value builds a one-element array
     /// (a heap allocation), and setting it, or changing an element through it (`values[0] =
     /// v`, `values.removeLast()`), replaces all the values, O(values). Read it once per patch
@@ -85,14 +85,15 @@ public struct StoreRowPatch: Sendable, Hashable {
     public var values: [StoreValue] {
         get {
             switch storage {
-            case .one(let value): [value]
+            case .one(let box): [box.value]
+            case .written(let write): [.attribute(write.block.entry.value)]
             case .many(let values): values
             }
         }
         set { storage = PatchValues(newValue) }
     }
-    /// The values, one inline or an array of several (never `.many` of one value, so that
-    /// equal patches compare and hash equal).
+    /// The values: one in a block (its own, or the overlay block of the object the patch
+    /// updates) or an array of several. One word, so that a patch is 40 bytes.
     private var storage: PatchValues
 
     /// Creates a patch; `slots` ascending, one value per slot.
@@ -103,7 +104,7 @@ public struct StoreRowPatch: Sendable, Hashable {
         self.storage = PatchValues(values)
     }
 
-    /// A patch of one slot, its value inline (no array).
+    /// A patch of one slot, its value in a block of its own (no array).
     ///
     /// - Precondition: `slots.count == 1` (the value is the new value of `slots[0]`).
     init(objectID: ManagedObjectID, version: Int64, slots: [Int], value: StoreValue) {
@@ -111,7 +112,22 @@ public struct StoreRowPatch: Sendable, Hashable {
         self.version = version
         self.slots = slots
         assert(slots.count == 1, "StoreRowPatch: one value for \(slots.count) slots")
-        self.storage = .one(value)
+        self.storage = .one(PatchValue(value))
+    }
+
+    /// A patch of one slot whose value is the one write of an overlay (``RowOverlay``): the
+    /// patch holds the overlay's block, shared with the object, in place of a copy of the
+    /// value (W4b: 100,000 patches of `amount`, alive through the commit with the overlays).
+    /// Its one value is `.attribute(write.entry.value)`.
+    ///
+    /// - Precondition: `slots == [write.entry.slot]` and the slot is an attribute the row
+    ///   stores.
+    init(objectID: ManagedObjectID, version: Int64, slots: [Int], write: RowOverlay.OneWrite) {
+        self.objectID = objectID
+        self.version = version
+        self.slots = slots
+        assert(slots == [write.entry.slot], "StoreRowPatch: the write's slot is not the patch's")
+        self.storage = .written(SharedWrite(block: write))
     }
 
     /// The number of values: one per slot of a well-formed patch.
@@ -124,7 +140,7 @@ public struct StoreRowPatch: Sendable, Hashable {
     ///   store the objects, whose `changedValues()` it reads).
     public var valueCount: Int {
         switch storage {
-        case .one: 1
+        case .one, .written: 1
         case .many(let values): values.count
         }
     }
@@ -146,11 +162,35 @@ public struct StoreRowPatch: Sendable, Hashable {
     @inline(__always)
     public func value(atPosition k: Int) -> StoreValue {
         switch storage {
-        case .one(let value):
+        case .one(let box):
             precondition(k == 0, "StoreRowPatch: value \(k) of a patch of one value")
-            return value
+            return box.value
+        case .written(let write):
+            precondition(k == 0, "StoreRowPatch: value \(k) of a patch of one value")
+            return .attribute(write.block.entry.value)
         case .many(let values): return values[k]
         }
+    }
+
+    /// Whether the two patches update the same row the same way: the same ID, version, slots
+    /// and values (a value held in a block or in an array compares alike).
+    public static func == (lhs: StoreRowPatch, rhs: StoreRowPatch) -> Bool {
+        guard lhs.objectID == rhs.objectID, lhs.version == rhs.version, lhs.slots == rhs.slots,
+            lhs.valueCount == rhs.valueCount
+        else { return false }
+        for k in 0..<lhs.valueCount where lhs.value(atPosition: k) != rhs.value(atPosition: k) {
+            return false
+        }
+        return true
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(objectID)
+        hasher.combine(version)
+        hasher.combine(slots)
+        hasher.combine(valueCount)
+        for k in 0..<valueCount { hasher.combine(value(atPosition: k)) }
     }
 
     /// The complete row the update leaves: `old`'s values with the patch's over them, at the
@@ -180,18 +220,44 @@ public struct StoreRowPatch: Sendable, Hashable {
 }
 
 /// A patch's values: the one value of a patch of one slot (most updates: W4b's 100,000
-/// patches of `amount`), held inline, or several in an array.
+/// patches of `amount`) in a block, or several in an array. One word (every payload is a
+/// reference).
 ///
-/// An array of one value was a 56-byte heap block a patch, alive through the save's commit:
-/// 5.6 MB at W4b's peak, for 16 bytes more in the patch itself.
-enum PatchValues: Sendable, Hashable {
-    /// One value, inline.
-    case one(StoreValue)
+/// An array of one value was a 56-byte heap block a patch, alive through the save's commit
+/// (5.6 MB at W4b's peak); the value inline made a patch 56 bytes (the value is 21). A
+/// patch of an object's one overlay write holds the overlay's block, which the object holds
+/// until the store takes the patched row back (``StoreRowHandoff``): a 40-byte patch and no
+/// copy of the value, 1.6 MB less at W4b's peak.
+enum PatchValues: Sendable {
+    /// One value, in a block of its own.
+    case one(PatchValue)
+    /// One value: an overlay's one write (`.attribute` of its value), shared.
+    case written(SharedWrite)
     /// Zero or two values or more.
     case many([StoreValue])
 
-    /// `values`, one of them inline.
+    /// `values`, one of them in a block.
     init(_ values: [StoreValue]) {
-        self = values.count == 1 ? .one(values[0]) : .many(values)
+        self = values.count == 1 ? .one(PatchValue(values[0])) : .many(values)
     }
+}
+
+/// The block of a patch's one value (see ``PatchValues``). Immutable.
+final class PatchValue: Sendable {
+    /// The value.
+    let value: StoreValue
+
+    /// A block holding `value`.
+    init(_ value: StoreValue) { self.value = value }
+}
+
+/// An overlay's block of one write, held by a patch (see ``PatchValues``).
+///
+/// Sendable although `RowOverlay.OneWrite` is not declared so (its superclass is shared with
+/// the mutable `ManyWrites`): the block is never changed once made (its one field is a `let`
+/// of a `Sendable` value), so reading it from the store's queue while the object's context
+/// holds it is safe, and its reference count is atomic.
+struct SharedWrite: @unchecked Sendable {
+    /// The overlay's block.
+    let block: RowOverlay.OneWrite
 }

@@ -23,11 +23,13 @@ extension JSONLinesStore {
         }
     }
 
-    /// See ``RowVersionReadingStore/rowVersions(of:)``.
-    func rowVersions(of ids: [ManagedObjectID]) throws -> [Int64?] {
+    /// See ``RowVersionReadingStore/readRowVersions(of:_:)``.
+    func readRowVersions(
+        of objects: ArraySlice<ManagedObject>, _ body: (Int, Int64?) -> Void
+    ) throws {
         try locked {
             try refreshIfNeeded()
-            return ids.map { table.version(of: $0) }
+            table.readVersions(of: objects, body)
         }
     }
 
