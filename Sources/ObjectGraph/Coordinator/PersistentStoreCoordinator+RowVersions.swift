@@ -31,10 +31,9 @@ extension PersistentStoreCoordinator {
     /// saves have no conflict: the result is then empty).
     func stalePositions(of objects: [ManagedObject]) throws -> [Int] {
         var stale: [Int] = []
-        try objects.withUnsafeBufferPointer { buffer in
-            try readRowVersions(of: objects) { i, version in
-                if version != buffer[i].snapshotVersion { stale.append(i) }
-            }
+        // `objects[i]`, checked: a store hands back positions it was given.
+        try readRowVersions(of: objects) { i, version in
+            if version != objects[i].snapshotVersion { stale.append(i) }
         }
         return stale
     }

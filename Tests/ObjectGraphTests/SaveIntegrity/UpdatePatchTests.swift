@@ -52,8 +52,25 @@ extension SaveIntegrity {
             func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
                 try base.allocatePrimaryKeys(for: entity, count: count)
             }
+            /// Whether the next commit records its change set and then fails, committing
+            /// nothing (set back to `false` by that commit).
+            var failsNextCommit: Bool {
+                get { lock.withLock { failing } }
+                set { lock.withLock { failing = newValue } }
+            }
+            private var failing = false
+
             func commit(_ changes: StoreChangeSet) throws {
-                lock.withLock { sets.append(changes) }
+                let fails = lock.withLock {
+                    sets.append(changes)
+                    defer { failing = false }
+                    return failing
+                }
+                if fails {
+                    throw NSError(
+                        domain: "RecordingStore", code: 1,
+                        userInfo: [NSLocalizedDescriptionKey: "the commit was refused on purpose"])
+                }
                 var changes = changes
                 if reversesPatches { changes.patched.reverse() }
                 try base.commit(changes)

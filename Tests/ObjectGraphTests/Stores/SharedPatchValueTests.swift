@@ -122,6 +122,72 @@ import Testing
         }
     }
 
+    /// A save whose store took the change set and then failed leaves the objects' writes in
+    /// place (the patches shared their overlays' blocks); writing again makes new blocks, so
+    /// the change set the store kept still holds the first writes, and the next save stores
+    /// the second.
+    @Test(arguments: StoreKind.all)
+    func aFailedSavesPatchesKeepTheirValuesWhenTheObjectsAreWrittenAgain(_ kind: StoreKind)
+        throws
+    {
+        try Self.onStaff(kind) { context, all, recording in
+            for (i, e) in all.enumerated() { e.setValue(100 + i, forKey: "salary") }
+            recording.failsNextCommit = true
+            #expect(throws: (any Error).self) { try context.save() }
+            let failed = try #require(recording.committed.last).patched
+            #expect(all.allSatisfy { $0.hasChanges && $0.hasRowOverlay })
+            for (i, e) in all.enumerated() { e.setValue(200 + i, forKey: "salary") }
+            #expect(
+                failed.map { $0.value(atPosition: 0) }
+                    == (0..<6).map { .attribute(.integer(Int64(100 + $0))) })
+            try context.save()
+            for (i, e) in all.enumerated() {
+                let row = try #require(try recording.base.row(for: e.objectID))
+                #expect(row.values[1] == .attribute(.integer(Int64(200 + i))))
+                #expect(row.version == 2)
+            }
+            #expect(
+                failed.map { $0.value(atPosition: 0) }
+                    == (0..<6).map { .attribute(.integer(Int64(100 + $0))) })
+        }
+    }
+
+    /// Through plain stores, which read the versions in bulk (the recording store is asked
+    /// row by row): objects of two stores, the second store's run starting at position 1,
+    /// one of its objects changed by another save. The stale position is the object's place
+    /// in the whole list, and the save names exactly it.
+    @Test(arguments: StoreKind.all)
+    func theBulkLockingCheckNamesPositionsInTheWholeList(_ kind: StoreKind) throws {
+        let model = try StaffModel.make()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let stores = [try kind.open(model), try kind.open(model)]
+        for store in stores { try coordinator.addPersistentStore(store) }
+        let mine = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let theirs = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let (all, ids) = try mine.performAndWait {
+            () throws -> ([ManagedObject], [ManagedObjectID]) in
+            let all = (0..<4).map { StaffModel.employee("e\($0)", salary: $0 + 1, in: mine) }
+            for (i, e) in all.enumerated() { mine.assign(e, to: stores[i == 0 ? 0 : 1]) }
+            try mine.save()
+            return (all, all.map(\.objectID))
+        }
+        #expect(ids[0].storeIdentifier == stores[0].identifier)
+        #expect(ids[1...].allSatisfy { $0.storeIdentifier == stores[1].identifier })
+        try theirs.performAndWait {
+            theirs.object(with: ids[2]).setValue(99, forKey: "salary")
+            try theirs.save()
+        }
+        try mine.performAndWait {
+            for e in all { e.setValue("x", forKey: "name") }
+            #expect(try coordinator.stalePositions(of: all) == [2])
+            var failure: ObjectGraphError?
+            do { try mine.save() } catch let error as ObjectGraphError { failure = error }
+            let conflicts = try #require(
+                failure?.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [MergeConflict])
+            #expect(conflicts.map(\.sourceObject.objectID) == [ids[2]])
+        }
+    }
+
     @Test(arguments: StoreKind.all)
     func theLockingCheckFindsExactlyTheStaleObjectsInOrder(_ kind: StoreKind) throws {
         let recording = try Self.staff(kind)
@@ -134,6 +200,7 @@ import Testing
             others[1].setValue(1, forKey: "salary")
             try theirs.save()
         }
+        let committed = recording.committed.count
         try mine.performAndWait {
             for e in all { e.setValue("7", forKey: "name") }
             let ids = all.map(\.objectID)
@@ -143,9 +210,18 @@ import Testing
             do { try mine.save() } catch let error as ObjectGraphError { failure = error }
             let conflicts = try #require(
                 failure?.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [MergeConflict])
-            #expect(Set(conflicts.map(\.sourceObject.objectID)) == [ids[1], ids[4]])
+            #expect(conflicts.map(\.sourceObject.objectID) == [ids[1], ids[4]])
             // Nothing changed: every object keeps its write, the store its rows.
             #expect(all.allSatisfy { $0.hasChanges && $0.value(forKey: "name") as? String == "7" })
+            #expect(recording.committed.count == committed)
+            for (i, id) in ids.enumerated() {
+                let row = try #require(try recording.base.row(for: id))
+                #expect(row.version == (i == 1 || i == 4 ? 2 : 1))
+                #expect(row.values[0] == .attribute(.string("e\(i)")))
+                #expect(
+                    row.values[1]
+                        == .attribute(.integer(i == 1 || i == 4 ? 1 : Int64(10 * (i + 1)))))
+            }
         }
     }
 
