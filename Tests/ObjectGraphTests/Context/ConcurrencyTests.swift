@@ -49,8 +49,8 @@ import Testing
     /// The wrappers' reads and writes and a to-one's setter check the queue without a message
     /// closure (the message is made only when the check runs): each still traps outside the
     /// queue, naming the entity and the property. (A to-one's setter traps in its read of the
-    /// old value, before `prepare(_:)`'s own check, which only a change of a to-many without
-    /// an inverse or of a many-to-many reaches first; not tested here.)
+    /// old value, before `prepare(_:)`'s own check, which a change of a to-many without an
+    /// inverse reaches first: the last case.)
     @Test func wrappedAccessesOutsideTheQueueTrapNamingTheProperty() async throws {
         let read = try #require(
             await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -76,6 +76,36 @@ import Testing
                 _ = category.transactions
             })
         #expect(Self.message(toMany).contains("concurrency violation: Category.transactions"))
+        let unlinked = try #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let (note, other) = try ConcurrencyCheckTests.notesOffTheirQueue()
+                note.remove(other, fromRelationship: "links")
+            })
+        #expect(Self.message(unlinked).contains("concurrency violation: Note.links"))
+    }
+
+    /// Two notes inserted in a private-queue context (kept alive), the first linking the
+    /// second through `links`, a to-many without an inverse: removing a member goes straight
+    /// to `prepare(_:)`.
+    static func notesOffTheirQueue() throws -> (ManagedObject, ManagedObject) {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Note",
+                properties: [
+                    AttributeDescription(name: "text", type: .string),
+                    RelationshipDescription(name: "links", destination: "Note", isToMany: true),
+                ])
+        ])
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(InMemoryStore(model: model))
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        kept = context
+        return context.performAndWait {
+            let note = context.insertNewObject(forEntityName: "Note")
+            let other = context.insertNewObject(forEntityName: "Note")
+            note.add(other, toRelationship: "links")
+            return (note, other)
+        }
     }
 
     /// A category and a transaction inserted in a private-queue context, handed out of its

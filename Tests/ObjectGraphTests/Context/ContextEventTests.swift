@@ -132,6 +132,21 @@ import Testing
         }
     }
 
+    /// A context of `kind` whose three saved categories (C0, C1, C2, their IDs returned) it
+    /// no longer holds (reset after the save).
+    private static func threeSavedCategories(_ kind: StoreKind) throws
+        -> (ManagedObjectContext, [ManagedObjectID])
+    {
+        let context = try Self.context(kind)
+        let ids = try context.performAndWait {
+            let categories = (0..<3).map { Self.category(context, "C\($0)") }
+            try context.save()
+            return categories.map(\.objectID)
+        }
+        context.performAndWait { context.reset() }
+        return (context, ids)
+    }
+
     /// A fetch's objects are kept until the caller leaves the queue whatever the caller does
     /// with the array it got (the context keeps the first list of an event by sharing its
     /// buffer): emptied by the caller, then joined by a second fetch's and by an object
@@ -141,13 +156,7 @@ import Testing
     func fetchedObjectsLiveToTheEndOfTheBlockWhateverTheCallerDoesWithItsArray(
         _ kind: StoreKind
     ) throws {
-        let context = try Self.context(kind)
-        let ids = try context.performAndWait {
-            let categories = (0..<3).map { Self.category(context, "C\($0)") }
-            try context.save()
-            return categories.map(\.objectID)
-        }
-        context.performAndWait { context.reset() }
+        let (context, ids) = try Self.threeSavedCategories(kind)
         weak var first: Category?
         try context.performAndWait {
             var fetched = try context.fetch(FetchRequest<Category>(entityName: "Category"))
@@ -174,13 +183,7 @@ import Testing
     /// frees them at its end.
     @Test(arguments: StoreKind.all)
     func aFetchedArrayTheCallerKeepsOutlivesTheEventItWasFetchedIn(_ kind: StoreKind) throws {
-        let context = try Self.context(kind)
-        let ids = try context.performAndWait {
-            let categories = (0..<3).map { Self.category(context, "C\($0)") }
-            try context.save()
-            return categories.map(\.objectID)
-        }
-        context.performAndWait { context.reset() }
+        let (context, ids) = try Self.threeSavedCategories(kind)
         var kept: [Category]? = try context.performAndWait {
             try context.fetch(FetchRequest<Category>(entityName: "Category"))
         }

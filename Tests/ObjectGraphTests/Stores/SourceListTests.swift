@@ -14,6 +14,21 @@ import Testing
         return keys
     }
 
+    /// A list of the sources 1…8, the even ones categories and the odd ones transactions,
+    /// with the two entities and the scopes of store "S".
+    private static func alternating() throws
+        -> (SourceList, EntityDescription, EntityDescription, [ObjectIDScope])
+    {
+        let model = try ExpenseModel.make()
+        let category = try #require(model.entitiesByName["Category"])
+        let transaction = try #require(model.entitiesByName["Transaction"])
+        var list = SourceList()
+        for key in 1...8 {
+            list.add(key: Int64(key), entity: key.isMultiple(of: 2) ? category : transaction)
+        }
+        return (list, category, transaction, ObjectIDScope.of(model, store: "S"))
+    }
+
     @Test func aBulkRemovalOverAHoleLeavesExactlyTheOthers() throws {
         let entity = try #require(ExpenseModel.make().entitiesByName["Transaction"])
         var list = SourceList()
@@ -38,14 +53,8 @@ import Testing
     /// added back over its hole with the other entity, then a bulk removal, list as IDs of
     /// each one's own entity and store, in key order, holes skipped.
     @Test func membersKeepEachSourcesEntityThroughHolesAndRemovals() throws {
-        let model = try ExpenseModel.make()
-        let category = try #require(model.entitiesByName["Category"])
-        let transaction = try #require(model.entitiesByName["Transaction"])
-        let scopes = ObjectIDScope.of(model, store: "S")
-        var list = SourceList()
-        for key in 1...8 {
-            list.add(key: Int64(key), entity: key.isMultiple(of: 2) ? category : transaction)
-        }
+        let (sources, category, transaction, scopes) = try Self.alternating()
+        var list = sources
         list.remove(3)
         #expect(list.members(scopes: scopes).map(\.primaryKey) == [1, 2, 4, 5, 6, 7, 8])
         list.add(key: 3, entity: category)
@@ -67,14 +76,8 @@ import Testing
     /// list squeezes them out): the sources left keep their own entities, through both the
     /// IDs and the general path's reported entity index (the `del21` review's gap).
     @Test func squeezingHolesKeepsEachSourcesEntity() throws {
-        let model = try ExpenseModel.make()
-        let category = try #require(model.entitiesByName["Category"])
-        let transaction = try #require(model.entitiesByName["Transaction"])
-        let scopes = ObjectIDScope.of(model, store: "S")
-        var list = SourceList()
-        for key in 1...8 {
-            list.add(key: Int64(key), entity: key.isMultiple(of: 2) ? category : transaction)
-        }
+        let (sources, category, transaction, scopes) = try Self.alternating()
+        var list = sources
         for key in [1, 2, 3, 5] { list.remove(Int64(key)) }
         #expect(list.count == 8, "four holes of eight: not squeezed yet")
         list.remove(7)
