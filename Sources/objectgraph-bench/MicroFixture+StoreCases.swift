@@ -83,6 +83,24 @@ extension MicroFixture {
                 }
             },
             MicroCase(
+                name: "save.update.toOne", unit: "objects",
+                explains: "save() of N expenses each moved to another category (one-slot patches)"
+            ) { [self] in
+                try withFetched { expenses in
+                    let context = expenses[0].managedObjectContext!
+                    let categories = try context.fetch(
+                        FetchRequest<Category>(entityName: "Category"))
+                    for (i, expense) in expenses.enumerated() {
+                        var next = categories[i % categories.count]
+                        if next === expense.category {
+                            next = categories[(i + 1) % categories.count]
+                        }
+                        expense.category = next
+                    }
+                    return try timed(expenses.count) { try context.save() }
+                }
+            },
+            MicroCase(
                 name: "context.delete", unit: "objects", explains: "W5: delete(_:) of N/2 expenses"
             ) { [self] in
                 try withFetched { expenses in
