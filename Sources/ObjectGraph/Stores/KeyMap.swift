@@ -48,6 +48,16 @@ struct KeyMap: Sendable {
         }
     }
 
+    /// Grows the dense array at once to hold `key` (when it is below the dense bound), as
+    /// setting `key` would, without the growth by half again of setting keys one by one up
+    /// to it. Maps nothing new.
+    ///
+    /// - Complexity: O(`key`) when it grows the array.
+    mutating func reserveDense(through key: Int64) {
+        guard key >= Int64(dense.count), key < denseLimit else { return }
+        dense.append(contentsOf: repeatElement(-1, count: Int(key) + 1 - dense.count))
+    }
+
     /// Removes `key` and returns its slot.
     mutating func removeValue(forKey key: Int64) -> Int? {
         // A dense key is read and cleared in one place (the getter and the setter each

@@ -95,6 +95,13 @@ import Testing
         return rows
     }
 
+    /// Removes the rows of keys 3, 17 and 40 of every entity (those present).
+    private func removeSome(from table: inout RowTable) {
+        for pk in [Int64(3), 17, 40] {
+            for name in ["Folder", "Item", "Note"] { table.remove(id(name, pk)) }
+        }
+    }
+
     @Test func bulkInsertBuildsTheSameTableAsInsertingRowByRow() {
         var random = SeededRandomNumberGenerator(seed: 7)
         for round in 0..<20 {
@@ -104,11 +111,9 @@ import Testing
             let first = batch(&random, keys: Array(1...40))
             #expect(bulk.insertNew(first) == nil)
             for r in first { single.upsert(r) }
-            for pk in [Int64(3), 17, 40] where round % 2 == 0 {
-                for name in ["Folder", "Item", "Note"] {
-                    bulk.remove(id(name, pk))
-                    single.remove(id(name, pk))
-                }
+            if round % 2 == 0 {
+                removeSome(from: &bulk)
+                removeSome(from: &single)
             }
             let second = batch(&random, keys: Array(41...120).shuffled(using: &random))
             #expect(bulk.insertNew(second) == nil)
@@ -263,6 +268,77 @@ import Testing
         rows.removeLast(2)
         #expect(table.insertNew(rows) == nil)
         #expect(table.totalRowCount == 40)
+    }
+
+    /// `insertNew(moving:)` (log replay's path: the rows moved out of the caller's array, not
+    /// copied) builds the table the copying insert builds, row by row included: rows, order,
+    /// key maps, counters and the reverse index, over batches of mixed entities in any key
+    /// order; the caller's array is left empty.
+    @Test func aMovingBulkInsertBuildsTheSameTableAsACopyingOne() {
+        var random = SeededRandomNumberGenerator(seed: 23)
+        for round in 0..<20 {
+            var moving = RowTable(model: model, storeIdentifier: "S")
+            var copying = RowTable(model: model, storeIdentifier: "S")
+            var single = RowTable(model: model, storeIdentifier: "S")
+            let first = batch(&random, keys: Array(1...40))
+            var taken = first
+            #expect(moving.insertNew(moving: &taken) == nil)
+            #expect(taken.isEmpty)
+            #expect(copying.insertNew(first) == nil)
+            for r in first { single.upsert(r) }
+            if round % 2 == 0 {
+                removeSome(from: &moving)
+                removeSome(from: &copying)
+                removeSome(from: &single)
+            }
+            // Keys far apart too (past the table's key map so far), in shuffled order.
+            let keys = Array(41...120) + [1_000 + Int64(round), 70_000]
+            let second = batch(&random, keys: keys.shuffled(using: &random))
+            taken = second
+            #expect(moving.insertNew(moving: &taken) == nil)
+            #expect(taken.isEmpty)
+            #expect(copying.insertNew(second) == nil)
+            for r in second { single.upsert(r) }
+            let all = contents(moving, keys: 1...125)
+            #expect(all == contents(copying, keys: 1...125))
+            #expect(all == contents(single, keys: 1...125))
+            for pk in [1_000 + Int64(round), 70_000] {
+                for name in ["Folder", "Item", "Note"] {
+                    #expect(moving.row(for: id(name, pk)) == single.row(for: id(name, pk)))
+                }
+            }
+            #expect(moving.primaryKeyCounters == single.primaryKeyCounters)
+        }
+    }
+
+    /// A moving insert that clashes (a row twice in the batch, a row the table holds) names
+    /// the same first clashing row as the copying insert, and leaves both the table and the
+    /// caller's rows exactly as they were; an array the caller shares with another copy is
+    /// inserted without touching that copy.
+    @Test func aClashingMovingInsertLeavesTheTableAndTheRowsUnchanged() {
+        var random = SeededRandomNumberGenerator(seed: 29)
+        var table = RowTable(model: model, storeIdentifier: "S")
+        let first = batch(&random, keys: Array(1...30))
+        var taken = first
+        #expect(table.insertNew(moving: &taken) == nil)
+        let before = contents(table, keys: 1...60)
+        var rows = batch(&random, keys: Array(31...40))
+        rows.append(rows[4])
+        rows.append(first[11])
+        var attempt = rows
+        #expect(table.insertNew(moving: &attempt) == 10)
+        #expect(attempt == rows)
+        #expect(contents(table, keys: 1...60) == before)
+        attempt = Array(rows[..<10]) + [first[11]]
+        #expect(table.insertNew(moving: &attempt) == 10)
+        #expect(contents(table, keys: 1...60) == before)
+        // Without the clashes the same rows go in, from an array shared with `rows`.
+        rows.removeLast(2)
+        attempt = rows
+        #expect(table.insertNew(moving: &attempt) == nil)
+        #expect(attempt.isEmpty && rows.count == 10)
+        #expect(table.totalRowCount == 40)
+        for row in rows { #expect(table.row(for: row.objectID) == row) }
     }
 
     /// Targets of any key: small ones are found through dense positions, large or far-apart

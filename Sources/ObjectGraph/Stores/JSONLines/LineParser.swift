@@ -12,6 +12,22 @@ enum ParsedLine: Sendable {
     case retention(Int64)
     /// A damaged line: its error names the file and line.
     case damaged(ObjectGraphError)
+
+    /// The rows a transaction line inserts, taken out of the line (which keeps its other
+    /// members and no inserted rows); none for another line.
+    ///
+    /// The array returned is held only by the caller, so the rows can be moved out of it
+    /// (``RowTable/insertNew(moving:)``): a transaction bound from the line, or the line
+    /// itself, would otherwise share it.
+    mutating func takeInsertedRows() -> [StoreRow] {
+        guard case .transaction(var record) = self else { return [] }
+        // The line lets go of its copy first: `record`'s is then the only one.
+        self = .retention(0)
+        var rows: [StoreRow] = []
+        swap(&rows, &record.inserted)
+        self = .transaction(record)
+        return rows
+    }
 }
 
 /// Parses complete lines (checksum, syntax, values) independently of one another, across

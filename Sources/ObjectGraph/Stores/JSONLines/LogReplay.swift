@@ -82,14 +82,19 @@ struct LogReplay {
             lines.append(offset..<end)
             offset = end + 1
         }
-        let parsed = LineParser(
+        var parsed = LineParser(
             codec: codec, firstNumber: lineCount + 1, snapshotRows: snapshotRowsLeft
         )
         .parse(SharedBytes(bytes: bytes), lines)
         // Snapshot rows are inserted in bulk, a run of consecutive row lines at a time.
         var snapshotRun: [StoreRow] = []
         var runLengths: [Int] = []
-        for (line, parsedLine) in zip(lines, parsed) {
+        for k in 0..<min(lines.count, parsed.count) {
+            let line = lines[k]
+            // A transaction's inserted rows are taken out of its line, to be moved into the
+            // table rather than copied.
+            var inserted = parsed[k].takeInsertedRows()
+            let parsedLine = parsed[k]
             if case .row(let row) = parsedLine {
                 snapshotRun.append(row)
                 runLengths.append(line.count + 1)
@@ -101,7 +106,8 @@ struct LogReplay {
             case .damaged(let error): throw error
             case .row: break
             case .transaction(let record):
-                try applyTransaction(record, number: number, bytes: line.count + 1)
+                try applyTransaction(
+                    record, inserting: &inserted, number: number, bytes: line.count + 1)
                 transactionLines += 1
             case .history(let record):
                 try applyHistory(record, number: number, bytes: line.count + 1)
@@ -128,8 +134,8 @@ struct LogReplay {
             run = []
             lengths = []
         }
-        let clash = table.insertNew(run)
-        let kept = clash ?? run.count
+        let clash = table.insertNew(moving: &run)
+        let kept = clash ?? lengths.count
         if let clash { _ = table.insertNew(Array(run[..<clash])) }
         lineCount += kept
         snapshotRowsLeft -= kept
@@ -162,9 +168,16 @@ struct LogReplay {
         history = log
     }
 
-    private mutating func applyTransaction(_ line: TransactionRecord, number: Int, bytes: Int)
-        throws
-    {
+    /// Applies transaction `line`, line `number` of the file (`bytes` long, LF included),
+    /// whose inserted rows are `inserted` (taken out of the record by the caller: see
+    /// ``ParsedLine/takeInsertedRows()``). The rows are moved into the table unless the
+    /// transaction log keeps them (`inserted` is then left empty); a history entry takes what
+    /// it needs from them before.
+    ///
+    /// - Throws: `.storeCorrupt` (259) naming the line when a change does not apply.
+    private mutating func applyTransaction(
+        _ line: TransactionRecord, inserting inserted: inout [StoreRow], number: Int, bytes: Int
+    ) throws {
         var record = line
         guard lastTransaction < .max, record.number == lastTransaction + 1 else {
             let expected =
@@ -183,7 +196,7 @@ struct LogReplay {
             // as they are now.
             record.updated = try batch.updates(of: table) { throw fail($0) }
         }
-        if keepsBeforeImages { keepBeforeImages(of: record) }
+        if keepsBeforeImages { keepBeforeImages(of: record, inserting: inserted) }
         var replaced: [ManagedObjectID: StoreRow] = [:]
         if transactionLog != nil {
             for id in record.deleted + record.updated.map(\.objectID) {
@@ -207,7 +220,7 @@ struct LogReplay {
         }
         if history != nil {
             let changes = StoreChangeSet(
-                inserted: record.inserted, updated: updated,
+                inserted: inserted, updated: updated,
                 deleted: record.deleted.map { ($0, 0) }, author: record.author,
                 contextName: record.contextName, timestamp: record.timestamp)
             var entry = StoreHistoryTransaction(
@@ -230,8 +243,12 @@ struct LogReplay {
             table.remove(id)
         }
         for row in updated { table.upsert(row) }
-        if let clash = table.insertNew(record.inserted) {
-            throw fail("inserts \(record.inserted[clash].objectID), which exists")
+        // Moved when the rows are needed no more (the log's record keeps them).
+        let clash =
+            transactionLog == nil
+            ? table.insertNew(moving: &inserted) : table.insertNew(inserted)
+        if let clash {
+            throw fail("inserts \(inserted[clash].objectID), which exists")
         }
         for (name, next) in record.keys {
             guard let entity = codec.model.entitiesByName[name], entity.superentity == nil else {
@@ -243,14 +260,14 @@ struct LogReplay {
         transactionLog?.append(
             StoreTransaction(
                 number: record.number, timestamp: record.timestamp, author: record.author,
-                contextName: record.contextName, inserted: record.inserted,
+                contextName: record.contextName, inserted: inserted,
                 updated: updated, deleted: record.deleted, replaced: replaced))
     }
 
     /// Records the rows `record` is about to touch, as they are, unless recorded already.
-    private mutating func keepBeforeImages(of record: TransactionRecord) {
+    private mutating func keepBeforeImages(of record: TransactionRecord, inserting: [StoreRow]) {
         let touched =
-            record.deleted + record.updated.map(\.objectID) + record.inserted.map(\.objectID)
+            record.deleted + record.updated.map(\.objectID) + inserting.map(\.objectID)
         for id in touched where beforeImages.index(forKey: id) == nil {
             beforeImages[id] = .some(table.row(for: id))
         }

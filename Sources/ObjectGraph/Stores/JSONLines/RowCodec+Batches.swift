@@ -284,19 +284,47 @@ extension RowCodec {
         case endedArray([Element], Int)
         /// Anything else: the caller reads the array again on one thread.
         case unusable
+
+        /// The number of rows read.
+        var count: Int {
+            switch self {
+            case .reachedNext(let rows), .endedArray(let rows, _): rows.count
+            case .unusable: 0
+            }
+        }
+
+        /// The rows read, taken out of the segment (which keeps its kind and end): the array
+        /// returned is then held only by the caller, whose appends move its rows rather than
+        /// copy them.
+        mutating func takeRows() -> [Element] {
+            var rows: [Element] = []
+            if case .reachedNext(var part) = self {
+                // The segment lets go of its copy first: `part`'s is then the only one.
+                self = .unusable
+                swap(&rows, &part)
+                self = .reachedNext([])
+            } else if case .endedArray(var part, let end) = self {
+                self = .unusable
+                swap(&rows, &part)
+                self = .endedArray([], end)
+            }
+            return rows
+        }
     }
 
     /// Splits the array at `],["` sequences near equal offsets and reads the parts concurrently.
     /// A sequence inside a string is not a boundary; that is detected (the previous part does
     /// not end there) and the whole read falls back to one thread. Returns `nil` to fall back.
+    ///
+    /// - Parameter workers: How many parts to read at once (one per active core by default;
+    ///   tests ask for other counts).
     func readAcrossCores<Element: Sendable>(
-        _ s: inout JSONScanner,
+        _ s: inout JSONScanner, workers: Int = ParallelChunks.chunkCount(for: Int.max),
         _ readOne: @Sendable (RowCodec, inout JSONScanner) throws -> Element
     ) -> [Element]? {
         guard s.peek() == 0x5B else { return nil }
         let open = s.position
         let bytes = SharedBytes(bytes: s.bytes(in: 0..<s.end))
-        let workers = ParallelChunks.chunkCount(for: Int.max)
         guard workers > 1 else { return nil }
         var starts = [open + 1]
         var commas: [Int] = []
@@ -316,7 +344,7 @@ extension RowCodec {
         }
         guard starts.count > 1 else { return nil }
         let boundaries = (starts: starts, commas: commas)
-        let segments = ParallelChunks.map(boundaries.starts.count) { k -> Segment<Element> in
+        var segments = ParallelChunks.map(boundaries.starts.count) { k -> Segment<Element> in
             var scanner = JSONScanner(bytes.bytes)
             scanner.position = boundaries.starts[k]
             let stop = k < boundaries.commas.count ? boundaries.commas[k] : nil
@@ -337,22 +365,25 @@ extension RowCodec {
                 return .unusable
             }
         }
-        var rows: [Element] = []
-        // The first part becomes the result (no copy); the others are appended to it.
-        func adopt(_ part: [Element]) {
-            if rows.isEmpty { rows = part } else { rows += part }
+        // The parts up to the one that ends the array, or nil when one is unusable first.
+        guard
+            let last = segments.firstIndex(where: {
+                if case .reachedNext = $0 { return false } else { return true }
+            }), case .endedArray(_, let end) = segments[last]
+        else { return nil }
+        let total = segments[...last].reduce(0) { $0 + $1.count }
+        // The first part becomes the result; the others' rows are moved onto its end (appending
+        // an array copies its elements: a retain of each row's references, and a release of
+        // each when the part goes, on the one thread that joins).
+        var rows = segments[0].takeRows()
+        rows.reserveCapacity(total)
+        for k in 1..<(last + 1) {
+            var part = segments[k].takeRows()
+            part.reverseThroughBuffer()
+            while let row = part.popLast() { rows.append(row) }
         }
-        for segment in segments {
-            switch segment {
-            case .reachedNext(let part): adopt(part)
-            case .endedArray(let part, let end):
-                adopt(part)
-                s.position = end
-                return rows
-            case .unusable: return nil
-            }
-        }
-        return nil
+        s.position = end
+        return rows
     }
 }
 

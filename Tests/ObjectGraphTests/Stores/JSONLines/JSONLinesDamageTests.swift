@@ -137,6 +137,61 @@ import Testing
         #expect(!report.isHealthy)
     }
 
+    /// A transaction line appended to `file` (numbered `number`) inserting `rows`.
+    private func appending(_ rows: [StoreRow], number: Int64, to file: [UInt8]) throws -> [UInt8] {
+        let w = JSONByteWriter()
+        let codec = RowCodec(model: model, storeIdentifier: "S", path: url.path)
+        _ = try TransactionLine.write(
+            StoreChangeSet(inserted: rows, timestamp: Date(timeIntervalSince1970: 9)),
+            number: number, keys: [], codec: codec, patchWrites: PatchWrites(), to: w)
+        return file + w.array
+    }
+
+    /// The replay moves a line's inserted rows into the table: a line inserting a row that
+    /// exists (from an earlier line, or twice in the line) is still damage of that line,
+    /// naming the first such row, with every line before it kept (verify agrees); a line
+    /// inserting new rows still opens with them all.
+    @Test func aLineInsertingAnExistingRowIsDamageNamingItsLineAndTheRow() throws {
+        let good = try makeFile()  // 6 lines; transactions up to 4; notes 1 and 3 live
+        let fine = try appending([note(10, "x"), note(11, "y")], number: 5, to: good)
+        let loaded = try StoreFileLoader.load(fine, path: url.path, model: model)
+        #expect(loaded.replay.table.totalRowCount == 4)
+        #expect(loaded.replay.table.row(for: note(11, "").objectID) == note(11, "y"))
+        let cases: [([StoreRow], String)] = [
+            ([note(10, "x"), note(3, "again"), note(12, "z")], "\(note(3, "").objectID)"),
+            ([note(10, "x"), note(12, "z"), note(10, "twice")], "\(note(10, "").objectID)"),
+        ]
+        for (rows, named) in cases {
+            let bad = try appending(rows, number: 5, to: good)
+            #expect {
+                try StoreFileLoader.load(bad, path: url.path, model: model)
+            } throws: {
+                guard let e = $0 as? ObjectGraphError else { return false }
+                return e.reason == .storeCorrupt && e.line == 7
+                    && e.message.contains("transaction 5 inserts \(named), which exists")
+            }
+            try Data(bad).write(to: url)
+            #expect(JSONLinesStore.verify(at: url).problems.map(\.line) == [7])
+        }
+    }
+
+    /// A snapshot whose rows repeat one is damage of the repeated row's line; the snapshot
+    /// rows before it were inserted (moved into the table) and the replay stops there.
+    @Test func aSnapshotRowTwiceIsDamageOfItsSecondLine() throws {
+        let good = try makeFile()
+        var lines = good.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        // Line 3 (the snapshot's second row) becomes a copy of line 2 (its first).
+        lines[2] = lines[1]
+        let bad = Array(lines.joined(separator: [0x0A]))
+        #expect {
+            try StoreFileLoader.load(bad, path: url.path, model: model)
+        } throws: {
+            guard let e = $0 as? ObjectGraphError else { return false }
+            return e.reason == .storeCorrupt && e.line == 3
+                && e.message.contains("\(note(1, "").objectID) appears twice in the snapshot")
+        }
+    }
+
     @Test func aTornLastLineIsDroppedReportedAndTruncatedBeforeTheNextAppend() throws {
         let good = try makeFile()
         let torn =

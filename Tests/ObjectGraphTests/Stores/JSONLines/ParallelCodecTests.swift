@@ -156,12 +156,17 @@ import Testing
         }
     }
 
-    @Test func readingAcrossCoresGivesTheSameRows() throws {
+    /// `sample` written as a JSON array by one thread, followed by `,"next"`.
+    private func sampleArray() throws -> [UInt8] {
         let w = JSONByteWriter()
         w.append(0x5B)
         _ = try codec.write(sample, to: w, parallelAbove: .max)
         w.append(ascii: "],\"next\"")
-        let bytes = w.array
+        return w.array
+    }
+
+    @Test func readingAcrossCoresGivesTheSameRows() throws {
+        let bytes = try sampleArray()
         try bytes.withUnsafeBytes { raw in
             var split = JSONScanner(raw)
             let acrossCores = codec.readAcrossCores(&split, { codec, s in try codec.read(&s) })
@@ -173,6 +178,57 @@ import Testing
             #expect(parsed == sample)
             let atComma = s.consume(0x2C)
             #expect(atComma, "the scanner ends just after the array")
+        }
+    }
+
+    /// The parts read at once are joined by moving their rows (not copying them): read in 2,
+    /// 3, 5 and 8 parts, the rows are the ones one thread reads, in order, and the scanner
+    /// ends just after the array; a bad value in the first, a middle or the last part makes
+    /// the split read give up, and `readRows` then reports the error one thread reports.
+    @Test func readingInAnyNumberOfPartsGivesTheRowsOrTheErrorOfOneThread() throws {
+        let good = try sampleArray()
+        for workers in [2, 3, 5, 8] {
+            try good.withUnsafeBytes { raw in
+                var s = JSONScanner(raw)
+                let rows = codec.readAcrossCores(&s, workers: workers) { codec, s in
+                    try codec.read(&s)
+                }
+                #expect(rows == sample, "\(workers) parts")
+                let atComma = s.consume(0x2C)
+                #expect(atComma, "\(workers) parts: the scanner ends after the array")
+                var again = JSONScanner(raw)
+                let reread = try codec.readRows(&again, parallelAbove: 1)
+                #expect(reread == sample)
+            }
+        }
+        // A version 0 in row 2 (the first part), 151 (a middle one) and 299 (the last).
+        for pk in [2, 151, 299] {
+            let head = Array("[\"Tag\",\(pk),1,".utf8)
+            let at = try #require(good.firstRange(of: head)).upperBound - 2
+            var bad = good
+            bad[at] = UInt8(ascii: "0")
+            try bad.withUnsafeBytes { raw in
+                for workers in [2, 3, 5, 8] {  // every split read gives up
+                    var s = JSONScanner(raw)
+                    let rows = codec.readAcrossCores(&s, workers: workers) { codec, s in
+                        try codec.read(&s)
+                    }
+                    #expect(rows == nil, "row \(pk), \(workers) parts")
+                }
+                func error(parallelAbove: Int) -> JSONScanError? {
+                    var s = JSONScanner(raw)
+                    do {
+                        _ = try codec.readRows(&s, parallelAbove: parallelAbove)
+                        return nil
+                    } catch {
+                        return error as? JSONScanError
+                    }
+                }
+                let alone = try #require(error(parallelAbove: .max))
+                let split = try #require(error(parallelAbove: 1))
+                #expect(alone.offset == at && alone.message.contains("version 0 is below 1"))
+                #expect(split.offset == alone.offset && split.message == alone.message)
+            }
         }
     }
 

@@ -1,0 +1,199 @@
+import Foundation
+
+/// Inserting many new rows at once (log replay, snapshot loading, a save's inserts).
+extension RowTable {
+    /// Inserts rows none of which is in the table yet, in bulk (log replay and snapshot
+    /// loading use this): the table ends up exactly as after inserting them one by one, in
+    /// order — rows, their order, the reverse index and the primary-key counters — but
+    /// capacity is reserved once and the reverse index is filled target by target.
+    ///
+    /// - Returns: The position in `rows` of the first row whose object is in the table
+    ///   already (or earlier in `rows`); the table is then left unchanged. `nil` when every
+    ///   row was inserted.
+    /// - Complexity: O(`rows.count`).
+    mutating func insertNew(_ rows: [StoreRow]) -> Int? {
+        guard !rows.isEmpty else { return nil }
+        return rows.withUnsafeBufferPointer { rows -> Int? in
+            var placed = PlacedKeys()
+            if let clash = placeKeys(of: rows, into: &placed) { return clash }
+            // Each row copied into its entity's table, in order.
+            for k in placed.tables.indices {
+                let tag = Int32(truncatingIfNeeded: placed.tables[k].entity)
+                for i in 0..<rows.count where placed.entityOf[i] == tag {
+                    placed.tables[k].table.rows.append(rows[i])
+                }
+            }
+            finish(placed, rows)
+            return nil
+        }
+    }
+
+    /// ``insertNew(_:)`` that takes the rows out of `rows` instead of copying them: each row
+    /// is moved into its table, so its ID and values are neither retained on the way in nor
+    /// released when `rows` goes (two of each a row, on the one thread that replays a
+    /// file, plus a pass over every row's storage when the caller's array is freed).
+    ///
+    /// - Parameter rows: The rows to insert; empty on return when they were inserted, as
+    ///   given when a row clashes. Held only by the caller, or the first row taken copies
+    ///   the whole array (correct, only slower).
+    /// - Returns: What ``insertNew(_:)`` returns; the table ends up as it leaves it.
+    mutating func insertNew(moving rows: inout [StoreRow]) -> Int? {
+        guard !rows.isEmpty else { return nil }
+        var placed = PlacedKeys()
+        let clash = rows.withUnsafeBufferPointer { rows -> Int? in
+            if let clash = placeKeys(of: rows, into: &placed) { return clash }
+            finish(placed, rows, restoringTables: false)
+            return nil
+        }
+        if let clash { return clash }
+        // The rows reversed in place (moves, no copies), then taken from the back, each
+        // appended to its table: `popLast()` moves a row out, where reading it from the array
+        // copies it.
+        var tableOf = [Int](repeating: -1, count: entityTables.count)
+        for k in placed.tables.indices { tableOf[placed.tables[k].entity] = k }
+        rows.reverseThroughBuffer()
+        let count = rows.count
+        while let row = rows.popLast() {
+            let k = tableOf[Int(placed.entityOf[count - 1 - rows.count])]
+            placed.tables[k].table.rows.append(consume row)
+        }
+        for (e, table, _) in placed.tables { entityTables[e] = table }
+        return nil
+    }
+
+    /// The tables of the entities new rows belong to, moved out of `entityTables` (unique, so
+    /// never copied) with the rows' keys placed in their key maps, and what finishing the
+    /// insert needs.
+    ///
+    /// Filled in place by its maker (`placeKeys(of:into:)`) and read in place by its user: a
+    /// copy would share the tables' arrays, and the first row appended would then copy a
+    /// whole table.
+    struct PlacedKeys {
+        /// Each row's entity index.
+        var entityOf: [Int32] = []
+        /// The number of rows of each entity, by entity index.
+        var counts: [Int] = []
+        /// Each entity with rows: its table (keys placed; rows not yet appended) and its
+        /// greatest new key.
+        var tables: [(entity: Int, table: EntityTable, maxKey: Int64)] = []
+    }
+
+    /// Places the keys of `rows` in their entities' key maps, each at the slot its row will
+    /// take when appended in order (with the live count, order and last key as appending the
+    /// rows one by one leaves them), the tables moved into `placed`; or finds the first clash
+    /// and leaves the table unchanged.
+    ///
+    /// Each entity's key map grows once to the entity's greatest new key (within its dense
+    /// range), not by half again as keys arrive.
+    ///
+    /// - Returns: The position of the first row whose key is in the table or earlier in
+    ///   `rows` (nothing changed), or `nil` when every key is placed.
+    private mutating func placeKeys(
+        of rows: UnsafeBufferPointer<StoreRow>, into placed: inout PlacedKeys
+    ) -> Int? {
+        // Each row's entity index, read once: the passes below compare integers, not entities
+        // (and never copy a row's ID, whose two references a copy would retain).
+        var counts = [Int](repeating: 0, count: entityTables.count)
+        var maxKeys = [Int64](repeating: 0, count: entityTables.count)
+        let entityOf = [Int32](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
+            var lastEntity: EntityDescription?
+            var lastIndex = 0
+            for i in 0..<rows.count {
+                let entity = rows[i].objectID.entity
+                if entity !== lastEntity {
+                    lastEntity = entity
+                    lastIndex = entity.index
+                }
+                buffer[i] = Int32(truncatingIfNeeded: lastIndex)
+                counts[lastIndex] += 1
+                maxKeys[lastIndex] = max(maxKeys[lastIndex], rows[i].objectID.primaryKey)
+            }
+            initialized = rows.count
+        }
+        typealias Before = (live: Int, sorted: Bool, lastKey: Int64)
+        var tables = placed.tables
+        placed.tables = []
+        var befores: [Before] = []
+        var placedCounts: [Int] = []
+        var clash: Int?
+        for e in counts.indices where counts[e] > 0 {
+            var table = entityTables[e]
+            entityTables[e] = EntityTable()
+            befores.append((table.liveCount, table.isSorted, table.lastKey))
+            table.rows.reserveCapacity(table.rows.count + counts[e])
+            table.slotByKey.reserveDense(through: maxKeys[e])
+            var slot = table.rows.count
+            let tag = Int32(truncatingIfNeeded: e)
+            for i in 0..<rows.count where entityOf[i] == tag {
+                let pk = rows[i].objectID.primaryKey
+                if table.slotByKey[pk] != nil {
+                    clash = min(clash ?? i, i)
+                    break
+                }
+                Self.place(pk, at: slot, in: &table)
+                slot += 1
+            }
+            placedCounts.append(slot - table.rows.count)
+            tables.append((e, table, maxKeys[e]))
+        }
+        guard let clash else {
+            placed.entityOf = entityOf
+            placed.counts = counts
+            placed.tables = tables
+            return nil
+        }
+        // Every key placed comes out again: a clash is a key found in the map, so no key the
+        // table held before was placed over.
+        for (k, (e, var table, _)) in tables.enumerated() {
+            var left = placedCounts[k]
+            let tag = Int32(truncatingIfNeeded: e)
+            for i in 0..<rows.count where left > 0 && entityOf[i] == tag {
+                table.slotByKey[rows[i].objectID.primaryKey] = nil
+                left -= 1
+            }
+            (table.liveCount, table.isSorted, table.lastKey) = befores[k]
+            entityTables[e] = table
+        }
+        return clash
+    }
+
+    /// Finishes an insert whose keys are placed and whose rows are appended (or about to be,
+    /// when not `restoringTables`): the tables go back into `entityTables` (when
+    /// `restoringTables`), the primary-key counters rise past the new keys, and each indexed
+    /// to-one's reverse index gains the rows' targets.
+    private mutating func finish(
+        _ placed: PlacedKeys, _ rows: UnsafeBufferPointer<StoreRow>, restoringTables: Bool = true
+    ) {
+        for (e, table, maxKey) in placed.tables {
+            if restoringTables { entityTables[e] = table }
+            let entity = model.entities[e]
+            reservePrimaryKeys(for: entity, upTo: maxKey == .max ? maxKey : maxKey + 1)
+            let tag = Int32(truncatingIfNeeded: e)
+            for (key, slot) in indexedSlots[e] {
+                // Keys only: every source is of `entity`, and the store is the table's.
+                var pairs: [(target: Int64, source: Int64)] = []
+                pairs.reserveCapacity(placed.counts[e])
+                for i in 0..<rows.count where placed.entityOf[i] == tag {
+                    let target = rows[i].values.withUnsafeBufferPointer { values -> Int64? in
+                        if case .toOne(let target?) = values[slot] { return target.primaryKey }
+                        return nil
+                    }
+                    if let target { pairs.append((target, rows[i].objectID.primaryKey)) }
+                }
+                reverse[key]!.add(contentsOf: pairs, entity: entity)
+            }
+        }
+    }
+
+    /// Records a new row's key `pk` at row slot `slot`: key map, order, live count (not the
+    /// row itself, nor the reverse index or the key counters).
+    static func place(_ pk: Int64, at slot: Int, in table: inout EntityTable) {
+        if pk <= table.lastKey {
+            table.isSorted = false
+        } else {
+            table.lastKey = pk
+        }
+        table.slotByKey[pk] = slot
+        table.liveCount += 1
+    }
+}
