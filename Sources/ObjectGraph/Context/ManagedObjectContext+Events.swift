@@ -129,7 +129,7 @@ extension ManagedObjectContext {
             guard !changes.isEmpty else { return }
             func put(_ key: String, _ objects: [ManagedObject]) -> Set<ManagedObject>? {
                 if objects.isEmpty { return nil }
-                let set = Set(objects)
+                let set = Set(announcing: objects)
                 info[key] = set
                 return set
             }
@@ -233,6 +233,21 @@ struct AnnouncedSets {
         {
             return announced.set
         }
-        return Set(objects)
+        return Set(announcing: objects)
+    }
+}
+
+extension Set where Element == ManagedObject {
+    /// The set of `objects` (equal objects are one member: each is equal only to itself), as
+    /// `Set(objects)` makes it: sized once, the objects read through the array's buffer and
+    /// each added with `update(with:)`, which returns nothing for a new member.
+    ///
+    /// - Complexity: O(n), one hash of each object's identity.
+    init(announcing objects: [ManagedObject]) {
+        var set = Set(minimumCapacity: objects.count)
+        objects.withUnsafeBufferPointer { objects in
+            for i in objects.indices { set.update(with: objects[i]) }
+        }
+        self = set
     }
 }

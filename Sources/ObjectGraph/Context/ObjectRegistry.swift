@@ -190,21 +190,47 @@ final class ObjectRegistry {
     /// insert save once, ≈ 600 instructions an object, for room it never used).
     func move(_ moves: [(object: ManagedObject, from: ManagedObjectID)]) {
         work &+= moves.count
-        for (object, from) in moves {
-            if let slot = slot(of: object, tag: Self.tag(from)) {
-                removals &+= 1
-                _ = remove(at: slot)
+        for (object, from) in moves { moveOne(object, from: from) }
+    }
+
+    /// ``move(_:)`` for `moved[i]`, whose ID was `from[i]`, for each `i`: the same moves, in
+    /// the same order, from two arrays that a save has already (its inserts in allocation
+    /// order, the IDs they had), read through their buffers.
+    ///
+    /// A list of `(object, from)` pairs was a third array of every inserted object, each
+    /// object and ID copied into it and again out of it as the loop bound each pair (a retain
+    /// and a release of both per object: W1's re-keying of 20,020 inserts).
+    ///
+    /// - Precondition: `moved` and `from` have the same count.
+    func move(_ moved: [ManagedObject], from: [ManagedObjectID]) {
+        precondition(
+            moved.count == from.count,
+            "ObjectRegistry.move: \(moved.count) objects for \(from.count) IDs")
+        work &+= moved.count
+        moved.withUnsafeBufferPointer { moved in
+            from.withUnsafeBufferPointer { from in
+                for i in moved.indices { moveOne(moved[i], from: from[i]) }
             }
-            // As `register(_:as:)`, without its sweep: a sweep between two moves would walk the
-            // whole table for nothing.
-            let id = object.objectID
-            if let slot = slot(of: id) {
-                removals &+= 1
-                objects[slot] = object
-            } else {
-                if (count + 1) * 2 > tags.count { resize(toHold: count + 1) }
-                insertNew(id, object)
-            }
+        }
+    }
+
+    /// One move of ``move(_:)``: the entry under `from` removed if it is `object`, and
+    /// `object` registered under its `objectID`, replacing what was registered there.
+    @inline(__always)
+    private func moveOne(_ object: ManagedObject, from: ManagedObjectID) {
+        if let slot = slot(of: object, tag: Self.tag(from)) {
+            removals &+= 1
+            _ = remove(at: slot)
+        }
+        // As `register(_:as:)`, without its sweep: a sweep between two moves would walk the
+        // whole table for nothing.
+        let id = object.objectID
+        if let slot = slot(of: id) {
+            removals &+= 1
+            objects[slot] = object
+        } else {
+            if (count + 1) * 2 > tags.count { resize(toHold: count + 1) }
+            insertNew(id, object)
         }
     }
 

@@ -47,6 +47,11 @@ struct EntityLayout: Sendable {
     let derivedAttributes: [AttributeDescription]
     /// The slots of transient properties (attributes and relationships).
     let transientSlots: SlotSet
+    /// The number of slots when the entity has properties and every one is a stored
+    /// attribute or a stored to-one, else 0: a saved insert's row can then stand for its
+    /// slots whatever they hold, which `ManagedObject.moveSlotsIntoSavedRow(of:_:)` decides
+    /// from this count once per object rather than by a pass over its slots.
+    let attributeAndToOneSlotCount: Int
 
     init(_ entity: EntityDescription) {
         var kinds: [Kind] = []
@@ -102,6 +107,8 @@ struct EntityLayout: Sendable {
             kinds.indices.filter {
                 [.transientAttribute, .transientToOne, .transientToMany].contains(kinds[$0])
             })
+        self.attributeAndToOneSlotCount =
+            kinds.allSatisfy { $0 == .attribute || $0 == .toOne } ? kinds.count : 0
     }
 
     static let empty = EntityLayout(kinds: [], attributes: [], relationships: [])
@@ -125,5 +132,6 @@ struct EntityLayout: Sendable {
         self.hasUniquenessConstraints = false
         self.derivedAttributes = []
         self.transientSlots = SlotSet()
+        self.attributeAndToOneSlotCount = 0
     }
 }

@@ -37,10 +37,13 @@ extension ManagedObject {
     ///   and plans no values for any (so that its slots are what the save writes and every
     ///   reference in the row names the object the slot holds); asserted in debug builds
     ///   (`plan` is read only there). If the commit fails, ``materialiseRow()`` gives the
-    ///   slots back. Cost: the row's allocation, a pass over the slots to decide, one to
-    ///   reverse them in place and one to move them out (the relationship values' array when
-    ///   more than one is kept), no reference counting of the values (W1: ≈ 650 instructions
-    ///   an expense fewer than copying and releasing them).
+    ///   slots back. For an entity whose properties are all stored attributes and to-ones
+    ///   (``EntityLayout/attributeAndToOneSlotCount``), each slot holds its kind's value, as
+    ///   every write keeps it (checked in debug builds): the slots are then not read to
+    ///   decide. Cost: the row's allocation, a pass over the slots to decide (none for such
+    ///   an entity), one to reverse them in place and one to move them out (the relationship
+    ///   values' array when more than one is kept), no reference counting of the values (W1:
+    ///   ≈ 650 instructions an expense fewer than copying and releasing them).
     func moveSlotsIntoSavedRow(
         of plan: SavePlan, _ id: (ManagedObject) -> ManagedObjectID
     ) -> [StoreValue]? {
@@ -48,17 +51,42 @@ extension ManagedObject {
             state.isInserted && plan.survivorOf.isEmpty && !plan.plansValues
                 && managedObjectContext?.parent == nil,
             "a saved insert's slots move into its row only in a root save that merges nothing")
+        // An entity of stored attributes and to-ones only: the row stands for any slots of
+        // the layout's count, which are not read beforehand (`savedRowShape` read each slot's
+        // kind and value: ≈ 210 instructions an expense).
+        let plainCount = entity.layout.attributeAndToOneSlotCount
+        if plainCount > 0 {
+            guard rowValues == nil, slots.count == plainCount else { return nil }
+            assert(savedRowShape() != nil, "a slot holds another kind's value")
+            return moveCheckedSlotsIntoSavedRow(reserving: 0, id)
+        }
         guard let count = savedRowShape() else { return nil }
+        return moveCheckedSlotsIntoSavedRow(reserving: count > 1 ? count : 0, id)
+    }
+
+    /// The move of ``moveSlotsIntoSavedRow(of:_:)``, once it has decided that the row can
+    /// stand for the slots; `reserving`: room for that many relationship values kept beside
+    /// the row (0 when at most one is expected).
+    ///
+    /// The destinations are counted as they are moved: a to-one's destination is kept alone
+    /// while it is the only relationship value (in `faultSource`), and a second value, or a
+    /// stored to-many, starts the list of every one in slot order
+    /// (``keepResolvedRelationships(_:)``).
+    ///
+    /// - Precondition: the object keeps no row, its slots match its entity's layout and hold
+    ///   no transient, no loaded derived to-many and no deleted member of a stored to-many
+    ///   (``savedRowShape()`` is not `nil`).
+    private func moveCheckedSlotsIntoSavedRow(
+        reserving: Int, _ id: (ManagedObject) -> ManagedObjectID
+    ) -> [StoreValue] {
         // The slots' count (equal to the layout's, checked), not the layout's array: holding
         // that cost a retain and a release.
         let slotCount = slots.count
         var row: [StoreValue] = []
         row.reserveCapacity(slotCount)
-        // The relationship values kept beside the row: the one destination, or all of them in
-        // slot order (a to-one's counted as 1, a to-many's as 2, as `savedRowShape` counts).
         var destination: ManagedObject?
         var related: [ObjectValue] = []
-        if count > 1 { related.reserveCapacity(count) }
+        if reserving > 0 { related.reserveCapacity(reserving) }
         // Reversed (values moved, not copied), then taken from the end one by one: each value
         // leaves the array without a retain, and the array, empty at the end, is freed
         // without a pass over its elements.
@@ -68,10 +96,16 @@ extension ManagedObject {
             case .attribute(let v): row.append(.attribute(v))
             case .toOne(let o?):
                 row.append(.toOne(id(o)))
-                if count == 1 { destination = o } else { related.append(.toOne(o)) }
+                if related.isEmpty, destination == nil {
+                    destination = o
+                } else {
+                    if let first = destination.take() { related.append(.toOne(first)) }
+                    related.append(.toOne(o))
+                }
             case .toOne(nil): row.append(.toOne(nil))
             case .toMany(let members?):
                 row.append(.toMany(ManagedObjectContext.storedMembers(members, id)))
+                if let first = destination.take() { related.append(.toOne(first)) }
                 related.append(.toMany(members))
             // Defensive: unreached while inserts' derived to-manys start loaded (an empty
             // `RelatedObjects`, which `savedRowShape` refuses); an unloaded one is what the
@@ -82,7 +116,7 @@ extension ManagedObject {
         keepRow(row)
         if let destination = consume destination {
             keepResolvedDestination(destination)
-        } else if count > 0 {
+        } else if !related.isEmpty {
             keepResolvedRelationships(related)
         }
         return row

@@ -35,26 +35,35 @@ extension ManagedObjectContext {
         // Each inserted object moves to its permanent ID: the registry's entries are moved
         // together (see `ObjectRegistry.move(_:)`), and the old and new IDs are recorded as one
         // batch for children that still hold the temporary ones (see `PermanentIDMap`).
-        var moves: [(object: ManagedObject, from: ManagedObjectID)] = []
-        moves.reserveCapacity(newIDs.count)
         var from: [ManagedObjectID] = []
         from.reserveCapacity(newIDs.count)
-        var allMoved = true
-        for object in plan.inserted { object.snapshotVersion = 1 }
-        // The new IDs in allocation order, read without a lookup per object.
-        for (object, id) in zip(newIDs.objects, newIDs.ids) {
-            guard id != object.objectID else {
-                allMoved = false
-                continue
-            }
-            moves.append((object, object.objectID))
-            from.append(object.objectID)
-            object.objectID = id
+        // The objects that moved, listed only once one did not (its new ID was its ID
+        // already): until then they are `newIDs.objects`' first ones.
+        var moved: [ManagedObject]?
+        plan.inserted.withUnsafeBufferPointer { inserted in
+            for i in inserted.indices { inserted[i].snapshotVersion = 1 }
         }
-        // The save's own array of new IDs when every object moved (the usual case), else the
-        // new IDs of those that did.
-        permanentIDs.record(from: from, to: allMoved ? newIDs.ids : moves.map(\.object.objectID))
-        registry.move(moves)
+        // The new IDs in allocation order, read without a lookup per object, through the
+        // arrays' buffers (binding each pair copied the object and the ID: a retain and a
+        // release of each).
+        newIDs.objects.withUnsafeBufferPointer { objects in
+            newIDs.ids.withUnsafeBufferPointer { ids in
+                for i in objects.indices {
+                    let object = objects[i]
+                    guard ids[i] != object.objectID else {
+                        if moved == nil { moved = Array(objects[..<i]) }
+                        continue
+                    }
+                    from.append(object.objectID)
+                    object.objectID = ids[i]
+                    moved?.append(object)
+                }
+            }
+        }
+        // The save's own arrays when every object moved (the usual case), else the objects
+        // that did and their new IDs.
+        permanentIDs.record(from: from, to: moved.map { $0.map(\.objectID) } ?? newIDs.ids)
+        registry.move(moved ?? newIDs.objects, from: from)
         for object in plan.updated {
             if let id = plan.takeovers[ObjectIdentifier(object)] {
                 if let previous = registry[id], previous !== object { detach(previous, as: id) }

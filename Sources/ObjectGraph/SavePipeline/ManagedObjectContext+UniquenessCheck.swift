@@ -11,7 +11,6 @@ extension ManagedObjectContext {
     func findClashes(_ plan: SavePlan, coordinator: PersistentStoreCoordinator) throws
         -> [ConstraintClash]
     {
-        let candidates = plan.written
         // The constraints of the entities written, each once, and the written objects of a
         // constrained entity, in order. An entity is constrained when its hierarchy declares
         // a constraint (only then can it be of a kind some constraint is declared on). A save
@@ -24,23 +23,31 @@ extension ManagedObjectContext {
         var constrainedObjects: [ManagedObject] = []
         var lastEntity: ObjectIdentifier?
         var lastConstrained = false
-        for object in candidates {
-            let entity = ObjectIdentifier(object.entity)
-            if entity != lastEntity {
-                lastEntity = entity
-                if let known = answers.first(where: { $0.entity == entity }) {
-                    lastConstrained = known.constrained
-                } else {
-                    let hierarchy = object.entity.constraintsInHierarchy
-                    for (owner, constraint) in hierarchy
-                    where seen.insert([owner.name] + constraint).inserted {
-                        constraints.append((owner, constraint))
+        // The written objects (`plan.written`: the inserts, then the updates) read through
+        // the two arrays' buffers: their concatenation copied every object into a third array
+        // (a retain and a release each) and the loop over it bound each (another pair).
+        for objects in [plan.inserted, plan.updated] {
+            objects.withUnsafeBufferPointer { objects in
+                for i in objects.indices {
+                    let object = objects[i]
+                    let entity = ObjectIdentifier(object.entity)
+                    if entity != lastEntity {
+                        lastEntity = entity
+                        if let known = answers.first(where: { $0.entity == entity }) {
+                            lastConstrained = known.constrained
+                        } else {
+                            let hierarchy = object.entity.constraintsInHierarchy
+                            for (owner, constraint) in hierarchy
+                            where seen.insert([owner.name] + constraint).inserted {
+                                constraints.append((owner, constraint))
+                            }
+                            lastConstrained = !hierarchy.isEmpty
+                            answers.append((entity, lastConstrained))
+                        }
                     }
-                    lastConstrained = !hierarchy.isEmpty
-                    answers.append((entity, lastConstrained))
+                    if lastConstrained { constrainedObjects.append(object) }
                 }
             }
-            if lastConstrained { constrainedObjects.append(object) }
         }
         guard !constraints.isEmpty else { return [] }
         // Stored rows that the save itself rewrites or removes take no part. Only permanent

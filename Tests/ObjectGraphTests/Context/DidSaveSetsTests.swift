@@ -105,4 +105,21 @@ private final class Tally: ManagedObject {
             #expect(!y.hasChanges)
         }
     }
+
+    /// The sets the notifications hold are made as `Set(objects)` makes them: each object
+    /// once (an object listed twice is one member), none for no objects, and a save's
+    /// objects-did-change set names exactly the objects inserted.
+    @Test func anAnnouncedSetHoldsEachObjectOnce() throws {
+        let context = try Self.context()
+        try context.performAndWait {
+            let objects = (0..<40).map { _ in Tally(context: context) }
+            let listed = objects + objects[5..<9] + [objects[0]]
+            #expect(Set(announcing: listed) == Set(listed))
+            #expect(Set(announcing: listed).count == 40)
+            #expect(Set(announcing: []).isEmpty)
+            let (_, changed) = try Self.observing(context) { try context.save() }
+            let inserted = changed.compactMap { $0[NSInsertedObjectsKey] as? Set<ManagedObject> }
+            #expect(inserted == [Set(objects)])
+        }
+    }
 }

@@ -150,6 +150,48 @@ func registrable(_ id: ManagedObjectID) -> ManagedObject {
         for object in objects { #expect(registry[object.objectID] === object) }
     }
 
+    /// Moving from two arrays (the objects, and the IDs they had) moves exactly as the list
+    /// of pairs does, in order: an object whose old entry is registered, one whose old entry
+    /// is not (a stray), and one moved to an ID another object is registered under (which it
+    /// replaces) end up registered the same way in both tables.
+    @Test func movingFromTwoArraysMovesAsThePairsDo() throws {
+        let (category, transaction) = try Self.entities()
+        let pairs = ObjectRegistry()
+        let arrays = ObjectRegistry()
+        var objects: [ManagedObject] = []
+        var from: [ManagedObjectID] = []
+        for i in 0..<300 {
+            let object = ManagedObject(entity: i % 2 == 0 ? category : transaction, insertInto: nil)
+            if i % 50 != 7 {
+                pairs.register(object, as: object.objectID)
+                arrays.register(object, as: object.objectID)
+            }
+            objects.append(object)
+            from.append(object.objectID)
+        }
+        // Registered under the ID that object 10 moves to: the move replaces it.
+        let displaced = registrable(
+            ManagedObjectID(entity: category, storeIdentifier: "A", primaryKey: 11))
+        pairs.register(displaced, as: displaced.objectID)
+        arrays.register(displaced, as: displaced.objectID)
+        for (i, object) in objects.enumerated() {
+            object.objectID = ManagedObjectID(
+                entity: object.entity, storeIdentifier: "A", primaryKey: Int64(i + 1))
+        }
+        pairs.move(Array(zip(objects, from)).map { (object: $0.0, from: $0.1) })
+        arrays.move(objects, from: from)
+        #expect(arrays.count == pairs.count && arrays.count == 300)
+        for (object, old) in zip(objects, from) {
+            #expect(arrays[object.objectID] === object && pairs[object.objectID] === object)
+            #expect(arrays[old] == nil && pairs[old] == nil)
+        }
+        #expect(
+            Set(arrays.values.map(ObjectIdentifier.init)) == Set(objects.map(ObjectIdentifier.init))
+        )
+        #expect(
+            Set(pairs.values.map(ObjectIdentifier.init)) == Set(objects.map(ObjectIdentifier.init)))
+    }
+
     /// The table keeps a tag of each entry's ID (not the ID): a sweep that drops a few entries
     /// takes their IDs from their objects, and must drop exactly them when IDs of two stores
     /// and temporary IDs share entity and key (and so their tags).

@@ -117,7 +117,7 @@ import Testing
     }
 
     /// Whether `object` keeps the store's own array of values (the same buffer).
-    private static func sharesStoreRow(_ object: ManagedObject, _ store: any PersistentStore)
+    static func sharesStoreRow(_ object: ManagedObject, _ store: any PersistentStore)
         throws -> Bool
     {
         guard let kept = object.rowValues else { return false }
