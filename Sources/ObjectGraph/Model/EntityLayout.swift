@@ -52,6 +52,9 @@ struct EntityLayout: Sendable {
     /// slots whatever they hold, which `ManagedObject.moveSlotsIntoSavedRow(of:_:)` decides
     /// from this count once per object rather than by a pass over its slots.
     let attributeAndToOneSlotCount: Int
+    /// The number of stored to-one slots: room a saved insert's row reserves for the
+    /// destinations it keeps beside it when there is more than one.
+    let toOneSlotCount: Int
 
     init(_ entity: EntityDescription) {
         var kinds: [Kind] = []
@@ -109,6 +112,7 @@ struct EntityLayout: Sendable {
             })
         self.attributeAndToOneSlotCount =
             kinds.allSatisfy { $0 == .attribute || $0 == .toOne } ? kinds.count : 0
+        self.toOneSlotCount = kinds.reduce(0) { $0 + ($1 == .toOne ? 1 : 0) }
     }
 
     static let empty = EntityLayout(kinds: [], attributes: [], relationships: [])
@@ -133,5 +137,6 @@ struct EntityLayout: Sendable {
         self.derivedAttributes = []
         self.transientSlots = SlotSet()
         self.attributeAndToOneSlotCount = 0
+        self.toOneSlotCount = 0
     }
 }

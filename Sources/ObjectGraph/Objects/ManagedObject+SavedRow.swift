@@ -53,12 +53,14 @@ extension ManagedObject {
             "a saved insert's slots move into its row only in a root save that merges nothing")
         // An entity of stored attributes and to-ones only: the row stands for any slots of
         // the layout's count, which are not read beforehand (`savedRowShape` read each slot's
-        // kind and value: ≈ 210 instructions an expense).
+        // kind and value: ≈ 220 instructions an expense).
         let plainCount = entity.layout.attributeAndToOneSlotCount
         if plainCount > 0 {
             guard rowValues == nil, slots.count == plainCount else { return nil }
             assert(savedRowShape() != nil, "a slot holds another kind's value")
-            return moveCheckedSlotsIntoSavedRow(reserving: 0, id)
+            // Room for every to-one's destination when more than one can be kept.
+            let toOnes = entity.layout.toOneSlotCount
+            return moveCheckedSlotsIntoSavedRow(reserving: toOnes > 1 ? toOnes : 0, id)
         }
         guard let count = savedRowShape() else { return nil }
         return moveCheckedSlotsIntoSavedRow(reserving: count > 1 ? count : 0, id)
@@ -124,9 +126,9 @@ extension ManagedObject {
 
     /// Whether the object's slots can be kept as a saved row (see
     /// ``moveSlotsIntoSavedRow(of:_:)``), and if so how many relationship values the row stands
-    /// for, a to-one's destination counted as 1 and a stored to-many as 2 (so that 1 means
-    /// one to-one's destination and nothing else); `nil` when they cannot. Reads the slots in
-    /// place.
+    /// for, a to-one's destination counted as 1 and a stored to-many as 2 (the room the move
+    /// reserves for the values kept beside the row when above 1); `nil` when they cannot.
+    /// Reads the slots in place.
     private func savedRowShape() -> Int? {
         let kinds = entity.layout.kinds
         guard !kinds.isEmpty, rowValues == nil else { return nil }

@@ -37,33 +37,28 @@ extension ManagedObjectContext {
         // batch for children that still hold the temporary ones (see `PermanentIDMap`).
         var from: [ManagedObjectID] = []
         from.reserveCapacity(newIDs.count)
-        // The objects that moved, listed only once one did not (its new ID was its ID
-        // already): until then they are `newIDs.objects`' first ones.
-        var moved: [ManagedObject]?
         plan.inserted.withUnsafeBufferPointer { inserted in
             for i in inserted.indices { inserted[i].snapshotVersion = 1 }
         }
         // The new IDs in allocation order, read without a lookup per object, through the
         // arrays' buffers (binding each pair copied the object and the ID: a retain and a
-        // release of each).
+        // release of each). Every object moves: `allocateIDs` lists only objects whose ID is
+        // temporary, and the coordinator makes each new ID in a store's scope (permanent).
         newIDs.objects.withUnsafeBufferPointer { objects in
             newIDs.ids.withUnsafeBufferPointer { ids in
                 for i in objects.indices {
                     let object = objects[i]
-                    guard ids[i] != object.objectID else {
-                        if moved == nil { moved = Array(objects[..<i]) }
-                        continue
-                    }
+                    assert(
+                        object.objectID.isTemporaryID && !ids[i].isTemporaryID,
+                        "a new ID for an object without a temporary one, or a temporary new ID")
                     from.append(object.objectID)
                     object.objectID = ids[i]
-                    moved?.append(object)
                 }
             }
         }
-        // The save's own arrays when every object moved (the usual case), else the objects
-        // that did and their new IDs.
-        permanentIDs.record(from: from, to: moved.map { $0.map(\.objectID) } ?? newIDs.ids)
-        registry.move(moved ?? newIDs.objects, from: from)
+        // The save's own arrays: the objects and their new IDs.
+        permanentIDs.record(from: from, to: newIDs.ids)
+        registry.move(newIDs.objects, from: from)
         for object in plan.updated {
             if let id = plan.takeovers[ObjectIdentifier(object)] {
                 if let previous = registry[id], previous !== object { detach(previous, as: id) }

@@ -2,10 +2,12 @@ import Foundation
 
 /// Inserting many new rows at once (log replay, snapshot loading, a save's inserts).
 extension RowTable {
-    /// Inserts rows none of which is in the table yet, in bulk (log replay and snapshot
-    /// loading use this): the table ends up exactly as after inserting them one by one, in
-    /// order — rows, their order, the reverse index and the primary-key counters — but
-    /// capacity is reserved once and the reverse index is filled target by target.
+    /// Inserts rows none of which is in the table yet, in bulk, copying them (a save's
+    /// inserts, replays that keep a transaction log, and the rows before a snapshot's clash;
+    /// log replay otherwise moves them with ``insertNew(moving:)``): the table ends up
+    /// exactly as after inserting them one by one, in order — rows, their order, the reverse
+    /// index and the primary-key counters — but capacity is reserved once and the reverse
+    /// index is filled target by target.
     ///
     /// - Returns: The position in `rows` of the first row whose object is in the table
     ///   already (or earlier in `rows`); the table is then left unchanged. `nil` when every
@@ -84,7 +86,9 @@ extension RowTable {
     /// and leaves the table unchanged.
     ///
     /// Each entity's key map grows once to the entity's greatest new key (within its dense
-    /// range), not by half again as keys arrive.
+    /// range), not by half again as keys arrive. On a clash that growth stays (keys read as
+    /// absent; no result changes): up to the dense range's bound of free slots, where
+    /// placing the keys one by one grew only up to the keys before the clash.
     ///
     /// - Returns: The position of the first row whose key is in the table or earlier in
     ///   `rows` (nothing changed), or `nil` when every key is placed.
@@ -111,8 +115,7 @@ extension RowTable {
             initialized = rows.count
         }
         typealias Before = (live: Int, sorted: Bool, lastKey: Int64)
-        var tables = placed.tables
-        placed.tables = []
+        var tables: [(entity: Int, table: EntityTable, maxKey: Int64)] = []
         var befores: [Before] = []
         var placedCounts: [Int] = []
         var clash: Int?
@@ -144,7 +147,11 @@ extension RowTable {
         }
         // Every key placed comes out again: a clash is a key found in the map, so no key the
         // table held before was placed over.
-        for (k, (e, var table, _)) in tables.enumerated() {
+        for k in tables.indices {
+            // Taken out of `tables`, so that clearing its keys does not copy its key map.
+            let e = tables[k].entity
+            var table = tables[k].table
+            tables[k].table = EntityTable()
             var left = placedCounts[k]
             let tag = Int32(truncatingIfNeeded: e)
             for i in 0..<rows.count where left > 0 && entityOf[i] == tag {

@@ -268,6 +268,9 @@ import Testing
         rows.removeLast(2)
         #expect(table.insertNew(rows) == nil)
         #expect(table.totalRowCount == 40)
+        // Nothing the clashes touched is left behind (order, last key, live counts): the table
+        // is the one built without them.
+        #expect(contents(table, keys: 1...60) == built(first, rows))
     }
 
     /// `insertNew(moving:)` (log replay's path: the rows moved out of the caller's array, not
@@ -339,6 +342,14 @@ import Testing
         #expect(attempt.isEmpty && rows.count == 10)
         #expect(table.totalRowCount == 40)
         for row in rows { #expect(table.row(for: row.objectID) == row) }
+        #expect(contents(table, keys: 1...60) == built(first, rows))
+    }
+
+    /// The contents (keys 1–60) of a new table given `batches` in turn, none clashing.
+    private func built(_ batches: [StoreRow]...) -> Contents {
+        var table = RowTable(model: model, storeIdentifier: "S")
+        for rows in batches { #expect(table.insertNew(rows) == nil) }
+        return contents(table, keys: 1...60)
     }
 
     /// Targets of any key: small ones are found through dense positions, large or far-apart

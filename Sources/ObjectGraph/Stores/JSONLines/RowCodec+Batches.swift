@@ -379,8 +379,7 @@ extension RowCodec {
         rows.reserveCapacity(total)
         for k in 1..<(last + 1) {
             var part = segments[k].takeRows()
-            part.reverseThroughBuffer()
-            while let row = part.popLast() { rows.append(row) }
+            rows.appendMoving(from: &part)
         }
         s.position = end
         return rows

@@ -175,8 +175,8 @@ import Testing
         }
     }
 
-    /// A snapshot whose rows repeat one is damage of the repeated row's line; the snapshot
-    /// rows before it were inserted (moved into the table) and the replay stops there.
+    /// A snapshot whose rows repeat one is damage of the repeated row's line (named with its
+    /// line number and the repeated object).
     @Test func aSnapshotRowTwiceIsDamageOfItsSecondLine() throws {
         let good = try makeFile()
         var lines = good.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
