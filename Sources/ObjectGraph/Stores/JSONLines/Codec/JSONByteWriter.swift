@@ -260,7 +260,11 @@ package final class JSONByteWriter {
     }
 
     /// Appends a string as a quoted, escaped JSON string.
+    ///
+    /// A native string's UTF-8 is read where it lies (no copy of the string to make it
+    /// mutable for `withUTF8`); a string without contiguous UTF-8 (bridged) is made so first.
     package func append(quoted text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append(quotedUTF8: $0) }) != nil { return }
         var text = text
         text.withUTF8 { append(quotedUTF8: $0) }
     }
