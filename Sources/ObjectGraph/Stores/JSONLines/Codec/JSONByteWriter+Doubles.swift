@@ -17,7 +17,7 @@ extension JSONByteWriter {
     /// fewest digits after the point that read back as `value`, the last one the nearest;
     /// returns `false`, writing nothing, when two spellings of that length are equally near
     /// (which `description` decides). Amounts, dates with a sub-second part and products
-    /// such as `amount * 1.2` are spelled so, in ≈ 10 instructions a digit after the integer
+    /// such as `amount * 1.2` are spelled so, in ≈ 18 instructions a digit after the integer
     /// part (a short decimal's tries and the 16–17-digit writer took ≈ 460 a value).
     ///
     /// Exact, in 64-bit integers: `value` is m / 2^k (m of 53 bits, 1 ≤ k ≤ 52), its integer
