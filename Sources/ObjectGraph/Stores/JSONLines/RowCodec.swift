@@ -224,8 +224,7 @@ struct RowCodec: Sendable {
     ) -> Bool {
         switch slot.kind {
         case .attribute:
-            guard case .attribute(let v) = values[index] else { return false }
-            return v.writeCanonicalJSON(as: slot.type, to: w)
+            return values[index].writeAttribute(as: slot.type, to: w)
         case .toOne:
             guard case .toOne(let target) = values[index] else { return false }
             guard let target else {
@@ -303,5 +302,36 @@ struct RowCodec: Sendable {
         }
         w.append(integer: id.primaryKey)
         w.append(0x5D)
+    }
+}
+
+extension StoreValue {
+    /// Appends this attribute value's canonical JSON for an attribute of `type`; `false`
+    /// (writing nothing) when it is not an attribute value or does not fit `type`.
+    ///
+    /// A method so that the row's value is switched on where it lies (`self` is borrowed):
+    /// matching `values[i]` in the caller copied the whole value and destroyed the copy
+    /// (outlined functions switching on its case). The common payloads are matched together
+    /// with the type, with no second switch; every other value goes through
+    /// `writeCanonicalJSON(as:to:)`, which refuses the same mismatches (`null` fits every type
+    /// there too).
+    fileprivate func writeAttribute(as type: AttributeType, to w: JSONByteWriter) -> Bool {
+        switch self {
+        case .attribute(.double(let v)) where type == .double:
+            AttributeValue.write(double: v, to: w)
+        case .attribute(.date(let v)) where type == .date:
+            AttributeValue.write(double: v.timeIntervalSinceReferenceDate, to: w)
+        case .attribute(.string(let v)) where type == .string:
+            w.append(quoted: v)
+        case .attribute(.uuid(let v)) where type == .uuid:
+            w.append(quotedUUID: v)
+        case .attribute(.null):
+            w.append(ascii: "null")
+        case .attribute(let v):
+            return v.writeCanonicalJSON(as: type, to: w)
+        default:
+            return false
+        }
+        return true
     }
 }

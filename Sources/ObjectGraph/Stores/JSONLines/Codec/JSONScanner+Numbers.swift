@@ -246,9 +246,9 @@ extension JSONScanner {
 }
 
 /// 10^`k` for 0 ≤ `k` ≤ 19 (1 otherwise), from a constant table: a global array costs a
-/// `swift_once` check at each use.
+/// `swift_once` check at each use (the scanner's numbers and `JSONByteWriter.digitCount(_:)`).
 @inline(__always)
-private func powerOfTen(_ k: Int) -> UInt64 {
+func powerOfTen(_ k: Int) -> UInt64 {
     switch k {
     case 1: 10
     case 2: 100

@@ -27,7 +27,10 @@ import Testing
             // Magnitudes of every length: shift a random word right by 0–63 bits.
             samples.append(Int64(bitPattern: bits >> (random.next() % 64)))
         }
-        for v in samples { #expect(written(v) == String(v), "\(v)") }
+        for v in samples {
+            #expect(written(v) == String(v), "\(v)")
+            #expect(JSONByteWriter.decimalLength(of: v) == String(v).utf8.count, "\(v)")
+        }
     }
 
     @Test func integersFollowWhatTheWriterHeld() {

@@ -120,7 +120,7 @@ import Testing
                     0x56, 0x78, 0x9A
                 )),
         ]
-        for _ in 0..<2_000 {
+        for _ in 0..<20_000 {
             let a = random.next()
             let b = random.next()
             var bytes = [UInt8](repeating: 0, count: 16)

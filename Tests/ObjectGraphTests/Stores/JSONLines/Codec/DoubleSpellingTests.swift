@@ -104,4 +104,48 @@ import Testing
             #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
         }
     }
+
+    /// Values with a fraction between 1 and 2^52, spelled by their fraction's digits in 64-bit
+    /// integers (issue 25, twenty-second session): every binary exponent of that range, dates
+    /// before 2001 and far after it, amounts, and the values two spellings are equally near
+    /// (left to `description`).
+    @Test func fractionsBetweenOneAndTwoToThe52AreSpelledAsDescriptionSpellsThem() {
+        var random = SeededRandomNumberGenerator(seed: 2222)
+        let twoTo52 = 4_503_599_627_370_496.0
+        var samples: [Double] = [
+            Double(1).nextUp, Double(2).nextDown, Double(2).nextUp, 1.5, 1.05, 9.95, 1.1,
+            0.1 + 0.2 + 1, 223.21,
+            218.64, 675_242_087.580_247_4, -978_307_200.5, -978_307_199.999_999_9,
+            twoTo52.nextDown, twoTo52 / 2 + 0.5, twoTo52 / 4 + 0.25, twoTo52 / 4 + 0.75,
+            twoTo52 / 8 + 0.125, twoTo52 / 8 + 0.375, 1e15 + 0.5, 1e15.nextDown, 1e15.nextUp,
+            999_999_999.999_999_9, 1e9.nextDown, 1e9.nextUp, 32_503_680_000.000_001,
+            9.999_999_999_999_998, 123_456.789_012_345_67,
+        ]
+        for exponent in 0..<52 {
+            let low = Double(sign: .plus, exponent: exponent, significand: 1)
+            samples += [low.nextUp, (low * 2).nextDown, low + low / 3]
+        }
+        for _ in 0..<30_000 {
+            // Any mantissa at any binary exponent from 0 to 51.
+            let exponent = Int(random.next() % 52)
+            let bits = random.next() & 0x000F_FFFF_FFFF_FFFF
+            samples.append(
+                Double(
+                    sign: .plus, exponentBitPattern: UInt(1023 + exponent),
+                    significandBitPattern: bits))
+            // Dates from 1900 to 2300 with a sub-second part, as `Date()` makes them.
+            let seconds = Double(Int64(random.next() % 12_600_000_000) - 3_200_000_000)
+            samples.append(
+                Date(timeIntervalSince1970: seconds + Double(random.next() % 10_000_000) / 1e7)
+                    .timeIntervalSinceReferenceDate)
+            // Amounts of one or two places, and their products and neighbours.
+            let cents = Double(random.next() % 100_000_000) / 100
+            samples += [cents, cents * 1.2, cents.nextUp, cents.nextDown]
+        }
+        for v in samples where v.isFinite {
+            #expect(written(v) == v.description, "\(v.bitPattern)")
+            #expect(written(-v) == (-v).description, "\(v.bitPattern)")
+            #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
+        }
+    }
 }
