@@ -50,6 +50,8 @@ extension JSONByteWriter {
         let unit = UInt64(1) &<< shift  // 2^(k+1)
         var rest = fraction &<< 1
         var half: UInt64 = 1
+        // The bound itself reads back when m is even (ties to even); a decimal on it needs
+        // k + 1 places, and `value` itself has k, so the loop stops first: kept for safety.
         let inclusive = m & 1 == 0
         while true {
             rest &*= 10
@@ -84,7 +86,8 @@ extension JSONByteWriter {
     /// 15 significant digits with at most six after the point between 0.001 and 10^9 in
     /// magnitude, in the form `description` uses (`0.25`, `1700000000.0`); returns `false`,
     /// writing nothing, otherwise. Called after ``appendFractional(_:)``, so its decimals are
-    /// those below 1 (and the rare values that one leaves to `description`). Two different
+    /// those below 1 (the ties that one leaves, at 2^50, are above its 10^9 bound and go to
+    /// `description`). Two different
     /// decimals of at most 15 significant digits never round to the same double, so such a
     /// decimal is the shortest that reads back; the division `m / 10^k` of exact operands is
     /// correctly rounded, so the check is exact.

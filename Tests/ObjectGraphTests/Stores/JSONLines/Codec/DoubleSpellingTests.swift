@@ -148,4 +148,45 @@ import Testing
             #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
         }
     }
+
+    /// A value two spellings are equally near (2^50 + 0.25 and + 0.75, either sign) is left
+    /// to `description` with the writer's earlier bytes kept: the fast path's partial digits
+    /// are taken back to where the value began, not to the buffer's start (the w1e review).
+    @Test func aTieLeftToDescriptionKeepsTheBytesWrittenBeforeIt() {
+        let twoTo50 = 1_125_899_906_842_624.0
+        for v in [twoTo50 + 0.25, twoTo50 + 0.75, -(twoTo50 + 0.25), -(twoTo50 + 0.75)] {
+            let w = JSONByteWriter(capacity: 64)
+            w.append(ascii: "[1,")
+            w.append(shortest: v)
+            w.append(ascii: "]")
+            #expect(w.string == "[1,\(v.description)]", "\(v.bitPattern)")
+        }
+    }
+
+    /// Values nearest to a midpoint between two 16-digit decimals (a 17-digit decimal ending
+    /// in 5, at every number of integer digits from 1 to 16), and their neighbours: the cases
+    /// where the shortest spellings' last digit is closest to a toss-up, spelled as
+    /// `description` spells them and read back bit for bit (the w1e review).
+    @Test func valuesNearAMidpointAreSpelledAsDescriptionSpellsThem() {
+        var random = SeededRandomNumberGenerator(seed: 5050)
+        var samples: [Double] = []
+        for integerDigits in 1...16 {
+            for _ in 0..<250 {
+                // 16 random digits (the first not 0), then a 5.
+                var digits = String(1 + random.next() % 9)
+                for _ in 1..<16 { digits += String(random.next() % 10) }
+                digits += "5"
+                let text =
+                    digits.prefix(integerDigits) + "." + digits.dropFirst(integerDigits)
+                guard let v = Double(text) else { continue }
+                samples += [v, v.nextUp, v.nextDown]
+            }
+        }
+        #expect(samples.count == 16 * 250 * 3)
+        for v in samples where v.isFinite {
+            #expect(written(v) == v.description, "\(v.bitPattern)")
+            #expect(written(-v) == (-v).description, "\(v.bitPattern)")
+            #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
+        }
+    }
 }

@@ -7,6 +7,11 @@ import Testing
 /// A row's attribute values are written by the codec exactly as `writeCanonicalJSON(as:to:)`
 /// writes them, and refused where it refuses them (issue 25, twenty-second session: the
 /// common payloads are matched together with the slot's type, in place).
+///
+/// The expected bytes come from `canonicalJSON(as:)`, which shares the number, UUID and
+/// string writers: these tests check the dispatch and the values read back; the numbers'
+/// text is checked against `description` and `String` in `DoubleSpellingTests` and
+/// `ByteWriterIntegerTests`.
 @Suite struct RowValueWritingTests {
     private static let types: [AttributeType] = [
         .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date,
@@ -19,7 +24,8 @@ import Testing
         .decimal(Decimal(string: "12.50")!), .double(0), .double(-0.0), .double(223.21),
         .double(.greatestFiniteMagnitude), .double(.leastNonzeroMagnitude), .double(.nan),
         .double(-.infinity), .double(Double(bitPattern: 0x7FF8_0000_0000_0001)),
-        .double(675_242_087.580_247_4), .float(1.5), .string(""), .string("plain"),
+        .double(675_242_087.580_247_4), .double(1_125_899_906_842_624.75), .float(1.5), .string(""),
+        .string("plain"),
         .string("quote \" backslash \\ tab \t newline \n nul \u{0} \u{2028} \u{2029} é 日本 🎉"),
         .boolean(true), .date(Date(timeIntervalSinceReferenceDate: -978_307_200.25)),
         .date(Date(timeIntervalSinceReferenceDate: 675_242_087.580_247_4)),
