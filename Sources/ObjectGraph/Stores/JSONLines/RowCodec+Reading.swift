@@ -30,23 +30,22 @@ extension RowCodec {
         let (entityIndex, pk, version) = head
         let entity = entities[entityIndex]
         let entitySlots = slots[entityIndex]
-        // The array is made once at its exact size, every slot `.notStored`, and each stored
-        // slot's value written in place: no growth, no per-append capacity check. (Appending
-        // into storage from `reserveCapacity(_:)` cost ≈ 350 instructions a row, three
-        // allocations' worth; building it with `init(unsafeUninitializedCapacity:)` allocated
-        // it through the standard library's unspecialised path, a generic metadata lookup and
-        // all.) A value that throws leaves the array whole, the rest `.notStored`.
-        var values = [StoreValue](repeating: .notStored, count: slotCounts[entityIndex])
-        try values.withUnsafeMutableBufferPointer { buffer in
-            for slot in entitySlots {
-                guard s.consume(0x2C) else {
-                    throw s.error(
-                        "\(entity.name) rows have \(entitySlots.count) values; expected ','\(s.foundText)"
-                    )
-                }
-                buffer[slot.index] = try readValue(&s, slot, entity: entity)
+        // Each slot is appended once, in order, into storage reserved once. (Building the array
+        // with `init(unsafeUninitializedCapacity:)` allocated it through the standard library's
+        // unspecialised path, a generic metadata lookup and all: a sixth of reading a row.)
+        let count = slotCounts[entityIndex]
+        var values: [StoreValue] = []
+        values.reserveCapacity(count)
+        for slot in entitySlots {
+            while values.count < slot.index { values.append(.notStored) }
+            guard s.consume(0x2C) else {
+                throw s.error(
+                    "\(entity.name) rows have \(entitySlots.count) values; expected ','\(s.foundText)"
+                )
             }
+            values.append(try readValue(&s, slot, entity: entity))
         }
+        while values.count < count { values.append(.notStored) }
         guard s.consume(0x5D) else {
             throw s.error(
                 "\(entity.name) rows have \(entitySlots.count) values; expected ']'\(s.foundText)")

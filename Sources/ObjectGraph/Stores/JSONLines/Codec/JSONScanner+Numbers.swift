@@ -184,9 +184,57 @@ extension JSONScanner {
     }
 
     /// Reads a number as the nearest `Double`; a literal that overflows is an error.
+    ///
+    /// A short decimal (`readShortDecimal()`) is read in one pass; anything else is read again
+    /// from its start by ``readNumber()`` and ``double(_:)``, so every error is theirs.
     package mutating func readDouble() throws -> Double {
+        skipSpace()
+        if let v = readShortDecimal() { return v }
         let n = try readNumber()
         return try double(n)
+    }
+
+    /// The usual double: `-`?, digits (no leading zero before another digit), then maybe `.`
+    /// and digits, at most 16 digits in all making an integer ≤ 2^53, and no exponent; `nil`
+    /// (the position unmoved) for anything else.
+    ///
+    /// The value is that integer over 10^(digits after the point): both exact (≤ 2^53, and
+    /// 10^15 at most), so the one IEEE division is the correctly rounded quotient, the double
+    /// ``double(_:)`` gives for the same number by Clinger's fast path. ≈ 6 instructions a
+    /// digit, against ≈ 270 a double through ``readNumber()``.
+    @inline(__always)
+    private mutating func readShortDecimal() -> Double? {
+        var i = position
+        let negative = i < end && p[i] == 0x2D
+        if negative { i &+= 1 }
+        let first = i
+        var mantissa: UInt64 = 0
+        while i < end, case let d = p[i] &- 0x30, d < 10, i &- first < 17 {
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i &+= 1
+        }
+        let integerDigits = i &- first
+        guard integerDigits > 0, integerDigits <= 16, p[first] != 0x30 || integerDigits == 1
+        else { return nil }
+        var fractionDigits = 0
+        if i < end, p[i] == 0x2E {
+            i &+= 1
+            let fractionStart = i
+            while i < end, case let d = p[i] &- 0x30, d < 10, i &- first < 18 {
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+            fractionDigits = i &- fractionStart
+            guard fractionDigits > 0 else { return nil }
+        }
+        // A digit here is a 17th; `e` or `E` starts an exponent.
+        guard integerDigits &+ fractionDigits <= 16, mantissa <= 1 << 53,
+            i >= end || (p[i] &- 0x30 >= 10 && p[i] | 0x20 != 0x65)
+        else { return nil }
+        position = i
+        let m = Double(mantissa)
+        let v = fractionDigits == 0 ? m : m / exactPowerOfTen(fractionDigits)
+        return negative ? -v : v
     }
 
     /// The nearest `Double` to a scanned number.
