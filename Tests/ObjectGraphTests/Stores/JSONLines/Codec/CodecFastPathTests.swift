@@ -145,9 +145,9 @@ import Testing
     }
 
     /// A row's values land in their slots, with `.notStored` for the slots a row does not
-    /// keep (transient attributes, to-many relationships), and a row with too few values is
-    /// refused as before (the guard for the values array made at its size, measured and not
-    /// kept).
+    /// keep (transient attributes, to-many relationships), and a row with too few or too many
+    /// values, or a malformed value, is refused with the same offset and message whether its
+    /// values array is grown or made at its size.
     @Test func rowValuesLandInTheirSlotsWithUnstoredSlotsBetween() throws {
         let model = try ManagedObjectModel(entities: [
             EntityDescription(
@@ -177,12 +177,26 @@ import Testing
         #expect(row.version == 2 && row.objectID.primaryKey == 7)
         #expect(try read("[\"Item\",3,1,7]").values == [.toOne(row.objectID)])
         #expect(try read("[\"Item\",3,1,null]").values == [.toOne(nil)])
-        do {
-            _ = try read("[\"Tag\",7,2,\"red\"]")
-            Issue.record("a row with too few values was read")
-        } catch let e as JSONScanError {
-            #expect(
-                e.offset == 16 && e.message == "Tag rows have 2 values; expected ',', found ']'")
+        /// The error reading `text` throws (`nil` when it reads).
+        func failure(_ text: String) -> JSONScanError? {
+            do {
+                _ = try read(text)
+                return nil
+            } catch {
+                return error as? JSONScanError
+            }
         }
+        let short = failure("[\"Tag\",7,2,\"red\"]")
+        #expect(short?.offset == 16)
+        #expect(short?.message == "Tag rows have 2 values; expected ',', found ']'")
+        let long = failure("[\"Tag\",7,2,\"red\",1.5,3]")
+        #expect(long?.offset == 20)
+        #expect(long?.message == "Tag rows have 2 values; expected ']', found ','")
+        let trailing = failure("[\"Tag\",7,2,\"red\",1.5x]")
+        #expect(trailing?.offset == 20)
+        #expect(trailing?.message == "Tag rows have 2 values; expected ']', found 'x'")
+        let malformed = failure("[\"Tag\",7,2,\"red\",-]")
+        #expect(malformed?.offset == 18)
+        #expect(malformed?.message.hasPrefix("Tag.weight: ") == true)
     }
 }
