@@ -32,11 +32,15 @@ import Testing
         }
     }
 
-    /// `text` read by the reader's `readDouble()` and by the general path agree.
+    /// `text` read by the reader's `readDouble()` and by the general path agree, alone and
+    /// followed by more of a line (eight bytes or more after a number take the digit runs of
+    /// eight at a time, fewer the byte loop: the w2v review).
     private static func expectSame(_ text: String) {
-        let fast = outcome(text) { try $0.readDouble() }
-        let general = outcome(text) { s in try s.double(s.readNumber()) }
-        #expect(fast == general, "\(text)")
+        for read in [text, text + "]        x"] {
+            let fast = outcome(read) { try $0.readDouble() }
+            let general = outcome(read) { s in try s.double(s.readNumber()) }
+            #expect(fast == general, "\(read)")
+        }
     }
 
     @Test func edgesReadAsTheGeneralPathReadsThem() {
