@@ -44,14 +44,9 @@ extension JSONScanner {
                 throw error("a number cannot have a leading zero")
             }
         } else {
-            // Up to eight digits a step while they all count (see `digitRun(atMost:)`); the
-            // byte loop below takes what remains, exactly as before.
-            while case (let value, let count) = digitRun(atMost: 19 &- significant), count > 0 {
-                mantissa = mantissa &* powerOfTen(count) &+ value
-                significant &+= count
-                position &+= count
-                if count < 8 { break }
-            }
+            // Up to eight digits a step while they all count; the byte loop below takes what
+            // remains, exactly as before.
+            takeDigitRuns(&mantissa, &significant, limit: 19)
             while position < end, case let d = p[position] &- 0x30, d < 10 {
                 if significant < 19 {
                     mantissa = mantissa &* 10 &+ UInt64(d)
@@ -239,17 +234,32 @@ extension JSONScanner {
     /// (a 17th only says there are too many), moving past them.
     @inline(__always)
     private mutating func takeDigits(_ mantissa: inout UInt64, _ digits: inout Int) {
-        while case (let value, let count) = digitRun(atMost: 17 &- digits), count > 0 {
-            mantissa = mantissa &* powerOfTen(count) &+ value
-            digits &+= count
-            position &+= count
-            if count < 8 { return }
-        }
+        // A shorter run ended the digits, or reached the 17th: nothing for the byte loop.
+        if takeDigitRuns(&mantissa, &digits, limit: 17) { return }
         while position < end, case let d = p[position] &- 0x30, d < 10, digits < 17 {
             mantissa = mantissa &* 10 &+ UInt64(d)
             digits &+= 1
             position &+= 1
         }
+    }
+
+    /// Takes digits at the position eight at a time (`digitRun(atMost:)`), appending them to
+    /// `mantissa` and counting them in `digits`, while at most `limit` are counted in all; stops
+    /// after a shorter run. The caller's byte loop takes what remains (``readNumber()``,
+    /// `takeDigits`).
+    ///
+    /// - Returns: Whether a shorter run (one of 1–7 digits) ended it.
+    @inline(__always) @discardableResult
+    private mutating func takeDigitRuns(
+        _ mantissa: inout UInt64, _ digits: inout Int, limit: Int
+    ) -> Bool {
+        while case (let value, let count) = digitRun(atMost: limit &- digits), count > 0 {
+            mantissa = mantissa &* powerOfTen(count) &+ value
+            digits &+= count
+            position &+= count
+            if count < 8 { return true }
+        }
+        return false
     }
 
     /// The nearest `Double` to a scanned number.
