@@ -161,6 +161,21 @@ extension ManagedObjectContext {
 
     // MARK: Registration
 
+    /// A new temporary ID of `entity` for an object being inserted into this context: the
+    /// process-wide next temporary key (`ManagedObjectID.temporary(for:)`'s) with the
+    /// entity's temporary scope, which is kept for the next call (`lastTemporaryScope`) so
+    /// that no lock is taken per object.
+    ///
+    /// Called by `init(entity:insertInto:)` before `insertNew(_:)` checks the queue: the kept
+    /// scope is queue-confined state, as `lastClassEntity` is.
+    func newTemporaryID(for entity: EntityDescription) -> ManagedObjectID {
+        if lastTemporaryScope?.entity !== entity {
+            lastTemporaryScope = ObjectIDScope.temporaryScope(of: entity)
+        }
+        let key = ObjectIDScope.nextTemporaryKey()
+        return ManagedObjectID(scope: lastTemporaryScope.unsafelyUnwrapped, primaryKey: key)
+    }
+
     func insertNew(_ object: ManagedObject) {
         checkQueue("insert \(object.entity.name)")
         precondition(

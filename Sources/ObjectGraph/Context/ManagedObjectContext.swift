@@ -149,6 +149,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var lastClassModel: ManagedObjectModel?
     /// The entity `lastClassModel` gave `lastClass`.
     @exclusivity(unchecked) var lastClassEntity: EntityDescription?
+    /// The temporary ID scope `newTemporaryID(for:)` last used, kept for the next object of
+    /// its entity (a bulk insert makes object after object of one entity).
+    @exclusivity(unchecked) var lastTemporaryScope: ObjectIDScope?
     var mergeObserver: (any NSObjectProtocol)?
     /// Permanent IDs given at save to objects that had temporary ones (for children that
     /// still hold the temporary ID). Queue-confined as the state above: an insert save writes

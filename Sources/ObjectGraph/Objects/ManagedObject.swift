@@ -115,7 +115,9 @@ open class ManagedObject: CustomStringConvertible {
         self.entity = entity
         // A fault a context is making starts with its own ID (see `FaultIdentity`); any other
         // object with a new temporary one.
-        if context == nil, let id = FaultIdentity.take(for: entity) {
+        if let context {
+            self.objectID = context.newTemporaryID(for: entity)
+        } else if let id = FaultIdentity.take(for: entity) {
             self.objectID = id
         } else {
             self.objectID = .temporary(for: entity)
