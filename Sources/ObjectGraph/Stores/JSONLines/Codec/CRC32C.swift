@@ -49,30 +49,36 @@ package enum CRC32C {
         _ seed: UInt32, _ start: UnsafeRawPointer, _ count: Int,
         _ t: UnsafePointer<UInt32>
     ) -> UInt32 {
-        /// Table `k`'s entry for the byte at `offset` from `p`.
-        @inline(__always) func lookup(_ k: Int, _ p: UnsafeRawPointer, _ offset: Int) -> UInt32 {
-            t[k &* 256 &+ Int(p.load(fromByteOffset: offset, as: UInt8.self))]
+        /// The lookups of the four bytes of `x` (in memory order) in tables `k + 3` down to `k`.
+        @inline(__always) func four(_ x: UInt32, _ k: Int) -> UInt32 {
+            t[(k &+ 3) &* 256 &+ Int(x & 0xFF)] ^ t[(k &+ 2) &* 256 &+ Int((x &>> 8) & 0xFF)]
+                ^ t[(k &+ 1) &* 256 &+ Int((x &>> 16) & 0xFF)] ^ t[k &* 256 &+ Int(x &>> 24)]
+        }
+        /// The lookups of the four bytes at `offset` from `p` in tables `k + 3` down to `k`,
+        /// each loaded on its own.
+        @inline(__always) func four(_ p: UnsafeRawPointer, _ offset: Int, _ k: Int) -> UInt32 {
+            var crc: UInt32 = 0
+            for i in 0..<4 {
+                crc ^=
+                    t[
+                        (k &+ 3 &- i) &* 256
+                            &+ Int(p.load(fromByteOffset: offset &+ i, as: UInt8.self))]
+            }
+            return crc
         }
         var crc = seed
         var p = start
         var n = count
         while n >= 16 {
             let x = UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)) ^ crc
-            crc =
-                t[15 &* 256 &+ Int(x & 0xFF)] ^ t[14 &* 256 &+ Int((x &>> 8) & 0xFF)]
-                ^ t[13 &* 256 &+ Int((x &>> 16) & 0xFF)] ^ t[12 &* 256 &+ Int(x &>> 24)]
-                ^ lookup(11, p, 4) ^ lookup(10, p, 5) ^ lookup(9, p, 6) ^ lookup(8, p, 7)
-                ^ lookup(7, p, 8) ^ lookup(6, p, 9) ^ lookup(5, p, 10) ^ lookup(4, p, 11)
-                ^ lookup(3, p, 12) ^ lookup(2, p, 13) ^ lookup(1, p, 14) ^ lookup(0, p, 15)
+            crc = four(x, 12) ^ four(p, 4, 8) ^ four(p, 8, 4) ^ four(p, 12, 0)
             p += 16
             n &-= 16
         }
         if n >= 8 {
-            let x = UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)) ^ crc
             crc =
-                t[7 &* 256 &+ Int(x & 0xFF)] ^ t[6 &* 256 &+ Int((x &>> 8) & 0xFF)]
-                ^ t[5 &* 256 &+ Int((x &>> 16) & 0xFF)] ^ t[4 &* 256 &+ Int(x &>> 24)]
-                ^ lookup(3, p, 4) ^ lookup(2, p, 5) ^ lookup(1, p, 6) ^ lookup(0, p, 7)
+                four(UInt32(littleEndian: p.loadUnaligned(as: UInt32.self)) ^ crc, 4)
+                ^ four(p, 4, 0)
             p += 8
             n &-= 8
         }
