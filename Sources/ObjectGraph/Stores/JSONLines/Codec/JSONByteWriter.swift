@@ -271,7 +271,7 @@ package final class JSONByteWriter {
 
     /// Appends UTF-8 bytes as a quoted, escaped JSON string.
     ///
-    /// A string of eight bytes or more with none to escape (``appendPlainQuoted(_:count:)``)
+    /// A string of eight bytes or more with none to escape (`appendPlainQuoted(_:count:)`)
     /// is copied a word at a time as it is checked; any other goes through the loop below,
     /// which copies runs between escapes.
     package func append(quotedUTF8 utf8: UnsafeBufferPointer<UInt8>) {
