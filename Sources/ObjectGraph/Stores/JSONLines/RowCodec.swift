@@ -159,11 +159,15 @@ struct RowCodec: Sendable {
     }
 
     /// ``writeHead(_:entityIndex:to:)`` for a row given by its ID and version.
+    ///
+    /// `[`, the quoted name and its comma are one run of bytes, the entity's ``keyHeads``
+    /// entry without its leading comma (appending `quotedNames`' array between two single
+    /// bytes called a generic append and retained and released the array).
     @inline(__always)
     func writeHead(_ id: ManagedObjectID, version: Int64, entityIndex: Int, to w: JSONByteWriter) {
-        w.append(0x5B)
-        w.append(quotedNames[entityIndex])
-        w.append(0x2C)
+        keyHeads[entityIndex].withUnsafeBytes { head in
+            w.append(UnsafeRawBufferPointer(rebasing: head.dropFirst()))
+        }
         w.append(integer: id.primaryKey)
         w.append(0x2C)
         w.append(integer: version)

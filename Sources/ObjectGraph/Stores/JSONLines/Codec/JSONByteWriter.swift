@@ -270,9 +270,14 @@ package final class JSONByteWriter {
     }
 
     /// Appends UTF-8 bytes as a quoted, escaped JSON string.
+    ///
+    /// A string of eight bytes or more with none to escape (`appendPlainQuoted(_:count:)`)
+    /// is copied a word at a time as it is checked; any other goes through the loop below,
+    /// which copies runs between escapes.
     package func append(quotedUTF8 utf8: UnsafeBufferPointer<UInt8>) {
         let n = utf8.count
         reserve(n + 2)
+        if n >= 8, let p = utf8.baseAddress, appendPlainQuoted(p, count: n) { return }
         base[used] = 0x22
         used &+= 1
         guard let p = utf8.baseAddress else {
@@ -284,14 +289,9 @@ package final class JSONByteWriter {
         while i < n {
             // Eight bytes at a time while none needs escaping (no control, quote, backslash or 0xE2).
             while i &+ 8 <= n {
-                let w = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
-                let quote = w ^ 0x2222_2222_2222_2222
-                let backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
-                let e2 = w ^ 0xE2E2_E2E2_E2E2_E2E2
-                let hits =
-                    ((quote &- lowBits) & ~quote) | ((backslash &- lowBits) & ~backslash)
-                    | ((e2 &- lowBits) & ~e2) | ((w &- lowBits &* 0x20) & ~w)
-                if hits & 0x8080_8080_8080_8080 != 0 { break }
+                if Self.mayNeedEscape(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) {
+                    break
+                }
                 i &+= 8
             }
             guard i < n else { break }
@@ -319,6 +319,49 @@ package final class JSONByteWriter {
         }
         append(UnsafeRawBufferPointer(start: p + runStart, count: n - runStart))
         append(0x22)
+    }
+
+    /// Appends `"`, the `count` (≥ 8) bytes at `p` and `"` when no byte needs escaping, and
+    /// returns `true`; returns `false` having counted nothing when one may (bytes past the
+    /// buffer's count may then have been written over, which the caller's slower path writes
+    /// again). The caller has reserved `count + 2` bytes.
+    ///
+    /// Each word is stored as soon as it is checked, and the last (partial) word is the one
+    /// ending at the last byte, overlapping the one before: no byte loop and no `memcpy` call
+    /// (≈ 60 instructions fewer for a string of 15 bytes than the loop below).
+    @inline(__always)
+    private func appendPlainQuoted(_ p: UnsafePointer<UInt8>, count n: Int) -> Bool {
+        let source = UnsafeRawPointer(p)
+        let out = UnsafeMutableRawPointer(base + used)
+        let last = n &- 8
+        var i = 0
+        while i < last {
+            let w = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if Self.mayNeedEscape(w) { return false }
+            out.storeBytes(of: w, toByteOffset: i &+ 1, as: UInt64.self)
+            i &+= 8
+        }
+        let w = source.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+        if Self.mayNeedEscape(w) { return false }
+        out.storeBytes(of: w, toByteOffset: last &+ 1, as: UInt64.self)
+        out.storeBytes(of: 0x22, as: UInt8.self)
+        out.storeBytes(of: 0x22, toByteOffset: n &+ 1, as: UInt8.self)
+        used &+= n &+ 2
+        return true
+    }
+
+    /// Whether any of the eight bytes of `w` is a control byte, a quote, a backslash or 0xE2
+    /// (which may start U+2028 or U+2029): `false` only when none is (a byte after one that
+    /// is may be counted too, which only sends the caller to its byte loop).
+    @inline(__always)
+    private static func mayNeedEscape(_ w: UInt64) -> Bool {
+        let quote = w ^ 0x2222_2222_2222_2222
+        let backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+        let e2 = w ^ 0xE2E2_E2E2_E2E2_E2E2
+        let hits =
+            ((quote &- lowBits) & ~quote) | ((backslash &- lowBits) & ~backslash)
+            | ((e2 &- lowBits) & ~e2) | ((w &- lowBits &* 0x20) & ~w)
+        return hits & 0x8080_8080_8080_8080 != 0
     }
 
     /// Appends the escape of an ASCII byte that needs one (see ``JSONEscaping``).

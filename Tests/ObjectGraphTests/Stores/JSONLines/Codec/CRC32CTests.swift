@@ -12,13 +12,18 @@ import Testing
         #expect(CRC32C.checksum((0..<32).map { UInt8($0) }) == 0x46DD_794E)
     }
 
-    @Test func slicingByEightAgreesWithBitwiseDefinitionForEveryLengthAndOffset() {
+    @Test func tableStepsAgreeWithBitwiseDefinitionForEveryLengthAndOffset() {
         var random = SeededRandomNumberGenerator(seed: 7)
         let data = (0..<300).map { _ in UInt8.random(in: 0...255, using: &random) }
-        for start in 0..<9 {
-            for length in 0..<(data.count - start) where length < 40 || length % 17 == 0 {
+        // Every offset within a 16-byte step, read in place (unaligned) and copied.
+        for start in 0..<17 {
+            for length in 0..<(data.count - start) where length < 50 || length % 17 == 0 {
                 let slice = Array(data[start..<(start + length)])
+                let inPlace = data.withUnsafeBytes {
+                    CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)]))
+                }
                 #expect(CRC32C.checksum(slice) == bitwise(slice), "start \(start) length \(length)")
+                #expect(inPlace == bitwise(slice), "start \(start) length \(length)")
             }
         }
     }
