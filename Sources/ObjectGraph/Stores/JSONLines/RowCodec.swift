@@ -35,7 +35,8 @@ struct RowCodec: Sendable {
     /// `"Name"` with its quotes, by entity index.
     let quotedNames: [[UInt8]]
     /// `,["Name",` by entity index: a key's bytes before its number, after a comma (see
-    /// ``writeKey(_:to:)`` and ``writeKeys(of:to:)``, which drop the comma where none goes).
+    /// ``writeKey(_:to:)`` and ``writeKeys(of:to:)``, which drop the comma where none goes);
+    /// a row's head without the comma (`writeHead`).
     let keyHeads: [[UInt8]]
     /// `"column"` with its quotes, by entity index, then by position in the entity's stored
     /// slots (``slots``): the member names of partial rows.

@@ -11,17 +11,29 @@ import Testing
 /// below), and every string is spelled as `JSONEscaping.quoted(_:)` spells it.
 @Suite struct LineBytesTests {
     /// The length and CRC-32C of the rows of ``mixedRows(_:)`` as main's writer wrote them
-    /// (`db086ec`, one thread).
+    /// (`db086ec`, one thread). A pin of the bytes, not a description of them: a change to
+    /// `FileStoreFixtures.model()`, to ``mixedRows(_:)`` or to how Foundation spells a
+    /// `Decimal` or a `Float` breaks it with only the length or the checksum to go on. Record
+    /// new values from `db086ec`'s writer (or a writer shown to write its bytes), never from
+    /// the code under test.
     private static let mainLength = 780_973
     private static let mainChecksum: UInt32 = 0xC699_87DC
 
     /// Strings of every length from 0 to 40 bytes made of plain ASCII, non-ASCII, every kind
     /// of escape and U+2028/U+2029, wherever they fall in a word.
-    private static func seededString(_ random: inout SeededRandomNumberGenerator) -> String {
-        let pieces = [
-            "a", "b", "Z", "0", " ", "~", "é", "日", "€", "😀", "\"", "\\", "/", "\n", "\t", "\u{0}",
-            "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}", "\u{E2}",
-        ]
+    ///
+    /// `wider` adds characters whose UTF-8 starts with U+2028's lead bytes `E2 80` but are not
+    /// escaped (U+2026 "…", U+201C, U+2027), and `€` (`E2 82 AC`) starts with `E2` alone; `â`
+    /// (U+00E2) is `C3 A2`. The rows of ``mixedRows(_:)`` use the narrower set their pinned
+    /// bytes were recorded with.
+    private static func seededString(
+        _ random: inout SeededRandomNumberGenerator, wider: Bool = false
+    ) -> String {
+        let pieces =
+            [
+                "a", "b", "Z", "0", " ", "~", "é", "日", "€", "😀", "\"", "\\", "/", "\n", "\t",
+                "\u{0}", "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}", "\u{E2}",
+            ] + (wider ? ["\u{2026}", "\u{201C}", "\u{2027}"] : [])
         let plain = random.next() % 3 != 0
         return (0..<Int(random.next() % 41)).map { _ in
             plain
@@ -114,6 +126,13 @@ import Testing
         #expect(one.count == Self.mainLength)
         #expect(CRC32C.checksum(one.bytes) == Self.mainChecksum)
 
+        // Across cores only where the machine has more than one (`ParallelChunks` makes one
+        // chunk a core): say so, rather than pass on the serial path unnoticed.
+        if ProcessInfo.processInfo.activeProcessorCount > 1 {
+            #expect(ParallelChunks.chunkCount(for: sample.count, minimum: 1) > 1)
+        } else {
+            print("LineBytesTests: one core, so the parallel write ran as one chunk")
+        }
         let many = JSONByteWriter()
         let manySize = try codec.write(sample, to: many, parallelAbove: 1)
         #expect(many.array == one.array && manySize == size)
@@ -139,7 +158,7 @@ import Testing
     @Test func everyStringIsSpelledAsTheReferenceEscaperSpellsIt() {
         var random = SeededRandomNumberGenerator(seed: 2324)
         for round in 0..<30_000 {
-            let text = Self.seededString(&random)
+            let text = Self.seededString(&random, wider: true)
             // A small writer that must grow, bytes before the string at every offset in a
             // word, and leftovers past the count that a faster path may write over.
             let w = JSONByteWriter(capacity: round % 2 == 0 ? 16 : 4096)
@@ -159,7 +178,9 @@ import Testing
             w.append(quoted: plain)
             #expect(w.string == "\"\(plain)\"")
             for at in 0..<length {
-                for special in ["\"", "\\", "\n", "\u{2028}", "\u{E2}", "é"] {
+                for special in [
+                    "\"", "\\", "\n", "\u{2028}", "\u{2029}", "\u{2026}", "\u{201C}", "€", "é",
+                ] {
                     var scalars = Array(plain)
                     scalars[at] = Character(special)
                     let text = String(scalars)
@@ -167,6 +188,23 @@ import Testing
                     w.append(quoted: text)
                     #expect(w.string == JSONEscaping.quoted(text), "\(length) \(at) \(special)")
                 }
+            }
+        }
+    }
+
+    @Test func aPlainStringThatMakesTheWriterGrowIsCopiedAfterTheGrowth() {
+        // The word-at-a-time copy reads the buffer's base after reserving room: a string that
+        // does not fit grows the buffer within the same append (the writer starts at 64).
+        for length in [8, 9, 15, 16, 17, 40] {
+            for lead in [60, 62 - length, 63 - length] where lead >= 0 {
+                let text = String(
+                    (0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+                let w = JSONByteWriter(capacity: 64)
+                w.append(raw: String(repeating: "x", count: lead))
+                w.append(quoted: text)
+                #expect(
+                    w.string == String(repeating: "x", count: lead) + "\"\(text)\"",
+                    "length \(length), lead \(lead)")
             }
         }
     }
