@@ -25,36 +25,18 @@ extension RowCodec {
 
     private enum Segment<Element: Sendable>: Sendable {
         /// Rows read up to the next worker's start (which this proves is a row boundary).
-        case reachedNext([Element])
+        case reachedNext(PartRows<Element>)
         /// Rows read up to the array's `]`; the offset just after it.
-        case endedArray([Element], Int)
+        case endedArray(PartRows<Element>, Int)
         /// Anything else: the caller reads the array again on one thread.
         case unusable
 
-        /// The number of rows read.
-        var count: Int {
+        /// The rows read, or `nil` when unusable.
+        var rows: PartRows<Element>? {
             switch self {
-            case .reachedNext(let rows), .endedArray(let rows, _): rows.count
-            case .unusable: 0
+            case .reachedNext(let rows), .endedArray(let rows, _): rows
+            case .unusable: nil
             }
-        }
-
-        /// The rows read, taken out of the segment (which keeps its kind and end): the array
-        /// returned is then held only by the caller, whose appends move its rows rather than
-        /// copy them.
-        mutating func takeRows() -> [Element] {
-            var rows: [Element] = []
-            if case .reachedNext(var part) = self {
-                // The segment lets go of its copy first: `part`'s is then the only one.
-                self = .unusable
-                swap(&rows, &part)
-                self = .reachedNext([])
-            } else if case .endedArray(var part, let end) = self {
-                self = .unusable
-                swap(&rows, &part)
-                self = .endedArray([], end)
-            }
-            return rows
         }
     }
 
@@ -109,7 +91,7 @@ extension RowCodec {
         // of the line's body before it reads its rows (one fork–join for both).
         let body = checksum?.claim()
         let codecs = ThreadCodecs(self)
-        var results = ParallelChunks.map(count) { k -> Part<Element> in
+        let results = ParallelChunks.map(count) { k -> Part<Element> in
             var crc: (crc: UInt32, length: Int)?
             if let body {
                 let range = ParallelChunks.range(k, of: count, count: body.bytes.count)
@@ -124,16 +106,20 @@ extension RowCodec {
                 let stop = k < boundaries.commas.count ? boundaries.commas[k] : nil
                 let codec = codecs.take()
                 defer { codecs.give(codec) }
-                var rows: [Element] = []
+                // Filled through a local value (no exclusivity check an append), handed to
+                // `part` (which frees what the join does not move out) on the way out.
+                let part = PartRows<Element>()
+                var rows = RowStorage<Element>()
+                defer { part.storage = rows }
                 do {
                     while true {
                         rows.append(try readOne(codec, &scanner))
                         scanner.skipSpace()
                         if let stop, scanner.position >= stop {
-                            return scanner.position == stop ? .reachedNext(rows) : .unusable
+                            return scanner.position == stop ? .reachedNext(part) : .unusable
                         }
                         if scanner.consume(0x2C) { continue }
-                        if scanner.consume(0x5D) { return .endedArray(rows, scanner.position) }
+                        if scanner.consume(0x5D) { return .endedArray(part, scanner.position) }
                         return .unusable
                     }
                 } catch {
@@ -149,15 +135,15 @@ extension RowCodec {
                 if case .reachedNext = $0.segment { return false } else { return true }
             }), case .endedArray(_, let end) = results[last].segment
         else { return nil }
-        let total = results[...last].reduce(0) { $0 + $1.segment.count }
-        // The first part becomes the result; the others' rows are moved onto its end (appending
-        // an array copies its elements: a retain of each row's references, and a release of
-        // each when the part goes, on the one thread that joins).
-        var rows = results[0].segment.takeRows()
-        rows.reserveCapacity(total)
-        for k in 1..<(last + 1) {
-            var part = results[k].segment.takeRows()
-            rows.appendMoving(from: &part)
+        let read = results[...last].compactMap(\.segment.rows)
+        let total = read.reduce(0) { $0 + $1.storage.count }
+        // The parts' rows are moved into the result in bulk (one `memcpy` a part): no copy, no
+        // retain, no release of a row.
+        let rows = [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
+            for part in read {
+                guard let base = buffer.baseAddress else { break }
+                initialized += part.storage.moveAll(to: base + initialized)
+            }
         }
         s.position = end
         return rows
@@ -191,5 +177,62 @@ private final class ThreadCodecs: @unchecked Sendable {
         lock.lock()
         free.append(codec)
         lock.unlock()
+    }
+}
+
+/// The rows one worker of a split read reads, kept in storage of their own until the join moves
+/// them all out in one go (``RowStorage/moveAll(to:)``); whatever is still held when the part
+/// goes (a part whose read is not used) is released then.
+private final class PartRows<Element>: @unchecked Sendable {
+    // Sendable: filled by one worker, then read and emptied by the caller only after
+    // `ParallelChunks.map` returns.
+    /// The rows.
+    var storage = RowStorage<Element>()
+
+    deinit { storage.free() }
+}
+
+/// A growable run of elements in memory the holder manages: appended to, then moved out in
+/// bulk, which an `Array` cannot give up without releasing each element.
+///
+/// The holder calls ``free()`` once (`PartRows` does, when it goes).
+private struct RowStorage<Element> {
+    private var base: UnsafeMutablePointer<Element>?
+    /// How many elements are held.
+    private(set) var count = 0
+    private var capacity = 0
+
+    /// Appends `element`, doubling the storage (a bitwise move of the elements) when full.
+    mutating func append(_ element: consuming Element) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: max(64, capacity * 2))
+            if let base {
+                larger.moveInitialize(from: base, count: count)
+                base.deallocate()
+            }
+            base = larger
+            capacity = max(64, capacity * 2)
+        }
+        (base! + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Moves every element to `destination` (uninitialised memory for ``count`` elements),
+    /// leaving none held; returns how many were moved.
+    mutating func moveAll(to destination: UnsafeMutablePointer<Element>) -> Int {
+        let moved = count
+        if let base, moved > 0 { destination.moveInitialize(from: base, count: moved) }
+        count = 0
+        return moved
+    }
+
+    /// Releases the elements still held and the storage.
+    mutating func free() {
+        guard let base else { return }
+        base.deinitialize(count: count)
+        base.deallocate()
+        self.base = nil
+        count = 0
+        capacity = 0
     }
 }
