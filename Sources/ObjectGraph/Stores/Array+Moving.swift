@@ -17,15 +17,4 @@ extension Array {
             }
         }
     }
-
-    /// Moves every element of `other` onto the end of this array, in order, leaving `other`
-    /// empty: `append(contentsOf:)` copies each element (a retain of its references, and a
-    /// release of each when `other` goes), where this moves them.
-    ///
-    /// - Complexity: O(`other.count`); `other` is copied first if its buffer is shared.
-    mutating func appendMoving(from other: inout [Element]) {
-        reserveCapacity(count + other.count)
-        other.reverseThroughBuffer()
-        while let element = other.popLast() { append(element) }
-    }
 }

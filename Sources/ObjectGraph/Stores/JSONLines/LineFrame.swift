@@ -45,6 +45,18 @@ enum LineFrame {
 
     /// Why `line` (without its LF) fails its framing or checksum, or `nil` when it is sound.
     static func problem(_ line: UnsafeRawBufferPointer) -> String? {
+        var stored: UInt32 = 0
+        if let problem = framingProblem(line, recorded: &stored) { return problem }
+        let computed = checksum(
+            UnsafeRawBufferPointer(rebasing: line[..<(line.count - suffixLength)]))
+        return mismatch(recorded: stored, computed: computed)
+    }
+
+    /// Why `line` (without its LF) fails its framing (not a JSON object, no checksum member,
+    /// not eight lowercase hex digits), or `nil` when the framing is sound: `recorded` then
+    /// holds the checksum the line records. The body is not read (its checksum is
+    /// ``mismatch(recorded:computed:)``'s to compare).
+    static func framingProblem(_ line: UnsafeRawBufferPointer, recorded: inout UInt32) -> String? {
         let n = line.count
         guard n >= suffixLength + 1, line[0] == 0x7B else {
             return n == 0 ? "the line is empty" : "the line is not a JSON object with a checksum"
@@ -64,20 +76,25 @@ enum LineFrame {
             }
             stored = stored << 4 | UInt32(d)
         }
-        let computed = checksum(UnsafeRawBufferPointer(rebasing: line[..<suffix]))
-        guard computed == stored else {
-            return
-                "checksum mismatch: the line records \(hex(stored)), its content gives \(hex(computed))"
-        }
+        recorded = stored
         return nil
+    }
+
+    /// The problem of a line whose body's checksum is `computed` while it records `recorded`,
+    /// or `nil` when they agree.
+    static func mismatch(recorded: UInt32, computed: UInt32) -> String? {
+        guard computed != recorded else { return nil }
+        return
+            "checksum mismatch: the line records \(hex(recorded)), its content gives \(hex(computed))"
     }
 
     /// The CRC-32C of `bytes`; a body of ``parallelBytes`` or more is checked in parts across
     /// cores, their checksums combined (``CRC32C/combine(_:_:lengthOfB:)``): a save of 100,000
     /// rows is one line of 15 MB, whose checksum was a serial pass before it could be parsed.
+    /// The parts are more than the cores (``ParallelChunks/balancedPartCount()``), so that a
+    /// thread that starts late takes fewer of them rather than leaving the first one idle.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        let parts =
-            bytes.count >= parallelBytes ? ParallelChunks.chunkCount(for: Int.max) : 1
+        let parts = bytes.count >= parallelBytes ? ParallelChunks.balancedPartCount() : 1
         guard parts > 1 else { return CRC32C.checksum(bytes) }
         let shared = SharedBytes(bytes: bytes)
         let crcs = ParallelChunks.map(parts) { k -> (crc: UInt32, length: Int) in
@@ -98,4 +115,55 @@ enum LineFrame {
         let s = String(v, radix: 16)
         return String(repeating: "0", count: 8 - s.count) + s
     }
+}
+
+/// The checksum of one large line's body, computed by the workers that read the line's rows:
+/// the first array read across cores (`RowCodec.readAcrossCores`) claims it, and each of its
+/// parts checks an equal share of the body's bytes before reading its rows, so that the line
+/// is checked and read in one fork–join rather than two (each paying for a pool thread that
+/// may wake late). When no array is read across cores, ``value()`` computes it in one go.
+///
+/// Used by one thread (the one parsing the line); the workers see only the body's bytes.
+/// The caller compares the checksum before it uses what the parse gave (rows or an error),
+/// so a damaged line reports its checksum mismatch as when the checksum comes first.
+final class LineChecksum {
+    /// The line's body: the bytes before `,"crc":`.
+    let body: SharedBytes
+    /// From how many bytes on the line's arrays are read across cores (`LineParser`'s
+    /// threshold, which tests lower).
+    let rowsParallelAbove: Int
+    private var claimed = false
+    private var computed: UInt32?
+
+    /// A checksum of `body` not yet computed.
+    init(body: UnsafeRawBufferPointer, rowsParallelAbove: Int) {
+        self.body = SharedBytes(bytes: body)
+        self.rowsParallelAbove = rowsParallelAbove
+    }
+
+    /// The body's bytes for the first caller, which then owes ``record(_:)`` the checksums
+    /// of their parts; `nil` for later callers.
+    func claim() -> SharedBytes? {
+        guard !claimed else { return nil }
+        claimed = true
+        return body
+    }
+
+    /// Records the checksums of the body's parts, in order, as computed by the claimer (each
+    /// with its length; together they cover the body).
+    func record(_ parts: [(crc: UInt32, length: Int)]) {
+        precondition(
+            claimed && computed == nil && !parts.isEmpty
+                && parts.reduce(0) { $0 + $1.length } == body.bytes.count,
+            "LineChecksum: the parts recorded cover the body once")
+        var crc = parts[0].crc
+        for part in parts.dropFirst() {
+            crc = CRC32C.combine(crc, part.crc, lengthOfB: part.length)
+        }
+        computed = crc
+    }
+
+    /// The body's checksum: the one recorded, or else computed now
+    /// (`LineFrame.checksum(_:)`, across cores when the body is long).
+    func value() -> UInt32 { computed ?? LineFrame.checksum(body.bytes) }
 }

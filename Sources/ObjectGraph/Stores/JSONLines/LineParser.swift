@@ -49,9 +49,10 @@ struct LineParser: Sendable {
         let total = lines.last.map { $0.upperBound - (lines.first?.lowerBound ?? 0) } ?? 0
         let chunks =
             total >= parallelAbove && lines.count > 1
-            ? min(lines.count, ParallelChunks.chunkCount(for: Int.max)) : 1
+            ? min(lines.count, ParallelChunks.balancedPartCount()) : 1
         guard chunks > 1 else { return parse(bytes, lines, 0..<lines.count) }
-        // Split at line boundaries into chunks of about equal size in bytes.
+        // Split at line boundaries into chunks of about equal size in bytes, several a core
+        // (`ParallelChunks.balancedPartCount()`): the cores take them as they come free.
         var bounds = [0]
         var next = 1
         for (i, line) in lines.enumerated() where next < chunks {
@@ -91,6 +92,11 @@ struct LineParser: Sendable {
     private func parseLine(_ line: UnsafeRawBufferPointer, index: Int) -> ParsedLine {
         let number = firstNumber + index
         let path = codec.path
+        if index >= snapshotRows, line.count >= parallelAbove,
+            !line.starts(with: "{\"h\":".utf8), !line.starts(with: "{\"retain\":".utf8)
+        {
+            return parseLargeTransaction(line, number: number)
+        }
         if let problem = LineFrame.problem(line) {
             return .damaged(StoreFileErrors.corrupt(path, line: number, problem))
         }
@@ -105,13 +111,45 @@ struct LineParser: Sendable {
                 return .retention(try HistoryLine.readRetention(line))
             }
             return .transaction(try TransactionLine.read(line, codec: codec))
-        } catch let e as JSONScanError {
-            return .damaged(
-                StoreFileErrors.corrupt(path, line: number, e.message, column: e.offset + 1))
-        } catch let e as ObjectGraphError {
-            return .damaged(e)
         } catch {
-            return .damaged(StoreFileErrors.corrupt(path, line: number, "\(error)"))
+            return damage(error, number: number)
+        }
+    }
+
+    /// Parses a transaction line of ``parallelAbove`` bytes or more, whose checksum the workers
+    /// that read its rows compute (`LineChecksum`): one fork–join for both instead of one
+    /// for the checksum and one for the rows. The framing is checked first and the checksum
+    /// compared before the parse's rows or error are used, so the line gives what
+    /// `LineFrame.problem(_:)` then `TransactionLine.read(_:codec:checksum:)` give: a damaged
+    /// line its framing or checksum problem, a sound one its record or its first error.
+    private func parseLargeTransaction(_ line: UnsafeRawBufferPointer, number: Int) -> ParsedLine {
+        var recorded: UInt32 = 0
+        if let problem = LineFrame.framingProblem(line, recorded: &recorded) {
+            return .damaged(StoreFileErrors.corrupt(codec.path, line: number, problem))
+        }
+        let checksum = LineChecksum(
+            body: UnsafeRawBufferPointer(rebasing: line[..<(line.count - LineFrame.suffixLength)]),
+            rowsParallelAbove: parallelAbove)
+        let parsed: ParsedLine
+        do {
+            parsed = .transaction(try TransactionLine.read(line, codec: codec, checksum: checksum))
+        } catch {
+            parsed = damage(error, number: number)
+        }
+        if let problem = LineFrame.mismatch(recorded: recorded, computed: checksum.value()) {
+            return .damaged(StoreFileErrors.corrupt(codec.path, line: number, problem))
+        }
+        return parsed
+    }
+
+    /// The damaged line line `number` is when parsing it threw `error`.
+    private func damage(_ error: any Error, number: Int) -> ParsedLine {
+        switch error {
+        case let e as JSONScanError:
+            .damaged(
+                StoreFileErrors.corrupt(codec.path, line: number, e.message, column: e.offset + 1))
+        case let e as ObjectGraphError: .damaged(e)
+        default: .damaged(StoreFileErrors.corrupt(codec.path, line: number, "\(error)"))
         }
     }
 

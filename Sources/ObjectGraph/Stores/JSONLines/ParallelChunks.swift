@@ -15,6 +15,25 @@ enum ParallelChunks {
         return max(1, min(8, ProcessInfo.processInfo.activeProcessorCount, count))
     }
 
+    /// How many parts to split one reading job into (a line's checksum, a large array's rows)
+    /// so that the cores finish together: ``partsPerCore`` for each of the cores
+    /// ``chunkCount(for:minimum:)`` counts, or 1 on one core.
+    ///
+    /// `DispatchQueue.concurrentPerform` hands out its iterations one at a time to whichever
+    /// thread is free, and the calling thread starts on the first at once, while a pool thread
+    /// may wake milliseconds later. With one part per core the early thread then idled at the
+    /// end of each job for as long as the late one started after it; with many small parts the
+    /// early thread takes more of them and at most about one part's time is idle.
+    /// - Complexity: each part costs the job a little (a row boundary found, a codec copied,
+    ///   a checksum combined: a few thousand instructions), not a pass over its bytes.
+    static func balancedPartCount() -> Int {
+        let cores = chunkCount(for: Int.max)
+        return cores > 1 ? cores * partsPerCore : 1
+    }
+
+    /// How many parts of a reading job each core gets on average (``balancedPartCount()``).
+    static let partsPerCore = 8
+
     /// The bounds of chunk `index` of `chunks` over `0..<count`.
     static func range(_ index: Int, of chunks: Int, count: Int) -> Range<Int> {
         (count * index / chunks)..<(count * (index + 1) / chunks)

@@ -251,11 +251,17 @@ extension RowCodec {
     }
 
     /// Reads a JSON array of `upd` entries at the scanner's position, across cores when large.
+    ///
+    /// - Parameter checksum: A large line's checksum for the split read to compute
+    ///   (`readAcrossCores`), when no earlier array of the line claimed it; its threshold
+    ///   replaces `minimum`.
     func readUpdates(
-        _ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes
+        _ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes,
+        checksum: LineChecksum? = nil
     ) throws -> [RowUpdate] {
-        if s.end - s.position >= minimum,
-            let rows = readAcrossCores(&s, { codec, s in try codec.readUpdate(&s) })
+        if s.end - s.position >= checksum?.rowsParallelAbove ?? minimum,
+            let rows = readAcrossCores(
+                &s, checksum: checksum, { codec, s in try codec.readUpdate(&s) })
         {
             return rows
         }

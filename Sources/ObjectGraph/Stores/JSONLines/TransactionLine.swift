@@ -139,10 +139,15 @@ enum TransactionLine {
         return sizes
     }
 
-    /// Reads a transaction line (without its LF; its checksum already checked).
+    /// Reads a transaction line (without its LF; its checksum already checked, or computed
+    /// while it is read and checked by the caller before the result is used).
     ///
+    /// - Parameter checksum: The line's checksum not yet computed: the first array read across
+    ///   cores computes it in the same parts (`LineChecksum`).
     /// - Throws: ``JSONScanError`` naming what is wrong and where.
-    static func read(_ line: UnsafeRawBufferPointer, codec: RowCodec) throws -> TransactionRecord {
+    static func read(
+        _ line: UnsafeRawBufferPointer, codec: RowCodec, checksum: LineChecksum? = nil
+    ) throws -> TransactionRecord {
         var s = JSONScanner(line)
         var record = TransactionRecord()
         var seen: Set<String> = []
@@ -163,8 +168,8 @@ enum TransactionLine {
             case "context": record.contextName = s.consumeNull() ? nil : try s.readString()
             case "bundle": record.bundleID = try s.readString()
             case "pid": record.processID = try s.readString()
-            case "ins": record.inserted = try codec.readRows(&s)
-            case "upd": record.updated = try codec.readUpdates(&s)
+            case "ins": record.inserted = try codec.readRows(&s, checksum: checksum)
+            case "upd": record.updated = try codec.readUpdates(&s, checksum: checksum)
             case "del":
                 try s.forEachElement { s in record.deleted.append(try codec.readObjectKey(&s)) }
             case "batch":

@@ -16,13 +16,7 @@ import Testing
         codec = RowCodec(model: model, storeIdentifier: "S", path: "/tmp/parallel.jsonl")
     }
 
-    private var sample: [StoreRow] {
-        (1...300).map { i in
-            i % 3 == 0
-                ? rows.expense(Int64(i), seed: i, category: 1)
-                : rows.row("Tag", Int64(i), ["label": .attribute(.string("tag \(i) é\n\"],[\""))])
-        }
-    }
+    private var sample: [StoreRow] { rows.splitReadSample }
 
     /// A new file store in the file `file` holding a category and the rows of `sample`, all
     /// at version 1; the caller closes it.
@@ -182,15 +176,16 @@ import Testing
     }
 
     /// The parts read at once are joined by moving their rows (not copying them): read in 2,
-    /// 3, 5 and 8 parts, the rows are the ones one thread reads, in order, and the scanner
-    /// ends just after the array; a bad value in the first, a middle or the last part makes
-    /// the split read give up, and `readRows` then reports the error one thread reports.
+    /// 3, 5, 8, 16 and 32 parts (more parts than cores, as by default), the rows are the ones
+    /// one thread reads, in order, and the scanner ends just after the array; a bad value in
+    /// the first, a middle or the last part makes the split read give up, and `readRows` then
+    /// reports the error one thread reports.
     @Test func readingInAnyNumberOfPartsGivesTheRowsOrTheErrorOfOneThread() throws {
         let good = try sampleArray()
-        for workers in [2, 3, 5, 8] {
+        for workers in [2, 3, 5, 8, 16, 32] {
             try good.withUnsafeBytes { raw in
                 var s = JSONScanner(raw)
-                let rows = codec.readAcrossCores(&s, workers: workers) { codec, s in
+                let rows = codec.readAcrossCores(&s, parts: workers) { codec, s in
                     try codec.read(&s)
                 }
                 #expect(rows == sample, "\(workers) parts")
@@ -208,9 +203,9 @@ import Testing
             var bad = good
             bad[at] = UInt8(ascii: "0")
             try bad.withUnsafeBytes { raw in
-                for workers in [2, 3, 5, 8] {  // every split read gives up
+                for workers in [2, 3, 5, 8, 16, 32] {  // every split read gives up
                     var s = JSONScanner(raw)
-                    let rows = codec.readAcrossCores(&s, workers: workers) { codec, s in
+                    let rows = codec.readAcrossCores(&s, parts: workers) { codec, s in
                         try codec.read(&s)
                     }
                     #expect(rows == nil, "row \(pk), \(workers) parts")
@@ -298,6 +293,18 @@ import Testing
             var rowsParsed: [StoreRow] = []
             for case .row(let row) in parsed { rowsParsed.append(row) }
             #expect(rowsParsed == Array(sample.prefix(200)))
+        }
+    }
+}
+
+extension FileStoreFixtures.Rows {
+    /// 300 rows for reads split across cores: tags whose labels hold `],["` (a row boundary's
+    /// look-alike), a line feed and a non-ASCII letter, and every third an expense of category 1.
+    var splitReadSample: [StoreRow] {
+        (1...300).map { i in
+            i % 3 == 0
+                ? expense(Int64(i), seed: i, category: 1)
+                : row("Tag", Int64(i), ["label": .attribute(.string("tag \(i) é\n\"],[\""))])
         }
     }
 }

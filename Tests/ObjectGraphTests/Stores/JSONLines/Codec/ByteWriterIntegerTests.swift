@@ -53,17 +53,43 @@ import Testing
         }
     }
 
-    @Test func aLongLineIsCheckedAndItsDamageFound() {
-        // A line of about 5 MB: `{"t":1,"x":"aaaa…"}` framed with its checksum.
+    /// A line of about 5 MB, `{"t":1,"x":"aaaa…"}` framed with its checksum, without its LF.
+    private func longLine() -> [UInt8] {
         let w = JSONByteWriter(capacity: 64)
         w.append(ascii: "{\"t\":1,\"x\":\"")
         w.append(Array(repeating: UInt8(ascii: "a"), count: 5_000_000))
         w.append(ascii: "\"")
         LineFrame.finish(w, bodyStart: 0)
-        var line = Array(w.bytes.dropLast())  // without its LF
+        return Array(w.bytes.dropLast())
+    }
+
+    @Test func aLongLineIsCheckedAndItsDamageFound() {
+        var line = longLine()
         #expect(line.withUnsafeBytes { LineFrame.problem($0) } == nil)
         line[4_000_000] = UInt8(ascii: "b")
         let problem = line.withUnsafeBytes { LineFrame.problem($0) }
         #expect(problem?.contains("checksum mismatch") == true)
+    }
+
+    /// A long line's checksum is computed in more parts than cores
+    /// (`ParallelChunks.balancedPartCount()`): a byte changed in the first, a middle or the last
+    /// part is found, and the message names the checksum one pass over the body gives.
+    @Test func aLongLinesDamageIsFoundInAnyOfItsParts() {
+        let sound = longLine()
+        let body = sound.count - LineFrame.suffixLength
+        let parts = ParallelChunks.balancedPartCount()
+        for at in [20, body / 2, body * (parts - 1) / parts + 7, body - 2] {
+            var line = sound
+            line[at] = UInt8(ascii: "b")
+            let problem = line.withUnsafeBytes { LineFrame.problem($0) }
+            let computed = line.withUnsafeBytes {
+                CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[..<body]))
+            }
+            let hex = String(computed, radix: 16)
+            let spelled = String(repeating: "0", count: 8 - hex.count) + hex
+            #expect(
+                problem?.hasPrefix("checksum mismatch") == true
+                    && problem?.hasSuffix("its content gives \(spelled)") == true, "byte \(at)")
+        }
     }
 }

@@ -1,0 +1,238 @@
+import Foundation
+
+/// Reading a large array of rows or updates across cores: split at row boundaries, each part read
+/// by whichever core is free, the parts joined by moving their rows.
+extension RowCodec {
+    /// Reads a JSON array of rows at the scanner's position. A large array is split at row
+    /// boundaries and read across cores.
+    ///
+    /// - Parameter checksum: A large line's checksum for the split read to compute
+    ///   (``readAcrossCores(_:parts:checksum:_:)``); its threshold replaces `minimum`.
+    /// - Throws: ``JSONScanError`` for the first problem, as a sequential read reports it.
+    func readRows(
+        _ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes,
+        checksum: LineChecksum? = nil
+    ) throws -> [StoreRow] {
+        if s.end - s.position >= checksum?.rowsParallelAbove ?? minimum,
+            let rows = readAcrossCores(&s, checksum: checksum, { codec, s in try codec.read(&s) })
+        {
+            return rows
+        }
+        var rows: [StoreRow] = []
+        try s.forEachElement { s in rows.append(try read(&s)) }
+        return rows
+    }
+
+    private enum Segment<Element: Sendable>: Sendable {
+        /// Rows read up to the next worker's start (which this proves is a row boundary).
+        case reachedNext(PartRows<Element>)
+        /// Rows read up to the array's `]`; the offset just after it.
+        case endedArray(PartRows<Element>, Int)
+        /// Anything else: the caller reads the array again on one thread.
+        case unusable
+
+        /// The rows read, or `nil` when unusable.
+        var rows: PartRows<Element>? {
+            switch self {
+            case .reachedNext(let rows), .endedArray(let rows, _): rows
+            case .unusable: nil
+            }
+        }
+    }
+
+    /// What one worker of `readAcrossCores` gives back: its segment of the array, and the
+    /// checksum of its share of a line's body when the read computes one (`LineChecksum`).
+    private struct Part<Element: Sendable>: Sendable {
+        /// The rows the worker read, or why they cannot be used.
+        var segment: Segment<Element>
+        /// The checksum of the worker's share of the body and the share's length.
+        let checksum: (crc: UInt32, length: Int)?
+    }
+
+    /// Splits the array at `],["` sequences near equal offsets and reads the parts concurrently.
+    /// A sequence inside a string is not a boundary; that is detected (the previous part does
+    /// not end there) and the whole read falls back to one thread. Returns `nil` to fall back.
+    ///
+    /// - Parameter parts: How many parts to split the array into (by default
+    ///   ``ParallelChunks/balancedPartCount()``: several a core, which the cores take as they
+    ///   come free, so that a thread that starts late reads fewer; tests ask for other counts).
+    /// - Parameter checksum: A large line's checksum not yet computed: the first read that
+    ///   splits its array claims it and has each part compute a share (recorded whether or not
+    ///   the read then falls back).
+    func readAcrossCores<Element: Sendable>(
+        _ s: inout JSONScanner, parts: Int = ParallelChunks.balancedPartCount(),
+        checksum: LineChecksum? = nil,
+        _ readOne: @Sendable (RowCodec, inout JSONScanner) throws -> Element
+    ) -> [Element]? {
+        guard s.peek() == 0x5B else { return nil }
+        let open = s.position
+        let bytes = SharedBytes(bytes: s.bytes(in: 0..<s.end))
+        guard parts > 1 else { return nil }
+        var starts = [open + 1]
+        var commas: [Int] = []
+        let span = s.end - open
+        for k in 1..<parts {
+            var i = max(open + span * k / parts, (commas.last ?? open) + 2)
+            // `],["`: the end of a row, a comma, the start of the next row's entity name.
+            while i + 3 < s.end,
+                !(bytes.bytes[i] == 0x5D && bytes.bytes[i + 1] == 0x2C && bytes.bytes[i + 2] == 0x5B
+                    && bytes.bytes[i + 3] == 0x22)
+            {
+                i += 1
+            }
+            guard i + 3 < s.end else { break }
+            commas.append(i + 1)
+            starts.append(i + 2)
+        }
+        guard starts.count > 1 else { return nil }
+        let boundaries = (starts: starts, commas: commas)
+        let count = starts.count
+        // A large line's checksum, when this read claims it: each part checks an equal share
+        // of the line's body before it reads its rows (one fork–join for both).
+        let body = checksum?.claim()
+        let codecs = ThreadCodecs(self)
+        let results = ParallelChunks.map(count) { k -> Part<Element> in
+            var crc: (crc: UInt32, length: Int)?
+            if let body {
+                let range = ParallelChunks.range(k, of: count, count: body.bytes.count)
+                crc = (
+                    CRC32C.checksum(UnsafeRawBufferPointer(rebasing: body.bytes[range])),
+                    range.count
+                )
+            }
+            func read() -> Segment<Element> {
+                var scanner = JSONScanner(bytes.bytes)
+                scanner.position = boundaries.starts[k]
+                let stop = k < boundaries.commas.count ? boundaries.commas[k] : nil
+                let codec = codecs.take()
+                defer { codecs.give(codec) }
+                // Filled through a local value (no exclusivity check an append), handed to
+                // `part` (which frees what the join does not move out) on the way out.
+                let part = PartRows<Element>()
+                var rows = RowStorage<Element>()
+                defer { part.storage = rows }
+                do {
+                    while true {
+                        rows.append(try readOne(codec, &scanner))
+                        scanner.skipSpace()
+                        if let stop, scanner.position >= stop {
+                            return scanner.position == stop ? .reachedNext(part) : .unusable
+                        }
+                        if scanner.consume(0x2C) { continue }
+                        if scanner.consume(0x5D) { return .endedArray(part, scanner.position) }
+                        return .unusable
+                    }
+                } catch {
+                    return .unusable
+                }
+            }
+            return Part(segment: read(), checksum: crc)
+        }
+        if body != nil { checksum?.record(results.map { $0.checksum! }) }
+        // The parts up to the one that ends the array, or nil when one is unusable first.
+        guard
+            let last = results.firstIndex(where: {
+                if case .reachedNext = $0.segment { return false } else { return true }
+            }), case .endedArray(_, let end) = results[last].segment
+        else { return nil }
+        let read = results[...last].compactMap(\.segment.rows)
+        let total = read.reduce(0) { $0 + $1.storage.count }
+        // The parts' rows are moved into the result in bulk (one `memcpy` a part): no copy, no
+        // retain, no release of a row.
+        let rows = [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
+            for part in read {
+                guard let base = buffer.baseAddress else { break }
+                initialized += part.storage.moveAll(to: base + initialized)
+            }
+        }
+        s.position = end
+        return rows
+    }
+}
+
+/// The codecs the workers of one split read use, each by one thread at a time: a part takes one
+/// (a new `RowCodec.forOneThread()` copy when none is free) and gives it back when read, so that
+/// a read in many parts copies the codec's tables once a thread (≈ 16,000 instructions a copy)
+/// rather than once a part.
+private final class ThreadCodecs: @unchecked Sendable {
+    // Sendable: `free` is read and written only while holding `lock`; a codec taken is used
+    // only by the thread that took it until it gives it back.
+    private let lock = NSLock()
+    private let source: RowCodec
+    private var free: [RowCodec] = []
+
+    /// No codec yet: each is copied from `source` when a part finds none free.
+    init(_ source: RowCodec) { self.source = source }
+
+    /// A codec no other thread is using.
+    func take() -> RowCodec {
+        lock.lock()
+        let codec = free.popLast()
+        lock.unlock()
+        return codec ?? source.forOneThread()
+    }
+
+    /// Gives back a codec taken with ``take()``, for the next part.
+    func give(_ codec: RowCodec) {
+        lock.lock()
+        free.append(codec)
+        lock.unlock()
+    }
+}
+
+/// The rows one worker of a split read reads, kept in storage of their own until the join moves
+/// them all out in one go (``RowStorage/moveAll(to:)``); whatever is still held when the part
+/// goes (a part whose read is not used) is released then.
+private final class PartRows<Element>: @unchecked Sendable {
+    // Sendable: filled by one worker, then read and emptied by the caller only after
+    // `ParallelChunks.map` returns.
+    /// The rows.
+    var storage = RowStorage<Element>()
+
+    deinit { storage.free() }
+}
+
+/// A growable run of elements in memory the holder manages: appended to, then moved out in
+/// bulk, which an `Array` cannot give up without releasing each element.
+///
+/// The holder calls ``free()`` once (`PartRows` does, when it goes).
+private struct RowStorage<Element> {
+    private var base: UnsafeMutablePointer<Element>?
+    /// How many elements are held.
+    private(set) var count = 0
+    private var capacity = 0
+
+    /// Appends `element`, doubling the storage (a bitwise move of the elements) when full.
+    mutating func append(_ element: consuming Element) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: max(64, capacity * 2))
+            if let base {
+                larger.moveInitialize(from: base, count: count)
+                base.deallocate()
+            }
+            base = larger
+            capacity = max(64, capacity * 2)
+        }
+        (base! + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Moves every element to `destination` (uninitialised memory for ``count`` elements),
+    /// leaving none held; returns how many were moved.
+    mutating func moveAll(to destination: UnsafeMutablePointer<Element>) -> Int {
+        let moved = count
+        if let base, moved > 0 { destination.moveInitialize(from: base, count: moved) }
+        count = 0
+        return moved
+    }
+
+    /// Releases the elements still held and the storage.
+    mutating func free() {
+        guard let base else { return }
+        base.deinitialize(count: count)
+        base.deallocate()
+        self.base = nil
+        count = 0
+        capacity = 0
+    }
+}
