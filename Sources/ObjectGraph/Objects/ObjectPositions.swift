@@ -41,15 +41,29 @@ struct ObjectPositions {
     }
 
     /// Adds `object` at `position`; returns `false` (and changes nothing) when it is there.
+    ///
+    /// The probe and the two writes (the entry, the count) go through one buffer pointer:
+    /// through the array, each write checked the array's uniqueness and bounds again (≈ 89
+    /// instructions an insert besides growth in W1's profile, against ≈ 36).
     mutating func insert(_ object: ManagedObject, at position: Int) -> Bool {
         let count = self.count
         if (count + 1) * 2 > size { resize(toHold: count + 1) }
         let key = Self.key(object)
-        let (slot, found) = probe(key)
-        if found { return false }
-        entries[slot] = (key, position)
-        setCount(count + 1)
-        return true
+        return entries.withUnsafeMutableBufferPointer { table in
+            let size = table.count - 1
+            let mask = size - 1
+            let shift = Self.shift(size)
+            var slot = Self.home(key, shift)
+            while true {
+                let k = table[slot].key
+                if k == key { return false }
+                if k == 0 { break }
+                slot = (slot + 1) & mask
+            }
+            table[slot] = (key, position)
+            table[size].key = UInt(bitPattern: count + 1)
+            return true
+        }
     }
 
     /// Changes the position of `object`, which is in the table.
@@ -112,23 +126,48 @@ struct ObjectPositions {
 
     /// The home slot of `key`: the top bits of its product with a 64-bit odd constant.
     @inline(__always)
-    private func home(_ key: UInt) -> Int {
-        let shift = UInt64(64 - size.trailingZeroBitCount)
-        return Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    private func home(_ key: UInt) -> Int { Self.home(key, Self.shift(size)) }
+
+    /// The shift that takes a product's top bits for a table of `size` slots (a power of
+    /// two).
+    @inline(__always)
+    private static func shift(_ size: Int) -> UInt64 {
+        UInt64(64 - size.trailingZeroBitCount)
     }
 
+    /// The home slot of `key` in a table whose ``shift(_:)`` is `shift`.
+    @inline(__always)
+    private static func home(_ key: UInt, _ shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// Grows the table to the smallest power of two (at least 8) slots that holds `capacity`
+    /// objects at most half full, and moves the entries over.
+    ///
+    /// The new table is filled and the old one read through buffer pointers: through the
+    /// arrays (a slice of the old entries, a bounds check and a uniqueness check at every
+    /// write), growth cost W1 1.13 M instructions besides zeroing the new slots, against
+    /// 0.66 M. Cost: one pass over the new slots (a `memset`) and one over the old.
     private mutating func resize(toHold capacity: Int) {
         var newSize = 8
         while newSize < capacity * 2 { newSize *= 2 }
         let count = self.count
-        let old = entries.dropLast()
-        entries = Array(repeating: (0, 0), count: newSize + 1)
-        setCount(count)
+        let shift = Self.shift(newSize)
         let mask = newSize - 1
-        for entry in old where entry.key != 0 {
-            var slot = home(entry.key)
-            while entries[slot].key != 0 { slot = (slot + 1) & mask }
-            entries[slot] = entry
+        let grown = [(key: UInt, position: Int)](
+            unsafeUninitializedCapacity: newSize + 1
+        ) { table, initialized in
+            table.initialize(repeating: (0, 0))
+            table[newSize] = (UInt(bitPattern: count), 0)
+            entries.withUnsafeBufferPointer { old in
+                for entry in old.dropLast() where entry.key != 0 {
+                    var slot = Self.home(entry.key, shift)
+                    while table[slot].key != 0 { slot = (slot + 1) & mask }
+                    table[slot] = entry
+                }
+            }
+            initialized = newSize + 1
         }
+        entries = grown
     }
 }

@@ -59,6 +59,33 @@ import Testing
         #expect(objects.allSatisfy { table[$0] == nil })
     }
 
+    /// A copy of the table is a value: inserts into the original, through its growth from
+    /// empty and from a reserved capacity, leave the copy as it was (the insert and the
+    /// growth write through buffer pointers, which must not write into a shared table).
+    @Test func aCopyKeepsItsEntriesWhileTheOriginalGrows() {
+        let objects = (0..<300).map { _ in ManagedObject(entity: Self.entity, insertInto: nil) }
+        for reserved in [0, 40] {
+            var table = ObjectPositions()
+            table.reserveCapacity(reserved)
+            for (i, object) in objects.prefix(20).enumerated() {
+                let inserted = table.insert(object, at: i)
+                #expect(inserted)
+            }
+            let copy = table
+            for (i, object) in objects.enumerated().dropFirst(20) {
+                let inserted = table.insert(object, at: i)
+                let again = table.insert(object, at: -1)
+                #expect(inserted && !again)
+            }
+            #expect(table.count == 300)
+            #expect(copy.count == 20)
+            for (i, object) in objects.enumerated() {
+                #expect(table[object] == i)
+                #expect(copy[object] == (i < 20 ? i : nil))
+            }
+        }
+    }
+
     // The model is kept: an entity reaches its model through an unowned reference.
     private static let model = try! ManagedObjectModel(entities: [
         EntityDescription(

@@ -131,6 +131,48 @@ private final class RackItem: ManagedObject {
         }
     }
 
+    /// Setting the to-one of 1,000 new items grows their rack's member index many times (from
+    /// empty, doubling): both inverses hold every item, the ordered one in the order they were
+    /// set, before and after the save, and after moving every other saved item to another
+    /// rack and back (each move appends it at the end of the ordered side).
+    @Test(arguments: StoreKind.all)
+    func aToManyKeepsItsMembersInOrderThroughItsIndexsGrowth(_ kind: StoreKind) throws {
+        let stack = try Stack(try Self.model(), on: kind)
+        let context = stack.context()
+        let count = 1_000
+        try context.performAndWait {
+            let (a, b, items) = Self.racks(context, items: count)
+            #expect(a.items.count == count)
+            #expect(Self.numbers(a.line) == Array(0..<Int64(count)))
+            #expect(items.allSatisfy { $0.rack === a && $0.slot === a })
+            try context.save()
+            let moved = items.filter { $0.number % 2 == 1 }
+            for item in moved {
+                item.slot = b
+                item.rack = b
+            }
+            #expect(Self.numbers(b.line) == moved.map(\.number))
+            #expect(a.items.count == count / 2)
+            for item in moved {
+                item.slot = a
+                item.rack = a
+            }
+            #expect(b.line.isEmpty && b.items.isEmpty)
+            #expect(a.items.count == count)
+            let even = (0..<Int64(count)).filter { $0 % 2 == 0 }
+            #expect(Self.numbers(a.line) == even + moved.map(\.number))
+            try context.save()
+        }
+        let fresh = try stack.reopen().context()
+        try fresh.performAndWait {
+            let a = try #require(try Self.fetchRacks(fresh)["a"])
+            let even = (0..<Int64(count)).filter { $0 % 2 == 0 }
+            let odd = (0..<Int64(count)).filter { $0 % 2 == 1 }
+            #expect(Set(Self.numbers(a.items)) == Set(0..<Int64(count)))
+            #expect(Self.numbers(a.line) == even + odd)
+        }
+    }
+
     @Test(arguments: StoreKind.all)
     func aSavedToManyChangedInPlaceReportsItsChangesAndRollsBack(_ kind: StoreKind) throws {
         let stack = try Stack(try Self.model(), on: kind)
