@@ -189,4 +189,45 @@ import Testing
             #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
         }
     }
+
+    /// Fractions of every length from 1 to 16 places at every number of integer digits that
+    /// leaves them 17 significant digits at most, with zeros among and at the end of their
+    /// digits (an even length ending in a pair "x0", an odd one, runs of zeros), their
+    /// neighbours, and the values two spellings are equally near at binary places 1–4 near
+    /// 2^40–2^52: spelled two places a step as `description` spells them, and read back bit
+    /// for bit (issue 25, twenty-third session).
+    @Test func fractionsOfEveryLengthAreSpelledAsDescriptionSpellsThem() {
+        var random = SeededRandomNumberGenerator(seed: 2323)
+        var samples: [Double] = []
+        for places in 1...16 {
+            for integerDigits in 1...(17 - places) {
+                for _ in 0..<60 {
+                    var text = String(1 + random.next() % 9)
+                    for _ in 1..<integerDigits { text += String(random.next() % 10) }
+                    text += "."
+                    // Half the digits 0, so zeros fall inside, at the end, and in pairs.
+                    for _ in 0..<places {
+                        text += random.next() % 2 == 0 ? "0" : String(random.next() % 10)
+                    }
+                    guard let v = Double(text) else { continue }
+                    samples += [v, v.nextUp, v.nextDown]
+                }
+            }
+        }
+        for exponent in 40..<53 {
+            let low = Double(sign: .plus, exponent: exponent, significand: 1)
+            for binaryPlaces in 1...4 where exponent + binaryPlaces <= 52 {
+                let step = 1 / Double(1 << binaryPlaces)
+                for steps in 1..<(1 << binaryPlaces) {
+                    let whole = low + Double(random.next() % 1_000)
+                    samples.append(whole + Double(steps) * step)
+                }
+            }
+        }
+        for v in samples where v.isFinite {
+            #expect(written(v) == v.description, "\(v.bitPattern)")
+            #expect(written(-v) == (-v).description, "\(v.bitPattern)")
+            #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
+        }
+    }
 }
