@@ -132,13 +132,20 @@ final class LineChecksum {
     /// From how many bytes on the line's arrays are read across cores (`LineParser`'s
     /// threshold, which tests lower).
     let rowsParallelAbove: Int
+    /// How many parts the line's arrays are split into when read across cores, or `nil` for
+    /// `ParallelChunks.balancedPartCount()` (`LineParser.rowParts`, which tests set).
+    let rowParts: Int?
+    /// Whether a split read has taken the body (``claim()``): only the first computes it.
     private var claimed = false
+    /// The body's checksum once the claimer has recorded its parts' (``record(_:)``).
     private var computed: UInt32?
 
-    /// A checksum of `body` not yet computed.
-    init(body: UnsafeRawBufferPointer, rowsParallelAbove: Int) {
+    /// A checksum of `body` not yet computed, for arrays read across cores from
+    /// `rowsParallelAbove` bytes on in `rowParts` parts (`nil`: the balanced count).
+    init(body: UnsafeRawBufferPointer, rowsParallelAbove: Int, rowParts: Int? = nil) {
         self.body = SharedBytes(bytes: body)
         self.rowsParallelAbove = rowsParallelAbove
+        self.rowParts = rowParts
     }
 
     /// The body's bytes for the first caller, which then owes ``record(_:)`` the checksums

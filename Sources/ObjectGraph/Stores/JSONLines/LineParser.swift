@@ -40,6 +40,10 @@ struct LineParser: Sendable {
     let snapshotRows: Int
     /// From how many bytes on lines are parsed across cores.
     var parallelAbove = LineParser.parallelBytes
+    /// How many parts a large transaction line's arrays are split into when read across cores,
+    /// or `nil` for `ParallelChunks.balancedPartCount()` (tests ask for counts that do not
+    /// depend on the machine's cores).
+    var rowParts: Int?
 
     /// Below this many bytes, lines are parsed on the calling thread.
     static let parallelBytes = 1 << 20
@@ -129,7 +133,7 @@ struct LineParser: Sendable {
         }
         let checksum = LineChecksum(
             body: UnsafeRawBufferPointer(rebasing: line[..<(line.count - LineFrame.suffixLength)]),
-            rowsParallelAbove: parallelAbove)
+            rowsParallelAbove: parallelAbove, rowParts: rowParts)
         let parsed: ParsedLine
         do {
             parsed = .transaction(try TransactionLine.read(line, codec: codec, checksum: checksum))
@@ -142,7 +146,7 @@ struct LineParser: Sendable {
         return parsed
     }
 
-    /// The damaged line line `number` is when parsing it threw `error`.
+    /// What line `number` is (a damaged line) when parsing it threw `error`.
     private func damage(_ error: any Error, number: Int) -> ParsedLine {
         switch error {
         case let e as JSONScanError:

@@ -14,7 +14,9 @@ extension RowCodec {
         checksum: LineChecksum? = nil
     ) throws -> [StoreRow] {
         if s.end - s.position >= checksum?.rowsParallelAbove ?? minimum,
-            let rows = readAcrossCores(&s, checksum: checksum, { codec, s in try codec.read(&s) })
+            let rows = readAcrossCores(
+                &s, parts: checksum?.rowParts ?? ParallelChunks.balancedPartCount(),
+                checksum: checksum, { codec, s in try codec.read(&s) })
         {
             return rows
         }
@@ -157,8 +159,11 @@ extension RowCodec {
 private final class ThreadCodecs: @unchecked Sendable {
     // Sendable: `free` is read and written only while holding `lock`; a codec taken is used
     // only by the thread that took it until it gives it back.
+    /// Guards `free`.
     private let lock = NSLock()
+    /// The codec copied (`RowCodec.forOneThread()`) when a part finds none free.
     private let source: RowCodec
+    /// The codecs given back and not taken again: each used by no thread now.
     private var free: [RowCodec] = []
 
     /// No codec yet: each is copied from `source` when a part finds none free.
@@ -196,10 +201,18 @@ private final class PartRows<Element>: @unchecked Sendable {
 /// bulk, which an `Array` cannot give up without releasing each element.
 ///
 /// The holder calls ``free()`` once (`PartRows` does, when it goes).
+///
+/// Aliasing: this is a copyable struct that owns a pointer, so a copy shares the storage.
+/// Exactly one owner frees it: a worker fills a local value and hands it to its `PartRows`
+/// (`part.storage = rows`), after which the local copy is not used again; only
+/// `PartRows.storage` is moved out of (``moveAll(to:)``) and freed. Never append to, move out
+/// of or free two copies.
 private struct RowStorage<Element> {
+    /// The first element's address; `nil` until the first append, and after ``free()``.
     private var base: UnsafeMutablePointer<Element>?
     /// How many elements are held.
     private(set) var count = 0
+    /// How many elements `base` has room for (0 while it is `nil`).
     private var capacity = 0
 
     /// Appends `element`, doubling the storage (a bitwise move of the elements) when full.

@@ -261,7 +261,8 @@ extension RowCodec {
     ) throws -> [RowUpdate] {
         if s.end - s.position >= checksum?.rowsParallelAbove ?? minimum,
             let rows = readAcrossCores(
-                &s, checksum: checksum, { codec, s in try codec.readUpdate(&s) })
+                &s, parts: checksum?.rowParts ?? ParallelChunks.balancedPartCount(),
+                checksum: checksum, { codec, s in try codec.readUpdate(&s) })
         {
             return rows
         }

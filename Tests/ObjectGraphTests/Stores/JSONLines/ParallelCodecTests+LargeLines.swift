@@ -12,13 +12,17 @@ import Testing
 extension ParallelCodecTests {
     private var lineSample: [StoreRow] { rows.splitReadSample }
 
-    /// Transaction 5 inserting `lineSample` (and, with `updating`, updating it too), without
-    /// its LF.
-    private func line(updating: Bool = false) throws -> [UInt8] {
+    /// Transaction 5 inserting `lineSample` (and, with `updating`, updating it too; without
+    /// `inserting`, only updating it; with `deleting`, only deleting it), without its LF.
+    private func line(inserting: Bool = true, updating: Bool = false, deleting: Bool = false)
+        throws -> [UInt8]
+    {
         let w = JSONByteWriter()
         _ = try TransactionLine.write(
             StoreChangeSet(
-                inserted: lineSample, updated: updating ? lineSample : [],
+                inserted: inserting && !deleting ? lineSample : [],
+                updated: updating && !deleting ? lineSample : [],
+                deleted: deleting ? lineSample.map { ($0.objectID, $0.version) } : [],
                 timestamp: Date(timeIntervalSince1970: 9)),
             number: 5, keys: [("Tag", 301)], codec: codec, patchWrites: PatchWrites(), to: w)
         return Array(w.array.dropLast())
@@ -34,17 +38,28 @@ extension ParallelCodecTests {
 
     /// What the line parser gives for `line` as line 7: through the checksum first and the
     /// parse after (`parallelAbove` above the line's size), or through one fork–join for both
-    /// (`parallelAbove` 1, which also reads every array across cores).
+    /// (`parallelAbove` 1, which also reads every array across cores), in 2, 16 and 32 parts
+    /// (whatever the machine's cores), which must all give the same.
     private func parsed(_ line: [UInt8], together: Bool) -> String {
+        guard together else { return parsed(line, parts: nil) }
+        let each = [2, 16, 32].map { parsed(line, parts: $0) }
+        return Set(each).count == 1 ? each[0] : "parts differ: \(each)"
+    }
+
+    /// What the line parser gives for `line` as line 7: with `parts`, through one fork–join
+    /// reading arrays in that many parts; without, through the checksum first.
+    private func parsed(_ line: [UInt8], parts: Int?) -> String {
         line.withUnsafeBytes { raw in
             var parser = LineParser(codec: codec, firstNumber: 7, snapshotRows: 0)
-            parser.parallelAbove = together ? 1 : .max
+            parser.parallelAbove = parts == nil ? .max : 1
+            parser.rowParts = parts
             let lines = parser.parse(SharedBytes(bytes: raw), [0..<raw.count])
             guard lines.count == 1 else { return "\(lines.count) lines" }
             switch lines[0] {
             case .transaction(let record):
                 return "transaction \(record.number): inserts \(record.inserted), updates "
-                    + "\(record.updated.count) rows \(record.updated.map(\.objectID))"
+                    + "\(record.updated.count) rows \(record.updated.map(\.objectID)), deletes "
+                    + "\(record.deleted)"
             case .damaged(let e):
                 return
                     "damaged \(e.reason) line \(e.line ?? 0) column \(e.column ?? 0): \(e.message)"
@@ -171,6 +186,42 @@ extension ParallelCodecTests {
                     #expect(checksum.value() == CRC32C.checksum(body), "\(parts) parts")
                 }
             }
+        }
+    }
+
+    /// A line whose only large array is `upd` (W4's save: the update read claims the
+    /// checksum) and one where no array is split (a `del`-only line: the checksum is computed
+    /// after the parse): sound, with a damaged byte, and with a bad value and the checksum
+    /// made right, each gives what the checksum first, then the parse, gives.
+    @Test func anUpdateOnlyLineAndALineWithNoSplitArrayGiveWhatTheCheckedParseGives() throws {
+        let updates = try line(inserting: false, updating: true)
+        let deletes = try line(deleting: true)
+        #expect(updates.firstRange(of: Array("\"ins\"".utf8)) == nil)
+        #expect(deletes.firstRange(of: Array("\"upd\"".utf8)) == nil)
+        let deleted = try #require(deletes.firstRange(of: Array("[\"Tag\",151]".utf8)))
+        let cases: [(String, [UInt8], damaged: Int, value: Int, error: String)] = [
+            (
+                "upd", updates, try tag(151, in: updates).start + 2,
+                try versionOffset(ofTag: 151, in: updates), "version 0 is below 1"
+            ),
+            ("del", deletes, deleted.lowerBound + 2, deleted.lowerBound + 3, "Tbg"),
+        ]
+        for (name, sound, damaged, value, error) in cases {
+            let first = parsed(sound, together: false)
+            #expect(first.hasPrefix("transaction 5: inserts"), "\(name)")
+            #expect(parsed(sound, together: true) == first, "\(name): sound")
+            var bad = sound
+            bad[damaged] ^= 0x20  // a letter's case: the JSON stays valid
+            let mismatch = parsed(bad, together: false)
+            #expect(mismatch.contains("checksum mismatch"), "\(name)")
+            #expect(parsed(bad, together: true) == mismatch, "\(name): damaged byte")
+            var wrong = sound
+            wrong[value] = UInt8(ascii: name == "upd" ? "0" : "b")
+            wrong = reframed(wrong)
+            let failed = parsed(wrong, together: false)
+            #expect(
+                failed.contains("line 7 column ") && failed.contains(error), "\(name): \(failed)")
+            #expect(parsed(wrong, together: true) == failed, "\(name): bad value")
         }
     }
 }

@@ -227,6 +227,40 @@ import Testing
         }
     }
 
+    /// The split read keeps its parts' rows in memory it manages itself (`RowStorage`, freed
+    /// by `PartRows`): every element it makes is freed once, whether moved into the result or
+    /// left in a part that is not used. Counted through elements that count themselves: a
+    /// sound array in 2, 16 and 32 parts holds exactly its rows until the result goes; a bad
+    /// value in the middle (the read gives up) leaves none; an array followed by another, so
+    /// that parts start after the first one's end, leaves only the rows returned.
+    @Test func theSplitReadFreesEveryRowItDoesNotReturn() throws {
+        let one = try sampleArray().dropLast(",\"next\"".utf8.count)
+        let head = Array("[\"Tag\",151,1,".utf8)
+        var bad = Array(one)
+        bad[try #require(bad.firstRange(of: head)).upperBound - 2] = UInt8(ascii: "0")
+        let cases: [(String, [UInt8], Int?)] = [
+            ("sound", Array(one), sample.count),
+            ("bad value in the middle", bad, nil),
+            ("followed by another array", Array(one) + [0x2C] + Array(one), sample.count),
+        ]
+        for (name, bytes, expected) in cases {
+            for parts in [2, 16, 32] {
+                let live = LiveCount()
+                bytes.withUnsafeBytes { raw in
+                    var s = JSONScanner(raw)
+                    var read = codec.readAcrossCores(&s, parts: parts) { codec, s in
+                        CountedRow(try codec.read(&s), live: live)
+                    }
+                    #expect(read?.count == expected, "\(name), \(parts) parts")
+                    #expect(live.value == expected ?? 0, "\(name), \(parts) parts: held")
+                    #expect(read?.map(\.row) == expected.map { _ in sample })
+                    read = nil
+                    #expect(live.value == 0, "\(name), \(parts) parts: after the result goes")
+                }
+            }
+        }
+    }
+
     @Test func rowBoundaryLookalikesInsideRowsAreDetected() throws {
         // `],["` also occurs inside a row (a to-many, then a reference to a subentity).
         let linked = try ManagedObjectModel(entities: [
@@ -307,4 +341,36 @@ extension FileStoreFixtures.Rows {
                 : row("Tag", Int64(i), ["label": .attribute(.string("tag \(i) é\n\"],[\""))])
         }
     }
+}
+
+/// How many `CountedRow`s are alive, counted across threads.
+private final class LiveCount: @unchecked Sendable {
+    // Sendable: `count` is read and written only while holding `lock`.
+    /// Guards `count`.
+    private let lock = NSLock()
+    /// The rows made and not yet freed.
+    private var count = 0
+
+    /// The rows alive now.
+    var value: Int { lock.withLock { count } }
+
+    /// Adds `delta` (1 for a row made, -1 for a row freed).
+    func add(_ delta: Int) { lock.withLock { count += delta } }
+}
+
+/// A row read by the split read that counts itself in `live` while it exists.
+private final class CountedRow: Sendable {
+    /// The row read.
+    let row: StoreRow
+    /// Where this row is counted.
+    let live: LiveCount
+
+    /// Wraps `row`, counting it.
+    init(_ row: StoreRow, live: LiveCount) {
+        self.row = row
+        self.live = live
+        live.add(1)
+    }
+
+    deinit { live.add(-1) }
 }
