@@ -70,6 +70,61 @@ import Testing
         }
     }
 
+    /// A UUID made from its two 64-bit words in one copy (issue 25, twenty-third session) is
+    /// the one `UUID(uuid:)` makes from the same 16 bytes: equal, same string, same hash.
+    @Test func uuidsMadeFromTheirTwoWordsEqualTheOnesMadeFromTheirBytes() {
+        var random = SeededRandomNumberGenerator(seed: 2323)
+        var pairs: [(UInt64, UInt64)] = [(0, 0), (~0, ~0), (1, 0), (0, 1 << 63), (~0, 0)]
+        for bit in 0..<64 { pairs += [(1 << UInt64(bit), 0), (0, 1 << UInt64(bit))] }
+        for _ in 0..<5_000 { pairs.append((random.next(), random.next())) }
+        for (first, last) in pairs {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            bytes.withUnsafeMutableBytes { out in
+                out.storeBytes(of: first, as: UInt64.self)
+                out.storeBytes(of: last, toByteOffset: 8, as: UInt64.self)
+            }
+            let expected = UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14],
+                    bytes[15]
+                ))
+            let made = AttributeValue.uuid(first: first, last: last)
+            #expect(made == expected && made.uuidString == expected.uuidString, "\(bytes)")
+            #expect(made.hashValue == expected.hashValue)
+        }
+    }
+
+    /// Every byte at every digit's place, in a UUID of either case: a hex digit reads as the
+    /// digit-by-digit parse reads it, anything else is refused, and read from a line the
+    /// refusal is the same message at the string's first byte.
+    @Test func everyByteAtEveryDigitReadsOrIsRefusedAsTheDigitByDigitParse() {
+        let places = (0..<36).filter { ![8, 13, 18, 23].contains($0) }
+        for spelling in [
+            "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0",
+        ] {
+            for at in places {
+                for byte in UInt8.min...UInt8.max {
+                    var bytes = Array(spelling.utf8)
+                    bytes[at] = byte
+                    let parsed = bytes.withUnsafeBytes { AttributeValue.parseUUID($0) }
+                    let expected = digitByDigit(bytes)
+                    #expect(parsed == expected, "\(byte) at \(at) of \(spelling)")
+                    #expect((expected != nil) == (hexValue(byte) != nil), "\(byte) at \(at)")
+                    // A printable ASCII byte that is no quote or backslash leaves the string
+                    // well-formed, so the refusal is the UUID's own.
+                    guard expected == nil, byte >= 0x20, byte < 0x7F, byte != 0x22, byte != 0x5C
+                    else { continue }
+                    let line = "\"" + String(decoding: bytes, as: UTF8.self) + "\",1"
+                    let e = scanError(line) { s in _ = try AttributeValue.readUUID(&s) }
+                    #expect(
+                        e?.offset == 0 && e?.message == "not a UUID (8-4-4-4-12 hex digits)",
+                        "\(line)")
+                }
+            }
+        }
+    }
+
     /// The parse the word-at-a-time one replaced: a digit at a time, either case.
     private func digitByDigit(_ text: [UInt8]) -> UUID? {
         guard text.count == 36, [8, 13, 18, 23].allSatisfy({ text[$0] == 0x2D }) else {
