@@ -33,6 +33,18 @@ import Testing
         }
     }
 
+    /// Values of one and two digits (written without a digit count) and their neighbours,
+    /// each at a full buffer's end (the writer grows first) and after the bytes it held.
+    @Test func smallIntegersAreWrittenAtAFullBuffersEnd() {
+        for v in Int64(-101)...101 {
+            let w = JSONByteWriter(capacity: 64)
+            w.append(Array(repeating: UInt8(ascii: "x"), count: 63))
+            w.append(integer: v)
+            w.append(0x2C)
+            #expect(w.string == String(repeating: "x", count: 63) + "\(v),", "\(v)")
+        }
+    }
+
     @Test func integersFollowWhatTheWriterHeld() {
         let w = JSONByteWriter(capacity: 64)
         w.append(ascii: "[")
