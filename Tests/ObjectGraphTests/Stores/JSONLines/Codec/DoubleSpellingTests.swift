@@ -13,6 +13,21 @@ import Testing
         return w.string
     }
 
+    /// Each finite value of `samples`, and its negation, is written as `description` spells
+    /// it and reads back bit for bit.
+    private func expectSpelledAsDescription(
+        _ samples: [Double], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for v in samples where v.isFinite {
+            #expect(written(v) == v.description, "\(v.bitPattern)", sourceLocation: sourceLocation)
+            #expect(
+                written(-v) == (-v).description, "\(v.bitPattern)", sourceLocation: sourceLocation)
+            #expect(
+                Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)",
+                sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func shortDecimalsAndIntegersMatchDescription() {
         var random = SeededRandomNumberGenerator(seed: 5)
         var samples: [Double] = [
@@ -98,11 +113,7 @@ import Testing
             // Products of short decimals, as a batch update makes them.
             samples.append(Double(random.next() % 100_000_000) / 100 * 1.2)
         }
-        for v in samples where v.isFinite {
-            #expect(written(v) == v.description, "\(v.bitPattern)")
-            #expect(written(-v) == (-v).description, "\(v.bitPattern)")
-            #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
-        }
+        expectSpelledAsDescription(samples)
     }
 
     /// Values with a fraction between 1 and 2^52, spelled by their fraction's digits in 64-bit
@@ -142,11 +153,7 @@ import Testing
             let cents = Double(random.next() % 100_000_000) / 100
             samples += [cents, cents * 1.2, cents.nextUp, cents.nextDown]
         }
-        for v in samples where v.isFinite {
-            #expect(written(v) == v.description, "\(v.bitPattern)")
-            #expect(written(-v) == (-v).description, "\(v.bitPattern)")
-            #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
-        }
+        expectSpelledAsDescription(samples)
     }
 
     /// A value two spellings are equally near (2^50 + 0.25 and + 0.75, either sign) is left
@@ -183,11 +190,7 @@ import Testing
             }
         }
         #expect(samples.count == 16 * 250 * 3)
-        for v in samples where v.isFinite {
-            #expect(written(v) == v.description, "\(v.bitPattern)")
-            #expect(written(-v) == (-v).description, "\(v.bitPattern)")
-            #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
-        }
+        expectSpelledAsDescription(samples)
     }
 
     /// Fractions of every length from 1 to 16 places at every number of integer digits that
@@ -224,10 +227,6 @@ import Testing
                 }
             }
         }
-        for v in samples where v.isFinite {
-            #expect(written(v) == v.description, "\(v.bitPattern)")
-            #expect(written(-v) == (-v).description, "\(v.bitPattern)")
-            #expect(Double(written(v))?.bitPattern == v.bitPattern, "\(v.bitPattern)")
-        }
+        expectSpelledAsDescription(samples)
     }
 }
