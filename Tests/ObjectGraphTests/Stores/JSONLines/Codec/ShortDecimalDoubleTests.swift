@@ -5,8 +5,9 @@ import Testing
 @testable import ObjectGraph
 
 /// Doubles read by the short-decimal shortcut (`JSONScanner.readDouble()`: at most 16 digits,
-/// no exponent, sixteen bytes at once) read bit for bit as the general path reads them (`readNumber()` then
-/// `double(_:)`), stop at the same byte, and fail with the same offset and message.
+/// no exponent, sixteen bytes at once) read bit for bit as the general path reads them
+/// (`readNumber()` then `double(_:)`), stop at the same byte, and fail with the same offset and
+/// message.
 @Suite struct ShortDecimalDoubleTests {
     /// What a read gave: the double's bits and where the scanner stopped, or the error.
     private enum Outcome: Equatable {
