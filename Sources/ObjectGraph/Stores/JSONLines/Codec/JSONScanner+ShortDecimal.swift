@@ -3,9 +3,12 @@
 // three multiplications for each eight.
 extension JSONScanner {
     /// The usual double: `-`?, digits (no leading zero before another digit), then maybe `.`
-    /// and digits, at most 16 digits in all making an integer ≤ 2^53, and no exponent, with at
-    /// least 16 bytes from its first digit to the end of the scanned range; `nil` (the position
-    /// unmoved) for anything else.
+    /// and digits, at most 16 digits in all making an integer ≤ 2^53, and no exponent; `nil`
+    /// (the position unmoved) for anything else. Two limits of its own, beyond the value's:
+    /// at most 15 integer digits (a 16-digit integer part goes to the general path), and at
+    /// least 16 bytes from the first digit to the end of the scanned range, 18 when the
+    /// fraction runs past the 16th byte (its 16th digit in the 17th byte, and the 18th read to
+    /// see that no digit follows).
     ///
     /// The value is that integer over 10^(digits after the point): both exact (≤ 2^53, and
     /// 10^15 at most), so the one IEEE division is the correctly rounded quotient, the double
