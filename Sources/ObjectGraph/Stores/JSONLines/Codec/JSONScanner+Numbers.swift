@@ -134,12 +134,8 @@ extension JSONScanner {
         let count = flagged.trailingZeroBitCount &>> 3
         guard count > 0, count <= limit else { return (0, 0) }
         // The digits' values moved to the top bytes, leading zeros below (the first digit is
-        // the lowest byte, the most significant), then combined pairwise: 8 digits → 4 → 2 → 1.
-        var v = (w &- 0x3030_3030_3030_3030) &<< UInt64((8 &- count) &* 8)
-        v = ((v & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) &>> 8
-        v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
-        v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
-        return (v, count)
+        // the lowest byte, the most significant), then combined (`eightDigits(_:)`).
+        return (eightDigits((w &- 0x3030_3030_3030_3030) &<< UInt64((8 &- count) &* 8)), count)
     }
 
     /// Reads an integer that fits `Int64` (no fraction, no exponent).
