@@ -5,8 +5,9 @@ import Testing
 @testable import ObjectGraph
 
 /// Doubles read by the short-decimal shortcut (`JSONScanner.readDouble()`: at most 16 digits,
-/// no exponent) read bit for bit as the general path reads them (`readNumber()` then
-/// `double(_:)`), stop at the same byte, and fail with the same offset and message.
+/// no exponent, sixteen bytes at once) read bit for bit as the general path reads them
+/// (`readNumber()` then `double(_:)`), stop at the same byte, and fail with the same offset and
+/// message.
 @Suite struct ShortDecimalDoubleTests {
     /// What a read gave: the double's bits and where the scanner stopped, or the error.
     private enum Outcome: Equatable {
@@ -33,8 +34,9 @@ import Testing
     }
 
     /// `text` read by the reader's `readDouble()` and by the general path agree, alone and
-    /// followed by more of a line (eight bytes or more after a number take the digit runs of
-    /// eight at a time, fewer the byte loop: the w2v review).
+    /// followed by more of a line (sixteen bytes or more from the first digit take the
+    /// sixteen-byte shortcut, fewer the general path; there eight bytes or more after a number
+    /// take the digit runs of eight at a time, fewer the byte loop: the w2v review).
     private static func expectSame(_ text: String) {
         for read in [text, text + "]        x"] {
             let fast = outcome(read) { try $0.readDouble() }
