@@ -75,7 +75,7 @@ extension ManagedObject {
         // to 44.4 M instructions.
         plan.steps.withUnsafeBufferPointer { steps in
             // One box for the object's hook calls, each value freed as the `Any` it is (see
-            // `HookValueBox`): W1's 120,040 hook calls cost ≈ 60 instructions fewer each.
+            // `HookValueBox`): W1's 120,040 hook calls took 5.17 M instructions fewer.
             var box = HookValueBox()
             defer { box.empty() }
             for k in 0..<steps.count {
