@@ -71,11 +71,12 @@ extension ManagedObject {
         // Step by step through the plan's buffer, each field read where it is needed: a copy
         // of the step (`for step in plan.steps`) retained and released its key, and passing
         // the slot's attribute description on retained it. With the plan found without
-        // retains, validating W1's 20,020 new objects (140,160 hook calls) went from 53.4 M
+        // retains, validating W1's 20,020 new objects (120,040 hook calls) went from 53.4 M
         // to 44.4 M instructions.
         plan.steps.withUnsafeBufferPointer { steps in
             // One box for the object's hook calls, each value freed as the `Any` it is (see
-            // `HookValueBox`): W1's 120,040 hook calls took 5.17 M instructions fewer.
+            // `HookValueBox`): W1's 120,020 attribute and to-one hook calls took 5.17 M
+            // instructions fewer (its 20 to-many calls do not use the box).
             var box = HookValueBox()
             defer { box.empty() }
             for k in 0..<steps.count {
@@ -102,10 +103,10 @@ extension ManagedObject {
                         }
                     }
                     guard steps[k].callsHook else { continue }
-                    // Boxed only here, for the hook, straight from the value (see
-                    // `hookAttribute`).
-                    // The call made here, on the local box: passed on from a function's
-                    // `inout`, the box was copied for each call.
+                    // Boxed only here, for the hook, straight from the value into the
+                    // object's box (see `boxAttribute` and `HookValueBox`); the call made here,
+                    // on the local box: passed on from a function's `inout`, the box was
+                    // copied for each call.
                     do {
                         if let other = boxAttribute(i, &box) {
                             try validate(
@@ -150,7 +151,7 @@ extension ManagedObject {
     /// object's, see `HookValueBox`) for the common types; returns the stored value of the
     /// others (integers, whose Swift type depends on the attribute's width, and transformable
     /// values), for ``AttributeDescription/publicValue(of:)``, and `nil` when `box` holds
-    /// the value.
+    /// the value. When it returns a stored value, `box` is left unchanged.
     ///
     /// The common types are boxed case by case from the slot, so the box's type is known
     /// where it is made (through `publicValue(of:)` the value was copied out of the slot,
