@@ -12,12 +12,17 @@
 /// of the same type as before: only who frees the box changed.
 ///
 /// Use: a local `var` for one object's steps, ``hold(_:)`` or ``holdNil()`` before each call,
-/// `value` as the call's argument, ``empty()`` when done (also after a hook threw: the box
+/// ``pass(to:forKey:)`` for the call, ``empty()`` when done (also after a hook threw: the box
 /// stays valid throughout, so a box left holding a value is still freed, generically, at
-/// the end of its scope).
+/// the end of its scope). The box keeps its last value until the next boxed step or the end
+/// of the object's steps: a little longer than the per-call temporary it replaced.
+///
+/// `free` relies on `Any?` having `Any`'s layout (the `.some` payload at offset 0, `nil` in
+/// the type word's extra inhabitants); `free` checks the sizes agree, a check folded away in
+/// release builds where it holds.
 struct HookValueBox: ~Copyable {
     /// The value for the next hook call: `nil`, or the last ``hold(_:)``'s value.
-    private(set) var value: Any? = nil
+    private var value: Any? = nil
 
     /// Whether `value` holds something to free (`nil` holds nothing).
     private var holds = false
@@ -26,11 +31,15 @@ struct HookValueBox: ~Copyable {
     ///
     /// - Precondition: `T` is not an `Optional` (a nil value goes through ``holdNil()``, an
     ///   optional's payload through this after unwrapping): an optional would be boxed as
-    ///   `Any`, not `nil`.
+    ///   `Any`, not `nil`. Checked in debug builds (`T` conforms to `ExpressibleByNilLiteral`
+    ///   only if it is an optional among the types validation boxes: `String`, `Double`,
+    ///   `Date`, `UUID`, `Bool`, `Decimal`, `ManagedObject`); the check is compiled out of
+    ///   release builds.
     /// - Complexity: O(1): the old value's type's destroy (none for a trivial value kept
     ///   inline) and `v`'s copy into the box.
     @inline(__always)
     mutating func hold<T>(_ v: T) {
+        assert(!(T.self is any ExpressibleByNilLiteral.Type), "an Optional boxed as Any")
         let held = holds
         withUnsafeMutablePointer(to: &value) { box in
             if held { Self.free(box) }
@@ -69,9 +78,12 @@ struct HookValueBox: ~Copyable {
     /// Frees the `.some` payload of `box` as the `Any` it is, leaving the memory
     /// uninitialized.
     ///
-    /// - Precondition: `box` holds a non-nil value.
+    /// - Precondition: `box` holds a non-nil value. `Any?` has `Any`'s size (checked here,
+    ///   also in release builds, where the comparison of two constants is folded away).
     @inline(__always)
     private static func free(_ box: UnsafeMutablePointer<Any?>) {
+        precondition(
+            MemoryLayout<Any?>.size == MemoryLayout<Any>.size, "Any? is not laid out as Any")
         box.withMemoryRebound(to: Any.self, capacity: 1) { _ = $0.deinitialize(count: 1) }
     }
 }
