@@ -18,10 +18,17 @@ extension IntegrityModels {
         var refusing: Set<String> = []
         /// An object validated from inside the hook for `title` (its errors are dropped).
         var nested: ManagedObject?
+        /// Whether the next hook call for `title` sets `title` to `"changed"` and `amount` to
+        /// 9 (once: the flag is cleared).
+        var rewritesOnTitle = false
 
         override func validate(_ value: Any?, forKey key: String) throws {
             kept.append((key, value))
             if key == "title", let nested { try? nested.validateForInsert() }
+            if key == "title", rewritesOnTitle {
+                rewritesOnTitle = false
+                (title, amount) = ("changed", 9)
+            }
             if refusing.contains(key) { throw TripRuleError(code: 7) }
             try super.validate(value, forKey: key)
         }
@@ -157,8 +164,19 @@ extension SaveIntegrity {
                         "TripRules 7", "\(NSCocoaErrorDomain) \(NSValidationNumberTooSmallError)",
                         "TripRules 7", "TripRules 7",
                     ])
+                // Each error's message, key and value: the hook's errors carry only their
+                // message, the rule's names the key and the value refused.
                 #expect(
-                    detailed[1].userInfo[NSValidationKeyErrorKey] as? String == "amount")
+                    detailed.map { error in
+                        let key = error.userInfo[NSValidationKeyErrorKey] as? String
+                        let value = error.userInfo[NSValidationValueErrorKey]
+                        return "\(error.localizedDescription) | \(key ?? "-") | "
+                            + (value.map { "\(type(of: $0))(\($0))" } ?? "-")
+                    } == [
+                        "trip rule 7 broken | - | -",
+                        "Keeper.amount must be at least 0.0; got -1.0 | amount | NSNumber(-1.0)",
+                        "trip rule 7 broken | - | -", "trip rule 7 broken | - | -",
+                    ])
                 // The rule failed for `amount`: no hook call for it; the later keys' values
                 // came after the hook threw.
                 #expect(
@@ -171,6 +189,35 @@ extension SaveIntegrity {
                         "code=UUID(\(Self.code))", "owner=O",
                     ])
             }
+        }
+
+        @Test(arguments: StoreKind.all)
+        func aValueTheHookKeepsOutlivesTheHooksOwnWritesAndLaterKeysSeeThem(_ kind: StoreKind)
+            throws
+        {
+            try onKeepers(kind) { context in
+                let original = "a title long enough for its own storage"
+                let keeper = Self.keeper(context, original, owner: nil)
+                keeper.rewritesOnTitle = true
+                try context.save()
+                // The kept title is the original string, intact after the save although the
+                // hook wrote over the slot it came from; `amount`'s call got the new value.
+                #expect(keeper.kept.first?.value as? String == original)
+                #expect(
+                    Self.described(keeper.kept) == [
+                        "title=String(\(original))", "amount=Double(9.0)",
+                        "code=UUID(\(Self.code))", "owner=nil",
+                    ])
+                #expect(keeper.title == "changed")
+                #expect(keeper.amount == 9)
+            }
+        }
+
+        @Test
+        func anOptionalAnyHasTheLayoutOfAnAny() {
+            // The box frees an `Any?`'s payload as the `Any` it is, at the same address.
+            #expect(MemoryLayout<Any?>.size == MemoryLayout<Any>.size)
+            #expect(MemoryLayout<Any?>.alignment == MemoryLayout<Any>.alignment)
         }
 
         @Test(arguments: StoreKind.all)
