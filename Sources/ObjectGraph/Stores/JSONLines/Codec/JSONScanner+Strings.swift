@@ -25,8 +25,8 @@ extension JSONScanner {
     /// Makes a `String` of `count` bytes at `base` that are known to be ASCII.
     ///
     /// Up to fifteen bytes (the small form's capacity on 64-bit platforms) are copied straight
-    /// into the string's inline storage, which costs ≈ 80 instructions where
-    /// `String(decoding:as:)`'s generic repairing path costs ≈ 190; longer strings keep
+    /// into the string's inline storage, which costs ≈ 90 instructions where
+    /// `String(decoding:as:)`'s repairing path costs ≈ 190–230; longer strings keep
     /// `String(decoding:as:)`, which is the cheaper of the two once storage is allocated.
     /// Either way the string is validated by the standard library and equal, byte for byte,
     /// to the one `String(decoding:as:)` makes.
