@@ -105,16 +105,10 @@ import Testing
 
     @Test(arguments: ["/dev/null", "file"])
     func everyValueComesBackThroughContexts(store kind: String) throws {
-        let url =
-            kind == "file"
-            ? try FileStoreFixtures.temporaryDirectory().appendingPathComponent("c.jsonl")
-            : URL(fileURLWithPath: "/dev/null")
+        let url = try Self.storeURL(kind, file: "c.jsonl")
         let values = samples(120, seed: 2001)
         func container() throws -> PersistentContainer {
-            let container = PersistentContainer(name: "RoundTrip", managedObjectModel: model)
-            container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
-            try container.loadPersistentStores()
-            return container
+            try Self.loaded("RoundTrip", model: model, url: url)
         }
         let first = try container()
         let context = first.newBackgroundContext()
@@ -141,6 +135,35 @@ import Testing
         try expectBack(values, in: try container(), "\(kind) compacted")
     }
 
+    /// The URL a test's store of `kind` opens: a fresh temporary file named `name` for
+    /// `"file"`, `/dev/null` (the RAM store) for anything else.
+    static func storeURL(_ kind: String, file name: String) throws -> URL {
+        kind == "file"
+            ? try FileStoreFixtures.temporaryDirectory().appendingPathComponent(name)
+            : URL(fileURLWithPath: "/dev/null")
+    }
+
+    /// A model of one entity named `entity` with one attribute, `attribute` of `type`.
+    static func model(_ entity: String, _ attribute: String, _ type: AttributeType) throws
+        -> ManagedObjectModel
+    {
+        try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: entity, properties: [AttributeDescription(name: attribute, type: type)])
+        ])
+    }
+
+    /// A container named `name` for `model` with its one store at `url`, loaded.
+    static func loaded(_ name: String, model: ManagedObjectModel, url: URL) throws
+        -> PersistentContainer
+    {
+        let container = PersistentContainer(name: name, managedObjectModel: model)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        try container.loadPersistentStores()
+        return container
+    }
+
+    /// Closes every file store `container` holds, so the file can be reopened.
     static func close(_ container: PersistentContainer) {
         for store in container.persistentStoreCoordinator.persistentStores {
             (store as? JSONLinesStore)?.close()
@@ -171,14 +194,8 @@ import Testing
 
     @Test(arguments: ["/dev/null", "file"])
     func aSavedDateStillMatchesItsOwnComparisonsAfterReopening(store kind: String) throws {
-        let model = try ManagedObjectModel(entities: [
-            EntityDescription(
-                name: "Employee", properties: [AttributeDescription(name: "hiredAt", type: .date)])
-        ])
-        let url =
-            kind == "file"
-            ? try FileStoreFixtures.temporaryDirectory().appendingPathComponent("e.jsonl")
-            : URL(fileURLWithPath: "/dev/null")
+        let model = try Self.model("Employee", "hiredAt", .date)
+        let url = try Self.storeURL(kind, file: "e.jsonl")
         let hired = Date(timeIntervalSinceReferenceDate: 646_790_399.999)
         let container = PersistentContainer(name: "Staff", managedObjectModel: model)
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]

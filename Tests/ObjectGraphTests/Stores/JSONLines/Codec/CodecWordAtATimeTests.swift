@@ -32,7 +32,7 @@ import Testing
     }
 
     /// The error reading a string from raw `bytes` (which need not be valid UTF-8) throws.
-    private func stringError(_ bytes: [UInt8]) -> JSONScanError? {
+    static func stringError(_ bytes: [UInt8]) -> JSONScanError? {
         bytes.withUnsafeBytes { raw -> JSONScanError? in
             var s = JSONScanner(raw)
             do {
@@ -168,7 +168,7 @@ import Testing
             #expect(open?.offset == 0 && open?.message == "unterminated string")
         }
         // Invalid UTF-8 after ASCII words is refused at the string's first byte, as before.
-        let e = stringError(
+        let e = Self.stringError(
             Array("\"abcdefghijklmnop".utf8) + [0xC3, 0x28] + Array("qrstuvwxyz\"".utf8))
         #expect(e?.offset == 1 && e?.message == "string is not valid UTF-8")
     }
@@ -181,7 +181,7 @@ import Testing
         for bad: [UInt8] in [[0xC3, 0x28], [0xFF], [0xE2, 0x82], [0x80]] {
             for lead in 0..<16 {
                 for tail in ["", ",1", ",12345678901234567"] {
-                    let e = stringError(
+                    let e = Self.stringError(
                         [0x22] + Array(String(repeating: "x", count: lead).utf8) + bad + [0x22]
                             + Array(tail.utf8))
                     #expect(
