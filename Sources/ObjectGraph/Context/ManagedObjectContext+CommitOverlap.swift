@@ -3,16 +3,16 @@ import Foundation
 extension ManagedObjectContext {
     /// Gives a large save's only change set the save's adoption (`apply(_:newIDs:)`), to run
     /// while the store applies the change set to its rows (see `StoreCommitOverlap`); returns
-    /// it, or `nil` where the adoption must wait for the commit: fewer changes than
-    /// `commitOverlapThreshold`, more than one store, a row hand-off, or an adoption that
+    /// it, or `nil` where the adoption must wait for the commit: fewer objects to re-key or
+    /// version (new IDs and updated objects) than `commitOverlapThreshold` (a save of
+    /// deletions only has nothing to run beside the table update), more than one store, a row hand-off, or an adoption that
     /// does more than re-key and version (objects merged, taken over, rolled back or given
     /// planned values, whose adoption may read the store or announce a refresh).
     func offerOverlap(
         _ plan: SavePlan, _ newIDs: NewObjectIDs, in sets: inout [String: StoreChangeSet]
     ) -> StoreCommitOverlap? {
         guard
-            plan.inserted.count + plan.updated.count + plan.deleted.count
-                >= commitOverlapThreshold,
+            newIDs.count + plan.updated.count >= commitOverlapThreshold,
             sets.count == 1, let key = sets.keys.first, sets[key]?.rowHandoff == nil,
             plan.vanished.isEmpty, plan.rolledBack.isEmpty, !plan.plansValues,
             plan.losers.isEmpty, plan.takeovers.isEmpty, plan.survivorOf.isEmpty

@@ -75,7 +75,7 @@ extension ManagedObjectContext {
         }
         // The store ran the adoption beside its table update, or left it to run now.
         if let overlap {
-            overlap.takeUnclaimed()?()
+            if let work = overlap.takeUnclaimed() { work() } else { commitOverlapsRun += 1 }
         } else {
             apply(plan, newIDs: newIDs)
         }

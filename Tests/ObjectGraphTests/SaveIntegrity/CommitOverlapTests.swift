@@ -42,6 +42,8 @@ extension SaveIntegrity {
             var history: [String] = []
             var bytes: Data?
             var registered: [Bool] = []
+            /// How many of the saves had their adoption run by the store (`commitOverlapsRun`).
+            var overlapsRun = 0
         }
 
         /// Three saves on one context with `threshold`: 4 folders and 40 files; 20 files more
@@ -99,6 +101,7 @@ extension SaveIntegrity {
                 outcome.registered =
                     live.map { context.registeredObject(for: $0.objectID) === $0 }
                     + temporary.map { context.registeredObject(for: $0) == nil }
+                outcome.overlapsRun = context.commitOverlapsRun
             }
             for entity in ["Folder", "File"] {
                 outcome.rows += try store.fetch(
@@ -146,6 +149,8 @@ extension SaveIntegrity {
             #expect(overlapped.bytes == sequential.bytes)
             #expect(overlapped.registered == sequential.registered)
             #expect(overlapped.registered.allSatisfy { $0 })
+            #expect(overlapped.overlapsRun == 3)
+            #expect(sequential.overlapsRun == 0)
             #expect(overlapped.rows.count == 4 - 1 + 70 - 3)
             #expect(overlapped.history.count == 3)
             #expect(!overlapped.notifications.contains { $0.hasSuffix(" elsewhere") })
@@ -196,56 +201,6 @@ extension SaveIntegrity {
                 #expect(files[3].value(forKey: "name") as? String == "file 3")
             }
         }
-
-        /// Another context fetching on its own queue while a large save commits with the
-        /// overlap sees the rows before the save or after it, never part of them.
-        @Test(arguments: StoreKind.all)
-        func aReaderOnAnotherQueueSeesNoHalfAppliedSave(kind: StoreKind) throws {
-            let model = try Self.model()
-            let url = try FileStoreFixtures.temporaryDirectory()
-                .appendingPathComponent("overlap.jsonl")
-            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-            try coordinator.addPersistentStore(try Self.open(kind, model, url: url))
-            let writer = ManagedObjectContext(
-                concurrencyType: .privateQueue, coordinator: coordinator)
-            writer.commitOverlapThreshold = 0
-            let reader = ManagedObjectContext(
-                concurrencyType: .privateQueue, coordinator: coordinator)
-            let state = ReaderState()
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                while true {
-                    let finished = state.writerFinished
-                    let seen = reader.performAndWait { () -> (Int, Int) in
-                        let count =
-                            (try? reader.count(for: FetchRequest<ManagedObject>(entityName: "File")))
-                            ?? -1
-                        let fetched =
-                            (try? reader.fetch(FetchRequest<ManagedObject>(entityName: "File")))?
-                            .count ?? -1
-                        reader.reset()
-                        return (count, fetched)
-                    }
-                    state.record(seen)
-                    if finished { break }
-                }
-                done.signal()
-            }
-            try writer.performAndWait {
-                let folder = writer.insertNewObject(forEntityName: "Folder")
-                for i in 0..<5_000 {
-                    let file = writer.insertNewObject(forEntityName: "File")
-                    file.setValue("file \(i)", forKey: "name")
-                    file.setValue(folder, forKey: "folder")
-                }
-                try writer.save()
-            }
-            state.finishWriter()
-            done.wait()
-            let seen = state.seen
-            #expect(seen.allSatisfy { [0, 5_000].contains($0.0) && [0, 5_000].contains($0.1) })
-            #expect(seen.last.map { $0 == (5_000, 5_000) } == true)
-        }
     }
 
     /// The notifications posted for a context, in order, each marked " elsewhere" when it
@@ -270,20 +225,158 @@ extension SaveIntegrity {
             }
         }
     }
+}
 
-    /// What the reader of `aReaderOnAnotherQueueSeesNoHalfAppliedSave` saw, and whether the
-    /// writer has finished.
-    final class ReaderState: @unchecked Sendable {
-        // Sendable: every property is guarded by `lock`.
-        private let lock = NSLock()
-        private var finished = false
-        private var observations: [(Int, Int)] = []
+extension SaveIntegrity.CommitOverlapTests {
+    /// A coordinator over one store of `kind` and a root context with `threshold`.
+    static func root(_ kind: StoreKind, threshold: Int) throws -> ManagedObjectContext {
+        let model = try model()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(try kind.open(model))
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        context.commitOverlapThreshold = threshold
+        return context
+    }
 
-        var writerFinished: Bool { lock.withLock { finished } }
-        var seen: [(Int, Int)] { lock.withLock { observations } }
-        func finishWriter() { lock.withLock { finished = true } }
-        func record(_ observation: (Int, Int)) {
-            lock.withLock { observations.append(observation) }
+    /// An updated object saved with the overlap (the store running the adoption) and without
+    /// it: its version advances with each save, another context that read the older version
+    /// gets the same optimistic-locking conflict, and the saver's next save does not.
+    @Test(arguments: StoreKind.all)
+    func anUpdateSavedWithTheOverlapAdvancesItsVersionAndConflictsAsWithout(kind: StoreKind)
+        throws
+    {
+        var conflicts: [[String]] = []
+        for threshold in [0, Int.max] {
+            let saver = try Self.root(kind, threshold: threshold)
+            let other = ManagedObjectContext(
+                concurrencyType: .privateQueue, coordinator: saver.persistentStoreCoordinator!)
+            let folder = try saver.performAndWait {
+                let folder = saver.insertNewObject(forEntityName: "Folder")
+                folder.setValue("a", forKey: "name")
+                try saver.save()
+                return folder
+            }
+            let stale = try other.performAndWait {
+                let stale = try other.existingObject(with: folder.objectID)
+                #expect(stale.value(forKey: "name") as? String == "a")
+                return stale
+            }
+            try saver.performAndWait {
+                folder.setValue("b", forKey: "name")
+                try saver.save()
+                #expect(folder.snapshotVersion == 2)
+            }
+            #expect(saver.commitOverlapsRun == (threshold == 0 ? 2 : 0))
+            other.performAndWait {
+                stale.setValue("c", forKey: "name")
+                do {
+                    try other.save()
+                    Issue.record("a save over a stale version succeeded")
+                } catch let error as ObjectGraphError {
+                    #expect(error.reason == .mergeConflict)
+                    let list = error.userInfo[NSPersistentStoreSaveConflictsErrorKey]
+                    conflicts.append(
+                        (list as? [MergeConflict] ?? []).map {
+                            "\($0.oldVersionNumber)→\($0.newVersionNumber) \($0.conflictingKeys)"
+                        })
+                } catch {
+                    Issue.record("unexpected error \(error)")
+                }
+            }
+            try saver.performAndWait {
+                folder.setValue("d", forKey: "name")
+                try saver.save()
+                #expect(folder.snapshotVersion == 3)
+            }
+            #expect(saver.commitOverlapsRun == (threshold == 0 ? 3 : 0))
         }
+        #expect(conflicts.count == 2)
+        #expect(conflicts.first == conflicts.last)
+        #expect(conflicts.first?.count == 1)
+    }
+
+    /// A child context's objects keep their temporary IDs after the parent saves them with the
+    /// overlap; turned back into faults, they are filled through the parent by those IDs
+    /// (`PermanentIDMap`), as without the overlap.
+    @Test(arguments: StoreKind.all)
+    func aChildsTemporaryIDsResolveAfterTheParentSavesWithTheOverlap(kind: StoreKind) throws {
+        for threshold in [0, Int.max] {
+            let parent = try Self.root(kind, threshold: threshold)
+            let child = ManagedObjectContext(concurrencyType: .privateQueue)
+            child.parent = parent
+            let files = try child.performAndWait {
+                let folder = child.insertNewObject(forEntityName: "Folder")
+                folder.setValue("folder", forKey: "name")
+                let files = (0..<30).map { i in
+                    let file = child.insertNewObject(forEntityName: "File")
+                    file.setValue("file \(i)", forKey: "name")
+                    file.setValue(folder, forKey: "folder")
+                    return file
+                }
+                try child.save()
+                return files
+            }
+            try parent.performAndWait { try parent.save() }
+            #expect(parent.commitOverlapsRun == (threshold == 0 ? 1 : 0))
+            child.performAndWait {
+                for (i, file) in files.enumerated() {
+                    #expect(file.objectID.isTemporaryID)
+                    child.refresh(file, mergeChanges: false)
+                    #expect(file.isFault)
+                    #expect(file.value(forKey: "name") as? String == "file \(i)")
+                    let folder = file.value(forKey: "folder") as? ManagedObject
+                    #expect(folder?.value(forKey: "name") as? String == "folder")
+                }
+            }
+        }
+    }
+
+    /// A save over two stores with the overlap offered: the coordinator clears it, so the
+    /// saver adopts the outcome after both stores have committed (no store runs it), and the
+    /// rows, IDs and registry are those of a save without it.
+    @Test(arguments: StoreKind.all)
+    func aSaveOverTwoStoresAdoptsAfterTheCommitAsWithoutTheOverlap(kind: StoreKind) throws {
+        var outcomes: [[String]] = []
+        for threshold in [0, Int.max] {
+            let model = try Self.model()
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+            let first = try kind.open(model)
+            let second = try kind.open(model)
+            try coordinator.addPersistentStore(first)
+            try coordinator.addPersistentStore(second)
+            let context = ManagedObjectContext(
+                concurrencyType: .privateQueue, coordinator: coordinator)
+            context.commitOverlapThreshold = threshold
+            var outcome: [String] = []
+            try context.performAndWait {
+                let folders = (0..<40).map { i in
+                    let folder = context.insertNewObject(forEntityName: "Folder")
+                    folder.setValue("folder \(i)", forKey: "name")
+                    if i % 2 == 1 { context.assign(folder, to: second) }
+                    return folder
+                }
+                let temporary = folders.map(\.objectID)
+                try context.save()
+                #expect(context.commitOverlapsRun == 0)
+                for (i, folder) in folders.enumerated() {
+                    #expect(!folder.objectID.isTemporaryID)
+                    let store = i % 2 == 1 ? second : first
+                    #expect(folder.objectID.storeIdentifier == store.identifier)
+                    #expect(context.registeredObject(for: folder.objectID) === folder)
+                    #expect(context.registeredObject(for: temporary[i]) == nil)
+                    #expect(
+                        try store.row(for: folder.objectID)?["name"]
+                            == .attribute(.string("folder \(i)")))
+                    #expect(folder.snapshotVersion == 1)
+                    #expect(!folder.isInserted && !folder.hasChanges)
+                }
+            }
+            for (store, label) in [(first, "first"), (second, "second")] {
+                outcome.append("\(try FileStoreFixtures.allRows(store).count) rows \(label)")
+            }
+            outcomes.append(outcome)
+        }
+        #expect(outcomes.first == ["20 rows first", "20 rows second"])
+        #expect(outcomes.first == outcomes.last)
     }
 }

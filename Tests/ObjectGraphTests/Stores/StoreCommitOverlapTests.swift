@@ -105,4 +105,47 @@ import Testing
         #expect(overlapped.allRows() == plain.allRows())
         #expect(overlapped.primaryKeyCounters == plain.primaryKeyCounters)
     }
+
+    /// A pool thread that starts the background work before the foreground is done runs it
+    /// (once, on its own thread), and the caller waits for it: the work has finished when
+    /// `run` returns.
+    @Test func aBackgroundJobAPoolThreadStartedRunsWhileTheCallerWaits() {
+        let ran = Ran()
+        let started = DispatchSemaphore(value: 0)
+        StoreCommitOverlap.run(
+            {
+                started.signal()
+                ran.note()
+            },
+            alongside: { started.wait() },
+            dispatch: { block in Thread { block() }.start() })
+        #expect(ran.count == 1)
+        #expect(ran.onlyOn.map { $0 != Thread.current } == true)
+    }
+
+    /// A background job that no pool thread starts is run by the caller once the foreground is
+    /// done; the pool's block, run later, does nothing; and the work (with what it captures) is
+    /// released when it has run, not when the pool's block is.
+    @Test func aBackgroundJobNoPoolThreadStartedIsRunByTheCallerAndReleased() {
+        final class Captured: Sendable {}
+        let ran = Ran()
+        var pending: (@Sendable () -> Void)?
+        weak var captured: Captured?
+        do {
+            let held = Captured()
+            captured = held
+            StoreCommitOverlap.run(
+                {
+                    withExtendedLifetime(held) { ran.note() }
+                },
+                alongside: {},
+                dispatch: { pending = $0 })
+        }
+        #expect(ran.count == 1)
+        #expect(ran.onlyOn == Thread.current)
+        #expect(captured == nil)
+        #expect(pending != nil)
+        pending?()
+        #expect(ran.count == 1)
+    }
 }
