@@ -22,6 +22,7 @@ extension ManagedObjectContext {
         }
         var plan = SavePlan(written)
         var newIDs = NewObjectIDs()
+        var overlap: StoreCommitOverlap?
         try coordinator.locked {
             // Optimistic locking: each updated or deleted object's row must still be at the
             // version the object read. Only the rows that differ are kept (most saves have
@@ -43,8 +44,9 @@ extension ManagedObjectContext {
             // whole plan out of its box once per row).
             let id = Self.permanentID(plan, newIDs)
             do {
-                let sets = try changeSets(
+                var sets = try changeSets(
                     plan, id: id, newIDs: newIDs, coordinator: coordinator)
+                overlap = offerOverlap(plan, newIDs, in: &sets)
                 try coordinator.commit(sets)
             } catch {
                 // The inserts that took their rows as they were built get their slots back,
@@ -71,7 +73,12 @@ extension ManagedObjectContext {
                 throw SaveErrors.danglingReference(error, source: source, target: targetObject)
             }
         }
-        apply(plan, newIDs: newIDs)
+        // The store ran the adoption beside its table update, or left it to run now.
+        if let overlap {
+            if let work = overlap.takeUnclaimed() { work() } else { commitOverlapsRun += 1 }
+        } else {
+            apply(plan, newIDs: newIDs)
+        }
         // Every inserted object's ID is permanent now: the stores chosen for them are spent.
         assignedStores.removeAll()
         return SaveChanges(
