@@ -22,7 +22,6 @@ extension ManagedObjectContext {
         }
         var plan = SavePlan(written)
         var newIDs = NewObjectIDs()
-        var overlap: StoreCommitOverlap?
         try coordinator.locked {
             // Optimistic locking: each updated or deleted object's row must still be at the
             // version the object read. Only the rows that differ are kept (most saves have
@@ -44,9 +43,8 @@ extension ManagedObjectContext {
             // whole plan out of its box once per row).
             let id = Self.permanentID(plan, newIDs)
             do {
-                var sets = try changeSets(
+                let sets = try changeSets(
                     plan, id: id, newIDs: newIDs, coordinator: coordinator)
-                overlap = offerOverlap(plan, newIDs, in: &sets)
                 try coordinator.commit(sets)
             } catch {
                 // The inserts that took their rows as they were built get their slots back,
@@ -73,12 +71,7 @@ extension ManagedObjectContext {
                 throw SaveErrors.danglingReference(error, source: source, target: targetObject)
             }
         }
-        // The store ran the adoption beside its table update, or left it to run now.
-        if let overlap {
-            if let work = overlap.takeUnclaimed() { work() } else { commitOverlapsRun += 1 }
-        } else {
-            apply(plan, newIDs: newIDs)
-        }
+        apply(plan, newIDs: newIDs)
         // Every inserted object's ID is permanent now: the stores chosen for them are spent.
         assignedStores.removeAll()
         return SaveChanges(

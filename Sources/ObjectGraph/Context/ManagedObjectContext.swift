@@ -162,13 +162,6 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// parent by a child's save, emptied when the IDs become permanent, by `rollback()` and by
     /// `reset()`.
     var assignedStores: [ManagedObjectID: String] = [:]
-    /// The fewest changes for which a root save's adoption of its outcome runs while a second
-    /// thread applies the change set to the store's rows (see `StoreCommitOverlap`); tests set
-    /// it to run either path on any machine.
-    var commitOverlapThreshold = StoreCommitOverlap.defaultThreshold
-    /// How many of this context's saves had their adoption run by the store beside its table
-    /// update (`StoreCommitOverlap`); a test hook, never reset.
-    var commitOverlapsRun = 0
     /// The undo manager recording each event's changes; `nil` (the default) records nothing.
     ///
     /// See <doc:UndoAndRedo>. Setting it (or `nil`) starts recording from the current state.

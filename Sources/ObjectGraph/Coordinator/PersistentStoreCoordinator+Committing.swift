@@ -71,9 +71,7 @@ extension PersistentStoreCoordinator {
         var parts: [(store: any PersistentStore, commit: StagedCommit)] = []
         func stage(_ i: Int) throws {
             guard i < staged.count else { return try writeAll() }
-            var changes = staged[i].changes.handingOffRows(to: staged[i].store)
-            // The saver's adoption waits until every store has applied its part.
-            changes.overlap = nil
+            let changes = staged[i].changes.handingOffRows(to: staged[i].store)
             try staged[i].store.withStagedCommit(changes) { part in
                 parts.append((staged[i].store, part))
                 try stage(i + 1)
@@ -117,16 +115,12 @@ extension StoreChangeSet {
     /// committing thread; any other store gets none (its own way of applying the change set
     /// could reorder patches, apply them twice or later), and the saver converts its objects'
     /// overlays after the save.
-    ///
-    /// The same holds for the saver's adoption (``StoreCommitOverlap``): any other store gets
-    /// none, and the saver runs it after the commit.
     func handingOffRows(to store: any PersistentStore) -> StoreChangeSet {
-        guard rowHandoff != nil || overlap != nil,
-            !(store is InMemoryStore || store is JSONLinesStore)
-        else { return self }
+        guard rowHandoff != nil, !(store is InMemoryStore || store is JSONLinesStore) else {
+            return self
+        }
         var changes = self
         changes.rowHandoff = nil
-        changes.overlap = nil
         return changes
     }
 

@@ -180,8 +180,7 @@ public final class InMemoryStore: PersistentStore, StagedCommitting, @unchecked 
                 committing: changes, number: historyLog.last + 1,
                 oldRow: { table.row(for: $0) }) : nil
         generations.willApply(changes, to: table)
-        // A large save's table update runs beside the saver's adoption (`StoreCommitOverlap`).
-        table.applyUnchecked(changes, alongside: changes.overlap)
+        table.applyUnchecked(changes)
         if let record { historyLog.append(record) }
         if !changes.isEmpty {
             transactionCount += 1

@@ -230,11 +230,6 @@ public struct StoreChangeSet: Sendable {
     /// changes, and only for the engine's own stores: the coordinator clears it for any other
     /// store, whose objects' overlays the saver then converts after the save.
     var rowHandoff: StoreRowHandoff? = nil
-    /// The saving context's adoption of the save, which the engine's own stores run while a
-    /// second thread applies a large change set to their rows (see ``StoreCommitOverlap``);
-    /// `nil` when the saver offers none. Not part of the changes: the coordinator clears it
-    /// for any other store and for a save over several stores.
-    var overlap: StoreCommitOverlap? = nil
 
     /// Creates a change set.
     public init(

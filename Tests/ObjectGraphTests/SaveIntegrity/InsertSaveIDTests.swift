@@ -7,9 +7,8 @@ extension SaveIntegrity {
     /// every row and every reference to an object inserted in the same save get the same
     /// new ID, whatever the order in which objects of several entities were inserted.
     @Suite struct InsertSaveIDTests {
-        /// `Folder(name)` ⟷ `File(name)` with the to-one `folder` and the to-many `files`
-        /// (`CommitOverlapTests` saves it too).
-        static func model() throws -> ManagedObjectModel {
+        /// `Folder(name)` ⟷ `File(name)` with the to-one `folder` and the to-many `files`.
+        private func model() throws -> ManagedObjectModel {
             try ManagedObjectModel(entities: [
                 EntityDescription(
                     name: "Folder",
@@ -37,7 +36,7 @@ extension SaveIntegrity {
         /// and the store holds each file pointing at its folder.
         @Test(arguments: StoreKind.all)
         func eachNewObjectIsSavedRegisteredAndReferencedUnderItsNewID(kind: StoreKind) throws {
-            let stack = try Stack(try Self.model(), on: kind)
+            let stack = try Stack(try model(), on: kind)
             let context = stack.context()
             let recorder = SaveRecorder(context)
             var expected: [String: String] = [:]  // file name → folder name

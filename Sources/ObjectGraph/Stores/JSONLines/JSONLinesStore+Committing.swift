@@ -37,8 +37,7 @@ extension JSONLinesStore {
     private func commitSharing(_ changes: StoreChangeSet) throws {
         try catchUpWithSharers()
         try table.check(changes)
-        // A large save's table update runs beside the saver's adoption (`StoreCommitOverlap`).
-        try append(changes) { $0.applyUnchecked(changes, alongside: changes.overlap) }
+        try append(changes) { $0.applyUnchecked(changes) }
     }
 
     /// ``StagedCommitting/withStagedCommit(_:_:)``: under the store's lock and the writer
