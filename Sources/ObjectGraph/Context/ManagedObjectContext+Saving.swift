@@ -214,10 +214,10 @@ extension ManagedObjectContext {
             }
             for (id, row, slots) in updated {
                 parent.absorb(
-                    row, slots: slots, marking: SlotSet(slots), into: parent.registeredOrFault(id))
+                    row, slots: slots, marking: SlotSet(slots), into: parent.objectForChild(id))
             }
             for id in deleted {
-                let object = parent.registeredOrFault(id)
+                let object = parent.objectForChild(id)
                 guard !object.state.isDeleted else { continue }
                 if !object.hasValues { object.fireFault() }
                 object.state.isDeleted = true
@@ -225,12 +225,25 @@ extension ManagedObjectContext {
                 parent.pending.add(object)
                 parent.announceDeleted(object)
                 if object.state.isInserted {
-                    parent.registry.removeValue(forKey: id)
+                    parent.registry.removeValue(forKey: object.objectID)
                     parent.pending.remove(object)
                 }
             }
             parent.postObjectsDidChange(invalidatedAll: false)
         }
+    }
+
+    /// This context's object for an ID a child context names it by, registered or made a
+    /// fault: the child still holds the temporary ID of an object this context's save has
+    /// given a permanent one since (as in Core Data, a child's objects keep their temporary
+    /// IDs), so the ID is looked up in `permanentIDs` first, as the child's reads do
+    /// (`rowForChild(_:)`). Without it the child's push made a second object under the
+    /// temporary ID, which the next save wrote as a change to a row the store does not have.
+    ///
+    /// - Cost: one look-up in `permanentIDs` (the first after a save folds its recorded batch
+    ///   of new IDs); a permanent ID is answered at once while no permanent ID was recorded.
+    private func objectForChild(_ id: ManagedObjectID) -> ManagedObject {
+        registeredOrFault(permanentIDs[id] ?? id)
     }
 
     /// Gives an object just made for a child's insert its values: what
@@ -251,8 +264,8 @@ extension ManagedObjectContext {
         for (index, value) in row.values.enumerated() {
             switch value {
             case .attribute(let v): slots.append(.attribute(v))
-            case .toOne(let id): slots.append(.toOne(id.map(registeredOrFault)))
-            case .toMany(let ids): slots.append(.toMany(RelatedObjects(ids.map(registeredOrFault))))
+            case .toOne(let id): slots.append(.toOne(id.map(objectForChild)))
+            case .toMany(let ids): slots.append(.toMany(RelatedObjects(ids.map(objectForChild))))
             case .notStored:
                 changed.remove(index)
                 switch layout.kinds[index] {
@@ -279,8 +292,8 @@ extension ManagedObjectContext {
             let value: ObjectValue
             switch row.values[index] {
             case .attribute(let v): value = .attribute(v)
-            case .toOne(let id): value = .toOne(id.map(registeredOrFault))
-            case .toMany(let ids): value = .toMany(RelatedObjects(ids.map(registeredOrFault)))
+            case .toOne(let id): value = .toOne(id.map(objectForChild))
+            case .toMany(let ids): value = .toMany(RelatedObjects(ids.map(objectForChild)))
             case .notStored: continue
             }
             object.keepCommittedValue(index)

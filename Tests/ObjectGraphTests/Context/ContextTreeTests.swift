@@ -3,12 +3,14 @@ import ObjectGraph
 import Testing
 
 @Suite struct ContextTreeTests {
-    private func root(_ kind: StoreKind) throws -> ManagedObjectContext {
+    /// A root context over a fresh store of `kind`.
+    func root(_ kind: StoreKind) throws -> ManagedObjectContext {
         ManagedObjectContext(
             concurrencyType: .privateQueue, coordinator: try ExpenseModel.coordinator(kind))
     }
 
-    private func child(of parent: ManagedObjectContext) -> ManagedObjectContext {
+    /// A child context of `parent`.
+    func child(of parent: ManagedObjectContext) -> ManagedObjectContext {
         let c = ManagedObjectContext(concurrencyType: .privateQueue)
         c.parent = parent
         return c
