@@ -149,7 +149,7 @@ extension ExactDecimal {
     /// The `Decimal` with exactly this value, or `nil` when `Decimal` cannot hold it (more than
     /// 38 significant digits, or an exponent outside -128...127).
     package var decimal: Decimal? {
-        guard let d = Decimal(string: plainText, locale: Locale(identifier: "en_US_POSIX")),
+        guard let d = Decimal(posixText: plainText),
             ExactDecimal(d.description) == self
         else { return nil }
         return d

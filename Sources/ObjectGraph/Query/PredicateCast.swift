@@ -24,8 +24,6 @@ enum PredicateCast: String, CaseIterable {
         }
     }
 
-    private static let posix = Locale(identifier: "en_US_POSIX")
-
     /// `value` converted to this type, or `.null` when it cannot be converted.
     ///
     /// Numbers become dates as seconds since 2001-01-01 (Core Data's reference date), and

@@ -60,8 +60,6 @@ enum PredicateNumber: Equatable {
         return NSDecimalNumber(decimal: d).doubleValue
     }
 
-    private static let posix = Locale(identifier: "en_US_POSIX")
-
     /// Parses a whole decimal literal (`12`, `-0.5`, `.25`, `1.5e3`); `nil` for anything else.
     static func decimal(fromLiteral text: String) -> Decimal? {
         var scalars = Substring(text).unicodeScalars[...]
@@ -90,7 +88,7 @@ enum PredicateNumber: Equatable {
             guard exponentDigits > 0, exponentDigits < 5 else { return nil }
         }
         guard scalars.isEmpty else { return nil }
-        guard let d = Decimal(string: text, locale: posix), !d.isNaN else { return nil }
+        guard let d = Decimal(posixText: text), !d.isNaN else { return nil }
         return d
     }
 

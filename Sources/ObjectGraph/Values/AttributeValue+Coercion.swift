@@ -20,9 +20,7 @@ extension AttributeValue {
         case (.integer(let v), .date): return .date(Date(timeIntervalSince1970: Double(v)))
         case (.double(let v), .decimal):
             return v.isFinite
-                ? Decimal(string: "\(v)", locale: Locale(identifier: "en_US_POSIX")).map {
-                    .decimal($0)
-                } : nil
+                ? Decimal(posixText: "\(v)").map { .decimal($0) } : nil
         case (.double(let v), .float): return .float(Float(v))
         case (.double(let v), .date): return .date(Date(timeIntervalSince1970: v))
         case (.double(let v), _) where type.isInteger:
@@ -40,9 +38,7 @@ extension AttributeValue {
         case (.string(let s), .uuid): return UUID(uuidString: s).map { .uuid($0) }
         case (.string(let s), .uri): return URL(string: s).map { .uri($0) }
         case (.string(let s), .decimal):
-            return Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")).map {
-                .decimal($0)
-            }
+            return Decimal(posixText: s).map { .decimal($0) }
         case (.string(let s), .double): return Double(s).map { .double($0) }
         case (.string(let s), .float): return Float(s).map { .float($0) }
         case (.string(let s), _) where type.isInteger:

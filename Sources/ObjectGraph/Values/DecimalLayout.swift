@@ -140,9 +140,8 @@ package enum DecimalLayout {
             ("1e-120", Parts(mantissa: 1, exponent: -120)),
             ("4294967296.65536", Parts(mantissa: 429_496_729_665_536, exponent: -5)),
         ]
-        let posix = Locale(identifier: "en_US_POSIX")
         for (text, expected) in samples {
-            guard let reference = Decimal(string: text, locale: posix),
+            guard let reference = Decimal(posixText: text),
                 parts(reference).normalized == expected.normalized,
                 let built = make(expected), bytes(of: built) == bytes(of: reference)
             else { return false }

@@ -85,7 +85,7 @@ enum DecimalText {
         if usesLayout, let fast = DecimalLayout.make(parts) { return fast }
         if parts.isNaN { return .nan }
         let text = String(decoding: bytes, as: UTF8.self)
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        return Decimal(posixText: text)
     }
 
     // MARK: Text
