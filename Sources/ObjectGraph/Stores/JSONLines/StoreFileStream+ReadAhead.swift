@@ -18,8 +18,10 @@ struct ReadAhead {
     let model: ManagedObjectModel?
     /// From how many arrived bytes on a line is read ahead.
     let largeLine: Int
-    /// How many new bytes of a line are awaited before the next round.
+    /// How many bytes of a line not read ahead yet are awaited before the next round.
     let round: Int
+    /// At most how many bytes a round reads.
+    let roundLimit: Int
     /// How many rows have been read ahead so far.
     private(set) var rowCount = 0
 
@@ -45,16 +47,18 @@ struct ReadAhead {
     private var done: [PrefetchedRows<StoreRow>] = []
 
     /// Nothing read ahead yet.
-    init(path: String, model: ManagedObjectModel?, largeLine: Int, round: Int) {
+    init(path: String, model: ManagedObjectModel?, largeLine: Int, round: Int, roundLimit: Int) {
         self.path = path
         self.model = model
         self.largeLine = largeLine
         self.round = round
+        self.roundLimit = roundLimit
     }
 
-    /// Looks at `bytes`, the file's first bytes (all that have arrived, more than last time).
-    mutating func advance(_ bytes: UnsafeRawBufferPointer) {
-        guard !stopped, let base = bytes.baseAddress else { return }
+    /// Looks at `bytes`, the file's first bytes (all that have arrived), and reads ahead a
+    /// round if there is one to read; returns whether another round is ready in these bytes.
+    mutating func advance(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !stopped, let base = bytes.baseAddress else { return false }
         /// The offset of the first LF from `searched` on, or `nil`.
         func newline() -> Int? {
             guard searched < bytes.count,
@@ -65,14 +69,14 @@ struct ReadAhead {
         if lineStart == nil {
             guard let lf = newline() else {
                 searched = bytes.count
-                return
+                return false
             }
             let line = UnsafeRawBufferPointer(rebasing: bytes[...lf])
             guard let header = try? StoreFileLoader.readHeader(line, path: path),
                 let resolved = try? StoreFileLoader.resolve(header, model: model, path: path)
             else {
                 stopped = true
-                return
+                return false
             }
             codecs = ThreadCodecs(
                 RowCodec(
@@ -91,9 +95,9 @@ struct ReadAhead {
                 continue
             }
             searched = bytes.count
-            readAhead(UnsafeRawBufferPointer(rebasing: bytes[start...]), start: start)
-            return
+            return readAhead(UnsafeRawBufferPointer(rebasing: bytes[start...]), start: start)
         }
+        return false
     }
 
     /// The rows read ahead, line by line; the read ahead is over.
@@ -112,34 +116,40 @@ struct ReadAhead {
     }
 
     /// A round on `line`, the arrived bytes of a line (no LF yet) starting at file offset
-    /// `start`: reads the rows from where the last round stopped to the last `],["` arrived.
-    private mutating func readAhead(_ line: UnsafeRawBufferPointer, start: Int) {
-        guard let codecs, lineIndex >= snapshotRows, !currentOver, line.count >= largeLine,
-            line.count - lookedAt >= round
-        else { return }
-        lookedAt = line.count
+    /// `start`: reads the rows from where the last round stopped to the last `],["` arrived
+    /// (at most ``roundLimit`` bytes on); returns whether another round is ready.
+    private mutating func readAhead(_ line: UnsafeRawBufferPointer, start: Int) -> Bool {
+        guard let codecs, lineIndex >= snapshotRows, !currentOver, line.count >= largeLine
+        else { return false }
         if current == nil {
+            guard line.count - lookedAt >= round else { return false }
+            lookedAt = line.count
             switch Self.firstInsertedRow(line) {
-            case .notYet: return
+            case .notYet: return false
             case .never:
                 currentOver = true
-                return
+                return false
             case .at(let first):
                 current = PrefetchedRows(
                     lineStart: start, first: first,
                     checksum: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<first])))
             }
         }
-        guard let current else { return }
-        // The last `],["` that has arrived: the rows before its comma are read this round.
-        var last = line.count - 4
+        guard let current, line.count - current.resume >= round else { return false }
+        // The last `],["` within the round: the rows before its comma are read this round.
+        let limit = min(line.count, current.resume + roundLimit)
+        var last = limit - 4
         while last >= current.resume
             && !(line[last] == 0x5D && line[last + 1] == 0x2C && line[last + 2] == 0x5B
                 && line[last + 3] == 0x22)
         {
             last -= 1
         }
-        guard last >= current.resume else { return }
+        guard last >= current.resume else {
+            // A row longer than a round is left to the load.
+            if limit < line.count { currentOver = true }
+            return false
+        }
         let (starts, commas) = Self.parts(of: line, from: current.resume, toComma: last + 1)
         let shared = SharedBytes(bytes: line)
         let results = ParallelChunks.map(starts.count) { k in
@@ -157,7 +167,7 @@ struct ReadAhead {
         for result in results {
             guard case .reachedNext(let part) = result.segment else {
                 currentOver = true
-                return
+                return false
             }
             rowCount += part.storage.count
             current.rows.storage.append(movingAllOf: &part.storage)
@@ -165,6 +175,7 @@ struct ReadAhead {
                 current.checksum, result.crc, lengthOfB: result.length)
             current.resume += result.length
         }
+        return line.count - current.resume >= round
     }
 
     /// Splits the rows from `from` to the comma at `comma` into parts, one a core (fewer when

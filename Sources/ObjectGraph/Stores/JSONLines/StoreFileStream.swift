@@ -21,7 +21,7 @@ struct StoreFileStream {
     let fileSystem: any StoreFileSystem
     /// The file's path (for the codec's messages; read-ahead errors are never reported).
     let path: String
-    /// The application's model (``StoreFileLoader/load(_:path:model:logsTransactions:prefetched:parallelAbove:rowParts:)``).
+    /// The application's model (as ``StoreFileLoader`` takes it).
     let model: ManagedObjectModel?
     /// How many bytes each read asks for.
     var chunkSize = 1 << 20
@@ -30,12 +30,19 @@ struct StoreFileStream {
     /// From how many bytes on a line that is still arriving is read ahead
     /// (``LineParser/parallelAbove``, the load's threshold for a large line).
     var largeLine = LineParser.parallelBytes
-    /// How many new bytes of a line are awaited before a round of reading ahead.
+    /// How many bytes of a line not read ahead yet are awaited before a round of reading ahead.
     var round = 1 << 18
+    /// At most how many bytes a round reads (so that once the file is in, what is left is
+    /// read by the load's split read, in parts balanced across the cores).
+    var roundLimit = 1 << 20
     /// Called on the calling thread after each time it has looked at what arrived, with how
     /// many bytes had arrived and how many rows were read ahead (tests: the order of reads
     /// and parses).
     var observe: ((_ published: Int, _ rows: Int) -> Void)?
+    /// Reads bytes of the open file at an offset, on the reader thread:
+    /// ``StoreFileSystem/read(_:into:at:)`` unless a test injects a reader (one that hands out
+    /// chunks on demand).
+    var readChunk: (@Sendable (Int32, UnsafeMutableRawBufferPointer, Int) throws -> Int)?
 
     /// The whole file from offset 0, and the rows read ahead while it arrived.
     func read(_ fd: Int32) throws -> (bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>]) {
@@ -44,27 +51,33 @@ struct StoreFileStream {
         guard expected >= max(streamAbove, 1) else { return (try fs.readToEnd(fd), []) }
         let progress = ReadProgress()
         var ahead = ReadAhead(
-            path: path, model: model, largeLine: largeLine, round: max(1, round))
+            path: path, model: model, largeLine: largeLine, round: max(1, round),
+            roundLimit: max(1, roundLimit))
         let bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
             let target = SharedTarget(buffer: UnsafeMutableRawBufferPointer(buffer))
             let chunk = max(1, chunkSize)
+            let reading =
+                readChunk ?? { fd, buffer, offset in try fs.read(fd, into: buffer, at: offset) }
             let reader = Thread {
-                progress.read(fd, into: target.buffer, chunk: chunk, fileSystem: fs)
+                progress.read(fd, into: target.buffer, chunk: chunk, reading: reading)
             }
             reader.start()
             // Joined on every path: the loop returns only once the reader has finished.
             let source = UnsafeRawBufferPointer(buffer)
             var seen = 0
+            var more = false
             while true {
-                let (published, finished) = progress.wait(beyond: seen)
-                if !finished {
-                    ahead.advance(UnsafeRawBufferPointer(rebasing: source[..<published]))
+                // Without waiting while what has arrived holds more to read ahead.
+                let (published, finished) = more ? progress.now() : progress.wait(beyond: seen)
+                if finished {
+                    observe?(published, ahead.rowCount)
+                    initialized = published
+                    break
                 }
+                more = ahead.advance(UnsafeRawBufferPointer(rebasing: source[..<published]))
                 seen = published
                 observe?(published, ahead.rowCount)
-                if finished { break }
             }
-            initialized = seen
         }
         if let failure = progress.failure { throw failure }
         // As `readToEnd`: the file may have grown since `status`; read on to its end.
@@ -137,16 +150,15 @@ private final class ReadProgress: @unchecked Sendable {
     /// throws.
     func read(
         _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, chunk: Int,
-        fileSystem: any StoreFileSystem
+        reading: (Int32, UnsafeMutableRawBufferPointer, Int) throws -> Int
     ) {
         var count = 0
         var failure: (any Error)?
         while count < buffer.count {
             do {
                 let end = min(buffer.count, count + chunk)
-                let n = try fileSystem.read(
-                    fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[count..<end]),
-                    at: count)
+                let n = try reading(
+                    fd, UnsafeMutableRawBufferPointer(rebasing: buffer[count..<end]), count)
                 if n == 0 { break }
                 count += n
             } catch {
@@ -164,6 +176,13 @@ private final class ReadProgress: @unchecked Sendable {
         done = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// How many bytes are published now, and whether the reader has finished.
+    func now() -> (published: Int, finished: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (published, done)
     }
 
     /// Waits until more than `count` bytes are published or the reader has finished; returns
