@@ -85,32 +85,24 @@ import Testing
     /// read ahead of a chunk is read before the next chunk is); the bytes, the rows read ahead
     /// and each look (bytes arrived, rows read ahead so far).
     private func streamed(_ bytes: [UInt8], chunk: Int, round: Int = 512, limit: Int = 1 << 20)
-        throws
-        -> (bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>], looks: [(Int, Int)])
+        throws -> (bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>], looks: [(Int, Int)])
     {
-        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("c.jsonl")
-        try Data(bytes).write(to: url)
-        let fs = PosixFileSystem()
-        let fd = try fs.open(url.path, .readOnly)
-        defer { fs.close(fd) }
-        let lockstep = Lockstep()
-        var stream = StoreFileStream(fileSystem: fs, path: url.path, model: model)
-        stream.chunkSize = chunk
-        stream.streamAbove = 0
-        stream.largeLine = large
-        stream.round = round
-        stream.roundLimit = limit
-        stream.readChunk = { fd, buffer, offset in
-            lockstep.waitUntilLooked(at: offset)
-            return try fs.read(fd, into: buffer, at: offset)
+        try withStream(bytes, chunk: chunk) { stream, fd, fs in
+            let lockstep = Lockstep()
+            stream.round = round
+            stream.roundLimit = limit
+            stream.readChunk = { fd, buffer, offset in
+                lockstep.waitUntilLooked(at: offset)
+                return try fs.read(fd, into: buffer, at: offset)
+            }
+            var looks: [(Int, Int)] = []
+            stream.observe = { published, rows in
+                looks.append((published, rows))
+                lockstep.looked(at: published)
+            }
+            let read = try stream.read(fd)
+            return (read.bytes, read.prefetched, looks)
         }
-        var looks: [(Int, Int)] = []
-        stream.observe = { published, rows in
-            looks.append((published, rows))
-            lockstep.looked(at: published)
-        }
-        let read = try stream.read(fd)
-        return (read.bytes, read.prefetched, looks)
     }
 
     @Test(arguments: [false, true])
@@ -184,47 +176,52 @@ import Testing
 
     @Test func aReadErrorMidFileIsThrownAndTheReaderIsDone() throws {
         let file = try storeFile(compacted: false)
-        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("e.jsonl")
-        try Data(file).write(to: url)
-        let fs = PosixFileSystem()
-        let fd = try fs.open(url.path, .readOnly)
-        defer { fs.close(fd) }
-        var stream = StoreFileStream(fileSystem: fs, path: url.path, model: model)
-        stream.chunkSize = 1024
-        stream.streamAbove = 0
-        stream.largeLine = large
-        stream.readChunk = { fd, buffer, offset in
-            guard offset < 8192 else {
-                throw FileSystemError(operation: "read", path: "fd \(fd)", code: EIO)
+        try withStream(file, chunk: 1024) { stream, fd, fs in
+            stream.readChunk = { fd, buffer, offset in
+                guard offset < 8192 else {
+                    throw FileSystemError(operation: "read", path: "fd \(fd)", code: EIO)
+                }
+                return try fs.read(fd, into: buffer, at: offset)
             }
-            return try fs.read(fd, into: buffer, at: offset)
-        }
-        #expect {
-            try stream.read(fd)
-        } throws: { error in
-            (error as? FileSystemError)?.code == EIO
+            #expect {
+                try stream.read(fd)
+            } throws: { error in
+                (error as? FileSystemError)?.code == EIO
+            }
         }
     }
 
     @Test func aFileShorterThanItsStatusSaidIsReadToItsEnd() throws {
         let file = try storeFile(compacted: false)
-        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("s.jsonl")
-        try Data(file).write(to: url)
+        let read = try withStream(file, chunk: 1000) { stream, fd, fs in
+            // The file ends 5,000 bytes early for the stream's reads.
+            stream.readChunk = { fd, buffer, offset in
+                let n = try fs.read(fd, into: buffer, at: offset)
+                return max(0, min(n, file.count - 5000 - offset))
+            }
+            return try stream.read(fd)
+        }
+        #expect(read.bytes == file, "the rest is read as readToEnd reads a file that grew")
+        #expect(outcome(read.bytes, prefetched: read.prefetched) == outcome(file))
+    }
+
+    /// What `body` gives with a stream over `bytes` written to a file (reads of `chunk` bytes,
+    /// every file streamed, lines of ``large`` bytes read ahead), the file's descriptor and
+    /// its file system.
+    private func withStream<T>(
+        _ bytes: [UInt8], chunk: Int,
+        _ body: (inout StoreFileStream, Int32, PosixFileSystem) throws -> T
+    ) throws -> T {
+        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("c.jsonl")
+        try Data(bytes).write(to: url)
         let fs = PosixFileSystem()
         let fd = try fs.open(url.path, .readOnly)
         defer { fs.close(fd) }
         var stream = StoreFileStream(fileSystem: fs, path: url.path, model: model)
-        stream.chunkSize = 1000
+        stream.chunkSize = chunk
         stream.streamAbove = 0
         stream.largeLine = large
-        // The file ends 5,000 bytes early for the stream's reads.
-        stream.readChunk = { fd, buffer, offset in
-            let n = try fs.read(fd, into: buffer, at: offset)
-            return max(0, min(n, file.count - 5000 - offset))
-        }
-        let read = try stream.read(fd)
-        #expect(read.bytes == file, "the rest is read as readToEnd reads a file that grew")
-        #expect(outcome(read.bytes, prefetched: read.prefetched) == outcome(file))
+        return try body(&stream, fd, fs)
     }
 }
 
