@@ -98,6 +98,8 @@ struct LogReplay {
         parser.prefetched = prefetched
         parser.bytesOffset = length
         var parsed = parser.parse(SharedBytes(bytes: bytes), lines)
+        // Rows read ahead and not taken by the parse (a torn or damaged line) go now.
+        for rows in prefetched { rows.rows.storage.free() }
         // Snapshot rows are inserted in bulk, a run of consecutive row lines at a time.
         var snapshotRun: [StoreRow] = []
         var runLengths: [Int] = []

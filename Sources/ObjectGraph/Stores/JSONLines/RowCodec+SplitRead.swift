@@ -77,8 +77,20 @@ extension RowCodec {
         let bytes = SharedBytes(bytes: s.bytes(in: 0..<s.end))
         // Prefetched rows are this array's when they start at its first row; the rest is
         // then split from the comma before the first row not prefetched, as from an opening.
-        let prefix = prefetched.flatMap { $0.first == open + 1 && $0.resume < s.end ? $0 : nil }
-        guard parts > 1 || (prefix != nil && parts == 1) else { return nil }
+        // They are used only when read by a codec like this one (the same model instance, so
+        // the same entities, the same store identifier and format version); rows considered
+        // and not used are released at once rather than held through the load.
+        var prefix: PrefetchedRows<Element>?
+        if let prefetched, prefetched.first == open + 1 {
+            if prefetched.codec == identity && prefetched.resume < s.end {
+                prefix = prefetched
+            } else {
+                prefetched.rows.storage.free()
+            }
+        }
+        defer { prefix?.rows.storage.free() }
+        // One part is enough when rows were read ahead: it reads the rest after them.
+        guard parts > 1 || (prefix != nil && parts >= 1) else { return nil }
         let origin = prefix.map { $0.resume - 1 } ?? open
         var starts = [origin + 1]
         var commas: [Int] = []
@@ -144,6 +156,24 @@ extension RowCodec {
 }
 
 extension RowCodec {
+    /// What makes rows read by one codec those another would read: the same model instance
+    /// (rows hold its entities), store identifier (their IDs) and format version.
+    struct Identity: Equatable, Sendable {
+        /// The model instance's identity.
+        let model: ObjectIdentifier
+        /// The store identifier in the rows' IDs.
+        let storeIdentifier: String
+        /// The file format version read.
+        let formatVersion: Int
+    }
+
+    /// This codec's identity.
+    var identity: Identity {
+        Identity(
+            model: ObjectIdentifier(model), storeIdentifier: storeIdentifier,
+            formatVersion: formatVersion)
+    }
+
     /// Reads the rows of one part of a split array, from the row at `start` (in `bytes`, a
     /// line) to the comma at `stop` (which it proves is a row boundary by ending there), or to
     /// the array's `]` when `stop` is `nil`, with `codec` (used by this thread only).
@@ -191,6 +221,9 @@ final class ThreadCodecs: @unchecked Sendable {
 
     /// No codec yet: each is copied from `source` when a part finds none free.
     init(_ source: RowCodec) { self.source = source }
+
+    /// The identity of the codecs handed out (``RowCodec/identity``).
+    var identity: RowCodec.Identity { source.identity }
 
     /// A codec no other thread is using.
     func take() -> RowCodec {

@@ -14,7 +14,7 @@ import Foundation
 struct ReadAhead {
     /// The file's path (for the codec).
     let path: String
-    /// The application's model, resolved against the header as the load resolves it.
+    /// The application's model: rows are read ahead only when the header embeds exactly it.
     let model: ManagedObjectModel?
     /// From how many arrived bytes on a line is read ahead.
     let largeLine: Int
@@ -72,15 +72,17 @@ struct ReadAhead {
                 return false
             }
             let line = UnsafeRawBufferPointer(rebasing: bytes[...lf])
-            guard let header = try? StoreFileLoader.readHeader(line, path: path),
-                let resolved = try? StoreFileLoader.resolve(header, model: model, path: path)
+            // Only when the load reads with the caller's model itself (the header embeds
+            // exactly it): rows read ahead then hold that model's entities, as the load's do.
+            guard let header = try? StoreFileLoader.readHeader(line, path: path), let model,
+                header.isWritten(with: model)
             else {
                 stopped = true
                 return false
             }
             codecs = ThreadCodecs(
                 RowCodec(
-                    model: resolved.model, storeIdentifier: header.storeIdentifier, path: path,
+                    model: model, storeIdentifier: header.storeIdentifier, path: path,
                     formatVersion: header.version))
             snapshotRows = header.rows
             lineStart = lf + 1
@@ -124,6 +126,11 @@ struct ReadAhead {
         if current == nil {
             guard line.count - lookedAt >= round else { return false }
             lookedAt = line.count
+            // History lines are not read across cores by the load (`LineParser.parseLine`).
+            if line.starts(with: "{\"h\":".utf8) || line.starts(with: "{\"retain\":".utf8) {
+                currentOver = true
+                return false
+            }
             switch Self.firstInsertedRow(line) {
             case .notYet: return false
             case .never:
@@ -131,7 +138,7 @@ struct ReadAhead {
                 return false
             case .at(let first):
                 current = PrefetchedRows(
-                    lineStart: start, first: first,
+                    codec: codecs.identity, lineStart: start, first: first,
                     checksum: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<first])))
             }
         }
@@ -187,7 +194,7 @@ struct ReadAhead {
         let count = max(1, min(ParallelChunks.chunkCount(for: Int.max), span / (1 << 16)))
         var starts = [from]
         var commas: [Int] = []
-        for k in 1..<max(count, 1) {
+        for k in 1..<count {
             var i = max(from + span * k / count, (commas.last ?? from) + 1)
             while i + 3 < comma,
                 !(line[i] == 0x5D && line[i + 1] == 0x2C && line[i + 2] == 0x5B

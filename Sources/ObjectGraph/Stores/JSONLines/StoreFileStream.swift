@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads a store file in chunks on a thread of its own while the calling thread reads ahead
 /// the rows of a large transaction line as its bytes arrive, so that an open with a cold page
 /// cache parses during the read rather than after it.
@@ -43,6 +47,11 @@ struct StoreFileStream {
     /// ``StoreFileSystem/read(_:into:at:)`` unless a test injects a reader (one that hands out
     /// chunks on demand).
     var readChunk: (@Sendable (Int32, UnsafeMutableRawBufferPointer, Int) throws -> Int)?
+    /// Starts the reader: runs its body on a thread of its own and returns what joins that
+    /// thread, or `nil` when no thread could be started (the body then never runs, and the
+    /// file is read whole on the calling thread). ``startJoinableThread(_:)`` unless a test
+    /// injects a starter.
+    var startThread: (@escaping @Sendable () -> Void) -> (() -> Void)? = startJoinableThread
 
     /// The whole file from offset 0, and the rows read ahead while it arrived.
     func read(_ fd: Int32) throws -> (bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>]) {
@@ -53,16 +62,25 @@ struct StoreFileStream {
         var ahead = ReadAhead(
             path: path, model: model, largeLine: largeLine, round: max(1, round),
             roundLimit: max(1, roundLimit))
+        var started = true
         let bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
             let target = SharedTarget(buffer: UnsafeMutableRawBufferPointer(buffer))
             let chunk = max(1, chunkSize)
             let reading =
                 readChunk ?? { fd, buffer, offset in try fs.read(fd, into: buffer, at: offset) }
-            let reader = Thread {
-                progress.read(fd, into: target.buffer, chunk: chunk, reading: reading)
+            guard
+                let join = startThread({
+                    progress.read(fd, into: target.buffer, chunk: chunk, reading: reading)
+                })
+            else {
+                // No thread: the file is read whole below, as before.
+                started = false
+                initialized = 0
+                return
             }
-            reader.start()
-            // Joined on every path: the loop returns only once the reader has finished.
+            // The loop returns only once the reader has finished (it throws nothing); the
+            // join then waits for the thread's end, its captures released.
+            defer { join() }
             let source = UnsafeRawBufferPointer(buffer)
             var seen = 0
             var more = false
@@ -79,11 +97,43 @@ struct StoreFileStream {
                 observe?(published, ahead.rowCount)
             }
         }
+        guard started else { return (try fs.readToEnd(fd), []) }
         if let failure = progress.failure { throw failure }
         // As `readToEnd`: the file may have grown since `status`; read on to its end.
         let rest = try fs.readToEnd(fd, from: bytes.count)
         return (rest.isEmpty ? bytes : bytes + rest, ahead.finished())
     }
+}
+
+/// Runs `body` on a new thread (`pthread_create`) and returns what joins it (`pthread_join`):
+/// once that returns, `body` has returned and everything it captured is released; `nil`, and
+/// `body` never runs, when the thread could not be created.
+func startJoinableThread(_ body: @escaping @Sendable () -> Void) -> (() -> Void)? {
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    let created = pthread_create(
+        &thread, nil,
+        { context in
+            // Released (with the body's captures) before the thread ends.
+            let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, context)
+    guard created == 0 else {
+        Unmanaged<ThreadBody>.fromOpaque(context).release()
+        return nil
+    }
+    let started = thread
+    return { _ = pthread_join(started, nil) }
+}
+
+/// A thread's body, handed to `pthread_create` as its argument.
+private final class ThreadBody {
+    /// What the thread runs.
+    let run: @Sendable () -> Void
+
+    /// A body running `run`.
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }
 
 /// The first rows of a large transaction line's `ins` array, read while the rest of the file
@@ -97,6 +147,9 @@ struct StoreFileStream {
 final class PrefetchedRows<Element>: @unchecked Sendable {
     // Sendable: filled by the thread reading ahead, then handed over with the file's bytes to
     // the load, whose one split read of the array alone empties it.
+    /// The identity of the codec that read the rows (its model instance, store identifier
+    /// and format version): a split read uses them only when it is its own.
+    let codec: RowCodec.Identity
     /// The line's first byte, as a file offset.
     let lineStart: Int
     /// The array's first row, as an offset in the line (just after its `[`).
@@ -108,9 +161,11 @@ final class PrefetchedRows<Element>: @unchecked Sendable {
     /// The rows, in order.
     let rows = PartRows<Element>()
 
-    /// No rows yet: the array's first row is at `first` in the line starting at `lineStart`,
-    /// whose bytes before it have the checksum `checksum`.
-    init(lineStart: Int, first: Int, checksum: UInt32) {
+    /// No rows yet, to be read with a codec of identity `codec`: the array's first row is at
+    /// `first` in the line starting at `lineStart`, whose bytes before it have the checksum
+    /// `checksum`.
+    init(codec: RowCodec.Identity, lineStart: Int, first: Int, checksum: UInt32) {
+        self.codec = codec
         self.lineStart = lineStart
         self.first = first
         self.resume = first

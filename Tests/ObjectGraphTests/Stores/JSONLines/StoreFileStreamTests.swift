@@ -64,6 +64,13 @@ import Testing
     /// What loading `bytes` gives, in words: the error, or the counters, tail, history and
     /// every row.
     private func outcome(_ bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>] = []) -> String {
+        outcome(bytes, prefetched: prefetched, using: model)
+    }
+
+    /// What loading `bytes` with `model` gives, in words (see ``outcome(_:prefetched:)``).
+    private func outcome(
+        _ bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>], using model: ManagedObjectModel?
+    ) -> String {
         do {
             let loaded = try StoreFileLoader.load(
                 bytes, path: "/tmp/stream.jsonl", model: model, prefetched: prefetched,
@@ -84,10 +91,11 @@ import Testing
     /// out only once the calling thread has looked at every byte before it (so that what is
     /// read ahead of a chunk is read before the next chunk is); the bytes, the rows read ahead
     /// and each look (bytes arrived, rows read ahead so far).
-    private func streamed(_ bytes: [UInt8], chunk: Int, round: Int = 512, limit: Int = 1 << 20)
-        throws -> (bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>], looks: [(Int, Int)])
-    {
-        try withStream(bytes, chunk: chunk) { stream, fd, fs in
+    private func streamed(
+        _ bytes: [UInt8], chunk: Int, round: Int = 512, limit: Int = 1 << 20,
+        withoutModel: Bool = false
+    ) throws -> (bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>], looks: [(Int, Int)]) {
+        try withStream(bytes, chunk: chunk, withoutModel: withoutModel) { stream, fd, fs in
             let lockstep = Lockstep()
             stream.round = round
             stream.roundLimit = limit
@@ -209,21 +217,117 @@ import Testing
     /// every file streamed, lines of ``large`` bytes read ahead), the file's descriptor and
     /// its file system.
     private func withStream<T>(
-        _ bytes: [UInt8], chunk: Int,
+        _ bytes: [UInt8], chunk: Int, withoutModel: Bool = false,
         _ body: (inout StoreFileStream, Int32, PosixFileSystem) throws -> T
+    ) throws -> T {
+        try withStream(bytes, chunk: chunk, withoutModel: withoutModel) { stream, fd, fs, _ in
+            try body(&stream, fd, fs)
+        }
+    }
+
+    /// As ``withStream(_:chunk:withoutModel:_:)``, also giving `body` the file's URL; with
+    /// `withoutModel` the stream is given no model (as tools open a file).
+    private func withStream<T>(
+        _ bytes: [UInt8], chunk: Int, withoutModel: Bool = false,
+        _ body: (inout StoreFileStream, Int32, PosixFileSystem, URL) throws -> T
     ) throws -> T {
         let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("c.jsonl")
         try Data(bytes).write(to: url)
         let fs = PosixFileSystem()
         let fd = try fs.open(url.path, .readOnly)
         defer { fs.close(fd) }
-        var stream = StoreFileStream(fileSystem: fs, path: url.path, model: model)
+        var stream = StoreFileStream(
+            fileSystem: fs, path: url.path, model: withoutModel ? nil : model)
         stream.chunkSize = chunk
         stream.streamAbove = 0
         stream.largeLine = large
-        return try body(&stream, fd, fs)
+        return try body(&stream, fd, fs, url)
+    }
+
+    @Test func rowsReadAheadWithAnotherModelInstanceAreNotUsedAndTheRowsHoldTheLoadsEntities()
+        throws
+    {
+        let file = try storeFile(compacted: false)
+        // Read ahead with the application's model, loaded without one (a new model instance
+        // decoded from the header, as tools and a migration at open load).
+        let read = try streamed(file, chunk: 512, limit: 1024)
+        #expect(read.prefetched.contains { $0.rows.storage.count > 0 }, "rows were read ahead")
+        let loaded = try StoreFileLoader.load(
+            read.bytes, path: "/tmp/stream.jsonl", model: nil, prefetched: read.prefetched,
+            parallelAbove: large)
+        #expect(loaded.model !== model)
+        let all = loaded.replay.table.allRows()
+        #expect(all.count > 400)
+        #expect(
+            all.allSatisfy { row in
+                row.objectID.entity === loaded.model.entitiesByName[row.objectID.entity.name]
+            }, "every row holds the loaded model's own entity")
+        #expect(read.prefetched.allSatisfy { $0.rows.storage.count == 0 }, "released")
+        #expect(
+            outcome(read.bytes, prefetched: [], using: nil)
+                == outcome(file, prefetched: [], using: nil))
+        // Streamed without a model: the load will not read with the stream's model, so
+        // nothing is read ahead, and the load gives what the whole-buffer load gives.
+        let unmodelled = try streamed(file, chunk: 512, limit: 1024, withoutModel: true)
+        #expect(unmodelled.prefetched.isEmpty)
+        #expect(unmodelled.looks.allSatisfy { $0.1 == 0 })
+        #expect(
+            outcome(unmodelled.bytes, prefetched: unmodelled.prefetched, using: nil)
+                == outcome(file, prefetched: [], using: nil))
+    }
+
+    @Test func aReaderThreadThatCannotStartFallsBackToOneWholeRead() throws {
+        let file = try storeFile(compacted: false)
+        let read = try withStream(file, chunk: 512) { stream, fd, _ in
+            stream.startThread = { _ in nil }
+            return try stream.read(fd)
+        }
+        #expect(read.bytes == file)
+        #expect(read.prefetched.isEmpty)
+        #expect(outcome(read.bytes, prefetched: read.prefetched) == outcome(file))
+    }
+
+    @Test func whatTheReaderCapturedIsReleasedWhenTheReadReturns() throws {
+        let file = try storeFile(compacted: false)
+        weak var captured: Token?
+        try withStream(file, chunk: 512) { stream, fd, fs in
+            let token = Token()
+            captured = token
+            stream.readChunk = { fd, buffer, offset in
+                _ = token
+                return try fs.read(fd, into: buffer, at: offset)
+            }
+            let read = try stream.read(fd)
+            stream.readChunk = nil
+            #expect(read.bytes == file)
+        }
+        #expect(captured == nil)
+    }
+
+    @Test func aFileThatGrowsWhileItIsReadIsReadToItsNewEnd() throws {
+        let file = try storeFile(compacted: false)
+        let grown = try storeFile(compacted: true)
+        let extra = Array(grown.prefix(3000))
+        let read = try withStream(file, chunk: 1000) { stream, fd, fs, url in
+            // Before the last chunk is read, bytes are appended to the file.
+            stream.readChunk = { fd, buffer, offset in
+                if offset + buffer.count >= file.count, offset < file.count {
+                    let handle = try FileHandle(forWritingTo: url)
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data(extra))
+                    try handle.close()
+                }
+                return try fs.read(fd, into: buffer, at: offset)
+            }
+            return try stream.read(fd)
+        }
+        #expect(read.bytes == file + extra)
+        #expect(outcome(read.bytes, prefetched: read.prefetched) == outcome(file + extra))
     }
 }
+
+/// An object whose lifetime a test follows.
+private final class Token: Sendable {}
 
 /// Hands out a chunk only once the calling thread has looked at every byte before it.
 private final class Lockstep: @unchecked Sendable {
