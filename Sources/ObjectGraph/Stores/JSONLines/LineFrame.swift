@@ -135,35 +135,54 @@ final class LineChecksum {
     /// How many parts the line's arrays are split into when read across cores, or `nil` for
     /// `ParallelChunks.balancedPartCount()` (`LineParser.rowParts`, which tests set).
     let rowParts: Int?
-    /// Whether a split read has taken the body (``claim()``): only the first computes it.
+    /// The first rows of the line's `ins` array, read while the file was still arriving
+    /// (``PrefetchedRows``), for the split read of that array to use; `nil` when none were.
+    let prefetched: PrefetchedRows<StoreRow>?
+    /// Whether a split read has taken the body (``claim(after:)``): only the first computes it.
     private var claimed = false
+    /// The checksum of the body's first bytes, known to the claimer, and their count.
+    private var known: (crc: UInt32, length: Int)?
     /// The body's checksum once the claimer has recorded its parts' (``record(_:)``).
     private var computed: UInt32?
 
     /// A checksum of `body` not yet computed, for arrays read across cores from
-    /// `rowsParallelAbove` bytes on in `rowParts` parts (`nil`: the balanced count).
-    init(body: UnsafeRawBufferPointer, rowsParallelAbove: Int, rowParts: Int? = nil) {
+    /// `rowsParallelAbove` bytes on in `rowParts` parts (`nil`: the balanced count), and the
+    /// rows of its `ins` array read ahead, if any.
+    init(
+        body: UnsafeRawBufferPointer, rowsParallelAbove: Int, rowParts: Int? = nil,
+        prefetched: PrefetchedRows<StoreRow>? = nil
+    ) {
         self.body = SharedBytes(bytes: body)
         self.rowsParallelAbove = rowsParallelAbove
         self.rowParts = rowParts
+        self.prefetched = prefetched
     }
 
     /// The body's bytes for the first caller, which then owes ``record(_:)`` the checksums
     /// of their parts; `nil` for later callers.
-    func claim() -> SharedBytes? {
+    ///
+    /// - Parameter known: The checksum of the body's first bytes and their count, when the
+    ///   caller knows it (rows read ahead): only the bytes after them are returned (and no
+    ///   bytes at all, `nil`, when there are fewer than they say: the checksum is then
+    ///   computed whole by ``value()``).
+    func claim(after known: (crc: UInt32, length: Int)? = nil) -> SharedBytes? {
         guard !claimed else { return nil }
         claimed = true
-        return body
+        guard let known else { return body }
+        guard known.length < body.bytes.count else { return nil }
+        self.known = known
+        return SharedBytes(bytes: UnsafeRawBufferPointer(rebasing: body.bytes[known.length...]))
     }
 
     /// Records the checksums of the body's parts, in order, as computed by the claimer (each
-    /// with its length; together they cover the body).
+    /// with its length; together they cover the body, after the bytes it said it knew).
     func record(_ parts: [(crc: UInt32, length: Int)]) {
         precondition(
             claimed && computed == nil && !parts.isEmpty
-                && parts.reduce(0) { $0 + $1.length } == body.bytes.count,
+                && (known?.length ?? 0) + parts.reduce(0) { $0 + $1.length } == body.bytes.count,
             "LineChecksum: the parts recorded cover the body once")
         var crc = parts[0].crc
+        if let known { crc = CRC32C.combine(known.crc, crc, lengthOfB: parts[0].length) }
         for part in parts.dropFirst() {
             crc = CRC32C.combine(crc, part.crc, lengthOfB: part.length)
         }

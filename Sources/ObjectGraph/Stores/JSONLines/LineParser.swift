@@ -44,6 +44,12 @@ struct LineParser: Sendable {
     /// or `nil` for `ParallelChunks.balancedPartCount()` (tests ask for counts that do not
     /// depend on the machine's cores).
     var rowParts: Int?
+    /// Rows of large transaction lines read while the file was still arriving
+    /// (``PrefetchedRows``), each for the line starting at its ``PrefetchedRows/lineStart``
+    /// (a file offset: ``bytesOffset`` plus the line's offset in the bytes given).
+    var prefetched: [PrefetchedRows<StoreRow>] = []
+    /// The file offset of the bytes given to ``parse(_:_:)`` (to find ``prefetched`` rows).
+    var bytesOffset = 0
 
     /// Below this many bytes, lines are parsed on the calling thread.
     static let parallelBytes = 1 << 20
@@ -86,20 +92,24 @@ struct LineParser: Sendable {
         result.reserveCapacity(indices.count)
         for i in indices {
             let parsed = parseLine(
-                UnsafeRawBufferPointer(rebasing: bytes.bytes[lines[i]]), index: i)
+                UnsafeRawBufferPointer(rebasing: bytes.bytes[lines[i]]), index: i,
+                start: lines[i].lowerBound)
             result.append(parsed)
             if case .damaged = parsed { break }
         }
         return result
     }
 
-    private func parseLine(_ line: UnsafeRawBufferPointer, index: Int) -> ParsedLine {
+    /// Parses `line`, the `index`th given, which starts at offset `start` of the bytes given.
+    private func parseLine(_ line: UnsafeRawBufferPointer, index: Int, start: Int) -> ParsedLine {
         let number = firstNumber + index
         let path = codec.path
         if index >= snapshotRows, line.count >= parallelAbove,
             !line.starts(with: "{\"h\":".utf8), !line.starts(with: "{\"retain\":".utf8)
         {
-            return parseLargeTransaction(line, number: number)
+            return parseLargeTransaction(
+                line, number: number,
+                prefetched: prefetched.first { $0.lineStart == bytesOffset + start })
         }
         if let problem = LineFrame.problem(line) {
             return .damaged(StoreFileErrors.corrupt(path, line: number, problem))
@@ -126,14 +136,18 @@ struct LineParser: Sendable {
     /// compared before the parse's rows or error are used, so the line gives what
     /// `LineFrame.problem(_:)` then `TransactionLine.read(_:codec:checksum:)` give: a damaged
     /// line its framing or checksum problem, a sound one its record or its first error.
-    private func parseLargeTransaction(_ line: UnsafeRawBufferPointer, number: Int) -> ParsedLine {
+    /// Rows `prefetched` while the file was arriving are handed to the read of the line's
+    /// `ins` array, which uses them only where they are its own (`RowCodec.readAcrossCores`).
+    private func parseLargeTransaction(
+        _ line: UnsafeRawBufferPointer, number: Int, prefetched: PrefetchedRows<StoreRow>?
+    ) -> ParsedLine {
         var recorded: UInt32 = 0
         if let problem = LineFrame.framingProblem(line, recorded: &recorded) {
             return .damaged(StoreFileErrors.corrupt(codec.path, line: number, problem))
         }
         let checksum = LineChecksum(
             body: UnsafeRawBufferPointer(rebasing: line[..<(line.count - LineFrame.suffixLength)]),
-            rowsParallelAbove: parallelAbove, rowParts: rowParts)
+            rowsParallelAbove: parallelAbove, rowParts: rowParts, prefetched: prefetched)
         let parsed: ParsedLine
         do {
             parsed = .transaction(try TransactionLine.read(line, codec: codec, checksum: checksum))

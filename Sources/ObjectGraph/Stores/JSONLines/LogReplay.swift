@@ -39,6 +39,11 @@ struct LogReplay {
     var transactionLog: [StoreTransaction]?
     /// The persistent history read so far, when the header says the store tracks it.
     var history: HistoryLog?
+    /// From how many bytes on lines are parsed across cores (``LineParser/parallelAbove``;
+    /// tests lower it).
+    var parallelAbove = LineParser.parallelBytes
+    /// How many parts a large line's arrays are read in (``LineParser/rowParts``).
+    var rowParts: Int?
 
     var path: String { codec.path }
 
@@ -69,9 +74,13 @@ struct LogReplay {
     /// Lines are parsed first (across cores when there are many bytes), then applied in file
     /// order, so the first damaged line is the one reported.
     ///
+    /// - Parameter prefetched: Rows of large lines read while the file was arriving, each
+    ///   for the line starting at its file offset (``LineParser/prefetched``).
     /// - Throws: `.storeCorrupt` (259) naming the first damaged line; the replay then
     ///   holds every line before it.
-    mutating func apply(_ bytes: UnsafeRawBufferPointer) throws -> Tail {
+    mutating func apply(
+        _ bytes: UnsafeRawBufferPointer, prefetched: [PrefetchedRows<StoreRow>] = []
+    ) throws -> Tail {
         guard let base = bytes.baseAddress else {
             return try tail(UnsafeRawBufferPointer(start: nil, count: 0))
         }
@@ -82,10 +91,15 @@ struct LogReplay {
             lines.append(offset..<end)
             offset = end + 1
         }
-        var parsed = LineParser(
-            codec: codec, firstNumber: lineCount + 1, snapshotRows: snapshotRowsLeft
-        )
-        .parse(SharedBytes(bytes: bytes), lines)
+        var parser = LineParser(
+            codec: codec, firstNumber: lineCount + 1, snapshotRows: snapshotRowsLeft)
+        parser.parallelAbove = parallelAbove
+        parser.rowParts = rowParts
+        parser.prefetched = prefetched
+        parser.bytesOffset = length
+        var parsed = parser.parse(SharedBytes(bytes: bytes), lines)
+        // Rows read ahead and not taken by the parse (a torn or damaged line) go now.
+        for rows in prefetched { rows.rows.storage.free() }
         // Snapshot rows are inserted in bulk, a run of consecutive row lines at a time.
         var snapshotRun: [StoreRow] = []
         var runLengths: [Int] = []

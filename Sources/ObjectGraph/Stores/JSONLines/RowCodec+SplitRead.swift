@@ -16,7 +16,8 @@ extension RowCodec {
         if s.end - s.position >= checksum?.rowsParallelAbove ?? minimum,
             let rows = readAcrossCores(
                 &s, parts: checksum?.rowParts ?? ParallelChunks.balancedPartCount(),
-                checksum: checksum, { codec, s in try codec.read(&s) })
+                checksum: checksum, prefetched: checksum?.prefetched,
+                { codec, s in try codec.read(&s) })
         {
             return rows
         }
@@ -25,7 +26,8 @@ extension RowCodec {
         return rows
     }
 
-    private enum Segment<Element: Sendable>: Sendable {
+    /// How one part of a split read ended (``readPart(_:from:stop:codec:_:)``).
+    enum Segment<Element: Sendable>: Sendable {
         /// Rows read up to the next worker's start (which this proves is a row boundary).
         case reachedNext(PartRows<Element>)
         /// Rows read up to the array's `]`; the offset just after it.
@@ -61,20 +63,40 @@ extension RowCodec {
     /// - Parameter checksum: A large line's checksum not yet computed: the first read that
     ///   splits its array claims it and has each part compute a share (recorded whether or not
     ///   the read then falls back).
+    /// - Parameter prefetched: The array's first rows, read while the file was still arriving
+    ///   (``PrefetchedRows``): used when they start at this array's first row, in which case
+    ///   only the rest is split and read (and only the rest's checksum computed). Whether the
+    ///   read uses them or not, it gives what it gives without them.
     func readAcrossCores<Element: Sendable>(
         _ s: inout JSONScanner, parts: Int = ParallelChunks.balancedPartCount(),
-        checksum: LineChecksum? = nil,
+        checksum: LineChecksum? = nil, prefetched: PrefetchedRows<Element>? = nil,
         _ readOne: @Sendable (RowCodec, inout JSONScanner) throws -> Element
     ) -> [Element]? {
         guard s.peek() == 0x5B else { return nil }
         let open = s.position
         let bytes = SharedBytes(bytes: s.bytes(in: 0..<s.end))
-        guard parts > 1 else { return nil }
-        var starts = [open + 1]
+        // Prefetched rows are this array's when they start at its first row; the rest is
+        // then split from the comma before the first row not prefetched, as from an opening.
+        // They are used only when read by a codec like this one (the same model instance, so
+        // the same entities, the same store identifier and format version); rows considered
+        // and not used are released at once rather than held through the load.
+        var prefix: PrefetchedRows<Element>?
+        if let prefetched, prefetched.first == open + 1 {
+            if prefetched.codec == identity && prefetched.resume < s.end {
+                prefix = prefetched
+            } else {
+                prefetched.rows.storage.free()
+            }
+        }
+        defer { prefix?.rows.storage.free() }
+        // One part is enough when rows were read ahead: it reads the rest after them.
+        guard parts > 1 || (prefix != nil && parts >= 1) else { return nil }
+        let origin = prefix.map { $0.resume - 1 } ?? open
+        var starts = [origin + 1]
         var commas: [Int] = []
-        let span = s.end - open
+        let span = s.end - origin
         for k in 1..<parts {
-            var i = max(open + span * k / parts, (commas.last ?? open) + 2)
+            var i = max(origin + span * k / parts, (commas.last ?? origin) + 2)
             // `],["`: the end of a row, a comma, the start of the next row's entity name.
             while i + 3 < s.end,
                 !(bytes.bytes[i] == 0x5D && bytes.bytes[i + 1] == 0x2C && bytes.bytes[i + 2] == 0x5B
@@ -86,12 +108,13 @@ extension RowCodec {
             commas.append(i + 1)
             starts.append(i + 2)
         }
-        guard starts.count > 1 else { return nil }
+        guard starts.count > 1 || prefix != nil else { return nil }
         let boundaries = (starts: starts, commas: commas)
         let count = starts.count
         // A large line's checksum, when this read claims it: each part checks an equal share
-        // of the line's body before it reads its rows (one fork–join for both).
-        let body = checksum?.claim()
+        // of the line's body (after the prefetched rows' bytes, whose checksum the prefetch
+        // computed) before it reads its rows (one fork–join for both).
+        let body = checksum?.claim(after: prefix.map { ($0.checksum, $0.resume) })
         let codecs = ThreadCodecs(self)
         let results = ParallelChunks.map(count) { k -> Part<Element> in
             var crc: (crc: UInt32, length: Int)?
@@ -102,33 +125,13 @@ extension RowCodec {
                     range.count
                 )
             }
-            func read() -> Segment<Element> {
-                var scanner = JSONScanner(bytes.bytes)
-                scanner.position = boundaries.starts[k]
-                let stop = k < boundaries.commas.count ? boundaries.commas[k] : nil
-                let codec = codecs.take()
-                defer { codecs.give(codec) }
-                // Filled through a local value (no exclusivity check an append), handed to
-                // `part` (which frees what the join does not move out) on the way out.
-                let part = PartRows<Element>()
-                var rows = RowStorage<Element>()
-                defer { part.storage = rows }
-                do {
-                    while true {
-                        rows.append(try readOne(codec, &scanner))
-                        scanner.skipSpace()
-                        if let stop, scanner.position >= stop {
-                            return scanner.position == stop ? .reachedNext(part) : .unusable
-                        }
-                        if scanner.consume(0x2C) { continue }
-                        if scanner.consume(0x5D) { return .endedArray(part, scanner.position) }
-                        return .unusable
-                    }
-                } catch {
-                    return .unusable
-                }
-            }
-            return Part(segment: read(), checksum: crc)
+            let codec = codecs.take()
+            defer { codecs.give(codec) }
+            let stop = k < boundaries.commas.count ? boundaries.commas[k] : nil
+            return Part(
+                segment: Self.readPart(
+                    bytes.bytes, from: boundaries.starts[k], stop: stop, codec: codec, readOne),
+                checksum: crc)
         }
         if body != nil { checksum?.record(results.map { $0.checksum! }) }
         // The parts up to the one that ends the array, or nil when one is unusable first.
@@ -137,7 +140,7 @@ extension RowCodec {
                 if case .reachedNext = $0.segment { return false } else { return true }
             }), case .endedArray(_, let end) = results[last].segment
         else { return nil }
-        let read = results[...last].compactMap(\.segment.rows)
+        let read = (prefix.map { [$0.rows] } ?? []) + results[...last].compactMap(\.segment.rows)
         let total = read.reduce(0) { $0 + $1.storage.count }
         // The parts' rows are moved into the result in bulk (one `memcpy` a part): no copy, no
         // retain, no release of a row.
@@ -152,11 +155,61 @@ extension RowCodec {
     }
 }
 
+extension RowCodec {
+    /// What makes rows read by one codec those another would read: the same model instance
+    /// (rows hold its entities), store identifier (their IDs) and format version.
+    struct Identity: Equatable, Sendable {
+        /// The model instance's identity.
+        let model: ObjectIdentifier
+        /// The store identifier in the rows' IDs.
+        let storeIdentifier: String
+        /// The file format version read.
+        let formatVersion: Int
+    }
+
+    /// This codec's identity.
+    var identity: Identity {
+        Identity(
+            model: ObjectIdentifier(model), storeIdentifier: storeIdentifier,
+            formatVersion: formatVersion)
+    }
+
+    /// Reads the rows of one part of a split array, from the row at `start` (in `bytes`, a
+    /// line) to the comma at `stop` (which it proves is a row boundary by ending there), or to
+    /// the array's `]` when `stop` is `nil`, with `codec` (used by this thread only).
+    static func readPart<Element: Sendable>(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, stop: Int?, codec: RowCodec,
+        _ readOne: (RowCodec, inout JSONScanner) throws -> Element
+    ) -> Segment<Element> {
+        var scanner = JSONScanner(bytes)
+        scanner.position = start
+        // Filled through a local value (no exclusivity check an append), handed to `part`
+        // (which frees what the join does not move out) on the way out.
+        let part = PartRows<Element>()
+        var rows = RowStorage<Element>()
+        defer { part.storage = rows }
+        do {
+            while true {
+                rows.append(try readOne(codec, &scanner))
+                scanner.skipSpace()
+                if let stop, scanner.position >= stop {
+                    return scanner.position == stop ? .reachedNext(part) : .unusable
+                }
+                if scanner.consume(0x2C) { continue }
+                if scanner.consume(0x5D) { return .endedArray(part, scanner.position) }
+                return .unusable
+            }
+        } catch {
+            return .unusable
+        }
+    }
+}
+
 /// The codecs the workers of one split read use, each by one thread at a time: a part takes one
 /// (a new `RowCodec.forOneThread()` copy when none is free) and gives it back when read, so that
 /// a read in many parts copies the codec's tables once a thread (≈ 16,000 instructions a copy)
 /// rather than once a part.
-private final class ThreadCodecs: @unchecked Sendable {
+final class ThreadCodecs: @unchecked Sendable {
     // Sendable: `free` is read and written only while holding `lock`; a codec taken is used
     // only by the thread that took it until it gives it back.
     /// Guards `free`.
@@ -168,6 +221,9 @@ private final class ThreadCodecs: @unchecked Sendable {
 
     /// No codec yet: each is copied from `source` when a part finds none free.
     init(_ source: RowCodec) { self.source = source }
+
+    /// The identity of the codecs handed out (``RowCodec/identity``).
+    var identity: RowCodec.Identity { source.identity }
 
     /// A codec no other thread is using.
     func take() -> RowCodec {
@@ -188,9 +244,9 @@ private final class ThreadCodecs: @unchecked Sendable {
 /// The rows one worker of a split read reads, kept in storage of their own until the join moves
 /// them all out in one go (``RowStorage/moveAll(to:)``); whatever is still held when the part
 /// goes (a part whose read is not used) is released then.
-private final class PartRows<Element>: @unchecked Sendable {
+final class PartRows<Element>: @unchecked Sendable {
     // Sendable: filled by one worker, then read and emptied by the caller only after
-    // `ParallelChunks.map` returns.
+    // `ParallelChunks.map` returns (or, prefetched, after the read ahead hands it over).
     /// The rows.
     var storage = RowStorage<Element>()
 
@@ -207,7 +263,7 @@ private final class PartRows<Element>: @unchecked Sendable {
 /// (`part.storage = rows`), after which the local copy is not used again; only
 /// `PartRows.storage` is moved out of (``moveAll(to:)``) and freed. Never append to, move out
 /// of or free two copies.
-private struct RowStorage<Element> {
+struct RowStorage<Element> {
     /// The first element's address; `nil` until the first append, and after ``free()``.
     private var base: UnsafeMutablePointer<Element>?
     /// How many elements are held.
@@ -217,17 +273,29 @@ private struct RowStorage<Element> {
 
     /// Appends `element`, doubling the storage (a bitwise move of the elements) when full.
     mutating func append(_ element: consuming Element) {
-        if count == capacity {
-            let larger = UnsafeMutablePointer<Element>.allocate(capacity: max(64, capacity * 2))
-            if let base {
-                larger.moveInitialize(from: base, count: count)
-                base.deallocate()
-            }
-            base = larger
-            capacity = max(64, capacity * 2)
-        }
+        if count == capacity { grow(to: count + 1) }
         (base! + count).initialize(to: element)
         count += 1
+    }
+
+    /// Moves every element of `other` to the end of this storage (a bitwise move), leaving
+    /// `other` empty.
+    mutating func append(movingAllOf other: inout RowStorage<Element>) {
+        guard other.count > 0 else { return }
+        if count + other.count > capacity { grow(to: count + other.count) }
+        count += other.moveAll(to: base! + count)
+    }
+
+    /// Makes room for at least `minimum` elements, at least doubling the storage.
+    private mutating func grow(to minimum: Int) {
+        let larger = max(64, capacity * 2, minimum)
+        let storage = UnsafeMutablePointer<Element>.allocate(capacity: larger)
+        if let base {
+            storage.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = storage
+        capacity = larger
     }
 
     /// Moves every element to `destination` (uninitialised memory for ``count`` elements),

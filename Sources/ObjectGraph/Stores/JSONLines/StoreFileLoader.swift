@@ -22,37 +22,53 @@ enum StoreFileLoader {
     ///   read with `model`, otherwise with the embedded model and the differences are
     ///   reported in ``LoadedStoreFile/schemaDifferences``. `nil` reads with the embedded
     ///   model (tools that run without application code).
+    /// - Parameter prefetched: Rows of large transaction lines read while the file was still
+    ///   arriving (``StoreFileStream``), each for the line at its file offset; they change
+    ///   nothing the load gives, only how much of it is left to read.
+    /// - Parameter parallelAbove: From how many bytes on lines are parsed across cores
+    ///   (``LineParser/parallelAbove``; tests lower it), and `rowParts` how many parts a large
+    ///   line's arrays are read in (``LineParser/rowParts``).
     /// - Throws: `.notAStoreFile` (134000), `.storeCorrupt` (259), or
     ///   `.incompatibleModel` (134100) when the header's hashes or columns disagree
     ///   with its own embedded model.
     static func load(
-        _ bytes: [UInt8], path: String, model: ManagedObjectModel?, logsTransactions: Bool = false
+        _ bytes: [UInt8], path: String, model: ManagedObjectModel?, logsTransactions: Bool = false,
+        prefetched: [PrefetchedRows<StoreRow>] = [],
+        parallelAbove: Int = LineParser.parallelBytes, rowParts: Int? = nil
     ) throws -> LoadedStoreFile {
         try bytes.withUnsafeBytes { raw in
             let header = try readHeader(raw, path: path)
             let headerLength = (raw.firstIndex(of: 0x0A) ?? raw.count) + 1
-            var resolved: ManagedObjectModel
-            var differences: [String] = []
-            if let model, header.isWritten(with: model) {
-                resolved = model
-            } else {
-                resolved = try header.model(path: path)
-                try header.checkCompatible(with: resolved, path: path)
-                if let model {
-                    differences = SchemaComparison.differences(from: resolved, to: model)
-                    if differences.isEmpty { resolved = model }
-                }
-            }
+            let (resolved, differences) = try resolve(header, model: model, path: path)
             let codec = RowCodec(
                 model: resolved, storeIdentifier: header.storeIdentifier, path: path,
                 formatVersion: header.version)
             var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
             if logsTransactions { replay.transactionLog = [] }
-            let tail = try replay.apply(UnsafeRawBufferPointer(rebasing: raw[headerLength...]))
+            replay.parallelAbove = parallelAbove
+            replay.rowParts = rowParts
+            let tail = try replay.apply(
+                UnsafeRawBufferPointer(rebasing: raw[headerLength...]), prefetched: prefetched)
             return LoadedStoreFile(
                 header: header, model: resolved, replay: replay, tail: tail,
                 schemaDifferences: differences)
         }
+    }
+
+    /// The model a file with `header` is read with, and how its schema differs from `model`
+    /// (see ``load(_:path:model:logsTransactions:prefetched:parallelAbove:rowParts:)``).
+    static func resolve(_ header: StoreFileHeader, model: ManagedObjectModel?, path: String)
+        throws -> (model: ManagedObjectModel, differences: [String])
+    {
+        if let model, header.isWritten(with: model) { return (model, []) }
+        var resolved = try header.model(path: path)
+        try header.checkCompatible(with: resolved, path: path)
+        var differences: [String] = []
+        if let model {
+            differences = SchemaComparison.differences(from: resolved, to: model)
+            if differences.isEmpty { resolved = model }
+        }
+        return (resolved, differences)
     }
 
     /// Reads line 1 of `bytes`.

@@ -86,8 +86,13 @@ struct StoreFileOpener {
             guard identity.isRegularFile else {
                 throw StoreFileErrors.notRegular(path, identity.kind)
             }
-            let bytes = try io(.storeOpenFailed, "reading the file") { try fs.readToEnd(opened) }
-            let loaded = try StoreFileLoader.load(bytes, path: path, model: model)
+            // Read in chunks while the rows of a large line are read ahead as they arrive.
+            let read = try io(.storeOpenFailed, "reading the file") {
+                try StoreFileStream(fileSystem: fs, path: path, model: model).read(opened)
+            }
+            let bytes = read.bytes
+            let loaded = try StoreFileLoader.load(
+                bytes, path: path, model: model, prefetched: read.prefetched)
             var tail = loaded.tail
             if lock != nil, case .torn(let line, let count) = loaded.tail {
                 try io(.storeOpenFailed, "truncating the torn last line") {
