@@ -61,14 +61,28 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     /// would for a user other than root; reading it still works.
     func open(_ path: String, _ mode: FileOpenMode) throws -> Int32 {
         if mode == .readWrite { try check(.open, "open") }
-        return try base.open(path, mode)
+        let fd = try base.open(path, mode)
+        lock.lock()
+        openCount += 1
+        lock.unlock()
+        return fd
     }
     func adoptAccess(_ fd: Int32, of status: FileStatus) throws {
         try base.adoptAccess(fd, of: status)
     }
-    func close(_ fd: Int32) { base.close(fd) }
+    func close(_ fd: Int32) {
+        base.close(fd)
+        lock.lock()
+        openCount -= 1
+        lock.unlock()
+    }
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int
     {
+        lock.lock()
+        let failing = readFault.map { offset + buffer.count > $0.offset } ?? false
+        let code = readFault?.code ?? 0
+        lock.unlock()
+        if failing { throw FileSystemError(operation: "read", path: "(injected)", code: code) }
         let n = try base.read(fd, into: buffer, at: offset)
         lock.lock()
         bytes += n
@@ -77,6 +91,23 @@ final class FaultInjectingFileSystem: StoreFileSystem, @unchecked Sendable {
     }
     private var writes = 0
     private var bytes = 0
+    /// From which offset on reads fail, and with which errno.
+    private var readFault: (offset: Int, code: Int32)?
+    private var openCount = 0
+
+    /// Makes every read that would reach past `offset` fail with `code`.
+    func failReads(reachingPast offset: Int, _ code: Int32) {
+        lock.lock()
+        readFault = (offset, code)
+        lock.unlock()
+    }
+
+    /// How many files opened through this file system are still open.
+    var filesOpen: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return openCount
+    }
 
     /// How many bytes reads returned so far.
     var bytesRead: Int {

@@ -14,7 +14,7 @@ import Testing
 
     /// From how many bytes on a line is large here (the load's `parallelAbove` and the
     /// stream's `largeLine`).
-    private let large = 2048
+    let large = 2048
 
     init() throws {
         model = try FileStoreFixtures.model()
@@ -23,7 +23,7 @@ import Testing
 
     /// Tags and expenses `range`, two of whose tags' labels end with `],[` (so that the line
     /// holds `],["` inside a string, a row boundary's look-alike).
-    private func sample(_ range: ClosedRange<Int>) -> [StoreRow] {
+    func sample(_ range: ClosedRange<Int>) -> [StoreRow] {
         range.map { i in
             i % 3 == 0
                 ? rows.expense(Int64(i), seed: i, category: 1)
@@ -36,7 +36,7 @@ import Testing
     /// The bytes of a store file written by a file store (history tracked): a large insert,
     /// updates, deletes, a second large insert; with `compacted`, compacted after the updates
     /// (a snapshot and history lines) before the second insert.
-    private func storeFile(compacted: Bool) throws -> [UInt8] {
+    func storeFile(compacted: Bool) throws -> [UInt8] {
         let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("s.jsonl")
         var options = FileStoreFixtures.options(identifier: "S")
         options.tracksHistory = true
@@ -63,12 +63,12 @@ import Testing
 
     /// What loading `bytes` gives, in words: the error, or the counters, tail, history and
     /// every row.
-    private func outcome(_ bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>] = []) -> String {
+    func outcome(_ bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>] = []) -> String {
         outcome(bytes, prefetched: prefetched, using: model)
     }
 
     /// What loading `bytes` with `model` gives, in words (see ``outcome(_:prefetched:)``).
-    private func outcome(
+    func outcome(
         _ bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>], using model: ManagedObjectModel?
     ) -> String {
         do {
@@ -91,7 +91,7 @@ import Testing
     /// out only once the calling thread has looked at every byte before it (so that what is
     /// read ahead of a chunk is read before the next chunk is); the bytes, the rows read ahead
     /// and each look (bytes arrived, rows read ahead so far).
-    private func streamed(
+    func streamed(
         _ bytes: [UInt8], chunk: Int, round: Int = 512, limit: Int = 1 << 20,
         withoutModel: Bool = false
     ) throws -> (bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>], looks: [(Int, Int)]) {
@@ -175,7 +175,7 @@ import Testing
     }
 
     /// `file` with the checksum of the line at `line` (without its LF) made right again.
-    private func reframed(_ file: [UInt8], line: Range<Int>) -> [UInt8] {
+    func reframed(_ file: [UInt8], line: Range<Int>) -> [UInt8] {
         let w = JSONByteWriter()
         w.append(Array(file[line.lowerBound..<(line.upperBound - LineFrame.suffixLength)]))
         LineFrame.finish(w, bodyStart: 0)
@@ -216,7 +216,7 @@ import Testing
     /// What `body` gives with a stream over `bytes` written to a file (reads of `chunk` bytes,
     /// every file streamed, lines of ``large`` bytes read ahead), the file's descriptor and
     /// its file system.
-    private func withStream<T>(
+    func withStream<T>(
         _ bytes: [UInt8], chunk: Int, withoutModel: Bool = false,
         _ body: (inout StoreFileStream, Int32, PosixFileSystem) throws -> T
     ) throws -> T {
@@ -330,7 +330,7 @@ import Testing
 private final class Token: Sendable {}
 
 /// Hands out a chunk only once the calling thread has looked at every byte before it.
-private final class Lockstep: @unchecked Sendable {
+final class Lockstep: @unchecked Sendable {
     // Sendable: `looked` is read and written only while holding `condition`.
     /// Guards `looked`.
     private let condition = NSCondition()
