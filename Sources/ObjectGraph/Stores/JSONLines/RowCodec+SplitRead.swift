@@ -97,13 +97,7 @@ extension RowCodec {
         let span = s.end - origin
         for k in 1..<parts {
             var i = max(origin + span * k / parts, (commas.last ?? origin) + 2)
-            // `],["`: the end of a row, a comma, the start of the next row's entity name.
-            while i + 3 < s.end,
-                !(bytes.bytes[i] == 0x5D && bytes.bytes[i + 1] == 0x2C && bytes.bytes[i + 2] == 0x5B
-                    && bytes.bytes[i + 3] == 0x22)
-            {
-                i += 1
-            }
+            while i + 3 < s.end, !Self.isRowBoundary(bytes.bytes, at: i) { i += 1 }
             guard i + 3 < s.end else { break }
             commas.append(i + 1)
             starts.append(i + 2)
@@ -172,6 +166,14 @@ extension RowCodec {
         Identity(
             model: ObjectIdentifier(model), storeIdentifier: storeIdentifier,
             formatVersion: formatVersion)
+    }
+
+    /// Whether `bytes[i...]` starts with `],["`: the end of a row, a comma, and the start of the
+    /// next row's entity name, where a split read may cut an array of rows (a sequence inside a
+    /// string is not a boundary; the parts' reads find that out). `i + 3` must be in `bytes`.
+    @inline(__always)
+    static func isRowBoundary(_ bytes: UnsafeRawBufferPointer, at i: Int) -> Bool {
+        bytes[i] == 0x5D && bytes[i + 1] == 0x2C && bytes[i + 2] == 0x5B && bytes[i + 3] == 0x22
     }
 
     /// Reads the rows of one part of a split array, from the row at `start` (in `bytes`, a

@@ -146,12 +146,7 @@ struct ReadAhead {
         // The last `],["` within the round: the rows before its comma are read this round.
         let limit = min(line.count, current.resume + roundLimit)
         var last = limit - 4
-        while last >= current.resume
-            && !(line[last] == 0x5D && line[last + 1] == 0x2C && line[last + 2] == 0x5B
-                && line[last + 3] == 0x22)
-        {
-            last -= 1
-        }
+        while last >= current.resume && !RowCodec.isRowBoundary(line, at: last) { last -= 1 }
         guard last >= current.resume else {
             // A row longer than a round is left to the load.
             if limit < line.count { currentOver = true }
@@ -196,12 +191,7 @@ struct ReadAhead {
         var commas: [Int] = []
         for k in 1..<count {
             var i = max(from + span * k / count, (commas.last ?? from) + 1)
-            while i + 3 < comma,
-                !(line[i] == 0x5D && line[i + 1] == 0x2C && line[i + 2] == 0x5B
-                    && line[i + 3] == 0x22)
-            {
-                i += 1
-            }
+            while i + 3 < comma, !RowCodec.isRowBoundary(line, at: i) { i += 1 }
             guard i + 3 < comma else { break }
             commas.append(i + 1)
             starts.append(i + 2)
