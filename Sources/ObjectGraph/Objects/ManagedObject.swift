@@ -217,7 +217,7 @@ open class ManagedObject: CustomStringConvertible {
     func keepRow(_ row: [StoreValue]) {
         if state.keepsResolvedRelationships { forgetResolvedRelationships() }
         dropOverlayOrKeptDestination()
-        storedSlots = []
+        if !storedSlots.isEmpty { storedSlots = [] }  // a fault's are: no store, no release
         rowValues = row
     }
 
