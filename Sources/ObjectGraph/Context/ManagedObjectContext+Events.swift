@@ -178,10 +178,9 @@ struct ChangeAnnouncement {
     }
 
     func clearFlags() {
-        // Through the buffers: a `for`-`in` retained and released each object.
-        for objects in [inserted, updated, deleted] {
-            ManagedObjectContext.forEach(in: objects) { $0.state.isUnannounced = false }
-        }
+        for object in inserted { object.state.isUnannounced = false }
+        for object in updated { object.state.isUnannounced = false }
+        for object in deleted { object.state.isUnannounced = false }
     }
 
     /// The inserted objects to announce: those still inserted in `context` (not deleted or
@@ -207,16 +206,6 @@ struct ChangeAnnouncement {
     /// The deleted objects to announce: still deleted, and not inserted in this same event
     /// (an object inserted and deleted before anyone heard of it is never announced).
     func announcedDeletions() -> [ManagedObject] {
-        // The common case, every one still deleted and none inserted, tested in one pass
-        // through the buffer (`allSatisfy` and `contains` retained and released each).
-        let plain = deleted.withUnsafeBufferPointer { deleted in
-            for i in deleted.indices
-            where !deleted[i].state.isDeleted || deleted[i].state.isInserted {
-                return false
-            }
-            return true
-        }
-        if plain { return deleted }
         let deletions =
             deleted.allSatisfy(\.state.isDeleted) ? deleted : deleted.filter(\.state.isDeleted)
         guard deletions.contains(where: \.state.isInserted) else { return deletions }
@@ -240,22 +229,11 @@ struct AnnouncedSets {
         reusing announced: (objects: [ManagedObject], set: Set<ManagedObject>)?
     ) -> Set<ManagedObject> {
         if let announced, announced.objects.count == objects.count,
-            sameObjects(announced.objects, objects)
+            zip(announced.objects, objects).allSatisfy({ $0 === $1 })
         {
             return announced.set
         }
         return Set(announcing: objects)
-    }
-}
-
-/// Whether `a` and `b` (of one count) hold the same objects in the same order, read through
-/// their buffers: `zip`'s `allSatisfy` retained and released both objects of each pair.
-private func sameObjects(_ a: [ManagedObject], _ b: [ManagedObject]) -> Bool {
-    a.withUnsafeBufferPointer { a in
-        b.withUnsafeBufferPointer { b in
-            for i in a.indices where a[i] !== b[i] { return false }
-            return true
-        }
     }
 }
 

@@ -120,11 +120,8 @@ extension ManagedObjectContext {
         // every slot): the snapshot keeps old values from the first write on.
         object.snapshot = Snapshot()
         object.snapshotVersion = version
-        // A fault (what is filled almost always) has no changed slots and no source left
-        // (`fulfillFault` took it): each field is tested, not stored, as storing released
-        // the old value (≈ 20 instructions each per fault filled).
-        if !object.changedSlots.isEmpty { object.changedSlots = SlotSet() }
-        if case .some = object.faultSource { object.faultSource = nil }
+        object.changedSlots = SlotSet()
+        object.faultSource = nil
         object.awakeFromFetch()
     }
 

@@ -65,22 +65,15 @@ extension ManagedObjectContext {
         // its objects into one list cost a retain and an append per object).
         var rounds: [[ManagedObject]] = []
         defer {
-            for round in rounds { Self.forEach(in: round) { $0.state.willSaveCalled = false } }
+            for round in rounds {
+                for object in round { object.state.willSaveCalled = false }
+            }
         }
         for _ in 0..<100 {
-            // Counted, then gathered into an array of that size, through the buffer: `filter`
-            // retained and released each object it tested (every round tests every pending
-            // object) and grew its array by doubling.
-            let isFresh = { (o: ManagedObject) in o.hasChanges && !o.state.willSaveCalled }
-            var count = 0
-            Self.forEach(in: pending.objects) { if isFresh($0) { count += 1 } }
-            if count == 0 { return }
-            var fresh: [ManagedObject] = []
-            fresh.reserveCapacity(count)
-            Self.forEach(in: pending.objects) { if isFresh($0) { fresh.append($0) } }
+            let fresh = pending.objects.filter { $0.hasChanges && !$0.state.willSaveCalled }
+            if fresh.isEmpty { return }
             rounds.append(fresh)
-            // Through the buffer (`fresh` holds it; `willSave()` cannot change it).
-            Self.forEach(in: fresh) { object in
+            for object in fresh {
                 object.state.willSaveCalled = true
                 object.willSave()
             }
@@ -93,7 +86,7 @@ extension ManagedObjectContext {
     private func finishSave(_ changes: SaveChanges) {
         // Arrays of the kinds, not their concatenation: no copy of every object reference.
         for objects in [changes.inserted, changes.updated] {
-            Self.forEach(in: objects) { object in
+            for object in objects {
                 // An overlay of written attributes still over its row (a store that did not
                 // hand the row off, a child's push) is converted: its values are committed.
                 if object.hasRowOverlay { object.foldOverlayAfterSave() }
@@ -126,13 +119,10 @@ extension ManagedObjectContext {
         undoBaselines.removeAll()  // the snapshots now hold what they held
         eventBaselines.removeAll()
         if !openChanges.isEmpty { openChanges.removeAll() }  // see `OpenChange`
-        // Through the buffers, as above: `changes` holds each array for its loop, and
-        // `didSave()` (user code) cannot change them (W5: 10,020 objects, a retain and a
-        // release each in each loop).
-        Self.forEach(in: changes.inserted) { $0.didSave() }
-        Self.forEach(in: changes.updated) { $0.didSave() }
-        Self.forEach(in: changes.deleted) { $0.didSave() }
-        Self.forEach(in: changes.deleted) { object in
+        for objects in [changes.inserted, changes.updated, changes.deleted] {
+            for object in objects { object.didSave() }
+        }
+        for object in changes.deleted {
             object.state.clearLifecycle()
             object.managedObjectContext = nil
         }
@@ -158,15 +148,6 @@ extension ManagedObjectContext {
         ]
         NotificationCenter.default.post(
             name: Self.didSaveObjectIDsNotification, object: self, userInfo: idInfo)
-    }
-
-    /// Calls `body` on each of `objects` in order, read through the array's buffer (which
-    /// `objects` holds for the call): a `for`-`in` retained and released each object.
-    @inline(__always)
-    static func forEach(in objects: [ManagedObject], _ body: (ManagedObject) -> Void) {
-        objects.withUnsafeBufferPointer { objects in
-            for i in objects.indices { body(objects[i]) }
-        }
     }
 
     /// The IDs of `objects` as a set, made without an array of them first.
@@ -339,8 +320,7 @@ struct SaveChanges {
     }
 
     init(_ objects: [ManagedObject]) {
-        // Through the buffer: a `for`-`in` retained and released each object (W5: 10,020).
-        ManagedObjectContext.forEach(in: objects) { object in
+        for object in objects {
             if object.state.isDeleted {
                 if !object.state.isInserted { deleted.append(object) }
             } else if object.state.isInserted {

@@ -285,10 +285,7 @@ struct PendingObjects {
     func contains(_ o: ManagedObject) -> Bool { o.state.isPending }
 
     mutating func removeAll() {
-        // Through the buffer: a `for`-`in` retained and released each object.
-        objects.withUnsafeBufferPointer { objects in
-            for i in objects.indices { objects[i].state.isPending = false }
-        }
+        for o in objects { o.state.isPending = false }
         objects.removeAll()
     }
 

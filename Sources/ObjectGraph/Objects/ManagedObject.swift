@@ -217,7 +217,7 @@ open class ManagedObject: CustomStringConvertible {
     func keepRow(_ row: [StoreValue]) {
         if state.keepsResolvedRelationships { forgetResolvedRelationships() }
         dropOverlayOrKeptDestination()
-        if !storedSlots.isEmpty { storedSlots = [] }  // a fault's are: no store, no release
+        storedSlots = []
         rowValues = row
     }
 
