@@ -22,17 +22,7 @@ extension StoreFileStreamTests {
                 }
             }
             if failing {
-                stream.readChunk = { fd, buffer, offset in
-                    guard offset < 4096 else {
-                        throw FileSystemError(operation: "read", path: "(injected)", code: EIO)
-                    }
-                    return try fs.read(fd, into: buffer, at: offset)
-                }
-                #expect {
-                    try stream.read(fd)
-                } throws: { error in
-                    (error as? FileSystemError)?.code == EIO
-                }
+                expectReadFailing(from: 4096, &stream, fd, fs)
             } else {
                 let read = try stream.read(fd)
                 #expect(read.bytes == file)

@@ -185,17 +185,25 @@ import Testing
     @Test func aReadErrorMidFileIsThrownAndTheReaderIsDone() throws {
         let file = try storeFile(compacted: false)
         try withStream(file, chunk: 1024) { stream, fd, fs in
-            stream.readChunk = { fd, buffer, offset in
-                guard offset < 8192 else {
-                    throw FileSystemError(operation: "read", path: "fd \(fd)", code: EIO)
-                }
-                return try fs.read(fd, into: buffer, at: offset)
+            expectReadFailing(from: 8192, &stream, fd, fs)
+        }
+    }
+
+    /// Makes every read of `stream` at or past `offset` fail with `EIO`, and expects its
+    /// `read(fd)` to throw that error.
+    func expectReadFailing(
+        from offset: Int, _ stream: inout StoreFileStream, _ fd: Int32, _ fs: PosixFileSystem
+    ) {
+        stream.readChunk = { fd, buffer, at in
+            guard at < offset else {
+                throw FileSystemError(operation: "read", path: "fd \(fd)", code: EIO)
             }
-            #expect {
-                try stream.read(fd)
-            } throws: { error in
-                (error as? FileSystemError)?.code == EIO
-            }
+            return try fs.read(fd, into: buffer, at: at)
+        }
+        #expect {
+            try stream.read(fd)
+        } throws: { error in
+            (error as? FileSystemError)?.code == EIO
         }
     }
 
