@@ -100,13 +100,17 @@ struct LineParser: Sendable {
         return result
     }
 
+    /// Whether `line` is a history line (`{"h":` or `{"retain":`), which is never read across
+    /// cores or read ahead: only transaction lines are.
+    static func isHistoryLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.starts(with: "{\"h\":".utf8) || line.starts(with: "{\"retain\":".utf8)
+    }
+
     /// Parses `line`, the `index`th given, which starts at offset `start` of the bytes given.
     private func parseLine(_ line: UnsafeRawBufferPointer, index: Int, start: Int) -> ParsedLine {
         let number = firstNumber + index
         let path = codec.path
-        if index >= snapshotRows, line.count >= parallelAbove,
-            !line.starts(with: "{\"h\":".utf8), !line.starts(with: "{\"retain\":".utf8)
-        {
+        if index >= snapshotRows, line.count >= parallelAbove, !Self.isHistoryLine(line) {
             return parseLargeTransaction(
                 line, number: number,
                 prefetched: prefetched.first { $0.lineStart == bytesOffset + start })

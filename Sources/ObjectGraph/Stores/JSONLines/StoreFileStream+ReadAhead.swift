@@ -127,7 +127,7 @@ struct ReadAhead {
             guard line.count - lookedAt >= round else { return false }
             lookedAt = line.count
             // History lines are not read across cores by the load (`LineParser.parseLine`).
-            if line.starts(with: "{\"h\":".utf8) || line.starts(with: "{\"retain\":".utf8) {
+            if LineParser.isHistoryLine(line) {
                 currentOver = true
                 return false
             }
