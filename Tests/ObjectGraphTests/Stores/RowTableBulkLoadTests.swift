@@ -34,12 +34,11 @@ import Testing
         ])
     }
 
-    private func id(_ entity: String, _ pk: Int64) -> ManagedObjectID {
+    func id(_ entity: String, _ pk: Int64) -> ManagedObjectID {
         ManagedObjectID(entity: model[entityName: entity]!, storeIdentifier: "S", primaryKey: pk)
     }
 
-    private func row(_ entity: String, _ pk: Int64, folder: Int64?, version: Int64 = 1) -> StoreRow
-    {
+    func row(_ entity: String, _ pk: Int64, folder: Int64?, version: Int64 = 1) -> StoreRow {
         let target: StoreValue = .toOne(folder.map { id("Folder", $0) })
         switch entity {
         case "Folder":
@@ -58,7 +57,7 @@ import Testing
     }
 
     /// Everything a table holds, internal state included, in comparable form.
-    private struct Contents: Equatable {
+    struct Contents: Equatable {
         var rows: [[StoreRow?]]
         var sorted: [Bool]
         var live: [Int]
@@ -67,7 +66,7 @@ import Testing
         var sources: [[ManagedObjectID]]
     }
 
-    private func contents(_ table: RowTable, keys: ClosedRange<Int64>) -> Contents {
+    func contents(_ table: RowTable, keys: ClosedRange<Int64>) -> Contents {
         let items = model[entityName: "Folder"]!.relationshipsByName["items"]!
         return Contents(
             rows: table.entityTables.map(\.rows), sorted: table.entityTables.map(\.isSorted),
@@ -79,7 +78,7 @@ import Testing
 
     /// A seeded batch: folders, items and notes (sharing the Item hierarchy's keys), in
     /// shuffled order, some without a folder.
-    private func batch(_ random: inout SeededRandomNumberGenerator, keys: [Int64]) -> [StoreRow] {
+    func batch(_ random: inout SeededRandomNumberGenerator, keys: [Int64]) -> [StoreRow] {
         var rows: [StoreRow] = []
         for pk in keys {
             switch random.next() % 3 {
@@ -346,7 +345,7 @@ import Testing
     }
 
     /// The contents (keys 1–60) of a new table given `batches` in turn, none clashing.
-    private func built(_ batches: [StoreRow]...) -> Contents {
+    func built(_ batches: [StoreRow]...) -> Contents {
         var table = RowTable(model: model, storeIdentifier: "S")
         for rows in batches { #expect(table.insertNew(rows) == nil) }
         return contents(table, keys: 1...60)
