@@ -30,16 +30,21 @@ struct ReverseIndex: Sendable {
         precondition(entity.index >= 0, "a source of an entity in no model")
         let index = Int32(entity.index)
         var (lists, positions) = takeLists(of: pairs, creating: true)
-        // Where each list's keys start in `grouped`, then (after the scatter) where they end.
+        // Where each list's keys start in `grouped`, then (after the scatter) where they end;
+        // counted and scattered through the arrays' buffers (no uniqueness check a pair).
         var ends = [Int](repeating: 0, count: lists.count + 1)
-        for p in positions { ends[Int(p) + 1] += 1 }
-        for i in lists.indices { ends[i + 1] += ends[i] }
         let grouped = [Int64](unsafeUninitializedCapacity: pairs.count) { buffer, initialized in
-            pairs.withUnsafeBufferPointer { pairs in
-                for j in pairs.indices {
-                    let p = Int(positions[j])
-                    buffer[ends[p]] = pairs[j].source
-                    ends[p] += 1
+            ends.withUnsafeMutableBufferPointer { ends in
+                positions.withUnsafeBufferPointer { positions in
+                    for p in positions { ends[Int(p) + 1] += 1 }
+                    for i in 1..<ends.count { ends[i] += ends[i - 1] }
+                    pairs.withUnsafeBufferPointer { pairs in
+                        for j in pairs.indices {
+                            let p = Int(positions[j])
+                            buffer[ends[p]] = pairs[j].source
+                            ends[p] += 1
+                        }
+                    }
                 }
             }
             initialized = pairs.count

@@ -109,27 +109,37 @@ extension RowTable {
         of rows: UnsafeBufferPointer<StoreRow>, into placed: inout PlacedKeys
     ) -> Int? {
         // Each row's entity index, read once: the passes below compare integers, not entities
-        // (and never copy a row's ID, whose two references a copy would retain).
-        var counts = [Int](repeating: 0, count: entityTables.count)
-        var maxKeys = [Int64](repeating: 0, count: entityTables.count)
-        var minKeys = [Int64](repeating: .max, count: entityTables.count)
+        // (and never copy a row's ID, whose two references a copy would retain). A row's
+        // entity is looked up only where its ID's scope changes (`entity` retained the
+        // entity, and the comparison the scope, twice a row), and each entity's row count and
+        // key range are counted through their buffer (no uniqueness check a row).
+        var stats = [(count: Int, minKey: Int64, maxKey: Int64)](
+            repeating: (0, .max, 0), count: entityTables.count)
         let entityOf = [Int32](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
-            var lastEntity: EntityDescription?
-            var lastIndex = 0
-            for i in 0..<rows.count {
-                let entity = rows[i].objectID.entity
-                if entity !== lastEntity {
-                    lastEntity = entity
-                    lastIndex = entity.index
+            stats.withUnsafeMutableBufferPointer { stats in
+                var lastScope: ObjectIdentifier?
+                var lastIndex = 0
+                for i in 0..<rows.count {
+                    let scope = ObjectIdentifier(rows[i].objectID.scope)
+                    if scope != lastScope {
+                        lastScope = scope
+                        lastIndex = rows[i].objectID.entity.index
+                        precondition(
+                            lastIndex >= 0 && lastIndex < stats.count,
+                            "a row of an entity of another model")
+                    }
+                    buffer[i] = Int32(truncatingIfNeeded: lastIndex)
+                    let pk = rows[i].objectID.primaryKey
+                    stats[lastIndex].count += 1
+                    stats[lastIndex].maxKey = max(stats[lastIndex].maxKey, pk)
+                    stats[lastIndex].minKey = min(stats[lastIndex].minKey, pk)
                 }
-                buffer[i] = Int32(truncatingIfNeeded: lastIndex)
-                counts[lastIndex] += 1
-                let pk = rows[i].objectID.primaryKey
-                maxKeys[lastIndex] = max(maxKeys[lastIndex], pk)
-                minKeys[lastIndex] = min(minKeys[lastIndex], pk)
             }
             initialized = rows.count
         }
+        let counts = stats.map(\.count)
+        let maxKeys = stats.map(\.maxKey)
+        let minKeys = stats.map(\.minKey)
         typealias Before = (live: Int, sorted: Bool, lastKey: Int64)
         var tables: [(entity: Int, table: EntityTable, maxKey: Int64)] = []
         var befores: [Before] = []
