@@ -15,14 +15,7 @@ extension RowTableBulkLoadTests {
         var random = SeededRandomNumberGenerator(seed: 61)
         let far: [Int64] = [1 << 24, (1 << 24) + 5, 1 << 40, -3]
         for round in 0..<6 {
-            var moving = RowTable(model: model, storeIdentifier: "S")
-            var copying = RowTable(model: model, storeIdentifier: "S")
-            var single = RowTable(model: model, storeIdentifier: "S")
-            let first = batch(&random, keys: Array(1...30))
-            var taken = first
-            #expect(moving.insertNew(moving: &taken) == nil)
-            #expect(copying.insertNew(first) == nil)
-            for r in first { single.upsert(r) }
+            var (moving, copying, single) = tables(given: batch(&random, keys: Array(1...30)))
             // Items with far keys, folders and notes with small ones, interleaved.
             var second = batch(&random, keys: Array(31...60)).filter {
                 $0.objectID.entity.name != "Item"
@@ -31,7 +24,7 @@ extension RowTableBulkLoadTests {
                 let at = Int(random.next() % UInt64(second.count + 1))
                 second.insert(row("Item", pk + Int64(round), folder: Int64(k + 1)), at: at)
             }
-            taken = second
+            var taken = second
             #expect(moving.insertNew(moving: &taken) == nil)
             #expect(copying.insertNew(second) == nil)
             for r in second { single.upsert(r) }

@@ -279,15 +279,7 @@ import Testing
     @Test func aMovingBulkInsertBuildsTheSameTableAsACopyingOne() {
         var random = SeededRandomNumberGenerator(seed: 23)
         for round in 0..<20 {
-            var moving = RowTable(model: model, storeIdentifier: "S")
-            var copying = RowTable(model: model, storeIdentifier: "S")
-            var single = RowTable(model: model, storeIdentifier: "S")
-            let first = batch(&random, keys: Array(1...40))
-            var taken = first
-            #expect(moving.insertNew(moving: &taken) == nil)
-            #expect(taken.isEmpty)
-            #expect(copying.insertNew(first) == nil)
-            for r in first { single.upsert(r) }
+            var (moving, copying, single) = tables(given: batch(&random, keys: Array(1...40)))
             if round % 2 == 0 {
                 removeSome(from: &moving)
                 removeSome(from: &copying)
@@ -296,7 +288,7 @@ import Testing
             // Keys far apart too (past the table's key map so far), in shuffled order.
             let keys = Array(41...120) + [1_000 + Int64(round), 70_000]
             let second = batch(&random, keys: keys.shuffled(using: &random))
-            taken = second
+            var taken = second
             #expect(moving.insertNew(moving: &taken) == nil)
             #expect(taken.isEmpty)
             #expect(copying.insertNew(second) == nil)
@@ -311,6 +303,21 @@ import Testing
             }
             #expect(moving.primaryKeyCounters == single.primaryKeyCounters)
         }
+    }
+
+    /// Three new tables given `first`: by a moving bulk insert (which leaves the caller's
+    /// array empty), by a copying one, and row by row.
+    func tables(given first: [StoreRow]) -> (moving: RowTable, copying: RowTable, single: RowTable)
+    {
+        var moving = RowTable(model: model, storeIdentifier: "S")
+        var copying = RowTable(model: model, storeIdentifier: "S")
+        var single = RowTable(model: model, storeIdentifier: "S")
+        var taken = first
+        #expect(moving.insertNew(moving: &taken) == nil)
+        #expect(taken.isEmpty)
+        #expect(copying.insertNew(first) == nil)
+        for r in first { single.upsert(r) }
+        return (moving, copying, single)
     }
 
     /// A moving insert that clashes (a row twice in the batch, a row the table holds) names
