@@ -222,7 +222,7 @@ extension RowTable {
                     }
                     if let target { pairs.append((target, rows[i].objectID.primaryKey)) }
                 }
-                reverse[key]!.add(contentsOf: pairs, entity: entity)
+                reverse[key]!.add(contentsOf: consume pairs, entity: entity)
             }
         }
     }
