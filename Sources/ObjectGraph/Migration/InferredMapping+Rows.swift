@@ -294,7 +294,7 @@ extension RowTable {
                             (target.primaryKey, entityTables[e].rows[i]!.objectID.primaryKey))
                     }
                 }
-                reverse[key]!.add(contentsOf: pairs, entity: model.entities[e])
+                reverse[key]!.add(contentsOf: consume pairs, entity: model.entities[e])
             }
         }
     }

@@ -58,6 +58,20 @@ struct KeyMap: Sendable {
         dense.append(contentsOf: repeatElement(-1, count: Int(key) + 1 - dense.count))
     }
 
+    /// Calls `body` with the dense array's slots through its buffer (at each key's position,
+    /// its slot, or -1 for none) when every key of `keys` is in the array already (see
+    /// ``reserveDense(through:)``), and returns what it returns; returns `nil` without calling
+    /// it otherwise. For placing many keys at once: no range, growth or uniqueness check a key.
+    ///
+    /// - Precondition: `body` writes slots below `Int32.max`, or -1, and only at keys of
+    ///   `keys`.
+    mutating func withDenseSlots<R>(
+        covering keys: ClosedRange<Int64>, _ body: (UnsafeMutableBufferPointer<Int32>) -> R
+    ) -> R? {
+        guard keys.lowerBound >= 0, keys.upperBound < Int64(dense.count) else { return nil }
+        return dense.withUnsafeMutableBufferPointer { body($0) }
+    }
+
     /// Removes `key` and returns its slot.
     mutating func removeValue(forKey key: Int64) -> Int? {
         // A dense key is read and cleared in one place (the getter and the setter each

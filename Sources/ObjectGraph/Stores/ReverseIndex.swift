@@ -16,12 +16,54 @@ struct ReverseIndex: Sendable {
 
     /// Adds many sources of one entity at once (each pair a target's key and a source's key),
     /// as ``add(_:to:)`` of each in turn.
+    ///
+    /// The pairs are grouped by target first (a counting sort of their keys, in order), then
+    /// each target's keys are added together (``SourceList/add(keys:entity:)``: appended in
+    /// bulk when they come after the list's last key, as a replay's and a save's do), not one
+    /// by one through the list (≈ 160 instructions a pair when each was added alone).
+    ///
+    /// `pairs` is taken (`consuming`) and freed once grouped, before the lists grow: the
+    /// caller's array (16 bytes a pair) and the grouping's (12 bytes a pair) are not both held
+    /// while the lists take the keys, at the apply's peak of memory.
+    ///
+    /// - Precondition: `entity` is in a model (its index is not negative).
     mutating func add(
-        contentsOf pairs: [(target: Int64, source: Int64)], entity: EntityDescription
+        contentsOf pairs: consuming [(target: Int64, source: Int64)], entity: EntityDescription
     ) {
-        withLists(of: pairs, creating: true) { list, _, source in
-            list.add(key: source, entity: entity)
+        guard !pairs.isEmpty else { return }
+        precondition(entity.index >= 0, "a source of an entity in no model")
+        let index = Int32(entity.index)
+        var (lists, positions) = takeLists(of: pairs, creating: true)
+        // Where each list's keys start in `grouped`, then (after the scatter) where they end;
+        // counted and scattered through the arrays' buffers (no uniqueness check a pair).
+        var ends = [Int](repeating: 0, count: lists.count + 1)
+        let grouped = [Int64](unsafeUninitializedCapacity: pairs.count) { buffer, initialized in
+            ends.withUnsafeMutableBufferPointer { ends in
+                positions.withUnsafeBufferPointer { positions in
+                    for p in positions { ends[Int(p) + 1] += 1 }
+                    for i in 1..<ends.count { ends[i] += ends[i - 1] }
+                    pairs.withUnsafeBufferPointer { pairs in
+                        for j in pairs.indices {
+                            let p = Int(positions[j])
+                            buffer[ends[p]] = pairs[j].source
+                            ends[p] += 1
+                        }
+                    }
+                }
+            }
+            initialized = pairs.count
         }
+        positions = []
+        pairs = []
+        grouped.withUnsafeBufferPointer { grouped in
+            var start = 0
+            for i in lists.indices {
+                lists[i].list.add(
+                    keys: UnsafeBufferPointer(rebasing: grouped[start..<ends[i]]), entity: index)
+                start = ends[i]
+            }
+        }
+        for (target, list) in lists { sources[target] = list }
     }
 
     mutating func remove(_ source: ManagedObjectID, from target: Int64) {
@@ -54,7 +96,28 @@ struct ReverseIndex: Sendable {
         _ body: (inout SourceList, _ position: Int, _ source: Int64) -> Void,
         finish: (inout SourceList, _ position: Int) -> Void = { _, _ in }
     ) {
+        var (lists, positions) = takeLists(of: pairs, creating: creating)
+        for j in pairs.indices where positions[j] >= 0 {
+            let i = Int(positions[j])
+            body(&lists[i].list, i, pairs[j].source)
+        }
+        positions = []
+        for i in lists.indices {
+            finish(&lists[i].list, i)
+            sources[lists[i].target] = lists[i].list
+        }
+    }
+
+    /// The lists of the pairs' targets, each taken out of the dictionary once (in the order
+    /// their targets first appear; a target without a list gets an empty one when `creating`),
+    /// and each pair's position among them (-1 for a pair whose target has none, when not
+    /// `creating`). The caller puts the lists back.
+    private mutating func takeLists(
+        of pairs: [(target: Int64, source: Int64)], creating: Bool
+    ) -> (lists: [(target: Int64, list: SourceList)], positions: [Int32]) {
         var lists: [(target: Int64, list: SourceList)] = []
+        var positions: [Int32] = []
+        positions.reserveCapacity(pairs.count)
         // Target key → its position in `lists` + 1 (0: not seen yet).
         var dense: [Int32] = []
         var position: [Int64: Int] = [:]
@@ -76,7 +139,10 @@ struct ReverseIndex: Sendable {
                 guard
                     let list = sources.removeValue(forKey: pair.target)
                         ?? (creating ? SourceList() : nil)
-                else { continue }
+                else {
+                    positions.append(-1)
+                    continue
+                }
                 i = lists.count
                 lists.append((pair.target, list))
                 if isDense {
@@ -85,12 +151,9 @@ struct ReverseIndex: Sendable {
                     position[pair.target] = i
                 }
             }
-            body(&lists[i].list, i, pair.source)
+            positions.append(Int32(truncatingIfNeeded: i))
         }
-        for i in lists.indices {
-            finish(&lists[i].list, i)
-            sources[lists[i].target] = lists[i].list
-        }
+        return (lists, positions)
     }
 
     /// The sources pointing at `target`, in primary-key order, as IDs of the scopes `scopes`
@@ -197,7 +260,34 @@ struct SourceList: Sendable {
     ///   would read as a hole).
     mutating func add(key pk: Int64, entity: EntityDescription) {
         precondition(entity.index >= 0, "a source of an entity in no model")
-        let index = Int32(entity.index)
+        add(key: pk, entity: Int32(entity.index))
+    }
+
+    /// Adds the sources of keys `added` (any order), all of the entity of index
+    /// `index`, as `add(key:entity:)` of each in turn: appended in
+    /// bulk (two array appends, no per-key checks of the arrays) when they ascend and come
+    /// after the list's last key, else added one by one.
+    ///
+    /// - Precondition: `index` is not negative (a negative one would read as a hole).
+    mutating func add(keys added: UnsafeBufferPointer<Int64>, entity index: Int32) {
+        precondition(index >= 0, "a source of an entity in no model")
+        guard let first = added.first else { return }
+        var ascending = keys.last.map { $0 < first } ?? true
+        var j = 1
+        while ascending && j < added.count {
+            ascending = added[j - 1] < added[j]
+            j += 1
+        }
+        guard ascending else {
+            for pk in added { add(key: pk, entity: index) }
+            return
+        }
+        keys.append(contentsOf: added)
+        entities.append(contentsOf: repeatElement(index, count: added.count))
+    }
+
+    /// `add(key:entity:)` by the entity's index.
+    private mutating func add(key pk: Int64, entity index: Int32) {
         if keys.isEmpty || keys[keys.count - 1] < pk {
             keys.append(pk)
             entities.append(index)

@@ -51,14 +51,27 @@ extension RowTable {
         // The rows reversed in place (moves, no copies), then taken from the back, each
         // appended to its table: `popLast()` moves a row out, where reading it from the array
         // copies it.
+        // Each run of rows of one entity is appended to that table's rows taken out into a
+        // local array (swapped out, so unique): no access through `placed.tables` a row.
         var tableOf = [Int](repeating: -1, count: entityTables.count)
         for k in placed.tables.indices { tableOf[placed.tables[k].entity] = k }
         rows.reverseThroughBuffer()
         let count = rows.count
-        while let row = rows.popLast() {
-            let k = tableOf[Int(placed.entityOf[count - 1 - rows.count])]
-            placed.tables[k].table.rows.append(consume row)
+        var current = -1
+        var destination: [StoreRow?] = []
+        let entityOf = placed.entityOf
+        entityOf.withUnsafeBufferPointer { entityOf in
+            while let row = rows.popLast() {
+                let k = tableOf[Int(entityOf[count - 1 - rows.count])]
+                if k != current {
+                    if current >= 0 { swap(&destination, &placed.tables[current].table.rows) }
+                    current = k
+                    swap(&destination, &placed.tables[k].table.rows)
+                }
+                destination.append(consume row)
+            }
         }
+        if current >= 0 { swap(&destination, &placed.tables[current].table.rows) }
         for (e, table, _) in placed.tables { entityTables[e] = table }
         return nil
     }
@@ -96,24 +109,37 @@ extension RowTable {
         of rows: UnsafeBufferPointer<StoreRow>, into placed: inout PlacedKeys
     ) -> Int? {
         // Each row's entity index, read once: the passes below compare integers, not entities
-        // (and never copy a row's ID, whose two references a copy would retain).
-        var counts = [Int](repeating: 0, count: entityTables.count)
-        var maxKeys = [Int64](repeating: 0, count: entityTables.count)
+        // (and never copy a row's ID, whose two references a copy would retain). A row's
+        // entity is looked up only where its ID's scope changes (`entity` retained the
+        // entity, and the comparison the scope, twice a row), and each entity's row count and
+        // key range are counted through their buffer (no uniqueness check a row).
+        var stats = [(count: Int, minKey: Int64, maxKey: Int64)](
+            repeating: (0, .max, 0), count: entityTables.count)
         let entityOf = [Int32](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
-            var lastEntity: EntityDescription?
-            var lastIndex = 0
-            for i in 0..<rows.count {
-                let entity = rows[i].objectID.entity
-                if entity !== lastEntity {
-                    lastEntity = entity
-                    lastIndex = entity.index
+            stats.withUnsafeMutableBufferPointer { stats in
+                var lastScope: ObjectIdentifier?
+                var lastIndex = 0
+                for i in 0..<rows.count {
+                    let scope = ObjectIdentifier(rows[i].objectID.scope)
+                    if scope != lastScope {
+                        lastScope = scope
+                        lastIndex = rows[i].objectID.entity.index
+                        precondition(
+                            lastIndex >= 0 && lastIndex < stats.count,
+                            "a row of an entity of another model")
+                    }
+                    buffer[i] = Int32(truncatingIfNeeded: lastIndex)
+                    let pk = rows[i].objectID.primaryKey
+                    stats[lastIndex].count += 1
+                    stats[lastIndex].maxKey = max(stats[lastIndex].maxKey, pk)
+                    stats[lastIndex].minKey = min(stats[lastIndex].minKey, pk)
                 }
-                buffer[i] = Int32(truncatingIfNeeded: lastIndex)
-                counts[lastIndex] += 1
-                maxKeys[lastIndex] = max(maxKeys[lastIndex], rows[i].objectID.primaryKey)
             }
             initialized = rows.count
         }
+        let counts = stats.map(\.count)
+        let maxKeys = stats.map(\.maxKey)
+        let minKeys = stats.map(\.minKey)
         typealias Before = (live: Int, sorted: Bool, lastKey: Int64)
         var tables: [(entity: Int, table: EntityTable, maxKey: Int64)] = []
         var befores: [Before] = []
@@ -125,8 +151,17 @@ extension RowTable {
             befores.append((table.liveCount, table.isSorted, table.lastKey))
             table.rows.reserveCapacity(table.rows.count + counts[e])
             table.slotByKey.reserveDense(through: maxKeys[e])
-            var slot = table.rows.count
             let tag = Int32(truncatingIfNeeded: e)
+            if let (placedHere, found) = Self.placeDensely(
+                rows, entityOf, tag: tag, keys: minKeys[e]...maxKeys[e], count: counts[e],
+                in: &table)
+            {
+                if let found { clash = min(clash ?? found, found) }
+                placedCounts.append(placedHere)
+                tables.append((e, table, maxKeys[e]))
+                continue
+            }
+            var slot = table.rows.count
             for i in 0..<rows.count where entityOf[i] == tag {
                 let pk = rows[i].objectID.primaryKey
                 if table.slotByKey[pk] != nil {
@@ -187,9 +222,46 @@ extension RowTable {
                     }
                     if let target { pairs.append((target, rows[i].objectID.primaryKey)) }
                 }
-                reverse[key]!.add(contentsOf: pairs, entity: entity)
+                reverse[key]!.add(contentsOf: consume pairs, entity: entity)
             }
         }
+    }
+
+    /// Places the keys of the rows of entity index `tag` (`count` rows, keys within `keys`) in
+    /// `table`'s key map as `placeKeys(of:into:)` does one by one, in one pass through the
+    /// map's dense slots (no range, growth or uniqueness check a key), stopping at the first
+    /// key found there (in the table, or earlier in `rows`).
+    ///
+    /// - Returns: How many keys were placed, and the position of the row whose key was found
+    ///   (`nil` when none was); or `nil`, with nothing placed, when the keys are not all in
+    ///   the map's dense array or the slots would not fit it.
+    private static func placeDensely(
+        _ rows: UnsafeBufferPointer<StoreRow>, _ entityOf: [Int32], tag: Int32,
+        keys: ClosedRange<Int64>, count: Int, in table: inout EntityTable
+    ) -> (placed: Int, clash: Int?)? {
+        let first = table.rows.count
+        guard first + count < Int(Int32.max) else { return nil }
+        var (lastKey, isSorted, slot) = (table.lastKey, table.isSorted, first)
+        var clash: Int?
+        let done: Void? = table.slotByKey.withDenseSlots(covering: keys) { dense in
+            entityOf.withUnsafeBufferPointer { entityOf in
+                for i in 0..<rows.count where entityOf[i] == tag {
+                    let pk = rows[i].objectID.primaryKey
+                    let k = Int(truncatingIfNeeded: pk)
+                    if dense[k] >= 0 {
+                        clash = i
+                        return
+                    }
+                    if pk <= lastKey { isSorted = false } else { lastKey = pk }
+                    dense[k] = Int32(truncatingIfNeeded: slot)
+                    slot += 1
+                }
+            }
+        }
+        guard done != nil else { return nil }
+        (table.lastKey, table.isSorted) = (lastKey, isSorted)
+        table.liveCount += slot - first
+        return (slot - first, clash)
     }
 
     /// Records a new row's key `pk` at row slot `slot`: key map, order, live count (not the

@@ -50,4 +50,27 @@ import Testing
             #expect(map[key] == expected[key], "key \(key)")
         }
     }
+
+    /// The dense slots are handed out for bulk placement only when every key asked for is in
+    /// the array already (not negative, not past its end, not past the limit); what is written
+    /// through them reads back through the map.
+    @Test func denseSlotsAreHandedOutOnlyForKeysInTheArray() {
+        var map = KeyMap(denseLimit: 1024)
+        #expect(map.withDenseSlots(covering: 0...0) { _ in true } == nil)
+        map.reserveDense(through: 100)
+        #expect(map.withDenseSlots(covering: 0...101) { _ in true } == nil)
+        #expect(map.withDenseSlots(covering: -1...5) { _ in true } == nil)
+        let count = map.withDenseSlots(covering: 3...100) { slots in
+            slots[3] = 7
+            slots[100] = 9
+            return slots.count
+        }
+        #expect(count == 101)
+        #expect(map[3] == 7 && map[100] == 9 && map[4] == nil)
+        map.reserveDense(through: 5_000)  // past the limit: the dictionary's
+        #expect(map.withDenseSlots(covering: 0...1_023) { _ in true } == nil)
+        map[1_023] = 1
+        #expect(map.withDenseSlots(covering: 0...1_023) { $0.count } == 1_024)
+        #expect(map.withDenseSlots(covering: 0...1_024) { _ in true } == nil)
+    }
 }

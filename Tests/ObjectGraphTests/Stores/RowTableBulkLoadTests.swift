@@ -34,12 +34,11 @@ import Testing
         ])
     }
 
-    private func id(_ entity: String, _ pk: Int64) -> ManagedObjectID {
+    func id(_ entity: String, _ pk: Int64) -> ManagedObjectID {
         ManagedObjectID(entity: model[entityName: entity]!, storeIdentifier: "S", primaryKey: pk)
     }
 
-    private func row(_ entity: String, _ pk: Int64, folder: Int64?, version: Int64 = 1) -> StoreRow
-    {
+    func row(_ entity: String, _ pk: Int64, folder: Int64?, version: Int64 = 1) -> StoreRow {
         let target: StoreValue = .toOne(folder.map { id("Folder", $0) })
         switch entity {
         case "Folder":
@@ -58,7 +57,7 @@ import Testing
     }
 
     /// Everything a table holds, internal state included, in comparable form.
-    private struct Contents: Equatable {
+    struct Contents: Equatable {
         var rows: [[StoreRow?]]
         var sorted: [Bool]
         var live: [Int]
@@ -67,7 +66,7 @@ import Testing
         var sources: [[ManagedObjectID]]
     }
 
-    private func contents(_ table: RowTable, keys: ClosedRange<Int64>) -> Contents {
+    func contents(_ table: RowTable, keys: ClosedRange<Int64>) -> Contents {
         let items = model[entityName: "Folder"]!.relationshipsByName["items"]!
         return Contents(
             rows: table.entityTables.map(\.rows), sorted: table.entityTables.map(\.isSorted),
@@ -79,7 +78,7 @@ import Testing
 
     /// A seeded batch: folders, items and notes (sharing the Item hierarchy's keys), in
     /// shuffled order, some without a folder.
-    private func batch(_ random: inout SeededRandomNumberGenerator, keys: [Int64]) -> [StoreRow] {
+    func batch(_ random: inout SeededRandomNumberGenerator, keys: [Int64]) -> [StoreRow] {
         var rows: [StoreRow] = []
         for pk in keys {
             switch random.next() % 3 {
@@ -280,15 +279,7 @@ import Testing
     @Test func aMovingBulkInsertBuildsTheSameTableAsACopyingOne() {
         var random = SeededRandomNumberGenerator(seed: 23)
         for round in 0..<20 {
-            var moving = RowTable(model: model, storeIdentifier: "S")
-            var copying = RowTable(model: model, storeIdentifier: "S")
-            var single = RowTable(model: model, storeIdentifier: "S")
-            let first = batch(&random, keys: Array(1...40))
-            var taken = first
-            #expect(moving.insertNew(moving: &taken) == nil)
-            #expect(taken.isEmpty)
-            #expect(copying.insertNew(first) == nil)
-            for r in first { single.upsert(r) }
+            var (moving, copying, single) = tables(given: batch(&random, keys: Array(1...40)))
             if round % 2 == 0 {
                 removeSome(from: &moving)
                 removeSome(from: &copying)
@@ -297,7 +288,7 @@ import Testing
             // Keys far apart too (past the table's key map so far), in shuffled order.
             let keys = Array(41...120) + [1_000 + Int64(round), 70_000]
             let second = batch(&random, keys: keys.shuffled(using: &random))
-            taken = second
+            var taken = second
             #expect(moving.insertNew(moving: &taken) == nil)
             #expect(taken.isEmpty)
             #expect(copying.insertNew(second) == nil)
@@ -312,6 +303,21 @@ import Testing
             }
             #expect(moving.primaryKeyCounters == single.primaryKeyCounters)
         }
+    }
+
+    /// Three new tables given `first`: by a moving bulk insert (which leaves the caller's
+    /// array empty), by a copying one, and row by row.
+    func tables(given first: [StoreRow]) -> (moving: RowTable, copying: RowTable, single: RowTable)
+    {
+        var moving = RowTable(model: model, storeIdentifier: "S")
+        var copying = RowTable(model: model, storeIdentifier: "S")
+        var single = RowTable(model: model, storeIdentifier: "S")
+        var taken = first
+        #expect(moving.insertNew(moving: &taken) == nil)
+        #expect(taken.isEmpty)
+        #expect(copying.insertNew(first) == nil)
+        for r in first { single.upsert(r) }
+        return (moving, copying, single)
     }
 
     /// A moving insert that clashes (a row twice in the batch, a row the table holds) names
@@ -346,7 +352,7 @@ import Testing
     }
 
     /// The contents (keys 1–60) of a new table given `batches` in turn, none clashing.
-    private func built(_ batches: [StoreRow]...) -> Contents {
+    func built(_ batches: [StoreRow]...) -> Contents {
         var table = RowTable(model: model, storeIdentifier: "S")
         for rows in batches { #expect(table.insertNew(rows) == nil) }
         return contents(table, keys: 1...60)

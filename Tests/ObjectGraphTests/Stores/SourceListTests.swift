@@ -97,4 +97,45 @@ import Testing
                 category.index, transaction.index, category.index, category.index,
             ])
     }
+
+    /// Keys added together (`add(keys:entity:)`, a bulk insert's path) leave the list adding
+    /// them one by one leaves: appended in bulk when they ascend past the list's last key,
+    /// else one by one — over a hole at the end, keys in any order, a key already listed,
+    /// a key twice.
+    @Test func keysAddedTogetherListAsKeysAddedOneByOne() throws {
+        let (sources, category, transaction, scopes) = try Self.alternating()
+        let cases: [(removing: [Int64], adding: [Int64])] = [
+            ([], [9, 10, 12]),  // past the end, ascending: appended
+            ([8], [8, 11]),  // over the last key's hole, then past it
+            ([], [20, 15]),  // descending
+            ([3], [4, 3, 30]),  // a key listed, a hole, then past the end
+            ([], [40, 40]),  // a key twice
+            ([], []),
+        ]
+        for (removing, adding) in cases {
+            var together = sources
+            var single = sources
+            for key in removing {
+                together.remove(key)
+                single.remove(key)
+            }
+            adding.withUnsafeBufferPointer {
+                together.add(keys: $0, entity: Int32(transaction.index))
+            }
+            for key in adding { single.add(key: key, entity: transaction) }
+            let listed = together.members(scopes: scopes)
+            #expect(listed == single.members(scopes: scopes), "\(removing) \(adding)")
+            #expect(together.count == single.count, "\(removing) \(adding)")
+            #expect(Self.members(together, entity: nil) == listed.map(\.primaryKey))
+            #expect(listed.map(\.primaryKey) == listed.map(\.primaryKey).sorted())
+            #expect(
+                listed.filter { adding.contains($0.primaryKey) }.allSatisfy {
+                    $0.entity === transaction
+                })
+            #expect(
+                listed.filter { !adding.contains($0.primaryKey) }.allSatisfy {
+                    $0.entity === ($0.primaryKey.isMultiple(of: 2) ? category : transaction)
+                })
+        }
+    }
 }
