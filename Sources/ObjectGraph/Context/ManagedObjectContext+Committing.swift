@@ -74,8 +74,12 @@ extension ManagedObjectContext {
         apply(plan, newIDs: newIDs)
         // Every inserted object's ID is permanent now: the stores chosen for them are spent.
         assignedStores.removeAll()
+        // The plan's own list when no object changed only transient properties (`+` would
+        // copy it even with nothing to add).
         return SaveChanges(
-            inserted: plan.inserted, updated: plan.updated + transientOnly, deleted: plan.deleted)
+            inserted: plan.inserted,
+            updated: transientOnly.isEmpty ? plan.updated : plan.updated + transientOnly,
+            deleted: plan.deleted)
     }
 
     /// The ID each saved object's row is written under: its survivor's after constraint
