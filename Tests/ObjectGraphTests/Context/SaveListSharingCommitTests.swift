@@ -38,20 +38,16 @@ import Testing
         }
     }
 
-    static func context(_ kind: StoreKind) throws -> ManagedObjectContext {
-        let model = try ManagedObjectModel(entities: [
-            EntityDescription(
-                name: "Probe", managedObjectClass: Probe.self,
-                properties: [AttributeDescription(name: "n", type: .integer64)])
-        ])
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(try kind.open(model))
-        return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
-    }
+    /// The model: one entity, `Probe`, made as ``Probe``.
+    static let model = try! ManagedObjectModel(entities: [
+        EntityDescription(
+            name: "Probe", managedObjectClass: Probe.self,
+            properties: [AttributeDescription(name: "n", type: .integer64)])
+    ])
 
     @Test(arguments: StoreKind.all)
     func theAnnouncedListIsTheSavesOwnWhileItsObjectsAreValidated(_ kind: StoreKind) throws {
-        let context = try Self.context(kind)
+        let context = try Stack(Self.model, on: kind).context()
         try context.performAndWait {
             let probes = (0..<3).map { i in
                 let probe = Probe(context: context)
