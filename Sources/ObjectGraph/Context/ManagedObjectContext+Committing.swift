@@ -41,12 +41,18 @@ extension ManagedObjectContext {
             // The plan and the new IDs are settled: the rows are built by a function that
             // borrows them (reading them here, through the closure's captures, copied the
             // whole plan out of its box once per row).
-            let id = Self.permanentID(plan, newIDs)
             do {
                 let sets = try changeSets(
-                    plan, id: id, newIDs: newIDs, coordinator: coordinator)
+                    plan, id: Self.permanentID(plan, newIDs), newIDs: newIDs,
+                    coordinator: coordinator)
+                // The rows are built: the new IDs' identity table is not held through the
+                // commit (a large insert's peak); a path that looks IDs up after it indexes
+                // them again.
+                newIDs.dropIndex()
                 try coordinator.commit(sets)
             } catch {
+                newIDs.reindex()
+                let id = Self.permanentID(plan, newIDs)
                 // The inserts that took their rows as they were built get their slots back,
                 // exactly as they were (see `ManagedObject.moveSlotsIntoSavedRow(of:_:)`), before
                 // anything reads them to report the failure.
@@ -71,11 +77,16 @@ extension ManagedObjectContext {
                 throw SaveErrors.danglingReference(error, source: source, target: targetObject)
             }
         }
+        if !plan.losers.isEmpty { newIDs.reindex() }
         apply(plan, newIDs: newIDs)
         // Every inserted object's ID is permanent now: the stores chosen for them are spent.
         assignedStores.removeAll()
+        // The plan's own list when no object changed only transient properties (`+` would
+        // copy it even with nothing to add).
         return SaveChanges(
-            inserted: plan.inserted, updated: plan.updated + transientOnly, deleted: plan.deleted)
+            inserted: plan.inserted,
+            updated: transientOnly.isEmpty ? plan.updated : plan.updated + transientOnly,
+            deleted: plan.deleted)
     }
 
     /// The ID each saved object's row is written under: its survivor's after constraint

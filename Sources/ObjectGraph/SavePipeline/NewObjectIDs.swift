@@ -48,9 +48,35 @@ struct NewObjectIDs {
     }
 
     /// The new ID of `object`, or `nil` when it was given none.
+    ///
+    /// After ``dropIndex()`` (until ``reindex()``), found by walking ``objects``: the same
+    /// answer, in O(n).
     @inline(__always)
     subscript(object: ManagedObject) -> ManagedObjectID? {
+        guard isIndexed else { return objects.firstIndex { $0 === object }.map { ids[$0] } }
         guard let position = positions[object] else { return nil }
         return ids[position]
+    }
+
+    /// Whether the identity table indexes every object (`false` after ``dropIndex()``).
+    var isIndexed: Bool { positions.count == objects.count }
+
+    /// Lets go of the identity table (16 bytes a slot, at most half full: ≈ 42 bytes an
+    /// object) once the rows are built, so that it is not held through the store's commit,
+    /// a large save's peak: what reads the IDs after it walks ``objects`` and ``ids`` in
+    /// order. A look-up still answers (see the subscript); ``reindex()`` makes it fast again.
+    mutating func dropIndex() {
+        guard count > 0 else { return }
+        positions = ObjectPositions()
+    }
+
+    /// Builds the identity table again after ``dropIndex()`` (nothing when it is whole), for
+    /// a path that looks objects up: a failed commit's report, a save that merged objects.
+    mutating func reindex() {
+        guard !isIndexed else { return }
+        var table = ObjectPositions()
+        table.reserveCapacity(objects.count)
+        for i in objects.indices { _ = table.insert(objects[i], at: i) }
+        positions = table
     }
 }

@@ -30,8 +30,9 @@ private final class Tally: ManagedObject {
         return ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
     }
 
-    /// The userInfo of the did-save and did-change notifications `body` causes.
-    private static func observing(
+    /// The userInfo of the did-save and did-change notifications `body` causes (also used by
+    /// `SaveListSharingTests`).
+    static func observing(
         _ context: ManagedObjectContext, _ body: () throws -> Void
     ) rethrows -> (saved: [AnyHashable: Any], changed: [[AnyHashable: Any]]) {
         nonisolated(unsafe) var saved: [AnyHashable: Any] = [:]
