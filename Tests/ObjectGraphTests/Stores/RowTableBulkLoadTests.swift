@@ -61,16 +61,17 @@ import Testing
         var rows: [[StoreRow?]]
         var sorted: [Bool]
         var live: [Int]
+        var lastKeys: [Int64]
         var slots: [[Int?]]
         var counters: [String: Int64]
         var sources: [[ManagedObjectID]]
     }
 
-    func contents(_ table: RowTable, keys: ClosedRange<Int64>) -> Contents {
+    func contents(_ table: RowTable, keys: some Collection<Int64>) -> Contents {
         let items = model[entityName: "Folder"]!.relationshipsByName["items"]!
         return Contents(
             rows: table.entityTables.map(\.rows), sorted: table.entityTables.map(\.isSorted),
-            live: table.entityTables.map(\.liveCount),
+            live: table.entityTables.map(\.liveCount), lastKeys: table.entityTables.map(\.lastKey),
             slots: table.entityTables.map { t in keys.map { t.slotByKey[$0] } },
             counters: table.primaryKeyCounters,
             sources: keys.map { table.relatedObjectIDs(items, of: id("Folder", $0)) })
