@@ -82,64 +82,53 @@ import Testing
         return { box.new }
     }
 
-    @Test(arguments: StoreKind.all)
-    func aSaveOfInsertsSavesAndAnnouncesOnlyWhatWasPendingWhenValidationChangesTheContext(
-        _ kind: StoreKind
-    ) throws {
+    /// Saves the items a, b and c, inserted (or, `updating`, saved and then changed), while
+    /// a's validation inserts `new`, changes `u` and deletes `d`, and checks that the did-save
+    /// and the objects-did-change posted during the save name a, b and c under their kind's
+    /// key and nothing under the others. Returns what the store then holds.
+    private static func saveWhileValidationMeddles(_ kind: StoreKind, updating: Bool) throws
+        -> [String]
+    {
         let stack = try Stack(Self.model, on: kind)
         let context = stack.context()
+        let (key, idsKey) =
+            updating
+            ? (NSUpdatedObjectsKey, NSUpdatedObjectIDsKey)
+            : (NSInsertedObjectsKey, NSInsertedObjectIDsKey)
         try context.performAndWait {
             let (u, d) = try Self.seed(context)
             let (a, b, c) = (
                 Self.item("a", 1, in: context), Self.item("b", 2, in: context),
                 Self.item("c", 3, in: context)
             )
+            if updating {
+                try context.save()
+                for item in [a, b, c] { item.n += 10 }
+            }
             let new = Self.meddle(a, changing: u, deleting: d)
             let result = try DidSaveSetsTests.observing(context) { try context.save() }
             #expect(new() != nil)
-            #expect(Self.objects(result.saved, NSInsertedObjectsKey) == [a, b, c])
-            #expect(Self.objects(result.saved, NSUpdatedObjectsKey).isEmpty)
-            #expect(Self.objects(result.saved, NSDeletedObjectsKey).isEmpty)
             #expect(
-                result.saved[NSInsertedObjectIDsKey] as? Set<ManagedObjectID>
+                result.saved[idsKey] as? Set<ManagedObjectID>
                     == [a.objectID, b.objectID, c.objectID])
-            let announced = result.changed.first
-            #expect(Self.objects(announced, NSInsertedObjectsKey) == [a, b, c])
-            #expect(Self.objects(announced, NSUpdatedObjectsKey).isEmpty)
-            #expect(Self.objects(announced, NSDeletedObjectsKey).isEmpty)
-            #expect(try Self.stored(stack) == ["a 1", "b 2", "c 3", "d 4", "u 1"])
+            for info: [AnyHashable: Any]? in [result.saved, result.changed.first] {
+                for k in [NSInsertedObjectsKey, NSUpdatedObjectsKey, NSDeletedObjectsKey] {
+                    #expect(Self.objects(info, k) == (k == key ? [a, b, c] : []))
+                }
+            }
         }
+        return try Self.stored(stack)
     }
 
-    @Test(arguments: StoreKind.all)
-    func aSaveOfUpdatesSavesAndAnnouncesOnlyWhatWasPendingWhenValidationChangesTheContext(
-        _ kind: StoreKind
+    /// A save of inserts (`updating` false) or of updates: the store holds what was pending
+    /// when the save started, with `u` and `d` as they were saved.
+    @Test(arguments: StoreKind.all, [false, true])
+    func aSaveOfOneKindSavesAndAnnouncesOnlyWhatWasPendingWhenValidationChangesTheContext(
+        _ kind: StoreKind, updating: Bool
     ) throws {
-        let stack = try Stack(Self.model, on: kind)
-        let context = stack.context()
-        try context.performAndWait {
-            let (u, d) = try Self.seed(context)
-            let (a, b, c) = (
-                Self.item("a", 1, in: context), Self.item("b", 2, in: context),
-                Self.item("c", 3, in: context)
-            )
-            try context.save()
-            for item in [a, b, c] { item.n += 10 }
-            let new = Self.meddle(a, changing: u, deleting: d)
-            let result = try DidSaveSetsTests.observing(context) { try context.save() }
-            #expect(new() != nil)
-            #expect(Self.objects(result.saved, NSUpdatedObjectsKey) == [a, b, c])
-            #expect(Self.objects(result.saved, NSInsertedObjectsKey).isEmpty)
-            #expect(Self.objects(result.saved, NSDeletedObjectsKey).isEmpty)
-            #expect(
-                result.saved[NSUpdatedObjectIDsKey] as? Set<ManagedObjectID>
-                    == [a.objectID, b.objectID, c.objectID])
-            let announced = result.changed.first
-            #expect(Self.objects(announced, NSUpdatedObjectsKey) == [a, b, c])
-            #expect(Self.objects(announced, NSInsertedObjectsKey).isEmpty)
-            #expect(Self.objects(announced, NSDeletedObjectsKey).isEmpty)
-            #expect(try Self.stored(stack) == ["a 11", "b 12", "c 13", "d 4", "u 1"])
-        }
+        #expect(
+            try Self.saveWhileValidationMeddles(kind, updating: updating)
+                == (updating ? ["a 11", "b 12", "c 13"] : ["a 1", "b 2", "c 3"]) + ["d 4", "u 1"])
     }
 
     /// Today's behaviour, pinned (the same before the lists were shared): the save's lists
@@ -158,9 +147,7 @@ import Testing
     func whatValidationInsertsChangesAndDeletesLeavesThePendingChangesAndIsNeverSaved(
         _ kind: StoreKind
     ) throws {
-        let stack = try Stack(Self.model, on: kind)
-        let context = stack.context()
-        try context.performAndWait {
+        try Self.onNewStack(kind) { stack, context in
             let (u, d) = try Self.seed(context)
             let a = Self.item("a", 1, in: context)
             let inserted = Self.meddle(a, changing: u, deleting: d)
@@ -179,40 +166,50 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.all)
+    /// A save of inserts (`updating` false, b breaking `n ≥ 0`) or of updates (c breaking it)
+    /// throws 1620 naming that object and `n`, and the context keeps every change; fixed,
+    /// the next save saves and names them all.
+    @Test(arguments: StoreKind.all, [false, true])
     func aSaveOfOneKindThatFailsValidationKeepsEveryChangeAndTheNextSaveSavesThemAll(
-        _ kind: StoreKind
+        _ kind: StoreKind, updating: Bool
     ) throws {
-        let stack = try Stack(Self.model, on: kind)
-        let context = stack.context()
-        try context.performAndWait {
-            let (a, b, c) = (
-                Self.item("a", 1, in: context), Self.item("b", -1, in: context),
-                Self.item("c", 3, in: context)
-            )
-            let inserting = expectNSError { try context.save() }
-            #expect(inserting?.code == NSValidationNumberTooSmallError)
-            #expect(inserting?.userInfo[NSValidationKeyErrorKey] as? String == "n")
-            #expect(inserting?.userInfo[NSValidationObjectErrorKey] as? ManagedObject === b)
+        try Self.onNewStack(kind) { stack, context in
+            let items = [
+                Self.item("a", 1, in: context), Self.item("b", 2, in: context),
+                Self.item("c", 3, in: context),
+            ]
+            if updating {
+                try context.save()
+                for item in items { item.n += 10 }
+            }
+            let (all, bad) = (Set<ManagedObject>(items), items[updating ? 2 : 1])
+            let good = bad.n
+            bad.n = -1
+            let error = expectNSError { try context.save() }
+            #expect(error?.code == NSValidationNumberTooSmallError)
+            #expect(error?.userInfo[NSValidationKeyErrorKey] as? String == "n")
+            #expect(error?.userInfo[NSValidationObjectErrorKey] as? ManagedObject === bad)
             #expect(context.hasChanges)
-            #expect(context.insertedObjects == [a, b, c] && context.updatedObjects.isEmpty)
-            b.n = 2
-            let inserted = try DidSaveSetsTests.observing(context) { try context.save() }
-            #expect(Self.objects(inserted.saved, NSInsertedObjectsKey) == [a, b, c])
+            #expect((updating ? context.updatedObjects : context.insertedObjects) == all)
+            #expect((updating ? context.insertedObjects : context.updatedObjects).isEmpty)
+            bad.n = good
+            let saved = try DidSaveSetsTests.observing(context) { try context.save() }
+            let key = updating ? NSUpdatedObjectsKey : NSInsertedObjectsKey
+            #expect(Self.objects(saved.saved, key) == all)
             #expect(!context.hasChanges)
-            for item in [a, b, c] { item.n += 10 }
-            c.n = -5
-            let updating = expectNSError { try context.save() }
-            #expect(updating?.code == NSValidationNumberTooSmallError)
-            #expect(updating?.userInfo[NSValidationObjectErrorKey] as? ManagedObject === c)
-            #expect(context.hasChanges)
-            #expect(context.updatedObjects == [a, b, c] && context.insertedObjects.isEmpty)
-            c.n = 13
-            let updated = try DidSaveSetsTests.observing(context) { try context.save() }
-            #expect(Self.objects(updated.saved, NSUpdatedObjectsKey) == [a, b, c])
-            #expect(!context.hasChanges)
-            #expect(try Self.stored(stack) == ["a 11", "b 12", "c 13"])
+            #expect(
+                try Self.stored(stack)
+                    == (updating ? ["a 11", "b 12", "c 13"] : ["a 1", "b 2", "c 3"]))
         }
+    }
+
+    /// Runs `body` on the queue of a new context over a new store of `kind`.
+    private static func onNewStack(
+        _ kind: StoreKind, _ body: (Stack, ManagedObjectContext) throws -> Void
+    ) throws {
+        let stack = try Stack(model, on: kind)
+        let context = stack.context()
+        try context.performAndWait { try body(stack, context) }
     }
 
     /// Every stored item, "name n", in name order, read through a new context.
