@@ -66,7 +66,6 @@ struct NewObjectIDs {
     /// a large save's peak: what reads the IDs after it walks ``objects`` and ``ids`` in
     /// order. A look-up still answers (see the subscript); ``reindex()`` makes it fast again.
     mutating func dropIndex() {
-        guard count > 0 else { return }
         positions = ObjectPositions()
     }
 

@@ -31,14 +31,6 @@ import Testing
         #expect(ids[stranger] == nil)
     }
 
-    @Test func anEmptyTableStaysIndexed() {
-        var ids = NewObjectIDs()
-        ids.dropIndex()
-        #expect(ids.isIndexed && ids.count == 0)
-        ids.reindex()
-        #expect(ids[ManagedObject(entity: Self.entity, insertInto: nil)] == nil)
-    }
-
     private static func id(_ key: Int64) -> ManagedObjectID {
         ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: key)
     }
