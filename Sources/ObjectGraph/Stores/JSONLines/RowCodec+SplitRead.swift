@@ -13,17 +13,29 @@ extension RowCodec {
         _ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes,
         checksum: LineChecksum? = nil
     ) throws -> [StoreRow] {
+        let read = try readRowsInParts(&s, parallelAbove: minimum, checksum: checksum)
+        return read.parts.isEmpty ? read.rows : PartRows.join(read.parts)
+    }
+
+    /// ``readRows(_:parallelAbove:checksum:)`` that leaves the rows of a split read in the
+    /// parts the workers read them into (in order; `rows` is then empty), for a caller that
+    /// moves them from there (``RowTable/insertNew(movingParts:)``) rather than have them
+    /// joined into one array first; the rows of a read on one thread are in `rows`.
+    func readRowsInParts(
+        _ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes,
+        checksum: LineChecksum? = nil
+    ) throws -> (rows: [StoreRow], parts: [PartRows<StoreRow>]) {
         if s.end - s.position >= checksum?.rowsParallelAbove ?? minimum,
-            let rows = readAcrossCores(
+            let parts = readInParts(
                 &s, parts: checksum?.rowParts ?? ParallelChunks.balancedPartCount(),
                 checksum: checksum, prefetched: checksum?.prefetched,
                 { codec, s in try codec.read(&s) })
         {
-            return rows
+            return ([], parts)
         }
         var rows: [StoreRow] = []
         try s.forEachElement { s in rows.append(try read(&s)) }
-        return rows
+        return (rows, [])
     }
 
     /// How one part of a split read ended (``readPart(_:from:stop:codec:_:)``).
@@ -72,6 +84,17 @@ extension RowCodec {
         checksum: LineChecksum? = nil, prefetched: PrefetchedRows<Element>? = nil,
         _ readOne: @Sendable (RowCodec, inout JSONScanner) throws -> Element
     ) -> [Element]? {
+        readInParts(&s, parts: parts, checksum: checksum, prefetched: prefetched, readOne)
+            .map(PartRows.join)
+    }
+
+    /// ``readAcrossCores(_:parts:checksum:prefetched:_:)`` without the join: the rows in the
+    /// parts read (the prefetched rows, when used, first), each part's in order, none empty.
+    func readInParts<Element: Sendable>(
+        _ s: inout JSONScanner, parts: Int, checksum: LineChecksum?,
+        prefetched: PrefetchedRows<Element>?,
+        _ readOne: @Sendable (RowCodec, inout JSONScanner) throws -> Element
+    ) -> [PartRows<Element>]? {
         guard s.peek() == 0x5B else { return nil }
         let open = s.position
         let bytes = SharedBytes(bytes: s.bytes(in: 0..<s.end))
@@ -134,18 +157,42 @@ extension RowCodec {
                 if case .reachedNext = $0.segment { return false } else { return true }
             }), case .endedArray(_, let end) = results[last].segment
         else { return nil }
-        let read = (prefix.map { [$0.rows] } ?? []) + results[...last].compactMap(\.segment.rows)
-        let total = read.reduce(0) { $0 + $1.storage.count }
-        // The parts' rows are moved into the result in bulk (one `memcpy` a part): no copy, no
-        // retain, no release of a row.
-        let rows = [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
-            for part in read {
+        var read = results[...last].compactMap(\.segment.rows)
+        if let prefix {
+            // The prefetched rows' storage handed to a part of the result's own (the
+            // prefetch, which its owner frees, then holds none).
+            let first = PartRows<Element>()
+            first.storage = prefix.rows.storage
+            prefix.rows.storage = RowStorage()
+            read.insert(first, at: 0)
+        }
+        s.position = end
+        return read
+    }
+}
+
+extension PartRows {
+    /// The rows of `parts`, in order, moved into one array in bulk (one `memcpy` a part): no
+    /// copy, no retain, no release of a row. The parts are left empty.
+    /// The element at `index` of `parts` taken as one run (a walk over the parts).
+    static func element(_ index: Int, of parts: [PartRows<Element>]) -> Element {
+        var i = index
+        for part in parts {
+            let elements = part.storage.elements
+            if i < elements.count { return elements[i] }
+            i -= elements.count
+        }
+        preconditionFailure("element \(index) of parts holding fewer")
+    }
+
+    static func join(_ parts: [PartRows<Element>]) -> [Element] {
+        let total = parts.reduce(0) { $0 + $1.storage.count }
+        return [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
+            for part in parts {
                 guard let base = buffer.baseAddress else { break }
                 initialized += part.storage.moveAll(to: base + initialized)
             }
         }
-        s.position = end
-        return rows
     }
 }
 
@@ -308,6 +355,15 @@ struct RowStorage<Element> {
         count = 0
         return moved
     }
+
+    /// The elements held, in order (valid until the next change to the storage).
+    var elements: UnsafeMutableBufferPointer<Element> {
+        UnsafeMutableBufferPointer(start: base, count: count)
+    }
+
+    /// Holds no elements, without deinitialising them: the caller has moved every one out
+    /// of ``elements``.
+    mutating func forgetMovedElements() { count = 0 }
 
     /// Releases the elements still held and the storage.
     mutating func free() {

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// Log replay moves the inserted rows of a line read across cores straight from the parts the
+/// split read left them in (`RowTable.insertNew(movingParts:)`): for a store file without
+/// history, replayed in 2, 3 or 16 parts, the table (every entity's rows in fetch order, key
+/// counters, the reverse index) and the outcome (tail, or the error naming the same line and
+/// row) are exactly those of the replay on one thread and of the replay that keeps a
+/// transaction log (which joins the parts and copies the rows); a line that clashes in its
+/// last part, that is damaged in a part, or that is torn leaves the table as the lines before
+/// it left it.
+extension StoreFileStreamTests {
+    /// Tags, expenses and receipts (a subentity of the abstract Document) `range`,
+    /// interleaved; a receipt's key is `1_000` past its position.
+    func mixed(_ range: ClosedRange<Int>) -> [StoreRow] {
+        range.map { i in
+            switch i % 4 {
+            case 0: rows.expense(Int64(i), seed: i, category: 1)
+            case 1:
+                rows.row(
+                    "Receipt", Int64(1_000 + i),
+                    ["path": .attribute(.string("r\(i)")), "total": .attribute(.decimal(1))])
+            default: rows.row("Tag", Int64(i), ["label": .attribute(.string("tag \(i) é"))])
+            }
+        }
+    }
+
+    /// A store file without history: a category and `mixed(1...300)`, then
+    /// `mixed(301...450)` with the keys descending (two transaction lines, each large).
+    func storeFileWithoutHistory() throws -> [UInt8] {
+        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("p.jsonl")
+        let store = try JSONLinesStore(
+            model: model, url: url, options: FileStoreFixtures.options(identifier: "S"))
+        let category = rows.row("Category", 1, ["name": .attribute(.string("c"))])
+        try store.commit(
+            StoreChangeSet(
+                inserted: [category] + mixed(1...300), timestamp: Date(timeIntervalSince1970: 1)))
+        try store.commit(
+            StoreChangeSet(
+                inserted: mixed(301...450).reversed(), timestamp: Date(timeIntervalSince1970: 2)))
+        store.close()
+        return try Array(Data(contentsOf: url))
+    }
+
+    /// Transaction 3 inserting `inserted`, as a line with its LF.
+    func line3(inserting inserted: [StoreRow]) throws -> [UInt8] {
+        let codec = RowCodec(model: model, storeIdentifier: "S", path: "/tmp/parts.jsonl")
+        let w = JSONByteWriter()
+        _ = try TransactionLine.write(
+            StoreChangeSet(inserted: inserted, timestamp: Date(timeIntervalSince1970: 3)),
+            number: 3, keys: [], codec: codec, patchWrites: PatchWrites(), to: w)
+        return w.array
+    }
+
+    /// What replaying `bytes` gives, in words: the outcome (tail or error) and the replay's
+    /// position, every entity's rows in fetch order, the key counters and the category's
+    /// expenses. With `parts`, lines of ``large`` bytes or more are read in that many parts;
+    /// without, on one thread; `logging` keeps a transaction log (the path that copies).
+    func replayed(_ bytes: [UInt8], parts: Int?, logging: Bool = false) throws -> String {
+        try bytes.withUnsafeBytes { raw in
+            let path = "/tmp/parts.jsonl"
+            let header = try StoreFileLoader.readHeader(raw, path: path)
+            let headerLength = (raw.firstIndex(of: 0x0A) ?? raw.count) + 1
+            let codec = RowCodec(
+                model: model, storeIdentifier: header.storeIdentifier, path: path,
+                formatVersion: header.version)
+            var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
+            if logging { replay.transactionLog = [] }
+            replay.parallelAbove = parts == nil ? .max : large
+            replay.rowParts = parts
+            var outcome: String
+            do {
+                let rest = UnsafeRawBufferPointer(rebasing: raw[headerLength...])
+                outcome = "tail \(try replay.apply(rest))"
+            } catch let e as ObjectGraphError {
+                outcome = "error line \(e.line ?? 0): \(e.message)"
+            }
+            let table = replay.table
+            let expenses = model[entityName: "Category"]!.relationshipsByName["expenses"]!
+            return "\(outcome); lines \(replay.lineCount) length \(replay.length) last "
+                + "\(replay.lastTransaction); rows \(model.entities.map { table.rows(of: $0) }); "
+                + "next keys \(table.nextPrimaryKey); expenses "
+                + "\(table.relatedObjectIDs(expenses, of: rows.id("Category", 1)))"
+        }
+    }
+
+    /// `bytes` replayed in 2, 3 and 16 parts, and each also keeping a transaction log, must
+    /// give what the replay on one thread gives; returns that.
+    func replayedInParts(_ bytes: [UInt8]) throws -> String {
+        let one = try replayed(bytes, parts: nil)
+        for parts in [2, 3, 16] {
+            let moved = try replayed(bytes, parts: parts) == one
+            #expect(moved, "\(parts) parts: \(one.prefix(200))")
+            let logged = try replayed(bytes, parts: parts, logging: true) == one
+            #expect(logged, "\(parts) parts, logged: \(one.prefix(200))")
+        }
+        return one
+    }
+
+    @Test func aReplayMovingTheSplitReadsPartsBuildsTheTableTheOneThreadReplayBuilds() throws {
+        let file = try storeFileWithoutHistory()
+        let one = try replayedInParts(file)
+        let applied = one.hasPrefix("tail none; lines 3 ")
+        #expect(applied, "\(one.prefix(200))")
+        // Rows read ahead while the file arrives (the first part, handed over) change nothing.
+        let read = try streamed(file, chunk: 512, limit: 1024)
+        #expect(read.prefetched.contains { $0.rows.storage.count > 0 }, "rows were read ahead")
+        let loaded = try StoreFileLoader.load(
+            read.bytes, path: "/tmp/stream.jsonl", model: model, prefetched: read.prefetched,
+            parallelAbove: large)
+        let whole = try StoreFileLoader.load(
+            file, path: "/tmp/stream.jsonl", model: model, parallelAbove: .max)
+        #expect(
+            model.entities.map { loaded.replay.table.rows(of: $0) }
+                == model.entities.map { whole.replay.table.rows(of: $0) })
+        #expect(loaded.replay.table.nextPrimaryKey == whole.replay.table.nextPrimaryKey)
+        #expect(read.prefetched.allSatisfy { $0.rows.storage.count == 0 }, "released")
+    }
+
+    /// A row clashing in the last part (a row of line 2, or one earlier in the line) fails
+    /// line 4 naming that row, and the table is the one the lines before it built.
+    @Test func aClashInTheLastPartFailsTheLineAndLeavesTheTable() throws {
+        let file = try storeFileWithoutHistory()
+        let before = try replayed(file, parts: nil)
+        let rowsOfBefore = try #require(before.firstRange(of: "; rows "))
+        for clashing in [rows.row("Tag", 302), mixed(451...600)[5]] {
+            let bytes = try file + line3(inserting: mixed(451...600) + [clashing])
+            let one = try replayedInParts(bytes)
+            let named =
+                one.hasPrefix("error line 4: ")
+                && one.contains("line 4: transaction 3 inserts \(clashing.objectID), which exists")
+            #expect(named, "\(one.prefix(300))")
+            let unchanged = one.hasSuffix(before[rowsOfBefore.lowerBound...])
+            #expect(unchanged, "\(clashing.objectID)")
+        }
+    }
+
+    /// A line with a bad value in its first, a middle or its last part (its checksum made
+    /// right), or torn, is not applied: the error or tail is the one-thread replay's and the
+    /// table the one the lines before it built.
+    @Test func aDamagedPartOrATornLineIsNotApplied() throws {
+        let file = try storeFileWithoutHistory()
+        let before = try replayed(file, parts: nil)
+        let rowsOfBefore = try #require(before.firstRange(of: "; rows "))
+        let sound = try line3(inserting: mixed(451...600))
+        for pk in [454, 530, 598] {
+            let head = Array("[\"Tag\",\(pk),1,".utf8)
+            let found = try #require(sound.firstRange(of: head))
+            var bad = Array(sound.dropLast())
+            bad[found.upperBound - 2] = UInt8(ascii: "x")
+            let w = JSONByteWriter()
+            w.append(Array(bad[..<(bad.count - LineFrame.suffixLength)]))
+            LineFrame.finish(w, bodyStart: 0)
+            let one = try replayedInParts(file + w.array)
+            let failed = one.hasPrefix("error line 4: ")
+            #expect(failed, "\(one.prefix(300))")
+            let unchanged = one.hasSuffix(before[rowsOfBefore.lowerBound...])
+            #expect(unchanged, "Tag \(pk)")
+        }
+        let torn = try replayedInParts(file + sound.dropLast())
+        let isTorn = torn.hasPrefix("tail torn(line: 4, ")
+        #expect(isTorn, "\(torn.prefix(300))")
+        let unchanged = torn.hasSuffix(before[rowsOfBefore.lowerBound...])
+        #expect(unchanged)
+    }
+}
