@@ -130,7 +130,7 @@ extension RowTable {
                                 lastIndex >= 0 && lastIndex < stats.count,
                                 "a row of an entity of another model")
                         }
-                        buffer[offset + j] = Int32(truncatingIfNeeded: lastIndex)
+                        buffer[offset &+ j] = Int32(truncatingIfNeeded: lastIndex)
                         let pk = run[j].objectID.primaryKey
                         stats[lastIndex].count += 1
                         stats[lastIndex].maxKey = max(stats[lastIndex].maxKey, pk)
@@ -168,10 +168,10 @@ extension RowTable {
             var slot = table.rows.count
             var offset = 0
             scan: for run in rows.runs {
-                for j in 0..<run.count where entityOf[offset + j] == tag {
+                for j in 0..<run.count where entityOf[offset &+ j] == tag {
                     let pk = run[j].objectID.primaryKey
                     if table.slotByKey[pk] != nil {
-                        clash = min(clash ?? offset + j, offset + j)
+                        clash = min(clash ?? offset &+ j, offset &+ j)
                         break scan
                     }
                     Self.place(pk, at: slot, in: &table)
@@ -199,7 +199,7 @@ extension RowTable {
             let tag = Int32(truncatingIfNeeded: e)
             var offset = 0
             for run in rows.runs {
-                for j in 0..<run.count where left > 0 && entityOf[offset + j] == tag {
+                for j in 0..<run.count where left > 0 && entityOf[offset &+ j] == tag {
                     table.slotByKey[run[j].objectID.primaryKey] = nil
                     left -= 1
                 }
@@ -227,7 +227,7 @@ extension RowTable {
                 pairs.reserveCapacity(placed.counts[e])
                 var offset = 0
                 for run in rows.runs {
-                    for j in 0..<run.count where placed.entityOf[offset + j] == tag {
+                    for j in 0..<run.count where placed.entityOf[offset &+ j] == tag {
                         let target = run[j].values.withUnsafeBufferPointer { values -> Int64? in
                             if case .toOne(let target?) = values[slot] { return target.primaryKey }
                             return nil
@@ -261,11 +261,11 @@ extension RowTable {
             entityOf.withUnsafeBufferPointer { entityOf in
                 var offset = 0
                 for run in rows.runs {
-                    for j in 0..<run.count where entityOf[offset + j] == tag {
+                    for j in 0..<run.count where entityOf[offset &+ j] == tag {
                         let pk = run[j].objectID.primaryKey
                         let k = Int(truncatingIfNeeded: pk)
                         if dense[k] >= 0 {
-                            clash = offset + j
+                            clash = offset &+ j
                             return
                         }
                         if pk <= lastKey { isSorted = false } else { lastKey = pk }

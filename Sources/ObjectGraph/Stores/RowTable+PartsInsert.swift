@@ -45,7 +45,7 @@ extension RowTable {
                 let run = part.storage.elements
                 guard let base = run.baseAddress else { continue }
                 for j in 0..<run.count {
-                    let k = tableOf[Int(entityOf[offset + j])]
+                    let k = tableOf[Int(entityOf[offset &+ j])]
                     if k != current {
                         if current >= 0 { swap(&destination, &placed.tables[current].table.rows) }
                         current = k
