@@ -30,10 +30,7 @@ extension StoreFileStreamTests {
     /// A store file without history: a category and `mixed(1...300)`, then
     /// `mixed(301...450)` with the keys descending (two transaction lines, each large).
     func storeFileWithoutHistory() throws -> [UInt8] {
-        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("p.jsonl")
-        let store = try JSONLinesStore(
-            model: model, url: url, options: FileStoreFixtures.options(identifier: "S"))
-        let category = rows.row("Category", 1, ["name": .attribute(.string("c"))])
+        let (store, url, category) = try newStore("p.jsonl")
         try store.commit(
             StoreChangeSet(
                 inserted: [category] + mixed(1...300), timestamp: Date(timeIntervalSince1970: 1)))
@@ -42,6 +39,15 @@ extension StoreFileStreamTests {
                 inserted: mixed(301...450).reversed(), timestamp: Date(timeIntervalSince1970: 2)))
         store.close()
         return try Array(Data(contentsOf: url))
+    }
+
+    /// A new file store without history in the file `name` of a new directory, the file's
+    /// URL, and a category row (key 1) for its first commit; the caller closes the store.
+    func newStore(_ name: String) throws -> (JSONLinesStore, URL, StoreRow) {
+        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent(name)
+        let store = try JSONLinesStore(
+            model: model, url: url, options: FileStoreFixtures.options(identifier: "S"))
+        return (store, url, rows.row("Category", 1, ["name": .attribute(.string("c"))]))
     }
 
     /// Transaction 3 inserting `inserted`, as a line with its LF.
