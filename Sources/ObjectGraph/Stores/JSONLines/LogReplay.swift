@@ -97,7 +97,11 @@ struct LogReplay {
         parser.rowParts = rowParts
         parser.prefetched = prefetched
         parser.bytesOffset = length
-        parser.keepsInsertedParts = true
+        // Parts are kept only for a replay that moves the rows from them; one that keeps a
+        // transaction log, history or before-images needs them as an array, which the parse
+        // joins them into (on its worker threads, when it has several), as before.
+        parser.keepsInsertedParts =
+            transactionLog == nil && history == nil && !keepsBeforeImages
         var parsed = parser.parse(SharedBytes(bytes: bytes), lines)
         // Rows read ahead and not taken by the parse (a torn or damaged line) go now.
         for rows in prefetched { rows.rows.storage.free() }
@@ -189,9 +193,8 @@ struct LogReplay {
     /// ``ParsedLine/takeInsertedRows()``), or `parts` when they were read across cores. The
     /// rows are moved into the table unless the transaction log keeps them (`inserted` is then
     /// left empty); a history entry takes what it needs from them before. Rows in `parts` are
-    /// moved straight from the parts into the table (``RowTable/insertNew(movingParts:)``)
-    /// unless the transaction log, the history or the before-images need them as an array,
-    /// which they are then joined into first.
+    /// moved straight from the parts into the table (``RowTable/insertNew(movingParts:)``);
+    /// there are parts only in a replay with no transaction log, history or before-images.
     ///
     /// - Throws: `.storeCorrupt` (259) naming the line when a change does not apply.
     private mutating func applyTransaction(
@@ -199,11 +202,8 @@ struct LogReplay {
         parts: [PartRows<StoreRow>], number: Int, bytes: Int
     ) throws {
         var record = line
-        var parts = parts
-        if !parts.isEmpty, transactionLog != nil || history != nil || keepsBeforeImages {
-            inserted = PartRows.join(parts)
-            parts = []
-        }
+        // Parts are kept only when nothing needs the rows as an array (`apply`).
+        assert(parts.isEmpty || (transactionLog == nil && history == nil && !keepsBeforeImages))
         guard lastTransaction < .max, record.number == lastTransaction + 1 else {
             let expected =
                 lastTransaction < .max
