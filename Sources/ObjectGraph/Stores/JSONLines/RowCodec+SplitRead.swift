@@ -31,6 +31,9 @@ extension RowCodec {
                 checksum: checksum, prefetched: checksum?.prefetched,
                 { codec, s in try codec.read(&s) })
         {
+            // The parts are kept until the rows are moved out (for a log replay, until the
+            // line is applied): each holds no room beyond its rows, as the joined array did.
+            for part in parts { part.storage.shrinkToFit() }
             return ([], parts)
         }
         var rows: [StoreRow] = []
@@ -310,8 +313,12 @@ final class PartRows<Element>: @unchecked Sendable {
 /// Aliasing: this is a copyable struct that owns a pointer, so a copy shares the storage.
 /// Exactly one owner frees it: a worker fills a local value and hands it to its `PartRows`
 /// (`part.storage = rows`), after which the local copy is not used again; only
-/// `PartRows.storage` is moved out of (``moveAll(to:)``) and freed. Never append to, move out
-/// of or free two copies.
+/// `PartRows.storage` is moved out of (``moveAll(to:)``, or element by element through
+/// ``elements`` followed by ``forgetMovedElements()``) and freed, and a holder that hands its
+/// storage to another `PartRows` resets its own (`storage = RowStorage()`) at once. Never
+/// append to, move out of or free two copies.
+///
+/// The memory is `malloc`'s (grown and shrunk with `realloc`, freed with `free`).
 struct RowStorage<Element> {
     /// The first element's address; `nil` until the first append, and after ``free()``.
     private var base: UnsafeMutablePointer<Element>?
@@ -337,14 +344,33 @@ struct RowStorage<Element> {
 
     /// Makes room for at least `minimum` elements, at least doubling the storage.
     private mutating func grow(to minimum: Int) {
-        let larger = max(64, capacity * 2, minimum)
-        let storage = UnsafeMutablePointer<Element>.allocate(capacity: larger)
-        if let base {
-            storage.moveInitialize(from: base, count: count)
-            base.deallocate()
+        resize(to: max(64, capacity * 2, minimum))
+    }
+
+    /// Gives back the room beyond the elements held (in place: `realloc` shrinks a block
+    /// without moving it), so that storage kept after it is filled holds no more than an
+    /// array of exactly its elements would.
+    mutating func shrinkToFit() {
+        guard base != nil, count < capacity else { return }
+        if count == 0 {
+            free()
+        } else {
+            resize(to: count)
         }
-        base = storage
-        capacity = larger
+    }
+
+    /// Sets the room to `capacity` elements (at least ``count``) with `realloc`, which moves
+    /// the elements' bytes when it moves the block: a valid move for the rows and updates
+    /// held here, as for any type whose values `moveInitialize` moves by copying bytes (every
+    /// type with no weak reference).
+    private mutating func resize(to capacity: Int) {
+        let stride = MemoryLayout<Element>.stride
+        precondition(MemoryLayout<Element>.alignment <= 16, "malloc's alignment")
+        guard let block = realloc(UnsafeMutableRawPointer(base), capacity * stride) else {
+            fatalError("out of memory for \(capacity) elements")
+        }
+        base = block.bindMemory(to: Element.self, capacity: capacity)
+        self.capacity = capacity
     }
 
     /// Moves every element to `destination` (uninitialised memory for ``count`` elements),
@@ -369,7 +395,7 @@ struct RowStorage<Element> {
     mutating func free() {
         guard let base else { return }
         base.deinitialize(count: count)
-        base.deallocate()
+        Foundation.free(base)
         self.base = nil
         count = 0
         capacity = 0
