@@ -8,9 +8,11 @@ import Testing
 /// history, replayed in 2, 3 or 16 parts, the table (every entity's rows in fetch order, key
 /// counters, the reverse index) and the outcome (tail, or the error naming the same line and
 /// row) are exactly those of the replay on one thread and of the replay that keeps a
-/// transaction log (which joins the parts and copies the rows); a line that clashes in its
-/// last part, that is damaged in a part, or that is torn leaves the table as the lines before
-/// it left it.
+/// transaction log (whose parse joins the parts, the rows then copied); a store tracking
+/// history, or a replay keeping before-images, gives in parts the history and before-images
+/// it gives on one thread; a line that clashes in its last part, that is damaged in a part or
+/// after its parts are read (a checksum, a member after `ins`), or that is torn leaves the
+/// table as the lines before it left it.
 extension StoreFileStreamTests {
     /// Tags, expenses and receipts (a subentity of the abstract Document) `range`,
     /// interleaved; a receipt's key is `1_000` past its position.
@@ -62,9 +64,12 @@ extension StoreFileStreamTests {
 
     /// What replaying `bytes` gives, in words: the outcome (tail or error) and the replay's
     /// position, every entity's rows in fetch order, the key counters and the category's
-    /// expenses. With `parts`, lines of ``large`` bytes or more are read in that many parts;
-    /// without, on one thread; `logging` keeps a transaction log (the path that copies).
-    func replayed(_ bytes: [UInt8], parts: Int?, logging: Bool = false) throws -> String {
+    /// expenses, then (a store tracking history) each history entry's changes and (with
+    /// `beforeImages`, kept) the before-images. With `parts`, lines of ``large`` bytes or more
+    /// are read in that many parts; without, on one thread; `logging` keeps a transaction log.
+    func replayed(
+        _ bytes: [UInt8], parts: Int?, logging: Bool = false, beforeImages: Bool = false
+    ) throws -> String {
         try bytes.withUnsafeBytes { raw in
             let path = "/tmp/parts.jsonl"
             let header = try StoreFileLoader.readHeader(raw, path: path)
@@ -73,6 +78,7 @@ extension StoreFileStreamTests {
                 model: model, storeIdentifier: header.storeIdentifier, path: path,
                 formatVersion: header.version)
             var replay = try LogReplay(codec: codec, header: header, headerLength: headerLength)
+            replay.keepsBeforeImages = beforeImages
             if logging { replay.transactionLog = [] }
             replay.parallelAbove = parts == nil ? .max : large
             replay.rowParts = parts
@@ -89,20 +95,57 @@ extension StoreFileStreamTests {
                 + "\(replay.lastTransaction); rows \(model.entities.map { table.rows(of: $0) }); "
                 + "next keys \(table.nextPrimaryKey); expenses "
                 + "\(table.relatedObjectIDs(expenses, of: rows.id("Category", 1)))"
+                + history(of: replay)
         }
     }
 
+    /// `replay`'s history entries (each change's type and object), and its before-images
+    /// sorted by object, in words; empty when it keeps neither.
+    func history(of replay: LogReplay) -> String {
+        let entries = (replay.history?.transactions ?? []).map { entry in
+            "\(entry.number): \(entry.changes.map { "\($0.changeType) \($0.objectID)" })"
+        }
+        let images = replay.beforeImages.map { "\($0.key) \($0.value.map(\.version) ?? 0)" }
+        return "; history \(entries); before-images \(images.sorted())"
+    }
+
     /// `bytes` replayed in 2, 3 and 16 parts, and each also keeping a transaction log, must
-    /// give what the replay on one thread gives; returns that.
-    func replayedInParts(_ bytes: [UInt8]) throws -> String {
-        let one = try replayed(bytes, parts: nil)
+    /// give what the replay on one thread gives (each with `beforeImages`); returns that.
+    func replayedInParts(_ bytes: [UInt8], beforeImages: Bool = false) throws -> String {
+        let one = try replayed(bytes, parts: nil, beforeImages: beforeImages)
         for parts in [2, 3, 16] {
-            let moved = try replayed(bytes, parts: parts) == one
+            let moved = try replayed(bytes, parts: parts, beforeImages: beforeImages) == one
             #expect(moved, "\(parts) parts: \(one.prefix(200))")
-            let logged = try replayed(bytes, parts: parts, logging: true) == one
+            let logged =
+                try replayed(bytes, parts: parts, logging: true, beforeImages: beforeImages)
+                == one
             #expect(logged, "\(parts) parts, logged: \(one.prefix(200))")
         }
         return one
+    }
+
+    /// A store tracking history, compacted or not (large insert lines, updates, deletes), and
+    /// replays keeping before-images (of that store, and of one without history): in parts as
+    /// on one thread, with every history entry's inserted objects and every inserted row's
+    /// before-image (none: `nil`, shown as 0).
+    @Test(arguments: [false, true])
+    func aReplayKeepingHistoryOrBeforeImagesGivesInPartsWhatItGivesOnOneThread(
+        compacted: Bool
+    ) throws {
+        // Each file with a row its second large insert line inserts.
+        var files = [(try storeFile(compacted: compacted), rows.id("Tag", 449), true)]
+        if !compacted { files.append((try storeFileWithoutHistory(), rows.id("Tag", 450), false)) }
+        for (file, id, tracksHistory) in files {
+            for beforeImages in [false, true] {
+                let one = try replayedInParts(file, beforeImages: beforeImages)
+                let applied = one.hasPrefix("tail none; ")
+                #expect(applied, "\(one.prefix(200))")
+                let inserted = one.contains("insert \(id)")
+                #expect(inserted == tracksHistory, "history of the large insert")
+                let imaged = one.contains("\(id) 0")
+                #expect(imaged == beforeImages, "before-image of a row inserted by a large line")
+            }
+        }
     }
 
     @Test func aReplayMovingTheSplitReadsPartsBuildsTheTableTheOneThreadReplayBuilds() throws {
@@ -144,8 +187,9 @@ extension StoreFileStreamTests {
     }
 
     /// A line with a bad value in its first, a middle or its last part (its checksum made
-    /// right), or torn, is not applied: the error or tail is the one-thread replay's and the
-    /// table the one the lines before it built.
+    /// right), damaged after its parts are read (a failed checksum, a bad or unknown member
+    /// after `ins`), or torn, is not applied: the error or tail is the one-thread replay's
+    /// and the table the one the lines before it built.
     @Test func aDamagedPartOrATornLineIsNotApplied() throws {
         let file = try storeFileWithoutHistory()
         let before = try replayed(file, parts: nil)
@@ -164,6 +208,27 @@ extension StoreFileStreamTests {
             #expect(failed, "\(one.prefix(300))")
             let unchanged = one.hasSuffix(before[rowsOfBefore.lowerBound...])
             #expect(unchanged, "Tag \(pk)")
+        }
+        // Damage found after the parts are read: a checksum that fails on well-formed JSON
+        // (a letter of a label in a middle part changed), a member after `ins` that is bad or
+        // unknown (the checksum made right); the line's parts are dropped.
+        var mismatched = sound
+        let label = try #require(sound.firstRange(of: Array("\"tag 526 ".utf8)))
+        mismatched[label.lowerBound + 1] = UInt8(ascii: "x")
+        let body = Array(sound[..<(sound.count - 1 - LineFrame.suffixLength)])
+        var damaged = [mismatched]
+        for member in [",\"keys\":{\"Tag\":0}", ",\"later\":1"] {
+            let w = JSONByteWriter()
+            w.append(body + Array(member.utf8))
+            LineFrame.finish(w, bodyStart: 0)
+            damaged.append(w.array)
+        }
+        for line in damaged {
+            let one = try replayedInParts(file + line)
+            let failed = one.hasPrefix("error line 4: ")
+            #expect(failed, "\(one.prefix(300))")
+            let unchanged = one.hasSuffix(before[rowsOfBefore.lowerBound...])
+            #expect(unchanged, "\(one.prefix(300))")
         }
         let torn = try replayedInParts(file + sound.dropLast())
         let isTorn = torn.hasPrefix("tail torn(line: 4, ")
