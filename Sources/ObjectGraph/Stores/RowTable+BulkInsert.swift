@@ -78,6 +78,52 @@ extension RowTable {
         return nil
     }
 
+    /// ``insertNew(moving:)`` for rows still in the parts a split read left them in
+    /// (`RowCodec.readRowsInParts`), taken in order as if joined: each row is moved once,
+    /// from its part into its entity's table, with no joined array between (neither its
+    /// memory nor the moves into and out of it). The table ends up exactly as
+    /// ``insertNew(_:)`` leaves it given the parts' rows joined into one array.
+    ///
+    /// - Parameter parts: The rows to insert; empty on return when they were inserted, as given
+    ///   when a row clashes.
+    /// - Returns: What ``insertNew(_:)`` returns for the rows joined (a position counts the
+    ///   rows of the parts before); the table is then left unchanged.
+    mutating func insertNew(movingParts parts: [PartRows<StoreRow>]) -> Int? {
+        let runs = RowRuns(parts.map { UnsafeBufferPointer($0.storage.elements) })
+        guard runs.count > 0 else { return nil }
+        var placed = PlacedKeys()
+        if let clash = placeKeys(of: runs, into: &placed) { return clash }
+        finish(placed, runs, restoringTables: false)
+        // Each run of rows of one entity is appended to that table's rows taken out into a
+        // local array (swapped out, so unique), as `insertNew(moving:)` does; each row is
+        // moved out of its part's memory, which then forgets it (its part frees no row).
+        var tableOf = [Int](repeating: -1, count: entityTables.count)
+        for k in placed.tables.indices { tableOf[placed.tables[k].entity] = k }
+        var current = -1
+        var destination: [StoreRow?] = []
+        var offset = 0
+        placed.entityOf.withUnsafeBufferPointer { entityOf in
+            for part in parts {
+                let run = part.storage.elements
+                guard let base = run.baseAddress else { continue }
+                for j in 0..<run.count {
+                    let k = tableOf[Int(entityOf[offset &+ j])]
+                    if k != current {
+                        if current >= 0 { swap(&destination, &placed.tables[current].table.rows) }
+                        current = k
+                        swap(&destination, &placed.tables[k].table.rows)
+                    }
+                    destination.append((base + j).move())
+                }
+                part.storage.forgetMovedElements()
+                offset += run.count
+            }
+        }
+        if current >= 0 { swap(&destination, &placed.tables[current].table.rows) }
+        for (e, table, _) in placed.tables { entityTables[e] = table }
+        return nil
+    }
+
     /// The tables of the entities new rows belong to, moved out of `entityTables` (unique, so
     /// never copied) with the rows' keys placed in their key maps, and what finishing the
     /// insert needs.
@@ -107,7 +153,7 @@ extension RowTable {
     ///
     /// - Returns: The position of the first row whose key is in the table or earlier in
     ///   `rows` (nothing changed), or `nil` when every key is placed.
-    mutating func placeKeys(of rows: RowRuns, into placed: inout PlacedKeys) -> Int? {
+    private mutating func placeKeys(of rows: RowRuns, into placed: inout PlacedKeys) -> Int? {
         // Each row's entity index, read once: the passes below compare integers, not entities
         // (and never copy a row's ID, whose two references a copy would retain). A row's
         // entity is looked up only where its ID's scope changes (`entity` retained the
@@ -215,7 +261,9 @@ extension RowTable {
     /// when not `restoringTables`): the tables go back into `entityTables` (when
     /// `restoringTables`), the primary-key counters rise past the new keys, and each indexed
     /// to-one's reverse index gains the rows' targets.
-    mutating func finish(_ placed: PlacedKeys, _ rows: RowRuns, restoringTables: Bool = true) {
+    private mutating func finish(
+        _ placed: PlacedKeys, _ rows: RowRuns, restoringTables: Bool = true
+    ) {
         for (e, table, maxKey) in placed.tables {
             if restoringTables { entityTables[e] = table }
             let entity = model.entities[e]
@@ -292,5 +340,24 @@ extension RowTable {
         }
         table.slotByKey[pk] = slot
         table.liveCount += 1
+    }
+}
+
+/// Rows to insert in bulk (``RowTable/insertNew(_:)`` and its variants), in one or more runs of
+/// memory taken in order: one array's, or the parts of a split read
+/// (``RowTable/insertNew(movingParts:)``). A row's position is its position in the runs joined.
+///
+/// The buffers are valid only while their memory is unchanged: a `RowRuns` never outlives the
+/// call that made it.
+struct RowRuns {
+    /// The runs, in order.
+    let runs: [UnsafeBufferPointer<StoreRow>]
+    /// How many rows the runs hold together.
+    let count: Int
+
+    /// The rows of `runs`, in order.
+    init(_ runs: [UnsafeBufferPointer<StoreRow>]) {
+        self.runs = runs
+        self.count = runs.reduce(0) { $0 + $1.count }
     }
 }

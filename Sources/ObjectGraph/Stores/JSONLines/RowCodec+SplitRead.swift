@@ -175,9 +175,8 @@ extension RowCodec {
 }
 
 extension PartRows {
-    /// The rows of `parts`, in order, moved into one array in bulk (one `memcpy` a part): no
-    /// copy, no retain, no release of a row. The parts are left empty.
-    /// The element at `index` of `parts` taken as one run (a walk over the parts).
+    /// The element at `index` of `parts` taken as one run (a walk over the parts; the parts
+    /// are left as they are).
     static func element(_ index: Int, of parts: [PartRows<Element>]) -> Element {
         var i = index
         for part in parts {
@@ -188,6 +187,8 @@ extension PartRows {
         preconditionFailure("element \(index) of parts holding fewer")
     }
 
+    /// The rows of `parts`, in order, moved into one array in bulk (one `memcpy` a part): no
+    /// copy, no retain, no release of a row. The parts are left empty.
     static func join(_ parts: [PartRows<Element>]) -> [Element] {
         let total = parts.reduce(0) { $0 + $1.storage.count }
         return [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
