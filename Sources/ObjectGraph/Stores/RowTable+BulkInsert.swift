@@ -17,7 +17,8 @@ extension RowTable {
         guard !rows.isEmpty else { return nil }
         return rows.withUnsafeBufferPointer { rows -> Int? in
             var placed = PlacedKeys()
-            if let clash = placeKeys(of: rows, into: &placed) { return clash }
+            let runs = RowRuns([rows])
+            if let clash = placeKeys(of: runs, into: &placed) { return clash }
             // Each row copied into its entity's table, in order.
             for k in placed.tables.indices {
                 let tag = Int32(truncatingIfNeeded: placed.tables[k].entity)
@@ -25,7 +26,7 @@ extension RowTable {
                     placed.tables[k].table.rows.append(rows[i])
                 }
             }
-            finish(placed, rows)
+            finish(placed, runs)
             return nil
         }
     }
@@ -43,8 +44,9 @@ extension RowTable {
         guard !rows.isEmpty else { return nil }
         var placed = PlacedKeys()
         let clash = rows.withUnsafeBufferPointer { rows -> Int? in
-            if let clash = placeKeys(of: rows, into: &placed) { return clash }
-            finish(placed, rows, restoringTables: false)
+            let runs = RowRuns([rows])
+            if let clash = placeKeys(of: runs, into: &placed) { return clash }
+            finish(placed, runs, restoringTables: false)
             return nil
         }
         if let clash { return clash }
@@ -69,6 +71,52 @@ extension RowTable {
                     swap(&destination, &placed.tables[k].table.rows)
                 }
                 destination.append(consume row)
+            }
+        }
+        if current >= 0 { swap(&destination, &placed.tables[current].table.rows) }
+        for (e, table, _) in placed.tables { entityTables[e] = table }
+        return nil
+    }
+
+    /// ``insertNew(moving:)`` for rows still in the parts a split read left them in
+    /// (`RowCodec.readRowsInParts`), taken in order as if joined: each row is moved once,
+    /// from its part into its entity's table, with no joined array between (neither its
+    /// memory nor the moves into and out of it). The table ends up exactly as
+    /// ``insertNew(_:)`` leaves it given the parts' rows joined into one array.
+    ///
+    /// - Parameter parts: The rows to insert; empty on return when they were inserted, as given
+    ///   when a row clashes.
+    /// - Returns: What ``insertNew(_:)`` returns for the rows joined (a position counts the
+    ///   rows of the parts before); the table is then left unchanged.
+    mutating func insertNew(movingParts parts: [PartRows<StoreRow>]) -> Int? {
+        let runs = RowRuns(parts.map { UnsafeBufferPointer($0.storage.elements) })
+        guard runs.count > 0 else { return nil }
+        var placed = PlacedKeys()
+        if let clash = placeKeys(of: runs, into: &placed) { return clash }
+        finish(placed, runs, restoringTables: false)
+        // Each run of rows of one entity is appended to that table's rows taken out into a
+        // local array (swapped out, so unique), as `insertNew(moving:)` does; each row is
+        // moved out of its part's memory, which then forgets it (its part frees no row).
+        var tableOf = [Int](repeating: -1, count: entityTables.count)
+        for k in placed.tables.indices { tableOf[placed.tables[k].entity] = k }
+        var current = -1
+        var destination: [StoreRow?] = []
+        var offset = 0
+        placed.entityOf.withUnsafeBufferPointer { entityOf in
+            for part in parts {
+                let run = part.storage.elements
+                guard let base = run.baseAddress else { continue }
+                for j in 0..<run.count {
+                    let k = tableOf[Int(entityOf[offset &+ j])]
+                    if k != current {
+                        if current >= 0 { swap(&destination, &placed.tables[current].table.rows) }
+                        current = k
+                        swap(&destination, &placed.tables[k].table.rows)
+                    }
+                    destination.append((base + j).move())
+                }
+                part.storage.forgetMovedElements()
+                offset += run.count
             }
         }
         if current >= 0 { swap(&destination, &placed.tables[current].table.rows) }
@@ -105,9 +153,7 @@ extension RowTable {
     ///
     /// - Returns: The position of the first row whose key is in the table or earlier in
     ///   `rows` (nothing changed), or `nil` when every key is placed.
-    private mutating func placeKeys(
-        of rows: UnsafeBufferPointer<StoreRow>, into placed: inout PlacedKeys
-    ) -> Int? {
+    private mutating func placeKeys(of rows: RowRuns, into placed: inout PlacedKeys) -> Int? {
         // Each row's entity index, read once: the passes below compare integers, not entities
         // (and never copy a row's ID, whose two references a copy would retain). A row's
         // entity is looked up only where its ID's scope changes (`entity` retained the
@@ -119,20 +165,24 @@ extension RowTable {
             stats.withUnsafeMutableBufferPointer { stats in
                 var lastScope: ObjectIdentifier?
                 var lastIndex = 0
-                for i in 0..<rows.count {
-                    let scope = ObjectIdentifier(rows[i].objectID.scope)
-                    if scope != lastScope {
-                        lastScope = scope
-                        lastIndex = rows[i].objectID.entity.index
-                        precondition(
-                            lastIndex >= 0 && lastIndex < stats.count,
-                            "a row of an entity of another model")
+                var offset = 0
+                for run in rows.runs {
+                    for j in 0..<run.count {
+                        let scope = ObjectIdentifier(run[j].objectID.scope)
+                        if scope != lastScope {
+                            lastScope = scope
+                            lastIndex = run[j].objectID.entity.index
+                            precondition(
+                                lastIndex >= 0 && lastIndex < stats.count,
+                                "a row of an entity of another model")
+                        }
+                        buffer[offset &+ j] = Int32(truncatingIfNeeded: lastIndex)
+                        let pk = run[j].objectID.primaryKey
+                        stats[lastIndex].count += 1
+                        stats[lastIndex].maxKey = max(stats[lastIndex].maxKey, pk)
+                        stats[lastIndex].minKey = min(stats[lastIndex].minKey, pk)
                     }
-                    buffer[i] = Int32(truncatingIfNeeded: lastIndex)
-                    let pk = rows[i].objectID.primaryKey
-                    stats[lastIndex].count += 1
-                    stats[lastIndex].maxKey = max(stats[lastIndex].maxKey, pk)
-                    stats[lastIndex].minKey = min(stats[lastIndex].minKey, pk)
+                    offset += run.count
                 }
             }
             initialized = rows.count
@@ -162,14 +212,18 @@ extension RowTable {
                 continue
             }
             var slot = table.rows.count
-            for i in 0..<rows.count where entityOf[i] == tag {
-                let pk = rows[i].objectID.primaryKey
-                if table.slotByKey[pk] != nil {
-                    clash = min(clash ?? i, i)
-                    break
+            var offset = 0
+            scan: for run in rows.runs {
+                for j in 0..<run.count where entityOf[offset &+ j] == tag {
+                    let pk = run[j].objectID.primaryKey
+                    if table.slotByKey[pk] != nil {
+                        clash = min(clash ?? offset &+ j, offset &+ j)
+                        break scan
+                    }
+                    Self.place(pk, at: slot, in: &table)
+                    slot += 1
                 }
-                Self.place(pk, at: slot, in: &table)
-                slot += 1
+                offset += run.count
             }
             placedCounts.append(slot - table.rows.count)
             tables.append((e, table, maxKeys[e]))
@@ -189,9 +243,13 @@ extension RowTable {
             tables[k].table = EntityTable()
             var left = placedCounts[k]
             let tag = Int32(truncatingIfNeeded: e)
-            for i in 0..<rows.count where left > 0 && entityOf[i] == tag {
-                table.slotByKey[rows[i].objectID.primaryKey] = nil
-                left -= 1
+            var offset = 0
+            for run in rows.runs {
+                for j in 0..<run.count where left > 0 && entityOf[offset &+ j] == tag {
+                    table.slotByKey[run[j].objectID.primaryKey] = nil
+                    left -= 1
+                }
+                offset += run.count
             }
             (table.liveCount, table.isSorted, table.lastKey) = befores[k]
             entityTables[e] = table
@@ -204,7 +262,7 @@ extension RowTable {
     /// `restoringTables`), the primary-key counters rise past the new keys, and each indexed
     /// to-one's reverse index gains the rows' targets.
     private mutating func finish(
-        _ placed: PlacedKeys, _ rows: UnsafeBufferPointer<StoreRow>, restoringTables: Bool = true
+        _ placed: PlacedKeys, _ rows: RowRuns, restoringTables: Bool = true
     ) {
         for (e, table, maxKey) in placed.tables {
             if restoringTables { entityTables[e] = table }
@@ -215,12 +273,16 @@ extension RowTable {
                 // Keys only: every source is of `entity`, and the store is the table's.
                 var pairs: [(target: Int64, source: Int64)] = []
                 pairs.reserveCapacity(placed.counts[e])
-                for i in 0..<rows.count where placed.entityOf[i] == tag {
-                    let target = rows[i].values.withUnsafeBufferPointer { values -> Int64? in
-                        if case .toOne(let target?) = values[slot] { return target.primaryKey }
-                        return nil
+                var offset = 0
+                for run in rows.runs {
+                    for j in 0..<run.count where placed.entityOf[offset &+ j] == tag {
+                        let target = run[j].values.withUnsafeBufferPointer { values -> Int64? in
+                            if case .toOne(let target?) = values[slot] { return target.primaryKey }
+                            return nil
+                        }
+                        if let target { pairs.append((target, run[j].objectID.primaryKey)) }
                     }
-                    if let target { pairs.append((target, rows[i].objectID.primaryKey)) }
+                    offset += run.count
                 }
                 reverse[key]!.add(contentsOf: consume pairs, entity: entity)
             }
@@ -236,7 +298,7 @@ extension RowTable {
     ///   (`nil` when none was); or `nil`, with nothing placed, when the keys are not all in
     ///   the map's dense array or the slots would not fit it.
     private static func placeDensely(
-        _ rows: UnsafeBufferPointer<StoreRow>, _ entityOf: [Int32], tag: Int32,
+        _ rows: RowRuns, _ entityOf: [Int32], tag: Int32,
         keys: ClosedRange<Int64>, count: Int, in table: inout EntityTable
     ) -> (placed: Int, clash: Int?)? {
         let first = table.rows.count
@@ -245,16 +307,20 @@ extension RowTable {
         var clash: Int?
         let done: Void? = table.slotByKey.withDenseSlots(covering: keys) { dense in
             entityOf.withUnsafeBufferPointer { entityOf in
-                for i in 0..<rows.count where entityOf[i] == tag {
-                    let pk = rows[i].objectID.primaryKey
-                    let k = Int(truncatingIfNeeded: pk)
-                    if dense[k] >= 0 {
-                        clash = i
-                        return
+                var offset = 0
+                for run in rows.runs {
+                    for j in 0..<run.count where entityOf[offset &+ j] == tag {
+                        let pk = run[j].objectID.primaryKey
+                        let k = Int(truncatingIfNeeded: pk)
+                        if dense[k] >= 0 {
+                            clash = offset &+ j
+                            return
+                        }
+                        if pk <= lastKey { isSorted = false } else { lastKey = pk }
+                        dense[k] = Int32(truncatingIfNeeded: slot)
+                        slot += 1
                     }
-                    if pk <= lastKey { isSorted = false } else { lastKey = pk }
-                    dense[k] = Int32(truncatingIfNeeded: slot)
-                    slot += 1
+                    offset += run.count
                 }
             }
         }
@@ -274,5 +340,24 @@ extension RowTable {
         }
         table.slotByKey[pk] = slot
         table.liveCount += 1
+    }
+}
+
+/// Rows to insert in bulk (``RowTable/insertNew(_:)`` and its variants), in one or more runs of
+/// memory taken in order: one array's, or the parts of a split read
+/// (``RowTable/insertNew(movingParts:)``). A row's position is its position in the runs joined.
+///
+/// The buffers are valid only while their memory is unchanged: a `RowRuns` never outlives the
+/// call that made it.
+struct RowRuns {
+    /// The runs, in order.
+    let runs: [UnsafeBufferPointer<StoreRow>]
+    /// How many rows the runs hold together.
+    let count: Int
+
+    /// The rows of `runs`, in order.
+    init(_ runs: [UnsafeBufferPointer<StoreRow>]) {
+        self.runs = runs
+        self.count = runs.reduce(0) { $0 + $1.count }
     }
 }

@@ -19,14 +19,19 @@ enum ParsedLine: Sendable {
     /// The array returned is held only by the caller, so the rows can be moved out of it
     /// (``RowTable/insertNew(moving:)``): a transaction bound from the line, or the line
     /// itself, would otherwise share it.
-    mutating func takeInsertedRows() -> [StoreRow] {
-        guard case .transaction(var record) = self else { return [] }
+    ///
+    /// - Returns: The rows in one array, or (a line read with
+    ///   ``LineParser/keepsInsertedParts``, its `ins` array across cores) in the parts read.
+    mutating func takeInsertedRows() -> (rows: [StoreRow], parts: [PartRows<StoreRow>]) {
+        guard case .transaction(var record) = self else { return ([], []) }
         // The line lets go of its copy first: `record`'s is then the only one.
         self = .retention(0)
         var rows: [StoreRow] = []
         swap(&rows, &record.inserted)
+        var parts: [PartRows<StoreRow>] = []
+        swap(&parts, &record.insertedParts)
         self = .transaction(record)
-        return rows
+        return (rows, parts)
     }
 }
 
@@ -50,6 +55,9 @@ struct LineParser: Sendable {
     var prefetched: [PrefetchedRows<StoreRow>] = []
     /// The file offset of the bytes given to ``parse(_:_:)`` (to find ``prefetched`` rows).
     var bytesOffset = 0
+    /// Whether a transaction's inserted rows read across cores are left in the parts read
+    /// (``TransactionRecord/insertedParts``), for a replay that moves them from there.
+    var keepsInsertedParts = false
 
     /// Below this many bytes, lines are parsed on the calling thread.
     static let parallelBytes = 1 << 20
@@ -128,7 +136,8 @@ struct LineParser: Sendable {
             if line.starts(with: "{\"retain\":".utf8) {
                 return .retention(try HistoryLine.readRetention(line))
             }
-            return .transaction(try TransactionLine.read(line, codec: codec))
+            return .transaction(
+                try TransactionLine.read(line, codec: codec, keepingParts: keepsInsertedParts))
         } catch {
             return damage(error, number: number)
         }
@@ -154,7 +163,9 @@ struct LineParser: Sendable {
             rowsParallelAbove: parallelAbove, rowParts: rowParts, prefetched: prefetched)
         let parsed: ParsedLine
         do {
-            parsed = .transaction(try TransactionLine.read(line, codec: codec, checksum: checksum))
+            parsed = .transaction(
+                try TransactionLine.read(
+                    line, codec: codec, checksum: checksum, keepingParts: keepsInsertedParts))
         } catch {
             parsed = damage(error, number: number)
         }

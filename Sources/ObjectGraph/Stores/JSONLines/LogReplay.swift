@@ -97,6 +97,11 @@ struct LogReplay {
         parser.rowParts = rowParts
         parser.prefetched = prefetched
         parser.bytesOffset = length
+        // Parts are kept only for a replay that moves the rows from them; one that keeps a
+        // transaction log, history or before-images needs them as an array, which the parse
+        // joins them into (on its worker threads, when it has several), as before.
+        parser.keepsInsertedParts =
+            transactionLog == nil && history == nil && !keepsBeforeImages
         var parsed = parser.parse(SharedBytes(bytes: bytes), lines)
         // Rows read ahead and not taken by the parse (a torn or damaged line) go now.
         for rows in prefetched { rows.rows.storage.free() }
@@ -107,7 +112,7 @@ struct LogReplay {
             let line = lines[k]
             // A transaction's inserted rows are taken out of its line, to be moved into the
             // table rather than copied.
-            var inserted = parsed[k].takeInsertedRows()
+            var (inserted, insertedParts) = parsed[k].takeInsertedRows()
             let parsedLine = parsed[k]
             if case .row(let row) = parsedLine {
                 snapshotRun.append(row)
@@ -121,7 +126,8 @@ struct LogReplay {
             case .row: break
             case .transaction(let record):
                 try applyTransaction(
-                    record, inserting: &inserted, number: number, bytes: line.count + 1)
+                    record, inserting: &inserted, parts: insertedParts, number: number,
+                    bytes: line.count + 1)
                 transactionLines += 1
             case .history(let record):
                 try applyHistory(record, number: number, bytes: line.count + 1)
@@ -184,15 +190,20 @@ struct LogReplay {
 
     /// Applies transaction `line`, line `number` of the file (`bytes` long, LF included),
     /// whose inserted rows are `inserted` (taken out of the record by the caller: see
-    /// ``ParsedLine/takeInsertedRows()``). The rows are moved into the table unless the
-    /// transaction log keeps them (`inserted` is then left empty); a history entry takes what
-    /// it needs from them before.
+    /// ``ParsedLine/takeInsertedRows()``), or `parts` when they were read across cores. The
+    /// rows are moved into the table unless the transaction log keeps them (`inserted` is then
+    /// left empty); a history entry takes what it needs from them before. Rows in `parts` are
+    /// moved straight from the parts into the table (``RowTable/insertNew(movingParts:)``);
+    /// there are parts only in a replay with no transaction log, history or before-images.
     ///
     /// - Throws: `.storeCorrupt` (259) naming the line when a change does not apply.
     private mutating func applyTransaction(
-        _ line: TransactionRecord, inserting inserted: inout [StoreRow], number: Int, bytes: Int
+        _ line: TransactionRecord, inserting inserted: inout [StoreRow],
+        parts: [PartRows<StoreRow>], number: Int, bytes: Int
     ) throws {
         var record = line
+        // Parts are kept only when nothing needs the rows as an array (`apply`).
+        assert(parts.isEmpty || (transactionLog == nil && history == nil && !keepsBeforeImages))
         guard lastTransaction < .max, record.number == lastTransaction + 1 else {
             let expected =
                 lastTransaction < .max
@@ -258,10 +269,14 @@ struct LogReplay {
         }
         for row in updated { table.upsert(row) }
         // Moved when the rows are needed no more (the log's record keeps them).
-        let clash =
+        if !parts.isEmpty {
+            if let clash = table.insertNew(movingParts: parts) {
+                throw fail("inserts \(PartRows.element(clash, of: parts).objectID), which exists")
+            }
+        } else if let clash =
             transactionLog == nil
             ? table.insertNew(moving: &inserted) : table.insertNew(inserted)
-        if let clash {
+        {
             throw fail("inserts \(inserted[clash].objectID), which exists")
         }
         for (name, next) in record.keys {

@@ -13,17 +13,32 @@ extension RowCodec {
         _ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes,
         checksum: LineChecksum? = nil
     ) throws -> [StoreRow] {
+        let read = try readRowsInParts(&s, parallelAbove: minimum, checksum: checksum)
+        return read.parts.isEmpty ? read.rows : PartRows.join(read.parts)
+    }
+
+    /// ``readRows(_:parallelAbove:checksum:)`` that leaves the rows of a split read in the
+    /// parts the workers read them into (in order; `rows` is then empty), for a caller that
+    /// moves them from there (``RowTable/insertNew(movingParts:)``) rather than have them
+    /// joined into one array first; the rows of a read on one thread are in `rows`.
+    func readRowsInParts(
+        _ s: inout JSONScanner, parallelAbove minimum: Int = LineParser.parallelBytes,
+        checksum: LineChecksum? = nil
+    ) throws -> (rows: [StoreRow], parts: [PartRows<StoreRow>]) {
         if s.end - s.position >= checksum?.rowsParallelAbove ?? minimum,
-            let rows = readAcrossCores(
+            let parts = readInParts(
                 &s, parts: checksum?.rowParts ?? ParallelChunks.balancedPartCount(),
                 checksum: checksum, prefetched: checksum?.prefetched,
                 { codec, s in try codec.read(&s) })
         {
-            return rows
+            // The parts are kept until the rows are moved out (for a log replay, until the
+            // line is applied): each holds no room beyond its rows, as the joined array did.
+            for part in parts { part.storage.shrinkToFit() }
+            return ([], parts)
         }
         var rows: [StoreRow] = []
         try s.forEachElement { s in rows.append(try read(&s)) }
-        return rows
+        return (rows, [])
     }
 
     /// How one part of a split read ended (``readPart(_:from:stop:codec:_:)``).
@@ -72,6 +87,17 @@ extension RowCodec {
         checksum: LineChecksum? = nil, prefetched: PrefetchedRows<Element>? = nil,
         _ readOne: @Sendable (RowCodec, inout JSONScanner) throws -> Element
     ) -> [Element]? {
+        readInParts(&s, parts: parts, checksum: checksum, prefetched: prefetched, readOne)
+            .map(PartRows.join)
+    }
+
+    /// ``readAcrossCores(_:parts:checksum:prefetched:_:)`` without the join: the rows in the
+    /// parts read (the prefetched rows, when used, first), each part's in order, none empty.
+    func readInParts<Element: Sendable>(
+        _ s: inout JSONScanner, parts: Int, checksum: LineChecksum?,
+        prefetched: PrefetchedRows<Element>?,
+        _ readOne: @Sendable (RowCodec, inout JSONScanner) throws -> Element
+    ) -> [PartRows<Element>]? {
         guard s.peek() == 0x5B else { return nil }
         let open = s.position
         let bytes = SharedBytes(bytes: s.bytes(in: 0..<s.end))
@@ -134,18 +160,43 @@ extension RowCodec {
                 if case .reachedNext = $0.segment { return false } else { return true }
             }), case .endedArray(_, let end) = results[last].segment
         else { return nil }
-        let read = (prefix.map { [$0.rows] } ?? []) + results[...last].compactMap(\.segment.rows)
-        let total = read.reduce(0) { $0 + $1.storage.count }
-        // The parts' rows are moved into the result in bulk (one `memcpy` a part): no copy, no
-        // retain, no release of a row.
-        let rows = [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
-            for part in read {
+        var read = results[...last].compactMap(\.segment.rows)
+        if let prefix {
+            // The prefetched rows' storage handed to a part of the result's own (the
+            // prefetch, which its owner frees, then holds none).
+            let first = PartRows<Element>()
+            first.storage = prefix.rows.storage
+            prefix.rows.storage = RowStorage()
+            read.insert(first, at: 0)
+        }
+        s.position = end
+        return read
+    }
+}
+
+extension PartRows {
+    /// The element at `index` of `parts` taken as one run (a walk over the parts; the parts
+    /// are left as they are).
+    static func element(_ index: Int, of parts: [PartRows<Element>]) -> Element {
+        var i = index
+        for part in parts {
+            let elements = part.storage.elements
+            if i < elements.count { return elements[i] }
+            i -= elements.count
+        }
+        preconditionFailure("element \(index) of parts holding fewer")
+    }
+
+    /// The rows of `parts`, in order, moved into one array in bulk (one `memcpy` a part): no
+    /// copy, no retain, no release of a row. The parts are left empty.
+    static func join(_ parts: [PartRows<Element>]) -> [Element] {
+        let total = parts.reduce(0) { $0 + $1.storage.count }
+        return [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
+            for part in parts {
                 guard let base = buffer.baseAddress else { break }
                 initialized += part.storage.moveAll(to: base + initialized)
             }
         }
-        s.position = end
-        return rows
     }
 }
 
@@ -263,8 +314,12 @@ final class PartRows<Element>: @unchecked Sendable {
 /// Aliasing: this is a copyable struct that owns a pointer, so a copy shares the storage.
 /// Exactly one owner frees it: a worker fills a local value and hands it to its `PartRows`
 /// (`part.storage = rows`), after which the local copy is not used again; only
-/// `PartRows.storage` is moved out of (``moveAll(to:)``) and freed. Never append to, move out
-/// of or free two copies.
+/// `PartRows.storage` is moved out of (``moveAll(to:)``, or element by element through
+/// ``elements`` followed by ``forgetMovedElements()``) and freed, and a holder that hands its
+/// storage to another `PartRows` resets its own (`storage = RowStorage()`) at once. Never
+/// append to, move out of or free two copies.
+///
+/// The memory is `malloc`'s (shrunk with `realloc`, freed with `free`).
 struct RowStorage<Element> {
     /// The first element's address; `nil` until the first append, and after ``free()``.
     private var base: UnsafeMutablePointer<Element>?
@@ -288,16 +343,52 @@ struct RowStorage<Element> {
         count += other.moveAll(to: base! + count)
     }
 
-    /// Makes room for at least `minimum` elements, at least doubling the storage.
+    /// Makes room for at least `minimum` elements, at least doubling the storage: a new block,
+    /// the elements moved into it, the old one freed (`realloc` here cost the W2 open's
+    /// split read ≈ 0.18 M instructions more at N = 20,000).
     private mutating func grow(to minimum: Int) {
         let larger = max(64, capacity * 2, minimum)
-        let storage = UnsafeMutablePointer<Element>.allocate(capacity: larger)
+        let block = allocate(larger)
         if let base {
-            storage.moveInitialize(from: base, count: count)
-            base.deallocate()
+            block.moveInitialize(from: base, count: count)
+            Foundation.free(base)
         }
-        base = storage
+        base = block
         capacity = larger
+    }
+
+    /// A block of `malloc`'s for `capacity` elements, bound to `Element`.
+    private func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+        precondition(MemoryLayout<Element>.alignment <= 16, "malloc's alignment")
+        guard let block = malloc(capacity * MemoryLayout<Element>.stride) else {
+            fatalError("out of memory for \(capacity) elements")
+        }
+        return block.bindMemory(to: Element.self, capacity: capacity)
+    }
+
+    /// Gives back the room beyond the elements held (in place: `realloc` shrinks a block
+    /// without moving it), so that storage kept after it is filled holds no more than an
+    /// array of exactly its elements would.
+    mutating func shrinkToFit() {
+        guard base != nil, count < capacity else { return }
+        if count == 0 {
+            free()
+        } else {
+            resize(to: count)
+        }
+    }
+
+    /// Sets the room to `capacity` elements (at least ``count``) with `realloc`, which moves
+    /// the elements' bytes if it moves the block (a shrink does not): a valid move for the
+    /// rows and updates held here, as for any type whose values `moveInitialize` moves by
+    /// copying bytes (every type with no weak reference).
+    private mutating func resize(to capacity: Int) {
+        let stride = MemoryLayout<Element>.stride
+        guard let block = realloc(UnsafeMutableRawPointer(base), capacity * stride) else {
+            fatalError("out of memory for \(capacity) elements")
+        }
+        base = block.bindMemory(to: Element.self, capacity: capacity)
+        self.capacity = capacity
     }
 
     /// Moves every element to `destination` (uninitialised memory for ``count`` elements),
@@ -309,11 +400,20 @@ struct RowStorage<Element> {
         return moved
     }
 
+    /// The elements held, in order (valid until the next change to the storage).
+    var elements: UnsafeMutableBufferPointer<Element> {
+        UnsafeMutableBufferPointer(start: base, count: count)
+    }
+
+    /// Holds no elements, without deinitialising them: the caller has moved every one out
+    /// of ``elements``.
+    mutating func forgetMovedElements() { count = 0 }
+
     /// Releases the elements still held and the storage.
     mutating func free() {
         guard let base else { return }
         base.deinitialize(count: count)
-        base.deallocate()
+        Foundation.free(base)
         self.base = nil
         count = 0
         capacity = 0

@@ -10,6 +10,10 @@ struct TransactionRecord: Sendable {
     var bundleID: String?
     var processID: String?
     var inserted: [StoreRow] = []
+    /// The inserted rows instead, when the line was read for log replay
+    /// (`TransactionLine.read(_:codec:checksum:keepingParts:)`) and its `ins` array across
+    /// cores: in the parts the workers read them into, in order (``inserted`` is then empty).
+    var insertedParts: [PartRows<StoreRow>] = []
     /// Complete rows, or (version 5) partial rows holding the changed slots only.
     var updated: [RowUpdate] = []
     var deleted: [ManagedObjectID] = []
@@ -144,9 +148,13 @@ enum TransactionLine {
     ///
     /// - Parameter checksum: The line's checksum not yet computed: the first array read across
     ///   cores computes it in the same parts (`LineChecksum`).
+    /// - Parameter keepingParts: Whether inserted rows read across cores are left in the parts
+    ///   read (``TransactionRecord/insertedParts``) rather than joined into
+    ///   ``TransactionRecord/inserted``.
     /// - Throws: ``JSONScanError`` naming what is wrong and where.
     static func read(
-        _ line: UnsafeRawBufferPointer, codec: RowCodec, checksum: LineChecksum? = nil
+        _ line: UnsafeRawBufferPointer, codec: RowCodec, checksum: LineChecksum? = nil,
+        keepingParts: Bool = false
     ) throws -> TransactionRecord {
         var s = JSONScanner(line)
         var record = TransactionRecord()
@@ -168,6 +176,9 @@ enum TransactionLine {
             case "context": record.contextName = s.consumeNull() ? nil : try s.readString()
             case "bundle": record.bundleID = try s.readString()
             case "pid": record.processID = try s.readString()
+            case "ins" where keepingParts:
+                (record.inserted, record.insertedParts) = try codec.readRowsInParts(
+                    &s, checksum: checksum)
             case "ins": record.inserted = try codec.readRows(&s, checksum: checksum)
             case "upd": record.updated = try codec.readUpdates(&s, checksum: checksum)
             case "del":
@@ -194,7 +205,8 @@ enum TransactionLine {
         }
         guard seen.contains("at") else { throw s.error("the transaction has no \"at\" member") }
         let changesRows =
-            !record.inserted.isEmpty || !record.updated.isEmpty || !record.deleted.isEmpty
+            !record.inserted.isEmpty || !record.insertedParts.isEmpty || !record.updated.isEmpty
+            || !record.deleted.isEmpty
         if record.batch != nil {
             guard !changesRows else {
                 throw s.error("a batch line holds no \"ins\", \"upd\" or \"del\"")

@@ -39,10 +39,7 @@ extension StoreFileStreamTests {
         // Through the real open, with its own thresholds (1 MB chunks, a line read ahead from
         // 1 MB on): a file of more than 2 MB whose reads past 2 MB fail, so that two chunks
         // of its large insert line arrive first.
-        let url = try FileStoreFixtures.temporaryDirectory().appendingPathComponent("big.jsonl")
-        let store = try JSONLinesStore(
-            model: model, url: url, options: FileStoreFixtures.options(identifier: "S"))
-        let category = rows.row("Category", 1, ["name": .attribute(.string("c"))])
+        let (store, url, category) = try newStore("big.jsonl")
         try store.commit(
             StoreChangeSet(
                 inserted: [category] + sample(1...32000), timestamp: Date(timeIntervalSince1970: 1)
