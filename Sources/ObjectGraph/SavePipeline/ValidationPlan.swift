@@ -109,9 +109,9 @@ final class ValidationPlan {
 /// object alone.
 final class ValidationPlans {
     private var plans: [ValidationPlan] = []
-    /// The plan found last: a save's objects come in runs of one entity. Unowned: `plans`
+    /// The plan found last: a save's objects come in runs of one entity. Unretained: `plans`
     /// holds it.
-    private unowned(unsafe) var last: ValidationPlan?
+    private var last: Unmanaged<ValidationPlan>?
 
     /// The thread-local slot: the current save's plans (unretained), or `nil`.
     private static let key: pthread_key_t = {
@@ -142,23 +142,47 @@ final class ValidationPlans {
         // plans and the last plan retained and released, finding the plan cost ≈ 200
         // instructions an object.
         return Unmanaged<ValidationPlans>.fromOpaque(raw)._withUnsafeGuaranteedRef {
-            $0.plan(entity, type(of: object))
+            $0.unretainedPlan(entity, type(of: object))?.takeUnretainedValue()
         }
     }
 
-    private func plan(_ entity: EntityDescription, _ objectClass: ManagedObject.Type)
-        -> ValidationPlan?
+    /// Calls `body` with the plan for `object` (as ``plan(for:)`` finds or makes it), or `nil`;
+    /// during a save the plan is passed borrowed, not retained: the save's plans hold it
+    /// (`plans` only grows, and `during(_:)` holds them) for the whole call, whatever the
+    /// validation hooks `body` calls do (a save they start installs plans of its own).
+    /// Returning the plan retained it and released it after the object's validation, as
+    /// the plans' look-up did with the last plan (W1: four atomic reference-count operations
+    /// an object).
+    @inline(__always)
+    static func withPlan<T>(
+        for object: ManagedObject, _ body: (ValidationPlan?) throws -> T
+    ) rethrows -> T {
+        guard let raw = pthread_getspecific(key) else { return try body(plan(for: object)) }
+        let found = Unmanaged<ValidationPlans>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+            $0.unretainedPlan(object.entity, type(of: object))
+        }
+        guard let found else { return try body(nil) }
+        return try found._withUnsafeGuaranteedRef { try body($0) }
+    }
+
+    /// The plan of `entity` and `objectClass`, made and kept if it is not kept yet, as a
+    /// reference `plans` holds, not retained; `nil` when the entity's layout is not built.
+    private func unretainedPlan(_ entity: EntityDescription, _ objectClass: ManagedObject.Type)
+        -> Unmanaged<ValidationPlan>?
     {
         let id = ObjectIdentifier(objectClass)
-        if let last, last.entity === entity, last.objectClass == id { return last }
+        if let last, last._withUnsafeGuaranteedRef({ $0.entity === entity && $0.objectClass == id })
+        {
+            return last
+        }
         if let found = plans.first(where: { $0.entity === entity && $0.objectClass == id }) {
-            last = found
-            return found
+            last = .passUnretained(found)
+            return last
         }
         guard entity.layout.kinds.count == entity.properties.count else { return nil }
         let made = ValidationPlan(entity: entity, objectClass: objectClass)
         plans.append(made)
-        last = made
-        return made
+        last = .passUnretained(made)
+        return last
     }
 }
