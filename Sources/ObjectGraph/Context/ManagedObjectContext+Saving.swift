@@ -101,7 +101,8 @@ extension ManagedObjectContext {
     /// code that changes an object not yet pending copies the context's list once instead.
     private static func awaitingWillSave(_ objects: [ManagedObject]) -> [ManagedObject] {
         let all = objects.withUnsafeBufferPointer { objects in
-            for i in objects.indices where !objects[i].hasChanges || objects[i].state.willSaveCalled {
+            for i in objects.indices where !objects[i].hasChanges || objects[i].state.willSaveCalled
+            {
                 return false
             }
             return true
