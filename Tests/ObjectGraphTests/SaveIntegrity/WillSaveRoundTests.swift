@@ -27,14 +27,6 @@ extension IntegrityModels {
             if deletesItself { context.delete(self) }
         }
     }
-
-    /// One entity, `Spawner`, with one optional string.
-    static func spawners() throws -> ManagedObjectModel {
-        let text = A(name: "text", type: .string)
-        return try ManagedObjectModel(entities: [
-            E(name: "Spawner", managedObjectClass: Spawner.self, properties: [text])
-        ])
-    }
 }
 
 extension SaveIntegrity {
@@ -52,9 +44,14 @@ extension SaveIntegrity {
         func willSaveThatInsertsAndDeletesDuringTheFirstRoundRunsOncePerObject(
             _ kind: StoreKind
         ) throws {
-            let stack = try Stack(IntegrityModels.spawners(), on: kind)
-            let context = stack.context()
             let log = IntegrityModels.CallLog()
+            let model = try ManagedObjectModel(entities: [
+                IntegrityModels.E(
+                    name: "Spawner", managedObjectClass: Spawner.self,
+                    properties: [IntegrityModels.A(name: "text", type: .string)])
+            ])
+            let stack = try Stack(model, on: kind)
+            let context = stack.context()
             try context.performAndWait {
                 // Made in a loop without keeping them: the context holds them alone.
                 for i in 0..<4 {
