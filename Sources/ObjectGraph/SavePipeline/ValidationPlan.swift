@@ -130,23 +130,17 @@ final class ValidationPlans {
         return try withExtendedLifetime(self) { try body() }
     }
 
-    /// The plan for `object`: the current save's, or one made for it alone outside a save;
-    /// `nil` when its entity's layout is not built (a model being linked).
-    static func plan(for object: ManagedObject) -> ValidationPlan? {
+    /// A plan for `object` alone, made for a validation outside a save (the save's plans are
+    /// found by ``withPlan(for:_:)``); `nil` when its entity's layout is not built (a model
+    /// being linked).
+    private static func planOutsideSave(for object: ManagedObject) -> ValidationPlan? {
         let entity = object.entity
-        guard let raw = pthread_getspecific(key) else {
-            guard entity.layout.kinds.count == entity.properties.count else { return nil }
-            return ValidationPlan(entity: entity, objectClass: type(of: object))
-        }
-        // The plans borrowed, not retained: the save holds them (`during(_:)`). With the
-        // plans and the last plan retained and released, finding the plan cost ≈ 200
-        // instructions an object.
-        return Unmanaged<ValidationPlans>.fromOpaque(raw)._withUnsafeGuaranteedRef {
-            $0.unretainedPlan(entity, type(of: object))?.takeUnretainedValue()
-        }
+        guard entity.layout.kinds.count == entity.properties.count else { return nil }
+        return ValidationPlan(entity: entity, objectClass: type(of: object))
     }
 
-    /// Calls `body` with the plan for `object` (as ``plan(for:)`` finds or makes it), or `nil`;
+    /// Calls `body` with the plan for `object` (the current save's, found or made and kept;
+    /// outside a save, one made for it alone), or `nil` when its entity's layout is not built;
     /// during a save the plan is passed borrowed, not retained: the save's plans hold it
     /// (`plans` only grows, and `during(_:)` holds them) for the whole call, whatever the
     /// validation hooks `body` calls do (a save they start installs plans of its own).
@@ -157,7 +151,9 @@ final class ValidationPlans {
     static func withPlan<T>(
         for object: ManagedObject, _ body: (ValidationPlan?) throws -> T
     ) rethrows -> T {
-        guard let raw = pthread_getspecific(key) else { return try body(plan(for: object)) }
+        guard let raw = pthread_getspecific(key) else {
+            return try body(planOutsideSave(for: object))
+        }
         let found = Unmanaged<ValidationPlans>.fromOpaque(raw)._withUnsafeGuaranteedRef {
             $0.unretainedPlan(object.entity, type(of: object))
         }
