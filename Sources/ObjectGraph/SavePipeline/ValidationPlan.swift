@@ -158,7 +158,24 @@ final class ValidationPlans {
             $0.unretainedPlan(object.entity, type(of: object))
         }
         guard let found else { return try body(nil) }
+        // Debug builds check that the save's plans still hold the borrowed plan after the
+        // call (a plan freed during it fails here, as a freed one reused need not crash).
+        defer {
+            assert(
+                Unmanaged<ValidationPlans>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+                    $0.holds(found, of: object.entity)
+                }, "the borrowed validation plan is no longer held by the save's plans")
+        }
         return try found._withUnsafeGuaranteedRef { try body($0) }
+    }
+
+    /// Whether `plans` still holds `plan` (its address, for `entity`: a plan made since may
+    /// take a freed plan's address). Reads only the plans held, never `plan` itself.
+    private func holds(_ plan: Unmanaged<ValidationPlan>, of entity: EntityDescription) -> Bool {
+        let address = plan.toOpaque()
+        return plans.contains {
+            Unmanaged.passUnretained($0).toOpaque() == address && $0.entity === entity
+        }
     }
 
     /// The plan of `entity` and `objectClass`, made and kept if it is not kept yet, as a
