@@ -121,8 +121,9 @@ open class ManagedObject: CustomStringConvertible {
         } else {
             self.objectID = .temporary(for: entity)
         }
-        // Stored last, its last use: stored first, the entity was retained for the ID's
-        // look-up and released at the end (an atomic pair per new object).
+        // Stored last, the parameter's last use (moved into the property): stored first, the
+        // entity was retained for the ID's look-up and released at the end (an atomic pair
+        // per new object).
         self.entity = entity
         if let context { context.insertNew(self) }
     }

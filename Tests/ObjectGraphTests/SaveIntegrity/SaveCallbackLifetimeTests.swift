@@ -84,22 +84,24 @@ extension IntegrityModels {
 
         override func willSave() {
             super.willSave()
-            guard let probe else { return }
-            probe.record("willSave \(tag)")
-            if let action = willSaveAction {
-                willSaveAction = nil
-                probe.run(action)
-            }
+            called("willSave", \.willSaveAction)
         }
 
         override func didSave() {
             super.didSave()
+            called("didSave", \.didSaveAction)
+        }
+
+        /// Records the hook's call in the probe and runs the action `action` names, once;
+        /// nothing of `self` is read after it (a reset may have freed it).
+        private func called(
+            _ hook: String, _ action: ReferenceWritableKeyPath<Dropper, DropProbe.Action?>
+        ) {
             guard let probe else { return }
-            probe.record("didSave \(tag)")
-            if let action = didSaveAction {
-                didSaveAction = nil
-                probe.run(action)
-            }
+            probe.record("\(hook) \(tag)")
+            guard let run = self[keyPath: action] else { return }
+            self[keyPath: action] = nil
+            probe.run(run)
         }
     }
 

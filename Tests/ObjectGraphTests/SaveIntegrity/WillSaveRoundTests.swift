@@ -30,7 +30,7 @@ extension IntegrityModels {
 }
 
 extension IntegrityModels {
-    /// A `Spawner` whose `willSave()` logs its call and, while `breeding.on`, inserts one more
+    /// An object whose `willSave()` logs its call and, while `breeding.on`, inserts one more
     /// `Breeder` (which breeds in its own `willSave()`, the next round).
     final class Breeder: ManagedObject {
         /// Whether the breeders breed, and their calls (set by the test).
@@ -62,9 +62,8 @@ extension SaveIntegrity {
     @Suite struct WillSaveRoundTests {
         typealias Spawner = IntegrityModels.Spawner
 
-        /// A first round whose `willSave()` calls insert many objects (the context's pending
-        /// list grows past its capacity while the round is walked) and delete their own
-        /// object: each object's `willSave()` runs exactly once, the spawned ones in the second
+        /// A first round, which shares the context's list, whose `willSave()` calls insert many
+        /// objects (which must not join the round being walked) and delete their own object: each object's `willSave()` runs exactly once, the spawned ones in the second
         /// round, in order; the self-deleted inserts are not saved, and every other object is.
         @Test(arguments: StoreKind.all)
         func willSaveThatInsertsAndDeletesDuringTheFirstRoundRunsOncePerObject(
