@@ -129,6 +129,17 @@ extension ManagedObjectContext {
         return coordinator.managedObjectModel
     }
 
+    /// Whether `model` is ``model`` (`false` for `nil`), compared without holding the
+    /// coordinator or the model: a root context reads its coordinator's model in place, which
+    /// ``model`` returned retained (a retain and a release of the coordinator and of the
+    /// model, twice for each inserted object). A context without a coordinator traps there,
+    /// as ``model`` does.
+    @inline(__always)
+    func usesModel(_ model: ManagedObjectModel?) -> Bool {
+        if let coordinator = rootCoordinator { return coordinator.managedObjectModel === model }
+        return self.model === model
+    }
+
     /// The one entity whose class is `type`, binding `type` by name to an entity without a
     /// class when none is (see `ManagedObjectModel.entity(forClass:)`).
     ///
@@ -141,12 +152,14 @@ extension ManagedObjectContext {
         // The kept answer is the context's queue-confined state, as everything a context
         // keeps; `insertNew` checks the queue right after (a check here cost ≈ 40
         // instructions an object, W1 +0.8 M at N = 20,000, with the check off).
-        let model = self.model
-        if lastClass == ObjectIdentifier(type), lastClassModel === model,
-            let entity = lastClassEntity
+        // The kept model compared in place (`usesModel`): through `model`, the coordinator
+        // and the model were retained and released for every new object.
+        if lastClass == ObjectIdentifier(type), let entity = lastClassEntity,
+            usesModel(lastClassModel)
         {
             return entity
         }
+        let model = self.model
         switch model.entity(forClass: type) {
         case .success(let entity):
             if type != ManagedObject.self {
@@ -179,7 +192,7 @@ extension ManagedObjectContext {
     func insertNew(_ object: ManagedObject) {
         checkQueue("insert \(object.entity.name)")
         precondition(
-            object.entity.managedObjectModel === model,
+            usesModel(object.entity.managedObjectModel),
             "ObjectGraph: \(object.entity.name) belongs to another model than \(self)'s")
         object.managedObjectContext = self
         if !object.hasValues { object.slots = ManagedObject.initialSlots(for: object.entity) }

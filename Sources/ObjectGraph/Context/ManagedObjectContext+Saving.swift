@@ -66,38 +66,68 @@ extension ManagedObjectContext {
         // Each object's `willSaveCalled` flag marks it called; the flags are cleared on the
         // way out, also when a round throws. Each round's array is kept as it is (copying
         // its objects into one list cost a retain and an append per object).
+        // The objects are read through the arrays' buffers, which `rounds` holds for the
+        // whole save: a `for`-`in` retained and released each object in both loops.
         var rounds: [[ManagedObject]] = []
         defer {
             for round in rounds {
-                for object in round { object.state.willSaveCalled = false }
+                round.withUnsafeBufferPointer { round in
+                    for i in round.indices { round[i].state.willSaveCalled = false }
+                }
             }
         }
         for _ in 0..<100 {
-            let fresh = pending.objects.filter { $0.hasChanges && !$0.state.willSaveCalled }
+            let fresh = Self.awaitingWillSave(pending.objects)
             if fresh.isEmpty { return }
             rounds.append(fresh)
-            for object in fresh {
-                object.state.willSaveCalled = true
-                object.willSave()
+            fresh.withUnsafeBufferPointer { fresh in
+                for i in fresh.indices {
+                    fresh[i].state.willSaveCalled = true
+                    // Unretained for the call: `fresh` and `rounds` hold the object until the
+                    // save returns, whatever `willSave()` changes (a dynamically dispatched
+                    // call made with a retain and a release of the object around it).
+                    Unmanaged.passUnretained(fresh[i])._withUnsafeGuaranteedRef { $0.willSave() }
+                }
             }
             propagateDeletes()
         }
         throw SaveErrors.didNotSettle(rounds: 100)
     }
 
+    /// The objects of `objects` that have changes and whose `willSave()` has not been called
+    /// this save: `objects` itself when that is all of them (the first round of most saves),
+    /// sharing its storage. A filtered copy retained every object, and released it after the
+    /// save (W1: 20,020 objects, two atomic reference-count operations each); `willSave()`
+    /// code that changes an object not yet pending copies the context's list once instead.
+    private static func awaitingWillSave(_ objects: [ManagedObject]) -> [ManagedObject] {
+        let all = objects.withUnsafeBufferPointer { objects in
+            for i in objects.indices where !objects[i].hasChanges || objects[i].state.willSaveCalled
+            {
+                return false
+            }
+            return true
+        }
+        return all ? objects : objects.filter { $0.hasChanges && !$0.state.willSaveCalled }
+    }
+
     /// Marks everything saved, calls `didSave()` and posts did-save.
     private func finishSave(_ changes: SaveChanges) {
         // Arrays of the kinds, not their concatenation: no copy of every object reference.
+        // Through the buffers, which `changes` holds: a `for`-`in` over an array retained and
+        // released each object (here and in the `didSave()` loop below: W1, 20,020 inserts).
         for objects in [changes.inserted, changes.updated] {
-            for object in objects {
-                // An overlay of written attributes still over its row (a store that did not
-                // hand the row off, a child's push) is converted: its values are committed.
-                if object.hasRowOverlay { object.foldOverlayAfterSave() }
-                // The current values are the committed ones now: nothing kept (the kept old
-                // values, if any, are freed here).
-                object.snapshot = Snapshot()
-                object.changedSlots = SlotSet()
-                object.state.clearLifecycle()
+            objects.withUnsafeBufferPointer { objects in
+                for i in objects.indices {
+                    // An overlay of written attributes still over its row (a store that did
+                    // not hand the row off, a child's push) is converted: its values are
+                    // committed.
+                    if objects[i].hasRowOverlay { objects[i].foldOverlayAfterSave() }
+                    // The current values are the committed ones now: nothing kept (the kept
+                    // old values, if any, are freed here).
+                    objects[i].snapshot = Snapshot()
+                    objects[i].changedSlots = SlotSet()
+                    objects[i].state.clearLifecycle()
+                }
             }
         }
         // A deleted object that keeps its row resolves its relationships now (keeping the
@@ -123,7 +153,13 @@ extension ManagedObjectContext {
         eventBaselines.removeAll()
         if !openChanges.isEmpty { openChanges.removeAll() }  // see `OpenChange`
         for objects in [changes.inserted, changes.updated, changes.deleted] {
-            for object in objects { object.didSave() }
+            // Unretained for the call, as `willSave()` (see `runWillSave()`): `changes` holds
+            // the object until the save returns.
+            objects.withUnsafeBufferPointer { objects in
+                for i in objects.indices {
+                    Unmanaged.passUnretained(objects[i])._withUnsafeGuaranteedRef { $0.didSave() }
+                }
+            }
         }
         for object in changes.deleted {
             object.state.clearLifecycle()

@@ -112,7 +112,6 @@ open class ManagedObject: CustomStringConvertible {
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         precondition(
             !entity.isAbstract, "ManagedObject: cannot instantiate abstract entity \(entity.name)")
-        self.entity = entity
         // A fault a context is making starts with its own ID (see `FaultIdentity`); any other
         // object with a new temporary one.
         if let context {
@@ -122,6 +121,10 @@ open class ManagedObject: CustomStringConvertible {
         } else {
             self.objectID = .temporary(for: entity)
         }
+        // Stored last, the parameter's last use (moved into the property): stored first, the
+        // entity was retained for the ID's look-up and released at the end (an atomic pair
+        // per new object).
+        self.entity = entity
         if let context { context.insertNew(self) }
     }
 

@@ -56,11 +56,19 @@ extension ManagedObject {
     /// Runs the model's rules, then the per-key hook, on every property; throws what fails.
     func validateProperties() throws {
         if !hasValues { fireFault() }
-        guard let plan = ValidationPlans.plan(for: self) else {
-            let hooked: Set<String>? =
-                type(of: self) == ManagedObject.self ? [] : Self.validatedKeys
-            return try validatePropertiesByDescription(hooked)
+        // The plan borrowed for the object's validation (see `ValidationPlans.withPlan`).
+        try ValidationPlans.withPlan(for: self) { plan in
+            guard let plan else {
+                let hooked: Set<String>? =
+                    type(of: self) == ManagedObject.self ? [] : Self.validatedKeys
+                return try validatePropertiesByDescription(hooked)
+            }
+            try validateProperties(by: plan)
         }
+    }
+
+    /// ``validateProperties()`` by the save's plan for the object's entity and class.
+    private func validateProperties(by plan: ValidationPlan) throws {
         // Slot by slot from the save's plan for this entity and class: no cast of each
         // description, no look-up of each key, and an attribute whose only rule is "not nil"
         // is tested for `.null` in place (`ValidationRules` is for the others). The hook still

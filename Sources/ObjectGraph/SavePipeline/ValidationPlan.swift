@@ -109,9 +109,9 @@ final class ValidationPlan {
 /// object alone.
 final class ValidationPlans {
     private var plans: [ValidationPlan] = []
-    /// The plan found last: a save's objects come in runs of one entity. Unowned: `plans`
+    /// The plan found last: a save's objects come in runs of one entity. Unretained: `plans`
     /// holds it.
-    private unowned(unsafe) var last: ValidationPlan?
+    private var last: Unmanaged<ValidationPlan>?
 
     /// The thread-local slot: the current save's plans (unretained), or `nil`.
     private static let key: pthread_key_t = {
@@ -130,35 +130,72 @@ final class ValidationPlans {
         return try withExtendedLifetime(self) { try body() }
     }
 
-    /// The plan for `object`: the current save's, or one made for it alone outside a save;
-    /// `nil` when its entity's layout is not built (a model being linked).
-    static func plan(for object: ManagedObject) -> ValidationPlan? {
+    /// A plan for `object` alone, made for a validation outside a save (the save's plans are
+    /// found by ``withPlan(for:_:)``); `nil` when its entity's layout is not built (a model
+    /// being linked).
+    private static func planOutsideSave(for object: ManagedObject) -> ValidationPlan? {
         let entity = object.entity
+        guard entity.layout.kinds.count == entity.properties.count else { return nil }
+        return ValidationPlan(entity: entity, objectClass: type(of: object))
+    }
+
+    /// Calls `body` with the plan for `object` (the current save's, found or made and kept;
+    /// outside a save, one made for it alone), or `nil` when its entity's layout is not built;
+    /// during a save the plan is passed borrowed, not retained: the save's plans hold it
+    /// (`plans` only grows, and `during(_:)` holds them) for the whole call, whatever the
+    /// validation hooks `body` calls do (a save they start installs plans of its own).
+    /// Returning the plan retained it and released it after the object's validation, as
+    /// the plans' look-up did with the last plan (W1: four atomic reference-count operations
+    /// an object).
+    @inline(__always)
+    static func withPlan<T>(
+        for object: ManagedObject, _ body: (ValidationPlan?) throws -> T
+    ) rethrows -> T {
         guard let raw = pthread_getspecific(key) else {
-            guard entity.layout.kinds.count == entity.properties.count else { return nil }
-            return ValidationPlan(entity: entity, objectClass: type(of: object))
+            return try body(planOutsideSave(for: object))
         }
-        // The plans borrowed, not retained: the save holds them (`during(_:)`). With the
-        // plans and the last plan retained and released, finding the plan cost ≈ 200
-        // instructions an object.
-        return Unmanaged<ValidationPlans>.fromOpaque(raw)._withUnsafeGuaranteedRef {
-            $0.plan(entity, type(of: object))
+        let found = Unmanaged<ValidationPlans>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+            $0.unretainedPlan(object.entity, type(of: object))
+        }
+        guard let found else { return try body(nil) }
+        // Debug builds check that the save's plans still hold the borrowed plan after the
+        // call (a plan freed during it fails here, as a freed one reused need not crash).
+        defer {
+            assert(
+                Unmanaged<ValidationPlans>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+                    $0.holds(found, of: object.entity)
+                }, "the borrowed validation plan is no longer held by the save's plans")
+        }
+        return try found._withUnsafeGuaranteedRef { try body($0) }
+    }
+
+    /// Whether `plans` still holds `plan` (its address, for `entity`: a plan made since may
+    /// take a freed plan's address). Reads only the plans held, never `plan` itself.
+    private func holds(_ plan: Unmanaged<ValidationPlan>, of entity: EntityDescription) -> Bool {
+        let address = plan.toOpaque()
+        return plans.contains {
+            Unmanaged.passUnretained($0).toOpaque() == address && $0.entity === entity
         }
     }
 
-    private func plan(_ entity: EntityDescription, _ objectClass: ManagedObject.Type)
-        -> ValidationPlan?
+    /// The plan of `entity` and `objectClass`, made and kept if it is not kept yet, as a
+    /// reference `plans` holds, not retained; `nil` when the entity's layout is not built.
+    private func unretainedPlan(_ entity: EntityDescription, _ objectClass: ManagedObject.Type)
+        -> Unmanaged<ValidationPlan>?
     {
         let id = ObjectIdentifier(objectClass)
-        if let last, last.entity === entity, last.objectClass == id { return last }
+        if let last, last._withUnsafeGuaranteedRef({ $0.entity === entity && $0.objectClass == id })
+        {
+            return last
+        }
         if let found = plans.first(where: { $0.entity === entity && $0.objectClass == id }) {
-            last = found
-            return found
+            last = .passUnretained(found)
+            return last
         }
         guard entity.layout.kinds.count == entity.properties.count else { return nil }
         let made = ValidationPlan(entity: entity, objectClass: objectClass)
         plans.append(made)
-        last = made
-        return made
+        last = .passUnretained(made)
+        return last
     }
 }

@@ -1,0 +1,211 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+extension IntegrityModels {
+    /// What the hooks of a save's `Dropper`s do and see, and its did-save notifications.
+    // Sendable: `calls` and `alive` are read and written only while holding `lock` (the
+    // notification comes on the posting thread, the context's queue, as the hooks do).
+    final class DropProbe: @unchecked Sendable {
+        /// What the acting object's hook does to the context.
+        enum Action: Sendable, CustomStringConvertible {
+            /// `reset()`: the context lets go of every object.
+            case reset
+            /// Inserts an object (tagged `n`) and saves again, inside the hook.
+            case save
+
+            /// The action's name, for the test's arguments.
+            var description: String { self == .reset ? "reset" : "save" }
+        }
+
+        /// A weak reference to one of the save's objects.
+        struct Held { weak var object: ManagedObject? }
+
+        private let lock = NSLock()
+        private var observer: (any NSObjectProtocol)?
+        private var _calls: [String] = []
+        private var _alive: [Bool] = []
+        /// The save's objects, weakly, in insertion order (set by the test).
+        var objects: [Held] = []
+        /// The context the acting hook changes (set by the test).
+        weak var context: ManagedObjectContext?
+
+        /// The hooks' calls and the did-save notifications' inserted counts, in order.
+        var calls: [String] { lock.withLock { _calls } }
+        /// Which of `objects` were alive right after the acting hook's action.
+        var alive: [Bool] { lock.withLock { _alive } }
+
+        init(_ context: ManagedObjectContext) {
+            self.context = context
+            observer = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveObjectsNotification, object: context,
+                queue: nil
+            ) { [weak self] note in
+                let inserted = (note.userInfo?[NSInsertedObjectsKey] as? Set<ManagedObject>)?.count
+                self?.record("saved \(inserted ?? 0)")
+            }
+        }
+
+        deinit { if let observer { NotificationCenter.default.removeObserver(observer) } }
+
+        /// Adds `call` to ``calls``.
+        func record(_ call: String) { lock.withLock { _calls.append(call) } }
+
+        /// Does `action` to the context, then notes which of `objects` are still alive.
+        func run(_ action: Action) {
+            guard let context else { return }
+            switch action {
+            case .reset: context.reset()
+            case .save:
+                let added = Dropper(context: context)
+                added.tag = "n"
+                added.text = "n"
+                added.probe = self
+                do { try context.save() } catch { record("nested save failed: \(error)") }
+            }
+            let alive = objects.map { $0.object != nil }
+            lock.withLock { _alive = alive }
+        }
+    }
+
+    /// Records its `willSave()` and `didSave()` calls in its probe; the acting one runs the
+    /// probe's action in one of them. The hooks read no attribute (a reset turns the object
+    /// into a fault without a context) and, after the action, nothing of `self`.
+    final class Dropper: ManagedObject {
+        @Attribute var text: String?
+        /// The object's name in the calls.
+        var tag = ""
+        /// Where the calls go (set by the test).
+        var probe: DropProbe?
+        /// The action this object's `willSave()` runs, once.
+        var willSaveAction: DropProbe.Action?
+        /// The action this object's `didSave()` runs, once.
+        var didSaveAction: DropProbe.Action?
+
+        override func willSave() {
+            super.willSave()
+            called("willSave", \.willSaveAction)
+        }
+
+        override func didSave() {
+            super.didSave()
+            called("didSave", \.didSaveAction)
+        }
+
+        /// Records the hook's call in the probe and runs the action `action` names, once;
+        /// nothing of `self` is read after it (a reset may have freed it).
+        private func called(
+            _ hook: String, _ action: ReferenceWritableKeyPath<Dropper, DropProbe.Action?>
+        ) {
+            guard let probe else { return }
+            probe.record("\(hook) \(tag)")
+            guard let run = self[keyPath: action] else { return }
+            self[keyPath: action] = nil
+            probe.run(run)
+        }
+    }
+
+    /// One entity, `Dropper`, with one optional string.
+    static func droppers() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            E(
+                name: "Dropper", managedObjectClass: Dropper.self,
+                properties: [A(name: "text", type: .string)])
+        ])
+    }
+}
+
+extension SaveIntegrity {
+    /// User code that makes the context let go of the save's objects in the middle of the
+    /// `willSave()` and `didSave()` loops (which call each object on a reference the save's
+    /// lists hold, not retained for the call): the objects live through the loop, every
+    /// remaining hook runs once and in order, and the outcome is main's (before the loops
+    /// were unretained).
+    @Suite struct SaveCallbackLifetimeTests {
+        typealias Dropper = IntegrityModels.Dropper
+        typealias Probe = IntegrityModels.DropProbe
+
+        /// Four inserted objects, made in a loop and not kept (the context alone holds them;
+        /// their insertion announced before the save, so the save's announced sets do not),
+        /// the first with `willSave` and `didSave` actions.
+        static func insertFour(
+            into context: ManagedObjectContext, _ probe: Probe,
+            willSave: Probe.Action? = nil, didSave: Probe.Action? = nil
+        ) {
+            for i in 0..<4 {
+                let object = Dropper(context: context)
+                object.tag = "s\(i)"
+                object.text = "s\(i)"
+                object.probe = probe
+                if i == 0 { (object.willSaveAction, object.didSaveAction) = (willSave, didSave) }
+                probe.objects.append(Probe.Held(object: object))
+            }
+            // Announced before the save: the save's announced sets do not hold them.
+            context.processPendingChanges()
+        }
+
+        /// The texts of the store's objects, sorted.
+        static func storedTexts(_ stack: Stack) throws -> [String] {
+            let context = try stack.reopen().context()
+            return try context.performAndWait {
+                try context.fetch(FetchRequest<Dropper>(entityName: "Dropper"))
+                    .map { $0.text ?? "-" }.sorted()
+            }
+        }
+
+        /// `reset()` in the first `willSave()`: the round's objects stay alive through it, the
+        /// other three `willSave()` calls still run, once, in order (the round is a snapshot);
+        /// nothing is saved, no `didSave()` runs, the context has no changes, and the objects
+        /// are freed when the save returns.
+        @Test(arguments: StoreKind.all)
+        func aResetInWillSaveLeavesTheRoundsObjectsAliveAndSavesNothing(_ kind: StoreKind)
+            throws
+        {
+            let stack = try Stack(IntegrityModels.droppers(), on: kind)
+            let context = stack.context()
+            let probe = Probe(context)
+            try context.performAndWait {
+                Self.insertFour(into: context, probe, willSave: .reset)
+                try context.save()
+                #expect(
+                    probe.calls == [
+                        "willSave s0", "willSave s1", "willSave s2", "willSave s3", "saved 0",
+                    ])
+                #expect(probe.alive == [true, true, true, true])
+                #expect(!context.hasChanges && context.registeredObjects.isEmpty)
+                #expect(probe.objects.allSatisfy { $0.object == nil })
+            }
+            #expect(try Self.storedTexts(stack) == [])
+        }
+
+        /// `reset()` or a nested `save()` in the first `didSave()`: the save's objects stay
+        /// alive through it, the other three `didSave()` calls still run, once, in order (after
+        /// the nested save's own calls and notification), the did-save notifications name the
+        /// saves' inserts, everything is stored, and the context has no changes.
+        @Test(arguments: StoreKind.all, [Probe.Action.reset, .save])
+        func aResetOrSaveInDidSaveLeavesTheSavesObjectsAlive(
+            _ kind: StoreKind, _ action: Probe.Action
+        ) throws {
+            let stack = try Stack(IntegrityModels.droppers(), on: kind)
+            let context = stack.context()
+            let probe = Probe(context)
+            try context.performAndWait {
+                Self.insertFour(into: context, probe, didSave: action)
+                try context.save()
+                let nested = action == .save ? ["willSave n", "didSave n", "saved 1"] : []
+                let expected =
+                    ["willSave s0", "willSave s1", "willSave s2", "willSave s3", "didSave s0"]
+                    + nested + ["didSave s1", "didSave s2", "didSave s3", "saved 4"]
+                #expect(probe.calls == expected)
+                #expect(probe.alive == [true, true, true, true])
+                #expect(!context.hasChanges)
+                // After a reset nothing else holds them; the registry keeps them otherwise.
+                #expect(
+                    probe.objects.map { $0.object == nil }
+                        == Array(repeating: action == .reset, count: 4))
+            }
+            let stored = ["s0", "s1", "s2", "s3"] + (action == .save ? ["n"] : [])
+            #expect(try Self.storedTexts(stack) == stored.sorted())
+        }
+    }
+}
