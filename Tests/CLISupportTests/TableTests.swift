@@ -3,7 +3,12 @@ import Foundation
 import Testing
 
 /// Text tables: aligned, capped per cell, linear in the size of what they show.
-@Suite(.timeLimit(.minutes(1)))
+///
+/// The limit guards against the quadratic padding a 100,000-character payee once hit (past
+/// 60 s). It is three minutes, not one: in a clean-clone `.ci/run` on 2 cores (2026-12-06) two of
+/// these millisecond tests started, waited for a thread while `ConcurrencyStressTests` held the
+/// test run's, and ended with the whole run at 109.5 s, over a one-minute limit.
+@Suite(.timeLimit(.minutes(3)))
 struct TableTests {
     @Test func aCellWiderThanTheCapIsCutWithAnEllipsis() {
         let out = CLIOutput.capturing()
