@@ -350,7 +350,10 @@ extension ManagedObjectContext {
                     object.faultSource = .row(rows[i].values)
                     object.snapshotVersion = rows[i].version
                 }
-                objects.append(object)
+                // Moved into the result, its last use: the reference the look-up returned
+                // becomes the array's (appended as a copy, it was retained for the array and
+                // the look-up's released at the end of the row, an atomic pair per row).
+                objects.append(consume object)
             }
         }
         closeBatch(&batch)
