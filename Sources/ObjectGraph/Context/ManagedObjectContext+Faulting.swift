@@ -60,7 +60,7 @@ extension ManagedObjectContext {
             // The row is moved out of the fault, not copied out and released when `fill`
             // clears the source (a retain and a release of its values per fault fired).
             guard case .row(let values)? = object.faultSource.take() else { return }
-            fill(object, values: values, version: object.snapshotVersion)
+            fill(object, values: consume values, version: object.snapshotVersion)
             return
         case .batch(let batch)?:
             fillBatch(batch)
@@ -107,11 +107,14 @@ extension ManagedObjectContext {
     }
 
     /// Sets an object's values and snapshot from a row's values and version.
-    func fill(_ object: ManagedObject, values row: [StoreValue], version: Int64) {
+    ///
+    /// The values are taken (`consuming`): a fault firing moves the values it kept into the
+    /// object (see ``ManagedObject/keepRow(_:)``).
+    func fill(_ object: ManagedObject, values row: consuming [StoreValue], version: Int64) {
         if parent == nil {
             // A store's row: the object keeps it (shared with the row table) and converts
             // only what is read; anything that needs slots converts it then.
-            object.keepRow(row)
+            object.keepRow(consume row)
         } else {
             // A parent's row is made from its objects for this read: nothing to share.
             object.slots = objectValues(row, of: object.entity)
