@@ -216,10 +216,8 @@ open class ManagedObject: CustomStringConvertible {
     /// callers replace a fault's values, an insert's slots, or
     /// (``ManagedObjectContext/reload(_:from:)``'s fast path) an object with no changes, which
     /// has an overlay only when an undo took its writes back to the committed values.
-    ///
-    /// `row` is taken (`consuming`): a caller that passes its last use of the values (a fault
-    /// firing, which moved them out of its ``FaultSource``) hands its reference over, where a
-    /// borrowed row was retained here and released by the caller, an atomic pair per fault.
+    /// `row` is taken: a firing fault hands over the values it kept (borrowed, they were
+    /// retained here and released by the caller, an atomic pair per fault).
     @inline(__always)
     func keepRow(_ row: consuming [StoreValue]) {
         if state.keepsResolvedRelationships { forgetResolvedRelationships() }
