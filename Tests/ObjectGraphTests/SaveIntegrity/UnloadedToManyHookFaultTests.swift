@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+extension SaveIntegrity {
+    /// What validating an unloaded to-many after deletions makes (issue 25's W5, twenty-ninth
+    /// session): the hook's set holds the members' registered objects, not new ones, and a
+    /// member that is a fault stays one. Core Data's faults fire only when their values are
+    /// read ("Faulting reduces the amount of memory your application consumes": a fault is
+    /// realized "when you access its persistent properties", ../shared/reference/
+    /// coredata-semantics.md (e)); `validateForUpdate()` hands the per-key hook the value of
+    /// `books` (coredata-semantics.md (c)), which is the set of its members, not their values.
+    @Suite struct UnloadedToManyHookFaultTests {
+        /// A shelf whose per-key hook refuses a `books` member that is not the context's
+        /// registered object for its ID, or that is no longer a fault (code 8; a saved member, not
+        /// an insert): the refusal fails the save the test makes.
+        final class InspectingShelf: ManagedObject {
+            override func validate(_ value: Any?, forKey key: String) throws {
+                guard key == "books" else { return }
+                // The setup's insert hands the hook its new books, which are no faults.
+                for member in value as? Set<ManagedObject> ?? [] where !member.isInserted {
+                    let registered = managedObjectContext?.registeredObject(for: member.objectID)
+                    if registered !== member || !member.isFault {
+                        throw NSError(
+                            domain: "InspectingShelf", code: 8,
+                            userInfo: [NSLocalizedDescriptionKey: "a member was made or fired"])
+                    }
+                }
+            }
+        }
+
+        /// The books whose number is below (or, `below` false, at least) 15, as faults.
+        private func books(
+            _ context: ManagedObjectContext, below: Bool
+        ) throws -> [ManagedObject] {
+            let request = FetchRequest<ManagedObject>(entityName: "Book")
+            request.predicate = try FetchPredicate(format: below ? "number < 15" : "number >= 15")
+            return try context.fetch(request)
+        }
+
+        /// Deleting half of the books of shelves that never loaded `books`, while the other
+        /// half are held unread: the save validates each shelf's `books` through the hook with
+        /// the held objects themselves (none made again), none of them fired, before and
+        /// after the save; each shelf's `books` then lists exactly the books left.
+        @Test(arguments: StoreKind.all)
+        func theHookGetsTheHeldMembersStillFaults(kind: StoreKind) throws {
+            let stack = try UnloadedToManyDeleteTests.shelvesAndBooks(
+                kind, shelfClass: InspectingShelf.self)
+            let context = stack.context()
+            try context.performAndWait {
+                let kept = try books(context, below: false)
+                let doomed = try books(context, below: true)
+                #expect(kept.count == 15 && doomed.count == 15)
+                #expect(kept.filter { $0.isFault }.count == 15)
+                for book in doomed { context.delete(book) }
+                context.processPendingChanges()
+                #expect(kept.filter { $0.isFault }.count == 15)
+                try context.save()
+                #expect(kept.filter { $0.isFault }.count == 15)
+                for book in kept {
+                    #expect(context.registeredObject(for: book.objectID) === book)
+                }
+                let request = FetchRequest<ManagedObject>(entityName: "Shelf")
+                request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+                for (s, shelf) in try context.fetch(request).enumerated() {
+                    let members = shelf.value(forKey: "books") as? Set<ManagedObject> ?? []
+                    let numbers = members.map { $0.value(forKey: "number") as? Int64 ?? -1 }
+                    #expect(numbers.sorted() == (15..<30).filter { $0 % 3 == s }.map(Int64.init))
+                    #expect(members.allSatisfy { m in kept.contains { $0 === m } })
+                }
+            }
+        }
+    }
+}
