@@ -6,11 +6,12 @@ import Testing
 extension SaveIntegrity {
     /// What validating an unloaded to-many after deletions makes (issue 25's W5, twenty-ninth
     /// session): the hook's set holds the members' registered objects, not new ones, and a
-    /// member that is a fault stays one. Core Data's faults fire only when their values are
-    /// read ("Faulting reduces the amount of memory your application consumes": a fault is
-    /// realized "when you access its persistent properties", ../shared/reference/
-    /// coredata-semantics.md (e)); `validateForUpdate()` hands the per-key hook the value of
-    /// `books` (coredata-semantics.md (c)), which is the set of its members, not their values.
+    /// member that is a fault stays one. In Core Data a fault is a placeholder whose persistent
+    /// values are loaded only when they are used (Core Data Programming Guide, "Faulting and
+    /// Uniquing", developer.apple.com/library/archive/documentation/Cocoa/Conceptual/CoreData/
+    /// FaultingandUniquing.html); `validateForUpdate()` validates every property through the
+    /// per-key hook (../shared/reference/coredata-semantics.md (c)), and the value of `books`
+    /// is the set of its members, not their values.
     @Suite struct UnloadedToManyHookFaultTests {
         /// A shelf whose per-key hook refuses a `books` member that is not the context's
         /// registered object for its ID, or that is no longer a fault (code 8; a saved member, not
