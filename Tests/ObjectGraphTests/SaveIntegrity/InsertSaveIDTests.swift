@@ -115,19 +115,18 @@ extension SaveIntegrity {
         func insertsInRunsOfOneEntityGetTheirKeysInInsertionOrder(kind: StoreKind) throws {
             let stack = try Stack(try model(), on: kind)
             let context = stack.context()
-            let recorder = SaveRecorder(context)
+            let named = { (entity: String, name: String) -> ManagedObject in
+                let object = context.insertNewObject(forEntityName: entity)
+                object.setValue(name, forKey: "name")
+                return object
+            }
             try context.performAndWait {
-                let folders = (0..<3).map { i in
-                    let folder = context.insertNewObject(forEntityName: "Folder")
-                    folder.setValue("folder \(i)", forKey: "name")
-                    return folder
-                }
-                let files = (0..<9).map { i in
-                    let file = context.insertNewObject(forEntityName: "File")
-                    file.setValue("file \(i)", forKey: "name")
+                let folders = (0..<3).map { named("Folder", "folder \($0)") }
+                let files = (0..<9).map { named("File", "file \($0)") }
+                for (i, file) in files.enumerated() {
                     file.setValue(folders[i % 3], forKey: "folder")
-                    return file
                 }
+                let recorder = SaveRecorder(context)
                 try context.save()
                 for group in [folders, files] {
                     let keys = group.map(\.objectID.primaryKey)
