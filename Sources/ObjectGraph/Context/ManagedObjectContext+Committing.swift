@@ -275,6 +275,7 @@ extension ManagedObjectContext {
                 groups.append((objects[range.lowerBound].entity, [range], temporary))
             }
         }
+        if let inOrder = try newIDsInOrder(objects, groups, total, coordinator) { return inOrder }
         var result = NewObjectIDs()
         result.reserveCapacity(total)
         for group in groups {

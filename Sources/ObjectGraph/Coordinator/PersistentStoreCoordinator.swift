@@ -387,11 +387,20 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func permanentIDs(for entity: EntityDescription, count: Int, assigned: String? = nil) throws
         -> [ManagedObjectID]
     {
+        let (scope, keys) = try permanentKeys(for: entity, count: count, assigned: assigned)
+        return keys.map { ManagedObjectID(scope: scope, primaryKey: $0) }
+    }
+
+    /// The keys ``permanentIDs(for:count:assigned:)`` makes its IDs of, with the scope they
+    /// share: for a caller that makes each ID where it keeps it (a save's new IDs), so that
+    /// no array of IDs is made and freed between (a retain and a release of the scope an ID).
+    func permanentKeys(for entity: EntityDescription, count: Int, assigned: String? = nil)
+        throws -> (scope: ObjectIDScope, keys: [Int64])
+    {
         try locked {
             let store = try store(for: entity, assigned: assigned)
             let keys = try store.allocatePrimaryKeys(for: entity, count: count)
-            let scope = ObjectIDScope.of(entity, store: store.identifier)
-            return keys.map { ManagedObjectID(scope: scope, primaryKey: $0) }
+            return (ObjectIDScope.of(entity, store: store.identifier), keys)
         }
     }
 }

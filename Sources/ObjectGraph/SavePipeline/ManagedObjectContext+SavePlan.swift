@@ -47,12 +47,14 @@ extension ManagedObjectContext {
         newIDs.objects.withUnsafeBufferPointer { objects in
             newIDs.ids.withUnsafeBufferPointer { ids in
                 for i in objects.indices {
-                    let object = objects[i]
                     assert(
-                        object.objectID.isTemporaryID && !ids[i].isTemporaryID,
+                        objects[i].objectID.isTemporaryID && !ids[i].isTemporaryID,
                         "a new ID for an object without a temporary one, or a temporary new ID")
-                    from.append(object.objectID)
-                    object.objectID = ids[i]
+                    // The old ID is swapped out of the object into `from`: copying it there
+                    // and then overwriting it retained and released its scope again.
+                    var id = ids[i]
+                    swap(&id, &objects[i].objectID)
+                    from.append(consume id)
                 }
             }
         }

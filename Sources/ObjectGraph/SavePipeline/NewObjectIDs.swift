@@ -25,6 +25,28 @@ struct NewObjectIDs {
         positions.reserveCapacity(capacity)
     }
 
+    /// New IDs for every object of `objects`, in order: `ids[i]` is `objects[i]`'s. The list
+    /// is `objects` itself, sharing its storage (a save's inserts, when each has a temporary
+    /// ID and allocation order is theirs): appending each object to a list of its own
+    /// retained it, and freeing that list released it again. `nil` when an object appears
+    /// twice (the caller then records them one by one, as ``append(_:_:)`` keeps the first).
+    init?(sharing objects: [ManagedObject], ids: [ManagedObjectID]) {
+        precondition(objects.count == ids.count, "NewObjectIDs: an ID for each object")
+        var positions = ObjectPositions()
+        positions.reserveCapacity(objects.count)
+        let unique = objects.withUnsafeBufferPointer { objects in
+            for i in objects.indices where !positions.insert(objects[i], at: i) { return false }
+            return true
+        }
+        guard unique else { return nil }
+        self.objects = objects
+        self.ids = ids
+        self.positions = positions
+    }
+
+    /// An empty list.
+    init() {}
+
     /// Records `id` as `object`'s new ID; an object recorded already keeps its first ID.
     mutating func append(_ object: ManagedObject, _ id: ManagedObjectID) {
         guard positions.insert(object, at: ids.count) else { return }
@@ -77,5 +99,41 @@ struct NewObjectIDs {
         table.reserveCapacity(objects.count)
         for i in objects.indices { _ = table.insert(objects[i], at: i) }
         positions = table
+    }
+}
+
+extension ManagedObjectContext {
+    /// ``allocateIDs(for:coordinator:)`` where every object has a temporary ID, no store was
+    /// chosen by ``assign(_:to:)`` and the entities' runs, group by group, are `objects` in
+    /// order (inserts of one entity at a time, a save's usual shape): the new IDs' list of
+    /// objects is `objects` itself, and each ID is made where the list keeps it, from the
+    /// keys the store hands out, with no array of IDs between. Allocation order, keys and
+    /// IDs are the same as the general path's. `nil` when the shape does not hold.
+    func newIDsInOrder(
+        _ objects: [ManagedObject],
+        _ groups: [(entity: EntityDescription, runs: [Range<Int>], temporary: Int)], _ total: Int,
+        _ coordinator: PersistentStoreCoordinator
+    ) throws -> NewObjectIDs? {
+        guard assignedStores.isEmpty, total == objects.count else { return nil }
+        var next = 0
+        for group in groups {
+            for range in group.runs {
+                guard range.lowerBound == next else { return nil }
+                next = range.upperBound
+            }
+        }
+        var ids: [ManagedObjectID] = []
+        ids.reserveCapacity(total)
+        for group in groups {
+            let (scope, keys) = try coordinator.permanentKeys(
+                for: group.entity, count: group.temporary)
+            for key in keys { ids.append(ManagedObjectID(scope: scope, primaryKey: key)) }
+        }
+        if let shared = NewObjectIDs(sharing: objects, ids: ids) { return shared }
+        // An object listed twice: recorded one by one, as the general path does.
+        var result = NewObjectIDs()
+        result.reserveCapacity(total)
+        for i in objects.indices { result.append(objects[i], ids[i]) }
+        return result
     }
 }

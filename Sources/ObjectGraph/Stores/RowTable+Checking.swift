@@ -10,10 +10,14 @@ extension RowTable {
     ///   `ReferenceCheck`), after every version check.
     public func check(_ changes: StoreChangeSet) throws {
         var shapes = ShapeMemo()
-        for row in changes.inserted {
-            let e = try shapes.entityIndex(of: row, in: self)
-            if entityTables[e].slotByKey[row.objectID.primaryKey] != nil {
-                throw StoreErrors.conflict(row.objectID, "already exists")
+        // Through the buffer: a `for`-`in` copied each row (a retain and a release of its ID's
+        // scope and of its values: W1, 20,020 inserted rows).
+        try changes.inserted.withUnsafeBufferPointer { inserted in
+            for i in inserted.indices {
+                let e = try shapes.entityIndex(of: inserted[i], in: self)
+                if entityTables[e].slotByKey[inserted[i].objectID.primaryKey] != nil {
+                    throw StoreErrors.conflict(inserted[i].objectID, "already exists")
+                }
             }
         }
         var references = ReferenceCheck(changes)

@@ -45,14 +45,26 @@ struct ReferenceCheck {
     }
 
     /// Checks every reference the inserted rows write.
+    ///
+    /// The rows and their values are read through the arrays' buffers: a `for`-`in` over the
+    /// rows copied each row (a retain and a release of its ID's scope and of its values: W1,
+    /// 20,020 inserted rows), and enumerating the values copied each value.
     mutating func checkInserted(in table: RowTable) throws {
-        for row in insertedRows {
-            for (slot, value) in row.values.enumerated() {
-                switch value {
-                case .toOne(let target?): try check(row.objectID, slot, target, in: table)
-                case .toMany(let targets):
-                    for target in targets { try check(row.objectID, slot, target, in: table) }
-                default: continue
+        let rows = insertedRows
+        try rows.withUnsafeBufferPointer { rows in
+            for r in rows.indices {
+                try rows[r].values.withUnsafeBufferPointer { values in
+                    for slot in values.indices {
+                        switch values[slot] {
+                        case .toOne(let target?):
+                            try check(rows[r].objectID, slot, target, in: table)
+                        case .toMany(let targets):
+                            for target in targets {
+                                try check(rows[r].objectID, slot, target, in: table)
+                            }
+                        default: continue
+                        }
+                    }
                 }
             }
         }

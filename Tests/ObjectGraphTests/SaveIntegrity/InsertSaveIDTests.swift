@@ -105,5 +105,49 @@ extension SaveIntegrity {
                 }
             }
         }
+
+        /// Folders, then files, each entity's inserts in one run (a save's usual shape, whose
+        /// new IDs share the save's list of inserts and are made from the store's keys
+        /// directly): each entity's keys are handed out in insertion order, one after
+        /// another, every object is registered under its new ID, the did-save names exactly
+        /// those IDs, and each stored file names its folder's new ID.
+        @Test(arguments: StoreKind.all)
+        func insertsInRunsOfOneEntityGetTheirKeysInInsertionOrder(kind: StoreKind) throws {
+            let stack = try Stack(try model(), on: kind)
+            let context = stack.context()
+            let named = { (entity: String, name: String) -> ManagedObject in
+                let object = context.insertNewObject(forEntityName: entity)
+                object.setValue(name, forKey: "name")
+                return object
+            }
+            try context.performAndWait {
+                let folders = (0..<3).map { named("Folder", "folder \($0)") }
+                let files = (0..<9).map { named("File", "file \($0)") }
+                for (i, file) in files.enumerated() {
+                    file.setValue(folders[i % 3], forKey: "folder")
+                }
+                let recorder = SaveRecorder(context)
+                try context.save()
+                for group in [folders, files] {
+                    let keys = group.map(\.objectID.primaryKey)
+                    #expect(group.allSatisfy { !$0.objectID.isTemporaryID })
+                    #expect(keys == Array(keys[0]..<keys[0] + Int64(keys.count)))
+                    for object in group {
+                        #expect(context.registeredObject(for: object.objectID) === object)
+                    }
+                }
+                #expect(recorder.insertedIDs == Set((folders + files).map(\.objectID)))
+                let folderSlot = stack.model.entitiesByName["File"]!.properties.firstIndex {
+                    $0.name == "folder"
+                }!
+                let rows = try stack.rows("File")
+                #expect(rows.count == 9)
+                for row in rows {
+                    let file = try #require(context.registeredObject(for: row.objectID))
+                    let folder = file.value(forKey: "folder") as? ManagedObject
+                    #expect(row.values[folderSlot] == .toOne(folder?.objectID))
+                }
+            }
+        }
     }
 }
