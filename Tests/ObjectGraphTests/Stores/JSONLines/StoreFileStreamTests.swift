@@ -235,7 +235,7 @@ import Testing
 
     /// As ``withStream(_:chunk:withoutModel:_:)``, also giving `body` the file's URL; with
     /// `withoutModel` the stream is given no model (as tools open a file).
-    private func withStream<T>(
+    func withStream<T>(
         _ bytes: [UInt8], chunk: Int, withoutModel: Bool = false,
         _ body: (inout StoreFileStream, Int32, PosixFileSystem, URL) throws -> T
     ) throws -> T {
