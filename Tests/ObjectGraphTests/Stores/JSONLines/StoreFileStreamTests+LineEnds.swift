@@ -5,8 +5,9 @@ import Testing
 
 /// The stream's reader thread finds the file's line ends while the file arrives, and the load
 /// uses them instead of searching the bytes again: they are exactly the LFs of the bytes the
-/// stream gives (at every chunk size, for a file that grew or was shorter than its status
-/// said), and the load given them gives what the load that searches gives.
+/// stream gives (at every chunk size here; for a file that grew or was shorter than its
+/// status said in the suite's tests of those), and the load given them gives what the load
+/// that searches gives.
 extension StoreFileStreamTests {
     /// The offsets of every LF in `bytes`.
     static func lineFeeds(_ bytes: [UInt8]) -> [Int] {
@@ -16,20 +17,7 @@ extension StoreFileStreamTests {
     /// What loading `bytes` with the line ends `lineEnds` gives, in the words of
     /// ``outcome(_:prefetched:)``.
     func outcome(_ bytes: [UInt8], lineEnds: [Int]?) -> String {
-        do {
-            let loaded = try StoreFileLoader.load(
-                bytes, path: "/tmp/stream.jsonl", model: model, parallelAbove: large,
-                lineEnds: lineEnds)
-            let r = loaded.replay
-            let all = r.table.allRows().sorted { "\($0.objectID)" < "\($1.objectID)" }
-            return "lines \(r.lineCount) length \(r.length) last \(r.lastTransaction) "
-                + "transactions \(r.transactionLines) tail \(loaded.tail) "
-                + "history \(r.history?.transactions ?? []) rows \(all)"
-        } catch let e as ObjectGraphError {
-            return "error \(e.reason) line \(e.line ?? 0) column \(e.column ?? 0): \(e.message)"
-        } catch {
-            return "error \(error)"
-        }
+        outcome(bytes, prefetched: [], using: model, lineEnds: lineEnds)
     }
 
     @Test(arguments: [false, true])
@@ -52,46 +40,8 @@ extension StoreFileStreamTests {
         }
     }
 
-    @Test func theLineEndsOfAFileThatGrewOrWasShortAreThoseOfTheBytesGiven() throws {
+    @Test func aSmallFileReadWholeHasItsLineEndsSearchedByTheLoad() throws {
         let file = try storeFile(compacted: false)
-        let extra = Array(try storeFile(compacted: true).prefix(3000))
-        let grown = try withStream(file, chunk: 1000) { stream, fd, fs, url in
-            stream.readChunk = { fd, buffer, offset in
-                if offset + buffer.count >= file.count, offset < file.count {
-                    let handle = try FileHandle(forWritingTo: url)
-                    try handle.seekToEnd()
-                    try handle.write(contentsOf: Data(extra))
-                    try handle.close()
-                }
-                return try fs.read(fd, into: buffer, at: offset)
-            }
-            return try stream.read(fd)
-        }
-        #expect(grown.bytes == file + extra)
-        #expect(grown.lineEnds == Self.lineFeeds(file + extra))
-        if grown.lineEnds == Self.lineFeeds(file + extra) {
-            #expect(
-                outcome(grown.bytes, lineEnds: grown.lineEnds)
-                    == outcome(file + extra, lineEnds: nil))
-        }
-        let short = try withStream(file, chunk: 1000) { stream, fd, fs in
-            stream.readChunk = { fd, buffer, offset in
-                let n = try fs.read(fd, into: buffer, at: offset)
-                return max(0, min(n, file.count - 5000 - offset))
-            }
-            return try stream.read(fd)
-        }
-        #expect(short.bytes == file)
-        #expect(short.lineEnds == Self.lineFeeds(file))
-    }
-
-    @Test func aFileReadWholeOnTheCallingThreadHasItsLineEndsSearchedByTheLoad() throws {
-        let file = try storeFile(compacted: false)
-        let read = try withStream(file, chunk: 512) { stream, fd, _ in
-            stream.startThread = { _ in nil }
-            return try stream.read(fd)
-        }
-        #expect(read.lineEnds == nil)
         let small = try withStream(file, chunk: 512) { stream, fd, _ in
             stream.streamAbove = file.count + 1
             return try stream.read(fd)
