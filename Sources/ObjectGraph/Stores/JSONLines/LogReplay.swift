@@ -76,20 +76,31 @@ struct LogReplay {
     ///
     /// - Parameter prefetched: Rows of large lines read while the file was arriving, each
     ///   for the line starting at its file offset (``LineParser/prefetched``).
+    /// - Parameter lineEnds: The file offsets of every LF in `bytes` (which start at file
+    ///   offset ``length``), in order, when the caller found them already
+    ///   (``StoreFileStream``'s reader thread, while the file arrived); `nil` to search
+    ///   `bytes` for them here.
     /// - Throws: `.storeCorrupt` (259) naming the first damaged line; the replay then
     ///   holds every line before it.
     mutating func apply(
-        _ bytes: UnsafeRawBufferPointer, prefetched: [PrefetchedRows<StoreRow>] = []
+        _ bytes: UnsafeRawBufferPointer, prefetched: [PrefetchedRows<StoreRow>] = [],
+        lineEnds: ArraySlice<Int>? = nil
     ) throws -> Tail {
-        guard let base = bytes.baseAddress else {
+        guard bytes.baseAddress != nil else {
             return try tail(UnsafeRawBufferPointer(start: nil, count: 0))
         }
         var lines: [Range<Int>] = []
         var offset = 0
-        while offset < bytes.count, let lf = memchr(base + offset, 0x0A, bytes.count - offset) {
-            let end = base.distance(to: UnsafeRawPointer(lf))
-            lines.append(offset..<end)
-            offset = end + 1
+        if let lineEnds {
+            lines.reserveCapacity(lineEnds.count)
+            for fileOffset in lineEnds {
+                let end = fileOffset - length
+                lines.append(offset..<end)
+                offset = end + 1
+            }
+            assert(lines == Self.lines(in: bytes).lines, "the line ends given are the bytes' LFs")
+        } else {
+            (lines, offset) = Self.lines(in: bytes)
         }
         var parser = LineParser(
             codec: codec, firstNumber: lineCount + 1, snapshotRows: snapshotRowsLeft)
@@ -143,6 +154,19 @@ struct LogReplay {
         }
         try insertSnapshotRun(&snapshotRun, lengths: &runLengths)
         return try tail(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+    }
+
+    /// The complete lines of `bytes` (each without its LF), and the offset after the last LF.
+    static func lines(in bytes: UnsafeRawBufferPointer) -> (lines: [Range<Int>], rest: Int) {
+        guard let base = bytes.baseAddress else { return ([], 0) }
+        var lines: [Range<Int>] = []
+        var offset = 0
+        while offset < bytes.count, let lf = memchr(base + offset, 0x0A, bytes.count - offset) {
+            let end = base.distance(to: UnsafeRawPointer(lf))
+            lines.append(offset..<end)
+            offset = end + 1
+        }
+        return (lines, offset)
     }
 
     /// Inserts the snapshot rows of consecutive lines (of the given lengths, LF included) and
