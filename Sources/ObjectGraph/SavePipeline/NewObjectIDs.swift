@@ -127,7 +127,11 @@ extension ManagedObjectContext {
         for group in groups {
             let (scope, keys) = try coordinator.permanentKeys(
                 for: group.entity, count: group.temporary)
-            for key in keys { ids.append(ManagedObjectID(scope: scope, primaryKey: key)) }
+            // The first `temporary` keys, as the general path takes them (a store that hands
+            // out more than asked for does not misalign the list).
+            for key in keys.prefix(group.temporary) {
+                ids.append(ManagedObjectID(scope: scope, primaryKey: key))
+            }
         }
         if let shared = NewObjectIDs(sharing: objects, ids: ids) { return shared }
         // An object listed twice: recorded one by one, as the general path does.

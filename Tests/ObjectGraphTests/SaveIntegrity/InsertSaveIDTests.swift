@@ -113,7 +113,20 @@ extension SaveIntegrity {
         /// those IDs, and each stored file names its folder's new ID.
         @Test(arguments: StoreKind.all)
         func insertsInRunsOfOneEntityGetTheirKeysInInsertionOrder(kind: StoreKind) throws {
-            let stack = try Stack(try model(), on: kind)
+            try savesInsertsInRuns(kind: kind, extraKeys: 0)
+        }
+
+        /// A store that hands out more keys than asked for: the save takes the first ones, in
+        /// order, for each entity's inserts (the review of `w1b`: its in-order path appended
+        /// every key handed out and trapped on the count).
+        @Test(arguments: StoreKind.all)
+        func aStoreHandingOutMoreKeysThanAskedGivesTheFirstOnesInOrder(kind: StoreKind) throws {
+            try savesInsertsInRuns(kind: kind, extraKeys: 2)
+        }
+
+        private func savesInsertsInRuns(kind: StoreKind, extraKeys: Int) throws {
+            let stack = try Stack(try model(), on: kind, failing: true)
+            (stack.store as! FailingStore).extraKeys = extraKeys
             let context = stack.context()
             let named = { (entity: String, name: String) -> ManagedObject in
                 let object = context.insertNewObject(forEntityName: entity)

@@ -17,10 +17,15 @@ extension SaveIntegrity {
         /// registered object for its ID, or that is no longer a fault (code 8; a saved member, not
         /// an insert): the refusal fails the save the test makes.
         final class InspectingShelf: ManagedObject {
+            /// How many saved members the hook has inspected on this instance (so that the
+            /// test can tell a hook that ran from one never called).
+            var inspected = 0
+
             override func validate(_ value: Any?, forKey key: String) throws {
                 guard key == "books" else { return }
                 // The setup's insert hands the hook its new books, which are no faults.
                 for member in value as? Set<ManagedObject> ?? [] where !member.isInserted {
+                    inspected += 1
                     let registered = managedObjectContext?.registeredObject(for: member.objectID)
                     if registered !== member || !member.isFault {
                         throw NSError(
@@ -64,7 +69,10 @@ extension SaveIntegrity {
                 }
                 let request = FetchRequest<ManagedObject>(entityName: "Shelf")
                 request.sortDescriptors = [FetchSortDescriptor(key: "name")]
-                for (s, shelf) in try context.fetch(request).enumerated() {
+                let shelves = try context.fetch(request)
+                // Each shelf's hook saw its five books left, held and still faults.
+                #expect(shelves.map { ($0 as? InspectingShelf)?.inspected } == [5, 5, 5])
+                for (s, shelf) in shelves.enumerated() {
                     let members = shelf.value(forKey: "books") as? Set<ManagedObject> ?? []
                     let numbers = members.map { $0.value(forKey: "number") as? Int64 ?? -1 }
                     #expect(numbers.sorted() == (15..<30).filter { $0 % 3 == s }.map(Int64.init))

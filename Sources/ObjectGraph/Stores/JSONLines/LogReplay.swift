@@ -91,13 +91,8 @@ struct LogReplay {
         }
         var lines: [Range<Int>] = []
         var offset = 0
-        if let lineEnds {
-            lines.reserveCapacity(lineEnds.count)
-            for fileOffset in lineEnds {
-                let end = fileOffset - length
-                lines.append(offset..<end)
-                offset = end + 1
-            }
+        if let lineEnds, let given = Self.lines(endingAt: lineEnds, from: length, in: bytes) {
+            (lines, offset) = given
             assert(lines == Self.lines(in: bytes).lines, "the line ends given are the bytes' LFs")
         } else {
             (lines, offset) = Self.lines(in: bytes)
@@ -154,6 +149,25 @@ struct LogReplay {
         }
         try insertSnapshotRun(&snapshotRun, lengths: &runLengths)
         return try tail(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+    }
+
+    /// The lines `bytes` holds, from LF offsets a caller found (file offsets; `bytes` starts at
+    /// file offset `start`), or `nil` when one of them is not an LF of `bytes` after the one
+    /// before it: the caller then searches (``lines(in:)``), so a wrong list can never make a
+    /// line reach outside the buffer.
+    static func lines(
+        endingAt lineEnds: ArraySlice<Int>, from start: Int, in bytes: UnsafeRawBufferPointer
+    ) -> (lines: [Range<Int>], rest: Int)? {
+        var lines: [Range<Int>] = []
+        lines.reserveCapacity(lineEnds.count)
+        var offset = 0
+        for fileOffset in lineEnds {
+            let end = fileOffset - start
+            guard end >= offset, end < bytes.count, bytes[end] == 0x0A else { return nil }
+            lines.append(offset..<end)
+            offset = end + 1
+        }
+        return (lines, offset)
     }
 
     /// The complete lines of `bytes` (each without its LF), and the offset after the last LF.

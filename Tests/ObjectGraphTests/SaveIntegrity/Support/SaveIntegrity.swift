@@ -120,6 +120,7 @@ final class FailingStore: PersistentStore, @unchecked Sendable {
     private var failsCommits = false
     private var commits = 0
     private var fetches = 0
+    private var extra = 0
 
     init(_ base: any PersistentStore) { self.base = base }
 
@@ -151,7 +152,13 @@ final class FailingStore: PersistentStore, @unchecked Sendable {
         -> [ManagedObjectID]
     { try base.relatedObjectIDs(relationship, of: objectID) }
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
-        try base.allocatePrimaryKeys(for: entity, count: count)
+        try base.allocatePrimaryKeys(for: entity, count: count + extraKeys)
+    }
+    /// How many keys more than asked for each allocation hands out (a third-party store's
+    /// over-allocation; the engine must use the first ones asked for).
+    var extraKeys: Int {
+        get { lock.withLock { extra } }
+        set { lock.withLock { extra = newValue } }
     }
     func commit(_ changes: StoreChangeSet) throws {
         if failing {

@@ -53,7 +53,7 @@ extension StoreFileStreamTests {
         let file = try storeFile(compacted: false)
         let lfs = Self.lineFeeds(file)
         // A byte changed in the middle of the third line, and the header's LF made a space
-        // (the line ends given then do not start with the header's: the load searches).
+        // (the header then runs into the next line: the same error, whatever the line ends).
         var damaged = file
         damaged[(lfs[1] + lfs[2]) / 2] ^= 0x01
         var headerless = file
@@ -63,5 +63,24 @@ extension StoreFileStreamTests {
             #expect(given.hasPrefix("error"), "\(given.prefix(200))")
             #expect(given == outcome(bytes, lineEnds: nil))
         }
+    }
+
+    /// Line ends that are not the bytes' LFs are never trusted: a list without the header's
+    /// LF first, one with an offset past the bytes, one naming a byte that is no LF, and one
+    /// out of order each load as the search does (the review of `w2o`: in a release build a
+    /// wrong list would have made lines reach outside the buffer).
+    @Test func lineEndsThatAreNotTheBytesLFsAreSearchedAgain() throws {
+        let file = try storeFile(compacted: false)
+        let lfs = Self.lineFeeds(file)
+        #expect(lfs.count >= 4)
+        let searched = outcome(file, lineEnds: nil)
+        #expect(!searched.hasPrefix("error"), "\(searched.prefix(200))")
+        let wrong: [[Int]] = [
+            Array(lfs.dropFirst()),
+            lfs + [file.count + 10],
+            [lfs[0], lfs[1] + 1] + lfs.dropFirst(2),
+            [lfs[0], lfs[2], lfs[1]] + lfs.dropFirst(3),
+        ]
+        for ends in wrong { #expect(outcome(file, lineEnds: ends) == searched) }
     }
 }
