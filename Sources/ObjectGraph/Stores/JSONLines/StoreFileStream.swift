@@ -14,9 +14,11 @@ import Foundation
 /// they change nothing the load gives (the line is still framed, checksummed, read and applied
 /// as before), only how much of its `ins` array is left to read after the file has arrived.
 ///
-/// The reader thread also finds the file's line ends (its LFs) in each chunk it has read, while
-/// the next is still on its way, so that the load does not search the whole file for them
-/// again on the calling thread after the file has arrived (``StoreFileLoader``'s `lineEnds`).
+/// The reader thread also finds the file's line ends (its LFs) in each chunk it has read,
+/// after publishing the chunk and before it asks for the next one (a `memchr` over the chunk,
+/// while the kernel's read-ahead goes on fetching the file), so that the load does not search
+/// the whole file for them again on the calling thread after the file has arrived
+/// (``StoreFileLoader``'s `lineEnds`).
 ///
 /// Only a transaction line that is still arriving when ``largeLine`` of its bytes are in is
 /// read ahead, and only its `ins` array, from its first row on, in parts cut at `],["`
