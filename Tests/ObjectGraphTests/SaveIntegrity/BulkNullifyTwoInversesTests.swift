@@ -11,46 +11,42 @@ extension SaveIntegrity {
         /// `Folder(name)` with the to-manys `files` and `archived` ⟷ `File(number)` with the
         /// to-ones `folder` (inverse `files`) and `archive` (inverse `archived`), all nullify.
         private func model() throws -> ManagedObjectModel {
-            try ManagedObjectModel(entities: [
+            let pairs = [("files", "folder"), ("archived", "archive")]
+            let toManys = pairs.map { many, one in
+                RelationshipDescription(
+                    name: many, destination: "File", inverse: one, isToMany: true,
+                    deleteRule: .nullify)
+            }
+            let toOnes = pairs.map { many, one in
+                RelationshipDescription(
+                    name: one, destination: "Folder", inverse: many, deleteRule: .nullify)
+            }
+            return try ManagedObjectModel(entities: [
                 EntityDescription(
                     name: "Folder",
-                    properties: [
-                        AttributeDescription(name: "name", type: .string),
-                        RelationshipDescription(
-                            name: "files", destination: "File", inverse: "folder",
-                            isToMany: true, deleteRule: .nullify),
-                        RelationshipDescription(
-                            name: "archived", destination: "File", inverse: "archive",
-                            isToMany: true, deleteRule: .nullify),
-                    ]),
+                    properties: [AttributeDescription(name: "name", type: .string)] + toManys),
                 EntityDescription(
                     name: "File",
-                    properties: [
-                        AttributeDescription(name: "number", type: .integer64),
-                        RelationshipDescription(
-                            name: "folder", destination: "Folder", inverse: "files",
-                            deleteRule: .nullify),
-                        RelationshipDescription(
-                            name: "archive", destination: "Folder", inverse: "archived",
-                            deleteRule: .nullify),
-                    ]),
+                    properties: [AttributeDescription(name: "number", type: .integer64)] + toOnes),
             ])
         }
 
         /// Three folders `f0`–`f2`; file `i` in folder `i % 3` and archived in `(i + 1) % 3`.
-        private func seed(_ stack: Stack, files: Int) throws {
+        private func seed(_ stack: Stack, files count: Int) throws {
             let context = stack.context()
             try context.performAndWait {
-                let folders = (0..<3).map { i in
-                    let folder = context.insertNewObject(forEntityName: "Folder")
-                    folder.setValue("f\(i)", forKey: "name")
-                    return folder
+                var folders: [ManagedObject] = []
+                for i in 0..<3 {
+                    folders.append(context.insertNewObject(forEntityName: "Folder"))
+                    folders[i].setValue("f\(i)", forKey: "name")
                 }
-                for i in 0..<files {
+                for i in 0..<count {
+                    let values: [String: Any] = [
+                        "number": Int64(i), "folder": folders[i % 3],
+                        "archive": folders[(i + 1) % 3],
+                    ]
                     let file = context.insertNewObject(forEntityName: "File")
-                    file.setValue(Int64(i), forKey: "number")
-                    file.setValue(folders[i % 3], forKey: "folder")
-                    file.setValue(folders[(i + 1) % 3], forKey: "archive")
+                    for (key, value) in values { file.setValue(value, forKey: key) }
                 }
                 try context.save()
             }
