@@ -144,7 +144,7 @@ extension ManagedObject {
     /// the refresh and merge paths that clear the field), and rollback and undo clear it.
     /// The kept destination is held by this deleted object (itself held by the pending set)
     /// until the save ends, so a registry sweep cannot drop it meanwhile.
-    func keepDestinationFound(_ destination: ManagedObject) -> Bool {
+    func keepDestinationFound(_ destination: consuming ManagedObject) -> Bool {
         guard rowValues != nil, !state.keepsResolvedRelationships else { return false }
         switch faultSource {
         case nil, .resolvedDestination?:

@@ -60,11 +60,13 @@ extension ManagedObjectContext {
             let inverse = relationship.inverseRelationship, inverse.isToMany
         {
             if let target = object.toOneKeepingRow(relationship, in: self) {
-                // Kept for `finishSave`, which would look the same ID up again.
-                if object.keepDestinationFound(target), keptDestinationsStamp == nil {
+                nullified.add(object, from: inverse, of: target)
+                // Kept for `finishSave`, which would look the same ID up again. Recorded
+                // first, so that the reference the look-up returned moves into the kept field
+                // (passed as a copy, it was retained there and released here).
+                if object.keepDestinationFound(consume target), keptDestinationsStamp == nil {
                     keptDestinationsStamp = registry.removals
                 }
-                nullified.add(object, from: inverse, of: target)
             }
             return
         }
@@ -145,11 +147,12 @@ extension ManagedObjectContext {
 /// pending (and the save's updated rows) come in the same order as removing one by one.
 private struct DeferredRemovals {
     /// Per target and to-many: the objects leaving it, in order, and the index of the same
-    /// target's next group (another of its to-manys), or -1.
+    /// target's next group (another of its to-manys), or -1. `inverseKey` is the to-many's
+    /// identifier, compared without a retain of the description.
     private var groups:
         [(
-            target: ManagedObject, inverse: RelationshipDescription, objects: [ManagedObject],
-            next: Int
+            target: ManagedObject, inverse: RelationshipDescription, inverseKey: ObjectIdentifier,
+            objects: [ManagedObject], next: Int
         )] = []
     /// Each target's first group.
     private var first = ObjectPositions()
@@ -160,13 +163,16 @@ private struct DeferredRemovals {
     ) {
         guard var g = first[target] else {
             _ = first.insert(target, at: groups.count)
-            groups.append((target, inverse, [object], -1))
+            groups.append((target, inverse, ObjectIdentifier(inverse), [object], -1))
             return
         }
-        while groups[g].inverse !== inverse {
+        // The groups' relationships compared by their identifiers, which the groups keep:
+        // reading a group's `inverse` retained and released it once a deletion.
+        let key = ObjectIdentifier(inverse)
+        while groups[g].inverseKey != key {
             if groups[g].next < 0 {
                 groups[g].next = groups.count
-                groups.append((target, inverse, [object], -1))
+                groups.append((target, inverse, key, [object], -1))
                 return
             }
             g = groups[g].next
