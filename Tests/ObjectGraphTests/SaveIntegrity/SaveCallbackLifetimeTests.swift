@@ -81,8 +81,6 @@ extension IntegrityModels {
         var willSaveAction: DropProbe.Action?
         /// The action this object's `didSave()` runs, once.
         var didSaveAction: DropProbe.Action?
-        /// The action this object's `validateForInsert()` runs, once.
-        var validateAction: DropProbe.Action?
 
         override func willSave() {
             super.willSave()
@@ -92,13 +90,6 @@ extension IntegrityModels {
         override func didSave() {
             super.didSave()
             called("didSave", \.didSaveAction)
-        }
-
-        /// Validates as its superclass while it has a context (a reset turns it into a fault
-        /// without one, which has nothing to validate), then records the call.
-        override func validateForInsert() throws {
-            if managedObjectContext != nil { try super.validateForInsert() }
-            called("validateForInsert", \.validateAction)
         }
 
         /// Records the hook's call in the probe and runs the action `action` names, once;
@@ -139,18 +130,14 @@ extension SaveIntegrity {
         /// the first with `willSave` and `didSave` actions.
         static func insertFour(
             into context: ManagedObjectContext, _ probe: Probe,
-            willSave: Probe.Action? = nil, didSave: Probe.Action? = nil,
-            validate: Probe.Action? = nil
+            willSave: Probe.Action? = nil, didSave: Probe.Action? = nil
         ) {
             for i in 0..<4 {
                 let object = Dropper(context: context)
                 object.tag = "s\(i)"
                 object.text = "s\(i)"
                 object.probe = probe
-                if i == 0 {
-                    (object.willSaveAction, object.didSaveAction) = (willSave, didSave)
-                    object.validateAction = validate
-                }
+                if i == 0 { (object.willSaveAction, object.didSaveAction) = (willSave, didSave) }
                 probe.objects.append(Probe.Held(object: object))
             }
             // Announced before the save: the save's announced sets do not hold them.
@@ -219,25 +206,6 @@ extension SaveIntegrity {
             }
             let stored = ["s0", "s1", "s2", "s3"] + (action == .save ? ["n"] : [])
             #expect(try Self.storedTexts(stack) == stored.sorted())
-        }
-
-        /// `reset()` in the first `validateForInsert()` (which the save's validation calls on
-        /// the reference its list of inserts holds, not retained for the call): the save's
-        /// objects stay alive through it, and the other three validations still run, once, in
-        /// order, after the four `willSave()` calls.
-        @Test(arguments: StoreKind.all)
-        func aResetInValidateForInsertLeavesTheSavesObjectsAlive(_ kind: StoreKind) throws {
-            let stack = try Stack(IntegrityModels.droppers(), on: kind)
-            let context = stack.context()
-            let probe = Probe(context)
-            context.performAndWait {
-                Self.insertFour(into: context, probe, validate: .reset)
-                _ = Result { try context.save() }
-                let hooks =
-                    (0..<4).map { "willSave s\($0)" } + (0..<4).map { "validateForInsert s\($0)" }
-                #expect(Array(probe.calls.prefix(8)) == hooks)
-                #expect(probe.alive == [true, true, true, true])
-            }
         }
     }
 }
