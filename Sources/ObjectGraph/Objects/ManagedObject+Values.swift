@@ -333,16 +333,20 @@ extension ManagedObject {
 
     /// Default values for a new object: attribute defaults, empty relationships.
     static func initialSlots(for entity: EntityDescription) -> [ObjectValue] {
-        // The two arrays, not the whole layout: binding the layout copied it (a retain and
-        // release of each of its arrays) for every new object.
-        let kinds = entity.layout.kinds
-        let defaults = entity.layout.defaultAttributeValues
+        // The layout's arrays read in place, element by element: binding the layout copied
+        // it (a retain and release of each of its arrays), binding its two arrays a retain
+        // and release of each (four atomic reference-count operations a new object, W1).
+        // Reserved, not made with `init(unsafeUninitializedCapacity:)`: that goes through the
+        // standard library's unspecialised buffer allocation (W1 +5.9 M instructions at
+        // N = 20,000 with this array and the saved row made that way, for a release fewer
+        // each).
+        let count = entity.layout.kinds.count
         var slots: [ObjectValue] = []
-        slots.reserveCapacity(kinds.count)
-        for (i, kind) in kinds.enumerated() {
-            switch kind {
+        slots.reserveCapacity(count)
+        for i in 0..<count {
+            switch entity.layout.kinds[i] {
             case .attribute, .transientAttribute:
-                slots.append(.attribute(defaults[i]))
+                slots.append(.attribute(entity.layout.defaultAttributeValues[i]))
             case .toOne, .transientToOne: slots.append(.toOne(nil))
             case .toManyStored, .toManyDerived, .transientToMany:
                 slots.append(.toMany(RelatedObjects()))
