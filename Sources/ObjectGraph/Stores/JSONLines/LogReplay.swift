@@ -76,26 +76,20 @@ struct LogReplay {
     ///
     /// - Parameter prefetched: Rows of large lines read while the file was arriving, each
     ///   for the line starting at its file offset (``LineParser/prefetched``).
-    /// - Parameter lineEnds: The file offsets of every LF in `bytes` (which start at file
-    ///   offset ``length``), in order, when the caller found them already
-    ///   (``StoreFileStream``'s reader thread, while the file arrived); `nil` to search
-    ///   `bytes` for them here.
     /// - Throws: `.storeCorrupt` (259) naming the first damaged line; the replay then
     ///   holds every line before it.
     mutating func apply(
-        _ bytes: UnsafeRawBufferPointer, prefetched: [PrefetchedRows<StoreRow>] = [],
-        lineEnds: ArraySlice<Int>? = nil
+        _ bytes: UnsafeRawBufferPointer, prefetched: [PrefetchedRows<StoreRow>] = []
     ) throws -> Tail {
-        guard bytes.baseAddress != nil else {
+        guard let base = bytes.baseAddress else {
             return try tail(UnsafeRawBufferPointer(start: nil, count: 0))
         }
         var lines: [Range<Int>] = []
         var offset = 0
-        if let lineEnds, let given = Self.lines(endingAt: lineEnds, from: length, in: bytes) {
-            (lines, offset) = given
-            assert(lines == Self.lines(in: bytes).lines, "the line ends given are the bytes' LFs")
-        } else {
-            (lines, offset) = Self.lines(in: bytes)
+        while offset < bytes.count, let lf = memchr(base + offset, 0x0A, bytes.count - offset) {
+            let end = base.distance(to: UnsafeRawPointer(lf))
+            lines.append(offset..<end)
+            offset = end + 1
         }
         var parser = LineParser(
             codec: codec, firstNumber: lineCount + 1, snapshotRows: snapshotRowsLeft)
@@ -149,38 +143,6 @@ struct LogReplay {
         }
         try insertSnapshotRun(&snapshotRun, lengths: &runLengths)
         return try tail(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-    }
-
-    /// The lines `bytes` holds, from LF offsets a caller found (file offsets; `bytes` starts at
-    /// file offset `start`), or `nil` when one of them is not an LF of `bytes` after the one
-    /// before it: the caller then searches (``lines(in:)``), so a wrong list can never make a
-    /// line reach outside the buffer.
-    static func lines(
-        endingAt lineEnds: ArraySlice<Int>, from start: Int, in bytes: UnsafeRawBufferPointer
-    ) -> (lines: [Range<Int>], rest: Int)? {
-        var lines: [Range<Int>] = []
-        lines.reserveCapacity(lineEnds.count)
-        var offset = 0
-        for fileOffset in lineEnds {
-            let end = fileOffset - start
-            guard end >= offset, end < bytes.count, bytes[end] == 0x0A else { return nil }
-            lines.append(offset..<end)
-            offset = end + 1
-        }
-        return (lines, offset)
-    }
-
-    /// The complete lines of `bytes` (each without its LF), and the offset after the last LF.
-    static func lines(in bytes: UnsafeRawBufferPointer) -> (lines: [Range<Int>], rest: Int) {
-        guard let base = bytes.baseAddress else { return ([], 0) }
-        var lines: [Range<Int>] = []
-        var offset = 0
-        while offset < bytes.count, let lf = memchr(base + offset, 0x0A, bytes.count - offset) {
-            let end = base.distance(to: UnsafeRawPointer(lf))
-            lines.append(offset..<end)
-            offset = end + 1
-        }
-        return (lines, offset)
     }
 
     /// Inserts the snapshot rows of consecutive lines (of the given lengths, LF included) and

@@ -28,16 +28,13 @@ enum StoreFileLoader {
     /// - Parameter parallelAbove: From how many bytes on lines are parsed across cores
     ///   (``LineParser/parallelAbove``; tests lower it), and `rowParts` how many parts a large
     ///   line's arrays are read in (``LineParser/rowParts``).
-    /// - Parameter lineEnds: The offsets of every LF in `bytes`, in order, when the caller
-    ///   found them already (``StoreFileStream``, while the file arrived); `nil` to search.
     /// - Throws: `.notAStoreFile` (134000), `.storeCorrupt` (259), or
     ///   `.incompatibleModel` (134100) when the header's hashes or columns disagree
     ///   with its own embedded model.
     static func load(
         _ bytes: [UInt8], path: String, model: ManagedObjectModel?, logsTransactions: Bool = false,
         prefetched: [PrefetchedRows<StoreRow>] = [],
-        parallelAbove: Int = LineParser.parallelBytes, rowParts: Int? = nil,
-        lineEnds: [Int]? = nil
+        parallelAbove: Int = LineParser.parallelBytes, rowParts: Int? = nil
     ) throws -> LoadedStoreFile {
         try bytes.withUnsafeBytes { raw in
             let header = try readHeader(raw, path: path)
@@ -50,11 +47,8 @@ enum StoreFileLoader {
             if logsTransactions { replay.transactionLog = [] }
             replay.parallelAbove = parallelAbove
             replay.rowParts = rowParts
-            // The header's LF is the first; the rest are the replay's (file offsets).
-            let ends = lineEnds.flatMap { $0.first == headerLength - 1 ? $0.dropFirst() : nil }
             let tail = try replay.apply(
-                UnsafeRawBufferPointer(rebasing: raw[headerLength...]), prefetched: prefetched,
-                lineEnds: ends)
+                UnsafeRawBufferPointer(rebasing: raw[headerLength...]), prefetched: prefetched)
             return LoadedStoreFile(
                 header: header, model: resolved, replay: replay, tail: tail,
                 schemaDifferences: differences)
@@ -62,7 +56,7 @@ enum StoreFileLoader {
     }
 
     /// The model a file with `header` is read with, and how its schema differs from `model`
-    /// (see ``load(_:path:model:logsTransactions:prefetched:parallelAbove:rowParts:lineEnds:)``).
+    /// (see ``load(_:path:model:logsTransactions:prefetched:parallelAbove:rowParts:)``).
     static func resolve(_ header: StoreFileHeader, model: ManagedObjectModel?, path: String)
         throws -> (model: ManagedObjectModel, differences: [String])
     {

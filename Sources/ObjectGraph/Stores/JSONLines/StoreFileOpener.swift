@@ -92,8 +92,7 @@ struct StoreFileOpener {
             }
             let bytes = read.bytes
             let loaded = try StoreFileLoader.load(
-                bytes, path: path, model: model, prefetched: read.prefetched,
-                lineEnds: read.lineEnds)
+                bytes, path: path, model: model, prefetched: read.prefetched)
             var tail = loaded.tail
             if lock != nil, case .torn(let line, let count) = loaded.tail {
                 try io(.storeOpenFailed, "truncating the torn last line") {

@@ -14,12 +14,6 @@ import Foundation
 /// they change nothing the load gives (the line is still framed, checksummed, read and applied
 /// as before), only how much of its `ins` array is left to read after the file has arrived.
 ///
-/// The reader thread also finds the file's line ends (its LFs) in each chunk it has read,
-/// after publishing the chunk and before it asks for the next one (a `memchr` over the chunk,
-/// while the kernel's read-ahead goes on fetching the file), so that the load does not search
-/// the whole file for them again on the calling thread after the file has arrived
-/// (``StoreFileLoader``'s `lineEnds`).
-///
 /// Only a transaction line that is still arriving when ``largeLine`` of its bytes are in is
 /// read ahead, and only its `ins` array, from its first row on, in parts cut at `],["`
 /// sequences; the read ahead stops at the first part that does not end where the next
@@ -59,15 +53,11 @@ struct StoreFileStream {
     /// injects a starter.
     var startThread: (@escaping @Sendable () -> Void) -> (() -> Void)? = startJoinableThread
 
-    /// The whole file from offset 0, the rows read ahead while it arrived, and the offsets of
-    /// every LF in the file, in order, when the reader thread found them (`nil` for a file
-    /// read whole on the calling thread: the load then searches for them).
-    func read(_ fd: Int32) throws -> (
-        bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>], lineEnds: [Int]?
-    ) {
+    /// The whole file from offset 0, and the rows read ahead while it arrived.
+    func read(_ fd: Int32) throws -> (bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>]) {
         let fs = fileSystem
         let expected = max(0, try fs.status(fd).size)
-        guard expected >= max(streamAbove, 1) else { return (try fs.readToEnd(fd), [], nil) }
+        guard expected >= max(streamAbove, 1) else { return (try fs.readToEnd(fd), []) }
         let progress = ReadProgress()
         var ahead = ReadAhead(
             path: path, model: model, largeLine: largeLine, round: max(1, round),
@@ -107,28 +97,11 @@ struct StoreFileStream {
                 observe?(published, ahead.rowCount)
             }
         }
-        guard started else { return (try fs.readToEnd(fd), [], nil) }
+        guard started else { return (try fs.readToEnd(fd), []) }
         if let failure = progress.failure { throw failure }
         // As `readToEnd`: the file may have grown since `status`; read on to its end.
         let rest = try fs.readToEnd(fd, from: bytes.count)
-        var lineEnds = progress.lineEnds
-        if !rest.isEmpty {
-            rest.withUnsafeBytes { Self.findLineEnds(in: $0, at: bytes.count, into: &lineEnds) }
-        }
-        return (rest.isEmpty ? bytes : bytes + rest, ahead.finished(), lineEnds)
-    }
-
-    /// Appends to `ends` the offsets of the LFs in `bytes`, which start at offset `origin`.
-    static func findLineEnds(
-        in bytes: UnsafeRawBufferPointer, at origin: Int, into ends: inout [Int]
-    ) {
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count, let lf = memchr(base + offset, 0x0A, bytes.count - offset) {
-            let end = base.distance(to: UnsafeRawPointer(lf))
-            ends.append(origin + end)
-            offset = end + 1
-        }
+        return (rest.isEmpty ? bytes : bytes + rest, ahead.finished())
     }
 }
 
@@ -219,8 +192,6 @@ private final class ReadProgress: @unchecked Sendable {
     private var done = false
     /// The error a read threw, if one did.
     private var error: (any Error)?
-    /// The offsets of the LFs in the bytes read (set when the reader finishes).
-    private var ends: [Int] = []
 
     /// The error a read threw (once the reader has finished).
     var failure: (any Error)? {
@@ -229,25 +200,15 @@ private final class ReadProgress: @unchecked Sendable {
         return error
     }
 
-    /// The offsets of the LFs in the bytes read, in order (once the reader has finished).
-    var lineEnds: [Int] {
-        condition.lock()
-        defer { condition.unlock() }
-        return ends
-    }
-
     /// The reader thread: reads `buffer.count` bytes in reads of `chunk` bytes, publishing each,
     /// until they are all in, a read gives none (a file shorter than its status said), or one
-    /// throws. After publishing a chunk it finds the chunk's LFs (the calling thread does not
-    /// wait for that: it reads the bytes published meanwhile).
+    /// throws.
     func read(
         _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, chunk: Int,
         reading: (Int32, UnsafeMutableRawBufferPointer, Int) throws -> Int
     ) {
         var count = 0
         var failure: (any Error)?
-        var found: [Int] = []
-        var scanned = 0
         while count < buffer.count {
             do {
                 let end = min(buffer.count, count + chunk)
@@ -263,15 +224,9 @@ private final class ReadProgress: @unchecked Sendable {
             published = count
             condition.broadcast()
             condition.unlock()
-            // The chunk's bytes are no longer written: the calling thread may read them too.
-            StoreFileStream.findLineEnds(
-                in: UnsafeRawBufferPointer(rebasing: buffer[scanned..<count]), at: scanned,
-                into: &found)
-            scanned = count
         }
         condition.lock()
         published = count
-        ends = found
         error = failure
         done = true
         condition.broadcast()

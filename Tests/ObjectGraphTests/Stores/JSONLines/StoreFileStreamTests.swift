@@ -67,16 +67,14 @@ import Testing
         outcome(bytes, prefetched: prefetched, using: model)
     }
 
-    /// What loading `bytes` with `model` gives, in words (see ``outcome(_:prefetched:)``),
-    /// with the file's line ends `lineEnds` when given.
+    /// What loading `bytes` with `model` gives, in words (see ``outcome(_:prefetched:)``).
     func outcome(
-        _ bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>], using model: ManagedObjectModel?,
-        lineEnds: [Int]? = nil
+        _ bytes: [UInt8], prefetched: [PrefetchedRows<StoreRow>], using model: ManagedObjectModel?
     ) -> String {
         do {
             let loaded = try StoreFileLoader.load(
                 bytes, path: "/tmp/stream.jsonl", model: model, prefetched: prefetched,
-                parallelAbove: large, lineEnds: lineEnds)
+                parallelAbove: large)
             let r = loaded.replay
             let all = r.table.allRows().sorted { "\($0.objectID)" < "\($1.objectID)" }
             return "lines \(r.lineCount) length \(r.length) last \(r.lastTransaction) "
@@ -221,7 +219,6 @@ import Testing
         }
         #expect(read.bytes == file, "the rest is read as readToEnd reads a file that grew")
         #expect(outcome(read.bytes, prefetched: read.prefetched) == outcome(file))
-        #expect(read.lineEnds == Self.lineFeeds(file))
     }
 
     /// What `body` gives with a stream over `bytes` written to a file (reads of `chunk` bytes,
@@ -238,7 +235,7 @@ import Testing
 
     /// As ``withStream(_:chunk:withoutModel:_:)``, also giving `body` the file's URL; with
     /// `withoutModel` the stream is given no model (as tools open a file).
-    func withStream<T>(
+    private func withStream<T>(
         _ bytes: [UInt8], chunk: Int, withoutModel: Bool = false,
         _ body: (inout StoreFileStream, Int32, PosixFileSystem, URL) throws -> T
     ) throws -> T {
@@ -295,7 +292,6 @@ import Testing
         }
         #expect(read.bytes == file)
         #expect(read.prefetched.isEmpty)
-        #expect(read.lineEnds == nil, "the load searches for them")
         #expect(outcome(read.bytes, prefetched: read.prefetched) == outcome(file))
     }
 
@@ -335,11 +331,6 @@ import Testing
         }
         #expect(read.bytes == file + extra)
         #expect(outcome(read.bytes, prefetched: read.prefetched) == outcome(file + extra))
-        // The reader's line ends and those of the rest read after it are the bytes' LFs.
-        #expect(read.lineEnds == Self.lineFeeds(file + extra))
-        if read.lineEnds == Self.lineFeeds(file + extra) {
-            #expect(outcome(read.bytes, lineEnds: read.lineEnds) == outcome(file + extra))
-        }
     }
 }
 
