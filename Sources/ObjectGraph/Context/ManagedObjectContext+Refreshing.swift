@@ -51,6 +51,7 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `reset()`.
     public func reset() {
         checkQueue("reset()")
+        discards &+= 1
         for object in registry.values {
             object.willTurnIntoFault()
             object.discardValues()
@@ -78,6 +79,7 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `rollback()`.
     public func rollback() {
         checkQueue("rollback()")
+        discards &+= 1
         for object in pending.objects {
             if object.state.isInserted {
                 registry.removeValue(forKey: object.objectID)

@@ -16,7 +16,9 @@ extension ManagedObjectContext {
     /// exists (deleted by another context's save this context has not merged) is refused with
     /// 1550, "Dangling reference to an invalid object", naming the relationship, with the
     /// object under `NSValidationObjectErrorKey` and the missing target under
-    /// `NSValidationValueErrorKey`.
+    /// `NSValidationValueErrorKey`. A `reset()` or `rollback()` called from a validation
+    /// method (or from `willSave()`) lets go of the save's changes: none of them is written,
+    /// and the save goes on with what is pending after it.
     ///
     /// ```swift
     /// try context.performAndWait { try context.save() }
@@ -45,7 +47,13 @@ extension ManagedObjectContext {
         // The announced lists that hold the same objects as the save's become the save's own
         // (one list of references held through the commit, not two).
         announcedDuringSave?.share(changes)
-        try validate(changes)
+        guard try validate(changes) else {
+            // A validation method reset or rolled back the context: what the save held is let
+            // go of, and none of it may reach the store. Save what is pending now (after a
+            // reset or rollback, only what the hook made since), as after a reset in
+            // `willSave()`.
+            return try save()
+        }
         // After validation, as Core Data computes them in the store: a non-optional derived
         // attribute is nil at its first save and fails with 1570 (FreeCoreData's Apple-run
         // testNonOptionalDerivedAttributeFailsInsertValidation), and a failed save leaves

@@ -135,6 +135,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var eventObjects: [ManagedObject] = []
     /// For a main-queue context: whether the end of the current main-queue turn is scheduled.
     @exclusivity(unchecked) var endOfTurnScheduled = false
+    /// How many times `reset()` or `rollback()` has let go of the context's pending changes: a
+    /// save compares it before and after validation, whose user code may call either.
+    @exclusivity(unchecked) var discards = 0
     /// While a save runs: the inserted and updated objects its objects-did-change announced,
     /// with the sets it posted, for the did-save notification to reuse (see `finishSave`).
     /// `nil` outside a save, so the sets never keep objects alive past it.

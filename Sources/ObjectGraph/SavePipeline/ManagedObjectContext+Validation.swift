@@ -6,19 +6,36 @@ extension ManagedObjectContext {
     ///
     /// The save's validation plans (one per entity and class, see `ValidationPlan`) are made
     /// as the objects come and dropped when it returns.
-    func validate(_ changes: SaveChanges) throws {
+    /// - Returns: `false` when a validation method's own code called `reset()` or
+    ///   `rollback()`: the context let go of the save's changes, so the objects after it are
+    ///   not validated and the failures collected are dropped (they name objects the save
+    ///   no longer writes); the caller saves what is pending after it instead.
+    func validate(_ changes: SaveChanges) throws -> Bool {
+        let discards = self.discards
         var errors: [any Error] = []
+        var kept = true
         ValidationPlans().during {
             for object in changes.inserted {
                 do { try object.validateForInsert() } catch { errors.append(error) }
+                if self.discards != discards {
+                    kept = false
+                    return
+                }
             }
             for object in changes.updated {
                 do { try object.validateForUpdate() } catch { errors.append(error) }
+                if self.discards != discards {
+                    kept = false
+                    return
+                }
             }
         }
+        guard kept else { return false }
         for object in changes.deleted {
             do { try object.validateForDelete() } catch { errors.append(error) }
+            if self.discards != discards { return false }
         }
         if let error = ObjectGraphError.combining(errors) { throw error }
+        return true
     }
 }

@@ -13,9 +13,17 @@ extension IntegrityModels {
             case reset
             /// Inserts an object (tagged `n`) and saves again, inside the hook.
             case save
+            /// `rollback()`: the context discards every unsaved change.
+            case rollback
 
             /// The action's name, for the test's arguments.
-            var description: String { self == .reset ? "reset" : "save" }
+            var description: String {
+                switch self {
+                case .reset: "reset"
+                case .save: "save"
+                case .rollback: "rollback"
+                }
+            }
         }
 
         /// A weak reference to one of the save's objects.
@@ -56,6 +64,7 @@ extension IntegrityModels {
             guard let context else { return }
             switch action {
             case .reset: context.reset()
+            case .rollback: context.rollback()
             case .save:
                 let added = Dropper(context: context)
                 added.tag = "n"
@@ -81,6 +90,9 @@ extension IntegrityModels {
         var willSaveAction: DropProbe.Action?
         /// The action this object's `didSave()` runs, once.
         var didSaveAction: DropProbe.Action?
+        /// The action this object's `validateForInsert()` runs, once (the call is recorded
+        /// only when one is set, so the other tests' calls are unchanged).
+        var validateAction: DropProbe.Action?
 
         override func willSave() {
             super.willSave()
@@ -90,6 +102,16 @@ extension IntegrityModels {
         override func didSave() {
             super.didSave()
             called("didSave", \.didSaveAction)
+        }
+
+        override func validateForInsert() throws {
+            try super.validateForInsert()
+            if validateAction != nil { called("validateForInsert", \.validateAction) }
+        }
+
+        override func validateForUpdate() throws {
+            try super.validateForUpdate()
+            if validateAction != nil { called("validateForUpdate", \.validateAction) }
         }
 
         /// Records the hook's call in the probe and runs the action `action` names, once;
@@ -130,14 +152,18 @@ extension SaveIntegrity {
         /// the first with `willSave` and `didSave` actions.
         static func insertFour(
             into context: ManagedObjectContext, _ probe: Probe,
-            willSave: Probe.Action? = nil, didSave: Probe.Action? = nil
+            willSave: Probe.Action? = nil, didSave: Probe.Action? = nil,
+            validate: Probe.Action? = nil
         ) {
             for i in 0..<4 {
                 let object = Dropper(context: context)
                 object.tag = "s\(i)"
                 object.text = "s\(i)"
                 object.probe = probe
-                if i == 0 { (object.willSaveAction, object.didSaveAction) = (willSave, didSave) }
+                if i == 0 {
+                    (object.willSaveAction, object.didSaveAction) = (willSave, didSave)
+                    object.validateAction = validate
+                }
                 probe.objects.append(Probe.Held(object: object))
             }
             // Announced before the save: the save's announced sets do not hold them.
@@ -176,6 +202,67 @@ extension SaveIntegrity {
                 #expect(probe.objects.allSatisfy { $0.object == nil })
             }
             #expect(try Self.storedTexts(stack) == [])
+        }
+
+        /// `reset()` or `rollback()` in the first `validateForInsert()`: the context let go of
+        /// the save's changes in the middle of validating them, so the save goes on with what
+        /// is pending after it (here nothing) as a reset in `willSave()` does: no other
+        /// object is validated, nothing is stored, no `didSave()` runs, and no object without
+        /// a context reaches the commit. Regression: the save carried on into the commit with
+        /// the reset objects, where a debug build stopped at `moveSlotsIntoSavedRow`'s
+        /// assertion (the twenty-ninth session's `w1c`). Core Data documents no reset or
+        /// rollback inside validation; this keeps the rule that a failed or abandoned save
+        /// writes nothing of what was let go of.
+        @Test(arguments: StoreKind.all, [Probe.Action.reset, .rollback])
+        func aResetOrRollbackInValidationSavesNothingOfWhatWasLetGo(
+            _ kind: StoreKind, _ action: Probe.Action
+        ) throws {
+            let stack = try Stack(IntegrityModels.droppers(), on: kind)
+            let context = stack.context()
+            let probe = Probe(context)
+            try context.performAndWait {
+                Self.insertFour(into: context, probe, validate: action)
+                try context.save()
+                #expect(
+                    probe.calls == [
+                        "willSave s0", "willSave s1", "willSave s2", "willSave s3",
+                        "validateForInsert s0",
+                    ])
+                #expect(probe.alive == [true, true, true, true])
+                #expect(!context.hasChanges && context.registeredObjects.isEmpty)
+                #expect(probe.objects.allSatisfy { $0.object == nil })
+                // The context saves again afterwards.
+                let later = Dropper(context: context)
+                later.text = "later"
+                try context.save()
+            }
+            #expect(try Self.storedTexts(stack) == ["later"])
+        }
+
+        /// `reset()` or `rollback()` in an updated object's `validateForUpdate()`: the update
+        /// is not written (the store keeps the saved values) and no `didSave()` runs.
+        @Test(arguments: StoreKind.all, [Probe.Action.reset, .rollback])
+        func aResetOrRollbackInUpdateValidationWritesNoUpdate(
+            _ kind: StoreKind, _ action: Probe.Action
+        ) throws {
+            let stack = try Stack(IntegrityModels.droppers(), on: kind)
+            let context = stack.context()
+            let probe = Probe(context)
+            try context.performAndWait {
+                Self.insertFour(into: context, probe)
+                try context.save()
+                let first = try #require(probe.objects[0].object as? Dropper)
+                first.text = "changed"
+                first.validateAction = action
+                let before = probe.calls.count
+                try context.save()
+                #expect(
+                    Array(probe.calls.dropFirst(before)) == [
+                        "willSave s0", "validateForUpdate s0",
+                    ])
+                #expect(!context.hasChanges)
+            }
+            #expect(try Self.storedTexts(stack) == ["s0", "s1", "s2", "s3"])
         }
 
         /// `reset()` or a nested `save()` in the first `didSave()`: the save's objects stay
