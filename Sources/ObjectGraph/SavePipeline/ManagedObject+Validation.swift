@@ -279,24 +279,32 @@ extension ManagedObject {
             managedObjectContext?.checkQueue("\(entity.name).\(r.name)")
         }
         let context = managedObjectContext
-        let ids = context?.relatedIDs(r, of: self) ?? []
+        var ids = context?.relatedIDs(r, of: self) ?? []
         var live = Set<ManagedObject>()
         var count = 0
         if let context {
-            if callsHook { live.reserveCapacity(ids.count) }
-            // Each ID read in place through the array's buffer: binding each (`for id in ids`)
-            // copied it, a retain and a release of its scope per member.
-            ids.withUnsafeBufferPointer { ids in
-                for k in ids.indices {
-                    if callsHook {
-                        let member = context.registeredOrFault(ids[k])
-                        // `update(with:)`, not `insert(_:)`: the same set (a member is
-                        // listed once, and equal only to itself), without the copy of the
-                        // member that `insert` returns (a retain and a release each).
-                        if !member.state.isDeleted { live.update(with: member) }
-                    } else if context.registry[ids[k]]?.state.isDeleted != true {
+            if callsHook {
+                live.reserveCapacity(ids.count)
+                // Each ID moved out of the array (`popLast()`: the array is the look-up's
+                // own, so no copy), its last use the look-up: read in place, each was
+                // retained and released around the call, and released again with the array
+                // (W5: one member ID a dataset row). The order does not matter: the hook
+                // gets a set.
+                while let id = ids.popLast() {
+                    let member = context.registeredOrFault(id)
+                    // `update(with:)`, not `insert(_:)`: the same set (a member is listed
+                    // once, and equal only to itself), without the copy of the member that
+                    // `insert` returns; the look-up's reference moved in.
+                    if !member.state.isDeleted { live.update(with: consume member) }
+                }
+            } else {
+                // Each ID read in place through the array's buffer: binding each
+                // (`for id in ids`) copied it, a retain and a release of its scope per member.
+                ids.withUnsafeBufferPointer { ids in
+                    for k in ids.indices where context.registry[ids[k]]?.state.isDeleted != true {
                         // Counted without a fault per member: a deleted member is registered
-                        // (the context holds it until the save), so one not registered is live.
+                        // (the context holds it until the save), so one not registered is
+                        // live.
                         count += 1
                     }
                 }

@@ -20,12 +20,15 @@ extension SaveIntegrity {
             /// How many saved members the hook has inspected on this instance (so that the
             /// test can tell a hook that ran from one never called).
             var inspected = 0
+            /// The IDs of the saved members the hook has inspected on this instance, in turn.
+            var seen: [ManagedObjectID] = []
 
             override func validate(_ value: Any?, forKey key: String) throws {
                 guard key == "books" else { return }
                 // The setup's insert hands the hook its new books, which are no faults.
                 for member in value as? Set<ManagedObject> ?? [] where !member.isInserted {
                     inspected += 1
+                    seen.append(member.objectID)
                     let registered = managedObjectContext?.registeredObject(for: member.objectID)
                     if registered !== member || !member.isFault {
                         throw NSError(
@@ -77,6 +80,40 @@ extension SaveIntegrity {
                     let numbers = members.map { $0.value(forKey: "number") as? Int64 ?? -1 }
                     #expect(numbers.sorted() == (15..<30).filter { $0 % 3 == s }.map(Int64.init))
                     #expect(members.allSatisfy { m in kept.contains { $0 === m } })
+                }
+            }
+        }
+
+        /// Deleting half of the books of shelves that never loaded `books`, with the other half
+        /// never fetched (not registered): the save validates each shelf's `books` through the
+        /// hook with every book left, each once, as registered faults made from the IDs one
+        /// level up (the validation's own look-ups, thirtieth session's `w5t`: the IDs moved
+        /// out of the look-up's array one by one).
+        @Test(arguments: StoreKind.all)
+        func theHookGetsEveryMemberLeftWhenNoneIsRegistered(kind: StoreKind) throws {
+            let stack = try UnloadedToManyDeleteTests.shelvesAndBooks(
+                kind, shelfClass: InspectingShelf.self)
+            // The books left, by shelf, read in another context: this one never registers them.
+            var left: [[ManagedObjectID]] = [[], [], []]
+            let reader = stack.context()
+            try reader.performAndWait {
+                for book in try books(reader, below: false) {
+                    let number = book.value(forKey: "number") as? Int64 ?? -1
+                    left[Int(number % 3)].append(book.objectID)
+                }
+            }
+            let context = stack.context()
+            try context.performAndWait {
+                for book in try books(context, below: true) { context.delete(book) }
+                try context.save()
+                let request = FetchRequest<ManagedObject>(entityName: "Shelf")
+                request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+                let shelves = try context.fetch(request)
+                #expect(shelves.count == 3)
+                for (s, shelf) in shelves.enumerated() {
+                    let seen = (shelf as? InspectingShelf)?.seen ?? []
+                    #expect(seen.count == 5)
+                    #expect(Set(seen) == Set(left[s]))
                 }
             }
         }
