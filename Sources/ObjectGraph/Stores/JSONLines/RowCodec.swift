@@ -166,8 +166,12 @@ struct RowCodec: Sendable {
     /// bytes called a generic append and retained and released the array).
     @inline(__always)
     func writeHead(_ id: ManagedObjectID, version: Int64, entityIndex: Int, to w: JSONByteWriter) {
-        keyHeads[entityIndex].withUnsafeBytes { head in
-            w.append(UnsafeRawBufferPointer(rebasing: head.dropFirst()))
+        // The head is read through the outer array's buffer: `keyHeads[entityIndex]` retained
+        // and released the entity's array (2 calls a row).
+        keyHeads.withUnsafeBufferPointer { heads in
+            heads[entityIndex].withUnsafeBytes { head in
+                w.append(UnsafeRawBufferPointer(rebasing: head.dropFirst()))
+            }
         }
         w.append(integer: id.primaryKey)
         w.append(0x2C)
@@ -181,13 +185,17 @@ struct RowCodec: Sendable {
         writeHead(row, entityIndex: entityIndex, to: w)
         // The values are read in place: passing `row.values[i]` copied each one (its payload's
         // references retained, then released), a third of a compaction's instructions.
+        // The entity's slots too, through the outer array's buffer (`slots[entityIndex]`
+        // retained and released the entity's array: 2 calls a row).
         let failed = row.values.withUnsafeBufferPointer { values -> Int? in
-            slots[entityIndex].withUnsafeBufferPointer { entitySlots -> Int? in
-                for slot in entitySlots {
-                    w.append(0x2C)
-                    guard write(values, slot, to: w) else { return slot.index }
+            slots.withUnsafeBufferPointer { allSlots -> Int? in
+                allSlots[entityIndex].withUnsafeBufferPointer { entitySlots -> Int? in
+                    for slot in entitySlots {
+                        w.append(0x2C)
+                        guard write(values, slot, to: w) else { return slot.index }
+                    }
+                    return nil
                 }
-                return nil
             }
         }
         if let failed {
@@ -231,12 +239,9 @@ struct RowCodec: Sendable {
         case .attribute:
             return values[index].writeAttribute(as: slot.type, to: w)
         case .toOne:
-            guard case .toOne(let target) = values[index] else { return false }
-            guard let target else {
-                w.append(ascii: "null")
-                return true
-            }
-            return writeReference(target, destination: slot.destination, to: w)
+            // Matched where it lies (see `StoreValue.writeToOne`): `case .toOne(let target) =
+            // values[index]` copied the value and destroyed the copy (2 calls a to-one).
+            return values[index].writeToOne(destination: slot.destination, codec: self, to: w)
         case .toMany:
             guard case .toMany(let targets) = values[index] else { return false }
             w.append(0x5B)
@@ -252,17 +257,19 @@ struct RowCodec: Sendable {
     }
 
     /// Appends a reference: the bare key for the destination entity itself, else `[entity, pk]`.
-    private func writeReference(_ id: ManagedObjectID, destination: Int, to w: JSONByteWriter)
+    fileprivate func writeReference(_ id: ManagedObjectID, destination: Int, to w: JSONByteWriter)
         -> Bool
     {
         guard sameStore(id) else { return false }
-        let target = entities[destination]
         // The destination is this model's, so an ID of that very entity needs no model check
-        // (reading the entity's model is an unowned reference's strong load).
-        if id.entity === target {
+        // (reading the entity's model is an unowned reference's strong load). The entity is
+        // compared where the array holds it: binding `entities[destination]` retained and
+        // released it (2 calls a reference written).
+        if entities.withUnsafeBufferPointer({ id.entity === $0[destination] }) {
             w.append(integer: id.primaryKey)
             return true
         }
+        let target = entities[destination]
         guard id.entity.isKind(of: target), id.entity.managedObjectModel === model else {
             return false
         }
@@ -302,8 +309,10 @@ struct RowCodec: Sendable {
 
     /// Appends `[entity, pk]` (the form of deletes and of references to subentities).
     func writeKey(_ id: ManagedObjectID, to w: JSONByteWriter) {
-        keyHeads[id.entity.index].withUnsafeBytes { head in
-            w.append(UnsafeRawBufferPointer(rebasing: head.dropFirst()))
+        keyHeads.withUnsafeBufferPointer { heads in
+            heads[id.entity.index].withUnsafeBytes { head in
+                w.append(UnsafeRawBufferPointer(rebasing: head.dropFirst()))
+            }
         }
         w.append(integer: id.primaryKey)
         w.append(0x5D)
@@ -338,5 +347,20 @@ extension StoreValue {
             return false
         }
         return true
+    }
+
+    /// Appends this to-one value as a reference to an entity of index `destination` (or
+    /// `null`); `false` when it is not a to-one or its target does not fit. A method for the
+    /// same reason as ``writeAttribute(as:to:)``: the value is matched where it lies.
+    fileprivate func writeToOne(destination: Int, codec: RowCodec, to w: JSONByteWriter) -> Bool {
+        switch self {
+        case .toOne(let target?):
+            return codec.writeReference(target, destination: destination, to: w)
+        case .toOne(nil):
+            w.append(ascii: "null")
+            return true
+        default:
+            return false
+        }
     }
 }
