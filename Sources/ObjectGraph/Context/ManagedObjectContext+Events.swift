@@ -268,7 +268,10 @@ extension Set where Element == ManagedObject {
     init(announcing objects: [ManagedObject]) {
         var set = Set(minimumCapacity: objects.count)
         objects.withUnsafeBufferPointer { objects in
-            for i in objects.indices { set.update(with: objects[i]) }
+            // The replaced member released only when there is one (see `objectIDs(of:)`).
+            for i in objects.indices {
+                if let replaced = set.update(with: objects[i]) { _ = consume replaced }
+            }
         }
         self = set
     }
