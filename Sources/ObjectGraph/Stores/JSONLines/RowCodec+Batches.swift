@@ -33,17 +33,13 @@ extension RowCodec {
             count: rows.count, bytesEach: changed == nil ? 192 : 64, to: w, runs: &runs,
             member: member, parallelAbove: minimum
         ) { i, local, entities in
-            // The row is read through the array's buffer: passing `rows[i]` copied it (its
-            // ID's scope and its values retained, then released: 4 calls a row).
-            try rows.withUnsafeBufferPointer { rows in
-                let entityIndex = entities.index(of: rows[i].objectID)
-                if let slots = changed?[i] ?? nil {
-                    try writePartial(rows[i], changed: slots, entityIndex: entityIndex, to: local)
-                    return 0
-                }
-                return try write(rows[i], entityIndex: entityIndex, to: local)
-                    + LineFrame.snapshotRowOverhead
+            let entityIndex = entities.index(of: rows[i].objectID)
+            if let slots = changed?[i] ?? nil {
+                try writePartial(rows[i], changed: slots, entityIndex: entityIndex, to: local)
+                return 0
             }
+            return try write(rows[i], entityIndex: entityIndex, to: local)
+                + LineFrame.snapshotRowOverhead
         }
     }
 
