@@ -268,10 +268,7 @@ extension Set where Element == ManagedObject {
     init(announcing objects: [ManagedObject]) {
         var set = Set(minimumCapacity: objects.count)
         objects.withUnsafeBufferPointer { objects in
-            // The replaced member released only when there is one (see `objectIDs(of:)`).
-            for i in objects.indices {
-                if let replaced = set.update(with: objects[i]) { _ = consume replaced }
-            }
+            for i in objects.indices { set.update(with: objects[i]) }
         }
         self = set
     }
