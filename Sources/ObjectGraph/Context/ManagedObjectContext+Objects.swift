@@ -140,6 +140,31 @@ extension ManagedObjectContext {
         return self.model === model
     }
 
+    /// Whether `entity` is an entity of ``model``, as `usesModel(entity.managedObjectModel)`
+    /// answers, without loading the entity's model: that load is an unowned reference's strong
+    /// load and its release (2 calls an inserted object). A built model's entity `e` is at
+    /// `entities[e.index]` of its model and of no other (an entity joins one model only, see
+    /// `ManagedObjectModel.init`), so finding it there is the same answer; an entity of no
+    /// model (`index` -1) is in none. ``model`` is read in place as ``usesModel(_:)`` reads it.
+    @inline(__always)
+    func usesModel(of entity: EntityDescription) -> Bool {
+        if let coordinator = rootCoordinator {
+            return Self.model(coordinator.managedObjectModel, holds: entity)
+        }
+        return Self.model(model, holds: entity)
+    }
+
+    /// Whether `entity` is at its index in `model`'s entities (see ``usesModel(of:)``).
+    @inline(__always)
+    private static func model(_ model: ManagedObjectModel, holds entity: EntityDescription)
+        -> Bool
+    {
+        let index = entity.index
+        return model.entities.withUnsafeBufferPointer { entities in
+            entities.indices.contains(index) && entities[index] === entity
+        }
+    }
+
     /// The one entity whose class is `type`, binding `type` by name to an entity without a
     /// class when none is (see `ManagedObjectModel.entity(forClass:)`).
     ///
@@ -192,7 +217,7 @@ extension ManagedObjectContext {
     func insertNew(_ object: ManagedObject) {
         checkQueue("insert \(object.entity.name)")
         precondition(
-            usesModel(object.entity.managedObjectModel),
+            usesModel(of: object.entity),
             "ObjectGraph: \(object.entity.name) belongs to another model than \(self)'s")
         object.managedObjectContext = self
         if !object.hasValues { object.slots = ManagedObject.initialSlots(for: object.entity) }

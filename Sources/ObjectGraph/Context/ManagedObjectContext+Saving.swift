@@ -206,7 +206,11 @@ extension ManagedObjectContext {
     private static func objectIDs(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
         var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
         objects.withUnsafeBufferPointer { objects in
-            for i in objects.indices { ids.update(with: objects[i].objectID) }
+            // The result (a replaced member: none for a new ID) released only when there is
+            // one: discarding it released the `nil` (a call an object, no atomic operation).
+            for i in objects.indices {
+                if let replaced = ids.update(with: objects[i].objectID) { _ = consume replaced }
+            }
         }
         return ids
     }

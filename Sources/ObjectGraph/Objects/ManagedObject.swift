@@ -113,19 +113,17 @@ open class ManagedObject: CustomStringConvertible {
         precondition(
             !entity.isAbstract, "ManagedObject: cannot instantiate abstract entity \(entity.name)")
         // A fault a context is making starts with its own ID (see `FaultIdentity`); any other
-        // object with a new temporary one.
-        if let context {
-            self.objectID = context.newTemporaryID(for: entity)
-        } else if let id = FaultIdentity.take(for: entity) {
-            self.objectID = id
-        } else {
-            self.objectID = .temporary(for: entity)
+        // object with a new temporary one. The parameters are consumed (moved into the
+        // property, bound once): stored with `self.entity = entity` and bound twice by `if let
+        // context`, each was retained and released around the calls (4 calls a new object).
+        guard let context = consume context else {
+            self.objectID = FaultIdentity.take(for: entity) ?? .temporary(for: entity)
+            self.entity = consume entity
+            return
         }
-        // Stored last, the parameter's last use (moved into the property): stored first, the
-        // entity was retained for the ID's look-up and released at the end (an atomic pair
-        // per new object).
-        self.entity = entity
-        if let context { context.insertNew(self) }
+        self.objectID = context.newTemporaryID(for: entity)
+        self.entity = consume entity
+        context.insertNew(self)
     }
 
     /// Creates an object of the entity whose class is `Self` and inserts it into `context`.

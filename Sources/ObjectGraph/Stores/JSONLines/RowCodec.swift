@@ -30,6 +30,12 @@ struct RowCodec: Sendable {
     let path: String
     /// Stored slots by entity index (copied for each reading thread, see ``forOneThread()``).
     private(set) var slots: [[Slot]]
+    /// ``slots`` in one array, each entity's from `slotStarts[e]` to `slotStarts[e + 1]`: a
+    /// written row reads its entity's slots from it, where the inner array of ``slots`` was
+    /// retained and released for each row (copied for each reading thread too).
+    private(set) var flatSlots: [Slot]
+    /// Where each entity's slots start in ``flatSlots``, by entity index, then its count.
+    let slotStarts: [Int]
     /// The model's entities, by index (copied for each reading thread).
     private(set) var entities: [EntityDescription]
     /// `"Name"` with its quotes, by entity index.
@@ -38,6 +44,12 @@ struct RowCodec: Sendable {
     /// ``writeKey(_:to:)`` and ``writeKeys(of:to:)``, which drop the comma where none goes);
     /// a row's head without the comma (`writeHead`).
     let keyHeads: [[UInt8]]
+    /// ``keyHeads`` in one array of bytes, each entity's from `keyHeadStarts[e]` to
+    /// `keyHeadStarts[e + 1]`: a written row's head is read from it (``keyHeads``' inner
+    /// array was retained and released for each row).
+    let keyHeadBytes: [UInt8]
+    /// Where each entity's key head starts in ``keyHeadBytes``, by entity index, then its count.
+    let keyHeadStarts: [Int]
     /// `"column"` with its quotes, by entity index, then by position in the entity's stored
     /// slots (``slots``): the member names of partial rows.
     let quotedColumns: [[[UInt8]]]
@@ -83,6 +95,7 @@ struct RowCodec: Sendable {
     func forOneThread() -> RowCodec {
         var copy = self
         copy.slots = slots.map { $0.map { $0 } }
+        copy.flatSlots = flatSlots.map { $0 }
         copy.entities = entities.map { $0 }
         copy.quotedPrefixes = quotedPrefixes.map { $0 }
         return copy
@@ -111,6 +124,8 @@ struct RowCodec: Sendable {
                     destination: -1)
             }
         }
+        self.flatSlots = slots.flatMap { $0 }
+        self.slotStarts = slots.reduce(into: [0]) { $0.append($0.last! + $1.count) }
         self.names = model.entities.map { Array($0.name.utf8) }
         self.slotCounts = model.entities.map(\.properties.count)
         self.abstract = model.entities.map(\.isAbstract)
@@ -121,6 +136,8 @@ struct RowCodec: Sendable {
             return w.array
         }
         self.keyHeads = quotedNames.map { [0x2C, 0x5B] + $0 + [0x2C] }
+        self.keyHeadBytes = keyHeads.flatMap { $0 }
+        self.keyHeadStarts = keyHeads.reduce(into: [0]) { $0.append($0.last! + $1.count) }
         self.quotedPrefixes = zip(quotedNames, model.entities).map { quoted, entity in
             QuotedPrefix(quoted, usable: !entity.isAbstract)
         }
@@ -166,8 +183,13 @@ struct RowCodec: Sendable {
     /// bytes called a generic append and retained and released the array).
     @inline(__always)
     func writeHead(_ id: ManagedObjectID, version: Int64, entityIndex: Int, to w: JSONByteWriter) {
-        keyHeads[entityIndex].withUnsafeBytes { head in
-            w.append(UnsafeRawBufferPointer(rebasing: head.dropFirst()))
+        // The head is read from the one array of every head (the codec's own, borrowed):
+        // `keyHeads[entityIndex]`, also through the outer array's buffer, retained and
+        // released the entity's array (2 calls a row).
+        let start = keyHeadStarts[entityIndex] + 1
+        let end = keyHeadStarts[entityIndex + 1]
+        keyHeadBytes.withUnsafeBytes { heads in
+            w.append(UnsafeRawBufferPointer(rebasing: heads[start..<end]))
         }
         w.append(integer: id.primaryKey)
         w.append(0x2C)
@@ -181,9 +203,14 @@ struct RowCodec: Sendable {
         writeHead(row, entityIndex: entityIndex, to: w)
         // The values are read in place: passing `row.values[i]` copied each one (its payload's
         // references retained, then released), a third of a compaction's instructions.
+        // The entity's slots too, from the one array of every entity's (`slots[entityIndex]`,
+        // also through the outer array's buffer, retained and released the entity's array).
+        let first = slotStarts[entityIndex]
+        let end = slotStarts[entityIndex + 1]
         let failed = row.values.withUnsafeBufferPointer { values -> Int? in
-            slots[entityIndex].withUnsafeBufferPointer { entitySlots -> Int? in
-                for slot in entitySlots {
+            flatSlots.withUnsafeBufferPointer { allSlots -> Int? in
+                for k in first..<end {
+                    let slot = allSlots[k]
                     w.append(0x2C)
                     guard write(values, slot, to: w) else { return slot.index }
                 }
@@ -231,12 +258,18 @@ struct RowCodec: Sendable {
         case .attribute:
             return values[index].writeAttribute(as: slot.type, to: w)
         case .toOne:
-            guard case .toOne(let target) = values[index] else { return false }
-            guard let target else {
-                w.append(ascii: "null")
+            // The usual target, of the destination entity itself in this store (its ID's scope
+            // is that entity's here), is written from the key read in place; any other value
+            // through `writeToOne`, also matched where it lies. `case .toOne(let target) =
+            // values[index]` copied the value and destroyed the copy (2 calls a to-one).
+            let destination = slot.destination
+            if let key = idScopes.withUnsafeBufferPointer({
+                values[index].toOneKey(in: $0[destination])
+            }) {
+                w.append(integer: key)
                 return true
             }
-            return writeReference(target, destination: slot.destination, to: w)
+            return values[index].writeToOne(destination: destination, codec: self, to: w)
         case .toMany:
             guard case .toMany(let targets) = values[index] else { return false }
             w.append(0x5B)
@@ -252,17 +285,19 @@ struct RowCodec: Sendable {
     }
 
     /// Appends a reference: the bare key for the destination entity itself, else `[entity, pk]`.
-    private func writeReference(_ id: ManagedObjectID, destination: Int, to w: JSONByteWriter)
+    fileprivate func writeReference(_ id: ManagedObjectID, destination: Int, to w: JSONByteWriter)
         -> Bool
     {
         guard sameStore(id) else { return false }
-        let target = entities[destination]
         // The destination is this model's, so an ID of that very entity needs no model check
-        // (reading the entity's model is an unowned reference's strong load).
-        if id.entity === target {
+        // (reading the entity's model is an unowned reference's strong load). The entity is
+        // compared where the array holds it: binding `entities[destination]` retained and
+        // released it (2 calls a reference written).
+        if entities.withUnsafeBufferPointer({ id.entity === $0[destination] }) {
             w.append(integer: id.primaryKey)
             return true
         }
+        let target = entities[destination]
         guard id.entity.isKind(of: target), id.entity.managedObjectModel === model else {
             return false
         }
@@ -338,5 +373,28 @@ extension StoreValue {
             return false
         }
         return true
+    }
+
+    /// The primary key of this to-one's target when its ID's scope is `scope`; `nil`
+    /// otherwise (no target, another scope, not a to-one). Reads the value in place.
+    @inline(__always)
+    fileprivate func toOneKey(in scope: ObjectIDScope) -> Int64? {
+        if case .toOne(let id?) = self, id.scope === scope { return id.primaryKey }
+        return nil
+    }
+
+    /// Appends this to-one value as a reference to an entity of index `destination` (or
+    /// `null`); `false` when it is not a to-one or its target does not fit. A method for the
+    /// same reason as ``writeAttribute(as:to:)``: the value is matched where it lies.
+    fileprivate func writeToOne(destination: Int, codec: RowCodec, to w: JSONByteWriter) -> Bool {
+        switch self {
+        case .toOne(let target?):
+            return codec.writeReference(target, destination: destination, to: w)
+        case .toOne(nil):
+            w.append(ascii: "null")
+            return true
+        default:
+            return false
+        }
     }
 }
