@@ -47,9 +47,12 @@ import Testing
     }
 
     @Test func theRAMStoreAndURLsThatAreNotFilesCreateNothing() throws {
-        let defaults = DefaultDirectory(URL(fileURLWithPath: "/dev"))
+        // The web URL's path names a missing directory, which is the default one here.
+        let missing = TemporaryStoreFiles.next("missing").deletingPathExtension()
+        let defaults = DefaultDirectory(missing)
         for url in [
-            URL(fileURLWithPath: "/dev/null"), try #require(URL(string: "https://example.com/s")),
+            URL(fileURLWithPath: "/dev/null"),
+            try #require(URL(string: "https://example.com\(missing.path)/store.jsonl")),
         ] {
             #expect(
                 PersistentContainer.directoryToCreate(for: url, defaultDirectory: defaults.lookUp)
