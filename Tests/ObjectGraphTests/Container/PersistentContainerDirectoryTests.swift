@@ -17,52 +17,54 @@ import Testing
         }
     }
 
-    @Test func aStoreInAnExistingDirectoryCreatesNothingAndSkipsTheDefaultDirectory() throws {
-        let url = TemporaryStoreFiles.next()
-        let defaults = DefaultDirectory(url.deletingLastPathComponent())
-        #expect(
-            PersistentContainer.directoryToCreate(for: url, defaultDirectory: defaults.lookUp)
-                == nil)
-        #expect(defaults.lookups == 0)
+    /// A directory path that does not exist.
+    private func missingDirectory() -> URL {
+        TemporaryStoreFiles.next("missing").deletingPathExtension()
     }
 
-    @Test func aStoreInTheMissingDefaultDirectoryCreatesIt() throws {
-        let missing = TemporaryStoreFiles.next("missing").deletingPathExtension()
-        let url = missing.appendingPathComponent("store.jsonl")
-        let defaults = DefaultDirectory(missing.appendingPathComponent("."))
+    /// What ``PersistentContainer/directoryToCreate(for:defaultDirectory:)`` gives for `url`
+    /// with `defaultDirectory` the default directory: the directory to create (standardized
+    /// path, or `nil`), and how often the default directory was looked up.
+    private func outcome(_ url: URL, defaultDirectory: URL) -> (created: String?, lookups: Int) {
+        let defaults = DefaultDirectory(defaultDirectory)
         let created = PersistentContainer.directoryToCreate(
             for: url, defaultDirectory: defaults.lookUp)
-        #expect(created?.standardizedFileURL.path == missing.standardizedFileURL.path)
-        #expect(defaults.lookups == 1)
+        return (created?.standardizedFileURL.path, defaults.lookups)
     }
 
-    @Test func aStoreInAnotherMissingDirectoryCreatesNothing() throws {
-        let missing = TemporaryStoreFiles.next("missing").deletingPathExtension()
-        let url = missing.appendingPathComponent("store.jsonl")
-        let defaults = DefaultDirectory(TemporaryStoreFiles.folder)
-        #expect(
-            PersistentContainer.directoryToCreate(for: url, defaultDirectory: defaults.lookUp)
-                == nil)
-        #expect(defaults.lookups == 1)
+    @Test func aStoreInAnExistingDirectoryCreatesNothingAndSkipsTheDefaultDirectory() {
+        let url = TemporaryStoreFiles.next()
+        let found = outcome(url, defaultDirectory: url.deletingLastPathComponent())
+        #expect(found.created == nil && found.lookups == 0)
+    }
+
+    @Test func aStoreInTheMissingDefaultDirectoryCreatesIt() {
+        let missing = missingDirectory()
+        let found = outcome(
+            missing.appendingPathComponent("store.jsonl"),
+            defaultDirectory: missing.appendingPathComponent("."))
+        #expect(found.created == missing.standardizedFileURL.path && found.lookups == 1)
+    }
+
+    @Test func aStoreInAnotherMissingDirectoryCreatesNothing() {
+        let found = outcome(
+            missingDirectory().appendingPathComponent("store.jsonl"),
+            defaultDirectory: TemporaryStoreFiles.folder)
+        #expect(found.created == nil && found.lookups == 1)
     }
 
     @Test func theRAMStoreAndURLsThatAreNotFilesCreateNothing() throws {
         // The web URL's path names a missing directory, which is the default one here.
-        let missing = TemporaryStoreFiles.next("missing").deletingPathExtension()
-        let defaults = DefaultDirectory(missing)
-        for url in [
-            URL(fileURLWithPath: "/dev/null"),
-            try #require(URL(string: "https://example.com\(missing.path)/store.jsonl")),
-        ] {
-            #expect(
-                PersistentContainer.directoryToCreate(for: url, defaultDirectory: defaults.lookUp)
-                    == nil)
+        let missing = missingDirectory()
+        let web = try #require(URL(string: "https://example.com\(missing.path)/store.jsonl"))
+        for url in [URL(fileURLWithPath: "/dev/null"), web] {
+            let found = outcome(url, defaultDirectory: missing)
+            #expect(found.created == nil && found.lookups == 0, "\(url)")
         }
-        #expect(defaults.lookups == 0)
     }
 
     @Test func loadingAStoreInAMissingDirectoryOtherThanTheDefaultFails() throws {
-        let missing = TemporaryStoreFiles.next("missing").deletingPathExtension()
+        let missing = missingDirectory()
         let container = PersistentContainer(name: "T", managedObjectModel: try ExpenseModel.make())
         container.persistentStoreDescriptions = [
             PersistentStoreDescription(url: missing.appendingPathComponent("store.jsonl"))
