@@ -125,12 +125,12 @@ public final class PersistentContainer: @unchecked Sendable {
     /// Opens one store, creating the default directory for a store placed there.
     private func load(_ description: PersistentStoreDescription) throws {
         if let modelLoadError { throw modelLoadError }
-        if let url = description.url, url.isFileURL, url.path != "/dev/null",
-            url.deletingLastPathComponent().standardizedFileURL.path
-                == Self.defaultDirectoryURL().standardizedFileURL.path
+        if let url = description.url,
+            let directory = Self.directoryToCreate(
+                for: url, defaultDirectory: Self.defaultDirectoryURL)
         {
             try? FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                at: directory, withIntermediateDirectories: true)
         }
         try persistentStoreCoordinator.addPersistentStore(with: description)
     }
