@@ -56,14 +56,16 @@ extension ManagedObject {
     /// Runs the model's rules, then the per-key hook, on every property; throws what fails.
     func validateProperties() throws {
         if !hasValues { fireFault() }
-        // The plan borrowed for the object's validation (see `ValidationPlans.withPlan`).
-        try ValidationPlans.withPlan(for: self) { plan in
-            guard let plan else {
-                let hooked: Set<String>? =
-                    type(of: self) == ManagedObject.self ? [] : Self.validatedKeys
-                return try validatePropertiesByDescription(hooked)
-            }
+        // The plan borrowed for the object's validation (see `ValidationPlans.withPlan`),
+        // passed on as it is: unwrapped from an optional here (`guard let plan`), it was
+        // retained and released around each object's validation.
+        let planned = try ValidationPlans.withPlan(for: self) { plan in
             try validateProperties(by: plan)
+        }
+        if !planned {
+            let hooked: Set<String>? =
+                type(of: self) == ManagedObject.self ? [] : Self.validatedKeys
+            try validatePropertiesByDescription(hooked)
         }
     }
 

@@ -140,24 +140,27 @@ final class ValidationPlans {
     }
 
     /// Calls `body` with the plan for `object` (the current save's, found or made and kept;
-    /// outside a save, one made for it alone), or `nil` when its entity's layout is not built;
-    /// during a save the plan is passed borrowed, not retained: the save's plans hold it
-    /// (`plans` only grows, and `during(_:)` holds them) for the whole call, whatever the
-    /// validation hooks `body` calls do (a save they start installs plans of its own).
-    /// Returning the plan retained it and released it after the object's validation, as
-    /// the plans' look-up did with the last plan (W1: four atomic reference-count operations
-    /// an object).
+    /// outside a save, one made for it alone) and returns `true`, or returns `false` without
+    /// calling it when its entity's layout is not built; during a save the plan is passed
+    /// borrowed, not retained: the save's plans hold it (`plans` only grows, and
+    /// `during(_:)` holds them) for the whole call, whatever the validation hooks `body`
+    /// calls do (a save they start installs plans of its own). Returning the plan retained
+    /// it and released it after the object's validation, as the plans' look-up did with the
+    /// last plan (W1: four atomic reference-count operations an object); so did a body that
+    /// took the plan as an optional and unwrapped it (two an object).
     @inline(__always)
-    static func withPlan<T>(
-        for object: ManagedObject, _ body: (ValidationPlan?) throws -> T
-    ) rethrows -> T {
+    static func withPlan(
+        for object: ManagedObject, _ body: (ValidationPlan) throws -> Void
+    ) rethrows -> Bool {
         guard let raw = pthread_getspecific(key) else {
-            return try body(planOutsideSave(for: object))
+            guard let plan = planOutsideSave(for: object) else { return false }
+            try body(plan)
+            return true
         }
         let found = Unmanaged<ValidationPlans>.fromOpaque(raw)._withUnsafeGuaranteedRef {
             $0.unretainedPlan(object.entity, type(of: object))
         }
-        guard let found else { return try body(nil) }
+        guard let found else { return false }
         // Debug builds check that the save's plans still hold the borrowed plan after the
         // call (a plan freed during it fails here, as a freed one reused need not crash).
         defer {
@@ -166,7 +169,8 @@ final class ValidationPlans {
                     $0.holds(found, of: object.entity)
                 }, "the borrowed validation plan is no longer held by the save's plans")
         }
-        return try found._withUnsafeGuaranteedRef { try body($0) }
+        try found._withUnsafeGuaranteedRef { try body($0) }
+        return true
     }
 
     /// Whether `plans` still holds `plan` (its address, for `entity`: a plan made since may
