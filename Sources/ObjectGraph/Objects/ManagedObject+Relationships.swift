@@ -87,10 +87,14 @@ extension ManagedObject {
 
     /// The rest of ``setToOne(_:_:)`` once the old destination is unlinked: the new one's
     /// previous source unlinked (a one-to-one), the slot written and the inverse linked.
+    ///
+    /// `inverse` is the caller's strong reference, loaded from `r`'s unowned one; it is
+    /// consumed by the binding that passes it to `link`: an `if let` of the borrowed value
+    /// copied it around the call (a retain and a release, every set of a to-one).
     @inline(__always)
     private func replaceToOne(
         _ r: RelationshipDescription, with newValue: ManagedObject?,
-        inverse: RelationshipDescription?
+        inverse: consuming RelationshipDescription?
     ) {
         if let newValue, let inverse, !inverse.isToMany, let previous = newValue.toOne(inverse),
             previous !== self
@@ -104,7 +108,7 @@ extension ManagedObject {
         keepCommittedValue(r.index)
         slots[r.index] = .toOne(newValue)
         markChanged(r.index)
-        if let inverse { newValue?.link(inverse, self) }
+        if let inverse = consume inverse { newValue?.link(inverse, self) }
     }
 
     /// `owner.checkDestination(r, self)`: the check of a new to-one destination, called by
