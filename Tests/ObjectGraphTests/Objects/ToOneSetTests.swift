@@ -11,25 +11,18 @@ import Testing
     /// `Person.team` (inverse `Team.members`, to-many) and `Person.desk` (inverse
     /// `Desk.owner`, one-to-one).
     private static func model() throws -> ManagedObjectModel {
-        try ManagedObjectModel(entities: [
-            EntityDescription(
-                name: "Person",
-                properties: [
-                    AttributeDescription(name: "name", type: .string),
-                    RelationshipDescription(name: "team", destination: "Team", inverse: "members"),
-                    RelationshipDescription(name: "desk", destination: "Desk", inverse: "owner"),
-                ]),
-            EntityDescription(
-                name: "Team",
-                properties: [
-                    RelationshipDescription(
-                        name: "members", destination: "Person", inverse: "team", isToMany: true)
-                ]),
-            EntityDescription(
-                name: "Desk",
-                properties: [
-                    RelationshipDescription(name: "owner", destination: "Person", inverse: "desk")
-                ]),
+        let person: [PropertyDescription] = [
+            AttributeDescription(name: "name", type: .string),
+            RelationshipDescription(name: "team", destination: "Team", inverse: "members"),
+            RelationshipDescription(name: "desk", destination: "Desk", inverse: "owner"),
+        ]
+        let members = RelationshipDescription(
+            name: "members", destination: "Person", inverse: "team", isToMany: true)
+        let owner = RelationshipDescription(name: "owner", destination: "Person", inverse: "desk")
+        return try ManagedObjectModel(entities: [
+            EntityDescription(name: "Person", properties: person),
+            EntityDescription(name: "Team", properties: [members]),
+            EntityDescription(name: "Desk", properties: [owner]),
         ])
     }
 
