@@ -190,7 +190,7 @@ final class ObjectRegistry {
     /// insert save once, ≈ 600 instructions an object, for room it never used).
     func move(_ moves: [(object: ManagedObject, from: ManagedObjectID)]) {
         work &+= moves.count
-        for (object, from) in moves { moveOne(object, from: from) }
+        for (object, from) in moves { moveOne(object, fromTag: Self.tag(from)) }
     }
 
     /// ``move(_:)`` for `moved[i]`, whose ID was `from[i]`, for each `i`: the same moves, in
@@ -209,21 +209,26 @@ final class ObjectRegistry {
         work &+= moved.count
         moved.withUnsafeBufferPointer { moved in
             from.withUnsafeBufferPointer { from in
-                for i in moved.indices { moveOne(moved[i], from: from[i]) }
+                for i in moved.indices { moveOne(moved[i], fromTag: Self.tag(from[i])) }
             }
         }
     }
 
-    /// One move of ``move(_:)``: the entry under `from` removed if it is `object`, and
-    /// `object` registered under its `objectID`, replacing what was registered there.
+    /// One move of ``move(_:)``: the entry under the old ID (whose tag is `fromTag`) removed if
+    /// it is `object`, and `object` registered under its `objectID`, replacing what was
+    /// registered there.
+    ///
+    /// The old ID's tag is all it needs of it (the entry is found by the tag and the object's
+    /// identity): taking the ID itself, read from the save's list of old IDs, kept a copy of
+    /// it across the removal (a retain and a release of its scope an object).
     ///
     /// The reference the old entry held is moved into the new one: releasing it and retaining
     /// `object` again cost two atomic reference-count operations an object (W1's re-keying of
     /// 20,020 inserts).
     @inline(__always)
-    private func moveOne(_ object: ManagedObject, from: ManagedObjectID) {
+    private func moveOne(_ object: ManagedObject, fromTag: UInt32) {
         var held: ManagedObject?
-        if let slot = slot(of: object, tag: Self.tag(from)) {
+        if let slot = slot(of: object, tag: fromTag) {
             removals &+= 1
             held = remove(at: slot)
         }

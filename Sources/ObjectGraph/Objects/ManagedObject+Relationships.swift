@@ -68,12 +68,34 @@ extension ManagedObject {
     }
 
     /// Sets a to-one relationship and keeps the inverse in step.
+    ///
+    /// The new value is used through optional chaining (`newValue?.…`), not bound by
+    /// `if let`: the binding copied it around `checkDestination` and around `link` (a retain
+    /// and release each, every set of a to-one); the old value is bound where it is tested,
+    /// so a `nil` one is not released.
     func setToOne(_ r: RelationshipDescription, _ newValue: ManagedObject?) {
-        if let newValue { checkDestination(r, newValue) }
-        let old = toOne(r)
-        if old === newValue { return }
-        let inverse = r.inverseRelationship
-        if let old, let inverse { old.unlink(inverse, self) }
+        newValue?.checkIsDestination(of: r, in: self)
+        if let old = toOne(r) {
+            if old === newValue { return }
+            let inverse = r.inverseRelationship
+            if let inverse { old.unlink(inverse, self) }
+            replaceToOne(r, with: newValue, inverse: inverse)
+        } else if newValue != nil {
+            replaceToOne(r, with: newValue, inverse: r.inverseRelationship)
+        }
+    }
+
+    /// The rest of ``setToOne(_:_:)`` once the old destination is unlinked: the new one's
+    /// previous source unlinked (a one-to-one), the slot written and the inverse linked.
+    ///
+    /// `inverse` is the caller's strong reference, loaded from `r`'s unowned one; it is
+    /// consumed by the binding that passes it to `link`: an `if let` of the borrowed value
+    /// copied it around the call (a retain and a release, every set of a to-one).
+    @inline(__always)
+    private func replaceToOne(
+        _ r: RelationshipDescription, with newValue: ManagedObject?,
+        inverse: consuming RelationshipDescription?
+    ) {
         if let newValue, let inverse, !inverse.isToMany, let previous = newValue.toOne(inverse),
             previous !== self
         {
@@ -86,7 +108,14 @@ extension ManagedObject {
         keepCommittedValue(r.index)
         slots[r.index] = .toOne(newValue)
         markChanged(r.index)
-        if let newValue, let inverse { newValue.link(inverse, self) }
+        if let inverse = consume inverse { newValue?.link(inverse, self) }
+    }
+
+    /// `owner.checkDestination(r, self)`: the check of a new to-one destination, called by
+    /// optional chaining on it.
+    @inline(__always)
+    private func checkIsDestination(of r: RelationshipDescription, in owner: ManagedObject) {
+        owner.checkDestination(r, self)
     }
 
     /// Replaces a to-many relationship's members.
