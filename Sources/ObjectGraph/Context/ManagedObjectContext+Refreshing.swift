@@ -51,7 +51,6 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `reset()`.
     public func reset() {
         checkQueue("reset()")
-        discards &+= 1
         for object in registry.values {
             object.willTurnIntoFault()
             object.discardValues()
@@ -79,7 +78,6 @@ extension ManagedObjectContext {
     /// - Note: Mirrors `rollback()`.
     public func rollback() {
         checkQueue("rollback()")
-        discards &+= 1
         for object in pending.objects {
             if object.state.isInserted {
                 registry.removeValue(forKey: object.objectID)

@@ -16,9 +16,10 @@ extension ManagedObjectContext {
     /// exists (deleted by another context's save this context has not merged) is refused with
     /// 1550, "Dangling reference to an invalid object", naming the relationship, with the
     /// object under `NSValidationObjectErrorKey` and the missing target under
-    /// `NSValidationValueErrorKey`. A `reset()` or `rollback()` called from a validation
-    /// method (or from `willSave()`) lets go of the save's changes: none of them is written,
-    /// and the save goes on with what is pending after it.
+    /// `NSValidationValueErrorKey`. A validation method that lets go of pending changes
+    /// (`reset()`, `rollback()`, a nested `save()`) stops the validation: nothing of the save
+    /// as it stood is written, and the save starts over with what is pending after it (at
+    /// most 100 times, then `.saveDidNotSettle`).
     ///
     /// ```swift
     /// try context.performAndWait { try context.save() }
@@ -30,6 +31,11 @@ extension ManagedObjectContext {
     /// - Complexity: O(n) in the number of changed objects (plus constraint checks).
     /// - Note: Mirrors `NSManagedObjectContext.save()`.
     public func save() throws {
+        try save(restarts: 0)
+    }
+
+    /// ``save()``, the `restarts`-th time over after validation let go of pending changes.
+    private func save(restarts: Int) throws {
         checkQueue("save()")
         announcedDuringSave = AnnouncedSets()
         defer { announcedDuringSave = nil }
@@ -48,11 +54,13 @@ extension ManagedObjectContext {
         // (one list of references held through the commit, not two).
         announcedDuringSave?.share(changes)
         guard try validate(changes) else {
-            // A validation method reset or rolled back the context: what the save held is let
-            // go of, and none of it may reach the store. Save what is pending now (after a
-            // reset or rollback, only what the hook made since), as after a reset in
-            // `willSave()`.
-            return try save()
+            // A validation method let go of pending changes (a reset, a rollback, a nested
+            // save): what the save held is stale, and none of it may
+            // reach the store as it was. Save what is pending now (after a reset or rollback,
+            // only what the hook made since), from the start; as `willSave()`'s rounds, at
+            // most 100 times.
+            guard restarts < 100 else { throw SaveErrors.validationDidNotSettle(rounds: 100) }
+            return try save(restarts: restarts + 1)
         }
         // After validation, as Core Data computes them in the store: a non-optional derived
         // attribute is nil at its first save and fails with 1570 (FreeCoreData's Apple-run

@@ -135,9 +135,6 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var eventObjects: [ManagedObject] = []
     /// For a main-queue context: whether the end of the current main-queue turn is scheduled.
     @exclusivity(unchecked) var endOfTurnScheduled = false
-    /// How many times `reset()` or `rollback()` has let go of the context's pending changes: a
-    /// save compares it before and after validation, whose user code may call either.
-    @exclusivity(unchecked) var discards = 0
     /// While a save runs: the inserted and updated objects its objects-did-change announced,
     /// with the sets it posted, for the did-save notification to reuse (see `finishSave`).
     /// `nil` outside a save, so the sets never keep objects alive past it.
@@ -275,6 +272,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 /// is already pending costs one load, with no hashing.
 struct PendingObjects {
     private(set) var objects: [ManagedObject] = []
+    /// How many times objects have left the list (``remove(_:)``, ``removeAll()``): a save
+    /// compares it before and after validation, whose user code may let go of the save's
+    /// changes (`reset()`, `rollback()`, a nested `save()`).
+    private(set) var removals = 0
 
     /// Adds `o`; returns whether it was new.
     @discardableResult
@@ -290,12 +291,14 @@ struct PendingObjects {
     mutating func removeAll() {
         for o in objects { o.state.isPending = false }
         objects.removeAll()
+        removals &+= 1
     }
 
     mutating func remove(_ o: ManagedObject) {
         guard o.state.isPending else { return }
         o.state.isPending = false
         objects.removeAll { $0 === o }
+        removals &+= 1
     }
 }
 

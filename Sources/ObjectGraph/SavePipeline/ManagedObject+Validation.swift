@@ -90,6 +90,10 @@ extension ManagedObject {
             var box = HookValueBox()
             defer { box.empty() }
             for k in 0..<steps.count {
+                // A hook that turned the object into a fault (its context reset, the object
+                // refreshed) ends its validation: there are no values left to check, and the
+                // save notices what the context let go of (`validate(_:)`).
+                guard hasValues else { break }
                 let i = steps[k].slot
                 switch steps[k].check {
                 case .attribute(let rule):
@@ -325,6 +329,8 @@ extension ManagedObject {
     private func validatePropertiesByDescription(_ hooked: Set<String>?) throws {
         var errors: [any Error] = []
         for property in entity.properties {
+            // As in `validateProperties(by:)`: a hook that made the object a fault ends it.
+            guard hasValues else { break }
             let value: Any?
             let callsHook = hooked?.contains(property.name) ?? true
             switch property {

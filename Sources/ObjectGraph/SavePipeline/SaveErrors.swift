@@ -138,4 +138,12 @@ extension SaveErrors {
             .saveDidNotSettle,
             "save: willSave() kept changing objects for \(rounds) rounds; stopping")
     }
+
+    /// Validation methods that let go of pending changes at every try (see `save()`).
+    static func validationDidNotSettle(rounds: Int) -> ObjectGraphError {
+        ObjectGraphError(
+            .saveDidNotSettle,
+            "save: validation methods let go of pending changes (reset(), rollback(), a "
+                + "nested save()) in each of \(rounds) tries; stopping")
+    }
 }

@@ -15,6 +15,9 @@ extension IntegrityModels {
             case save
             /// `rollback()`: the context discards every unsaved change.
             case rollback
+            /// `rollback()`, then inserts an object (tagged `r`) whose `validateForInsert()`
+            /// does the same again.
+            case rollbackAndInsertAgain
 
             /// The action's name, for the test's arguments.
             var description: String {
@@ -22,6 +25,7 @@ extension IntegrityModels {
                 case .reset: "reset"
                 case .save: "save"
                 case .rollback: "rollback"
+                case .rollbackAndInsertAgain: "rollbackAndInsertAgain"
                 }
             }
         }
@@ -65,6 +69,13 @@ extension IntegrityModels {
             switch action {
             case .reset: context.reset()
             case .rollback: context.rollback()
+            case .rollbackAndInsertAgain:
+                context.rollback()
+                let added = Dropper(context: context)
+                added.tag = "r"
+                added.text = "r"
+                added.probe = self
+                added.validateAction = .rollbackAndInsertAgain
             case .save:
                 let added = Dropper(context: context)
                 added.tag = "n"
@@ -82,6 +93,8 @@ extension IntegrityModels {
     /// into a fault without a context) and, after the action, nothing of `self`.
     final class Dropper: ManagedObject {
         @Attribute var text: String?
+        /// Validated after `text`: a step left after the per-key hook's.
+        @Attribute var extra: String?
         /// The object's name in the calls.
         var tag = ""
         /// Where the calls go (set by the test).
@@ -114,6 +127,19 @@ extension IntegrityModels {
             if validateAction != nil { called("validateForUpdate", \.validateAction) }
         }
 
+        override func validateForDelete() throws {
+            try super.validateForDelete()
+            if validateAction != nil { called("validateForDelete", \.validateAction) }
+        }
+
+        /// The action the per-key hook runs for `text`, once.
+        var keyHookAction: DropProbe.Action?
+
+        override func validate(_ value: Any?, forKey key: String) throws {
+            try super.validate(value, forKey: key)
+            if key == "text", keyHookAction != nil { called("validate text", \.keyHookAction) }
+        }
+
         /// Records the hook's call in the probe and runs the action `action` names, once;
         /// nothing of `self` is read after it (a reset may have freed it).
         private func called(
@@ -127,12 +153,12 @@ extension IntegrityModels {
         }
     }
 
-    /// One entity, `Dropper`, with one optional string.
+    /// One entity, `Dropper`, with two optional strings.
     static func droppers() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
             E(
                 name: "Dropper", managedObjectClass: Dropper.self,
-                properties: [A(name: "text", type: .string)])
+                properties: [A(name: "text", type: .string), A(name: "extra", type: .string)])
         ])
     }
 }
@@ -239,30 +265,122 @@ extension SaveIntegrity {
             #expect(try Self.storedTexts(stack) == ["later"])
         }
 
+        /// What saving four new objects once shows: the hooks' calls, whether the context
+        /// has changes and how many objects it holds after, and the store's texts; the first
+        /// object's `validateForInsert()` runs `validate`, its per-key hook `keyHook`.
+        static func saveFour(
+            on kind: StoreKind, validate: Probe.Action? = nil, keyHook: Probe.Action? = nil
+        ) throws -> (calls: [String], hasChanges: Bool, registered: Int, stored: [String]) {
+            let stack = try Stack(IntegrityModels.droppers(), on: kind)
+            let context = stack.context()
+            let probe = Probe(context)
+            let (hasChanges, registered) = try context.performAndWait {
+                Self.insertFour(into: context, probe, validate: validate)
+                (probe.objects[0].object as? Dropper)?.keyHookAction = keyHook
+                try context.save()
+                return (context.hasChanges, context.registeredObjects.count)
+            }
+            return (probe.calls, hasChanges, registered, try Self.storedTexts(stack))
+        }
+
+        /// Saves four objects, has `change` change the first (`s0`, its validation action
+        /// set to `action`), saves again, and returns the hooks' calls of the second save;
+        /// expects the context to have no changes after it and the store to hold the four
+        /// as first saved.
+        static func resaveFirst(
+            on kind: StoreKind, _ action: Probe.Action,
+            _ change: (Dropper, ManagedObjectContext) -> Void
+        ) throws -> [String] {
+            let stack = try Stack(IntegrityModels.droppers(), on: kind)
+            let context = stack.context()
+            let probe = Probe(context)
+            let calls = try context.performAndWait {
+                Self.insertFour(into: context, probe)
+                try context.save()
+                let first = try #require(probe.objects[0].object as? Dropper)
+                first.validateAction = action
+                change(first, context)
+                let before = probe.calls.count
+                try context.save()
+                #expect(!context.hasChanges)
+                return Array(probe.calls.dropFirst(before))
+            }
+            #expect(try Self.storedTexts(stack) == ["s0", "s1", "s2", "s3"])
+            return calls
+        }
+
         /// `reset()` or `rollback()` in an updated object's `validateForUpdate()`: the update
         /// is not written (the store keeps the saved values) and no `didSave()` runs.
         @Test(arguments: StoreKind.all, [Probe.Action.reset, .rollback])
         func aResetOrRollbackInUpdateValidationWritesNoUpdate(
             _ kind: StoreKind, _ action: Probe.Action
         ) throws {
+            let calls = try Self.resaveFirst(on: kind, action) { first, _ in
+                first.text = "changed"
+            }
+            #expect(calls == ["willSave s0", "validateForUpdate s0"])
+        }
+
+        /// A nested `save()` in the first `validateForInsert()` saves everything pending,
+        /// once, with one did-save: the outer save then finds nothing left to write, instead
+        /// of writing the saved objects again. Regression (the thirtieth session's review):
+        /// only a reset or rollback was noticed, and the outer save went on into the commit
+        /// with objects the nested save had already saved.
+        @Test(arguments: StoreKind.all)
+        func aNestedSaveInValidationWritesEachObjectOnce(_ kind: StoreKind) throws {
+            let outcome = try Self.saveFour(on: kind, validate: .save)
+            #expect(
+                outcome.calls == [
+                    "willSave s0", "willSave s1", "willSave s2", "willSave s3",
+                    // The nested save is a save of its own: `willSave()` runs again.
+                    "validateForInsert s0", "willSave s0", "willSave s1", "willSave s2",
+                    "willSave s3", "willSave n", "didSave s0", "didSave s1", "didSave s2",
+                    "didSave s3", "didSave n", "saved 5",
+                ])
+            #expect(!outcome.hasChanges)
+            #expect(outcome.stored == ["n", "s0", "s1", "s2", "s3"])
+        }
+
+        /// `reset()` in a deleted object's `validateForDelete()`: the deletion is not written.
+        @Test(arguments: StoreKind.all)
+        func aResetInDeleteValidationWritesNoDeletion(_ kind: StoreKind) throws {
+            let calls = try Self.resaveFirst(on: kind, .reset) { first, context in
+                context.delete(first)
+            }
+            #expect(calls == ["willSave s0", "validateForDelete s0"])
+        }
+
+        /// `reset()` in the per-key hook `validate(_:forKey:)`: the object's validation
+        /// stops (its values are gone) and nothing is saved. Regression: the validation went
+        /// on reading the emptied slots and trapped ("Index out of range").
+        @Test(arguments: StoreKind.all)
+        func aResetInThePerKeyHookSavesNothing(_ kind: StoreKind) throws {
+            let outcome = try Self.saveFour(on: kind, keyHook: .reset)
+            #expect(
+                outcome.calls == [
+                    "willSave s0", "willSave s1", "willSave s2", "willSave s3",
+                    "validate text s0",
+                ])
+            #expect(!outcome.hasChanges && outcome.registered == 0)
+            #expect(outcome.stored == [])
+        }
+
+        /// A validation method that lets go of the pending changes at every try (rolls back,
+        /// then inserts an object that does the same) stops after 100 restarts with 134060,
+        /// as `willSave()`'s rounds do; nothing is written.
+        @Test(arguments: StoreKind.all)
+        func validationThatNeverSettlesStopsAfterAHundredRestarts(_ kind: StoreKind) throws {
             let stack = try Stack(IntegrityModels.droppers(), on: kind)
             let context = stack.context()
             let probe = Probe(context)
-            try context.performAndWait {
-                Self.insertFour(into: context, probe)
-                try context.save()
-                let first = try #require(probe.objects[0].object as? Dropper)
-                first.text = "changed"
-                first.validateAction = action
-                let before = probe.calls.count
-                try context.save()
-                #expect(
-                    Array(probe.calls.dropFirst(before)) == [
-                        "willSave s0", "validateForUpdate s0",
-                    ])
-                #expect(!context.hasChanges)
+            context.performAndWait {
+                Self.insertFour(into: context, probe, validate: .rollbackAndInsertAgain)
+                let error = #expect(throws: ObjectGraphError.self) { try context.save() }
+                #expect(error?.code == 134060)
+                #expect(probe.calls.filter { $0.hasPrefix("validateForInsert") }.count == 101)
+                #expect(context.hasChanges)
             }
-            #expect(try Self.storedTexts(stack) == ["s0", "s1", "s2", "s3"])
+            #expect(try Self.storedTexts(stack) == [])
         }
 
         /// `reset()` or a nested `save()` in the first `didSave()`: the save's objects stay
