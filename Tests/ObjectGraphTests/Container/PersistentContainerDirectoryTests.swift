@@ -63,6 +63,40 @@ import Testing
         }
     }
 
+    /// A regular file where the store's directory would be: it exists, so nothing is
+    /// created and the default directory is not looked up (creating the directory there
+    /// failed, and loading ignored the failure, before the look-up was skipped).
+    @Test func aFileAtTheDirectorysPathCreatesNothing() throws {
+        let file = missingDirectory()
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let found = outcome(file.appendingPathComponent("store.jsonl"), defaultDirectory: file)
+        #expect(found.created == nil && found.lookups == 0)
+    }
+
+    /// A symbolic link to a missing place where the default directory would be: `access`
+    /// follows it and finds nothing, so the default directory is compared (and named for
+    /// creation, which fails on the link, ignored by loading, as before); a link to an
+    /// existing directory counts as the directory.
+    @Test func symbolicLinksAtTheDirectorysPathAreFollowed() throws {
+        let dangling = missingDirectory()
+        try FileManager.default.createSymbolicLink(
+            at: dangling, withDestinationURL: missingDirectory())
+        defer { try? FileManager.default.removeItem(at: dangling) }
+        let toDangling = outcome(
+            dangling.appendingPathComponent("store.jsonl"), defaultDirectory: dangling)
+        #expect(toDangling.created == dangling.standardizedFileURL.path)
+        #expect(toDangling.lookups == 1)
+
+        let linked = missingDirectory()
+        try FileManager.default.createSymbolicLink(
+            at: linked, withDestinationURL: TemporaryStoreFiles.folder)
+        defer { try? FileManager.default.removeItem(at: linked) }
+        let toFolder = outcome(
+            linked.appendingPathComponent("store.jsonl"), defaultDirectory: linked)
+        #expect(toFolder.created == nil && toFolder.lookups == 0)
+    }
+
     @Test func loadingAStoreInAMissingDirectoryOtherThanTheDefaultFails() throws {
         let missing = missingDirectory()
         let container = PersistentContainer(name: "T", managedObjectModel: try ExpenseModel.make())
