@@ -115,13 +115,16 @@ extension ManagedObject {
             case .toMany(nil): row.append(.notStored)
             }
         }
-        keepRow(row)
+        // The row moved into the object, and the object's copy returned: keeping it with
+        // `keepRow(row)` and returning `row` copied it for the call and released the copy
+        // after (a retain and a release an insert).
+        keepRow(consume row)
         if let destination = consume destination {
             keepResolvedDestination(destination)
         } else if !related.isEmpty {
             keepResolvedRelationships(related)
         }
-        return row
+        return rowValues.unsafelyUnwrapped
     }
 
     /// Whether the object's slots can be kept as a saved row (see
