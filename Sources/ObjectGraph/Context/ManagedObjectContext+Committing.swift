@@ -42,14 +42,14 @@ extension ManagedObjectContext {
             // borrows them (reading them here, through the closure's captures, copied the
             // whole plan out of its box once per row).
             do {
-                let sets = try changeSets(
+                var sets = try changeSets(
                     plan, id: Self.permanentID(plan, newIDs), newIDs: newIDs,
                     coordinator: coordinator)
                 // The rows are built: the new IDs' identity table is not held through the
                 // commit (a large insert's peak); a path that looks IDs up after it indexes
                 // them again.
                 newIDs.dropIndex()
-                try coordinator.commit(sets)
+                try coordinator.commit(handingOver: &sets)
             } catch {
                 newIDs.reindex()
                 let id = Self.permanentID(plan, newIDs)

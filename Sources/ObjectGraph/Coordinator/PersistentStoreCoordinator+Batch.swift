@@ -53,11 +53,12 @@ extension PersistentStoreCoordinator {
             new.version = row.version + 1
             changed.append(new)
         }
-        try commit([
+        var sets = [
             store.identifier: StoreChangeSet(
                 updated: changed, author: update.author, contextName: update.contextName,
                 timestamp: update.timestamp)
-        ])
+        ]
+        try commit(handingOver: &sets)
         return changed.map(\.objectID)
     }
 
@@ -89,7 +90,7 @@ extension PersistentStoreCoordinator {
                     contextName: contextName, timestamp: now)
                 deleted += rows.map(\.objectID)
             }
-            try commit(sets)
+            try commit(handingOver: &sets)
             return deleted
         }
     }
@@ -156,12 +157,13 @@ extension PersistentStoreCoordinator {
                 if let key, !key.contains(where: \.isNull) { existing[key] = row }
                 result.append(id)
             }
-            try commit([
+            var sets = [
                 store.identifier: StoreChangeSet(
                     inserted: insertOrder.map { inserted[$0]! },
                     updated: updateOrder.map { updated[$0]! },
                     author: author, contextName: contextName, timestamp: clock())
-            ])
+            ]
+            try commit(handingOver: &sets)
             return result
         }
     }

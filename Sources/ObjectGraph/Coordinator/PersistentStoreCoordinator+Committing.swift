@@ -11,14 +11,20 @@ extension PersistentStoreCoordinator {
     ///
     /// - Throws: `.danglingReference` (1550) for a reference to another store's object (the
     ///   context rewords it), before any commit; the stores' commit errors.
-    func commit(_ changes: [String: StoreChangeSet]) throws {
+    ///
+    /// The change sets are handed over (`changes` is left empty): a built-in store that is the
+    /// only one written moves the inserted rows into its rows (``StagedCommitting/commit(movingRows:)``).
+    func commit(handingOver changes: inout [String: StoreChangeSet]) throws {
         try locked {
             // Every store written is found, and must be writable, before any commits: finding
             // out one by one while committing would leave the stores committed before it
             // written.
+            // Each change set taken out of `changes`, so that the one to commit is held once.
             var targets: [(store: any PersistentStore, changes: StoreChangeSet)] = []
-            for (identifier, changeSet) in changes.sorted(by: { $0.key < $1.key })
-            where !changeSet.isEmpty {
+            for identifier in changes.keys.sorted() {
+                guard let changeSet = changes.removeValue(forKey: identifier),
+                    !changeSet.isEmpty
+                else { continue }
                 guard let store = persistentStore(forIdentifier: identifier) else {
                     throw SaveErrors.noStore("store \(identifier) is no longer open")
                 }
@@ -30,8 +36,8 @@ extension PersistentStoreCoordinator {
                 }
                 targets.append((store, changeSet))
             }
-            if targets.count == 1 {
-                try Self.commitInOneStep(targets[0].changes, to: targets[0].store)
+            if targets.count == 1, var target = targets.popLast() {
+                try Self.commitInOneStep(&target.changes, to: target.store)
             } else {
                 try Self.commitAllOrNothing(targets)
             }
@@ -39,13 +45,16 @@ extension PersistentStoreCoordinator {
     }
 
     /// Commits a change set to a store in one step (``PersistentStore/commit(_:)``), patches
-    /// completed for a store that does not take them.
-    private static func commitInOneStep(_ changes: StoreChangeSet, to store: any PersistentStore)
-        throws
-    {
-        let changes = changes.handingOffRows(to: store)
+    /// completed for a store that does not take them; a built-in store takes the inserted
+    /// rows out of `changes` (``StagedCommitting/commit(movingRows:)``).
+    private static func commitInOneStep(
+        _ changes: inout StoreChangeSet, to store: any PersistentStore
+    ) throws {
+        changes.keepRowHandoff(onlyFor: store)
         if !changes.patched.isEmpty && !store.acceptsRowPatches {
             try store.commit(changes.completingPatches(reading: store.row(for:)))
+        } else if let store = store as? any StagedCommitting {
+            try store.commit(movingRows: &changes)
         } else {
             try store.commit(changes)
         }
@@ -89,7 +98,8 @@ extension PersistentStoreCoordinator {
                 }
                 for other in others {
                     failed = other.store
-                    try commitInOneStep(other.changes, to: other.store)
+                    var changes = other.changes
+                    try commitInOneStep(&changes, to: other.store)
                     committed.append(other.store)
                 }
             } catch {
@@ -116,12 +126,16 @@ extension StoreChangeSet {
     /// could reorder patches, apply them twice or later), and the saver converts its objects'
     /// overlays after the save.
     func handingOffRows(to store: any PersistentStore) -> StoreChangeSet {
-        guard rowHandoff != nil, !(store is InMemoryStore || store is JSONLinesStore) else {
-            return self
-        }
         var changes = self
-        changes.rowHandoff = nil
+        changes.keepRowHandoff(onlyFor: store)
         return changes
+    }
+
+    /// ``handingOffRows(to:)`` in place.
+    mutating func keepRowHandoff(onlyFor store: any PersistentStore) {
+        if rowHandoff != nil, !(store is InMemoryStore || store is JSONLinesStore) {
+            rowHandoff = nil
+        }
     }
 
     /// The first reference the change set writes to an object of another store than

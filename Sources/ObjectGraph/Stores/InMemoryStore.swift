@@ -151,7 +151,18 @@ public final class InMemoryStore: PersistentStore, StagedCommitting, @unchecked 
         if isReadOnly { throw StoreErrors.readOnly(url) }
         try locked {
             try table.check(changes)
-            applyChecked(changes)
+            var changes = changes
+            applyChecked(&changes, moving: false)
+        }
+    }
+
+    /// ``StagedCommitting/commit(movingRows:)``: ``commit(_:)``, the inserted rows moved
+    /// into the table.
+    func commit(movingRows changes: inout StoreChangeSet) throws {
+        if isReadOnly { throw StoreErrors.readOnly(url) }
+        try locked {
+            try table.check(changes)
+            applyChecked(&changes, moving: true)
         }
     }
 
@@ -168,21 +179,27 @@ public final class InMemoryStore: PersistentStore, StagedCommitting, @unchecked 
             return try body(
                 StagedCommit(
                     write: {}, keptAfterFailedWrite: { false }, undo: { true },
-                    apply: { self.applyChecked(changes) }))
+                    apply: {
+                        var changes = changes
+                        self.applyChecked(&changes, moving: false)
+                    }))
         }
     }
 
-    /// Applies checked changes to the rows, recording history. The caller holds `lock`.
-    private func applyChecked(_ changes: StoreChangeSet) {
+    /// Applies checked changes to the rows, recording history; `moving`: the inserted rows
+    /// moved out of `changes` into the table (``RowTable/applyUnchecked(moving:)``). The
+    /// caller holds `lock`.
+    private func applyChecked(_ changes: inout StoreChangeSet, moving: Bool) {
+        let isEmpty = changes.isEmpty
         let record =
             tracksHistory && !changes.isEmpty
             ? StoreHistoryTransaction(
                 committing: changes, number: historyLog.last + 1,
                 oldRow: { table.row(for: $0) }) : nil
         generations.willApply(changes, to: table)
-        table.applyUnchecked(changes)
+        if moving { table.applyUnchecked(moving: &changes) } else { table.applyUnchecked(changes) }
         if let record { historyLog.append(record) }
-        if !changes.isEmpty {
+        if !isEmpty {
             transactionCount += 1
             reporting?.advance(to: transactionCount, store: identifier, url: url)
         }

@@ -242,6 +242,26 @@ public struct RowTable: Sendable {
     /// Patched rows that the saver's objects share are handed off around their patches (see
     /// `StoreRowHandoff`; the first application only), so that each is changed in place.
     public mutating func applyUnchecked(_ changes: StoreChangeSet) {
+        applyUncheckedExceptInserts(changes)
+        if insertNew(changes.inserted) != nil {
+            // not checked after all: replace the clashes
+            for row in changes.inserted { upsert(row) }
+        }
+    }
+
+    /// ``applyUnchecked(_:)`` taking the inserted rows out of `changes` (held only by the
+    /// caller, or the first row taken copies them all: correct, only slower) and moving each
+    /// into its table (``insertNew(moving:)``); `changes.inserted` is empty on return.
+    mutating func applyUnchecked(moving changes: inout StoreChangeSet) {
+        applyUncheckedExceptInserts(changes)
+        if insertNew(moving: &changes.inserted) != nil {
+            for row in changes.inserted { upsert(row) }
+        }
+        changes.inserted = []
+    }
+
+    /// ``applyUnchecked(_:)`` but for the inserted rows.
+    private mutating func applyUncheckedExceptInserts(_ changes: StoreChangeSet) {
         remove(contentsOf: changes.deleted)
         for row in changes.updated { replace(row) }
         if let handoff = changes.rowHandoff, handoff.claim() {
@@ -249,10 +269,6 @@ public struct RowTable: Sendable {
             handoff.end()
         } else {
             for patch in changes.patched { self.patch(patch) }
-        }
-        if insertNew(changes.inserted) != nil {
-            // not checked after all: replace the clashes
-            for row in changes.inserted { upsert(row) }
         }
     }
 

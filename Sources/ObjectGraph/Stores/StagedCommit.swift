@@ -42,4 +42,11 @@ protocol StagedCommitting: PersistentStore {
     ///   what `body` throws.
     func withStagedCommit<R>(_ changes: StoreChangeSet, _ body: (StagedCommit) throws -> R)
         throws -> R
+
+    /// ``PersistentStore/commit(_:)`` of a change set the caller hands over: the inserted rows
+    /// are moved into the store's rows (``RowTable/insertNew(moving:)``), not copied, so that
+    /// neither is a row retained on the way in nor released when the change set goes (two
+    /// calls each a row). `changes` is as given when this throws; its inserted rows are gone
+    /// once it returns, the rest as given.
+    func commit(movingRows changes: inout StoreChangeSet) throws
 }

@@ -21,23 +21,38 @@ extension JSONLinesStore {
     ///   read-only; `.storeClosed` (134070) when it is closed.
     /// - Complexity: O(size of the changes), plus a compaction now and then.
     public func commit(_ changes: StoreChangeSet) throws {
+        try committing(changes.isEmpty) {
+            try catchUpWithSharers()
+            try table.check(changes)
+            try append(changes) { $0.applyUnchecked(changes) }
+        }
+    }
+
+    /// ``StagedCommitting/commit(movingRows:)``: ``commit(_:)``, the inserted rows moved
+    /// into the table once the line is written.
+    func commit(movingRows changes: inout StoreChangeSet) throws {
+        try committing(changes.isEmpty) {
+            try catchUpWithSharers()
+            try table.check(changes)
+            let encoded = try spilling { try encodeAppend(changes) }
+            try writeEncodedLine()
+            finishAppend(&changes, encoded) { $0.applyUnchecked(moving: &$1) }
+        }
+    }
+
+    /// The frame of ``commit(_:)``: under the store's lock, a closed, read-only or unusable
+    /// store refused, then `body`, unless the change set `isEmpty`, once no other store of
+    /// this process that shares the writer lock writes (`body` catches up with what they
+    /// wrote, then checks and appends).
+    private func committing(_ isEmpty: Bool, _ body: () throws -> Void) throws {
         PausePoints.reach("commit.start")
         try locked {
             guard file != nil else { throw StoreFileErrors.closed(path) }
             if isReadOnly { throw StoreErrors.readOnly(url) }
             if isBroken { throw StoreFileErrors.unusable(path) }
-            guard !changes.isEmpty, let writerLock else { return }
-            try writerLock.serializingWrites { try commitSharing(changes) }
+            guard !isEmpty, let writerLock else { return }
+            try writerLock.serializingWrites { try body() }
         }
-    }
-
-    /// ``commit(_:)`` once no other store of this process that shares the writer lock
-    /// writes: catches up with what they wrote, then checks and appends. The caller holds
-    /// `lock`.
-    private func commitSharing(_ changes: StoreChangeSet) throws {
-        try catchUpWithSharers()
-        try table.check(changes)
-        try append(changes) { $0.applyUnchecked(changes) }
     }
 
     /// ``StagedCommitting/withStagedCommit(_:_:)``: under the store's lock and the writer
@@ -69,7 +84,8 @@ extension JSONLinesStore {
                         keptAfterFailedWrite: { self.failedLineStayed },
                         undo: { self.undoEncodedLine() },
                         apply: {
-                            self.finishAppend(changes, encoded) { $0.applyUnchecked(changes) }
+                            var changes = changes
+                            self.finishAppend(&changes, encoded) { $0.applyUnchecked($1) }
                         }))
             }
         }
@@ -90,7 +106,8 @@ extension JSONLinesStore {
     ) throws {
         let encoded = try spilling { try encodeAppend(changes, partial: changedSlots) }
         try writeEncodedLine()
-        finishAppend(changes, encoded, applying: apply)
+        var changes = changes
+        finishAppend(&changes, encoded) { table, _ in apply(&table) }
     }
 
     /// What ``encodeAppend(_:partial:)`` decided for a change set's line, for
@@ -130,15 +147,15 @@ extension JSONLinesStore {
     /// Applies a change set whose line ``writeEncodedLine()`` wrote: the file's bookkeeping,
     /// `apply` on the rows, then automatic compaction if it is due.
     func finishAppend(
-        _ changes: StoreChangeSet, _ encoded: EncodedAppend,
-        applying apply: (inout RowTable) -> Void
+        _ changes: inout StoreChangeSet, _ encoded: EncodedAppend,
+        applying apply: (inout RowTable, inout StoreChangeSet) -> Void
     ) {
         let changedSlots = encoded.changedSlots
         let patchWrites = encoded.patchWrites
         finishLine(
             encoded.line,
             willApply: { generations.willApply(changes, to: table) },
-            applying: apply,
+            applying: { apply(&$0, &changes) },
             compacting: { sizes in
                 compactAutomaticallyIfNeeded(
                     liveAtLeast: sizes.inserted + sizes.updated,
