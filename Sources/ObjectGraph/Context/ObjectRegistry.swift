@@ -209,40 +209,40 @@ final class ObjectRegistry {
         work &+= moved.count
         moved.withUnsafeBufferPointer { moved in
             from.withUnsafeBufferPointer { from in
-                for i in moved.indices { moveOne(moved[i], fromTag: Self.tag(from[i])) }
+                for i in moved.indices {
+                    // Unretained: `moved`, borrowed for the call, holds it (read from the
+                    // buffer, it was retained across the removal and released after).
+                    Unmanaged.passUnretained(moved[i])._withUnsafeGuaranteedRef {
+                        moveOne($0, fromTag: Self.tag(from[i]))
+                    }
+                }
             }
         }
     }
 
-    /// One move of ``move(_:)``: the entry under the old ID (whose tag is `fromTag`) removed if
-    /// it is `object`, and `object` registered under its `objectID`, replacing what was
-    /// registered there.
-    ///
-    /// The old ID's tag is all it needs of it (the entry is found by the tag and the object's
-    /// identity): taking the ID itself, read from the save's list of old IDs, kept a copy of
-    /// it across the removal (a retain and a release of its scope an object).
-    ///
-    /// The reference the old entry held is moved into the new one: releasing it and retaining
-    /// `object` again cost two atomic reference-count operations an object (W1's re-keying of
-    /// 20,020 inserts).
+    /// One move of ``move(_:)``: the entry under the old ID (whose tag is `fromTag`: all it
+    /// needs of the ID, the entry is found by the tag and the object's identity) removed if it
+    /// is `object`, and the object placed under its `objectID` (``place(_:)``), the removed
+    /// entry's reference moved into the new entry (no release and retain of the object).
     @inline(__always)
     private func moveOne(_ object: ManagedObject, fromTag: UInt32) {
-        var held: ManagedObject?
-        if let slot = slot(of: object, tag: fromTag) {
-            removals &+= 1
-            held = remove(at: slot)
-        }
-        // As `register(_:as:)`, without its sweep: a sweep between two moves would walk the
-        // whole table for nothing.
+        guard let slot = slot(of: object, tag: fromTag) else { return place(object) }
+        removals &+= 1
+        place(remove(at: slot))
+    }
+
+    /// `object` registered under its `objectID`, replacing what was registered there: as
+    /// `register(_:as:)`, without its sweep (a sweep between two moves would walk the whole
+    /// table for nothing).
+    @inline(__always)
+    private func place(_ object: consuming ManagedObject) {
         let id = object.objectID
         if let slot = slot(of: id) {
             removals &+= 1
             objects[slot] = object
         } else {
             if (count + 1) * 2 > tags.count { resize(toHold: count + 1) }
-            // `held` is `object` (the old entry was found by identity), so its reference is
-            // the one the new entry takes.
-            if let held = held.take() { insertNew(id, held) } else { insertNew(id, object) }
+            insertNew(id, object)
         }
     }
 
@@ -406,7 +406,7 @@ final class ObjectRegistry {
 
     /// Empties `slot` and moves later entries of its probe run back, so that every entry
     /// stays reachable from its home without tombstones.
-    private func remove(at slot: Int) -> ManagedObject? {
+    private func remove(at slot: Int) -> ManagedObject {
         // The hole holds nothing: its entry is moved out, later ones are moved into it.
         let removed = (objects + slot).move()
         let mask = tags.count - 1
