@@ -98,11 +98,13 @@ extension ManagedObjectContext {
     ) -> (ManagedObject) -> ManagedObjectID {
         let survivorOf = plan.survivorOf
         let takeovers = plan.takeovers
-        return { o in
-            let s = SavePlan.survivor(o, survivorOf)
+        // Without merges `o` is its own survivor, read in place (`survivor` returned it
+        // retained, released once its ID was read: two calls a reference written).
+        func id(_ s: ManagedObject) -> ManagedObjectID {
             if !takeovers.isEmpty, let id = takeovers[ObjectIdentifier(s)] { return id }
             return s.objectID.isTemporaryID ? newIDs[s] ?? s.objectID : s.objectID
         }
+        return { o in survivorOf.isEmpty ? id(o) : id(SavePlan.survivor(o, survivorOf)) }
     }
 
     /// The rows a settled plan writes, one change set per store; call holding the
