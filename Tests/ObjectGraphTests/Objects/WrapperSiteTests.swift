@@ -51,15 +51,23 @@ private final class Pupil: ManagedObject {
 }
 
 /// A class whose hooks read and write its wrapped properties while the context is working on
-/// it (inside a save's validation and `willSave`, a change notification's observer).
+/// it (inside a save's validation and `willSave`, a change notification's observer, and
+/// `awakeFromFetch`, which runs inside the getter whose read fires the fault).
 private final class Journal: ManagedObject {
     @Attribute var title: String?
     @Attribute var pages: Int32
     nonisolated(unsafe) static var seenInValidation: [String?] = []
+    nonisolated(unsafe) static var seenWhenFetched: [String?] = []
 
     override func validateForInsert() throws {
         Journal.seenInValidation.append(title)
         try super.validateForInsert()
+    }
+
+    /// Runs inside the getter whose read fired the fault.
+    override func awakeFromFetch() {
+        Journal.seenWhenFetched.append(title)
+        if pages < 0 { pages = 0 }
     }
 
     override func willSave() {
@@ -153,9 +161,11 @@ private final class Journal: ManagedObject {
     }
 
     /// Hooks reading and writing the object's wrapped properties while the context works on
-    /// it (validation, `willSave`, a change notification's observer) do not trap: no access
-    /// of the wrapper's storage is open across the call into the object (this debug build
-    /// checks exclusivity dynamically).
+    /// it (validation, `willSave`, a change notification's observer, `awakeFromFetch` inside
+    /// the getter that fired the fault) do not trap: no access of the wrapper's storage is
+    /// open across the call into the object (this debug build checks exclusivity
+    /// dynamically; with the getter's work moved into the storage access, reading `title` in
+    /// `awakeFromFetch` trapped).
     @Test func hooksReadingWrappedPropertiesDuringContextWorkDoNotTrap() throws {
         let entity = EntityDescription(
             name: "Journal", managedObjectClass: Journal.self,
@@ -165,6 +175,7 @@ private final class Journal: ManagedObject {
             ])
         let context = try context([entity])
         Journal.seenInValidation = []
+        Journal.seenWhenFetched = []
         let seenByObserver = LockedTitles()
         let observer = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didChangeObjectsNotification, object: context,
@@ -183,7 +194,14 @@ private final class Journal: ManagedObject {
             try context.save()
             #expect(journal.pages == 6)
             #expect(!journal.hasChanges)
+            let id = journal.objectID
+            context.reset()
+            let fault = try #require(context.object(with: id) as? Journal)
+            #expect(fault.isFault)
+            #expect(fault.title == "Walden")
+            #expect(fault.pages == 6)
         }
+        #expect(Journal.seenWhenFetched == ["Walden"])
         #expect(Journal.seenInValidation == ["Walden"])
         #expect(seenByObserver.titles == ["Walden"])
     }
