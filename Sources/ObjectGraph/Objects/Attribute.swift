@@ -47,52 +47,49 @@ public struct Attribute<Value: AttributeConvertible> {
     ///
     /// Inlinable, so that the caller's module specialises it for `Value`: the conversion to
     /// and from ``AttributeValue`` is then direct code, and the rest (finding the slot, the
-    /// fault, the change record) is one non-generic call into the object.
+    /// fault, the change record) is one non-generic call into the object. The property is
+    /// named by its storage's offset (``WrapperSite``): neither key path is used otherwise,
+    /// so an optimised caller makes neither.
     @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
-        get {
-            // The wrapper's key is read (through the storage key path) only on the first
-            // access of the property in its entity.
-            guard
-                let stored = object.wrappedAttributeValue(
-                    storageKeyPath, key: { object[keyPath: storageKeyPath].key })
-            else {
-                return probeMarker(object, storageKeyPath, wrappedKeyPath)
-            }
-            if let value = Value.fromAttributeValue(stored) { return value }
-            if stored.isNull { return Value.nullValue }
-            object.wrappedAttributeMismatch(storageKeyPath, stored, Value.self)
+        @inline(__always) get { value(in: object, at: WrapperSite(object, storageKeyPath)) }
+        @inline(__always) set {
+            object.setWrappedAttribute(newValue.attributeValue, WrapperSite(object, storageKeyPath))
         }
-        set {
-            object.setWrappedAttribute(
-                newValue.attributeValue, storageKeyPath,
-                key: { object[keyPath: storageKeyPath].key })
+    }
+
+    /// The getter's work once the property is identified: kept out of the accessor so that
+    /// the accessor is always inlined, and its key paths folded away, even where this is not
+    /// (a specialisation of the whole getter took the storage key path as an argument: every
+    /// access made it, and the access enforcement of the wrapper's field stayed dynamic, a
+    /// `swift_beginAccess` an access).
+    @inlinable
+    static func value(in object: ManagedObject, at site: WrapperSite) -> Value {
+        guard let stored = object.wrappedAttributeValue(site) else {
+            return probeMarker(object, site)
         }
+        if let value = Value.fromAttributeValue(stored) { return value }
+        if stored.isNull { return Value.nullValue }
+        object.wrappedAttributeMismatch(site, stored, Value.self)
     }
 
     /// What the getter returns to a key-path probe (see `KeyPathProbe`).
     @usableFromInline
-    static func probeMarker<Object: ManagedObject>(
-        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>,
-        _ wrapped: ReferenceWritableKeyPath<Object, Value>
-    ) -> Value {
-        KeyPathProbe.attributeMarker(object, storage, wrapped)
+    static func probeMarker(_ object: ManagedObject, _ site: WrapperSite) -> Value {
+        KeyPathProbe.attributeMarker(object, site, Value.self)
     }
 }
 
 extension ManagedObject {
-    /// The stored value of the attribute behind an ``Attribute`` wrapper's storage key path,
-    /// firing the fault; `nil` only on a key-path probe. `key` gives the wrapper's explicit
-    /// key; it is called only when the slot is not known yet.
+    /// The stored value of the attribute of the ``Attribute`` wrapper stored at `site`,
+    /// firing the fault; `nil` only on a key-path probe.
     @usableFromInline
-    func wrappedAttributeValue(_ storage: AnyKeyPath, key: () -> String?) -> AttributeValue? {
-        guard
-            let slot = PropertyKeys.attributeSlot(
-                storage, key: key(), of: self, wrapper: "@Attribute")
+    func wrappedAttributeValue(_ site: WrapperSite) -> AttributeValue? {
+        guard let slot = PropertyKeys.attributeSlot(site, of: self, wrapper: "@Attribute")
         else { return nil }
         // The queue checked without a closure (`read(slot, "…")`'s autoclosure captured the
         // object and the slot: a retain and a release of the object on every read).
@@ -100,23 +97,20 @@ extension ManagedObject {
         return readChecked(slot).attributeValue
     }
 
-    /// Sets the attribute behind an ``Attribute`` wrapper's storage key path (nothing on a
+    /// Sets the attribute of the ``Attribute`` wrapper stored at `site` (nothing on a
     /// key-path probe), coerced to the attribute's type.
     ///
     /// - Precondition: The value fits the attribute's type; the message names entity, key and
     ///   the expected type.
     @usableFromInline
-    func setWrappedAttribute(_ newValue: AttributeValue, _ storage: AnyKeyPath, key: () -> String?)
-    {
+    func setWrappedAttribute(_ newValue: AttributeValue, _ site: WrapperSite) {
         // The slot and the attribute's type from the key path's table entry: reading the
         // type from the description retained and released the entity's property array and
         // the description (three retains and releases a write, one now). With the write of
         // a fitting value as it is, W1's 100,020 writes: 53.8 M → 35.6 M instructions.
-        guard
-            let (slot, type) = PropertyKeys.attributeSlotAndType(
-                storage, explicitKey: key(), entity: entity)
+        guard let (slot, type) = PropertyKeys.attributeSlotAndType(site, of: self, entity: entity)
         else {
-            _ = PropertyKeys.attributeSlot(storage, key: key(), of: self, wrapper: "@Attribute")
+            _ = PropertyKeys.attributeSlot(site, of: self, wrapper: "@Attribute")
             return
         }
         // A value of the attribute's type (the common case, a wrapper's `Value` made it) is
@@ -167,14 +161,16 @@ extension ManagedObject {
             """)
     }
 
-    /// Traps: the attribute behind `storage` holds `stored`, which is not a `type`.
+    /// Traps: the attribute of the wrapper stored at `site` holds `stored`, which is not a
+    /// `type`.
     @usableFromInline
-    func wrappedAttributeMismatch(_ storage: AnyKeyPath, _ stored: AttributeValue, _ type: Any.Type)
+    func wrappedAttributeMismatch(_ site: WrapperSite, _ stored: AttributeValue, _ type: Any.Type)
         -> Never
     {
-        let slot = PropertyKeys.attributeSlot(
-            storage, key: nil, of: self, wrapper: "@Attribute")
-        let name = slot.map { entity.properties[$0].name } ?? PropertyKeys.name(of: storage)
+        let slot = PropertyKeys.attributeSlot(site, of: self, wrapper: "@Attribute")
+        let name =
+            slot.map { entity.properties[$0].name }
+            ?? PropertyKeys.key(of: site, in: Swift.type(of: self))
         preconditionFailure(
             "ObjectGraph: \(entity.name).\(name) holds \(stored), which is not a \(type)")
     }

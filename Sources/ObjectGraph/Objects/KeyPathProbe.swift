@@ -34,7 +34,11 @@ enum KeyPathProbe {
         struct Read {
             let object: ObjectIdentifier
             let key: String
-            let wrapped: AnyKeyPath
+            /// The wrapped property's key path, when the wrapper has it (a
+            /// ``Transformable``; the inlinable wrappers never use theirs).
+            let wrapped: AnyKeyPath?
+            /// The wrapped property's type.
+            let valueType: Any.Type
             let marker: Marker
         }
 
@@ -47,9 +51,14 @@ enum KeyPathProbe {
             self.entity = entity
         }
 
-        func record(_ object: ManagedObject, key: String, wrapped: AnyKeyPath, _ marker: Marker) {
+        func record(
+            _ object: ManagedObject, key: String, wrapped: AnyKeyPath? = nil,
+            valueType: Any.Type, _ marker: Marker
+        ) {
             reads.append(
-                Read(object: ObjectIdentifier(object), key: key, wrapped: wrapped, marker: marker))
+                Read(
+                    object: ObjectIdentifier(object), key: key, wrapped: wrapped,
+                    valueType: valueType, marker: marker))
         }
 
         func forgetReads() { reads.removeAll() }
@@ -115,7 +124,9 @@ enum KeyPathProbe {
             return id == (last ?? root).objectID ? .objectID(keys) : nil
         }
         guard let read = reads.last else { return nil }
-        if reads.count == 1 && read.wrapped == keyPath { return .properties(keys) }
+        if reads.count == 1, let wrapped = read.wrapped, wrapped == keyPath {
+            return .properties(keys)
+        }
         switch read.marker {
         case .value(let marker):
             guard let value else { return nil }
@@ -127,7 +138,10 @@ enum KeyPathProbe {
             let related = (value as? any RelationshipConvertible)?.relatedObjects ?? []
             return related.count == 1 && related[0] === marker ? .properties(keys) : nil
         case .none:
-            return nil
+            // A wrapper with no marker for its type (a ``Transformable`` is matched by its key
+            // path above): a key path of the property's own type that reads it alone.
+            guard reads.count == 1, read.wrapped == nil else { return nil }
+            return type(of: keyPath).valueType == read.valueType ? .properties(keys) : nil
         }
     }
 
@@ -150,19 +164,19 @@ enum KeyPathProbe {
     ]
 
     /// The marker an ``Attribute`` returns to a probe (recorded with the read).
-    static func attributeMarker<Object: ManagedObject, Value: AttributeConvertible>(
-        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Attribute<Value>>,
-        _ wrapped: AnyKeyPath
+    static func attributeMarker<Value: AttributeConvertible>(
+        _ object: ManagedObject, _ site: WrapperSite, _: Value.Type
     ) -> Value {
         let recorder = object.entity.keyPathProbe as! Recorder
-        let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
+        let key = PropertyKeys.key(of: site, in: type(of: object))
         for candidate in markerCandidates {
             if let value = Value.fromAttributeValue(candidate) {
-                recorder.record(object, key: key, wrapped: wrapped, .value(value.attributeValue))
+                recorder.record(
+                    object, key: key, valueType: Value.self, .value(value.attributeValue))
                 return value
             }
         }
-        recorder.record(object, key: key, wrapped: wrapped, .none)
+        recorder.record(object, key: key, valueType: Value.self, .none)
         return Value.fromAttributeValue(.null) ?? Value.nullValue
     }
 
@@ -171,13 +185,12 @@ enum KeyPathProbe {
     /// alone resolves; `nil` for an optional `Value`.
     ///
     /// - Precondition: `Value` has a ``placeholder(_:)``: a probe has no value of it to return.
-    static func transformableMarker<Object: ManagedObject, Value>(
-        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Transformable<Value>>,
-        _ wrapped: AnyKeyPath
+    static func transformableMarker<Value>(
+        _ object: ManagedObject, _ site: WrapperSite, _ wrapped: AnyKeyPath
     ) -> Value {
         let recorder = object.entity.keyPathProbe as! Recorder
-        let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
-        recorder.record(object, key: key, wrapped: wrapped, .none)
+        let key = PropertyKeys.key(of: site, in: type(of: object))
+        recorder.record(object, key: key, wrapped: wrapped, valueType: Value.self, .none)
         guard let placeholder = placeholder(Value.self) else {
             preconditionFailure(
                 "ObjectGraph: @Transformable \(key) of type \(Value.self) cannot be read by a key "
@@ -226,25 +239,24 @@ enum KeyPathProbe {
     /// something else, and the key path does not resolve (rather than trapping on the key).
     static func primitiveMarker(_ object: ManagedObject, key: String, recorder: Recorder) -> Any? {
         let marker = markerCandidates[0]
-        recorder.record(object, key: key, wrapped: \ManagedObject.entity, .value(marker))
+        recorder.record(object, key: key, valueType: String.self, .value(marker))
         return String.fromAttributeValue(marker)
     }
 
     /// The marker a ``Relationship`` returns to a probe: a new probe of the destination
     /// class (alone in a collection for a to-many).
-    static func relationshipMarker<Object: ManagedObject, Value: RelationshipConvertible>(
-        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Relationship<Value>>,
-        _ wrapped: AnyKeyPath
+    static func relationshipMarker<Value: RelationshipConvertible>(
+        _ object: ManagedObject, _ site: WrapperSite, _: Value.Type
     ) -> Value {
         let recorder = object.entity.keyPathProbe as! Recorder
-        let key = object[keyPath: storage].key ?? PropertyKeys.name(of: storage)
+        let key = PropertyKeys.key(of: site, in: type(of: object))
         guard let type = (Value.self as? any RelatedObjectTyped.Type)?.relatedObjectType else {
-            recorder.record(object, key: key, wrapped: wrapped, .none)
+            recorder.record(object, key: key, valueType: Value.self, .none)
             return Value.fromRelatedObjects([])
         }
         let marker = recorder.probe(type)
         recorder.record(
-            object, key: key, wrapped: wrapped,
+            object, key: key, valueType: Value.self,
             Value.isToMany ? .objects(marker) : .object(marker))
         return Value.fromRelatedObjects([marker])
     }

@@ -1,12 +1,16 @@
 import Foundation
 import Synchronization
 
-/// Resolves a wrapped property's slot from its storage key path, once per property and entity.
+/// Resolves a wrapped property's slot from where its wrapper is stored in the object, once
+/// per property, class and entity.
 ///
-/// The key is the property's name, learnt from the key path's description
-/// (`\Category._name` → `name`); storage key paths are uniqued per property, so the cache is
-/// keyed by the key path's identity and the lookup after the first is a multiplication and a
-/// probe or two.
+/// A wrapper's accessor identifies its property by the storage's offset in the object (see
+/// ``WrapperSite``), which an optimised client build folds to a constant: no key path is made
+/// on any access. The table is keyed by (the object's class, the offset, the entity): offsets
+/// are unique only within one class's layout, and an entity can be used with several classes.
+/// The key is the wrapper's explicit key, or the name of the stored field at that offset
+/// (`_name` → `name`) from the class's reflection metadata, read on the first access of the
+/// property in an entity; the lookup after the first is a multiplication and a probe or two.
 ///
 /// Every property access looks its slot up, from any thread, so the lookup takes no lock: the
 /// table is read through an atomic pointer, and its entries are written once, each published
@@ -23,60 +27,57 @@ enum PropertyKeys {
     nonisolated(unsafe) private static var retired: [SlotCells] = []
     private static let lock = NSLock()
 
-    /// The slot of the property behind `keyPath` in `entity`, or `nil` when the entity has no
-    /// such property (or it is of the other kind).
+    /// The slot of the property stored at `site` in `object` (of `object`'s entity), or `nil`
+    /// when the entity has no such property (or it is of the other kind).
     @inline(__always)
-    static func slot(
-        _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
-        relationship: Bool
-    ) -> Int? {
-        entry(keyPath, explicitKey: explicitKey(), entity: entity, relationship: relationship)?
-            .slot
+    static func slot(_ site: WrapperSite, of object: ManagedObject, relationship: Bool) -> Int? {
+        entry(site, object, object.entity, relationship: relationship)?.slot
     }
 
-    /// The slot and type of the attribute behind `keyPath` in `entity`, or `nil` when the
-    /// entity has no such attribute: ``slot(_:explicitKey:entity:relationship:)`` with the
-    /// type kept in the same table entry, so that a setter never reads the attribute's
-    /// description (the entity's property array and the description, each retained and
-    /// released).
+    /// The slot and type of the attribute stored at `site` in `object`, or `nil` when the
+    /// entity has no such attribute: ``slot(_:of:relationship:)`` with the type kept in the
+    /// same table entry, so that a setter never reads the attribute's description (the
+    /// entity's property array and the description, each retained and released).
     @inline(__always)
     static func attributeSlotAndType(
-        _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription
+        _ site: WrapperSite, of object: ManagedObject, entity: EntityDescription
     ) -> (slot: Int, type: AttributeType)? {
-        entry(keyPath, explicitKey: explicitKey(), entity: entity, relationship: false)
+        entry(site, object, entity, relationship: false)
     }
 
-    /// The table entry for `keyPath` in `entity` (its type `.undefined` for a relationship),
-    /// resolved and added on a miss; `nil` when the entity has no such property.
+    /// The table entry for `site` in `object`'s class and `entity` (its type `.undefined` for
+    /// a relationship), resolved and added on a miss; `nil` when the entity has no such
+    /// property.
     @inline(__always)
     private static func entry(
-        _ keyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, entity: EntityDescription,
+        _ site: WrapperSite, _ object: ManagedObject, _ entity: EntityDescription,
         relationship: Bool
     ) -> (slot: Int, type: AttributeType)? {
-        // The key path's address (storage key paths are uniqued and never freed) and the
-        // entity's serial number (an entity can be freed and another allocated at its
-        // address), not hash values: hashing costs more than the lookup.
-        let k = UInt(bitPattern: ObjectIdentifier(keyPath))
-        let e = entity.serialNumber
+        // The class's metadata address (classes are never freed), and the entity's serial
+        // number (an entity can be freed and another allocated at its address) with the
+        // offset in its low bits (`WrapperSite` checked that it fits), not hash values:
+        // hashing costs more than the lookup.
+        let k = UInt(bitPattern: ObjectIdentifier(type(of: object)))
+        let e = entity.serialNumber &<< WrapperSite.offsetBits | UInt(bitPattern: site.offset)
         let table = published.load(ordering: .acquiring)
         if table != 0 {
             let found = Unmanaged<SlotCells>.fromOpaque(UnsafeRawPointer(bitPattern: table)!)
                 ._withUnsafeGuaranteedRef { $0.findTyped(k, e) }
             if found.slot >= 0 { return found }
         }
-        guard let slot = resolve(k, e, keyPath, explicitKey(), entity, relationship) else {
+        guard let slot = resolve(k, e, site, type(of: object), entity, relationship) else {
             return nil
         }
         return (slot, (entity.properties[slot] as? AttributeDescription)?.type ?? .undefined)
     }
 
-    /// The first lookup of a key path in an entity: finds the property by name and adds the
-    /// entry.
+    /// The first lookup of a property in a class and an entity: finds the property by name
+    /// and adds the entry.
     private static func resolve(
-        _ k: UInt, _ e: UInt, _ keyPath: AnyKeyPath, _ explicitKey: String?,
+        _ k: UInt, _ e: UInt, _ site: WrapperSite, _ objectClass: ManagedObject.Type,
         _ entity: EntityDescription, _ relationship: Bool
     ) -> Int? {
-        let name = explicitKey ?? self.name(of: keyPath)
+        let name = key(of: site, in: objectClass)
         let property: PropertyDescription? =
             relationship ? entity.relationshipsByName[name] : entity.attributesByName[name]
         guard let slot = property?.index else { return nil }
@@ -101,52 +102,39 @@ enum PropertyKeys {
         return slot
     }
 
-    /// The attribute slot behind a property wrapper's storage key path; `nil` only on a
+    /// The attribute slot of the wrapper stored at `site` in `object`; `nil` only on a
     /// key-path probe (see `KeyPathProbe`).
     ///
     /// - Precondition: The entity has the attribute; the message names `wrapper` and the key.
     @inline(__always)
-    static func attributeSlot(
-        _ storage: AnyKeyPath, key: @autoclosure () -> String?, of object: ManagedObject,
-        wrapper: String
-    ) -> Int? {
-        // `key` reads the wrapper through its key path (a runtime projection costing more
-        // than the cached lookup): only on the first use of a property, or on failure.
-        guard
-            let slot = slot(storage, explicitKey: key(), entity: object.entity, relationship: false)
-        else {
-            return missingAttribute(storage, key(), object, wrapper)
+    static func attributeSlot(_ site: WrapperSite, of object: ManagedObject, wrapper: String)
+        -> Int?
+    {
+        guard let slot = slot(site, of: object, relationship: false) else {
+            return missingAttribute(site, object, wrapper)
         }
         return slot
     }
 
     /// `nil` for a key-path probe; traps for anything else.
     private static func missingAttribute(
-        _ storage: AnyKeyPath, _ key: String?, _ object: ManagedObject, _ wrapper: String
+        _ site: WrapperSite, _ object: ManagedObject, _ wrapper: String
     ) -> Int? {
         if object.entity.keyPathProbe != nil { return nil }
-        let key = key ?? name(of: storage)
+        let key = key(of: site, in: type(of: object))
         preconditionFailure(
             "ObjectGraph: \(wrapper) \(key): entity \(object.entity.name) has no attribute '\(key)'"
         )
     }
 
-    /// `\Category._name` → `name`.
-    ///
-    /// Read from the key path's `debugDescription`, which is what `"\(keyPath)"` prints: the
-    /// interpolation first asked the runtime whether the key path's type conforms to
-    /// `TextOutputStreamable` and `CustomStringConvertible`, a scan of every conformance
-    /// record for each new key-path type (≈ 1 M instructions of the ≈ 1.4 M a property's first
-    /// access cost).
-    static func name(of keyPath: AnyKeyPath) -> String {
-        let text = keyPath.debugDescription
-        var name = String(text.split(separator: ".").last ?? Substring(text))
-        if name.hasPrefix("_") { name.removeFirst() }
-        return name
+    /// The key of the wrapper stored at `site` in objects of `objectClass`: its explicit key,
+    /// or its property's name (see ``fieldName(of:offset:)``).
+    static func key(of site: WrapperSite, in objectClass: AnyClass) -> String {
+        ExplicitKeys.key(site.keyNumber) ?? fieldName(of: objectClass, offset: site.offset)
     }
 }
 
-/// An open-addressing table from (key path, entity) identities to slots, read without a lock
+/// An open-addressing table from (class, entity and offset) identities to slots, read without a lock
 /// while one writer (holding `PropertyKeys`' lock) adds entries.
 ///
 /// An entry is never changed or removed once written. The writer writes a cell's two key

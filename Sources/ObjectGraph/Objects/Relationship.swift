@@ -103,70 +103,63 @@ public struct Relationship<Value: RelationshipConvertible> {
     /// Inlinable, as ``Attribute``'s, so that the caller's module specialises it for `Value`
     /// and `Object`: the rest (finding the relationship, the inverse) is one non-generic call
     /// into the object. Not inlinable, the generic code ran unspecialised, ≈ 415
-    /// instructions of each to-one write's ≈ 2,350 (W1, RAM store).
+    /// instructions of each to-one write's ≈ 2,350 (W1, RAM store). The property is named by
+    /// its storage's offset (``WrapperSite``), so an optimised caller makes neither key path.
     @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
-        get {
-            // The wrapper's key is read (through the storage key path) only on the first
-            // access of the property in its entity, or to name it in a failure.
-            guard
-                let related = object.wrappedRelated(
-                    storageKeyPath, toMany: Value.isToMany,
-                    key: { object[keyPath: storageKeyPath].key })
-            else {
-                return probeMarker(object, storageKeyPath, wrappedKeyPath)
-            }
-            return Value.fromRelatedObjects(related)
+        @inline(__always) get { value(in: object, at: WrapperSite(object, storageKeyPath)) }
+        @inline(__always) set { set(newValue, in: object, at: WrapperSite(object, storageKeyPath)) }
+    }
+
+    /// The getter's work once the property is identified, out of the accessor so that the
+    /// accessor is always inlined and its key paths folded away (see ``Attribute``'s).
+    @inlinable
+    static func value(in object: ManagedObject, at site: WrapperSite) -> Value {
+        guard let related = object.wrappedRelated(site, toMany: Value.isToMany) else {
+            return probeMarker(object, site)
         }
-        set {
-            if Value.isToMany {
-                object.setWrappedToMany(
-                    newValue.relatedObjects, storageKeyPath,
-                    key: { object[keyPath: storageKeyPath].key })
-            } else {
-                // Without building an array of the one object (a third of setting a to-one).
-                object.setWrappedToOne(
-                    newValue.relatedObject, storageKeyPath,
-                    key: { object[keyPath: storageKeyPath].key })
-            }
+        return Value.fromRelatedObjects(related)
+    }
+
+    /// The setter's work once the property is identified.
+    @inlinable
+    static func set(_ newValue: Value, in object: ManagedObject, at site: WrapperSite) {
+        if Value.isToMany {
+            object.setWrappedToMany(newValue.relatedObjects, site)
+        } else {
+            // Without building an array of the one object (a third of setting a to-one).
+            object.setWrappedToOne(newValue.relatedObject, site)
         }
     }
 
     /// What the getter returns to a key-path probe (see `KeyPathProbe`).
     @usableFromInline
-    static func probeMarker<Object: ManagedObject>(
-        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>,
-        _ wrapped: ReferenceWritableKeyPath<Object, Value>
-    ) -> Value {
-        KeyPathProbe.relationshipMarker(object, storage, wrapped)
+    static func probeMarker(_ object: ManagedObject, _ site: WrapperSite) -> Value {
+        KeyPathProbe.relationshipMarker(object, site, Value.self)
     }
 }
 
 extension ManagedObject {
-    /// The relationship behind a ``Relationship`` wrapper's storage key path (a to-many when
-    /// `toMany`); `nil` only on a key-path probe. `key` gives the wrapper's explicit key; it
-    /// is called only when the slot is not known yet, or to name the property in a failure.
+    /// The relationship of the ``Relationship`` wrapper stored at `site` (a to-many when
+    /// `toMany`); `nil` only on a key-path probe.
     ///
     /// - Precondition: The entity has such a relationship; the message names the key, the
     ///   entity and the kind expected.
     @inline(__always)
-    func wrappedRelationship(_ storage: AnyKeyPath, toMany: Bool, key: () -> String?)
-        -> RelationshipDescription?
-    {
+    func wrappedRelationship(_ site: WrapperSite, toMany: Bool) -> RelationshipDescription? {
         let entity = self.entity
         guard
-            let slot = PropertyKeys.slot(
-                storage, explicitKey: key(), entity: entity, relationship: true),
+            let slot = PropertyKeys.slot(site, of: self, relationship: true),
             // The slot was resolved through `relationshipsByName`: it is a relationship's.
             case let r = unsafeDowncast(entity.properties[slot], to: RelationshipDescription.self),
             r.isToMany == toMany
         else {
             if entity.keyPathProbe != nil { return nil }
-            let name = key() ?? PropertyKeys.name(of: storage)
+            let name = PropertyKeys.key(of: site, in: type(of: self))
             preconditionFailure(
                 """
                 ObjectGraph: @Relationship \(name): entity \(entity.name) has no \
@@ -179,28 +172,24 @@ extension ManagedObject {
     /// The objects a ``Relationship`` wrapper's getter returns (the to-one's destination as
     /// zero or one object); `nil` only on a key-path probe.
     @usableFromInline
-    func wrappedRelated(_ storage: AnyKeyPath, toMany: Bool, key: () -> String?)
-        -> [ManagedObject]?
-    {
-        guard let r = wrappedRelationship(storage, toMany: toMany, key: key) else { return nil }
+    func wrappedRelated(_ site: WrapperSite, toMany: Bool) -> [ManagedObject]? {
+        guard let r = wrappedRelationship(site, toMany: toMany) else { return nil }
         return toMany ? related(r) : toOne(r).map { [$0] } ?? []
     }
 
-    /// Sets the to-one behind a ``Relationship`` wrapper's storage key path (nothing on a
+    /// Sets the to-one of the ``Relationship`` wrapper stored at `site` (nothing on a
     /// key-path probe), updating the inverse.
     @usableFromInline
-    func setWrappedToOne(_ newValue: ManagedObject?, _ storage: AnyKeyPath, key: () -> String?) {
-        guard let r = wrappedRelationship(storage, toMany: false, key: key) else { return }
+    func setWrappedToOne(_ newValue: ManagedObject?, _ site: WrapperSite) {
+        guard let r = wrappedRelationship(site, toMany: false) else { return }
         setToOne(r, newValue)
     }
 
-    /// Replaces the members of the to-many behind a ``Relationship`` wrapper's storage key
-    /// path (nothing on a key-path probe), updating the inverses.
+    /// Replaces the members of the to-many of the ``Relationship`` wrapper stored at `site`
+    /// (nothing on a key-path probe), updating the inverses.
     @usableFromInline
-    func setWrappedToMany(
-        _ objects: [ManagedObject], _ storage: AnyKeyPath, key: () -> String?
-    ) {
-        guard let r = wrappedRelationship(storage, toMany: true, key: key) else { return }
+    func setWrappedToMany(_ objects: [ManagedObject], _ site: WrapperSite) {
+        guard let r = wrappedRelationship(site, toMany: true) else { return }
         setRelated(r, objects)
     }
 }

@@ -56,7 +56,8 @@ public struct Transformable<Value> {
     ) -> Value {
         get {
             guard let attribute = resolve(object, storageKeyPath) else {
-                return KeyPathProbe.transformableMarker(object, storageKeyPath, wrappedKeyPath)
+                return KeyPathProbe.transformableMarker(
+                    object, WrapperSite(object, storageKeyPath), wrappedKeyPath)
             }
             let stored = object.read(attribute.index, "\(attribute)").attributeValue
             let value: Value?
@@ -84,9 +85,11 @@ public struct Transformable<Value> {
     private static func resolve<Object: ManagedObject>(
         _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Self>
     ) -> AttributeDescription? {
+        // Not inlinable, so its caller makes both key paths anyway; the slot is found by the
+        // storage's offset all the same, in the one table.
         guard
             let slot = PropertyKeys.attributeSlot(
-                storage, key: object[keyPath: storage].key, of: object, wrapper: "@Transformable")
+                WrapperSite(object, storage), of: object, wrapper: "@Transformable")
         else { return nil }
         // The slot was resolved through `attributesByName`: it is an attribute's.
         return unsafeDowncast(object.entity.properties[slot], to: AttributeDescription.self)

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Reflection) import Swift
 import Testing
 
 @testable import ObjectGraph
@@ -23,6 +24,23 @@ extension Reading {
     /// The wrappers' storage key paths (private to the class and this file).
     static var storageKeyPaths: [(AnyKeyPath, String)] {
         [(\Reading._label, "label"), (\Reading._level, "level"), (\Reading._count, "count")]
+    }
+}
+
+extension ManagedObject {
+    /// The site `WrapperSite` computes for the wrapper at `keyPath` (one of a test class's
+    /// `storageKeyPaths`).
+    fileprivate static func site<Object: ManagedObject>(_ object: Object, _ keyPath: AnyKeyPath)
+        -> WrapperSite
+    {
+        if let attribute = keyPath as? ReferenceWritableKeyPath<Object, Attribute<String?>> {
+            return WrapperSite(object, attribute)
+        }
+        if let attribute = keyPath as? ReferenceWritableKeyPath<Object, Attribute<Double>> {
+            return WrapperSite(object, attribute)
+        }
+        let attribute = keyPath as! ReferenceWritableKeyPath<Object, Attribute<Int32>>
+        return WrapperSite(object, attribute)
     }
 }
 
@@ -219,14 +237,32 @@ extension SaveIntegrity {
         }
 
         /// The key of a wrapper without an explicit key is its property's name, read from the
-        /// storage key path's description, also for a generic class nested in another type.
-        @Test func aWrappersKeyIsItsPropertysName() {
-            for (keyPath, name) in Reading.storageKeyPaths + Station.Gauge<Int>.storageKeyPaths {
-                #expect(PropertyKeys.name(of: keyPath) == name)
-                // What the name was read from before (the interpolation of the key path).
-                let text = "\(keyPath)"
-                #expect(text.hasSuffix("._" + name))
+        /// class's field metadata at the offset its accessor computes (the storage projected
+        /// through its key path: in this debug build the key path runtime's projection, which
+        /// must give the field's own address), also for a generic class nested in another
+        /// type; the reflected offset is the field's, and the site reads the explicit key.
+        @Test func aWrappersKeyIsItsPropertysNameFoundByItsStoragesOffset() throws {
+            let entity = EntityDescription(name: "Reading", managedObjectClass: Reading.self)
+            let reading = Reading(entity: entity, insertInto: nil)
+            let gauge = Station.Gauge<Int>(entity: entity, insertInto: nil)
+            let sites =
+                Reading.storageKeyPaths.map { (type(of: reading), Reading.site(reading, $0), $1) }
+                + Station.Gauge<Int>.storageKeyPaths.map {
+                    (type(of: gauge), Station.Gauge<Int>.site(gauge, $0), $1)
+                }
+            #expect(sites.count == 5)
+            for (objectClass, site, name) in sites {
+                #expect(PropertyKeys.fieldName(of: objectClass, offset: site.offset) == name)
+                var reflected: Int?
+                _ = _forEachField(of: objectClass, options: PropertyKeys.fieldOptions) {
+                    field, offset, _, _ in
+                    if String(cString: field) == "_" + name { reflected = offset }
+                    return true
+                }
+                #expect(site.offset == reflected)
             }
+            let keys = sites.map { PropertyKeys.key(of: $0.1, in: $0.0) }
+            #expect(keys == ["label", "level", "count", "depth", "serial"])
         }
     }
 }
