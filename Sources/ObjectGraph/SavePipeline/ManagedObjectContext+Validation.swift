@@ -15,19 +15,38 @@ extension ManagedObjectContext {
         let removals = pending.removals
         var errors: [any Error] = []
         var kept = true
+        // The objects are read through the lists' buffers and called unretained, as
+        // `runWillSave()` calls `willSave()`: `changes` holds its lists, and they their
+        // objects, until this returns, whatever a hook lets go of (a `reset()` empties the
+        // context's pending list, which a list may share: that list's buffer is then no
+        // longer unique and is left as it is). A `for`-`in` retained and released each object
+        // around its dynamically dispatched call.
         ValidationPlans().during {
-            for object in changes.inserted {
-                do { try object.validateForInsert() } catch { errors.append(error) }
-                if self.pending.removals != removals {
-                    kept = false
-                    return
+            changes.inserted.withUnsafeBufferPointer { inserted in
+                for i in inserted.indices {
+                    do {
+                        try Unmanaged.passUnretained(inserted[i])._withUnsafeGuaranteedRef {
+                            try $0.validateForInsert()
+                        }
+                    } catch { errors.append(error) }
+                    if self.pending.removals != removals {
+                        kept = false
+                        return
+                    }
                 }
             }
-            for object in changes.updated {
-                do { try object.validateForUpdate() } catch { errors.append(error) }
-                if self.pending.removals != removals {
-                    kept = false
-                    return
+            guard kept else { return }
+            changes.updated.withUnsafeBufferPointer { updated in
+                for i in updated.indices {
+                    do {
+                        try Unmanaged.passUnretained(updated[i])._withUnsafeGuaranteedRef {
+                            try $0.validateForUpdate()
+                        }
+                    } catch { errors.append(error) }
+                    if self.pending.removals != removals {
+                        kept = false
+                        return
+                    }
                 }
             }
         }
