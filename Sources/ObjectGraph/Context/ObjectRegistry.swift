@@ -37,7 +37,7 @@ import Foundation
 final class ObjectRegistry {
     // Confined to its context's queue, as the context's other state.
     /// Per slot: the entry's tag (see `tag(_:)`), 0 for a free slot.
-    @exclusivity(unchecked) private var tags: [UInt32] = []
+    @exclusivity(unchecked) private(set) var tags: [UInt32] = []
     /// Per slot: the entry's object, initialised only where `tags` is not 0; it is registered
     /// under its `objectID`.
     ///
@@ -46,7 +46,7 @@ final class ObjectRegistry {
     /// destroying its (moved-out) elements one by one, and a new buffer needs no zero fill.
     /// (With arrays, half of re-laying a table at each doubling was the old arrays'
     /// per-element destruction and the new ones' zeroing.)
-    @exclusivity(unchecked) private var objects: UnsafeMutablePointer<ManagedObject>
+    @exclusivity(unchecked) private(set) var objects: UnsafeMutablePointer<ManagedObject>
     /// 32 minus the base-2 logarithm of the table's size: a tag's top bits are its home.
     @exclusivity(unchecked) private var shift: UInt32 = 32
     /// The number of registered objects, counting those the next sweep may drop.
@@ -118,13 +118,17 @@ final class ObjectRegistry {
         assert(object.objectID == id, "ObjectRegistry: an object registered under another ID")
         if count >= max(sweepAt, graceUntil) { sweep() }
         work &+= 1
-        if let slot = slot(of: id) {
+        // The object's own ID read where it is used, not `id`: the caller's copy of it
+        // (`register(object, as: object.objectID)`, a new object's) was kept across the probe
+        // and the insert, a retain and a release of its scope.
+        let tag = Self.tag(object.objectID)
+        if count > 0, case (let slot, true) = probe(tag, { $0.objectID == object.objectID }) {
             removals &+= 1
             objects[slot] = object
             return
         }
         if (count + 1) * 2 > tags.count { resize(toHold: count + 1) }
-        insertNew(id, object)
+        insertNew(tag, object)
     }
 
     /// The object registered under `id`, or the one `make` returns, registered under `id`:
@@ -147,7 +151,7 @@ final class ObjectRegistry {
             return object
         }
         let tag = Self.tag(id)
-        let (slot, found) = probe(id, tag)
+        let (slot, found) = probe(tag, { $0.objectID == id })
         if found { return objects[slot] }
         let before = changes
         let object = make()
@@ -242,19 +246,8 @@ final class ObjectRegistry {
             objects[slot] = object
         } else {
             if (count + 1) * 2 > tags.count { resize(toHold: count + 1) }
-            insertNew(id, object)
+            insertNew(Self.tag(id), object)
         }
-    }
-
-    /// The number of slots in the table (tests: whether an operation re-laid it).
-    var slotCount: Int { tags.count }
-
-    /// Every registered object, in no particular order.
-    var values: [ManagedObject] {
-        var result: [ManagedObject] = []
-        result.reserveCapacity(count)
-        for slot in tags.indices where tags[slot] != 0 { result.append(objects[slot]) }
-        return result
     }
 
     /// Makes room for `capacity` entries at once (a large fetch), sweeping first so that no
@@ -359,21 +352,22 @@ final class ObjectRegistry {
     @inline(__always)
     private func slot(of id: ManagedObjectID) -> Int? {
         guard count > 0 else { return nil }
-        let (slot, found) = probe(id, Self.tag(id))
+        let (slot, found) = probe(Self.tag(id), { $0.objectID == id })
         return found ? slot : nil
     }
 
-    /// Where the probe for `id` (whose tag is `tag`) ends: the slot holding it (`found`), or
-    /// the free slot a new entry for it would take. The table has a free slot (it is at most
-    /// half full). An entry's object is read only when its tag is `tag`.
+    /// Where the probe for an ID whose tag is `tag` ends: the slot holding it (`found`: its
+    /// object passes `isID`, a comparison of the object's ID with it), or the free slot a new
+    /// entry for it would take. The table has a free slot (it is at most half full). An
+    /// entry's object is read only when its tag is `tag`.
     @inline(__always)
-    private func probe(_ id: ManagedObjectID, _ tag: UInt32) -> (slot: Int, found: Bool) {
+    private func probe(_ tag: UInt32, _ isID: (ManagedObject) -> Bool) -> (slot: Int, found: Bool) {
         let mask = tags.count - 1
         var slot = home(tag)
         while true {
             let t = tags[slot]
             if t == 0 { return (slot, false) }
-            if t == tag && objects[slot].objectID == id { return (slot, true) }
+            if t == tag && isID(objects[slot]) { return (slot, true) }
             slot = (slot + 1) & mask
         }
     }
@@ -392,9 +386,8 @@ final class ObjectRegistry {
         }
     }
 
-    /// Puts an entry for an ID not in the table into its first free slot.
-    private func insertNew(_ id: ManagedObjectID, _ object: consuming ManagedObject) {
-        let tag = Self.tag(id)
+    /// Puts an entry for an ID not in the table, whose tag is `tag`, into its first free slot.
+    private func insertNew(_ tag: UInt32, _ object: consuming ManagedObject) {
         let mask = tags.count - 1
         var slot = home(tag)
         while tags[slot] != 0 { slot = (slot + 1) & mask }

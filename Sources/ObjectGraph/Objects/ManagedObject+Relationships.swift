@@ -158,9 +158,14 @@ extension ManagedObject {
     func link(_ r: RelationshipDescription, _ object: ManagedObject?) {
         prepare(r)
         if r.isToMany {
-            guard let object, holdsLoadedToMany(r.index) else { return }
+            // `object` is tested, not bound: a `guard let object` copied it for the closure
+            // (a retain and a release, every link of a new member), and the members' insert
+            // makes the one copy they keep from the borrowed parameter.
+            guard object != nil, holdsLoadedToMany(r.index) else { return }
             keepCommittedValue(r.index)
-            if changeMembers(r.index, { $0.insert(object) }) { markChanged(r.index) }
+            if changeMembers(r.index, { $0.insert(object.unsafelyUnwrapped) }) {
+                markChanged(r.index)
+            }
         } else {
             if case .toOne(let o) = slots[r.index], o === object { return }
             keepCommittedValue(r.index)

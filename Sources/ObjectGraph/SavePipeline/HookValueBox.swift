@@ -48,6 +48,22 @@ struct HookValueBox: ~Copyable {
         holds = true
     }
 
+    /// Replaces the value with `target`, or with `nil` when there is none: a to-one's
+    /// destination for the hook, taken from the caller.
+    ///
+    /// Consumed, so the caller's copy ends here, where the box has made its own, and not
+    /// after the hook call: bound by the caller (`if let target { hold(target) }`), the
+    /// destination was copied out of the slot, copied again into the box, and the first
+    /// copy released only after the hook returned (two retains and a release a to-one;
+    /// one retain now).
+    @inline(__always)
+    mutating func hold(toOne target: consuming ManagedObject?) {
+        switch consume target {
+        case .some(let object): hold(object)
+        case .none: holdNil()
+        }
+    }
+
     /// Replaces the value with `nil`.
     @inline(__always)
     mutating func holdNil() {

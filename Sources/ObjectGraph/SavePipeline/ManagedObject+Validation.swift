@@ -141,7 +141,8 @@ extension ManagedObject {
                     }
                     guard steps[k].callsHook else { continue }
                     // Unwrapped first: the hook gets the object, or `nil`, not an optional.
-                    if let target { box.hold(target) } else { box.holdNil() }
+                    // Handed over (`consume`), so this copy ends before the hook call.
+                    box.hold(toOne: consume target)
                     do { try box.pass(to: self, forKey: steps[k].key) } catch {
                         errors.append(error)
                     }

@@ -16,20 +16,9 @@ extension ManagedObjectContext {
         var errors: [any Error] = []
         var kept = true
         ValidationPlans().during {
-            for object in changes.inserted {
-                do { try object.validateForInsert() } catch { errors.append(error) }
-                if self.pending.removals != removals {
-                    kept = false
-                    return
-                }
-            }
-            for object in changes.updated {
-                do { try object.validateForUpdate() } catch { errors.append(error) }
-                if self.pending.removals != removals {
-                    kept = false
-                    return
-                }
-            }
+            kept =
+                validateEach(changes.inserted, removals, &errors) { try $0.validateForInsert() }
+                && validateEach(changes.updated, removals, &errors) { try $0.validateForUpdate() }
         }
         guard kept else { return false }
         for object in changes.deleted {
@@ -38,5 +27,33 @@ extension ManagedObjectContext {
         }
         if let error = ObjectGraphError.combining(errors) { throw error }
         return true
+    }
+
+    /// Calls `check` on each of `objects` (a save's list), collecting what it throws in
+    /// `errors`; returns `false`, and stops, once the context's pending changes were let go
+    /// of (its `removals` are no longer `removals`).
+    ///
+    /// The objects are read through the list's buffer and called unretained, as
+    /// `runWillSave()` calls `willSave()`: the save's `changes` holds its lists, and they their
+    /// objects, until ``validate(_:)`` returns, whatever a hook lets go of (a `reset()` empties
+    /// the pending list, with which a list may share its buffer: the buffer is then no longer
+    /// unique and is left as it is). A `for`-`in` retained and released each object around
+    /// its dynamically dispatched call.
+    @inline(__always)
+    private func validateEach(
+        _ objects: [ManagedObject], _ removals: Int, _ errors: inout [any Error],
+        _ check: (ManagedObject) throws -> Void
+    ) -> Bool {
+        objects.withUnsafeBufferPointer { objects in
+            for i in objects.indices {
+                do {
+                    try Unmanaged.passUnretained(objects[i])._withUnsafeGuaranteedRef {
+                        try check($0)
+                    }
+                } catch { errors.append(error) }
+                if pending.removals != removals { return false }
+            }
+            return true
+        }
     }
 }

@@ -321,6 +321,36 @@ extension SaveIntegrity {
             #expect(calls == ["willSave s0", "validateForUpdate s0"])
         }
 
+        /// `reset()` in the first updated object's `validateForUpdate()`, the updated objects
+        /// held by nothing but the context: they stay alive through the hook (the save's list
+        /// of updated objects holds them; validation calls each without a retain of its own),
+        /// no other object is validated, nothing is written, and they are freed after the save.
+        @Test(arguments: StoreKind.all)
+        func aResetInUpdateValidationLeavesTheUpdatedObjectsAlive(_ kind: StoreKind) throws {
+            let stack = try Stack(IntegrityModels.droppers(), on: kind)
+            let context = stack.context()
+            let probe = Probe(context)
+            try context.performAndWait {
+                Self.insertFour(into: context, probe)
+                try context.save()
+                for held in probe.objects { (held.object as? Dropper)?.text = "changed" }
+                (probe.objects[0].object as? Dropper)?.validateAction = .reset
+                // Announced before the save: the save's announced sets do not hold them.
+                context.processPendingChanges()
+                let before = probe.calls.count
+                try context.save()
+                #expect(
+                    Array(probe.calls.dropFirst(before)) == [
+                        "willSave s0", "willSave s1", "willSave s2", "willSave s3",
+                        "validateForUpdate s0",
+                    ])
+                #expect(probe.alive == [true, true, true, true])
+                #expect(!context.hasChanges && context.registeredObjects.isEmpty)
+                #expect(probe.objects.allSatisfy { $0.object == nil })
+            }
+            #expect(try Self.storedTexts(stack) == ["s0", "s1", "s2", "s3"])
+        }
+
         /// A nested `save()` in the first `validateForInsert()` saves everything pending,
         /// once, with one did-save: the outer save then finds nothing left to write, instead
         /// of writing the saved objects again. Regression (the thirtieth session's review):
