@@ -8,11 +8,6 @@ import Testing
 /// the save and nothing more, so that it lives while the context keeps it and is freed once
 /// the context lets it go (no reference lost or leaked).
 @Suite struct SaveInsertLifetimeTests {
-    private final class WeakObject {
-        weak var object: ManagedObject?
-        init(_ object: ManagedObject) { self.object = object }
-    }
-
     @Test func savedInsertsLiveWhileTheContextKeepsThemAndGoWhenItLetsGo() throws {
         let model = try IntegrityModels.upsert()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
