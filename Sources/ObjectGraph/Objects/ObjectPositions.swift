@@ -46,9 +46,15 @@ struct ObjectPositions {
     /// through the array, each write checked the array's uniqueness and bounds again (≈ 89
     /// instructions an insert besides growth in W1's profile, against ≈ 36).
     mutating func insert(_ object: ManagedObject, at position: Int) -> Bool {
+        insert(address: Self.key(object), at: position)
+    }
+
+    /// ``insert(_:at:)`` for the object at `address` (its `ObjectIdentifier`'s bits), for a
+    /// caller that reads the address without holding a reference (a list's storage read as
+    /// words). The object must be alive, held by its caller.
+    mutating func insert(address key: UInt, at position: Int) -> Bool {
         let count = self.count
         if (count + 1) * 2 > size { resize(toHold: count + 1) }
-        let key = Self.key(object)
         return entries.withUnsafeMutableBufferPointer { table in
             let size = table.count - 1
             let mask = size - 1

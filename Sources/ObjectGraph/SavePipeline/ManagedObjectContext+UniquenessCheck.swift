@@ -26,26 +26,30 @@ extension ManagedObjectContext {
         // The written objects (`plan.written`: the inserts, then the updates) read through
         // the two arrays' buffers: their concatenation copied every object into a third array
         // (a retain and a release each) and the loop over it bound each (another pair).
+        // Each object is read unretained (the plan's array, borrowed for the loop, holds it):
+        // bound from the buffer, it was retained for the loop's body and released after it
+        // (2 atomic calls an object, W1's save); a constrained one is copied into the list.
         for objects in [plan.inserted, plan.updated] {
             objects.withUnsafeBufferPointer { objects in
                 for i in objects.indices {
-                    let object = objects[i]
-                    let entity = ObjectIdentifier(object.entity)
-                    if entity != lastEntity {
-                        lastEntity = entity
-                        if let known = answers.first(where: { $0.entity == entity }) {
-                            lastConstrained = known.constrained
-                        } else {
-                            let hierarchy = object.entity.constraintsInHierarchy
-                            for (owner, constraint) in hierarchy
-                            where seen.insert([owner.name] + constraint).inserted {
-                                constraints.append((owner, constraint))
+                    Unmanaged.passUnretained(objects[i])._withUnsafeGuaranteedRef { object in
+                        let entity = ObjectIdentifier(object.entity)
+                        if entity != lastEntity {
+                            lastEntity = entity
+                            if let known = answers.first(where: { $0.entity == entity }) {
+                                lastConstrained = known.constrained
+                            } else {
+                                let hierarchy = object.entity.constraintsInHierarchy
+                                for (owner, constraint) in hierarchy
+                                where seen.insert([owner.name] + constraint).inserted {
+                                    constraints.append((owner, constraint))
+                                }
+                                lastConstrained = !hierarchy.isEmpty
+                                answers.append((entity, lastConstrained))
                             }
-                            lastConstrained = !hierarchy.isEmpty
-                            answers.append((entity, lastConstrained))
                         }
+                        if lastConstrained { constrainedObjects.append(object) }
                     }
-                    if lastConstrained { constrainedObjects.append(object) }
                 }
             }
         }

@@ -34,8 +34,15 @@ struct NewObjectIDs {
         precondition(objects.count == ids.count, "NewObjectIDs: an ID for each object")
         var positions = ObjectPositions()
         positions.reserveCapacity(objects.count)
-        let unique = objects.withUnsafeBufferPointer { objects in
-            for i in objects.indices where !positions.insert(objects[i], at: i) { return false }
+        // Each object's address is read from the list's storage as a word, without a
+        // reference: read as an object, each was retained across the table's insert and
+        // released after it (2 atomic calls an object, W1's save).
+        let unique = objects.withUnsafeBytes { words in
+            for i in 0..<objects.count {
+                let address = words.load(
+                    fromByteOffset: i * MemoryLayout<ManagedObject>.stride, as: UInt.self)
+                if !positions.insert(address: address, at: i) { return false }
+            }
             return true
         }
         guard unique else { return nil }

@@ -50,20 +50,21 @@ struct ReferenceCheck {
     /// rows copied each row (a retain and a release of its ID's scope and of its values: W1,
     /// 20,020 inserted rows), and enumerating the values copied each value.
     mutating func checkInserted(in table: RowTable) throws {
+        // Each row's values are read through the rows' buffer, not through a buffer of their
+        // own: `rows[r].values.withUnsafeBufferPointer` retained each row's values array for
+        // the call and released it after (2 atomic calls a row, W1's save).
         let rows = insertedRows
         try rows.withUnsafeBufferPointer { rows in
             for r in rows.indices {
-                try rows[r].values.withUnsafeBufferPointer { values in
-                    for slot in values.indices {
-                        switch values[slot] {
-                        case .toOne(let target?):
+                for slot in rows[r].values.indices {
+                    switch rows[r].values[slot] {
+                    case .toOne(let target?):
+                        try check(rows[r].objectID, slot, target, in: table)
+                    case .toMany(let targets):
+                        for target in targets {
                             try check(rows[r].objectID, slot, target, in: table)
-                        case .toMany(let targets):
-                            for target in targets {
-                                try check(rows[r].objectID, slot, target, in: table)
-                            }
-                        default: continue
                         }
+                    default: continue
                     }
                 }
             }

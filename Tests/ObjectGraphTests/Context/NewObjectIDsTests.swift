@@ -31,6 +31,23 @@ import Testing
         #expect(ids[stranger] == nil)
     }
 
+    /// A list made over the save's own array (its objects' addresses read from the array's
+    /// storage) finds each object at its place, and refuses an array that lists an object
+    /// twice.
+    @Test func aSharedListFindsEveryObjectAndRefusesAnObjectListedTwice() throws {
+        let objects = (0..<300).map { _ in ManagedObject(entity: Self.entity, insertInto: nil) }
+        let stranger = ManagedObject(entity: Self.entity, insertInto: nil)
+        let expected = (1...300).map { Self.id($0) }
+        let ids = try #require(NewObjectIDs(sharing: objects, ids: expected))
+        #expect(ids.isIndexed && ids.count == 300)
+        #expect(objects.map { ids[$0] } == expected)
+        #expect(ids[stranger] == nil)
+
+        var twice = objects
+        twice[200] = objects[13]
+        #expect(NewObjectIDs(sharing: twice, ids: expected) == nil)
+    }
+
     private static func id(_ key: Int64) -> ManagedObjectID {
         ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: key)
     }

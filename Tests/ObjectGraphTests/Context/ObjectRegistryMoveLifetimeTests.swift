@@ -8,11 +8,6 @@ import Testing
 /// object once, whether the move took over the old entry or added one, so that the objects
 /// live while registered and are freed once nothing else holds them.
 @Suite struct ObjectRegistryMoveLifetimeTests {
-    private final class WeakObject {
-        weak var object: ManagedObject?
-        init(_ object: ManagedObject) { self.object = object }
-    }
-
     @Test func movedEntriesHoldTheirObjectsOnceAndTheObjectsGoWhenRemoved() throws {
         let category = try #require(try ExpenseModel.make().entitiesByName["Category"])
         let registry = ObjectRegistry()
