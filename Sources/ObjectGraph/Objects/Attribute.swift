@@ -56,7 +56,15 @@ public struct Attribute<Value: AttributeConvertible> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
-        @inline(__always) get { value(in: object, at: WrapperSite(object, storageKeyPath)) }
+        @inline(__always) get {
+            // A type the probe has no marker for hands it the property's own key path (made
+            // on every access of that type's properties; a constant test after
+            // specialisation, so the built-in types' accessors make none).
+            Value.probesByMarker
+                ? value(in: object, at: WrapperSite(object, storageKeyPath), wrapped: nil)
+                : value(
+                    in: object, at: WrapperSite(object, storageKeyPath), wrapped: wrappedKeyPath)
+        }
         @inline(__always) set {
             object.setWrappedAttribute(newValue.attributeValue, WrapperSite(object, storageKeyPath))
         }
@@ -67,10 +75,16 @@ public struct Attribute<Value: AttributeConvertible> {
     /// (a specialisation of the whole getter took the storage key path as an argument: every
     /// access made it, and the access enforcement of the wrapper's field stayed dynamic, a
     /// `swift_beginAccess` an access).
+    ///
+    /// `wrapped`: the property's own key path, given only for a type without a probe marker
+    /// (``AttributeConvertible/probesByMarker``), which the probe compares with the key path
+    /// it converts.
     @inlinable
-    static func value(in object: ManagedObject, at site: WrapperSite) -> Value {
+    static func value(in object: ManagedObject, at site: WrapperSite, wrapped: AnyKeyPath?)
+        -> Value
+    {
         guard let stored = object.wrappedAttributeValue(site) else {
-            return probeMarker(object, site)
+            return probeMarker(object, site, wrapped)
         }
         if let value = Value.fromAttributeValue(stored) { return value }
         if stored.isNull { return Value.nullValue }
@@ -79,8 +93,10 @@ public struct Attribute<Value: AttributeConvertible> {
 
     /// What the getter returns to a key-path probe (see `KeyPathProbe`).
     @usableFromInline
-    static func probeMarker(_ object: ManagedObject, _ site: WrapperSite) -> Value {
-        KeyPathProbe.attributeMarker(object, site, Value.self)
+    static func probeMarker(_ object: ManagedObject, _ site: WrapperSite, _ wrapped: AnyKeyPath?)
+        -> Value
+    {
+        KeyPathProbe.attributeMarker(object, site, Value.self, wrapped: wrapped)
     }
 }
 

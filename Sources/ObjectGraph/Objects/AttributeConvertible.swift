@@ -15,6 +15,22 @@ public protocol AttributeConvertible {
     var attributeValue: AttributeValue { get }
     /// What a missing (`.null`) value reads as.
     static var nullValue: Self { get }
+    /// Whether a key-path probe (how `FetchSortDescriptor(_:)` and `FetchPredicate(_:)` learn
+    /// a property's key from a Swift key path) tells this type's properties by a marker
+    /// value, so that `@Attribute` need not hand it the property's own key path.
+    ///
+    /// `true` for every built-in conformer. The default, `false`, is right for a type of your
+    /// own: the probe then compares the key path it converts with the property's own, so a
+    /// computed property of the same type is never taken for the attribute it reads. It costs
+    /// that type's accessors a key path made on each access.
+    ///
+    /// - Note: No Core Data counterpart: Core Data reads key paths by their Objective-C names.
+    static var probesByMarker: Bool { get }
+}
+
+extension AttributeConvertible {
+    /// `false`: the probe compares key paths (see ``probesByMarker``).
+    @inlinable public static var probesByMarker: Bool { false }
 }
 
 extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
@@ -27,6 +43,8 @@ extension Optional: AttributeConvertible where Wrapped: AttributeConvertible {
     @inlinable public var attributeValue: AttributeValue { self?.attributeValue ?? .null }
     /// `nil`.
     @inlinable public static var nullValue: Self { nil }
+    /// The wrapped type's.
+    @inlinable public static var probesByMarker: Bool { Wrapped.probesByMarker }
 }
 
 extension String: AttributeConvertible {
@@ -38,6 +56,8 @@ extension String: AttributeConvertible {
     @inlinable public var attributeValue: AttributeValue { .string(self) }
     /// `""`.
     @inlinable public static var nullValue: String { "" }
+    /// `true`: the probe has a marker value of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension Bool: AttributeConvertible {
@@ -53,6 +73,8 @@ extension Bool: AttributeConvertible {
     @inlinable public var attributeValue: AttributeValue { .boolean(self) }
     /// `false`.
     @inlinable public static var nullValue: Bool { false }
+    /// `true`: the probe has a marker value of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension Decimal: AttributeConvertible {
@@ -68,6 +90,8 @@ extension Decimal: AttributeConvertible {
     @inlinable public var attributeValue: AttributeValue { .decimal(self) }
     /// 0.
     @inlinable public static var nullValue: Decimal { 0 }
+    /// `true`: the probe has a marker value of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension Double: AttributeConvertible {
@@ -84,6 +108,8 @@ extension Double: AttributeConvertible {
     @inlinable public var attributeValue: AttributeValue { .double(self) }
     /// 0.
     @inlinable public static var nullValue: Double { 0 }
+    /// `true`: the probe has a marker value of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension Float: AttributeConvertible {
@@ -100,6 +126,8 @@ extension Float: AttributeConvertible {
     @inlinable public var attributeValue: AttributeValue { .float(self) }
     /// 0.
     @inlinable public static var nullValue: Float { 0 }
+    /// `true`: the probe has a marker value of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension Date: AttributeConvertible {
@@ -111,6 +139,8 @@ extension Date: AttributeConvertible {
     @inlinable public var attributeValue: AttributeValue { .date(self) }
     /// 1970-01-01T00:00:00Z.
     @inlinable public static var nullValue: Date { Date(timeIntervalSince1970: 0) }
+    /// `true`: the probe has a marker value of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension Data: AttributeConvertible {
@@ -125,6 +155,8 @@ extension Data: AttributeConvertible {
     @inlinable public var attributeValue: AttributeValue { .data(self) }
     /// Empty data.
     @inlinable public static var nullValue: Data { Data() }
+    /// `true`: the probe has a marker value of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension UUID: AttributeConvertible {
@@ -138,6 +170,8 @@ extension UUID: AttributeConvertible {
     @inlinable public static var nullValue: UUID {
         UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     }
+    /// `true`: the probe has a marker value of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension URL: AttributeConvertible {
@@ -149,6 +183,8 @@ extension URL: AttributeConvertible {
     @inlinable public var attributeValue: AttributeValue { .uri(self) }
     /// `about:blank`.
     @inlinable public static var nullValue: URL { URL(string: "about:blank")! }
+    /// `true`: the probe has a marker value of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 /// Integer conformances share one implementation, range-checked on read.
@@ -164,6 +200,8 @@ extension IntegerAttribute {
     @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
     /// 0.
     @inlinable public static var nullValue: Self { 0 }
+    /// `true`: the probe has integer markers.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension Int: IntegerAttribute {}

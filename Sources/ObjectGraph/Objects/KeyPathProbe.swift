@@ -34,8 +34,9 @@ enum KeyPathProbe {
         struct Read {
             let object: ObjectIdentifier
             let key: String
-            /// The wrapped property's key path, when the wrapper has it (a
-            /// ``Transformable``; the inlinable wrappers never use theirs).
+            /// The wrapped property's key path, when the wrapper hands it over (a
+            /// ``Transformable``, and an ``Attribute`` or ``Relationship`` whose type has no
+            /// probe marker: `probesByMarker`); compared with the key path converted.
             let wrapped: AnyKeyPath?
             /// The wrapped property's type.
             let valueType: Any.Type
@@ -138,10 +139,9 @@ enum KeyPathProbe {
             let related = (value as? any RelationshipConvertible)?.relatedObjects ?? []
             return related.count == 1 && related[0] === marker ? .properties(keys) : nil
         case .none:
-            // A wrapper with no marker for its type (a ``Transformable`` is matched by its key
-            // path above): a key path of the property's own type that reads it alone.
-            guard reads.count == 1, read.wrapped == nil else { return nil }
-            return type(of: keyPath).valueType == read.valueType ? .properties(keys) : nil
+            // A wrapper with no marker for its type resolves only by its own key path (above):
+            // a computed property of the same type that reads it is not the property.
+            return nil
         }
     }
 
@@ -165,18 +165,19 @@ enum KeyPathProbe {
 
     /// The marker an ``Attribute`` returns to a probe (recorded with the read).
     static func attributeMarker<Value: AttributeConvertible>(
-        _ object: ManagedObject, _ site: WrapperSite, _: Value.Type
+        _ object: ManagedObject, _ site: WrapperSite, _: Value.Type, wrapped: AnyKeyPath?
     ) -> Value {
         let recorder = object.entity.keyPathProbe as! Recorder
         let key = PropertyKeys.key(of: site, in: type(of: object))
         for candidate in markerCandidates {
             if let value = Value.fromAttributeValue(candidate) {
                 recorder.record(
-                    object, key: key, valueType: Value.self, .value(value.attributeValue))
+                    object, key: key, wrapped: wrapped, valueType: Value.self,
+                    .value(value.attributeValue))
                 return value
             }
         }
-        recorder.record(object, key: key, valueType: Value.self, .none)
+        recorder.record(object, key: key, wrapped: wrapped, valueType: Value.self, .none)
         return Value.fromAttributeValue(.null) ?? Value.nullValue
     }
 
@@ -246,17 +247,17 @@ enum KeyPathProbe {
     /// The marker a ``Relationship`` returns to a probe: a new probe of the destination
     /// class (alone in a collection for a to-many).
     static func relationshipMarker<Value: RelationshipConvertible>(
-        _ object: ManagedObject, _ site: WrapperSite, _: Value.Type
+        _ object: ManagedObject, _ site: WrapperSite, _: Value.Type, wrapped: AnyKeyPath?
     ) -> Value {
         let recorder = object.entity.keyPathProbe as! Recorder
         let key = PropertyKeys.key(of: site, in: type(of: object))
         guard let type = (Value.self as? any RelatedObjectTyped.Type)?.relatedObjectType else {
-            recorder.record(object, key: key, valueType: Value.self, .none)
+            recorder.record(object, key: key, wrapped: wrapped, valueType: Value.self, .none)
             return Value.fromRelatedObjects([])
         }
         let marker = recorder.probe(type)
         recorder.record(
-            object, key: key, valueType: Value.self,
+            object, key: key, wrapped: wrapped, valueType: Value.self,
             Value.isToMany ? .objects(marker) : .object(marker))
         return Value.fromRelatedObjects([marker])
     }

@@ -15,11 +15,19 @@ public protocol RelationshipConvertible {
     /// `@Relationship`'s setter reads a to-one's new value through it, so that setting a
     /// to-one does not build an array of its one object.
     var relatedObject: ManagedObject? { get }
+    /// Whether a key-path probe tells this type's properties by a marker object, so that
+    /// `@Relationship` need not hand it the property's own key path: `true` for `T?`,
+    /// `Set<T>` and `[T]`; `false` by default (the probe compares key paths).
+    ///
+    /// - Note: No Core Data counterpart: Core Data reads key paths by their Objective-C names.
+    static var probesByMarker: Bool { get }
 }
 
 extension RelationshipConvertible {
     /// The first of ``relatedObjects``.
     public var relatedObject: ManagedObject? { relatedObjects.first }
+    /// `false`: the probe compares key paths (see ``probesByMarker``).
+    @inlinable public static var probesByMarker: Bool { false }
 }
 
 extension Optional: RelationshipConvertible where Wrapped: ManagedObject {
@@ -33,6 +41,8 @@ extension Optional: RelationshipConvertible where Wrapped: ManagedObject {
     public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
     /// The object, if any.
     public var relatedObject: ManagedObject? { self }
+    /// `true`: the probe has a marker object of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension Set: RelationshipConvertible where Element: ManagedObject {
@@ -44,6 +54,8 @@ extension Set: RelationshipConvertible where Element: ManagedObject {
     }
     /// The members.
     public var relatedObjects: [ManagedObject] { Array(self) }
+    /// `true`: the probe has a marker object of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 extension Array: RelationshipConvertible where Element: ManagedObject {
@@ -55,6 +67,8 @@ extension Array: RelationshipConvertible where Element: ManagedObject {
     }
     /// The members, in order.
     public var relatedObjects: [ManagedObject] { self }
+    /// `true`: the probe has a marker object of this type.
+    @inlinable public static var probesByMarker: Bool { true }
 }
 
 /// Declares a managed object's relationship: the Swift stand-in for `@NSManaged`.
@@ -111,16 +125,25 @@ public struct Relationship<Value: RelationshipConvertible> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
-        @inline(__always) get { value(in: object, at: WrapperSite(object, storageKeyPath)) }
+        @inline(__always) get {
+            // As ``Attribute``'s: the own key path only for a type without a probe marker.
+            Value.probesByMarker
+                ? value(in: object, at: WrapperSite(object, storageKeyPath), wrapped: nil)
+                : value(
+                    in: object, at: WrapperSite(object, storageKeyPath), wrapped: wrappedKeyPath)
+        }
         @inline(__always) set { set(newValue, in: object, at: WrapperSite(object, storageKeyPath)) }
     }
 
     /// The getter's work once the property is identified, out of the accessor so that the
     /// accessor is always inlined and its key paths folded away (see ``Attribute``'s).
+    /// `wrapped`: the property's own key path, for a type without a probe marker only.
     @inlinable
-    static func value(in object: ManagedObject, at site: WrapperSite) -> Value {
+    static func value(in object: ManagedObject, at site: WrapperSite, wrapped: AnyKeyPath?)
+        -> Value
+    {
         guard let related = object.wrappedRelated(site, toMany: Value.isToMany) else {
-            return probeMarker(object, site)
+            return probeMarker(object, site, wrapped)
         }
         return Value.fromRelatedObjects(related)
     }
@@ -138,8 +161,10 @@ public struct Relationship<Value: RelationshipConvertible> {
 
     /// What the getter returns to a key-path probe (see `KeyPathProbe`).
     @usableFromInline
-    static func probeMarker(_ object: ManagedObject, _ site: WrapperSite) -> Value {
-        KeyPathProbe.relationshipMarker(object, site, Value.self)
+    static func probeMarker(_ object: ManagedObject, _ site: WrapperSite, _ wrapped: AnyKeyPath?)
+        -> Value
+    {
+        KeyPathProbe.relationshipMarker(object, site, Value.self, wrapped: wrapped)
     }
 }
 

@@ -46,6 +46,8 @@ private final class Pupil: ManagedObject {
     @Attribute var grade: Grade
     /// Same type, not the property.
     var gradeCopy: Grade { grade }
+    /// Same type, reading the property alone and changing it.
+    var promoted: Grade { Grade(letter: grade.letter == "B" ? "A" : grade.letter) }
     /// Another type, reading the property.
     var letter: String { grade.letter }
 }
@@ -153,11 +155,15 @@ private final class Journal: ManagedObject {
         #expect(KeyPathProbe.dottedKey(\Vehicle.owner?.name) == "owner.name")
     }
 
-    /// A wrapper whose type takes no probe marker: its own key path resolves to its key, a
-    /// computed property of another type reading it does not.
-    @Test func aKeyPathToAMarkerlessAttributeResolvesAndAComputedOneOfAnotherTypeDoesNot() {
+    /// A wrapper whose type takes no probe marker: its own key path resolves to its key; a
+    /// computed property reading it does not, of another type or of the same type (as before
+    /// the wrappers stopped making key paths: the review's regression, a display property of
+    /// a user's enum converted to a predicate or sort on the attribute it reads).
+    @Test func onlyAMarkerlessAttributesOwnKeyPathResolvesNotAComputedPropertyReadingIt() {
         #expect(KeyPathProbe.resolve(\Pupil.grade, rootType: Pupil.self) == .properties(["grade"]))
         #expect(KeyPathProbe.resolve(\Pupil.letter, rootType: Pupil.self) == nil)
+        #expect(KeyPathProbe.resolve(\Pupil.gradeCopy, rootType: Pupil.self) == nil)
+        #expect(KeyPathProbe.resolve(\Pupil.promoted, rootType: Pupil.self) == nil)
     }
 
     /// Hooks reading and writing the object's wrapped properties while the context works on
