@@ -129,8 +129,14 @@ enum PropertyKeys {
 
     /// The key of the wrapper stored at `site` in objects of `objectClass`: its explicit key,
     /// or its property's name (see ``fieldName(of:offset:)``).
+    ///
+    /// The field is looked up for an explicit key too (this runs only on a table miss, a probe
+    /// or a trap): a site whose offset is no wrapper field's traps here rather than sharing a
+    /// slot with another property (the review's case: a storage key path the compiler makes
+    /// computed projects a temporary, whose address is no field's offset).
     static func key(of site: WrapperSite, in objectClass: AnyClass) -> String {
-        ExplicitKeys.key(site.keyNumber) ?? fieldName(of: objectClass, offset: site.offset)
+        let name = fieldName(of: objectClass, offset: site.offset)
+        return ExplicitKeys.key(site.keyNumber) ?? name
     }
 }
 

@@ -49,12 +49,6 @@ struct WrapperSite {
         self.offset = offset
         self.keyNumber = keyNumber
     }
-
-    /// A site given by its parts (tests).
-    init(offset: Int, keyNumber: UInt16) {
-        self.offset = offset
-        self.keyNumber = keyNumber
-    }
 }
 
 extension PropertyKeys {
@@ -87,7 +81,9 @@ extension PropertyKeys {
             preconditionFailure(
                 """
                 ObjectGraph: no @Attribute, @Relationship or @Transformable stored at offset \
-                \(offset) of \(objectClass) in its field metadata
+                \(offset) of \(objectClass) in its field metadata (a wrapper whose storage key \
+                path is computed, as in a generic subclass of a class from a module built with \
+                library evolution, cannot be located)
                 """)
         }
         if name.hasPrefix("_") { name.removeFirst() }

@@ -31,6 +31,18 @@ private final class Owner: ManagedObject {
     @Relationship var vehicles: Set<Vehicle>
 }
 
+/// A generic class with two wrapped properties of one type (each resolved to its own slot:
+/// a generic class's storage key path is made anew on each access, so a table keyed by the
+/// key path's address could give two properties one entry), and a subclass of it.
+private class Tagged<Tag>: ManagedObject {
+    @Attribute var first: String?
+    @Attribute("second") var other: String?
+}
+
+private final class TaggedNote: Tagged<Int> {
+    @Attribute var body: String?
+}
+
 /// A type of its own as an attribute value: accepts none of the probe's markers.
 private struct Grade: AttributeConvertible, Equatable {
     var letter: String
@@ -110,6 +122,42 @@ private final class Journal: ManagedObject {
             #expect(reversed.attributeValue(forKey: "total") == .integer(7))
             #expect(reversed.attributeValue(forKey: "memo") == .string("seven"))
             try context.save()
+        }
+    }
+
+    /// Two wrapped properties of a generic class (one with an explicit key), and a subclass
+    /// of a generic class adding its own: each reaches its own attribute, before and after a
+    /// save (the review's untested case).
+    @Test func aGenericClassesWrappersAndItsSubclassesEachReachTheirOwnAttribute() throws {
+        func properties() -> [PropertyDescription] {
+            [
+                AttributeDescription(name: "first", type: .string),
+                AttributeDescription(name: "second", type: .string),
+            ]
+        }
+        let tagged = EntityDescription(
+            name: "Tagged", managedObjectClass: Tagged<String>.self, properties: properties())
+        let note = EntityDescription(
+            name: "TaggedNote", managedObjectClass: TaggedNote.self,
+            properties: properties() + [AttributeDescription(name: "body", type: .string)])
+        let context = try context([tagged, note])
+        try context.performAndWait {
+            let a = Tagged<String>(entity: tagged, insertInto: context)
+            let b = TaggedNote(entity: note, insertInto: context)
+            a.first = "a1"
+            a.other = "a2"
+            b.first = "b1"
+            b.other = "b2"
+            b.body = "b3"
+            for _ in 0..<2 {
+                #expect(a.first == "a1" && a.other == "a2")
+                #expect(b.first == "b1" && b.other == "b2" && b.body == "b3")
+                #expect(a.attributeValue(forKey: "first") == .string("a1"))
+                #expect(a.attributeValue(forKey: "second") == .string("a2"))
+                #expect(b.attributeValue(forKey: "second") == .string("b2"))
+                #expect(b.attributeValue(forKey: "body") == .string("b3"))
+                try context.save()
+            }
         }
     }
 
