@@ -148,21 +148,23 @@ public final class InMemoryStore: PersistentStore, StagedCommitting, @unchecked 
     /// With history tracked, the commit is recorded as the next history transaction (a
     /// commit with no changes records nothing).
     public func commit(_ changes: StoreChangeSet) throws {
-        if isReadOnly { throw StoreErrors.readOnly(url) }
-        try locked {
-            try table.check(changes)
-            var changes = changes
-            applyChecked(&changes, moving: false)
-        }
+        var changes = changes
+        try commit(&changes, moving: false)
     }
 
     /// ``StagedCommitting/commit(movingRows:)``: ``commit(_:)``, the inserted rows moved
     /// into the table.
     func commit(movingRows changes: inout StoreChangeSet) throws {
+        try commit(&changes, moving: true)
+    }
+
+    /// ``commit(_:)`` and ``commit(movingRows:)``: checks `changes` under the store's lock,
+    /// then applies them (``applyChecked(_:moving:)``).
+    private func commit(_ changes: inout StoreChangeSet, moving: Bool) throws {
         if isReadOnly { throw StoreErrors.readOnly(url) }
         try locked {
             try table.check(changes)
-            applyChecked(&changes, moving: true)
+            applyChecked(&changes, moving: moving)
         }
     }
 

@@ -21,37 +21,39 @@ extension JSONLinesStore {
     ///   read-only; `.storeClosed` (134070) when it is closed.
     /// - Complexity: O(size of the changes), plus a compaction now and then.
     public func commit(_ changes: StoreChangeSet) throws {
-        try committing(changes.isEmpty) {
-            try catchUpWithSharers()
-            try table.check(changes)
-            try append(changes) { $0.applyUnchecked(changes) }
-        }
+        var changes = changes
+        try commit(&changes, moving: false)
     }
 
     /// ``StagedCommitting/commit(movingRows:)``: ``commit(_:)``, the inserted rows moved
     /// into the table once the line is written.
     func commit(movingRows changes: inout StoreChangeSet) throws {
-        try committing(changes.isEmpty) {
-            try catchUpWithSharers()
-            try table.check(changes)
-            let encoded = try spilling { try encodeAppend(changes) }
-            try writeEncodedLine()
-            finishAppend(&changes, encoded) { $0.applyUnchecked(moving: &$1) }
-        }
+        try commit(&changes, moving: true)
     }
 
-    /// The frame of ``commit(_:)``: under the store's lock, a closed, read-only or unusable
-    /// store refused, then `body`, unless the change set `isEmpty`, once no other store of
-    /// this process that shares the writer lock writes (`body` catches up with what they
-    /// wrote, then checks and appends).
-    private func committing(_ isEmpty: Bool, _ body: () throws -> Void) throws {
+    /// ``commit(_:)`` and ``commit(movingRows:)``: under the store's lock, a closed,
+    /// read-only or unusable store refused; then, unless the change set is empty, once no
+    /// other store of this process that shares the writer lock writes, catches up with what
+    /// they wrote, checks `changes` and appends them; `moving`: the inserted rows are moved
+    /// out of `changes` into the table.
+    private func commit(_ changes: inout StoreChangeSet, moving: Bool) throws {
         PausePoints.reach("commit.start")
         try locked {
             guard file != nil else { throw StoreFileErrors.closed(path) }
             if isReadOnly { throw StoreErrors.readOnly(url) }
             if isBroken { throw StoreFileErrors.unusable(path) }
-            guard !isEmpty, let writerLock else { return }
-            try writerLock.serializingWrites { try body() }
+            guard !changes.isEmpty, let writerLock else { return }
+            try writerLock.serializingWrites {
+                try catchUpWithSharers()
+                try table.check(changes)
+                try append(&changes) { table, changes in
+                    if moving {
+                        table.applyUnchecked(moving: &changes)
+                    } else {
+                        table.applyUnchecked(changes)
+                    }
+                }
+            }
         }
     }
 
@@ -91,23 +93,18 @@ extension JSONLinesStore {
         }
     }
 
-    /// Appends `changes`, already checked against the rows, as the next transaction line,
-    /// then `apply`s them to the rows; on a failed write nothing is applied. The caller holds
-    /// `lock` and the writer lock, and has caught up with the other writers.
-    func append(_ changes: StoreChangeSet, applying apply: (inout RowTable) -> Void) throws {
-        try append(changes, partial: partialUpdates(changes.updated), applying: apply)
-    }
-
-    /// ``append(_:applying:)`` writing the updated rows that `partial` gives slots for (one
-    /// entry per updated row, ``partialUpdates(_:)``) as partial rows.
+    /// Appends `changes`, already checked against the rows, as the next transaction line
+    /// (updated rows written partially where ``partialUpdates(_:)`` says), then `apply`s them
+    /// to the rows (`apply` may take rows out of `changes`); on a failed write nothing is
+    /// applied. The caller holds `lock` and the writer lock, and has caught up with the other
+    /// writers.
     func append(
-        _ changes: StoreChangeSet, partial changedSlots: [[Int]?]?,
-        applying apply: (inout RowTable) -> Void
+        _ changes: inout StoreChangeSet,
+        applying apply: (inout RowTable, inout StoreChangeSet) -> Void
     ) throws {
-        let encoded = try spilling { try encodeAppend(changes, partial: changedSlots) }
+        let encoded = try spilling { try encodeAppend(changes) }
         try writeEncodedLine()
-        var changes = changes
-        finishAppend(&changes, encoded) { table, _ in apply(&table) }
+        finishAppend(&changes, encoded, applying: apply)
     }
 
     /// What ``encodeAppend(_:partial:)`` decided for a change set's line, for
