@@ -304,7 +304,8 @@ private final class Journal: ManagedObject {
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(
-            message.contains("no @Attribute, @Relationship or @Transformable stored at offset 1 of"))
+            message.contains("no @Attribute, @Relationship or @Transformable stored at offset 1 of")
+        )
         #expect(message.contains("Ledger"))
     }
 
