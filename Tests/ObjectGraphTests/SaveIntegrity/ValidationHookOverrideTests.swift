@@ -33,10 +33,13 @@ extension SaveIntegrity {
             override class var validatedKeys: Set<String>? { ["name"] }
         }
 
+        /// What `GenericLogging`'s hook throws.
+        struct GenericHookError: Error {}
+
         /// A generic class that overrides the hook, and one that does not.
         final class GenericLogging<T>: ManagedObject {
             override func validate(_ value: Any?, forKey key: String) throws {
-                throw CocoaError(.validationMissingMandatoryProperty)
+                throw GenericHookError()
             }
         }
         final class GenericSilent<T>: ManagedObject {}
