@@ -79,57 +79,36 @@ extension SaveIntegrity {
             #expect(ValidationHookOverride.hookedKeys(of: Logging.self) == nil)
         }
 
-        /// `Item(name, mandatory; tags: to-many with at most one member)` of class
-        /// `itemClass` ⟷ `Tag(label)` with the to-one `item`.
-        static func model(_ itemClass: ManagedObject.Type) throws -> ManagedObjectModel {
-            try ManagedObjectModel(entities: [
-                EntityDescription(
-                    name: "Item", managedObjectClass: itemClass,
-                    properties: [
-                        AttributeDescription(name: "name", type: .string, isOptional: false),
-                        RelationshipDescription(
-                            name: "tags", destination: "Tag", inverse: "item", isToMany: true,
-                            maxCount: 1),
-                    ]),
-                EntityDescription(
-                    name: "Tag",
-                    properties: [
-                        AttributeDescription(name: "label", type: .string),
-                        RelationshipDescription(name: "item", destination: "Item", inverse: "tags"),
-                    ]),
-            ])
+        /// `UnloadedToManyDeleteTests`' model: `Shelf(name; books, at least `minimum`)` of
+        /// class `shelfClass` ⟷ `Book(number)`.
+        static func model(_ shelfClass: ManagedObject.Type, minimum: Int = 0) throws
+            -> ManagedObjectModel
+        {
+            try UnloadedToManyDeleteTests.model(minimum: minimum, shelfClass: shelfClass)
         }
 
         @Test func aSubclassOfAClassThatOverridesTheHookHasItCalledForEveryKeyAtSave() throws {
             let stack = try Stack(Self.model(InheritsLogging.self), on: .inMemory)
             let context = stack.context()
             try context.performAndWait {
-                let item = try #require(
-                    context.insertNewObject(forEntityName: "Item") as? InheritsLogging)
-                item.setValue("a", forKey: "name")
+                let shelf = try #require(
+                    context.insertNewObject(forEntityName: "Shelf") as? InheritsLogging)
                 try context.save()
-                #expect(Set(item.log.keys) == ["name", "tags"])
+                #expect(Set(shelf.log.keys) == ["name", "books"])
             }
         }
 
-        @Test func aClassWithoutAHookStillHasEveryModelRuleChecked() throws {
-            let stack = try Stack(Self.model(Silent.self), on: .inMemory)
+        @Test func aClassWithoutAHookStillHasItsModelRulesChecked() throws {
+            let stack = try Stack(Self.model(Silent.self, minimum: 2), on: .inMemory)
             let context = stack.context()
             try context.performAndWait {
-                let item = context.insertNewObject(forEntityName: "Item")
-                let tags = (0..<2).map { _ in context.insertNewObject(forEntityName: "Tag") }
-                item.setValue(Set(tags), forKey: "tags")
-                let error = expectNSError { try context.save() }
-                #expect(error?.code == NSValidationMultipleErrorsError)
-                let codes = Set(
-                    (error?.userInfo[NSDetailedErrorsKey] as? [NSError] ?? []).map(\.code))
+                let shelf = context.insertNewObject(forEntityName: "Shelf")
+                let books = (0..<2).map { _ in context.insertNewObject(forEntityName: "Book") }
+                shelf.setValue(Set(books.prefix(1)), forKey: "books")
                 #expect(
-                    codes == [
-                        NSValidationMissingMandatoryPropertyError,
-                        NSValidationRelationshipExceedsMaximumCountError,
-                    ])
-                item.setValue("a", forKey: "name")
-                item.setValue(Set(tags.prefix(1)), forKey: "tags")
+                    details(expectNSError { try context.save() })
+                        == ["Shelf.books:\(NSValidationRelationshipLacksMinimumCountError)"])
+                shelf.setValue(Set(books), forKey: "books")
                 try context.save()
             }
         }
