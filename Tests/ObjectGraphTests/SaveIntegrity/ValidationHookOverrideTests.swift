@@ -102,14 +102,15 @@ extension SaveIntegrity {
             let stack = try Stack(Self.model(Silent.self, minimum: 2), on: .inMemory)
             let context = stack.context()
             try context.performAndWait {
+                // Each book placed from its own side: the shelf's count rule sees the inverse.
                 let shelf = context.insertNewObject(forEntityName: "Shelf")
-                let books = (0..<2).map { _ in context.insertNewObject(forEntityName: "Book") }
-                shelf.setValue(Set(books.prefix(1)), forKey: "books")
-                #expect(
-                    details(expectNSError { try context.save() })
-                        == ["Shelf.books:\(NSValidationRelationshipLacksMinimumCountError)"])
-                shelf.setValue(Set(books), forKey: "books")
+                context.insertNewObject(forEntityName: "Book").setValue(shelf, forKey: "shelf")
+                let refused = details(expectNSError { try context.save() })
+                let tooFew = NSValidationRelationshipLacksMinimumCountError
+                #expect(refused == ["Shelf.books:\(tooFew)"])
+                context.insertNewObject(forEntityName: "Book").setValue(shelf, forKey: "shelf")
                 try context.save()
+                #expect((shelf.value(forKey: "books") as? Set<ManagedObject>)?.count == 2)
             }
         }
     }
