@@ -471,10 +471,11 @@ open class ManagedObject: CustomStringConvertible {
     /// At save, ``validateForInsert()`` and ``validateForUpdate()`` call the per-key hook
     /// only for these keys, so the other properties' values are not converted to `Any` for
     /// a hook that ignores them (the model's rules still run on every property). With the
-    /// default, the hook is called for every property, as before. A class that overrides
-    /// nothing may declare `[]`; a subclass of a class that declares keys and overrides the
-    /// hook for more keys declares the union (`super.validatedKeys` plus its own). Plain
-    /// `ManagedObject` instances (no subclass) skip the hook, which does nothing there.
+    /// default, the hook is called for every property. A subclass of a class that declares
+    /// keys and overrides the hook for more keys declares the union (`super.validatedKeys`
+    /// plus its own). A class whose hook is `ManagedObject`'s (it does nothing) skips it
+    /// whatever it declares: the save tells from the class's vtable (with Objective-C
+    /// interoperability it cannot, and such a class may declare `[]`).
     ///
     /// ```swift
     /// override class var validatedKeys: Set<String>? { ["name"] }

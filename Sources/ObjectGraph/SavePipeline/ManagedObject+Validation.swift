@@ -63,8 +63,7 @@ extension ManagedObject {
             try validateProperties(by: plan)
         }
         if !planned {
-            let hooked: Set<String>? =
-                type(of: self) == ManagedObject.self ? [] : Self.validatedKeys
+            let hooked = ValidationHookOverride.hookedKeys(of: type(of: self))
             try validatePropertiesByDescription(hooked)
         }
     }
@@ -74,9 +73,9 @@ extension ManagedObject {
         // Slot by slot from the save's plan for this entity and class: no cast of each
         // description, no look-up of each key, and an attribute whose only rule is "not nil"
         // is tested for `.null` in place (`ValidationRules` is for the others). The hook still
-        // sees every property the class asks for (all by default: Swift cannot tell whether a
-        // subclass overrides it), as Core Data's `validateForUpdate()` validates every
-        // property; a slot without rules that the hook skips is not in the plan.
+        // sees every property the class asks for (all by default, when the class overrides
+        // it: see `ValidationHookOverride`), as Core Data's `validateForUpdate()` validates
+        // every property; a slot without rules that the hook skips is not in the plan.
         var errors: [any Error] = []
         // Step by step through the plan's buffer, each field read where it is needed: a copy
         // of the step (`for step in plan.steps`) retained and released its key, and passing

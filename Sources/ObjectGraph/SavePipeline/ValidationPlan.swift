@@ -59,11 +59,10 @@ final class ValidationPlan {
     init(entity: EntityDescription, objectClass: ManagedObject.Type) {
         self.entity = entity
         self.objectClass = ObjectIdentifier(objectClass)
-        // Plain `ManagedObject` instances skip the hook, which does nothing there; `nil`
-        // (the default) asks for every key, as Swift cannot tell whether a subclass overrides
-        // `validate(_:forKey:)`.
-        let hooked: Set<String>? =
-            objectClass == ManagedObject.self ? [] : objectClass.validatedKeys
+        // A class that does not override `validate(_:forKey:)` (plain `ManagedObject`
+        // instances among them) skips the hook, which does nothing there; otherwise `nil`
+        // (the default) asks for every key.
+        let hooked = ValidationHookOverride.hookedKeys(of: objectClass)
         let layout = entity.layout
         var steps: [Step] = []
         for i in layout.kinds.indices {
