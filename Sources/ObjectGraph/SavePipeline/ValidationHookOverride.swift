@@ -21,6 +21,10 @@
 ///
 /// Concurrency: the offset is a lazily initialised global (thread-safe); the check reads
 /// immutable class metadata.
+///
+/// A hook changed without a vtable, by `@_dynamicReplacement` of ManagedObject's method in a
+/// build with `-enable-implicit-dynamic`, is not seen: a class that does not override the hook
+/// then counts as not overriding it and the replacement is not called at save.
 enum ValidationHookOverride {
     /// The byte offset, from a class's metadata address, of the vtable entry of
     /// ``ManagedObject/validate(_:forKey:)``; `nil` when it was not found.
@@ -65,14 +69,22 @@ enum ValidationHookOverride {
             let base = unsafeBitCast(ManagedObject.self, to: UnsafeRawPointer.self)
             let inherits = unsafeBitCast(InheritsHook.self, to: UnsafeRawPointer.self)
             let overrides = unsafeBitCast(OverridesHook.self, to: UnsafeRawPointer.self)
-            // Both probes' superclass is ManagedObject: the layout is the one described.
-            guard inherits.load(fromByteOffset: 8, as: UInt.self) == UInt(bitPattern: base),
-                overrides.load(fromByteOffset: 8, as: UInt.self) == UInt(bitPattern: base)
+            // The layout is the one described when words are 8 bytes, both probes' superclass
+            // is ManagedObject, and their class size and address point are ManagedObject's
+            // (neither probe adds a member), so every read below stays inside the part of
+            // the metadata that all three share.
+            guard MemoryLayout<UInt>.size == 8,
+                inherits.load(fromByteOffset: 8, as: UInt.self) == UInt(bitPattern: base),
+                overrides.load(fromByteOffset: 8, as: UInt.self) == UInt(bitPattern: base),
+                inherits.load(fromByteOffset: 32, as: UInt.self)
+                    == base.load(fromByteOffset: 32, as: UInt.self),
+                overrides.load(fromByteOffset: 32, as: UInt.self)
+                    == base.load(fromByteOffset: 32, as: UInt.self)
             else { return nil }
             let classSize = Int(base.load(fromByteOffset: 32, as: UInt32.self))
             let addressPoint = Int(base.load(fromByteOffset: 36, as: UInt32.self))
             let end = classSize - addressPoint
-            guard addressPoint >= 0, end > 56, end <= 1 << 16 else { return nil }
+            guard end > 56, end <= 1 << 16 else { return nil }
             var found: Int? = nil
             for offset in stride(from: 56, to: end - 7, by: 8) {
                 let b = base.load(fromByteOffset: offset, as: UInt.self)

@@ -10,6 +10,7 @@ extension SaveIntegrity {
     @Suite struct ValidationHookOverrideTests {
         /// Keys the hooks below were called with, per object.
         final class HookLog {
+            /// The keys, in the order the hook saw them.
             var keys: [String] = []
         }
 
@@ -18,6 +19,7 @@ extension SaveIntegrity {
 
         /// Overrides the hook, logging each key.
         class Logging: ManagedObject {
+            /// Where this object's hook writes.
             let log = HookLog()
             override func validate(_ value: Any?, forKey key: String) throws {
                 log.keys.append(key)
@@ -36,17 +38,33 @@ extension SaveIntegrity {
         /// What `GenericLogging`'s hook throws.
         struct GenericHookError: Error {}
 
-        /// A generic class that overrides the hook, and one that does not.
+        /// A generic class that overrides the hook.
         final class GenericLogging<T>: ManagedObject {
             override func validate(_ value: Any?, forKey key: String) throws {
                 throw GenericHookError()
             }
         }
+
+        /// A generic class that does not override the hook.
         final class GenericSilent<T>: ManagedObject {}
 
-        /// A class whose hook does nothing either, but is its own.
-        final class EmptyOverride: ManagedObject {
-            override func validate(_ value: Any?, forKey key: String) throws {}
+        /// Overrides no hook and declares keys, counting how often a save asks for them: a
+        /// save that consults the vtable first never asks.
+        final class CountsAsks: ManagedObject {
+            nonisolated(unsafe) static var asks = 0
+            override class var validatedKeys: Set<String>? {
+                asks += 1
+                return ["name"]
+            }
+        }
+
+        /// Overrides the hook and declares keys, counting how often a save asks for them.
+        final class HookedCountsAsks: Logging {
+            nonisolated(unsafe) static var asks = 0
+            override class var validatedKeys: Set<String>? {
+                asks += 1
+                return ["name"]
+            }
         }
 
         @Test func theHooksEntryIsFoundWithoutObjectiveCInteroperability() {
@@ -68,7 +86,6 @@ extension SaveIntegrity {
             #expect(ValidationHookOverride.isOverridden(by: Logging.self))
             #expect(ValidationHookOverride.isOverridden(by: InheritsLogging.self))
             #expect(ValidationHookOverride.isOverridden(by: GenericLogging<Int>.self))
-            #expect(ValidationHookOverride.isOverridden(by: EmptyOverride.self))
         }
 
         @Test func aClassThatOverridesNoHookAsksForNoKeyWhateverItDeclares() {
@@ -94,7 +111,34 @@ extension SaveIntegrity {
                 let shelf = try #require(
                     context.insertNewObject(forEntityName: "Shelf") as? InheritsLogging)
                 try context.save()
-                #expect(Set(shelf.log.keys) == ["name", "books"])
+                #expect(shelf.log.keys == ["name", "books"])
+            }
+        }
+
+        /// The save itself consults the vtable: a class that overrides no hook is never asked
+        /// for its keys (its plan has no hook step), one that does is asked (the review's
+        /// should-fix: with the save asking `validatedKeys` directly, every other test passed).
+        @Test func aSaveAsksForTheKeysOnlyOfAClassThatOverridesTheHook() throws {
+            for (type, hooked) in [(CountsAsks.self, false), (HookedCountsAsks.self, true)] as
+                [(ManagedObject.Type, Bool)]
+            {
+                CountsAsks.asks = 0
+                HookedCountsAsks.asks = 0
+                let stack = try Stack(Self.model(type), on: .inMemory)
+                let context = stack.context()
+                try context.performAndWait {
+                    let shelf = context.insertNewObject(forEntityName: "Shelf")
+                    try context.save()
+                    shelf.setValue("renamed", forKey: "name")
+                    try context.save()
+                    if let logging = shelf as? Logging {
+                        #expect(logging.log.keys == ["name", "name"])
+                    }
+                }
+                #if !canImport(ObjectiveC)
+                    #expect(CountsAsks.asks == 0)
+                #endif
+                #expect((HookedCountsAsks.asks > 0) == hooked)
             }
         }
 

@@ -33,8 +33,14 @@ extension IntegrityModels {
         override class var validatedKeys: Set<String>? { [] }
     }
 
-    /// The same entity shape as ``Quiet`` with the default (the hook for every key).
-    final class Chatty: ManagedObject {}
+    /// The same entity shape as ``Quiet`` with the default (the hook for every key): its
+    /// hook passes every value on, so the save takes the full pass (a class that overrides
+    /// no hook takes the rules-only pass, as ``Quiet`` does).
+    final class Chatty: ManagedObject {
+        override func validate(_ value: Any?, forKey key: String) throws {
+            try super.validate(value, forKey: key)
+        }
+    }
 
     /// Two entities of the same shape, `Quiet` and `Chatty`, each with rules on attributes
     /// and relationships interleaved in slot order (`owner` comes between attributes).
