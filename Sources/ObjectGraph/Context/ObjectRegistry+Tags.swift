@@ -9,7 +9,7 @@ extension ObjectRegistry {
     /// The tag of an ID: its primary key's low `blockBits` bits, under 29 bits of a hash of
     /// its entity's identity and the rest of its key (`key >> blockBits`, mixed by two
     /// multiplications), the lowest of them set so that no tag is 0 (a free slot). IDs that
-    /// differ only by store share a tag.
+    /// differ only by store (or temporary against permanent) share a tag.
     ///
     /// An entity's keys in blocks of 8 share a hash, so their homes (`home(_:)`) are 8
     /// consecutive slots: objects looked up or registered in key order (a fetch's rows, the
@@ -18,19 +18,13 @@ extension ObjectRegistry {
     /// hashed on its own, each of those accesses missed the caches once the table outgrew
     /// them: W5's fetch of 100,000 faults, its check of the categories' members and its
     /// removals stalled on the two arrays' random lines.
-    ///
-    /// Temporary IDs are hashed apart from permanent ones (whether the ID is temporary is
-    /// mixed in): a save's inserts hold both at once while they are re-keyed, and their keys
-    /// are dense runs of similar numbers, whose blocks would otherwise land on each other.
     @inline(__always)
     static func tag(_ id: ManagedObjectID) -> UInt32 {
-        let scope = id.scope
-        let entity = UInt(bitPattern: ObjectIdentifier(scope.entity))
+        let entity = UInt(bitPattern: ObjectIdentifier(id.entity))
         let key = UInt64(bitPattern: id.primaryKey)
-        let temporary: UInt64 = scope.storeIdentifier == nil ? 0x5851_F42D_4C95_7F2D : 0
         let h =
             ((key >> UInt64(blockBits)) &* 0x9E37_79B9_7F4A_7C15)
-            ^ (UInt64(entity) &* 0xC2B2_AE3D_27D4_EB4F) ^ temporary
+            ^ (UInt64(entity) &* 0xC2B2_AE3D_27D4_EB4F)
         let hashed = UInt32(truncatingIfNeeded: h >> (32 + UInt64(blockBits))) | 1
         return (hashed << blockBits) | UInt32(truncatingIfNeeded: key & 7)
     }
