@@ -22,13 +22,15 @@ import Foundation
 /// `ManagedObjectID` through `Hasher` cost more than the rest of a lookup (a fetch of
 /// 20,000 objects looks up 40,000 IDs).
 ///
-/// A slot holds 12 bytes: a 32-bit tag (the top half of the ID's hash, never 0) and the
-/// object. The ID itself is not kept: **an object is registered under its own `objectID`**
-/// (``register(_:as:)`` and ``object(for:orRegister:)`` require it), so a probe compares
-/// tags in a plain array, touching no reference counts, and reads the object's ID only on a
-/// tag match. The home slot is the tag's top bits, so moving and re-laying entries read only
-/// tags. An object whose ID changes is moved (``move(_:)``) before the table is looked up
-/// again; until then a look-up under either ID may miss it. (Kept per slot before: the
+/// A slot holds 12 bytes: a 32-bit tag (a hash of the ID's entity and key, never 0, see
+/// `tag(_:)`) and the object. The ID itself is not kept: **an object is registered under its
+/// own `objectID`** (``register(_:as:)`` and ``object(for:orRegister:)`` require it), so a
+/// probe compares tags in a plain array, touching no reference counts, and reads the object's
+/// ID only on a tag match. The home slot is read from the tag alone, so moving and re-laying
+/// entries read only tags. An entity's keys are placed in blocks of eight consecutive slots,
+/// so that work in key order walks the table's memory in runs rather than at random. An
+/// object whose ID changes is moved (``move(_:)``) before the table is looked up again; until
+/// then a look-up under either ID may miss it. (Kept per slot before: the
 /// entity's identity, the key, the ID's scope and the object, 32 bytes: 8.4 MB for W4b's
 /// 100,020 objects in 262,144 slots, 3.1 MB now.)
 ///
@@ -47,8 +49,9 @@ final class ObjectRegistry {
     /// (With arrays, half of re-laying a table at each doubling was the old arrays'
     /// per-element destruction and the new ones' zeroing.)
     @exclusivity(unchecked) private(set) var objects: UnsafeMutablePointer<ManagedObject>
-    /// 32 minus the base-2 logarithm of the table's size: a tag's top bits are its home.
-    @exclusivity(unchecked) private var shift: UInt32 = 32
+    /// 32 minus the base-2 logarithm of the table's size: how far `home(_:)` shifts a tag's
+    /// hash bits down to its home's block.
+    @exclusivity(unchecked) private(set) var shift: UInt32 = 32
     /// The number of registered objects, counting those the next sweep may drop.
     @exclusivity(unchecked) private(set) var count = 0
     /// The doubling threshold: twice the entry count at the last sweep (at least 1,024).
@@ -332,22 +335,6 @@ final class ObjectRegistry {
 
     // MARK: The table
 
-    /// The tag of an ID: the top 32 bits of its entity's identity and key mixed by two
-    /// multiplications, with the lowest bit set so that no tag is 0 (a free slot). IDs that
-    /// differ only by store (or temporary against permanent) share a tag.
-    @inline(__always)
-    private static func tag(_ id: ManagedObjectID) -> UInt32 {
-        let entity = UInt(bitPattern: ObjectIdentifier(id.entity))
-        let h =
-            (UInt64(bitPattern: id.primaryKey) &* 0x9E37_79B9_7F4A_7C15)
-            ^ (UInt64(entity) &* 0xC2B2_AE3D_27D4_EB4F)
-        return UInt32(truncatingIfNeeded: h >> 32) | 1
-    }
-
-    /// The home slot of a tag: its top bits.
-    @inline(__always)
-    private func home(_ tag: UInt32) -> Int { Int(truncatingIfNeeded: tag >> shift) }
-
     /// The slot holding `id`, or `nil`.
     @inline(__always)
     private func slot(of id: ManagedObjectID) -> Int? {
@@ -403,22 +390,26 @@ final class ObjectRegistry {
         // The hole holds nothing: its entry is moved out, later ones are moved into it.
         let removed = (objects + slot).move()
         let mask = tags.count - 1
-        var hole = slot
-        var next = slot
-        while true {
-            next = (next + 1) & mask
-            let t = tags[next]
-            if t == 0 { break }
-            let h = home(t)
-            // The entry at `next` may fill the hole unless its home lies cyclically in
-            // (hole, next].
-            let stays = hole <= next ? (hole < h && h <= next) : (hole < h || h <= next)
-            if stays { continue }
-            tags[hole] = t
-            (objects + hole).moveInitialize(from: objects + next, count: 1)
-            hole = next
+        let objects = self.objects
+        // Through the buffer, and each entry's place told by its distance from home: the
+        // rest of a run is read on every removal, and runs are longer since an entity's keys
+        // sit in blocks (see `tag(_:)`).
+        tags.withUnsafeMutableBufferPointer { tags in
+            var hole = slot
+            var next = slot
+            while true {
+                next = (next &+ 1) & mask
+                let t = tags[next]
+                if t == 0 { break }
+                // The entry at `next` stays unless it is at least as far from its home as
+                // the hole is from `next` (its home lies cyclically in (hole, next]).
+                if (next &- home(t)) & mask < (next &- hole) & mask { continue }
+                tags[hole] = t
+                (objects + hole).moveInitialize(from: objects + next, count: 1)
+                hole = next
+            }
+            tags[hole] = 0
         }
-        tags[hole] = 0
         count -= 1
         changes &+= 1
         return removed

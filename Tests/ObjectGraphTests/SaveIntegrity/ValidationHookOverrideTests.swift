@@ -119,8 +119,8 @@ extension SaveIntegrity {
         /// for its keys (its plan has no hook step), one that does is asked (the review's
         /// should-fix: with the save asking `validatedKeys` directly, every other test passed).
         @Test func aSaveAsksForTheKeysOnlyOfAClassThatOverridesTheHook() throws {
-            for (type, hooked) in [(CountsAsks.self, false), (HookedCountsAsks.self, true)] as
-                [(ManagedObject.Type, Bool)]
+            for (type, hooked) in [(CountsAsks.self, false), (HookedCountsAsks.self, true)]
+                as [(ManagedObject.Type, Bool)]
             {
                 CountsAsks.asks = 0
                 HookedCountsAsks.asks = 0
