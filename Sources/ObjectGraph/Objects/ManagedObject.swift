@@ -439,7 +439,8 @@ open class ManagedObject: CustomStringConvertible {
     /// the model can say. Does nothing by default.
     ///
     /// Called by ``validateValue(_:forKey:)`` and, at save, by ``validateForInsert()`` and
-    /// ``validateForUpdate()`` once per property whose model rules pass, with the value the
+    /// ``validateForUpdate()`` once per property whose model rules pass (but a to-many never
+    /// loaded nor changed, with no count rule: not loaded for the hook), with the value the
     /// property holds (see ``validateValue(_:forKey:)`` for its shape). Switch on `key`;
     /// call `super` for keys you do not handle (a superclass may have rules). Throw any
     /// error: one of your own domain reaches the caller unchanged, or build one with
