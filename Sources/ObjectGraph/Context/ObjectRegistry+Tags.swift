@@ -26,14 +26,20 @@ extension ObjectRegistry {
             ((key >> UInt64(blockBits)) &* 0x9E37_79B9_7F4A_7C15)
             ^ (UInt64(entity) &* 0xC2B2_AE3D_27D4_EB4F)
         let hashed = UInt32(truncatingIfNeeded: h >> (32 + UInt64(blockBits))) | 1
-        return (hashed << blockBits) | UInt32(truncatingIfNeeded: key & 7)
+        return (hashed << blockBits) | (UInt32(truncatingIfNeeded: key) & blockMask)
     }
+
+    /// The low bits of a key that pick its place in its block (`blockBits` of them).
+    @inline(__always) static var blockMask: UInt32 { (1 << blockBits) - 1 }
 
     /// The home slot of a tag: the top bits of its hash (the block of 8 slots, one of
     /// `tags.count / 8`), then its key's low bits (the slot in the block).
+    ///
+    /// - Precondition: The table has at least 8 slots (`resize(toHold:)` starts at 16), so a
+    ///   block never reaches past its end.
     @inline(__always)
     func home(_ tag: UInt32) -> Int {
         let block = (tag >> Self.blockBits) >> shift
-        return Int(truncatingIfNeeded: (block << Self.blockBits) | (tag & 7))
+        return Int(truncatingIfNeeded: (block << Self.blockBits) | (tag & Self.blockMask))
     }
 }
