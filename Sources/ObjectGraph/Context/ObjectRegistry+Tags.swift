@@ -42,4 +42,10 @@ extension ObjectRegistry {
         let block = (tag >> Self.blockBits) >> shift
         return Int(truncatingIfNeeded: (block << Self.blockBits) | (tag & Self.blockMask))
     }
+
+    /// The slot holding `object`, found by identity, or `nil` (tests: where the table placed
+    /// an entry). O(slots).
+    func slotIndex(of object: ManagedObject) -> Int? {
+        tags.indices.first { tags[$0] != 0 && objects[$0] === object }
+    }
 }

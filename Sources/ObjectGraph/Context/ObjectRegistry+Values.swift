@@ -12,11 +12,3 @@ extension ObjectRegistry {
         return result
     }
 }
-
-extension ObjectRegistry {
-    /// The slot holding `object`, found by identity, or `nil` (tests: where the table placed
-    /// an entry). O(slots).
-    func slotIndex(of object: ManagedObject) -> Int? {
-        tags.indices.first { tags[$0] != 0 && objects[$0] === object }
-    }
-}

@@ -6,7 +6,11 @@ import Testing
 extension SaveIntegrity {
     /// Whether a class overrides the per-key hook, read from its vtable
     /// (`ValidationHookOverride`): a save skips the hook of a class that does not, and calls
-    /// that of a class that does, or whose superclass does, for every key.
+    /// that of a class that does, or whose superclass does, for every key. Core Data's
+    /// `NSManagedObject.validateValue(_:forKey:)` "searches for a method of the form
+    /// `validate<Key>:error:` and invokes it if it exists"
+    /// (https://developer.apple.com/documentation/coredata/nsmanagedobject/validatevalue(_:forkey:)):
+    /// a class without one runs the model's rules alone.
     @Suite struct ValidationHookOverrideTests {
         /// Keys the hooks below were called with, per object.
         final class HookLog {

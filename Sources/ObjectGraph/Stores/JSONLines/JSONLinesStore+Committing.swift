@@ -107,7 +107,7 @@ extension JSONLinesStore {
         finishAppend(&changes, encoded, applying: apply)
     }
 
-    /// What ``encodeAppend(_:partial:)`` decided for a change set's line, for
+    /// What ``encodeAppend(_:)`` decided for a change set's line, for
     /// ``finishAppend(_:_:applying:)``.
     struct EncodedAppend {
         var line: EncodedLine
@@ -116,12 +116,10 @@ extension JSONLinesStore {
     }
 
     /// Encodes `changes` (checked) as the next transaction line in `writer`, updated rows
-    /// written partially where `partial` (by default ``partialUpdates(_:)``) says. The caller
-    /// holds `lock` and the writer lock, and has caught up with the other writers.
-    func encodeAppend(_ changes: StoreChangeSet, partial: [[Int]?]?? = nil) throws
-        -> EncodedAppend
-    {
-        let changedSlots = partial ?? partialUpdates(changes.updated)
+    /// written partially where ``partialUpdates(_:)`` says. The caller holds `lock` and the
+    /// writer lock, and has caught up with the other writers.
+    func encodeAppend(_ changes: StoreChangeSet) throws -> EncodedAppend {
+        let changedSlots = partialUpdates(changes.updated)
         let patchWrites = patchWrites(changes.patched)
         let line = try encodeLine(
             timestamp: changes.timestamp, author: changes.author, contextName: changes.contextName,
